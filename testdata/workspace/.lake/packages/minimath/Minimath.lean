@@ -1,0 +1,2 @@
+import Minimath.Basic
+import Minimath.Order
