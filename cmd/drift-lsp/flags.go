@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/library"
+)
+
+// multiFlag is a repeatable string flag: --root A --root B.
+type multiFlag []string
+
+// String joins the values with commas.
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+
+// Set appends one value.
+func (m *multiFlag) Set(v string) error {
+	*m = append(*m, v)
+	return nil
+}
+
+// defaultCacheDir is $XDG_CACHE_HOME/drift-lsp, else ~/.cache/drift-lsp
+// ("" when neither can be determined).
+func defaultCacheDir() string {
+	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
+		return filepath.Join(x, "drift-lsp")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".cache", "drift-lsp")
+	}
+	return ""
+}
+
+// indexFlags are the --root and --cache flags shared by commands that index
+// a workspace.
+type indexFlags struct {
+	roots multiFlag
+	cache string
+}
+
+// addIndexFlags registers --root (repeatable) and --cache on fs.
+func addIndexFlags(fs *flag.FlagSet) *indexFlags {
+	f := &indexFlags{}
+	fs.Var(&f.roots, "root", "workspace root to index (repeatable; default: the current directory's workspace)")
+	fs.StringVar(&f.cache, "cache", defaultCacheDir(), `index cache directory ("" disables the cache)`)
+	return f
+}
+
+// addCorpusFlag registers --corpus (repeatable) on fs.
+func addCorpusFlag(fs *flag.FlagSet) *multiFlag {
+	m := &multiFlag{}
+	fs.Var(m, "corpus", "declaration dump in the decls JSONL schema (repeatable)")
+	return m
+}
+
+// workspace discovers the workspace of the first root (the current
+// directory when none was given), with the other roots as extra roots.
+func (f *indexFlags) workspace() (*library.Workspace, error) {
+	first, extra := ".", []string(nil)
+	if len(f.roots) > 0 {
+		first, extra = f.roots[0], f.roots[1:]
+	}
+	return library.Discover(first, extra)
+}
+
+// load discovers and loads the workspace, logging warnings to logw.
+func (f *indexFlags) load(ctx context.Context, logw io.Writer) (*library.Library, error) {
+	ws, err := f.workspace()
+	if err != nil {
+		return nil, err
+	}
+	return library.Load(ctx, ws, library.Options{
+		CacheDir: f.cache,
+		Logf:     func(format string, args ...any) { fmt.Fprintf(logw, "drift-lsp: "+format+"\n", args...) },
+	})
+}

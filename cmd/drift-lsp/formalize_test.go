@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drift-lsp/drift-lsp/llm/llmtest"
+	"github.com/drift-lsp/drift-lsp/retrieval/library"
+)
+
+// writeCorpus writes a small decls JSONL corpus mirroring testdata/workspace.
+func writeCorpus(t *testing.T) string {
+	t.Helper()
+	decls := []*library.Decl{
+		{Name: "Mm.Prime", Kind: library.KindDef, Signature: "def Mm.Prime (p : Nat) : Prop", Doc: "A natural number `p` is prime if it is at least `2` and its only divisors are `1` and `p`."},
+		{Name: "Mm.Odd", Kind: library.KindDef, Signature: "def Mm.Odd (n : Nat) : Prop", Doc: "A natural number is odd if it has the form `2 * k + 1`."},
+		{Name: "DriftExample.Primes.Prime.odd_of_ne_two", Kind: library.KindTheorem, Signature: "theorem DriftExample.Primes.Prime.odd_of_ne_two {p : Nat} (hp : Prime p) (h2 : p ≠ 2) : Odd p", Doc: "Every prime number other than `2` is odd.", StatementDeps: []string{"Mm.Prime", "Mm.Odd"}},
+	}
+	var b bytes.Buffer
+	for _, d := range decls {
+		line, _ := json.Marshal(d)
+		b.Write(append(line, '\n'))
+	}
+	p := filepath.Join(t.TempDir(), "corpus.jsonl")
+	if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestFormalizeWithoutModel(t *testing.T) {
+	t.Setenv("DRIFT_LLM_BASE_URL", "")
+	var out, errb bytes.Buffer
+	if rc := dispatch([]string{"formalize", "Every prime is odd."}, &out, &errb); rc != 2 {
+		t.Fatalf("exit %d", rc)
+	}
+	if lines := strings.Count(strings.TrimSpace(errb.String()), "\n"); lines != 0 || !strings.Contains(errb.String(), "DRIFT_LLM_BASE_URL") {
+		t.Fatalf("want one line naming DRIFT_LLM_BASE_URL, got %q", errb.String())
+	}
+}
+
+func TestFormalizeCommand(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Workspace())
+	defer srv.Close()
+	t.Setenv("DRIFT_LLM_BASE_URL", srv.URL)
+	t.Setenv("DRIFT_LLM_MODEL", "fake")
+	t.Setenv("DRIFT_LLM_CACHE", t.TempDir())
+	t.Setenv("OPENAI_API_KEY", "sk-cli-test-key-42")
+	corpus := writeCorpus(t)
+	args := []string{"formalize", "--cache", "", "--corpus", corpus, "--name", "odd_of_two_lt", "Every prime number greater than 2 is odd."}
+
+	var out, errb bytes.Buffer
+	if rc := dispatch(args, &out, &errb); rc != 0 {
+		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{
+		"Sub-queries (2):", "Mm.Prime", "[sub-query 1]", "Proposed names (2, hallucination rate 0%)",
+		"DriftExample.Primes.Prime.odd_of_ne_two  (covers Mm.Prime, Mm.Odd)", "coverage 100%",
+		"Model calls: 7", "Chosen stub:\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry",
+		"Lean not run: no Lean checker configured",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text+errb.String(), "sk-cli-test-key-42") {
+		t.Fatal("the API key was printed")
+	}
+	if r := srv.Requests()[0]; r.Authorization != "Bearer sk-cli-test-key-42" {
+		t.Fatalf("key not sent: %q", r.Authorization)
+	}
+
+	// The repeat is free, and --json carries the same result.
+	out.Reset()
+	errb.Reset()
+	before := len(srv.Requests())
+	if rc := dispatch(append([]string{"formalize", "--json"}, args[1:]...), &out, &errb); rc != 0 {
+		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	var res struct {
+		Stub     string `json:"stub"`
+		Premises []struct {
+			Name     string `json:"name"`
+			SubQuery int    `json:"sub_query"`
+		} `json:"premises"`
+		Usage struct {
+			Calls     int `json:"calls"`
+			CacheHits int `json:"cache_hits"`
+		} `json:"usage"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if !strings.HasPrefix(res.Stub, "theorem odd_of_two_lt") || len(res.Premises) != 2 || res.Usage.Calls != 0 || res.Usage.CacheHits != 7 {
+		t.Fatalf("json %+v", res)
+	}
+	if len(srv.Requests()) != before {
+		t.Fatal("the repeat reached the model")
+	}
+}

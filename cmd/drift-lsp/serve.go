@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/drift-lsp/drift-lsp/lsp"
+)
+
+func init() {
+	register("serve", "speak LSP on stdin/stdout (the default command)", runServe)
+}
+
+// runServe serves one LSP session on stdin/stdout. Settings come from the
+// client (initializationOptions, workspace/configuration section "drift") and
+// fall back to the DRIFT_* environment variables.
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Bool("stdio", true, "use stdin/stdout (the only transport; accepted for editors that pass it)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return lsp.Serve(ctx, os.Stdin, stdout, lsp.Options{Open: lsp.OpenDrift})
+}

@@ -1,0 +1,363 @@
+package drift
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/drift-lsp/drift-lsp/llm"
+	"github.com/drift-lsp/drift-lsp/retrieval/library"
+)
+
+// formalizeInstruction is the first part of the Formalize prompt (DRIFT §3.4).
+const formalizeInstruction = `You are an expert in Lean 4 and its mathematical library. Translate the informal statement at the end into a Lean 4 theorem STATEMENT that type-checks against the workspace's library (the declarations listed below exist in it).
+
+Rules:
+- Write only the statement, no proof: end it with ":= by sorry".
+- Use exactly the theorem name given below.
+- Be faithful: the same quantifiers, hypotheses and conclusion as the informal statement; explicit binders with types; the right coercions (for example (n : ℝ)) and type-class assumptions ([Group G], [TopologicalSpace X]).
+- Prefer the listed premises and follow the style of the illustrative theorems.
+- Do not add imports, options, commands, definitions or helper lemmas.
+Answer with a single ` + "```lean" + ` code block containing the theorem.`
+
+// formalizeNoContextInstruction is used for the adaptive draws without
+// retrieved context (DRIFT: context can distract on simple statements).
+var formalizeNoContextInstruction = strings.NewReplacer(
+	" (the declarations listed below exist in it)", "",
+	"- Prefer the listed premises and follow the style of the illustrative theorems.\n", "",
+).Replace(formalizeInstruction)
+
+// Prompt-size bounds: signatures and docstrings are clipped so that a huge
+// declaration cannot blow up the prompt.
+const (
+	maxSigChars = 600
+	maxDocChars = 400
+)
+
+// formalizeMessages builds the Formalize prompt in the order DRIFT prescribes:
+// instruction, premises, illustrative theorems, theorem name, informal
+// statement. With no premises and no theorems the context sections are left
+// out (the adaptive no-context draw).
+func formalizeMessages(statement, name string, premises []*library.Decl, theorems []*library.Decl) []llm.Message {
+	var b strings.Builder
+	if len(premises) > 0 {
+		b.WriteString("## Premises (library declarations the statement may use)\n\n")
+		for _, d := range premises {
+			fmt.Fprintf(&b, "- %s\n  %s\n", d.Name, clip(oneLine(d.Signature), maxSigChars))
+			if doc := docOf(d); doc != "" {
+				fmt.Fprintf(&b, "  -- %s\n", clip(oneLine(doc), maxDocChars))
+			}
+		}
+		b.WriteString("\n")
+	}
+	if len(theorems) > 0 {
+		b.WriteString("## Illustrative theorems (how the premises are used)\n\n")
+		for i, d := range theorems {
+			fmt.Fprintf(&b, "%d. Informal: %s\n   Formal: %s\n", i+1, clip(oneLine(docOrName(d)), maxDocChars), clip(oneLine(d.Signature), maxSigChars))
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "## Theorem name\n\n%s\n\n## Informal statement\n\n%s\n", name, strings.TrimSpace(statement))
+	instr := formalizeInstruction
+	if len(premises) == 0 && len(theorems) == 0 {
+		instr = formalizeNoContextInstruction
+	}
+	return []llm.Message{{Role: "system", Content: instr}, {Role: "user", Content: b.String()}}
+}
+
+func docOf(d *library.Decl) string {
+	if d.Doc != "" {
+		return d.Doc
+	}
+	return d.Informal
+}
+
+func docOrName(d *library.Decl) string {
+	if s := docOf(d); s != "" {
+		return s
+	}
+	return d.Name
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// Errors of NormalizeStub; each names a way an answer is unusable.
+var (
+	ErrNoCode         = errors.New("the answer has no ```lean code block and no theorem")
+	ErrNoTheorem      = errors.New("the code has no theorem")
+	ErrManyTheorems   = errors.New("the code has more than one declaration")
+	ErrForbidden      = errors.New("the code contains a forbidden command")
+	ErrEmptyStatement = errors.New("the theorem has no statement")
+)
+
+var (
+	leanFenceRE = regexp.MustCompile("(?s)```[ \t]*(lean4?|)[ \t]*\r?\n(.*?)```")
+	// forbiddenRE matches commands that must never reach Lean from a model.
+	forbiddenRE   = regexp.MustCompile(`(?m)(^|[^\p{L}\p{N}_.])(#eval|#print|#exit|#check|#reduce|#synth|#guard_msgs|run_cmd|run_tac|run_elab|run_meta|macro_rules|macro|syntax|elab_rules|elab|initialize|builtin_initialize|unsafe|implemented_by|extern|declare_syntax_cat|notation|infixl?|infixr|prefix|postfix|set_option|attribute|instance|axiom|opaque)([^\p{L}\p{N}_']|$)`)
+	declStartRE   = regexp.MustCompile(`^(?:@\[[^\]]*\]\s*)*(?:(?:private|protected|noncomputable|nonrec|partial)\s+)*(theorem|lemma|example|def|abbrev|structure|class|inductive|instance|axiom|opaque)\b`)
+	keywordRE     = regexp.MustCompile(`\b(theorem|lemma|example)\b`)
+	bareTheoremRE = regexp.MustCompile(`^(theorem|lemma)\s`)
+	headerLineRE  = regexp.MustCompile(`^(import|open|namespace|end|section|variable|universe)\b`)
+)
+
+// Stub is a normalised candidate: exactly one `theorem NAME … := by sorry`.
+type Stub struct {
+	// Text is the whole stub.
+	Text string
+	// Name is the theorem's name.
+	Name string
+	// Statement is the part between the name and ":=", whitespace-collapsed
+	// (used to deduplicate candidates).
+	Statement string
+	// Opens are `open` lines the model put before the theorem (they belong in
+	// the header).
+	Opens []string
+	// Notes say what normalisation changed (renamed, proof replaced, …).
+	Notes []string
+}
+
+// NormalizeStub extracts the ```lean block of a Formalize answer and
+// normalises it to exactly one `theorem NAME … := by sorry`: lemma/example
+// become theorem, a different name is replaced by name (when name is not
+// empty), a proof is replaced by sorry, imports are dropped. Anything that
+// could run code (#eval, run_cmd, macro, …), a second declaration, or no
+// theorem at all is an error.
+func NormalizeStub(answer, name string) (*Stub, error) {
+	code, notes, err := extractCode(answer)
+	if err != nil {
+		return nil, err
+	}
+	code = stripComments(code)
+	if m := forbiddenRE.FindStringSubmatch(code); m != nil {
+		return nil, fmt.Errorf("%w: %s", ErrForbidden, m[2])
+	}
+	st := &Stub{Notes: notes}
+	var decl []string
+	count := 0
+	for _, line := range strings.Split(code, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" {
+			if count > 0 {
+				decl = append(decl, line)
+			}
+			continue
+		}
+		isTop := len(line) > 0 && !unicode.IsSpace(rune(line[0]))
+		if isTop && headerLineRE.MatchString(trimmed) {
+			if strings.HasPrefix(trimmed, "open ") {
+				st.Opens = append(st.Opens, trimmed)
+				st.Notes = append(st.Notes, "moved `"+trimmed+"` to the header")
+			} else if !strings.HasPrefix(trimmed, "import ") {
+				st.Notes = append(st.Notes, "dropped `"+trimmed+"`")
+			}
+			if count > 0 {
+				return nil, fmt.Errorf("%w: `%s` after the theorem", ErrManyTheorems, trimmed)
+			}
+			continue
+		}
+		if isTop {
+			if m := declStartRE.FindStringSubmatch(trimmed); m != nil {
+				count++
+				if count > 1 {
+					return nil, ErrManyTheorems
+				}
+				switch m[1] {
+				case "theorem", "lemma", "example":
+				default:
+					return nil, fmt.Errorf("%w: a %s instead of a theorem", ErrNoTheorem, m[1])
+				}
+			} else if count == 0 {
+				return nil, fmt.Errorf("%w: unexpected `%s`", ErrNoTheorem, clip(trimmed, 40))
+			}
+		}
+		if count > 0 {
+			decl = append(decl, line)
+		}
+	}
+	if count == 0 {
+		return nil, ErrNoTheorem
+	}
+	text := strings.TrimSpace(strings.Join(decl, "\n"))
+	// Drop attributes and modifiers in front of the keyword.
+	kw := keywordRE.FindStringIndex(text)
+	if kw[0] > 0 {
+		st.Notes = append(st.Notes, "dropped `"+strings.TrimSpace(text[:kw[0]])+"`")
+	}
+	keyword := text[kw[0]:kw[1]]
+	rest := strings.TrimLeft(text[kw[1]:], " \t\n")
+	var given string
+	if keyword != "example" {
+		given, rest = splitName(rest)
+		if given == "" {
+			return nil, fmt.Errorf("%w: the %s has no name", ErrNoTheorem, keyword)
+		}
+	}
+	if keyword != "theorem" {
+		st.Notes = append(st.Notes, keyword+" written as theorem")
+	}
+	switch {
+	case name != "" && given != name:
+		if given != "" {
+			st.Notes = append(st.Notes, fmt.Sprintf("renamed %s to %s", given, name))
+		}
+		st.Name = name
+	case given != "":
+		st.Name = given
+	default:
+		st.Name = "drift_statement"
+	}
+	sig, proof, hasProof := splitProof(rest)
+	sig = strings.TrimRight(sig, " \t\n")
+	if strings.TrimSpace(sig) == "" || !strings.Contains(sig, ":") {
+		return nil, ErrEmptyStatement
+	}
+	p := oneLine(proof)
+	if hasProof && p != "sorry" && p != "by sorry" && p != "by\nsorry" {
+		st.Notes = append(st.Notes, "replaced the proof by sorry")
+	}
+	st.Statement = oneLine(sig)
+	st.Text = "theorem " + st.Name + " " + strings.TrimLeft(sig, " \t") + " := by sorry"
+	return st, nil
+}
+
+// extractCode finds the Lean code in an answer: the ```lean block holding a
+// declaration (several blocks with declarations are joined so that the
+// duplicate is detected), or, with no fence, the text from the first line that
+// starts a theorem.
+func extractCode(answer string) (string, []string, error) {
+	ms := leanFenceRE.FindAllStringSubmatch(answer, -1)
+	var blocks []string
+	for _, m := range ms {
+		if declStartRE.MatchString(strings.TrimSpace(firstDeclLine(m[2]))) {
+			blocks = append(blocks, m[2])
+		}
+	}
+	if len(blocks) > 0 {
+		return strings.Join(blocks, "\n"), nil, nil
+	}
+	if len(ms) > 0 {
+		return ms[0][2], nil, nil
+	}
+	lines := strings.Split(answer, "\n")
+	for i, l := range lines {
+		if bareTheoremRE.MatchString(l) {
+			return strings.Join(lines[i:], "\n"), []string{"the answer had no code block"}, nil
+		}
+	}
+	return "", nil, ErrNoCode
+}
+
+func firstDeclLine(code string) string {
+	for _, l := range strings.Split(code, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !headerLineRE.MatchString(t) && !strings.HasPrefix(t, "--") && !strings.HasPrefix(t, "/-") {
+			return t
+		}
+	}
+	return ""
+}
+
+// stripComments removes line comments and (nested) block comments, including
+// docstrings, keeping line structure; string literals are left alone.
+func stripComments(code string) string {
+	var b strings.Builder
+	rs := []rune(code)
+	depth := 0
+	inStr := false
+	for i := 0; i < len(rs); i++ {
+		c := rs[i]
+		next := rune(0)
+		if i+1 < len(rs) {
+			next = rs[i+1]
+		}
+		switch {
+		case depth > 0:
+			if c == '/' && next == '-' {
+				depth++
+				i++
+			} else if c == '-' && next == '/' {
+				depth--
+				i++
+			} else if c == '\n' {
+				b.WriteRune('\n')
+			}
+		case inStr:
+			b.WriteRune(c)
+			if c == '\\' && next != 0 {
+				b.WriteRune(next)
+				i++
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+			b.WriteRune(c)
+		case c == '/' && next == '-':
+			depth = 1
+			i++
+		case c == '-' && next == '-':
+			for i < len(rs) && rs[i] != '\n' {
+				i++
+			}
+			if i < len(rs) {
+				b.WriteRune('\n')
+			}
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// splitName splits "name rest" where name may contain «guillemets».
+func splitName(s string) (string, string) {
+	rs := []rune(s)
+	i := 0
+	inG := false
+	for ; i < len(rs); i++ {
+		c := rs[i]
+		if c == '«' {
+			inG = true
+		} else if c == '»' {
+			inG = false
+		} else if !inG && (unicode.IsSpace(c) || c == '(' || c == '{' || c == '[' || c == '⦃' || c == ':') {
+			break
+		}
+	}
+	return string(rs[:i]), string(rs[i:])
+}
+
+// splitProof splits a declaration body at its top-level ":=" (outside
+// brackets), or at a top-level "|" alternative line. hasProof is false when
+// there is neither.
+func splitProof(s string) (sig, proof string, hasProof bool) {
+	depth := 0
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		switch rs[i] {
+		case '(', '[', '{', '⟨', '⦃':
+			depth++
+		case ')', ']', '}', '⟩', '⦄':
+			depth--
+		case ':':
+			if depth <= 0 && i+1 < len(rs) && rs[i+1] == '=' {
+				return string(rs[:i]), string(rs[i+2:]), true
+			}
+		case '\n':
+			rest := strings.TrimLeft(string(rs[i+1:]), " \t")
+			if depth <= 0 && (strings.HasPrefix(rest, "| ") || strings.HasPrefix(rest, "where")) {
+				return string(rs[:i]), rest, true
+			}
+		}
+	}
+	return s, "", false
+}

@@ -1,0 +1,554 @@
+// Package drift runs the DRIFT autoformalization pipeline — Decompose,
+// Retrieve, Propose dependencies (DDR), Illustrate, Formalize, Sample and
+// choose — plus the informalization of the user's own declarations. It knows
+// nothing about LSP.
+package drift
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/drift-lsp/drift-lsp/llm"
+	"github.com/drift-lsp/drift-lsp/retrieval"
+	"github.com/drift-lsp/drift-lsp/retrieval/library"
+)
+
+// Retriever is what the pipeline needs from the retrieval engine (satisfied
+// by *retrieval.Engine).
+type Retriever interface {
+	Retrieve(ctx context.Context, statement string, subs []retrieval.SubQuery, k int) ([]retrieval.Premise, error)
+	Illustrate(ctx context.Context, statement string, premises []string, m int) (retrieval.Illustration, error)
+	Lookup(name string) (*library.Decl, bool)
+}
+
+// Checker checks one stub (safety gate, unknown names, Lean when present); an
+// adapter over the leanrepl checker implements it.
+type Checker interface {
+	Check(ctx context.Context, header, stub string) (*CheckResult, error)
+}
+
+// CheckResult is a checker's verdict on one candidate.
+type CheckResult struct {
+	// GateOK is false when the safety gate rejected the stub (GateReason says
+	// why); such a candidate is never chosen.
+	GateOK     bool   `json:"gate_ok"`
+	GateReason string `json:"gate_reason,omitempty"`
+	// Unknown lists identifiers that resolve to nothing (likely hallucinated).
+	Unknown []string `json:"unknown,omitempty"`
+	// LeanRan tells whether Lean checked the stub; LeanOK is its verdict and
+	// LeanSkipped why it did not run.
+	LeanRan     bool     `json:"lean_ran"`
+	LeanOK      bool     `json:"lean_ok"`
+	LeanSkipped string   `json:"lean_skipped,omitempty"`
+	Messages    []string `json:"messages,omitempty"`
+}
+
+// Params are the pipeline's knobs; zero values take the defaults.
+type Params struct {
+	// K is the number of premises retrieved for the whole statement when
+	// decomposition yields nothing (default 5).
+	K int
+	// M is the illustrative-theorem budget (default 3).
+	M int
+	// Samples is the number of candidates drawn with retrieved context
+	// (default 4).
+	Samples int
+	// NoContextSamples is the number of extra candidates drawn without
+	// retrieved context when the budget allows (adaptive retrieval; default 1,
+	// negative disables).
+	NoContextSamples int
+	// Temperature for sampling candidates (default 0.7).
+	Temperature float64
+	// MaxSubQueries bounds the sub-queries kept from Decompose (default 12).
+	MaxSubQueries int
+	// NoPropose disables the direct-dependency stage.
+	NoPropose bool
+	// CallBudget bounds the model calls of one Formalize (default: 2 +
+	// Samples + NoContextSamples).
+	CallBudget int
+}
+
+func (p Params) withDefaults() Params {
+	if p.K <= 0 {
+		p.K = 5
+	}
+	if p.M <= 0 {
+		p.M = 3
+	}
+	if p.Samples <= 0 {
+		p.Samples = 4
+	}
+	if p.NoContextSamples == 0 {
+		p.NoContextSamples = 1
+	}
+	if p.NoContextSamples < 0 {
+		p.NoContextSamples = 0
+	}
+	if p.Temperature <= 0 {
+		p.Temperature = 0.7
+	}
+	if p.MaxSubQueries <= 0 {
+		p.MaxSubQueries = 12
+	}
+	if p.CallBudget <= 0 {
+		p.CallBudget = p.MaxCalls()
+	}
+	return p
+}
+
+// MaxCalls is the number of model calls one Formalize makes at most with
+// these parameters: one Decompose, one Propose, Samples with context and
+// NoContextSamples without (each may be retried on 429/5xx by the client,
+// which counts as one call).
+func (p Params) MaxCalls() int {
+	n := 1 + p.Samples + max(p.NoContextSamples, 0)
+	if !p.NoPropose {
+		n++
+	}
+	return n
+}
+
+// Pipeline runs DRIFT over one workspace.
+type Pipeline struct {
+	r       Retriever
+	names   Names
+	client  *llm.Client
+	checker Checker
+	p       Params
+}
+
+// New returns a pipeline over a retrieval engine, whose current name channel
+// checks proposed names. client may be nil (only FindPremises works then);
+// checker may be nil (then only the safety gate checks candidates, and they
+// are ranked by agreement).
+func New(engine *retrieval.Engine, client *llm.Client, checker Checker, p Params) *Pipeline {
+	return NewWith(engine, engineNames{engine}, client, checker, p)
+}
+
+// NewWith returns a pipeline over any retriever and name channel. A nil
+// checker means GateChecker (the safety gate only).
+func NewWith(r Retriever, names Names, client *llm.Client, checker Checker, p Params) *Pipeline {
+	if checker == nil {
+		checker = GateChecker{}
+	}
+	return &Pipeline{r: r, names: names, client: client, checker: checker, p: p.withDefaults()}
+}
+
+// engineNames reads the engine's current name index on every call, so that
+// live updates are seen; before the index is ready every name is missing.
+type engineNames struct{ e *retrieval.Engine }
+
+func (n engineNames) Exact(name string) bool {
+	ix := n.e.Names()
+	return ix != nil && ix.Exact(name)
+}
+
+func (n engineNames) Suffix(s string) []string {
+	if ix := n.e.Names(); ix != nil {
+		return ix.Suffix(s)
+	}
+	return nil
+}
+
+func (n engineNames) Partial(s string, limit int) []string {
+	if ix := n.e.Names(); ix != nil {
+		return ix.Partial(s, limit)
+	}
+	return nil
+}
+
+// Params returns the effective parameters.
+func (pl *Pipeline) Params() Params { return pl.p }
+
+// Stage names reported in events.
+const (
+	StageDecompose  = "decompose"
+	StageRetrieve   = "retrieve"
+	StagePropose    = "propose"
+	StageIllustrate = "illustrate"
+	StageFormalize  = "formalize"
+	StageCheck      = "check"
+	StageChoose     = "choose"
+)
+
+// Event is one progress report.
+type Event struct {
+	Stage   string
+	Message string
+	Done    int
+	Total   int
+}
+
+// Request is one formalization request.
+type Request struct {
+	// Statement is the informal statement.
+	Statement string
+	// Name is the theorem name to use; empty lets the model choose.
+	Name string
+	// Header is the file's import/open lines, passed to the checker.
+	Header string
+}
+
+// Candidate is one sampled formalization.
+type Candidate struct {
+	Stub      string   `json:"stub,omitempty"`
+	Statement string   `json:"-"`
+	Notes     []string `json:"notes,omitempty"`
+	// WithContext tells whether the prompt carried premises and theorems.
+	WithContext bool `json:"with_context"`
+	// Seeds lists the samples that produced this candidate.
+	Seeds []int `json:"seeds"`
+	// Agreement is the number of samples that produced the same statement.
+	Agreement int          `json:"agreement"`
+	Check     *CheckResult `json:"check,omitempty"`
+	// Error says why the sample is unusable (call failure or normalisation).
+	Error string `json:"error,omitempty"`
+	opens []string
+}
+
+// Result is the outcome of one Formalize, with every stage's detail.
+type Result struct {
+	Statement  string               `json:"statement"`
+	Name       string               `json:"name"`
+	SubQueries []retrieval.SubQuery `json:"sub_queries"`
+	// Premises are the retrieved premises (SubQuery says which sub-query
+	// found each) followed by verified proposed names (Source "propose").
+	Premises          []retrieval.Premise    `json:"-"`
+	Proposed          []ProposedName         `json:"proposed"`
+	HallucinationRate float64                `json:"hallucination_rate"`
+	Illustration      retrieval.Illustration `json:"-"`
+	// Candidates are ranked best first; Candidates[0] is chosen.
+	Candidates []*Candidate `json:"candidates"`
+	// Stub is the chosen `theorem … := by sorry`.
+	Stub string `json:"stub"`
+	// Opens are `open` lines the chosen candidate needs in the header.
+	Opens []string `json:"opens,omitempty"`
+	// Warnings record degraded stages (e.g. Decompose gave no \boxed{}).
+	Warnings []string  `json:"warnings,omitempty"`
+	Usage    llm.Usage `json:"usage"`
+	// FormalizePrompts are the user messages of the with-context and
+	// no-context Formalize prompts, for inspection.
+	FormalizePrompt string `json:"-"`
+}
+
+// ErrNoCandidate means no sampled candidate survived normalisation and the
+// gate; the error text lists why each failed.
+var ErrNoCandidate = errors.New("drift: no usable candidate")
+
+// FindPremises retrieves the top k premises for statement and m illustrative
+// theorems, without a model.
+func (pl *Pipeline) FindPremises(ctx context.Context, statement string, k, m int) ([]retrieval.Premise, retrieval.Illustration, error) {
+	prem, err := pl.r.Retrieve(ctx, statement, nil, k)
+	if err != nil {
+		return nil, retrieval.Illustration{}, err
+	}
+	ill, err := pl.r.Illustrate(ctx, statement, premiseNames(prem), m)
+	if err != nil {
+		return nil, retrieval.Illustration{}, err
+	}
+	return prem, ill, nil
+}
+
+func premiseNames(ps []retrieval.Premise) []string {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		if p.Decl != nil {
+			out = append(out, p.Decl.Name)
+		}
+	}
+	return out
+}
+
+// Formalize runs the whole pipeline for one statement. On error the result is
+// nil: nothing is half-applied. progress may be nil.
+func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Event)) (*Result, error) {
+	if pl.client == nil {
+		return nil, llm.ErrNotConfigured
+	}
+	if progress == nil {
+		progress = func(Event) {}
+	}
+	statement := strings.TrimSpace(req.Statement)
+	if statement == "" {
+		return nil, errors.New("drift: empty statement")
+	}
+	act := pl.client.NewAction(pl.p.CallBudget)
+	res := &Result{Statement: statement, Name: req.Name}
+	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
+
+	// 1. Decompose.
+	progress(Event{Stage: StageDecompose, Message: "Decomposing…"})
+	ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageDecompose, Messages: decomposeMessages(statement), Temperature: 0.2})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		warn("decompose failed (%v); retrieving with the whole statement", err)
+	} else {
+		subs, dropped, perr := ParseDecomposition(ans.Text)
+		if perr != nil {
+			warn("decompose: %v; retrieving with the whole statement", perr)
+		}
+		if dropped > 0 {
+			warn("decompose: dropped %d unbalanced \\boxed{", dropped)
+		}
+		if len(subs) > pl.p.MaxSubQueries {
+			warn("decompose: kept the first %d of %d sub-queries", pl.p.MaxSubQueries, len(subs))
+			subs = subs[:pl.p.MaxSubQueries]
+		}
+		res.SubQueries = subs
+	}
+
+	// 2. Retrieve.
+	if len(res.SubQueries) > 0 {
+		progress(Event{Stage: StageRetrieve, Message: fmt.Sprintf("Retrieving %d sub-queries…", len(res.SubQueries)), Total: len(res.SubQueries)})
+	} else {
+		progress(Event{Stage: StageRetrieve, Message: "Retrieving premises…"})
+	}
+	prem, err := pl.r.Retrieve(ctx, statement, res.SubQueries, pl.p.K)
+	if err != nil {
+		return nil, fmt.Errorf("drift: retrieve: %w", err)
+	}
+	res.Premises = prem
+	have := map[string]bool{}
+	for _, p := range prem {
+		if p.Decl != nil {
+			have[p.Decl.Name] = true
+		}
+	}
+
+	// 3. Propose dependencies directly (DDR).
+	if !pl.p.NoPropose && pl.names != nil {
+		progress(Event{Stage: StagePropose, Message: "Asking the model for dependencies…"})
+		ans, err := act.Complete(ctx, llm.Request{Stage: llm.StagePropose, Messages: proposeMessages(statement), Temperature: 0.2})
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			warn("propose failed: %v", err)
+		default:
+			names, perr := ParseDependencies(ans.Text)
+			if perr != nil {
+				warn("propose: %v", perr)
+			}
+			res.Proposed, res.HallucinationRate = CheckNames(pl.names, names)
+			for _, pn := range res.Proposed {
+				for _, n := range pn.Resolved {
+					if have[n] {
+						continue
+					}
+					d, ok := pl.r.Lookup(n)
+					if !ok {
+						continue
+					}
+					have[n] = true
+					res.Premises = append(res.Premises, retrieval.Premise{Hit: retrieval.Hit{Decl: d}, SubQuery: -1, Source: "propose"})
+				}
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// 4. Illustrate over the union.
+	progress(Event{Stage: StageIllustrate, Message: fmt.Sprintf("Finding illustrative theorems for %d premises…", len(res.Premises))})
+	ill, err := pl.r.Illustrate(ctx, statement, premiseNames(res.Premises), pl.p.M)
+	if err != nil {
+		return nil, fmt.Errorf("drift: illustrate: %w", err)
+	}
+	res.Illustration = ill
+
+	// 5–6. Formalize: sample, normalise, check, choose.
+	name := req.Name
+	var decls []*library.Decl
+	for _, p := range res.Premises {
+		if p.Decl != nil {
+			decls = append(decls, p.Decl)
+		}
+	}
+	withCtx := formalizeMessages(statement, nameOrAsk(name), decls, ill.Theorems)
+	res.FormalizePrompt = withCtx[1].Content
+	type draw struct {
+		msgs    []llm.Message
+		withCtx bool
+		seed    int
+	}
+	var draws []draw
+	for i := 0; i < pl.p.Samples; i++ {
+		draws = append(draws, draw{withCtx, true, i + 1})
+	}
+	if len(decls) > 0 || len(ill.Theorems) > 0 {
+		extra := min(pl.p.NoContextSamples, act.Remaining()-len(draws))
+		noCtx := formalizeMessages(statement, nameOrAsk(name), nil, nil)
+		for i := 0; i < extra; i++ {
+			draws = append(draws, draw{noCtx, false, 101 + i})
+		}
+	}
+	if n := act.Remaining(); len(draws) > n {
+		warn("call budget allows %d of %d samples", max(n, 0), len(draws))
+		draws = draws[:max(n, 0)]
+	}
+	type sample struct {
+		stub *Stub
+		err  error
+	}
+	samples := make([]sample, len(draws))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	progress(Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: drawing %d candidates…", len(draws)), Total: len(draws)})
+	for i, d := range draws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			seed := d.seed
+			ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageFormalize, Messages: d.msgs, Temperature: pl.p.Temperature, Seed: &seed})
+			if err == nil {
+				var st *Stub
+				st, err = NormalizeStub(ans.Text, name)
+				samples[i] = sample{st, err}
+			} else {
+				samples[i] = sample{nil, err}
+			}
+			mu.Lock()
+			done++
+			progress(Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: candidate %d/%d", done, len(draws)), Done: done, Total: len(draws)})
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// Deduplicate by statement, counting agreement.
+	byStmt := map[string]*Candidate{}
+	for i, s := range samples {
+		d := draws[i]
+		if s.err != nil {
+			res.Candidates = append(res.Candidates, &Candidate{WithContext: d.withCtx, Seeds: []int{d.seed}, Error: s.err.Error()})
+			continue
+		}
+		key := s.stub.Statement
+		if c, ok := byStmt[key]; ok {
+			c.Agreement++
+			c.Seeds = append(c.Seeds, d.seed)
+			c.WithContext = c.WithContext || d.withCtx
+			continue
+		}
+		c := &Candidate{Stub: s.stub.Text, Statement: key, Notes: s.stub.Notes, WithContext: d.withCtx, Seeds: []int{d.seed}, Agreement: 1, opens: s.stub.Opens}
+		byStmt[key] = c
+		res.Candidates = append(res.Candidates, c)
+	}
+
+	// Check each unique candidate.
+	var valid []*Candidate
+	for _, c := range res.Candidates {
+		if c.Error == "" {
+			valid = append(valid, c)
+		}
+	}
+	if pl.checker != nil {
+		for i, c := range valid {
+			progress(Event{Stage: StageCheck, Message: fmt.Sprintf("Checking candidate %d/%d…", i+1, len(valid)), Done: i, Total: len(valid)})
+			header := req.Header
+			if len(c.opens) > 0 {
+				header = strings.TrimRight(header, "\n") + "\n" + strings.Join(c.opens, "\n")
+			}
+			cr, err := pl.checker.Check(ctx, strings.TrimSpace(header), c.Stub)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				c.Check = &CheckResult{GateOK: true, LeanSkipped: "checker failed: " + err.Error()}
+				continue
+			}
+			c.Check = cr
+			if !cr.GateOK {
+				c.Error = "rejected by the safety gate: " + cr.GateReason
+			}
+		}
+	}
+
+	// Rank and choose.
+	progress(Event{Stage: StageChoose, Message: "Choosing the best candidate…"})
+	sort.SliceStable(res.Candidates, func(i, j int) bool { return better(res.Candidates[i], res.Candidates[j]) })
+	res.Usage = act.Usage()
+	if len(res.Candidates) == 0 || res.Candidates[0].Error != "" {
+		var why []string
+		for _, c := range res.Candidates {
+			why = append(why, c.Error)
+		}
+		return nil, fmt.Errorf("%w: %s", ErrNoCandidate, strings.Join(uniq(why), "; "))
+	}
+	best := res.Candidates[0]
+	res.Stub = best.Stub
+	res.Opens = best.opens
+	if res.Name == "" {
+		st, _ := NormalizeStub("```lean\n"+best.Stub+"\n```", "")
+		if st != nil {
+			res.Name = st.Name
+		}
+	}
+	return res, nil
+}
+
+func nameOrAsk(name string) string {
+	if name == "" {
+		return "(choose a short descriptive snake_case name)"
+	}
+	return name
+}
+
+// better orders candidates: usable first; then Lean accepted, Lean not run,
+// Lean rejected; then fewer unknown names; then more agreement; then drawn
+// with context.
+func better(a, b *Candidate) bool {
+	if (a.Error == "") != (b.Error == "") {
+		return a.Error == ""
+	}
+	if ra, rb := leanRank(a.Check), leanRank(b.Check); ra != rb {
+		return ra < rb
+	}
+	if ua, ub := unknownCount(a.Check), unknownCount(b.Check); ua != ub {
+		return ua < ub
+	}
+	if a.Agreement != b.Agreement {
+		return a.Agreement > b.Agreement
+	}
+	return a.WithContext && !b.WithContext
+}
+
+func leanRank(c *CheckResult) int {
+	switch {
+	case c == nil || !c.LeanRan:
+		return 1
+	case c.LeanOK:
+		return 0
+	}
+	return 2
+}
+
+func unknownCount(c *CheckResult) int {
+	if c == nil {
+		return 0
+	}
+	return len(c.Unknown)
+}
+
+func uniq(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if x != "" && !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+-- Headless Neovim (0.7.2) test of the DRIFT plugin, run by editors/e2e/nvim/run.sh:
+--   nvim --headless --clean -c 'luafile editors/e2e/nvim/test.lua'
+-- Environment: DRIFT_NVIM_PLUGIN (editors/nvim), DRIFT_LSP_BIN, DRIFT_DEMO
+-- (a copy of Demo.lean inside a copy of the workspace), DRIFT_CACHE_DIR;
+-- DRIFT_LLM_BASE_URL points the server at the fake model server.
+-- Exits 0 on success; on any Lua error prints it and leaves with `cquit 3`
+-- (a Lua error would otherwise hang headless Neovim).
+local function log(msg)
+  io.stdout:write('[nvim-e2e] ' .. msg .. '\n')
+  io.stdout:flush()
+end
+
+local function fail(msg)
+  error(msg, 0)
+end
+
+local function wait(what, ms, cond)
+  if not vim.wait(ms, cond, 50) then
+    fail('timed out after ' .. ms / 1000 .. 's waiting for ' .. what)
+  end
+end
+
+local function buf_text()
+  return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+end
+
+local function find_line(needle)
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+    if l:find(needle, 1, true) then
+      return i
+    end
+  end
+  fail('"' .. needle .. '" not found in the buffer')
+end
+
+local function read_file(path)
+  local f = assert(io.open(path, 'r'))
+  local s = f:read('*a')
+  f:close()
+  return s
+end
+
+local function main()
+  local plugin = assert(os.getenv('DRIFT_NVIM_PLUGIN'), 'DRIFT_NVIM_PLUGIN not set')
+  local bin = assert(os.getenv('DRIFT_LSP_BIN'), 'DRIFT_LSP_BIN not set')
+  local demo = assert(os.getenv('DRIFT_DEMO'), 'DRIFT_DEMO not set')
+  vim.opt.runtimepath:prepend(plugin)
+  vim.opt.swapfile = false
+
+  local drift = require('drift')
+  drift.setup({
+    cmd = { bin, 'serve' },
+    settings = { cacheDir = os.getenv('DRIFT_CACHE_DIR'), log = { level = 'debug' } },
+    flags = { debounce_text_changes = 0 },
+  })
+  vim.cmd('edit ' .. vim.fn.fnameescape(demo))
+  local original = buf_text()
+  if vim.bo.filetype ~= 'lean' then
+    fail('filetype is "' .. vim.bo.filetype .. '", want lean')
+  end
+  wait('drift-lsp to attach', 20000, function()
+    local c = drift.get_client()
+    return c ~= nil and c.initialized ~= false
+  end)
+  log('drift-lsp attached (' .. vim.fn.fnamemodify(bin, ':t') .. '), language id lean4')
+
+  -- Formalize the first docstring through the plugin.
+  local doc = find_line('Every prime number greater than 2 is odd')
+  vim.api.nvim_win_set_cursor(0, { doc, 4 })
+  local done, err = false, nil
+  drift.formalize({ on_done = function(e)
+    done, err = true, e
+  end })
+  wait('Formalize with DRIFT to finish', 120000, function()
+    return done
+  end)
+  if err then
+    fail('formalize: ' .. vim.inspect(err))
+  end
+  local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  local i = find_line('Every prime number greater than 2 is odd')
+  local nxt
+  for j = i + 1, #lines do
+    if lines[j]:match('%S') then
+      nxt = j
+      break
+    end
+  end
+  if not nxt or not lines[nxt]:match('^%s*theorem%s+%S+') then
+    fail('formalize: no theorem after the docstring; got ' .. vim.inspect(nxt and lines[nxt]))
+  end
+  local stub = {}
+  for j = nxt, #lines do
+    if not lines[j]:match('%S') then
+      break
+    end
+    table.insert(stub, lines[j])
+  end
+  local stub_text = table.concat(stub, '\n')
+  if not stub_text:match(':=%s*by%s+sorry') and not stub_text:match(':=%s*sorry') then
+    fail('formalize: stub has no `:= by sorry`: ' .. stub_text)
+  end
+  vim.cmd('write')
+  local on_disk = read_file(demo)
+  if not on_disk:find(stub_text, 1, true) then
+    fail('formalize: the stub is not in the file on disk')
+  end
+  if #on_disk <= #original then
+    fail('formalize: the file did not grow')
+  end
+  log('formalize OK:\n' .. stub_text)
+
+  -- Find premises and examples on the block comment.
+  vim.api.nvim_win_set_cursor(0, { find_line('The greatest common divisor of two distinct prime numbers is 1'), 0 })
+  done, err = false, nil
+  drift.find_premises({ on_done = function(e)
+    done, err = true, e
+  end })
+  wait('Find premises and examples to finish', 120000, function()
+    return done
+  end)
+  if err then
+    fail('find premises: ' .. vim.inspect(err))
+  end
+  if not buf_text():find('DRIFT premises and examples', 1, true) then
+    fail('find premises: no premises block in the buffer')
+  end
+  vim.cmd('write')
+  if not read_file(demo):find('/- DRIFT premises and examples', 1, true) then
+    fail('find premises: no premises block on disk')
+  end
+  log('find premises OK')
+
+  -- Search the library; open the first hit.
+  local items
+  drift.search('prime number', { on_result = function(it)
+    items = it
+  end })
+  wait('search results', 30000, function()
+    return items ~= nil
+  end)
+  if #items == 0 then
+    fail('search: no results for "prime number"')
+  end
+  log(('search OK: %d hits, first %s (%s:%d)'):format(#items, items[1].text, vim.fn.fnamemodify(items[1].filename, ':t'), items[1].lnum))
+  drift.open_item(items[1])
+  log('opened ' .. vim.fn.expand('%:t') .. ':' .. vim.fn.line('.') .. ': ' .. vim.fn.getline('.'))
+
+  -- The statusline helper answers.
+  log('status: ' .. drift.status())
+end
+
+local ok, e = xpcall(main, debug.traceback)
+if ok then
+  log('PASS')
+  vim.cmd('qall!')
+else
+  log('FAIL: ' .. tostring(e))
+  vim.cmd('cquit 3')
+end

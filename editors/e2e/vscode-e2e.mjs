@@ -1,0 +1,441 @@
+// End-to-end test of the DRIFT VS Code extension in real VS Code (code-server),
+// driven through Debian's Chromium with playwright-core.
+//
+// It copies testdata/workspace to a temp dir, starts the fake OpenAI-compatible
+// model server and code-server (each in its own process group, HOME and XDG_*
+// in the temp dir, fresh user-data and extensions dirs, the extension
+// installed from the built .vsix), then in the browser: opens Demo.lean, runs
+// "Formalize with DRIFT" from the quick-fix menu on a docstring, waits for the
+// job, saves, and checks the file on disk; runs "Find premises and examples"
+// likewise; and runs "DRIFT: Search library", opening the chosen declaration.
+// Screenshots go to editors/e2e/artifacts/. Exit status 0 means every step
+// passed.
+//
+// Inputs (environment): DRIFT_LSP_BIN, FAKELLM_BIN, DRIFT_VSIX, CODE_SERVER
+// (entry.js), NODE24 (node binary), CHROMIUM (default /usr/bin/chromium),
+// E2E_KEEP=1 keeps the temp dir.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const artifacts = path.join(here, 'artifacts');
+const need = (name) => {
+  const v = process.env[name];
+  if (!v) {
+    throw new Error(`${name} is not set (run editors/e2e/run.sh)`);
+  }
+  return v;
+};
+
+const t0 = Date.now();
+const log = (msg) => console.log(`[vscode-e2e ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+
+/** Children started by this script, stopped by process group at the end. */
+const children = [];
+
+function startGroup(name, cmd, args, opts) {
+  const logFile = path.join(opts.logDir, `${name}.log`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(cmd, args, { ...opts, detached: true, stdio: ['ignore', 'pipe', out] });
+  child.stdout.on('data', (b) => fs.appendFileSync(logFile, b));
+  children.push({ name, child });
+  return { child, logFile };
+}
+
+async function stopAll() {
+  for (const { name, child } of children.reverse()) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      continue;
+    }
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      continue;
+    }
+    const exited = await Promise.race([
+      new Promise((r) => child.once('exit', () => r(true))),
+      sleep(5000).then(() => false),
+    ]);
+    if (!exited) {
+      log(`${name} did not stop on SIGTERM; killing its group`);
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(what, fn, timeoutMs, intervalMs = 250) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    try {
+      const v = await fn();
+      if (v) {
+        return v;
+      }
+    } catch (err) {
+      last = err;
+    }
+    await sleep(intervalMs);
+  }
+  throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${last ? `: ${last.message}` : ''}`);
+}
+
+/** Starts the fake model server; returns the base URL it prints. */
+async function startFakeLLM(bin, env, logDir) {
+  const { child, logFile } = startGroup('fakellm', bin, ['-addr', '127.0.0.1:0'], { env, logDir });
+  let buf = '';
+  const url = await waitFor('the fake model server to print its URL', async () => {
+    if (child.exitCode !== null) {
+      throw new Error(`fakellm exited with ${child.exitCode}; see ${logFile}`);
+    }
+    buf = fs.readFileSync(logFile, 'utf8');
+    const m = buf.match(/https?:\/\/127\.0\.0\.1:\d+[^\s"]*/);
+    return m ? m[0] : undefined;
+  }, 20000, 100);
+  return url;
+}
+
+function run(cmd, args, opts) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout.on('data', (b) => (out += b));
+    p.stderr.on('data', (b) => (out += b));
+    p.on('error', reject);
+    p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}:\n${out}`))));
+  });
+}
+
+/** The visible text of the active editor, lines in order (the file is short enough to be all visible). */
+async function editorText(page) {
+  return page.evaluate(() => {
+    const lines = [...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-lines .view-line')];
+    lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+    return lines.map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
+  });
+}
+
+async function shot(page, name) {
+  const p = path.join(artifacts, name);
+  await page.screenshot({ path: p });
+  log(`screenshot ${path.relative(repo, p)}`);
+  return p;
+}
+
+/**
+ * Opens the quick-fix menu on the line showing `needle` (retrying: Ctrl+. is
+ * sometimes swallowed) and picks the action titled `title`.
+ */
+async function quickFix(page, needle, title) {
+  const row = page.locator('.action-widget .monaco-list-row', { hasText: title });
+  for (let attempt = 1; attempt <= 8; attempt++) {
+    // Clicking the text puts the cursor inside the comment and focuses the editor.
+    await page.locator('.editor-group-container.active .view-line', { hasText: needle }).first().click();
+    await sleep(300);
+    await page.keyboard.press('Control+.');
+    try {
+      await row.first().waitFor({ state: 'visible', timeout: 4000 });
+      await row.first().click();
+      return attempt;
+    } catch {
+      log(`quick-fix menu without "${title}" (attempt ${attempt}); retrying`);
+      if (process.env.E2E_DEBUG) {
+        await shot(page, `debug-quickfix-${attempt}.png`);
+      }
+      await page.keyboard.press('Escape');
+      await sleep(1000);
+    }
+  }
+  throw new Error(`the quick-fix menu never offered "${title}"`);
+}
+
+async function statusBarText(page) {
+  return page.evaluate(() => {
+    const items = [...document.querySelectorAll('.statusbar-item')];
+    const it = items.find((e) => (e.textContent || '').includes('DRIFT') || (e.getAttribute('aria-label') || '').includes('DRIFT'));
+    return it ? (it.getAttribute('aria-label') || it.textContent || '').trim() : '';
+  });
+}
+
+async function save(page, file, before) {
+  await page.keyboard.press('Control+S');
+  return waitFor(`${path.basename(file)} to be saved`, () => {
+    const now = fs.readFileSync(file, 'utf8');
+    return now !== before ? now : undefined;
+  }, 15000);
+}
+
+/** Checks that every line of `orig` is still in `now`, in order. */
+function assertKept(orig, now, what) {
+  const nowLines = now.split('\n');
+  let j = 0;
+  for (const l of orig.split('\n')) {
+    while (j < nowLines.length && nowLines[j] !== l) {
+      j++;
+    }
+    if (j === nowLines.length) {
+      throw new Error(`${what}: original line lost or reordered: ${JSON.stringify(l)}`);
+    }
+    j++;
+  }
+}
+
+async function main() {
+  const driftBin = need('DRIFT_LSP_BIN');
+  const fakeBin = need('FAKELLM_BIN');
+  const vsix = need('DRIFT_VSIX');
+  const codeServer = need('CODE_SERVER');
+  const node24 = need('NODE24');
+  const chromiumBin = process.env.CHROMIUM || '/usr/bin/chromium';
+  fs.mkdirSync(artifacts, { recursive: true });
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'drift-vscode-e2e-'));
+  const dirs = {};
+  for (const d of ['home', 'config', 'data', 'cache', 'state', 'runtime', 'userdata', 'extensions', 'profile', 'logs', 'driftcache']) {
+    dirs[d] = path.join(tmp, d);
+    fs.mkdirSync(dirs[d], { recursive: true, mode: 0o700 });
+  }
+  const ws = path.join(tmp, 'workspace');
+  fs.cpSync(path.join(repo, 'testdata/workspace'), ws, { recursive: true });
+  const demo = path.join(ws, 'DriftExample/Demo.lean');
+  const original = fs.readFileSync(demo, 'utf8');
+  log(`temp dir ${tmp}`);
+
+  const baseEnv = {
+    PATH: process.env.PATH,
+    LANG: 'C.UTF-8',
+    HOME: dirs.home,
+    XDG_CONFIG_HOME: dirs.config,
+    XDG_DATA_HOME: dirs.data,
+    XDG_CACHE_HOME: dirs.cache,
+    XDG_STATE_HOME: dirs.state,
+    XDG_RUNTIME_DIR: dirs.runtime,
+    TMPDIR: tmp,
+  };
+  let browser;
+  let page;
+  let ok = false;
+  try {
+    const llmURL = await startFakeLLM(fakeBin, baseEnv, dirs.logs);
+    log(`fake model server at ${llmURL}`);
+
+    // User settings, and the same as the remote machine's settings, where
+    // code-server takes machine-scoped settings such as drift.serverPath from.
+    const settings = JSON.stringify({
+      'security.workspace.trust.enabled': false,
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'workbench.welcomePage.walkthroughs.openOnInstall': false,
+      'workbench.enableExperiments': false,
+      'telemetry.telemetryLevel': 'off',
+      'update.mode': 'none',
+      'extensions.autoUpdate': false,
+      'extensions.autoCheckUpdates': false,
+      'extensions.ignoreRecommendations': true,
+      'chat.disableAIFeatures': true,
+      'git.enabled': false,
+      'files.autoSave': 'off',
+      'editor.minimap.enabled': false,
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'window.restoreWindows': 'none',
+      'drift.serverPath': driftBin,
+      'drift.cacheDir': dirs.driftcache,
+      'drift.log.level': 'debug',
+      'drift.log.file': path.join(dirs.logs, 'drift-lsp.log'),
+    }, null, 2);
+    for (const d of ['User', 'Machine']) {
+      fs.mkdirSync(path.join(dirs.userdata, d), { recursive: true });
+      fs.writeFileSync(path.join(dirs.userdata, d, 'settings.json'), settings);
+    }
+
+    const csEnv = {
+      ...baseEnv,
+      PATH: `${path.dirname(node24)}:${path.dirname(driftBin)}:${process.env.PATH}`,
+      DRIFT_LLM_BASE_URL: llmURL,
+      DRIFT_LLM_MODEL: 'fake-model',
+      DRIFT_LLM_API_KEY_ENV: 'DRIFT_E2E_API_KEY',
+      DRIFT_E2E_API_KEY: 'e2e-not-a-secret',
+    };
+    const csArgs = ['--user-data-dir', dirs.userdata, '--extensions-dir', dirs.extensions];
+    let tInstall = Date.now();
+    await run(node24, [codeServer, ...csArgs, '--install-extension', vsix], { env: csEnv, cwd: tmp });
+    const installed = fs.readdirSync(dirs.extensions).filter((d) => d.startsWith('drift-lsp.drift-lsp-'));
+    if (installed.length !== 1) {
+      throw new Error(`extension not installed: ${fs.readdirSync(dirs.extensions).join(', ')}`);
+    }
+    log(`installed ${installed[0]} from ${path.basename(vsix)} in ${((Date.now() - tInstall) / 1000).toFixed(1)}s`);
+
+    const port = await freePort();
+    const { child: cs, logFile: csLog } = startGroup('code-server', node24, [
+      codeServer, ...csArgs,
+      '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
+      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--disable-getting-started-override', '--ignore-last-opened', ws,
+    ], { env: csEnv, cwd: ws, logDir: dirs.logs });
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor('code-server to answer', async () => {
+      if (cs.exitCode !== null) {
+        throw new Error(`code-server exited ${cs.exitCode}; see ${csLog}`);
+      }
+      const r = await fetch(`${base}/healthz`);
+      return r.ok;
+    }, 60000);
+    log(`code-server up on ${base}`);
+
+    browser = await chromium.launchPersistentContext(dirs.profile, {
+      executablePath: chromiumBin,
+      headless: true,
+      viewport: { width: 1440, height: 1100 },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      env: { ...baseEnv },
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+    page.setDefaultTimeout(30000);
+    await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
+    await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 60000 });
+    log('workbench loaded');
+
+    // Open Demo.lean through Quick Open.
+    await waitFor('Quick Open to show Demo.lean', async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+P');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 5000 });
+      await input.fill('Demo.lean');
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo.lean' });
+      await row.first().waitFor({ state: 'visible', timeout: 5000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.tab.active', { hasText: 'Demo.lean' }).waitFor({ state: 'visible', timeout: 5000 });
+      return true;
+    }, 60000, 500);
+    await waitFor('Demo.lean text in the editor', async () => (await editorText(page)).includes('namespace DriftExample.Demo'), 30000);
+    const status = await waitFor('the DRIFT status-bar item', async () => {
+      const s = await statusBarText(page);
+      return s === 'DRIFT ready' ? s : undefined;
+    }, 60000, 500);
+    log(`extension active; status bar: "${status}"`);
+
+    // 1. Formalize with DRIFT on the first docstring.
+    const tries = await quickFix(page, 'Every prime number greater than 2 is odd', 'Formalize with DRIFT');
+    log(`"Formalize with DRIFT" chosen (quick-fix attempt ${tries})`);
+    const formalized = await waitFor('the formalized stub to appear in the editor', async () => {
+      const t = await editorText(page);
+      const lines = t.split('\n');
+      const i = lines.findIndex((l) => l.includes('Every prime number greater than 2 is odd'));
+      const after = lines.slice(i + 1, i + 8).join('\n');
+      return /\btheorem\b/.test(after) && /sorry/.test(after) ? t : undefined;
+    }, 120000, 500);
+    await waitFor('the job progress to finish', async () => !/sync~spin|spin/.test(await statusBarText(page)) && !(await statusBarText(page)).includes('—'), 60000, 500);
+    await shot(page, 'vscode-formalize.png');
+    const afterFormalize = await save(page, demo, original);
+    assertKept(original, afterFormalize, 'formalize');
+    {
+      const lines = afterFormalize.split('\n');
+      const i = lines.findIndex((l) => l.includes('Every prime number greater than 2 is odd'));
+      const next = lines.slice(i + 1).find((l) => l.trim() !== '');
+      if (!/^\s*(theorem|lemma)\s+\S+/.test(next ?? '')) {
+        throw new Error(`formalize: expected a theorem right after the docstring on disk, got ${JSON.stringify(next)}`);
+      }
+      const stub = lines.slice(lines.indexOf(next)).join('\n').split(/\n\s*\n/)[0];
+      if (!/:=\s*by\s+sorry|:=\s*sorry/.test(stub)) {
+        throw new Error(`formalize: the stub on disk has no \`:= by sorry\`:\n${stub}`);
+      }
+      log(`formalize OK; on disk:\n${stub}`);
+    }
+    if (!formalized) {
+      throw new Error('unreachable');
+    }
+
+    // 2. Find premises and examples on the block comment.
+    await quickFix(page, 'The greatest common divisor of two distinct prime numbers is 1', 'Find premises and examples');
+    log('"Find premises and examples" chosen');
+    await waitFor('the premises block to appear in the editor', async () => (await editorText(page)).includes('DRIFT premises and examples'), 120000, 500);
+    await waitFor('the job progress to finish', async () => !(await statusBarText(page)).includes('—'), 60000, 500);
+    await shot(page, 'vscode-find-premises.png');
+    const afterPremises = await save(page, demo, afterFormalize);
+    assertKept(afterFormalize, afterPremises, 'find premises');
+    if (!afterPremises.includes('/- DRIFT premises and examples')) {
+      throw new Error('find premises: no premises block on disk');
+    }
+    log('find premises OK');
+
+    // 3. DRIFT: Search library through the command palette.
+    await page.keyboard.press('F1');
+    const cmdInput = page.locator('.quick-input-widget input');
+    await cmdInput.waitFor({ state: 'visible' });
+    await cmdInput.fill('>DRIFT: Search library');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Search library' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'DRIFT: Search library' }).waitFor({ state: 'visible' });
+    await cmdInput.fill('prime number');
+    const firstHit = page.locator('.quick-input-list .monaco-list-row').first();
+    await firstHit.waitFor({ state: 'visible', timeout: 30000 });
+    const hits = await page.locator('.quick-input-list .monaco-list-row').allTextContents();
+    log(`search library: ${hits.length} hits, first: ${hits[0].replace(/\s+/g, ' ').slice(0, 120)}`);
+    await shot(page, 'vscode-search-library.png');
+    const hitLabel = (await firstHit.locator('.label-name').first().textContent()).trim();
+    await page.keyboard.press('Enter');
+    const opened = await waitFor('the chosen declaration to open', async () => {
+      const tab = (await page.locator('.tab.active').first().textContent()).trim();
+      return tab && !tab.startsWith('Demo.lean') ? tab : undefined;
+    }, 30000, 300);
+    const openedText = await editorText(page);
+    const short = hitLabel.split('.').pop();
+    if (!openedText.includes(short)) {
+      throw new Error(`search library: opened ${opened} but "${short}" is not visible in it`);
+    }
+    await shot(page, 'vscode-search-opened.png');
+    log(`search library OK: "${hitLabel}" opened in ${opened}`);
+    ok = true;
+  } catch (err) {
+    console.error(`[vscode-e2e] FAIL: ${err.stack || err}`);
+    if (page) {
+      await shot(page, 'vscode-failure.png').catch(() => {});
+    }
+    for (const f of fs.existsSync(dirs.logs) ? fs.readdirSync(dirs.logs) : []) {
+      const p = path.join(dirs.logs, f);
+      const text = fs.readFileSync(p, 'utf8');
+      fs.writeFileSync(path.join(artifacts, `vscode-${f}`), text);
+      console.error(`--- ${f} (last 40 lines) ---\n${text.split('\n').slice(-40).join('\n')}`);
+    }
+  } finally {
+    if (browser) {
+      await browser.close().catch(() => {});
+    }
+    await stopAll();
+    if (ok && !process.env.E2E_KEEP) {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  log(ok ? 'PASS' : 'FAIL');
+  process.exit(ok ? 0 : 1);
+}
+
+process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
+process.on('SIGTERM', () => void stopAll().then(() => process.exit(143)));
+await main();

@@ -1,0 +1,40 @@
+package leanrepl
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// fakeBin is the replfake test double built for this test run ("" if the
+// build failed; fakeErr then says why).
+var fakeBin, fakeErr = "", error(nil)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "leanrepl-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	bin := filepath.Join(dir, "replfake")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/drift-lsp/drift-lsp/leanrepl/replfake").CombinedOutput()
+	if err != nil {
+		fakeErr = fmt.Errorf("building replfake: %v: %s", err, out)
+	} else {
+		fakeBin = bin
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// needFake returns the test double's path or skips the test.
+func needFake(t testing.TB) string {
+	t.Helper()
+	if fakeBin == "" {
+		t.Skipf("the REPL test double is unavailable: %v", fakeErr)
+	}
+	return fakeBin
+}

@@ -1,0 +1,581 @@
+package leanrepl
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Names answers questions about the library's declaration names; it is
+// satisfied by *names.Index of the retrieval package.
+type Names interface {
+	// Exact reports whether name is a declaration's full name.
+	Exact(name string) bool
+	// Suffix returns the full names equal to s or ending in "."+s.
+	Suffix(s string) []string
+	// Partial returns up to limit full names containing s.
+	Partial(s string, limit int) []string
+	// Similar returns up to limit names that a misspelling of name most
+	// likely meant (same last component, small edit distance, to_additive
+	// twin).
+	Similar(name string, limit int) []string
+}
+
+// UnknownName is an identifier of a stub that is neither bound by the stub
+// nor resolvable in the library with the header's `open`s.
+type UnknownName struct {
+	Name string
+	// Start and End are the identifier's byte range in the stub.
+	Start, End int
+	// Suggestions are library names the author probably meant.
+	Suggestions []string
+}
+
+// Lint codes.
+const (
+	// LintAutoBound: a free name that Lean would silently bind as a variable
+	// although the library has a constant of that name (pi, e, exp, π
+	// without `open Real`).
+	LintAutoBound = "auto-bound-constant"
+	// LintDefaultArg: a default-argument binder (x : T := v) in a theorem
+	// statement, which makes the hypothesis vanish from the statement.
+	LintDefaultArg = "default-argument"
+	// LintSorryInStatement: `sorry` inside a hypothesis, a definition or the
+	// type, which makes the statement meaningless.
+	LintSorryInStatement = "sorry-in-statement"
+)
+
+// Lint is a likely mistake in a stub that Lean itself accepts.
+type Lint struct {
+	Code    string
+	Message string
+	// Start and End are the byte range in the stub the lint is about.
+	Start, End  int
+	Suggestions []string
+}
+
+// Scope is what a file header brings into scope for name resolution.
+type Scope struct {
+	// Opens are namespaces opened with `open` (not `open scoped`).
+	Opens []string
+	// Scoped are namespaces whose scoped notation is open (`open X` or
+	// `open scoped X`).
+	Scoped []string
+	// Namespaces are the enclosing `namespace`s, innermost last.
+	Namespaces []string
+	// Aliases map short names to full names (`open X (a)`, `renaming`).
+	Aliases map[string]string
+	// Defined are declarations made in the header itself.
+	Defined map[string]bool
+	// Variables are names bound by `variable` commands in the header.
+	Variables map[string]bool
+}
+
+// ParseHeader reads the `open`, `namespace`, `variable` and declaration
+// commands of a file header. It never fails; what it cannot read it skips.
+func ParseHeader(header string) *Scope {
+	sc := &Scope{Aliases: map[string]string{}, Defined: map[string]bool{}, Variables: map[string]bool{}}
+	toks, _ := lex(header)
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind != tKeyword {
+			continue
+		}
+		switch t.text {
+		case "open":
+			i = sc.parseOpen(toks, i+1) - 1
+		case "namespace":
+			if i+1 < len(toks) && toks[i+1].kind == tIdent {
+				sc.Namespaces = append(sc.Namespaces, prefixNS(sc.Namespaces, toks[i+1].text))
+			}
+		case "end":
+			if i+1 < len(toks) && toks[i+1].kind == tIdent && len(sc.Namespaces) > 0 {
+				sc.Namespaces = sc.Namespaces[:len(sc.Namespaces)-1]
+			}
+		case "def", "theorem", "lemma", "abbrev", "structure", "class", "inductive", "instance", "axiom", "opaque":
+			if i+1 < len(toks) && toks[i+1].kind == tIdent {
+				name := toks[i+1].text
+				sc.Defined[name] = true
+				if ns := sc.current(); ns != "" {
+					sc.Defined[ns+"."+name] = true
+				}
+			}
+		case "variable":
+			for j := i + 1; j < len(toks); j++ {
+				n := toks[j]
+				if n.kind == tKeyword && n.text != "this" {
+					break
+				}
+				if n.kind == tIdent && j > 0 && toks[j-1].kind == tSymbol && isOpenBracket(toks[j-1].text) {
+					for k := j; k < len(toks) && toks[k].kind == tIdent; k++ {
+						sc.Variables[toks[k].text] = true
+					}
+				}
+			}
+		}
+	}
+	return sc
+}
+
+func isOpenBracket(s string) bool {
+	return s == "(" || s == "{" || s == "[" || s == "⦃" || s == "{{"
+}
+
+func prefixNS(nss []string, name string) string {
+	if len(nss) == 0 {
+		return name
+	}
+	return nss[len(nss)-1] + "." + name
+}
+
+func (sc *Scope) current() string {
+	if len(sc.Namespaces) == 0 {
+		return ""
+	}
+	return sc.Namespaces[len(sc.Namespaces)-1]
+}
+
+// parseOpen reads the arguments of one `open` starting at i and returns the
+// index after them.
+func (sc *Scope) parseOpen(toks []token, i int) int {
+	scoped := false
+	if i < len(toks) && toks[i].kind == tKeyword && toks[i].text == "scoped" {
+		scoped = true
+		i++
+	}
+	var last string
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.kind == tIdent && t.text == "hiding":
+			for i+1 < len(toks) && toks[i+1].kind == tIdent {
+				i++
+			}
+		case t.kind == tIdent && t.text == "renaming":
+			for i+3 < len(toks) && toks[i+1].kind == tIdent && (toks[i+2].text == "→" || toks[i+2].text == "->") && toks[i+3].kind == tIdent {
+				sc.Aliases[toks[i+3].text] = last + "." + toks[i+1].text
+				i += 3
+				if i+1 < len(toks) && toks[i+1].text == "," {
+					i++
+				}
+			}
+		case t.kind == tIdent:
+			last = t.text
+			sc.Scoped = append(sc.Scoped, t.text)
+			if !scoped {
+				sc.Opens = append(sc.Opens, t.text)
+			}
+		case t.kind == tSymbol && t.text == "(" && last != "":
+			// open X (a b): only those names.
+			if !scoped && len(sc.Opens) > 0 && sc.Opens[len(sc.Opens)-1] == last {
+				sc.Opens = sc.Opens[:len(sc.Opens)-1]
+			}
+			for i+1 < len(toks) && toks[i+1].kind == tIdent {
+				i++
+				sc.Aliases[toks[i].text] = last + "." + toks[i].text
+			}
+			if i+1 < len(toks) && toks[i+1].text == ")" {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// mathConstants are free names that authors write for a library constant
+// but that Lean binds as a variable (the BEq paper's examples).
+var mathConstants = map[string][]string{
+	"e": {"Real.exp 1"}, "pi": {"Real.pi"}, "π": {"Real.pi (notation π after `open Real`)"},
+	"exp": {"Real.exp", "Complex.exp"}, "i": {"Complex.I"}, "I": {"Complex.I"}, "log": {"Real.log"},
+	"sqrt": {"Real.sqrt"}, "sin": {"Real.sin"}, "cos": {"Real.cos"}, "tan": {"Real.tan"}, "φ": {"Nat.totient", "goldenRatio"},
+	"γ": {"Real.eulerMascheroniConstant"},
+}
+
+// Analysis is the result of the checks that need no compiler.
+type Analysis struct {
+	Unknown []UnknownName
+	Lints   []Lint
+}
+
+// Analyze runs the unknown-name check and the lints on a stub that passed
+// the gate, resolving names with the header's scope. With names == nil only
+// the lints that need no library run.
+func Analyze(s *Stub, header string, names Names) Analysis {
+	return analyze(s, ParseHeader(header), names)
+}
+
+func analyze(s *Stub, sc *Scope, names Names) Analysis {
+	var a Analysis
+	toks := s.toks
+	// The statement's tokens: after the keyword and name, up to the proof.
+	first, last := 0, len(toks)
+	for i, t := range toks {
+		if t.kind == tKeyword && t.text == s.Keyword && first == 0 {
+			first = i + 1
+			if s.Name != "" {
+				first++
+			}
+		}
+		if t.start == s.ProofStart && t.text == ":=" {
+			last = i
+			break
+		}
+	}
+	stmt := toks[first:last]
+	bound := map[string]bool{}
+	for _, b := range s.Binders {
+		for _, n := range b.Names {
+			bound[n] = true
+		}
+		if b.Default != "" {
+			a.Lints = append(a.Lints, Lint{Code: LintDefaultArg, Start: b.Start, End: b.End,
+				Message: "default-argument binder: `" + s.Text[b.Start:b.End] + "` is not a hypothesis of the theorem; its value " + b.Default + " is only a default"})
+		}
+	}
+	for n := range sc.Variables {
+		bound[n] = true
+	}
+	collectTermBinders(stmt, bound)
+	r := resolver{sc: sc, names: names, ns: declNamespaces(s.Name)}
+	seenLint := map[string]bool{}
+	for i, t := range stmt {
+		if t.kind == tKeyword && t.text == "sorry" {
+			a.Lints = append(a.Lints, Lint{Code: LintSorryInStatement, Start: t.start, End: t.end,
+				Message: "`sorry` inside the statement: the hypothesis or definition it stands for is unspecified, so the theorem says nothing checkable"})
+			continue
+		}
+		if t.kind != tIdent {
+			continue
+		}
+		if i > 0 {
+			p := stmt[i-1]
+			if p.kind == tSymbol && (p.text == "|>." || p.text == ".{") || p.kind == tKeyword && (p.text == "Type" || p.text == "Sort") {
+				continue
+			}
+			// A named argument (x := v).
+			if p.kind == tSymbol && p.text == "(" && i+1 < len(stmt) && stmt[i+1].text == ":=" {
+				continue
+			}
+		}
+		name := strings.TrimPrefix(t.text, "_root_.")
+		head, _, dotted := strings.Cut(name, ".")
+		if bound[head] || bound[name] {
+			continue
+		}
+		if names == nil || r.resolves(name) {
+			continue
+		}
+		if !dotted && isAutoBoundShape(name) {
+			if sugg := r.constantsNamed(name); len(sugg) > 0 && !seenLint[name] {
+				seenLint[name] = true
+				a.Lints = append(a.Lints, Lint{Code: LintAutoBound, Start: t.start, End: t.end, Suggestions: sugg,
+					Message: "`" + name + "` is not bound and not in scope, so Lean silently makes it a variable; did you mean " + strings.Join(sugg, " or ") + "?"})
+			}
+			continue
+		}
+		if !dotted && startsLower(name) {
+			if sugg := r.constantsNamed(name); len(sugg) > 0 && !seenLint[name] {
+				seenLint[name] = true
+				a.Lints = append(a.Lints, Lint{Code: LintAutoBound, Start: t.start, End: t.end, Suggestions: sugg,
+					Message: "`" + name + "` is not in scope; with autoImplicit on, Lean silently makes it a variable; did you mean " + strings.Join(sugg, " or ") + "?"})
+			}
+		}
+		a.Unknown = append(a.Unknown, UnknownName{Name: name, Start: t.start, End: t.end, Suggestions: r.suggest(name)})
+	}
+	return a
+}
+
+// isAutoBoundShape reports whether Lean binds name as an auto-bound implicit
+// even with relaxedAutoImplicit off: one letter followed by digits,
+// subscripts or primes (x, n₁, α', G2).
+func isAutoBoundShape(name string) bool {
+	r, w := utf8.DecodeRuneInString(name)
+	if !unicode.IsLetter(r) {
+		return false
+	}
+	for _, c := range name[w:] {
+		if !(unicode.IsDigit(c) || isSubscript(c) || c == '\'' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func startsLower(name string) bool {
+	r, _ := utf8.DecodeRuneInString(name)
+	return unicode.IsLower(r)
+}
+
+// declNamespaces returns the namespaces a declaration named name resolves
+// names in: for a.b.c, "a.b" and "a".
+func declNamespaces(name string) []string {
+	var out []string
+	parts := strings.Split(name, ".")
+	for k := len(parts) - 1; k >= 1; k-- {
+		out = append(out, strings.Join(parts[:k], "."))
+	}
+	return out
+}
+
+type resolver struct {
+	sc    *Scope
+	names Names
+	ns    []string
+}
+
+func (r *resolver) known(full string) bool {
+	return coreNames[full] || r.sc.Defined[full] || r.names.Exact(full)
+}
+
+// candidates lists the full names name may stand for, most specific first.
+func (r *resolver) candidates(name string) []string {
+	var out []string
+	for _, ns := range r.ns {
+		out = append(out, ns+"."+name)
+	}
+	for i := len(r.sc.Namespaces) - 1; i >= 0; i-- {
+		out = append(out, r.sc.Namespaces[i]+"."+name)
+	}
+	for _, o := range r.sc.Opens {
+		out = append(out, o+"."+name)
+	}
+	head, rest, dotted := strings.Cut(name, ".")
+	if full, ok := r.sc.Aliases[head]; ok {
+		if dotted {
+			out = append(out, full+"."+rest)
+		} else {
+			out = append(out, full)
+		}
+	}
+	return append(out, name)
+}
+
+// resolves reports whether name refers to something in scope.
+func (r *resolver) resolves(name string) bool {
+	cands := r.candidates(name)
+	for _, c := range cands {
+		if r.known(c) {
+			return true
+		}
+	}
+	// A namespace used as a term is usually its type of the same name
+	// (Nat, Finset) that the index may lack, as with Lean core types.
+	for _, c := range cands {
+		if r.isNamespace(c) {
+			return true
+		}
+	}
+	// Generalized field notation on a constant term: Real.pi.le.
+	parts := strings.Split(name, ".")
+	for k := len(parts) - 1; k >= 1; k-- {
+		prefix := strings.Join(parts[:k], ".")
+		if !startsLower(parts[k-1]) {
+			continue
+		}
+		for _, c := range r.candidates(prefix) {
+			if r.known(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (r *resolver) isNamespace(name string) bool {
+	for _, n := range r.names.Partial(name+".", 50) {
+		if strings.HasPrefix(n, name+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// constantsNamed returns library constants an unbound lower-case name
+// probably meant.
+func (r *resolver) constantsNamed(name string) []string {
+	out := append([]string(nil), mathConstants[name]...)
+	if name == "π" && r.hasScoped("Real") {
+		return nil
+	}
+	if len(out) == 0 && utf8.RuneCountInString(name) > 1 {
+		sugg := r.names.Suffix(name)
+		sort.Slice(sugg, func(i, j int) bool { return len(sugg[i]) < len(sugg[j]) || len(sugg[i]) == len(sugg[j]) && sugg[i] < sugg[j] })
+		if len(sugg) > 3 {
+			sugg = sugg[:3]
+		}
+		out = sugg
+	}
+	return out
+}
+
+func (r *resolver) hasScoped(ns string) bool {
+	for _, s := range r.sc.Scoped {
+		if s == ns {
+			return true
+		}
+	}
+	return false
+}
+
+// suggest proposes up to 5 names for an unknown one: similar names, then
+// names with the same last component, then partial matches.
+func (r *resolver) suggest(name string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(ns []string) {
+		for _, n := range ns {
+			if len(out) >= 5 {
+				return
+			}
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	add(r.names.Similar(name, 5))
+	last := name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		last = name[i+1:]
+	}
+	suf := r.names.Suffix(last)
+	sort.Slice(suf, func(i, j int) bool { return len(suf[i]) < len(suf[j]) || len(suf[i]) == len(suf[j]) && suf[i] < suf[j] })
+	add(suf)
+	if len(out) == 0 && len(last) >= 4 {
+		add(r.names.Partial(last, 5))
+	}
+	return out
+}
+
+// binderIntroducers start a binder list that ends at `,`, `=>` or `↦`.
+var binderIntroducers = map[string]bool{
+	"fun": true, "λ": true, "∀": true, "∃": true, "∃!": true, "Σ": true, "Σ'": true, "Π": true, "∑": true, "∏": true,
+	"⋃": true, "⋂": true, "⨆": true, "⨅": true, "∫": true, "∮": true, "∀ᶠ": true, "∃ᶠ": true, "⨁": true, "∐": true,
+	"let": true, "have": true, "∫⁻": true, "∑'": true, "∏'": true,
+}
+
+// binderPredicates end the names of a binder group (∀ x ∈ s, …).
+var binderPredicates = map[string]bool{
+	"∈": true, "∉": true, "<": true, ">": true, "≤": true, "≥": true, "≠": true, "⊆": true, "⊂": true, "⊇": true,
+	"⊃": true, "in": true, "=": true,
+}
+
+// collectTermBinders adds to bound every name that a binder inside the
+// statement introduces: ∀/∃/fun/λ/let/have/big operators, set-builder and
+// subtype braces, and match alternatives. Scopes are not tracked: a name
+// bound anywhere counts as bound everywhere, which can only hide an unknown
+// name, never invent one.
+func collectTermBinders(toks []token, bound map[string]bool) {
+	hasMatch := false
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind == tKeyword && t.text == "match" {
+			hasMatch = true
+		}
+		if binderIntroducers[t.text] && (t.kind == tSymbol || t.kind == tKeyword) {
+			collectBinderList(toks[i+1:], bound)
+		}
+		if t.kind == tSymbol && t.text == "{" {
+			collectSetBuilder(toks[i+1:], bound)
+		}
+		if hasMatch && t.kind == tSymbol && t.text == "|" {
+			for j := i + 1; j < len(toks) && toks[j].text != "=>" && toks[j].text != "↦"; j++ {
+				if toks[j].kind == tIdent && !strings.Contains(toks[j].text, ".") {
+					bound[toks[j].text] = true
+				}
+			}
+		}
+	}
+}
+
+// collectBinderList reads the binders after an introducer.
+func collectBinderList(toks []token, bound map[string]bool) {
+	// typed[d] is true once a ':' or binder predicate was seen at depth d.
+	typed := []bool{false}
+	for _, t := range toks {
+		d := len(typed) - 1
+		if t.kind == tSymbol {
+			switch t.text {
+			case "(", "{", "[", "⦃", "⟨", "{{":
+				typed = append(typed, false)
+				continue
+			case ")", "}", "]", "⦄", "⟩", "}}":
+				if d == 0 {
+					return
+				}
+				typed = typed[:d]
+				continue
+			case ",", "=>", "↦", ":=", "|":
+				if d == 0 {
+					return
+				}
+				continue
+			case ":":
+				typed[d] = true
+				continue
+			}
+			if binderPredicates[t.text] {
+				typed[d] = true
+			}
+			continue
+		}
+		if t.kind == tKeyword && t.text == "in" {
+			typed[d] = true
+			continue
+		}
+		if t.kind == tIdent && !typed[d] && !strings.Contains(t.text, ".") {
+			bound[t.text] = true
+		}
+	}
+}
+
+// collectSetBuilder binds the names before `|` or `//` in {x | p x},
+// {x : T // p x} and {(x, y) | …}; toks starts after the `{`.
+func collectSetBuilder(toks []token, bound map[string]bool) {
+	depth := 0
+	var names []string
+	typed := false
+	for _, t := range toks {
+		if t.kind == tSymbol {
+			switch t.text {
+			case "(", "{", "[", "⟨":
+				depth++
+				continue
+			case ")", "]", "⟩":
+				depth--
+				continue
+			case "}":
+				if depth == 0 {
+					return
+				}
+				depth--
+				continue
+			case "|", "//":
+				if depth == 0 {
+					for _, n := range names {
+						bound[n] = true
+					}
+					return
+				}
+			case ":", "∈", "∉", "⊆", "<", ">", "≤", "≥", "≠":
+				if depth == 0 {
+					typed = true
+				}
+				continue
+			case ",":
+				if depth == 0 {
+					return
+				}
+			case ":=":
+				return
+			}
+			continue
+		}
+		if t.kind == tIdent && !typed && !strings.Contains(t.text, ".") {
+			names = append(names, t.text)
+		}
+	}
+}

@@ -1,0 +1,379 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Errors callers may test for with errors.Is.
+var (
+	// ErrNotConfigured means no endpoint is set.
+	ErrNotConfigured = errors.New(HowToConfigure)
+	// ErrBudget means the action has used its call budget.
+	ErrBudget = errors.New("llm: call budget of this action exhausted")
+	// ErrTooLarge means the server's answer exceeded the size cap.
+	ErrTooLarge = errors.New("llm: answer exceeds the size limit")
+	// ErrIncomplete means the answer stopped before the model finished (a
+	// stream cut midway, or finish_reason "length").
+	ErrIncomplete = errors.New("llm: answer incomplete")
+	// ErrTimeout means one call took longer than the configured timeout.
+	ErrTimeout = errors.New("llm: call timed out")
+)
+
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is one chat completion request of a pipeline stage.
+type Request struct {
+	// Stage selects the model (see Config.StageModels) and labels usage.
+	Stage    string
+	Messages []Message
+	// Temperature is sent when positive.
+	Temperature float64
+	// Seed is sent when non-nil (servers that do not support seeds ignore it).
+	Seed *int
+}
+
+// Response is a complete answer.
+type Response struct {
+	Text         string
+	Model        string
+	FinishReason string
+	// Cached is true when the answer came from the on-disk cache (free).
+	Cached           bool
+	PromptTokens     int
+	CompletionTokens int
+}
+
+// Usage accumulates the cost of one action.
+type Usage struct {
+	// Calls counts answered model calls (not cache hits).
+	Calls int `json:"calls"`
+	// CacheHits counts answers served from the cache.
+	CacheHits int `json:"cache_hits"`
+	// Attempts counts HTTP requests, retries included.
+	Attempts int `json:"attempts"`
+	// Failures counts calls that ended in an error.
+	Failures         int           `json:"failures"`
+	PromptTokens     int           `json:"prompt_tokens"`
+	CompletionTokens int           `json:"completion_tokens"`
+	Duration         time.Duration `json:"duration_ns"`
+	// PerStage breaks Calls down by stage.
+	PerStage map[string]int `json:"per_stage,omitempty"`
+}
+
+// Client talks to one OpenAI-compatible endpoint. It is safe for concurrent
+// use.
+type Client struct {
+	cfg   Config
+	api   *openai.Client
+	key   string
+	sem   chan struct{}
+	cache *cache
+	tr    *transport
+}
+
+// New returns a client for cfg, reading the API key from the environment
+// variable cfg.APIKeyEnv names.
+func New(cfg Config) (*Client, error) {
+	cfg = cfg.withDefaults()
+	if !cfg.Configured() {
+		return nil, ErrNotConfigured
+	}
+	if cfg.Model == "" {
+		for _, s := range Stages {
+			if cfg.StageModels[s] == "" {
+				return nil, errors.New("llm: DRIFT_LLM_MODEL is not set (the model name to request from " + cfg.BaseURL + ")")
+			}
+		}
+	}
+	key := os.Getenv(cfg.APIKeyEnv)
+	tr := &transport{
+		base:     http.DefaultTransport,
+		retries:  cfg.MaxRetries,
+		maxWait:  cfg.MaxRetryWait,
+		maxBytes: int64(cfg.MaxResponseBytes),
+		logf:     cfg.Logf,
+	}
+	oc := openai.DefaultConfig(key)
+	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	oc.HTTPClient = &http.Client{Transport: tr}
+	c := &Client{
+		cfg: cfg,
+		api: openai.NewClientWithConfig(oc),
+		key: key,
+		sem: make(chan struct{}, cfg.Concurrency),
+		tr:  tr,
+	}
+	if cfg.CacheDir != "" {
+		c.cache = &cache{dir: cfg.CacheDir}
+	}
+	return c, nil
+}
+
+// Config returns the client's effective configuration.
+func (c *Client) Config() Config { return c.cfg }
+
+// NewAction starts an action (one user request, e.g. one formalize) with the
+// configured call budget; budget > 0 overrides it.
+func (c *Client) NewAction(budget int) *Action {
+	if budget <= 0 {
+		budget = c.cfg.CallBudget
+	}
+	return &Action{c: c, budget: budget, usage: Usage{PerStage: map[string]int{}}}
+}
+
+// Action meters the calls of one user request: budget and usage.
+type Action struct {
+	c      *Client
+	mu     sync.Mutex
+	budget int
+	used   int
+	usage  Usage
+}
+
+// Remaining returns how many calls the action may still make.
+func (a *Action) Remaining() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.budget - a.used
+}
+
+// Usage returns a copy of the usage so far.
+func (a *Action) Usage() Usage {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	u := a.usage
+	u.PerStage = make(map[string]int, len(a.usage.PerStage))
+	for k, v := range a.usage.PerStage {
+		u.PerStage[k] = v
+	}
+	return u
+}
+
+// Complete sends one request: from the cache when possible, else to the model
+// (counting against the budget), with retries, timeout and size cap. Errors
+// never contain the API key.
+func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
+	c := a.c
+	model := c.cfg.ModelFor(req.Stage)
+	creq := openai.ChatCompletionRequest{
+		Model:     model,
+		MaxTokens: c.cfg.MaxTokens,
+		Seed:      req.Seed,
+	}
+	if req.Temperature > 0 {
+		creq.Temperature = float32(req.Temperature)
+	}
+	for _, m := range req.Messages {
+		creq.Messages = append(creq.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
+	}
+	key := cacheKey(creq)
+	if c.cache != nil {
+		if r, ok := c.cache.get(key); ok {
+			a.mu.Lock()
+			a.usage.CacheHits++
+			a.mu.Unlock()
+			r.Cached = true
+			return r, nil
+		}
+	}
+	a.mu.Lock()
+	if a.used >= a.budget {
+		a.mu.Unlock()
+		return nil, fmt.Errorf("%w (%d calls)", ErrBudget, a.budget)
+	}
+	a.used++
+	a.mu.Unlock()
+
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, a.fail(req.Stage, ctx.Err())
+	}
+	defer func() { <-c.sem }()
+
+	start := time.Now()
+	attempts := 0
+	ctx = withAttemptCounter(ctx, &attempts)
+	cctx, cancel := context.WithTimeoutCause(ctx, c.cfg.Timeout, ErrTimeout)
+	defer cancel()
+	var resp *Response
+	var err error
+	if c.cfg.Stream {
+		resp, err = c.stream(cctx, creq)
+	} else {
+		resp, err = c.complete(cctx, creq)
+	}
+	if err != nil && context.Cause(cctx) == ErrTimeout && ctx.Err() == nil {
+		err = fmt.Errorf("%w after %s (model %s)", ErrTimeout, c.cfg.Timeout, model)
+	}
+	a.mu.Lock()
+	a.usage.Attempts += attempts
+	a.usage.Duration += time.Since(start)
+	a.mu.Unlock()
+	if err != nil {
+		return nil, a.fail(req.Stage, c.clean(req.Stage, err))
+	}
+	resp.Model = model
+	a.mu.Lock()
+	a.usage.Calls++
+	a.usage.PerStage[req.Stage]++
+	a.usage.PromptTokens += resp.PromptTokens
+	a.usage.CompletionTokens += resp.CompletionTokens
+	a.mu.Unlock()
+	if c.cache != nil {
+		if err := c.cache.put(key, resp); err != nil && c.cfg.Logf != nil {
+			c.cfg.Logf("llm: cache write: %v", err)
+		}
+	}
+	return resp, nil
+}
+
+func (a *Action) fail(stage string, err error) error {
+	a.mu.Lock()
+	a.usage.Failures++
+	a.mu.Unlock()
+	return err
+}
+
+func (c *Client) complete(ctx context.Context, creq openai.ChatCompletionRequest) (*Response, error) {
+	out, err := c.api.CreateChatCompletion(ctx, creq)
+	if err != nil {
+		return nil, err
+	}
+	if len(out.Choices) == 0 {
+		return nil, errors.New("llm: answer has no choices")
+	}
+	ch := out.Choices[0]
+	r := &Response{
+		Text:             ch.Message.Content,
+		FinishReason:     string(ch.FinishReason),
+		PromptTokens:     out.Usage.PromptTokens,
+		CompletionTokens: out.Usage.CompletionTokens,
+	}
+	return r, checkFinish(r)
+}
+
+func (c *Client) stream(ctx context.Context, creq openai.ChatCompletionRequest) (*Response, error) {
+	creq.Stream = true
+	creq.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
+	st, err := c.api.CreateChatCompletionStream(ctx, creq)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	var b strings.Builder
+	r := &Response{}
+	for {
+		chunk, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, ErrTooLarge) {
+				return nil, fmt.Errorf("%w: the stream broke after %d bytes: %v", ErrIncomplete, b.Len(), err)
+			}
+			return nil, err
+		}
+		if chunk.Usage != nil {
+			r.PromptTokens = chunk.Usage.PromptTokens
+			r.CompletionTokens = chunk.Usage.CompletionTokens
+		}
+		for _, ch := range chunk.Choices {
+			if ch.Index != 0 {
+				continue
+			}
+			b.WriteString(ch.Delta.Content)
+			if ch.FinishReason != "" {
+				r.FinishReason = string(ch.FinishReason)
+			}
+		}
+		if b.Len() > c.cfg.MaxResponseBytes {
+			return nil, fmt.Errorf("%w of %d bytes", ErrTooLarge, c.cfg.MaxResponseBytes)
+		}
+	}
+	r.Text = b.String()
+	if r.FinishReason == "" {
+		return nil, fmt.Errorf("%w: the stream ended after %d bytes without a finish reason", ErrIncomplete, b.Len())
+	}
+	return r, checkFinish(r)
+}
+
+func checkFinish(r *Response) error {
+	switch r.FinishReason {
+	case "length":
+		return fmt.Errorf("%w: the model hit its token limit after %d bytes", ErrIncomplete, len(r.Text))
+	case "content_filter":
+		return errors.New("llm: the answer was withheld by the server's content filter")
+	}
+	if !utf8.ValidString(r.Text) {
+		return errors.New("llm: the answer is not valid UTF-8")
+	}
+	return nil
+}
+
+// clean turns an error into a short message that never contains the key.
+func (c *Client) clean(stage string, err error) error {
+	var msg string
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case errors.Is(err, ErrTooLarge), errors.Is(err, ErrIncomplete), errors.Is(err, ErrTimeout),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return &Error{Stage: stage, err: err, msg: c.redact(err.Error())}
+	case errors.As(err, &apiErr):
+		msg = fmt.Sprintf("HTTP %d: %s", apiErr.HTTPStatusCode, shorten(apiErr.Message, 200))
+		return &Error{Stage: stage, Status: apiErr.HTTPStatusCode, msg: c.redact(msg)}
+	case errors.As(err, &reqErr):
+		msg = fmt.Sprintf("HTTP %d: %s", reqErr.HTTPStatusCode, shorten(string(reqErr.Body), 200))
+		return &Error{Stage: stage, Status: reqErr.HTTPStatusCode, msg: c.redact(msg)}
+	}
+	return &Error{Stage: stage, err: err, msg: c.redact(err.Error())}
+}
+
+func (c *Client) redact(s string) string {
+	if len(c.key) >= 4 {
+		s = strings.ReplaceAll(s, c.key, "[redacted]")
+	}
+	return s
+}
+
+// Error is a failed model call. Its message never contains the API key.
+type Error struct {
+	Stage  string
+	Status int
+	msg    string
+	err    error
+}
+
+// Error implements error.
+func (e *Error) Error() string { return "llm " + e.Stage + ": " + e.msg }
+
+// Unwrap returns the underlying sentinel (ErrTooLarge, context.Canceled, …)
+// when there is one.
+func (e *Error) Unwrap() error { return e.err }
+
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,190 @@
+// Package llm is drift-lsp's client for OpenAI-compatible chat-completion
+// endpoints: per-stage models, timeouts, retries honouring Retry-After, a
+// concurrency limit, per-action call budgets and usage, size caps, and an
+// on-disk response cache.
+package llm
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The pipeline stages that may have their own model.
+const (
+	StageDecompose   = "decompose"
+	StagePropose     = "propose"
+	StageFormalize   = "formalize"
+	StageInformalize = "informalize"
+)
+
+// Stages lists every stage name that accepts a per-stage model override.
+var Stages = []string{StageDecompose, StagePropose, StageFormalize, StageInformalize}
+
+// Defaults for the client's limits.
+const (
+	DefaultAPIKeyEnv        = "OPENAI_API_KEY"
+	DefaultTimeout          = 120 * time.Second
+	DefaultMaxRetries       = 3
+	DefaultConcurrency      = 4
+	DefaultCallBudget       = 12
+	DefaultMaxResponseBytes = 256 << 10
+	DefaultMaxTokens        = 2048
+	DefaultMaxRetryWait     = 30 * time.Second
+)
+
+// Config configures a Client. The API key itself is never part of it: only the
+// name of the environment variable that holds the key.
+type Config struct {
+	// BaseURL is the endpoint's base, e.g. "https://api.openai.com/v1" or
+	// "http://127.0.0.1:8080/v1".
+	BaseURL string
+	// Model is the default model for every stage.
+	Model string
+	// APIKeyEnv names the environment variable holding the API key
+	// (default OPENAI_API_KEY). An unset variable means no Authorization key.
+	APIKeyEnv string
+	// StageModels overrides Model per stage (keys: the Stage* constants).
+	StageModels map[string]string
+	// Timeout bounds one call, its retries and their waits included.
+	Timeout time.Duration
+	// MaxRetries is the number of retries after a 429, a 5xx or a transport
+	// error (0 disables retries; negative means the default).
+	MaxRetries int
+	// MaxRetryWait caps the wait between retries, including a server's
+	// Retry-After.
+	MaxRetryWait time.Duration
+	// Concurrency limits the number of calls in flight across the client.
+	Concurrency int
+	// CallBudget is the number of model calls one action may make (cache hits
+	// are free).
+	CallBudget int
+	// CacheDir holds the response cache; empty disables caching.
+	CacheDir string
+	// MaxResponseBytes caps the size of one HTTP response body.
+	MaxResponseBytes int
+	// MaxTokens is sent as max_tokens on every request (0 omits it).
+	MaxTokens int
+	// Stream requests server-sent-event streaming.
+	Stream bool
+	// Logf receives debug lines (never the key or full prompts); nil discards.
+	Logf func(format string, args ...any)
+}
+
+// ConfigFromEnv reads the DRIFT_LLM_* environment variables: DRIFT_LLM_BASE_URL,
+// DRIFT_LLM_MODEL, DRIFT_LLM_API_KEY_ENV, DRIFT_LLM_MODEL_<STAGE> (DECOMPOSE,
+// PROPOSE, FORMALIZE, INFORMALIZE), DRIFT_LLM_TIMEOUT (Go duration),
+// DRIFT_LLM_RETRIES, DRIFT_LLM_CONCURRENCY, DRIFT_LLM_BUDGET, DRIFT_LLM_CACHE
+// (directory, or "off"), DRIFT_LLM_MAX_TOKENS, DRIFT_LLM_STREAM (1/true).
+// Unparsable numbers are reported as an error and replaced by defaults.
+func ConfigFromEnv() (Config, error) {
+	return configFrom(os.Getenv)
+}
+
+func configFrom(getenv func(string) string) (Config, error) {
+	cfg := Config{
+		BaseURL:     strings.TrimSpace(getenv("DRIFT_LLM_BASE_URL")),
+		Model:       strings.TrimSpace(getenv("DRIFT_LLM_MODEL")),
+		APIKeyEnv:   strings.TrimSpace(getenv("DRIFT_LLM_API_KEY_ENV")),
+		StageModels: map[string]string{},
+	}
+	for _, s := range Stages {
+		if m := strings.TrimSpace(getenv("DRIFT_LLM_MODEL_" + strings.ToUpper(s))); m != "" {
+			cfg.StageModels[s] = m
+		}
+	}
+	var errs []string
+	if v := getenv("DRIFT_LLM_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Sprintf("DRIFT_LLM_TIMEOUT=%q is not a positive duration such as 90s", v))
+		} else {
+			cfg.Timeout = d
+		}
+	}
+	ints := []struct {
+		name string
+		dst  *int
+	}{
+		{"DRIFT_LLM_RETRIES", &cfg.MaxRetries},
+		{"DRIFT_LLM_CONCURRENCY", &cfg.Concurrency},
+		{"DRIFT_LLM_BUDGET", &cfg.CallBudget},
+		{"DRIFT_LLM_MAX_TOKENS", &cfg.MaxTokens},
+	}
+	cfg.MaxRetries = -1
+	for _, iv := range ints {
+		v := getenv(iv.name)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 {
+			errs = append(errs, fmt.Sprintf("%s=%q is not a non-negative integer", iv.name, v))
+			continue
+		}
+		*iv.dst = n
+	}
+	switch v := strings.TrimSpace(getenv("DRIFT_LLM_CACHE")); v {
+	case "off", "none", "0":
+	case "":
+		if dir, err := os.UserCacheDir(); err == nil {
+			cfg.CacheDir = filepath.Join(dir, "drift-lsp", "llm")
+		}
+	default:
+		cfg.CacheDir = v
+	}
+	switch strings.ToLower(strings.TrimSpace(getenv("DRIFT_LLM_STREAM"))) {
+	case "1", "true", "yes", "on":
+		cfg.Stream = true
+	}
+	if len(errs) > 0 {
+		return cfg.withDefaults(), fmt.Errorf("llm settings: %s", strings.Join(errs, "; "))
+	}
+	return cfg.withDefaults(), nil
+}
+
+// Configured reports whether an endpoint is set.
+func (c Config) Configured() bool { return c.BaseURL != "" }
+
+// HowToConfigure is a one-line instruction for users without a configured
+// model.
+const HowToConfigure = "no language model configured: set DRIFT_LLM_BASE_URL (e.g. http://127.0.0.1:8080/v1) and DRIFT_LLM_MODEL, and put the API key in OPENAI_API_KEY (or in the variable named by DRIFT_LLM_API_KEY_ENV)"
+
+// ModelFor returns the model used for stage.
+func (c Config) ModelFor(stage string) string {
+	if m := c.StageModels[stage]; m != "" {
+		return m
+	}
+	return c.Model
+}
+
+func (c Config) withDefaults() Config {
+	if c.APIKeyEnv == "" {
+		c.APIKeyEnv = DefaultAPIKeyEnv
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.MaxRetries < 0 {
+		c.MaxRetries = DefaultMaxRetries
+	}
+	if c.MaxRetryWait <= 0 {
+		c.MaxRetryWait = DefaultMaxRetryWait
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = DefaultConcurrency
+	}
+	if c.CallBudget <= 0 {
+		c.CallBudget = DefaultCallBudget
+	}
+	if c.MaxResponseBytes <= 0 {
+		c.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if c.MaxTokens == 0 {
+		c.MaxTokens = DefaultMaxTokens
+	}
+	return c
+}

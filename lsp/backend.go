@@ -1,0 +1,156 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+)
+
+// Backend is what the language server needs from the rest of drift-lsp: the
+// library index (retrieval), the DRIFT pipeline (drift, llm) and the checks
+// (leanrepl). It is a consumer-side interface so that the server does not
+// depend on how those packages are put together; OpenDrift builds the real
+// one.
+type Backend interface {
+	// Status reports how far the library index has come.
+	Status() IndexStatus
+	// Search runs the library search for workspace/symbol.
+	Search(ctx context.Context, query string, k int) ([]Symbol, error)
+	// Formalize runs the full pipeline for an informal statement.
+	Formalize(ctx context.Context, req FormalizeRequest, progress func(Progress)) (*Formalized, error)
+	// FindPremises runs retrieval and illustration only (no model).
+	FindPremises(ctx context.Context, statement string, progress func(Progress)) (*Premises, error)
+	// Check runs the checks that need no compiler (and Lean when available)
+	// on one theorem or example.
+	Check(ctx context.Context, header, stub string) (*CheckReport, error)
+	// UpdateBuffer feeds unsaved buffer text to the index.
+	UpdateBuffer(path string, text []byte)
+	// CloseBuffer tells the index that the buffer is closed (the file on
+	// disk is the truth again).
+	CloseBuffer(path string)
+	// Configure applies changed settings that do not need a new index
+	// (model, pipeline parameters, REPL limits).
+	Configure(s Settings)
+	// Close releases the index, REPL processes and model client.
+	Close() error
+}
+
+// OpenFunc builds a Backend for a workspace root and settings; it must
+// return at once and load the index in the background.
+type OpenFunc func(ctx context.Context, root string, s Settings, logf func(format string, args ...any)) (Backend, error)
+
+// ErrNotReady is returned (wrapped, with an "indexing, N%" message) by
+// backend operations that need an index that is still loading.
+var ErrNotReady = errors.New("index not ready")
+
+// ErrNoModel is returned (wrapped) by Formalize when no model endpoint is
+// configured.
+var ErrNoModel = errors.New("no model configured")
+
+// IndexStatus describes the state of the library index.
+type IndexStatus struct {
+	// Phase is a short word: "scanning", "indexing", "embedding", "ready".
+	Phase string
+	// Done and Total count work units of the current phase.
+	Done, Total int
+	// Ready is true once search covers the whole library.
+	Ready bool
+	// Decls is the number of searchable declarations.
+	Decls int
+	// Warning is a one-line degraded-mode message, if any.
+	Warning string
+	// Err is set when the index failed to load.
+	Err error
+}
+
+// Percent returns the progress of the current phase in percent.
+func (s IndexStatus) Percent() int {
+	if s.Total <= 0 {
+		return 0
+	}
+	p := s.Done * 100 / s.Total
+	if p > 100 {
+		p = 100
+	}
+	return p
+}
+
+// Symbol is one library search hit.
+type Symbol struct {
+	Name      string
+	Kind      string
+	Signature string
+	// Path is the absolute file path; Range the declaration's range in it.
+	Path  string
+	Range Span
+	// Container is the namespace or module shown next to the name.
+	Container string
+}
+
+// Progress is one progress event of a pipeline stage.
+type Progress struct {
+	Stage   string
+	Message string
+	Done    int
+	Total   int
+}
+
+// FormalizeRequest is the input of Backend.Formalize.
+type FormalizeRequest struct {
+	Statement string
+	// Name is the theorem name to use (the model may still propose one when
+	// it is empty).
+	Name string
+	// Header holds the file's import and open lines.
+	Header string
+	// Path is the file the statement comes from.
+	Path string
+}
+
+// Formalized is the result of Backend.Formalize.
+type Formalized struct {
+	// Stub is the chosen `theorem … := by sorry`.
+	Stub string
+	// Summary is a one-line description of how the stub was chosen (for
+	// the log and the final progress message).
+	Summary string
+	// Report holds the checker's findings on Stub, if it ran.
+	Report *CheckReport
+}
+
+// Premises is the result of Backend.FindPremises.
+type Premises struct {
+	Premises []Symbol
+	Examples []Symbol
+	// Coverage is the share of premises that the examples use.
+	Coverage float64
+}
+
+// Severity of a check finding.
+type Severity int
+
+// The severities of check findings, numbered as LSP numbers them.
+const (
+	SeverityError   Severity = 1
+	SeverityWarning Severity = 2
+	SeverityInfo    Severity = 3
+)
+
+// Finding is one result of the checker, located in the checked stub.
+type Finding struct {
+	Severity Severity
+	Message  string
+	// Code is a short machine-readable kind ("unknown-name", "auto-bound", …).
+	Code string
+	// Start and End are byte offsets in the stub, or -1 when the finding is
+	// about the whole stub.
+	Start, End int
+}
+
+// CheckReport is the result of Backend.Check.
+type CheckReport struct {
+	Findings []Finding
+	// LeanRan says whether Lean itself checked the stub; LeanSkipped says
+	// why not.
+	LeanRan     bool
+	LeanSkipped string
+}

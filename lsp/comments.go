@@ -1,0 +1,379 @@
+package lsp
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// CommentKind says what sort of comment a Target is.
+type CommentKind string
+
+// The kinds of text a code action can start from.
+const (
+	KindDocComment   CommentKind = "docstring" // /-- … -/
+	KindBlockComment CommentKind = "block"     // /- … -/ (also /-! … -/)
+	KindLineComments CommentKind = "lines"     // a run of -- lines
+	KindSelection    CommentKind = "selection" // an explicit selection
+)
+
+// comment is one comment of a Lean source text, as byte offsets.
+type comment struct {
+	kind       CommentKind
+	start, end int
+	// ownLine is true for a -- comment with only white space before it on
+	// its line; only such comments join into runs.
+	ownLine bool
+}
+
+// scanComments finds every comment of a Lean text: nested block comments,
+// docstrings and -- comments, skipping string and character literals.
+func scanComments(text string) []comment {
+	var out []comment
+	lineStart := 0
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '\n':
+			i++
+			lineStart = i
+		case c == '"':
+			i++
+			for i < len(text) && text[i] != '"' {
+				switch text[i] {
+				case '\\':
+					i++
+				case '\n':
+					lineStart = i + 1
+				}
+				i++
+			}
+			i++
+		case c == '\'' && i+2 < len(text) && text[i+2] == '\'' && text[i+1] != '\\':
+			i += 3
+		case c == '-' && i+1 < len(text) && text[i+1] == '-':
+			start := i
+			for i < len(text) && text[i] != '\n' && text[i] != '\r' {
+				i++
+			}
+			own := strings.TrimSpace(text[lineStart:start]) == ""
+			out = append(out, comment{kind: KindLineComments, start: start, end: i, ownLine: own})
+		case c == '/' && i+1 < len(text) && text[i+1] == '-':
+			start := i
+			kind := KindBlockComment
+			if i+2 < len(text) && text[i+2] == '-' && !(i+3 < len(text) && text[i+3] == '/') {
+				kind = KindDocComment
+			}
+			depth := 0
+			for i < len(text) {
+				if text[i] == '/' && i+1 < len(text) && text[i+1] == '-' {
+					depth++
+					i += 2
+					continue
+				}
+				if text[i] == '-' && i+1 < len(text) && text[i+1] == '/' {
+					depth--
+					i += 2
+					if depth == 0 {
+						break
+					}
+					continue
+				}
+				if text[i] == '\n' {
+					lineStart = i + 1
+				}
+				i++
+			}
+			out = append(out, comment{kind: kind, start: start, end: i})
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// Target is the text a code action works on: a comment or a selection.
+type Target struct {
+	Kind CommentKind
+	// Start and End delimit the whole comment (markers included) or the
+	// selection, as byte offsets into the document text.
+	Start, End int
+	// Raw is Text[Start:End], kept to re-anchor the target after edits.
+	Raw string
+	// Statement is the informal text without comment markers.
+	Statement string
+}
+
+// findTarget returns the comment under the cursor or the selection of r; ok
+// is false when there is neither.
+func findTarget(d *Document, r Span) (Target, bool) {
+	start, end := d.Offset(r.Start), d.Offset(r.End)
+	if end < start {
+		start, end = end, start
+	}
+	comments := scanComments(d.Text)
+	// A cursor or selection inside one comment means that comment.
+	for i, c := range comments {
+		inside := start >= c.start && start <= c.end && end <= c.end
+		if c.kind == KindLineComments && c.ownLine {
+			// The cursor may also sit anywhere on a line of the run.
+			ls := d.LineStart(d.Position(c.start).Line)
+			inside = start >= ls && start <= c.end && end <= c.end
+		}
+		if !inside {
+			continue
+		}
+		if c.kind == KindLineComments && c.ownLine {
+			first, last := i, i
+			for first > 0 && joins(d, comments[first-1], comments[first]) {
+				first--
+			}
+			for last+1 < len(comments) && joins(d, comments[last], comments[last+1]) {
+				last++
+			}
+			c = comment{kind: KindLineComments, start: comments[first].start, end: comments[last].end}
+		}
+		raw := d.Text[c.start:c.end]
+		stmt := commentBody(c.kind, raw)
+		if strings.TrimSpace(stmt) == "" {
+			return Target{}, false
+		}
+		return Target{Kind: c.kind, Start: c.start, End: c.end, Raw: raw, Statement: stmt}, true
+	}
+	if end > start {
+		raw := d.Text[start:end]
+		if strings.TrimSpace(raw) == "" {
+			return Target{}, false
+		}
+		return Target{Kind: KindSelection, Start: start, End: end, Raw: raw, Statement: strings.TrimSpace(raw)}, true
+	}
+	return Target{}, false
+}
+
+// joins reports whether two -- comments are on consecutive lines, each alone
+// on its line.
+func joins(d *Document, a, b comment) bool {
+	if a.kind != KindLineComments || b.kind != KindLineComments || !a.ownLine || !b.ownLine {
+		return false
+	}
+	return d.Position(b.start).Line == d.Position(a.start).Line+1
+}
+
+// commentBody strips the comment markers of raw and normalises its white
+// space line by line.
+func commentBody(kind CommentKind, raw string) string {
+	switch kind {
+	case KindDocComment:
+		raw = strings.TrimPrefix(raw, "/--")
+		raw = strings.TrimSuffix(raw, "-/")
+	case KindBlockComment:
+		raw = strings.TrimPrefix(raw, "/-")
+		raw = strings.TrimPrefix(raw, "!")
+		raw = strings.TrimSuffix(raw, "-/")
+	case KindLineComments:
+		lines := strings.Split(raw, "\n")
+		for i, l := range lines {
+			l = strings.TrimSpace(l)
+			l = strings.TrimLeft(l, "-")
+			lines[i] = l
+		}
+		raw = strings.Join(lines, "\n")
+	}
+	lines := strings.Split(raw, "\n")
+	var keep []string
+	for _, l := range lines {
+		l = strings.TrimSpace(strings.TrimSuffix(l, "\r"))
+		keep = append(keep, l)
+	}
+	return strings.TrimSpace(strings.Join(keep, "\n"))
+}
+
+// declRE matches the start of a theorem-like declaration at the start of a
+// line, after optional modifiers and attributes.
+var declRE = regexp.MustCompile(`^(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable)\s+)*(theorem|lemma|example)\b`)
+
+// declCommandRE matches a line that starts a new Lean command.
+var declCommandRE = regexp.MustCompile(`^(?:@\[|/-|--|#|theorem\b|lemma\b|example\b|def\b|abbrev\b|instance\b|structure\b|class\b|inductive\b|namespace\b|section\b|end\b|open\b|variable\b|import\b|set_option\b|attribute\b|noncomputable\b|private\b|protected\b|universe\b|notation\b|axiom\b|opaque\b|macro\b|syntax\b)`)
+
+// findDecl returns the theorem or example declaration whose text contains
+// line (the declaration runs from its keyword to the line before the next
+// command or blank line).
+func findDecl(d *Document, line int) (start, end int, ok bool) {
+	first := -1
+	for l := line; l >= 0 && l > line-200; l-- {
+		text := d.LineText(l)
+		if declRE.MatchString(text) {
+			first = l
+			break
+		}
+		if l != line && (strings.TrimSpace(text) == "" || (declCommandRE.MatchString(text) && !declRE.MatchString(text))) {
+			return 0, 0, false
+		}
+	}
+	if first < 0 {
+		return 0, 0, false
+	}
+	last := first
+	for l := first + 1; l < d.LineCount(); l++ {
+		text := d.LineText(l)
+		if strings.TrimSpace(text) == "" || declCommandRE.MatchString(text) {
+			break
+		}
+		last = l
+	}
+	if line > last {
+		return 0, 0, false
+	}
+	return d.LineStart(first), d.lineEnd(last), true
+}
+
+// placeholderRE matches a `theorem NAME … : sorry` placeholder that a user
+// wrote under a comment for drift to fill.
+var placeholderRE = regexp.MustCompile(`^(theorem|lemma)\s+(\S+)[^\n]*?:\s*sorry\s*(?::=\s*(?:by\s+)?sorry)?\s*$`)
+
+// keywords are Lean keywords that cannot be theorem names.
+var keywords = map[string]bool{
+	"theorem": true, "lemma": true, "def": true, "example": true, "fun": true, "let": true, "have": true,
+	"show": true, "from": true, "by": true, "do": true, "then": true, "else": true, "if": true, "match": true,
+	"with": true, "at": true, "in": true, "end": true, "namespace": true, "section": true, "open": true,
+	"import": true, "where": true, "instance": true, "class": true, "structure": true, "forall": true,
+	"exists": true, "Type": true, "Prop": true, "Sort": true, "sorry": true, "calc": true, "mut": true,
+}
+
+// sanitizeName turns s into a valid Lean identifier (dotted components of
+// letters, digits, _ and '), or returns "" when nothing is left.
+func sanitizeName(s string) string {
+	var parts []string
+	for _, part := range strings.Split(s, ".") {
+		var b strings.Builder
+		for _, r := range part {
+			switch {
+			case unicode.IsLetter(r) || r == '_' || r == '\'' || unicode.IsDigit(r) || isSubscript(r):
+				b.WriteRune(r)
+			case r == '-' || unicode.IsSpace(r):
+				b.WriteByte('_')
+			}
+		}
+		p := strings.Trim(b.String(), "_")
+		if p == "" {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(p); unicode.IsDigit(r) || r == '\'' || isSubscript(r) {
+			p = "thm_" + p
+		}
+		if keywords[p] {
+			p += "'"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ".")
+}
+
+func isSubscript(r rune) bool { return r >= '₀' && r <= '₉' || r >= 'ₐ' && r <= 'ₜ' }
+
+// nameHintRE finds an explicit name in a comment: "(name: foo)" or
+// "name: foo" on its own line.
+var nameHintRE = regexp.MustCompile(`(?m)(?:^|\()\s*name:\s*([^\s)]+)`)
+
+// stopWords are left out of names derived from a statement.
+var stopWords = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "is": true, "are": true, "be": true, "that": true,
+	"for": true, "every": true, "all": true, "any": true, "each": true, "there": true, "if": true, "then": true,
+	"and": true, "or": true, "to": true, "in": true, "on": true, "with": true, "by": true, "its": true,
+	"it": true, "which": true, "such": true, "let": true, "show": true, "prove": true, "we": true, "has": true,
+	"have": true, "as": true, "at": true, "some": true, "this": true, "form": true, "than": true, "so": true,
+}
+
+// nameFromStatement proposes a theorem name for an informal statement: an
+// explicit "name: …" hint when there is one, else a few of its words.
+func nameFromStatement(stmt string) string {
+	if m := nameHintRE.FindStringSubmatch(stmt); m != nil {
+		if n := sanitizeName(m[1]); n != "" {
+			return n
+		}
+	}
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(stmt), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r))
+	}) {
+		if stopWords[w] || len(w) < 2 || !isASCIIWord(w) {
+			continue
+		}
+		words = append(words, w)
+		if len(words) == 4 {
+			break
+		}
+	}
+	if len(words) == 0 {
+		return "drift_statement"
+	}
+	return sanitizeName(strings.Join(words, "_"))
+}
+
+func isASCIIWord(w string) bool {
+	for _, r := range w {
+		if r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
+}
+
+// declNameRE finds declared names in a Lean text.
+var declNameRE = regexp.MustCompile(`(?m)^\s*(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable)\s+)*(?:theorem|lemma|def|abbrev|instance|structure|class|inductive|axiom|opaque)\s+([^\s:({\[]+)`)
+
+// uniqueName returns name, or name with a numeric suffix, so that no
+// declaration of text already uses it.
+func uniqueName(text, name string) string {
+	taken := map[string]bool{}
+	for _, m := range declNameRE.FindAllStringSubmatch(text, -1) {
+		taken[m[1]] = true
+	}
+	if !taken[name] {
+		return name
+	}
+	for i := 2; ; i++ {
+		n := name + "_" + itoa(i)
+		if !taken[n] {
+			return n
+		}
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(b[n:])
+}
+
+// stubNameRE finds the name of the theorem in a stub.
+var stubNameRE = regexp.MustCompile(`\b(theorem|lemma)\s+([^\s:({\[]+)`)
+
+// renameStub replaces the theorem name of stub with name (and turns an
+// `example` into a named theorem).
+func renameStub(stub, name string) string {
+	if loc := stubNameRE.FindStringSubmatchIndex(stub); loc != nil {
+		return stub[:loc[4]] + name + stub[loc[5]:]
+	}
+	if i := strings.Index(stub, "example"); i >= 0 {
+		return stub[:i] + "theorem " + name + stub[i+len("example"):]
+	}
+	return stub
+}
+
+// stubName returns the theorem name in stub, or "".
+func stubName(stub string) string {
+	if m := stubNameRE.FindStringSubmatch(stub); m != nil {
+		return m[2]
+	}
+	return ""
+}

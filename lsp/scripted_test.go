@@ -1,0 +1,157 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// scripted is a Backend whose answers a test scripts. It stands in for the
+// pipeline in the tests of the server's own logic (documents, jobs, edits,
+// progress, cancellation); the end-to-end tests use the real pipeline with a
+// fake model endpoint instead.
+type scripted struct {
+	mu        sync.Mutex
+	ready     bool
+	decls     int
+	stub      string // formalize answer; NAME is replaced by the requested name
+	err       error  // formalize error
+	gate      chan struct{}
+	started   chan string // receives the statement when Formalize starts
+	requests  []FormalizeRequest
+	buffers   map[string]string
+	settings  []Settings
+	closed    bool
+	premises  *Premises
+	leanNote  string
+	statusErr error
+}
+
+func newScripted() *scripted {
+	return &scripted{
+		ready:   true,
+		decls:   42,
+		stub:    "theorem NAME (p : ℕ) (hp : Nat.Prime p) (h : p % 4 = 3) : ¬ ∃ a b : ℕ, a ^ 2 + b ^ 2 = p := by sorry",
+		started: make(chan string, 16),
+		buffers: map[string]string{},
+		premises: &Premises{
+			Premises: []Symbol{
+				{Name: "Nat.Prime", Kind: "def", Signature: "def Nat.Prime (p : ℕ) : Prop", Path: "/work/ws/.lake/packages/mathlib/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{40, 0}}},
+				{Name: "Nat.ModEq", Kind: "def", Signature: "def Nat.ModEq (n a b : ℕ) :=\n  a % n = b % n", Path: "/work/ws/Mathlib/Data/Nat/ModEq.lean", Range: Span{Start: Pos{9, 0}}},
+			},
+			Examples: []Symbol{
+				{Name: "Nat.Prime.eq_one_or_self_of_dvd", Kind: "theorem", Signature: "theorem Nat.Prime.eq_one_or_self_of_dvd {p : ℕ} (pp : p.Prime) (a : ℕ) (h : a ∣ p) : a = 1 ∨ a = p", Path: "/work/ws/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{99, 0}}},
+			},
+			Coverage: 0.5,
+		},
+	}
+}
+
+func (b *scripted) open(ctx context.Context, root string, s Settings, logf func(string, ...any)) (Backend, error) {
+	b.mu.Lock()
+	b.settings = append(b.settings, s)
+	b.mu.Unlock()
+	return b, nil
+}
+
+func (b *scripted) Status() IndexStatus {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.statusErr != nil {
+		return IndexStatus{Err: b.statusErr}
+	}
+	if !b.ready {
+		return IndexStatus{Phase: "indexing", Done: 3, Total: 10, Decls: 0}
+	}
+	return IndexStatus{Phase: "ready", Done: 10, Total: 10, Ready: true, Decls: b.decls}
+}
+
+func (b *scripted) setReady(r bool) {
+	b.mu.Lock()
+	b.ready = r
+	b.mu.Unlock()
+}
+
+func (b *scripted) Search(ctx context.Context, q string, k int) ([]Symbol, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []Symbol
+	for _, s := range append(b.premises.Premises, b.premises.Examples...) {
+		if strings.Contains(strings.ToLower(s.Name), strings.ToLower(q)) && len(out) < k {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, progress func(Progress)) (*Formalized, error) {
+	b.mu.Lock()
+	b.requests = append(b.requests, req)
+	gate, stub, err := b.gate, b.stub, b.err
+	b.mu.Unlock()
+	progress(Progress{Stage: "decompose", Message: "Decomposing…"})
+	b.started <- req.Statement
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	progress(Progress{Stage: "retrieve", Message: "Retrieving 3 sub-queries…", Done: 1, Total: 4})
+	progress(Progress{Stage: "check", Message: "Checking candidate 2/4 with Lean…", Done: 3, Total: 4})
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return &Formalized{Stub: strings.ReplaceAll(stub, "NAME", req.Name), Summary: "1 of 4 candidates passed"}, nil
+}
+
+func (b *scripted) FindPremises(ctx context.Context, statement string, progress func(Progress)) (*Premises, error) {
+	progress(Progress{Stage: "retrieve", Message: "Retrieving premises…"})
+	return b.premises, nil
+}
+
+// unknownRE plays the unknown-name check: names that start with "Foo".
+var unknownRE = regexp.MustCompile(`\bFoo[\w.]*`)
+
+func (b *scripted) Check(ctx context.Context, header, stub string) (*CheckReport, error) {
+	rep := &CheckReport{LeanSkipped: b.leanNote}
+	for _, m := range unknownRE.FindAllStringIndex(stub, -1) {
+		rep.Findings = append(rep.Findings, Finding{Severity: SeverityError, Code: "unknown-name",
+			Message: "unknown name " + stub[m[0]:m[1]], Start: m[0], End: m[1]})
+	}
+	return rep, nil
+}
+
+func (b *scripted) UpdateBuffer(path string, text []byte) {
+	b.mu.Lock()
+	b.buffers[path] = string(text)
+	b.mu.Unlock()
+}
+
+func (b *scripted) CloseBuffer(path string) {
+	b.mu.Lock()
+	delete(b.buffers, path)
+	b.mu.Unlock()
+}
+
+func (b *scripted) Configure(s Settings) {
+	b.mu.Lock()
+	b.settings = append(b.settings, s)
+	b.mu.Unlock()
+}
+
+func (b *scripted) Close() error {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	return nil
+}
+
+var errModel = errors.New("model endpoint returned 500 Internal Server Error after 3 retries")

@@ -1,0 +1,223 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOffsetPosition(t *testing.T) {
+	d := newDocument("u", "lean4", 1, "ab𝔽c\r\nβx\n\nlast")
+	cases := []struct {
+		pos  Pos
+		off  int
+		back Pos // Position(off)
+	}{
+		{Pos{0, 0}, 0, Pos{0, 0}},
+		{Pos{0, 2}, 2, Pos{0, 2}},
+		{Pos{0, 3}, 2, Pos{0, 2}}, // inside the surrogate pair of 𝔽
+		{Pos{0, 4}, 6, Pos{0, 4}},
+		{Pos{0, 5}, 7, Pos{0, 5}},
+		{Pos{0, 99}, 7, Pos{0, 5}}, // past the end of the line: clamps before \r\n
+		{Pos{1, 1}, 11, Pos{1, 1}},
+		{Pos{2, 5}, 13, Pos{2, 0}},
+		{Pos{3, 4}, 18, Pos{3, 4}},
+		{Pos{40, 0}, 18, Pos{3, 4}}, // past the last line
+		{Pos{-1, 0}, 0, Pos{0, 0}},
+	}
+	for _, c := range cases {
+		if got := d.Offset(c.pos); got != c.off {
+			t.Errorf("Offset(%v) = %d, want %d", c.pos, got, c.off)
+		}
+		if got := d.Position(c.off); got != c.back {
+			t.Errorf("Position(%d) = %v, want %v", c.off, got, c.back)
+		}
+	}
+}
+
+func TestApplyChanges(t *testing.T) {
+	cases := []struct {
+		name    string
+		text    string
+		changes []Change
+		want    string
+	}{
+		{"insert", "hello\nworld", []Change{{Range: &Span{Pos{1, 0}, Pos{1, 0}}, Text: "big "}}, "hello\nbig world"},
+		{"replace across lines", "a\nb\nc", []Change{{Range: &Span{Pos{0, 1}, Pos{2, 0}}, Text: "-"}}, "a-c"},
+		{"whole document", "x", []Change{{Text: "y"}}, "y"},
+		{"sequence", "abc", []Change{
+			{Range: &Span{Pos{0, 3}, Pos{0, 3}}, Text: "d"},
+			{Range: &Span{Pos{0, 0}, Pos{0, 1}}, Text: ""},
+		}, "bcd"},
+		{"reversed range", "abcdef", []Change{{Range: &Span{Pos{0, 4}, Pos{0, 1}}, Text: "X"}}, "aXef"},
+		{"past the end", "ab\ncd", []Change{{Range: &Span{Pos{0, 50}, Pos{9, 9}}, Text: "!"}}, "ab!"},
+		{"utf-16 columns", "α𝔽β", []Change{{Range: &Span{Pos{0, 1}, Pos{0, 3}}, Text: "F"}}, "αFβ"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDocument("u", "lean4", 1, c.text)
+			d.Apply(2, c.changes)
+			if d.Text != c.want {
+				t.Errorf("got %q, want %q", d.Text, c.want)
+			}
+			if d.Version != 2 || d.Rev != 1 {
+				t.Errorf("version %d rev %d", d.Version, d.Rev)
+			}
+		})
+	}
+}
+
+func TestUTF16Len(t *testing.T) {
+	for s, want := range map[string]int{"": 0, "abc": 3, "ℕ": 1, "𝔽": 2, "\xff": 1} {
+		if got := utf16Len(s); got != want {
+			t.Errorf("utf16Len(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func TestFindTarget(t *testing.T) {
+	text := strings.Join([]string{
+		`/-- A docstring about primes. -/`,    // 0
+		`def s := "not /- a comment -/ here"`, // 1
+		`/- outer /- nested -/ still outer -/`, // 2
+		`-- first line`,                        // 3
+		`--   second line`,                     // 4
+		`x -- trailing`,                        // 5
+		`-- separate run`,                      // 6
+		`theorem t : True := trivial`,          // 7
+		`/--`,                                  // 8
+		`   multi`,                             // 9
+		`   line -/`,                           // 10
+	}, "\n")
+	d := newDocument("u", "lean4", 1, text)
+	cases := []struct {
+		name string
+		r    Span
+		kind CommentKind
+		stmt string
+		ok   bool
+	}{
+		{"docstring", Span{Pos{0, 8}, Pos{0, 8}}, KindDocComment, "A docstring about primes.", true},
+		{"inside string", Span{Pos{1, 16}, Pos{1, 16}}, "", "", false},
+		{"nested block", Span{Pos{2, 25}, Pos{2, 25}}, KindBlockComment, "outer /- nested -/ still outer", true},
+		{"run of lines", Span{Pos{4, 1}, Pos{4, 1}}, KindLineComments, "first line\nsecond line", true},
+		{"start of run line", Span{Pos{3, 0}, Pos{3, 0}}, KindLineComments, "first line\nsecond line", true},
+		{"trailing comment", Span{Pos{5, 6}, Pos{5, 6}}, KindLineComments, "trailing", true},
+		{"lone run", Span{Pos{6, 4}, Pos{6, 4}}, KindLineComments, "separate run", true},
+		{"code", Span{Pos{7, 3}, Pos{7, 3}}, "", "", false},
+		{"selection", Span{Pos{7, 8}, Pos{7, 15}}, KindSelection, "t : Tru", true},
+		{"multi-line docstring", Span{Pos{9, 4}, Pos{9, 4}}, KindDocComment, "multi\nline", true},
+		{"past the end", Span{Pos{99, 0}, Pos{99, 0}}, KindDocComment, "multi\nline", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := findTarget(d, c.r)
+			if ok != c.ok {
+				t.Fatalf("ok = %v, want %v (%+v)", ok, c.ok, got)
+			}
+			if !ok {
+				return
+			}
+			if got.Kind != c.kind || got.Statement != c.stmt {
+				t.Errorf("got %s %q, want %s %q", got.Kind, got.Statement, c.kind, c.stmt)
+			}
+			if d.Text[got.Start:got.End] != got.Raw {
+				t.Errorf("raw text does not match its range")
+			}
+		})
+	}
+}
+
+func TestFindDecl(t *testing.T) {
+	d := newDocument("u", "lean4", 1, "/-- doc -/\n@[simp] theorem a (n : ℕ) :\n    n = n := by\n  rfl\n\nexample : True := trivial\ndef f := 1\n")
+	cases := []struct {
+		line int
+		want string
+		ok   bool
+	}{
+		{0, "", false},
+		{1, "@[simp] theorem a (n : ℕ) :\n    n = n := by\n  rfl", true},
+		{3, "@[simp] theorem a (n : ℕ) :\n    n = n := by\n  rfl", true},
+		{4, "", false},
+		{5, "example : True := trivial", true},
+		{6, "", false},
+	}
+	for _, c := range cases {
+		s, e, ok := findDecl(d, c.line)
+		if ok != c.ok || (ok && d.Text[s:e] != c.want) {
+			t.Errorf("line %d: got %v %q", c.line, ok, d.Text[s:e])
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"Every prime p of the form 4t+3 is odd": "prime_4t_odd",
+		"(name: my_thm) blah":                   "my_thm",
+		"name: Foo.bar_baz":                     "Foo.bar_baz",
+		"∀ x ∈ ℝ, x² ≥ 0":                       "drift_statement",
+		"2 plus 2 equals four":                  "plus_equals_four",
+	} {
+		if got := nameFromStatement(in); got != want {
+			t.Errorf("nameFromStatement(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"foo bar": "foo_bar", "1st": "thm_1st", "theorem": "theorem'", "a.b-c": "a.b_c", "x₁": "x₁", "!!": "",
+	} {
+		if got := sanitizeName(in); got != want {
+			t.Errorf("sanitizeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	text := "theorem foo : True := trivial\nlemma foo_2 : True := trivial\n"
+	if got := uniqueName(text, "foo"); got != "foo_3" {
+		t.Errorf("uniqueName = %q", got)
+	}
+	if got := renameStub("theorem bad_name (x : ℕ) : x = x := by sorry", "good"); got != "theorem good (x : ℕ) : x = x := by sorry" {
+		t.Errorf("renameStub = %q", got)
+	}
+	if got := renameStub("example : True := by sorry", "ex"); got != "theorem ex : True := by sorry" {
+		t.Errorf("renameStub(example) = %q", got)
+	}
+	if got := statementStub("theorem t (x : ℕ := 3) : x = x := by\n  rfl"); got != "theorem t (x : ℕ := 3) : x = x := by sorry" {
+		t.Errorf("statementStub = %q", got)
+	}
+}
+
+func TestSettingsOverlay(t *testing.T) {
+	env := map[string]string{"DRIFT_LLM_BASE_URL": "http://env/v1", "DRIFT_LLM_MODEL": "env-model", "DRIFT_MAX_JOBS": "3"}
+	s := EnvSettings(func(k string) string { return env[k] })
+	if s.LLM.BaseURL != "http://env/v1" || s.MaxJobs != 3 || s.Pipeline.M != 3 {
+		t.Fatalf("env settings %+v", s)
+	}
+	s2, err := s.Overlay([]byte(`{"drift": {"llm": {"model": "m2"}, "pipeline": {"k": 500, "subQueries": "topk"}, "log": {"level": "loud"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.LLM.Model != "m2" || s2.LLM.BaseURL != "http://env/v1" || s2.Pipeline.K != 5 || s2.Pipeline.SubQueries != "topk" || s2.Log.Level != "info" {
+		t.Errorf("overlay %+v", s2)
+	}
+	if _, err := s.Overlay([]byte(`[1]`)); err == nil {
+		t.Errorf("array accepted as settings")
+	}
+	if s3, err := s.Overlay([]byte(`null`)); err != nil || s3.LLM.Model != "env-model" {
+		t.Errorf("null overlay: %v %+v", err, s3)
+	}
+}
+
+func TestLoggerRedacts(t *testing.T) {
+	var got []string
+	l := newLogger(func(_ level, m string) { got = append(got, m) })
+	s := DefaultSettings()
+	s.LLM.APIKeyEnv = "MY_KEY"
+	l.configure(s, func(k string) string {
+		if k == "MY_KEY" {
+			return "sk-secret-123"
+		}
+		return ""
+	})
+	l.Errorf("request failed: Authorization: Bearer %s", "sk-secret-123")
+	l.Debugf("not shown at info level")
+	if len(got) != 1 || strings.Contains(got[0], "sk-secret") || !strings.Contains(got[0], "[redacted]") {
+		t.Errorf("log lines %q", got)
+	}
+}

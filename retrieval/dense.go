@@ -1,0 +1,271 @@
+package retrieval
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/embed"
+	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
+	"github.com/drift-lsp/drift-lsp/retrieval/library"
+)
+
+// embedBatch is how many declarations are embedded per model call.
+const embedBatch = 64
+
+type hashKey [32]byte
+
+// denseIndex holds the vectors of one embedding model, keyed by the hash of
+// the text embedded (so a declaration that did not change is never embedded
+// again), persisted as an append-only file of fixed-size records.
+type denseIndex struct {
+	model embed.Embedder
+	dim   int
+	path  string
+
+	mu   sync.RWMutex
+	vecs map[hashKey][]float32
+	keys map[*library.Decl]hashKey
+	tab  *denseTable
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// openDense loads the stored vectors of model from cacheDir ("" keeps them
+// in memory). A truncated last record (a crash mid-write) is cut off.
+func openDense(cacheDir string, model embed.Embedder) (*denseIndex, error) {
+	x := &denseIndex{model: model, dim: model.Dim(), vecs: map[hashKey][]float32{}, keys: map[*library.Decl]hashKey{}}
+	if cacheDir == "" || x.dim <= 0 {
+		return x, nil
+	}
+	x.path = filepath.Join(cacheDir, "dense-"+unsafeName.ReplaceAllString(model.Name(), "_")+fmt.Sprintf("-%d.bin", x.dim))
+	f, err := os.Open(x.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return x, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("retrieval: %w", err)
+	}
+	defer f.Close()
+	rec := 32 + 4*x.dim
+	r := bufio.NewReaderSize(f, 1<<20)
+	buf := make([]byte, rec)
+	good := int64(0)
+	for {
+		if _, err := io.ReadFull(r, buf); err != nil {
+			break
+		}
+		var k hashKey
+		copy(k[:], buf[:32])
+		v := make([]float32, x.dim)
+		for i := range v {
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(buf[32+4*i:]))
+		}
+		x.vecs[k] = v
+		good += int64(rec)
+	}
+	if st, err := f.Stat(); err == nil && st.Size() != good {
+		if err := os.Truncate(x.path, good); err != nil {
+			return nil, fmt.Errorf("retrieval: repairing %s: %w", x.path, err)
+		}
+	}
+	return x, nil
+}
+
+// embedText rewrites a declaration into words an English sentence model
+// understands: its name split into words, then its docstring or informal
+// description.
+func embedText(d *library.Decl) string {
+	var b strings.Builder
+	b.WriteString(strings.Join(lexical.SplitIdent(d.Name), " "))
+	doc := d.Informal
+	if doc == "" {
+		doc = d.Doc
+	}
+	if doc != "" {
+		b.WriteString(": ")
+		if len(doc) > 400 {
+			doc = doc[:400]
+		}
+		b.WriteString(strings.ToValidUTF8(doc, ""))
+	}
+	return b.String()
+}
+
+func textKey(model, text string) hashKey {
+	return sha256.Sum256([]byte(model + "\x00" + text))
+}
+
+// wantsVector reports whether a declaration gets a dense vector: premise-like
+// declarations and everything in the user's own files.
+func wantsVector(d *library.Decl) bool {
+	return premiseKind(d.Kind) > 0 || d.User
+}
+
+// missing returns the declarations of s without a stored vector.
+func (x *denseIndex) missing(s *snapshot) []*library.Decl {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var out []*library.Decl
+	seen := map[hashKey]bool{}
+	for _, d := range s.decls {
+		if !wantsVector(d) {
+			continue
+		}
+		k := textKey(x.model.Name(), embedText(d))
+		if _, ok := x.vecs[k]; !ok && !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// fill embeds decls in batches, appending each batch to disk before the
+// next, and reports progress.
+func (x *denseIndex) fill(ctx context.Context, decls []*library.Decl, progress func(done int)) error {
+	var f *os.File
+	if x.path != "" {
+		var err error
+		if f, err = os.OpenFile(x.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+			return fmt.Errorf("retrieval: %w", err)
+		}
+		defer f.Close()
+	}
+	for i := 0; i < len(decls); i += embedBatch {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		batch := decls[i:min(i+embedBatch, len(decls))]
+		texts := make([]string, len(batch))
+		for j, d := range batch {
+			texts[j] = embedText(d)
+		}
+		vecs, err := x.model.Embed(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("retrieval: embedding: %w", err)
+		}
+		if len(vecs) != len(texts) {
+			return fmt.Errorf("retrieval: embedder returned %d vectors for %d texts", len(vecs), len(texts))
+		}
+		if x.dim <= 0 && len(vecs) > 0 {
+			x.dim = len(vecs[0])
+		}
+		var out []byte
+		x.mu.Lock()
+		for j, v := range vecs {
+			if len(v) != x.dim {
+				x.mu.Unlock()
+				return fmt.Errorf("retrieval: embedder returned a %d-d vector, want %d", len(v), x.dim)
+			}
+			k := textKey(x.model.Name(), texts[j])
+			x.vecs[k] = v
+			if f != nil {
+				out = append(out, k[:]...)
+				for _, c := range v {
+					out = binary.LittleEndian.AppendUint32(out, math.Float32bits(c))
+				}
+			}
+		}
+		x.mu.Unlock()
+		if f != nil {
+			if _, err := f.Write(out); err != nil {
+				return fmt.Errorf("retrieval: %w", err)
+			}
+		}
+		progress(i + len(batch))
+	}
+	return nil
+}
+
+// denseTable is a contiguous matrix of the vectors of one snapshot's
+// declarations, rebuilt when the snapshot or the set of vectors changes.
+type denseTable struct {
+	snap  *snapshot
+	nvecs int
+	ids   []string
+	mat   []float32
+}
+
+// table returns the matrix for s, building it when stale.
+func (x *denseIndex) table(s *snapshot) *denseTable {
+	x.mu.RLock()
+	t := x.tab
+	n := len(x.vecs)
+	x.mu.RUnlock()
+	if t != nil && t.snap == s && t.nvecs == n {
+		return t
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	t = &denseTable{snap: s, nvecs: len(x.vecs)}
+	ids := make([]string, 0, len(x.vecs))
+	for id, d := range s.decls {
+		if wantsVector(d) {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	keys := make(map[*library.Decl]hashKey, len(ids))
+	for _, id := range ids {
+		d := s.decls[id]
+		k, ok := x.keys[d]
+		if !ok {
+			k = textKey(x.model.Name(), embedText(d))
+		}
+		keys[d] = k
+		if v, ok := x.vecs[k]; ok {
+			t.ids = append(t.ids, id)
+			t.mat = append(t.mat, v...)
+		}
+	}
+	x.tab, x.keys = t, keys
+	return t
+}
+
+// search returns the IDs of the declarations of s whose vectors are closest
+// to the query text, best first; nothing when the query cannot be embedded.
+func (x *denseIndex) search(ctx context.Context, s *snapshot, text string, n int) []string {
+	vs, err := x.model.Embed(ctx, []string{text})
+	if err != nil || len(vs) != 1 || len(vs[0]) != x.dim || x.dim == 0 {
+		return nil
+	}
+	q := vs[0]
+	t := x.table(s)
+	type sc struct {
+		i int
+		v float32
+	}
+	res := make([]sc, len(t.ids))
+	for i := range t.ids {
+		row := t.mat[i*x.dim : (i+1)*x.dim]
+		var dot float32
+		for j, c := range q {
+			dot += c * row[j]
+		}
+		res[i] = sc{i, dot}
+	}
+	sort.Slice(res, func(i, j int) bool {
+		if res[i].v != res[j].v {
+			return res[i].v > res[j].v
+		}
+		return res[i].i < res[j].i
+	})
+	out := make([]string, 0, n)
+	for _, r := range res[:min(n, len(res))] {
+		out = append(out, t.ids[r.i])
+	}
+	return out
+}

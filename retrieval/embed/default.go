@@ -1,0 +1,163 @@
+package embed
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Providers accepted in Config.Provider.
+const (
+	ProviderAuto    = "auto"     // best local model installed (also the empty string)
+	ProviderUSELite = "use-lite" // Universal Sentence Encoder lite (ONNX)
+	ProviderBERT    = "bert"     // a BERT-family ONNX model in Config.ModelDir
+	ProviderOpenAI  = "openai"   // an OpenAI-compatible /v1/embeddings endpoint
+	ProviderNone    = "none"     // dense search off
+)
+
+// BundledModels lists the local models setup installs, best first: Default
+// picks the first one present.
+var BundledModels = []string{"all-minilm-l6-v2", "use-lite"}
+
+// Config selects and configures the embedder (LSP settings and environment).
+type Config struct {
+	Provider  string // see the Provider constants
+	ModelsDir string // where setup put models (default ModelsDir())
+	ModelDir  string // bert: a model directory (model.onnx + vocab.txt/tokenizer.json)
+	Pooling   string // bert: "mean" or "cls" (overrides the directory's setting)
+	MaxLength int    // bert: tokens per text (overrides)
+	Library   string // path of libonnxruntime.so.1 (default ModelsDir/lib/libonnxruntime.so.1)
+	Threads   int    // ONNX Runtime intra-op threads (default 2)
+	BaseURL   string // openai: endpoint
+	Model     string // openai: model name
+	APIKeyEnv string // openai: name of the env var holding the key (default OPENAI_API_KEY)
+	Dim       int    // openai: requested dimensions
+}
+
+// ConfigFromEnv reads DRIFT_EMBED_PROVIDER, DRIFT_MODELS, DRIFT_EMBED_MODEL_DIR,
+// DRIFT_EMBED_POOLING, DRIFT_EMBED_MAX_LENGTH, DRIFT_ORT_LIBRARY,
+// DRIFT_EMBED_THREADS, DRIFT_EMBED_BASE_URL, DRIFT_EMBED_MODEL,
+// DRIFT_EMBED_API_KEY_ENV and DRIFT_EMBED_DIM.
+func ConfigFromEnv() Config {
+	atoi := func(k string) int {
+		n, _ := strconv.Atoi(os.Getenv(k))
+		return n
+	}
+	return Config{
+		Provider:  os.Getenv("DRIFT_EMBED_PROVIDER"),
+		ModelsDir: os.Getenv("DRIFT_MODELS"),
+		ModelDir:  os.Getenv("DRIFT_EMBED_MODEL_DIR"),
+		Pooling:   os.Getenv("DRIFT_EMBED_POOLING"),
+		MaxLength: atoi("DRIFT_EMBED_MAX_LENGTH"),
+		Library:   os.Getenv("DRIFT_ORT_LIBRARY"),
+		Threads:   atoi("DRIFT_EMBED_THREADS"),
+		BaseURL:   os.Getenv("DRIFT_EMBED_BASE_URL"),
+		Model:     os.Getenv("DRIFT_EMBED_MODEL"),
+		APIKeyEnv: os.Getenv("DRIFT_EMBED_API_KEY_ENV"),
+		Dim:       atoi("DRIFT_EMBED_DIM"),
+	}
+}
+
+// Default builds the embedder cfg asks for. With no provider (or "auto") it
+// takes the first of BundledModels that is installed. When the configured
+// provider fails it falls back to the bundled models and says so in the
+// warning. When nothing works it returns (nil, warning): the caller then
+// searches with the lexical and name channels only. The warning is one
+// sentence for the user's log, empty when all went as configured.
+func Default(cfg Config) (Embedder, string) {
+	modelsDir := cfg.ModelsDir
+	if modelsDir == "" {
+		modelsDir = ModelsDir()
+	}
+	opts := LocalOptions{Library: cfg.Library, Threads: cfg.Threads}
+	if opts.Library == "" {
+		opts.Library = filepath.Join(modelsDir, "lib", ORTLibraryName)
+	}
+	var failed string
+	switch p := strings.ToLower(strings.TrimSpace(cfg.Provider)); p {
+	case "", ProviderAuto:
+	case ProviderNone:
+		return nil, ""
+	case ProviderOpenAI:
+		e, err := NewOpenAI(OpenAIOptions{BaseURL: cfg.BaseURL, Model: cfg.Model, APIKeyEnv: cfg.APIKeyEnv, Dim: cfg.Dim})
+		if err == nil {
+			return e, ""
+		}
+		failed = err.Error()
+	case ProviderUSELite:
+		e, err := NewUSELite(filepath.Join(modelsDir, "use-lite"), opts)
+		if err == nil {
+			return e, ""
+		}
+		failed = err.Error()
+	case ProviderBERT:
+		e, err := newBERTFromConfig(cfg, opts)
+		if err == nil {
+			return e, ""
+		}
+		failed = err.Error()
+	default:
+		failed = fmt.Sprintf("unknown embedding provider %q (want auto, use-lite, bert, openai or none)", cfg.Provider)
+	}
+	e, err := bundled(modelsDir, opts)
+	switch {
+	case e != nil && failed != "":
+		return e, fmt.Sprintf("embeddings: %s; using bundled model %s instead", failed, e.Name())
+	case e != nil:
+		return e, ""
+	case failed != "":
+		return nil, fmt.Sprintf("dense search disabled: %s; bundled models unavailable too (%v); searching with lexical and name channels only", failed, err)
+	}
+	return nil, fmt.Sprintf("dense search disabled: %v; searching with lexical and name channels only (run `make setup` to install the models)", err)
+}
+
+func newBERTFromConfig(cfg Config, opts LocalOptions) (*Local, error) {
+	if cfg.ModelDir == "" {
+		return nil, fmt.Errorf("bert embeddings: no model directory configured")
+	}
+	o, err := BERTOptionsFromDir(cfg.ModelDir)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Pooling != "" {
+		o.Pooling = cfg.Pooling
+	}
+	if cfg.MaxLength > 0 {
+		o.MaxLength = cfg.MaxLength
+	}
+	return NewBERT(o, opts)
+}
+
+// bundled loads the first installed bundled model.
+func bundled(modelsDir string, opts LocalOptions) (*Local, error) {
+	if _, err := os.Stat(opts.Library); err != nil {
+		return nil, fmt.Errorf("%w: ONNX Runtime library not found at %s", ErrUnavailable, opts.Library)
+	}
+	var errs []string
+	for _, name := range BundledModels {
+		dir := filepath.Join(modelsDir, name)
+		if _, err := os.Stat(filepath.Join(dir, "model.onnx")); err != nil {
+			continue
+		}
+		var e *Local
+		var err error
+		if name == "use-lite" {
+			e, err = NewUSELite(dir, opts)
+		} else {
+			var o BERTOptions
+			if o, err = BERTOptionsFromDir(dir); err == nil {
+				e, err = NewBERT(o, opts)
+			}
+		}
+		if err == nil {
+			return e, nil
+		}
+		errs = append(errs, fmt.Sprintf("%s: %v", name, err))
+	}
+	if len(errs) == 0 {
+		return nil, fmt.Errorf("%w: no model installed in %s", ErrUnavailable, modelsDir)
+	}
+	return nil, fmt.Errorf("%w: %s", ErrUnavailable, strings.Join(errs, "; "))
+}

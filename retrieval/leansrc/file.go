@@ -1,0 +1,169 @@
+package leansrc
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+)
+
+// Pos is a position in LSP coordinates: 0-based line, UTF-16 column.
+type Pos struct {
+	Line      int
+	Character int
+}
+
+// Range is a half-open span in LSP coordinates.
+type Range struct {
+	Start Pos
+	End   Pos
+}
+
+// Additive describes a @[to_additive] attribute on a declaration.
+type Additive struct {
+	// Name is the explicit target name as written ("" to guess it).
+	Name string
+	// Existing is set by `to_additive existing`: the twin is declared by hand.
+	Existing bool
+	// Doc is the docstring argument of the attribute, if any.
+	Doc string
+}
+
+// Decl is one declaration found in a file, before name resolution against
+// the library. Name is already qualified by the enclosing namespaces.
+type Decl struct {
+	Name      string
+	Kind      string
+	Range     Range
+	Signature string
+	Doc       string
+	Attrs     []string
+	// StmtRefs and ProofRefs are the identifiers, as written, that the
+	// statement (binders, type, relevant variables) and the proof or body use.
+	StmtRefs  []string
+	ProofRefs []string
+	// Scope indexes File.Scopes: the namespace and opens in force.
+	Scope     int
+	Private   bool
+	Protected bool
+	Anonymous bool
+	// Parent is the owning structure or inductive of a field or constructor
+	// (full name), or the target of an alias as written.
+	Parent string
+	// Symbol is the notation symbol of a notation declaration.
+	Symbol string
+	// Additive is the @[to_additive] attribute, when present.
+	Additive *Additive
+}
+
+// Scope is a name-resolution context: the current namespace and the
+// namespaces opened, in order.
+type Scope struct {
+	Namespace string
+	Opens     []string
+}
+
+// AttrCmd is an `attribute [attrs] names` command.
+type AttrCmd struct {
+	Names    []string
+	Attrs    []string
+	Additive *Additive
+	Scope    int
+}
+
+// Export is an `export From (names)` command issued in Namespace.
+type Export struct {
+	Namespace string
+	From      string
+	Names     []string
+}
+
+// Diag is a problem found while reading or parsing a file. Line is 0-based.
+type Diag struct {
+	Line int
+	Msg  string
+}
+
+// String formats the diagnostic as "line N: msg" with a 1-based line.
+func (d Diag) String() string { return fmt.Sprintf("line %d: %s", d.Line+1, d.Msg) }
+
+// File is the parse result for one source file.
+type File struct {
+	ModuleDocs []string
+	Decls      []Decl
+	Scopes     []Scope
+	AttrCmds   []AttrCmd
+	Exports    []Export
+	// Diags are syntax problems the parser recovered from.
+	Diags []Diag
+	// Warnings are problems with the file as a whole (encoding, size, BOM).
+	Warnings []string
+}
+
+// MaxFileSize is the largest file Parse reads; larger inputs are skipped
+// with a warning.
+const MaxFileSize = 64 << 20
+
+// largeFile is the size above which a warning is recorded.
+const largeFile = 4 << 20
+
+// Prepare normalises raw file bytes for parsing: it strips a UTF-8 byte
+// order mark and replaces invalid UTF-8, returning the text and warnings.
+func Prepare(content []byte) ([]byte, []string) {
+	var warns []string
+	if len(content) == 0 {
+		return content, []string{"empty file"}
+	}
+	if len(content) > largeFile {
+		warns = append(warns, fmt.Sprintf("large file (%.1f MB)", float64(len(content))/(1<<20)))
+	}
+	if bytes.HasPrefix(content, []byte("\xef\xbb\xbf")) {
+		content = content[3:]
+		warns = append(warns, "byte order mark removed")
+	}
+	if !utf8.Valid(content) {
+		line := 1 + bytes.Count(content[:firstInvalid(content)], []byte("\n"))
+		content = bytes.ToValidUTF8(content, []byte("\uFFFD"))
+		warns = append(warns, fmt.Sprintf("invalid UTF-8 (first at line %d) replaced by U+FFFD", line))
+	}
+	if bytes.Contains(content, []byte("\r\n")) {
+		warns = append(warns, "CRLF line endings")
+	}
+	return content, warns
+}
+
+func firstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// utf16Col converts a byte column on a line into a UTF-16 column.
+func utf16Col(src []byte, lineStart, off int) int {
+	seg := src[lineStart:off]
+	ascii := true
+	for _, c := range seg {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return len(seg)
+	}
+	n := 0
+	for len(seg) > 0 {
+		r, sz := utf8.DecodeRune(seg)
+		seg = seg[sz:]
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}

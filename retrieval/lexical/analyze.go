@@ -1,0 +1,256 @@
+// Package lexical is the lexical channel of retrieval: a Lean-aware text
+// analyzer (identifier splitting, Unicode and LaTeX math folding, English
+// stemming) and a persistent bleve index with BM25 scoring over the
+// declarations' names, docstrings, signatures and modules.
+package lexical
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	porterstemmer "github.com/blevesearch/go-porterstemmer"
+)
+
+// symbolWords folds Unicode math symbols to the words a docstring or a name
+// would use for them.
+var symbolWords = map[rune]string{
+	'ℝ': "real", 'ℕ': "nat", 'ℤ': "int", 'ℚ': "rat", 'ℂ': "complex", 'ℍ': "quaternion",
+	'∑': "sum", '∏': "prod", '∣': "dvd", '≡': "modeq", '∫': "integral", '∮': "integral",
+	'∞': "infinity", '≤': "le", '≥': "ge", '<': "lt", '>': "gt", '≠': "ne", '∈': "mem", '∉': "mem",
+	'⊆': "subset", '⊂': "ssubset", '⊇': "subset", '∩': "inter", '∪': "union", '∅': "empty",
+	'¬': "not", '↔': "iff", '⁻': "inv", '√': "sqrt", 'π': "pi", '∘': "comp",
+	'×': "prod", '⊕': "sum", '⊗': "tensor", '‖': "norm", '•': "smul", '∂': "deriv", '∇': "grad",
+	'ᶜ': "compl", '⊤': "top", '⊥': "bot", '⨆': "supr", '⨅': "infi", '⋃': "union", '⋂': "inter",
+	'𝓝': "nhds", '≃': "equiv", '≅': "iso", '⧸': "quotient", '∠': "angle", '⬝': "dot",
+	'%': "mod", '!': "factorial", '|': "abs", '∡': "angle", '⌊': "floor", '⌈': "ceil",
+	'ζ': "zeta", 'Γ': "gamma", 'φ': "totient", 'μ': "measure", '∗': "star", '⋆': "star",
+	'∀': "", '∃': "", 'λ': "", '→': "", '↦': "", '⟨': "", '⟩': "",
+}
+
+// latexWords maps LaTeX commands to the symbol or word they stand for; a
+// command not listed contributes its own name as a word (\sin → sin) unless
+// it is pure layout (listed with "").
+var latexWords = map[string]string{
+	"mathbb": "", "mathbf": "", "mathrm": "", "mathcal": "", "mathfrak": "", "mathscr": "",
+	"text": "", "textbf": "", "textit": "", "emph": "", "operatorname": "", "mathsf": "",
+	"left": "", "right": "", "big": "", "Big": "", "bigg": "", "Bigg": "", "quad": "", "qquad": "",
+	"displaystyle": "", "limits": "", "ldots": "", "cdots": "", "dots": "", "vdots": "", "ddots": "",
+	"begin": "", "end": "", "label": "", "tag": "", "hspace": "", "vspace": "", "mbox": "",
+	"alpha": "", "beta": "", "gamma": "", "delta": "", "epsilon": "", "varepsilon": "", "eta": "",
+	"theta": "", "vartheta": "", "iota": "", "kappa": "", "lambda": "", "nu": "", "xi": "", "rho": "",
+	"sigma": "", "tau": "", "upsilon": "", "chi": "", "psi": "", "omega": "", "Omega": "", "Delta": "",
+	"Sigma": "", "Lambda": "", "Theta": "", "Psi": "", "Xi": "", "Upsilon": "", "varphi": "",
+	"Gamma": "", "mu": "", "Phi": "phi", "Pi": "",
+	"sum": "sum", "prod": "prod", "mid": "dvd", "nmid": "dvd", "divides": "dvd", "equiv": "modeq",
+	"pmod": "mod", "bmod": "mod", "mod": "mod", "int": "integral", "oint": "integral", "iint": "integral",
+	"le": "le", "leq": "le", "ge": "ge", "geq": "ge", "neq": "ne", "ne": "ne", "lt": "lt", "gt": "gt",
+	"in": "mem", "notin": "mem", "subset": "subset", "subseteq": "subset", "subsetneq": "ssubset",
+	"supset": "subset", "supseteq": "subset", "cap": "inter", "cup": "union", "bigcap": "inter",
+	"bigcup": "union", "emptyset": "empty", "varnothing": "empty", "infty": "infinity", "to": "",
+	"rightarrow": "", "mapsto": "", "implies": "", "iff": "iff", "forall": "", "exists": "", "land": "",
+	"lor": "", "neg": "not", "lnot": "not", "cdot": "mul", "times": "prod", "div": "div", "frac": "div",
+	"dfrac": "div", "tfrac": "div", "sqrt": "sqrt", "circ": "comp", "oplus": "sum", "otimes": "tensor",
+	"partial": "deriv", "nabla": "grad", "pi": "pi", "binom": "choose", "choose": "choose",
+	"lfloor": "floor", "rfloor": "", "lceil": "ceil", "rceil": "", "langle": "", "rangle": "",
+	"lvert": "abs", "rvert": "", "vert": "abs", "Vert": "norm", "lVert": "norm", "rVert": "",
+	"cong": "iso", "simeq": "equiv", "approx": "", "sim": "", "triangleleft": "normal",
+	"trianglelefteq": "normal", "lhd": "normal", "unlhd": "normal", "overline": "closure", "bar": "",
+	"hat": "", "tilde": "", "prime": "", "ell": "", "aleph": "cardinal", "wedge": "", "vee": "",
+	"setminus": "sdiff", "backslash": "sdiff", "mathop": "", "limsup": "limsup", "liminf": "liminf",
+	"lim": "limit", "sup": "sup", "inf": "inf", "max": "max", "min": "min", "deg": "degree",
+	"gcd": "gcd", "lcm": "lcm", "det": "det", "dim": "dimension", "ker": "ker", "Im": "im", "Re": "re",
+	"exp": "exp", "log": "log", "ln": "log", "sin": "sin", "cos": "cos", "tan": "tan", "arctan": "arctan",
+	"sinh": "sinh", "cosh": "cosh", "Aut": "aut", "Hom": "hom", "End": "end", "Gal": "gal",
+	"mathring": "", "widehat": "", "overrightarrow": "", "vec": "", "dagger": "", "ast": "star", "star": "star",
+}
+
+// stopWords are English and mathematical-prose words that carry no premise
+// signal.
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the and or of to in on at by for with from as is are be been being was were
+	it its this that these those there their then than thus hence so if iff such let suppose assume assuming prove
+	show shows shown proof that which who whom whose what when where while we us our you your one two three all any
+	each every some no not only also both either neither nor but into onto over under can could may might must shall
+	should will would do does did has have had having given denote denotes denoted call called following holds hold
+	true false exactly least most more less many much other another same different itself himself herself
+	themselves equal equals find determine compute state statement theorem lemma corollary example exercise
+	say said way case cases note use using whether how why very well just thing things`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// Stem returns the English stem of a lower-case word.
+func Stem(w string) string {
+	if len(w) <= 3 {
+		return w
+	}
+	return porterstemmer.StemString(w)
+}
+
+// Terms analyzes text into lower-case stemmed terms: Lean identifiers are
+// split on dots, underscores and camel case, LaTeX commands and Unicode math
+// symbols become words, stop words and one-letter variables are dropped.
+// Code and prose are analyzed the same way so that a docstring word and a
+// name piece meet.
+func Terms(text string) []string {
+	var out []string
+	emit := func(w string) {
+		w = strings.ToLower(w)
+		if w == "" || stopWords[w] {
+			return
+		}
+		if utf8.RuneCountInString(w) == 1 && !unicode.IsDigit([]rune(w)[0]) {
+			return
+		}
+		out = append(out, Stem(w))
+	}
+	eachWord(text, func(word string, latex bool) {
+		if latex {
+			if v, ok := latexWords[word]; ok {
+				if v != "" {
+					emit(v)
+				}
+				return
+			}
+			emit(word)
+			return
+		}
+		for _, p := range SplitIdent(word) {
+			emit(p)
+		}
+	})
+	return out
+}
+
+// eachWord scans text and calls f for every identifier-like word (with
+// latex=true for the name of a LaTeX command) and for every folded symbol.
+func eachWord(text string, f func(word string, latex bool)) {
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, " ")
+	}
+	i := 0
+	for i < len(text) {
+		r, sz := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == '\\':
+			j := i + 1
+			for j < len(text) && isASCIILetter(text[j]) {
+				j++
+			}
+			if j > i+1 {
+				cmd := text[i+1 : j]
+				if cmd == "mathbb" || cmd == "Bbb" {
+					if w, n := blackboard(text[j:]); n > 0 {
+						f(w, false)
+						i = j + n
+						continue
+					}
+				}
+				f(cmd, true)
+			}
+			if j == i+1 {
+				j++
+			}
+			i = j
+			continue
+		case isWordRune(r):
+			j := i
+			for j < len(text) {
+				r2, sz2 := utf8.DecodeRuneInString(text[j:])
+				if !isWordRune(r2) && !(r2 == '.' && j+sz2 < len(text) && startsWord(text[j+sz2:])) {
+					break
+				}
+				j += sz2
+			}
+			f(text[i:j], false)
+			i = j
+			continue
+		default:
+			if w, ok := symbolWords[r]; ok && w != "" {
+				f(w, false)
+			}
+		}
+		i += sz
+	}
+}
+
+// blackboard reads the argument of \mathbb ("{R}" or "R") and returns the
+// word for that number system and the bytes consumed.
+func blackboard(s string) (string, int) {
+	arg, n := "", 0
+	switch {
+	case len(s) >= 3 && s[0] == '{' && s[2] == '}':
+		arg, n = s[1:2], 3
+	case len(s) >= 2 && s[0] == ' ' && isASCIILetter(s[1]):
+		arg, n = s[1:2], 2
+	case len(s) >= 1 && isASCIILetter(s[0]):
+		arg, n = s[:1], 1
+	default:
+		return "", 0
+	}
+	w, ok := map[string]string{"R": "real", "N": "nat", "Z": "int", "Q": "rat", "C": "complex", "H": "quaternion", "F": "field"}[arg]
+	if !ok {
+		return "", n
+	}
+	return w, n
+}
+
+func startsWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return isWordRune(r)
+}
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+func isWordRune(r rune) bool {
+	if _, sym := symbolWords[r]; sym {
+		return false
+	}
+	return r == '_' || r == '\'' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// SplitIdent splits a Lean identifier into its lower-case pieces: on dots,
+// underscores and primes, at camel-case boundaries (IsPrimitiveRoot → is
+// primitive root, ZMod → z mod) and between letters and digits. Math
+// symbols inside the identifier are folded to words.
+func SplitIdent(id string) []string {
+	var parts []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			parts = append(parts, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(id)
+	for i, r := range rs {
+		if w, ok := symbolWords[r]; ok {
+			flush()
+			if w != "" {
+				parts = append(parts, w)
+			}
+			continue
+		}
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			continue
+		}
+		if len(cur) > 0 {
+			prev := cur[len(cur)-1]
+			switch {
+			case unicode.IsUpper(r) && unicode.IsLower(prev):
+				flush()
+			case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+				flush()
+			case unicode.IsDigit(r) != unicode.IsDigit(prev):
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return parts
+}

@@ -1,0 +1,46 @@
+package lexical
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestSplitIdent(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"Nat.Prime", []string{"nat", "prime"}},
+		{"ZMod", []string{"z", "mod"}},
+		{"IsPrimitiveRoot", []string{"is", "primitive", "root"}},
+		{"exists_prime_and_dvd", []string{"exists", "prime", "and", "dvd"}},
+		{"Real.sqrt_two", []string{"real", "sqrt", "two"}},
+		{"L2Space", []string{"l", "2", "space"}},
+		{"ℝ", []string{"real"}},
+		{"", nil},
+	} {
+		if got := SplitIdent(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("SplitIdent(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestTerms(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"Let $p$ be a prime.", []string{"prime"}},
+		{`$\sum_{i} a_i \mid n$ in $\mathbb{R}$`, []string{"sum", "dvd", "real"}},
+		{"∀ x : ℝ, x ∣ n", []string{"real", "dvd"}},
+		{"Nat.Prime p → Finset.sum s f", []string{"nat", "prime", "finset", "sum"}},
+		{"continuous functions", []string{"continu", "function"}},
+		{"", nil},
+		{"∀∃→", nil},
+		{"\xff\xfeprime", []string{"prime"}},
+	} {
+		if got := Terms(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Terms(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

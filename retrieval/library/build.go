@@ -1,0 +1,513 @@
+package library
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/leansrc"
+)
+
+// builtFile pairs a file with its parse result during a build.
+type builtFile struct {
+	fd *fileData
+	pf *leansrc.File
+	// decls are fd.decls before twins are inserted, parallel to pf.Decls.
+	decls []*Decl
+}
+
+// builder turns parse results into resolved declarations.
+type builder struct {
+	ws    *Workspace
+	files []builtFile
+	// lib is the snapshot being updated (incremental builds only).
+	lib *Library
+
+	names     map[string][]*Decl // declarations of the files being built
+	trans     map[string]string
+	notations map[string]string
+	aliases   map[string]string
+	twins     map[*Decl][]*Decl // source → generated declarations
+	twinSrc   map[*Decl]*Decl   // generated → source
+}
+
+// lookup finds a declaration by full name among the files being built and,
+// for incremental builds, the rest of the library.
+func (b *builder) lookup(name string) (*Decl, bool) {
+	if ds := b.names[name]; len(ds) > 0 {
+		return ds[0], true
+	}
+	if b.lib == nil {
+		return nil, false
+	}
+	self := b.files[0].fd.abs
+	if b.lib.over != nil {
+		for _, e := range b.lib.over.byName[name] {
+			if e.f.abs != self {
+				return e.d, true
+			}
+		}
+	}
+	for _, e := range b.lib.base.byName[name] {
+		if !b.lib.shadow[e.f.abs] {
+			return e.d, true
+		}
+	}
+	return nil, false
+}
+
+func (b *builder) translated(name string) (string, bool) {
+	if t, ok := b.trans[name]; ok {
+		return t, true
+	}
+	if b.lib != nil {
+		t, ok := b.lib.trans[name]
+		return t, ok
+	}
+	return "", false
+}
+
+// convert creates the declarations of every file (without references).
+func (b *builder) convert() {
+	b.names = map[string][]*Decl{}
+	for i := range b.files {
+		bf := &b.files[i]
+		root := b.ws.Roots[bf.fd.root]
+		mod := ModuleName(bf.fd.rel)
+		bf.fd.problems = append(bf.fd.problems, problemsOf(bf.fd.abs, bf.pf)...)
+		bf.decls = make([]*Decl, len(bf.pf.Decls))
+		store := make([]Decl, len(bf.pf.Decls))
+		for j := range bf.pf.Decls {
+			x := &bf.pf.Decls[j]
+			d := &store[j]
+			*d = Decl{Name: x.Name, Kind: Kind(x.Kind), Module: mod, File: bf.fd.rel,
+				Range:     Range{Start: Position(x.Range.Start), End: Position(x.Range.End)},
+				Signature: x.Signature, Doc: x.Doc, Attrs: nonNil(x.Attrs), StatementDeps: []string{}, ProofDeps: []string{},
+				Private: x.Private, Protected: x.Protected, Anonymous: x.Anonymous, Parent: x.Parent, Symbol: x.Symbol,
+				Package: root.Package, User: root.User}
+			bf.decls[j] = d
+			b.names[d.Name] = append(b.names[d.Name], d)
+		}
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// resolveDecl finds the declaration an `attribute` command names.
+func (b *builder) resolveDecl(id string, sc *leansrc.Scope) (*Decl, bool) {
+	r := resolver{lookup: b.lookup}
+	if n := r.resolve(id, sc, ""); n != "" {
+		return b.lookup(n)
+	}
+	return nil, false
+}
+
+// additives collects the to_additive requests: attributes on declarations
+// and `attribute [to_additive] x` commands (which also add attributes).
+func (b *builder) additives() []additiveReq {
+	var reqs []additiveReq
+	for i := range b.files {
+		bf := &b.files[i]
+		for j := range bf.pf.Decls {
+			if a := bf.pf.Decls[j].Additive; a != nil {
+				reqs = append(reqs, additiveReq{d: bf.decls[j], a: a, bf: bf})
+			}
+		}
+		for _, ac := range bf.pf.AttrCmds {
+			sc := &bf.pf.Scopes[ac.Scope]
+			for _, n := range ac.Names {
+				d, ok := b.resolveDecl(n, sc)
+				if !ok || !b.own(d) {
+					continue
+				}
+				d.Attrs = append(d.Attrs[:len(d.Attrs):len(d.Attrs)], ac.Attrs...)
+				if ac.Additive != nil {
+					reqs = append(reqs, additiveReq{d: d, a: ac.Additive, bf: b.fileOf(d)})
+				}
+			}
+		}
+	}
+	return reqs
+}
+
+// own reports whether d belongs to the files being built (declarations of
+// other files are shared with older snapshots and must not be mutated).
+func (b *builder) own(d *Decl) bool {
+	for _, x := range b.names[d.Name] {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) fileOf(d *Decl) *builtFile {
+	if len(b.files) == 1 {
+		return &b.files[0]
+	}
+	for i := range b.files {
+		if b.files[i].fd.rel == d.File && b.ws.Roots[b.files[i].fd.root].Package == d.Package {
+			return &b.files[i]
+		}
+	}
+	return nil
+}
+
+// additiveReq is one declaration to translate with to_additive.
+type additiveReq struct {
+	d  *Decl
+	a  *leansrc.Additive
+	bf *builtFile
+}
+
+// generateTwins creates the additive declarations and the translation table.
+func (b *builder) generateTwins() {
+	b.trans = map[string]string{}
+	b.twins = map[*Decl][]*Decl{}
+	b.twinSrc = map[*Decl]*Decl{}
+	reqs := b.additives()
+	sort.SliceStable(reqs, func(i, j int) bool {
+		return strings.Count(reqs[i].d.Name, ".") < strings.Count(reqs[j].d.Name, ".")
+	})
+	for _, r := range reqs {
+		src := r.d
+		tgt := additiveTarget(src.Name, r.a.Name, b.translated)
+		if tgt == src.Name || tgt == "" {
+			continue
+		}
+		b.trans[src.Name] = tgt
+		src.Twin = tgt
+		doc := r.a.Doc
+		if doc == "" {
+			doc = src.Doc
+		}
+		b.twin(src, tgt, doc, r.a.Existing)
+		if src.Kind.IsTypeLike() && r.bf != nil {
+			for _, f := range r.bf.decls {
+				if f.Parent != src.Name || (f.Kind != KindField && f.Kind != KindConstructor) {
+					continue
+				}
+				_, last := splitLast(f.Name)
+				ft := tgt + "." + GuessAdditiveName(last)
+				b.trans[f.Name] = ft
+				f.Twin = ft
+				b.twin(f, ft, f.Doc, r.a.Existing)
+			}
+		}
+	}
+}
+
+// twin links src to an existing tgt or generates it.
+func (b *builder) twin(src *Decl, tgt, doc string, existing bool) {
+	if ex, ok := b.lookup(tgt); ok {
+		if ex.Twin == "" && b.own(ex) {
+			ex.Twin = src.Name
+		}
+		return
+	}
+	if existing {
+		return
+	}
+	g := *src
+	g.Name = tgt
+	g.Twin = src.Name
+	g.Generated = true
+	g.Doc = doc
+	if src.Parent != "" {
+		if t, ok := b.translated(src.Parent); ok {
+			g.Parent = t
+		}
+	}
+	gp := &g
+	b.twins[src] = append(b.twins[src], gp)
+	b.twinSrc[gp] = src
+	b.names[tgt] = append(b.names[tgt], gp)
+}
+
+// finishTwins translates the signatures of generated declarations and
+// inserts them after their sources.
+func (b *builder) finishTwins() {
+	for i := range b.files {
+		bf := &b.files[i]
+		n := len(bf.decls)
+		for _, d := range bf.decls {
+			n += len(b.twins[d])
+		}
+		out := make([]*Decl, 0, n)
+		for _, d := range bf.decls {
+			out = append(out, d)
+			for _, g := range b.twins[d] {
+				g.Signature = b.translateText(g.Signature)
+				g.StatementDeps = b.translateNames(d.StatementDeps)
+				g.ProofDeps = b.translateNames(d.ProofDeps)
+				out = append(out, g)
+			}
+		}
+		bf.fd.decls = out
+	}
+}
+
+func (b *builder) translateNames(ns []string) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		if t, ok := b.translated(n); ok {
+			out[i] = t
+		} else {
+			out[i] = n
+		}
+	}
+	return out
+}
+
+// symbolTwins are the operator translations applied to twin signatures.
+var symbolTwins = map[string]string{"*": "+", "∏": "∑", "∏ᶠ": "∑ᶠ", "/": "-", "•": "+ᵥ", "⁻¹": "-"}
+
+// translateText rewrites identifiers and operators of a signature.
+func (b *builder) translateText(s string) string {
+	toks, _ := leansrc.Scan([]byte(s))
+	var sb strings.Builder
+	last := 0
+	for _, t := range toks {
+		w := s[t.Start:t.End]
+		rep := ""
+		switch t.Kind {
+		case leansrc.TokIdent:
+			if tr, ok := b.translated(w); ok {
+				rep = tr
+			}
+		case leansrc.TokSymbol:
+			rep = symbolTwins[w]
+		}
+		if rep != "" {
+			sb.WriteString(s[last:t.Start])
+			sb.WriteString(rep)
+			last = int(t.End)
+		}
+	}
+	sb.WriteString(s[last:])
+	return sb.String()
+}
+
+// tables builds the notation-symbol and export-alias tables.
+func (b *builder) tables() {
+	b.notations = map[string]string{}
+	b.aliases = map[string]string{}
+	for i := range b.files {
+		bf := &b.files[i]
+		for j, x := range bf.pf.Decls {
+			if x.Kind != "notation" || len(x.StmtRefs) == 0 || !leansrc.IsIdentifier(x.Symbol) {
+				continue
+			}
+			r := resolver{lookup: b.lookup}
+			if n := r.resolve(x.StmtRefs[0], &bf.pf.Scopes[x.Scope], bf.decls[j].Name); n != "" {
+				if _, dup := b.notations[x.Symbol]; !dup {
+					b.notations[x.Symbol] = n
+				}
+			}
+		}
+		for _, ex := range bf.pf.Exports {
+			for _, n := range ex.Names {
+				tgt := ""
+				for _, c := range []string{joinName(ex.Namespace, ex.From) + "." + n, ex.From + "." + n} {
+					if _, ok := b.lookup(c); ok {
+						tgt = c
+						break
+					}
+				}
+				if tgt != "" {
+					b.aliases[joinName(ex.Namespace, n)] = tgt
+				}
+			}
+		}
+	}
+}
+
+// resolveFile fills the dependency edges of one file's declarations.
+func (b *builder) resolveFile(bf *builtFile) {
+	r := resolver{lookup: b.lookup, notations: b.notations, aliases: b.aliases, memo: map[memoKey]string{}}
+	if b.lib != nil {
+		r.notations, r.aliases = b.lib.notations, b.lib.aliases
+	}
+	for j := range bf.pf.Decls {
+		x := &bf.pf.Decls[j]
+		d := bf.decls[j]
+		sc := &bf.pf.Scopes[x.Scope]
+		d.StatementDeps = r.resolveAll(x.StmtRefs, sc, x.Scope, d.Name)
+		d.ProofDeps = r.resolveAll(x.ProofRefs, sc, x.Scope, d.Name)
+		if d.Kind == KindAlias && len(d.StatementDeps) > 0 {
+			d.Parent = d.StatementDeps[0]
+		}
+	}
+}
+
+// build runs a full build over all files.
+func (b *builder) build(workers int) *Library {
+	b.convert()
+	b.generateTwins()
+	b.tables()
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				b.resolveFile(&b.files[i])
+			}
+		}()
+	}
+	for i := range b.files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	b.finishTwins()
+	l := &Library{ws: b.ws, files: make(map[string]*fileData, len(b.files)), shadow: map[string]bool{},
+		trans: b.trans, notations: b.notations, aliases: b.aliases}
+	fds := make([]*fileData, len(b.files))
+	for i, bf := range b.files {
+		l.files[bf.fd.abs] = bf.fd
+		fds[i] = bf.fd
+	}
+	l.base = newIndex(fds)
+	return l
+}
+
+// buildIncremental builds the single file of b against b.lib.
+func (b *builder) buildIncremental() {
+	b.convert()
+	b.generateTwins()
+	if len(b.trans) > 0 {
+		merged := make(map[string]string, len(b.lib.trans)+len(b.trans))
+		for k, v := range b.lib.trans {
+			merged[k] = v
+		}
+		for k, v := range b.trans {
+			merged[k] = v
+		}
+		b.lib.trans = merged
+	}
+	b.resolveFile(&b.files[0])
+	b.finishTwins()
+}
+
+// memoKey caches a resolution within one file.
+type memoKey struct {
+	scope  int
+	prefix string
+	id     string
+}
+
+// resolver resolves identifiers to full names the way Lean does, best effort.
+type resolver struct {
+	lookup    func(string) (*Decl, bool)
+	notations map[string]string
+	aliases   map[string]string
+	memo      map[memoKey]string
+}
+
+// resolveAll resolves ids, dropping unresolved ones, the declaration itself
+// and duplicates.
+func (r *resolver) resolveAll(ids []string, sc *leansrc.Scope, scope int, self string) []string {
+	out := make([]string, 0, len(ids))
+	prefix, _ := splitLast(self)
+	for _, id := range ids {
+		k := memoKey{scope, prefix, id}
+		n, ok := r.memo[k]
+		if !ok {
+			n = r.resolve(id, sc, self)
+			r.memo[k] = n
+		}
+		if n == "" || n == self || containsStr(out, n) {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func containsStr(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve returns the full name id refers to in scope sc inside the
+// declaration self, or "". It tries the declaration's own namespace and the
+// enclosing namespaces (innermost first), the root, the opened namespaces,
+// identifier-like notations and export aliases; an unresolved dotted name is
+// retried without its last components (projections such as `foo.mp`).
+func (r *resolver) resolve(id string, sc *leansrc.Scope, self string) string {
+	for strip := 0; strip < 3; strip++ {
+		if n := r.resolveExact(id, sc, self); n != "" {
+			return n
+		}
+		pre, _ := splitLast(id)
+		if pre == "" {
+			return ""
+		}
+		id = pre
+	}
+	return ""
+}
+
+func (r *resolver) resolveExact(id string, sc *leansrc.Scope, self string) string {
+	if strings.HasPrefix(id, "_root_.") {
+		id = id[len("_root_."):]
+		if _, ok := r.lookup(id); ok {
+			return id
+		}
+		return ""
+	}
+	single := !strings.Contains(id, ".")
+	try := func(ns string) string {
+		c := ns + "." + id
+		if d, ok := r.lookup(c); ok && !(single && d.Protected) {
+			return c
+		}
+		return ""
+	}
+	prefix, _ := splitLast(self)
+	for ns := prefix; ns != ""; ns, _ = splitLast(ns) {
+		if n := try(ns); n != "" {
+			return n
+		}
+	}
+	if sc != nil && !strings.HasPrefix(prefix+".", sc.Namespace+".") {
+		for ns := sc.Namespace; ns != ""; ns, _ = splitLast(ns) {
+			if n := try(ns); n != "" {
+				return n
+			}
+		}
+	}
+	if _, ok := r.lookup(id); ok {
+		return id
+	}
+	if sc != nil {
+		for i := len(sc.Opens) - 1; i >= 0; i-- {
+			if n := try(sc.Opens[i]); n != "" {
+				return n
+			}
+		}
+	}
+	if n, ok := r.notations[id]; ok {
+		return n
+	}
+	if n, ok := r.aliases[id]; ok {
+		return n
+	}
+	if sc != nil {
+		if n, ok := r.aliases[joinName(sc.Namespace, id)]; ok {
+			return n
+		}
+	}
+	return ""
+}

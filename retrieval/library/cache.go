@@ -1,0 +1,341 @@
+package library
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/leansrc"
+)
+
+// The on-disk cache holds one parse result per file content hash, in a
+// compact binary pack with a shared string table so that a warm start decodes
+// every file without reparsing and with few allocations.
+
+// cacheMagic identifies pack files; bump cacheVersion whenever the parser's
+// output or the encoding changes.
+const (
+	cacheMagic   = "DRIFTIDX"
+	cacheVersion = 3
+)
+
+// contentHash is the cache key of a file: SHA-256 of its bytes.
+type contentHash [32]byte
+
+func hashContent(b []byte) contentHash { return sha256.Sum256(b) }
+
+// cachePath is the pack file for a workspace directory.
+func cachePath(cacheDir, wsDir string) string {
+	h := sha256.Sum256([]byte(wsDir))
+	return filepath.Join(cacheDir, fmt.Sprintf("index-%x.pack", h[:8]))
+}
+
+// encoder writes the pack format.
+type encoder struct {
+	strs  map[string]uint32
+	table []string
+	body  []byte
+}
+
+func (e *encoder) uint(v uint64) { e.body = binary.AppendUvarint(e.body, v) }
+
+func (e *encoder) str(s string) {
+	id, ok := e.strs[s]
+	if !ok {
+		id = uint32(len(e.table))
+		e.strs[s] = id
+		e.table = append(e.table, s)
+	}
+	e.uint(uint64(id))
+}
+
+func (e *encoder) strs_(ss []string) {
+	e.uint(uint64(len(ss)))
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+
+func (e *encoder) additive(a *leansrc.Additive) {
+	if a == nil {
+		e.uint(0)
+		return
+	}
+	if a.Existing {
+		e.uint(2)
+	} else {
+		e.uint(1)
+	}
+	e.str(a.Name)
+	e.str(a.Doc)
+}
+
+func (e *encoder) file(f *leansrc.File) {
+	e.strs_(f.ModuleDocs)
+	e.uint(uint64(len(f.Decls)))
+	for i := range f.Decls {
+		d := &f.Decls[i]
+		e.str(d.Name)
+		e.str(d.Kind)
+		e.uint(uint64(d.Range.Start.Line))
+		e.uint(uint64(d.Range.Start.Character))
+		e.uint(uint64(d.Range.End.Line))
+		e.uint(uint64(d.Range.End.Character))
+		e.str(d.Signature)
+		e.str(d.Doc)
+		e.strs_(d.Attrs)
+		e.strs_(d.StmtRefs)
+		e.strs_(d.ProofRefs)
+		e.uint(uint64(d.Scope))
+		var fl uint64
+		if d.Private {
+			fl |= 1
+		}
+		if d.Protected {
+			fl |= 2
+		}
+		if d.Anonymous {
+			fl |= 4
+		}
+		e.uint(fl)
+		e.str(d.Parent)
+		e.str(d.Symbol)
+		e.additive(d.Additive)
+	}
+	e.uint(uint64(len(f.Scopes)))
+	for _, s := range f.Scopes {
+		e.str(s.Namespace)
+		e.strs_(s.Opens)
+	}
+	e.uint(uint64(len(f.AttrCmds)))
+	for _, a := range f.AttrCmds {
+		e.strs_(a.Names)
+		e.strs_(a.Attrs)
+		e.additive(a.Additive)
+		e.uint(uint64(a.Scope))
+	}
+	e.uint(uint64(len(f.Exports)))
+	for _, x := range f.Exports {
+		e.str(x.Namespace)
+		e.str(x.From)
+		e.strs_(x.Names)
+	}
+	e.uint(uint64(len(f.Diags)))
+	for _, d := range f.Diags {
+		e.uint(uint64(d.Line))
+		e.str(d.Msg)
+	}
+	e.strs_(f.Warnings)
+}
+
+// writeCache writes the parse results keyed by content hash to path
+// atomically (temporary file and rename).
+func writeCache(path string, entries map[contentHash]*leansrc.File) error {
+	e := &encoder{strs: map[string]uint32{}}
+	e.uint(uint64(len(entries)))
+	for h, f := range entries {
+		e.body = append(e.body, h[:]...)
+		e.file(f)
+	}
+	var head []byte
+	head = append(head, cacheMagic...)
+	head = binary.AppendUvarint(head, cacheVersion*1000+leansrc.Version)
+	head = binary.AppendUvarint(head, uint64(len(e.table)))
+	for _, s := range e.table {
+		head = binary.AppendUvarint(head, uint64(len(s)))
+	}
+	var blob bytes.Buffer
+	for _, s := range e.table {
+		blob.WriteString(s)
+	}
+	head = binary.AppendUvarint(head, uint64(blob.Len()))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".pack-*")
+	if err != nil {
+		return err
+	}
+	_, err1 := tmp.Write(head)
+	_, err2 := tmp.Write(blob.Bytes())
+	_, err3 := tmp.Write(e.body)
+	err4 := tmp.Close()
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// errCorrupt reports a pack file that cannot be decoded.
+var errCorrupt = errors.New("corrupt index cache")
+
+// decoder reads the pack format.
+type decoder struct {
+	buf   []byte
+	pos   int
+	table []string
+	err   error
+}
+
+func (d *decoder) uint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.buf[d.pos:])
+	if n <= 0 {
+		d.err = errCorrupt
+		return 0
+	}
+	d.pos += n
+	return v
+}
+
+func (d *decoder) str() string {
+	id := d.uint()
+	if id >= uint64(len(d.table)) {
+		d.err = errCorrupt
+		return ""
+	}
+	return d.table[id]
+}
+
+func (d *decoder) strs() []string {
+	n := d.uint()
+	if n == 0 || d.err != nil {
+		return nil
+	}
+	if n > uint64(len(d.buf)) {
+		d.err = errCorrupt
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
+func (d *decoder) additive() *leansrc.Additive {
+	k := d.uint()
+	if k == 0 {
+		return nil
+	}
+	return &leansrc.Additive{Existing: k == 2, Name: d.str(), Doc: d.str()}
+}
+
+func (d *decoder) count() int {
+	n := d.uint()
+	if n > uint64(len(d.buf)) {
+		d.err = errCorrupt
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) file() *leansrc.File {
+	f := &leansrc.File{ModuleDocs: d.strs()}
+	n := d.count()
+	f.Decls = make([]leansrc.Decl, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		x := &f.Decls[i]
+		x.Name = d.str()
+		x.Kind = d.str()
+		x.Range.Start.Line = int(d.uint())
+		x.Range.Start.Character = int(d.uint())
+		x.Range.End.Line = int(d.uint())
+		x.Range.End.Character = int(d.uint())
+		x.Signature = d.str()
+		x.Doc = d.str()
+		x.Attrs = d.strs()
+		x.StmtRefs = d.strs()
+		x.ProofRefs = d.strs()
+		x.Scope = int(d.uint())
+		fl := d.uint()
+		x.Private, x.Protected, x.Anonymous = fl&1 != 0, fl&2 != 0, fl&4 != 0
+		x.Parent = d.str()
+		x.Symbol = d.str()
+		x.Additive = d.additive()
+	}
+	n = d.count()
+	f.Scopes = make([]leansrc.Scope, n)
+	for i := 0; i < n && d.err == nil; i++ {
+		f.Scopes[i] = leansrc.Scope{Namespace: d.str(), Opens: d.strs()}
+	}
+	n = d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		f.AttrCmds = append(f.AttrCmds, leansrc.AttrCmd{Names: d.strs(), Attrs: d.strs(), Additive: d.additive(), Scope: int(d.uint())})
+	}
+	n = d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		f.Exports = append(f.Exports, leansrc.Export{Namespace: d.str(), From: d.str(), Names: d.strs()})
+	}
+	n = d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		f.Diags = append(f.Diags, leansrc.Diag{Line: int(d.uint()), Msg: d.str()})
+	}
+	f.Warnings = d.strs()
+	for i := range f.Decls {
+		if f.Decls[i].Scope >= len(f.Scopes) {
+			d.err = errCorrupt
+		}
+	}
+	return f
+}
+
+// readCache loads a pack file; a missing file yields an empty map.
+func readCache(path string) (map[contentHash]*leansrc.File, error) {
+	buf, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[contentHash]*leansrc.File{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(buf, []byte(cacheMagic)) {
+		return nil, errCorrupt
+	}
+	d := &decoder{buf: buf, pos: len(cacheMagic)}
+	if v := d.uint(); v != cacheVersion*1000+leansrc.Version {
+		return map[contentHash]*leansrc.File{}, nil // stale format: rebuild
+	}
+	n := d.count()
+	lens := make([]int, n)
+	for i := range lens {
+		lens[i] = int(d.uint())
+	}
+	blobLen := int(d.uint())
+	if d.err != nil || d.pos+blobLen > len(buf) {
+		return nil, errCorrupt
+	}
+	blob := string(buf[d.pos : d.pos+blobLen]) // one copy; all strings share it
+	d.pos += blobLen
+	d.table = make([]string, n)
+	off := 0
+	for i, l := range lens {
+		if off+l > len(blob) {
+			return nil, errCorrupt
+		}
+		d.table[i] = blob[off : off+l]
+		off += l
+	}
+	nf := d.count()
+	out := make(map[contentHash]*leansrc.File, nf)
+	for i := 0; i < nf && d.err == nil; i++ {
+		if d.pos+32 > len(buf) {
+			return nil, errCorrupt
+		}
+		var h contentHash
+		copy(h[:], buf[d.pos:d.pos+32])
+		d.pos += 32
+		out[h] = d.file()
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return out, nil
+}

@@ -1,0 +1,227 @@
+package library
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Root is one directory tree of Lean sources: the workspace itself, a Lake
+// package, Lean's own sources, or an extra root given by the user.
+type Root struct {
+	// Dir is the absolute directory whose relative paths give module names.
+	Dir string
+	// Package is "" for the workspace, the package name under .lake/packages,
+	// "lean4" for Lean's sources, or the directory name of an extra root.
+	Package string
+	// User marks roots holding the user's own files.
+	User bool
+}
+
+// Workspace is a discovered Lake workspace and the roots to index.
+type Workspace struct {
+	// Dir is the workspace root (where lakefile or lean-toolchain lives).
+	Dir string
+	// Toolchain is the content of lean-toolchain ("" when absent).
+	Toolchain string
+	// Roots are the trees to index, the workspace first.
+	Roots []Root
+}
+
+// skipDirs are directory names never descended into.
+var skipDirs = map[string]bool{
+	".lake": true, "lake-packages": true, "build": true, ".git": true, "node_modules": true,
+	".cache": true, "_build": true, ".github": true,
+}
+
+// Discover finds the Lake workspace containing dir (walking up to the first
+// directory with lakefile.lean, lakefile.toml or lean-toolchain; dir itself
+// when none is found) and lists its roots: the workspace, every package
+// under .lake/packages (or the older lake-packages), Lean's sources from the
+// elan toolchain named by lean-toolchain when installed, and the extra
+// directories.
+func Discover(dir string, extra []string) (*Workspace, error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("workspace %s: not a directory", dir)
+	}
+	root := abs
+	for d := abs; ; {
+		if isLakeRoot(d) {
+			root = d
+			break
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	ws := &Workspace{Dir: root}
+	if b, err := os.ReadFile(filepath.Join(root, "lean-toolchain")); err == nil {
+		ws.Toolchain = strings.TrimSpace(string(b))
+	}
+	ws.Roots = append(ws.Roots, Root{Dir: root, User: true})
+	for _, pk := range []string{filepath.Join(root, ".lake", "packages"), filepath.Join(root, "lake-packages")} {
+		ents, err := os.ReadDir(pk)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			p := filepath.Join(pk, e.Name())
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				ws.Roots = append(ws.Roots, Root{Dir: p, Package: e.Name()})
+			}
+		}
+	}
+	if src := toolchainSources(ws.Toolchain); src != "" {
+		ws.Roots = append(ws.Roots, Root{Dir: src, Package: "lean4"})
+	}
+	seen := map[string]bool{}
+	for _, r := range ws.Roots {
+		seen[r.Dir] = true
+	}
+	for _, e := range extra {
+		p, err := filepath.Abs(e)
+		if err != nil {
+			return nil, err
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("root %s: %w", e, err)
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("root %s: not a directory", e)
+		}
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		ws.Roots = append(ws.Roots, Root{Dir: p, Package: filepath.Base(p), User: true})
+	}
+	return ws, nil
+}
+
+func isLakeRoot(d string) bool {
+	for _, f := range []string{"lakefile.lean", "lakefile.toml", "lean-toolchain"} {
+		if _, err := os.Stat(filepath.Join(d, f)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// toolchainSources returns ~/.elan/toolchains/<name>/src/lean for a
+// toolchain spec like "leanprover/lean4:v4.17.0", or "" when not installed.
+func toolchainSources(tc string) string {
+	if tc == "" {
+		return ""
+	}
+	home := os.Getenv("ELAN_HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		home = filepath.Join(h, ".elan")
+	}
+	name := strings.ReplaceAll(strings.ReplaceAll(tc, "/", "--"), ":", "---")
+	p := filepath.Join(home, "toolchains", name, "src", "lean")
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		return p
+	}
+	return ""
+}
+
+// sourceFile is one .lean file found under a root.
+type sourceFile struct {
+	abs  string
+	rel  string // slash-separated, relative to the root
+	root int    // index into Workspace.Roots
+}
+
+// files lists every .lean file of the workspace, skipping build outputs,
+// hidden directories and the package directories of nested roots.
+func (ws *Workspace) files() ([]sourceFile, error) {
+	var out []sourceFile
+	rootDirs := map[string]bool{}
+	for _, r := range ws.Roots {
+		rootDirs[r.Dir] = true
+	}
+	seen := map[string]bool{}
+	for ri, r := range ws.Roots {
+		err := filepath.WalkDir(r.Dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == r.Dir {
+					return err
+				}
+				return nil // unreadable subdirectory: skip it
+			}
+			if d.IsDir() {
+				if p != r.Dir && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".") || rootDirs[p]) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(d.Name(), ".lean") || seen[p] {
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+					return nil
+				}
+			}
+			seen[p] = true
+			rel, err := filepath.Rel(r.Dir, p)
+			if err != nil {
+				return nil
+			}
+			out = append(out, sourceFile{abs: p, rel: filepath.ToSlash(rel), root: ri})
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].abs < out[j].abs })
+	return out, nil
+}
+
+// locate maps an absolute file path to its root and relative path; files
+// outside every root belong to the workspace root by their path relative to
+// it (or their base name).
+func (ws *Workspace) locate(abs string) (int, string) {
+	best, bestLen := -1, -1
+	for i, r := range ws.Roots {
+		if strings.HasPrefix(abs, r.Dir+string(filepath.Separator)) && len(r.Dir) > bestLen {
+			best, bestLen = i, len(r.Dir)
+		}
+	}
+	if best >= 0 {
+		rel, _ := filepath.Rel(ws.Roots[best].Dir, abs)
+		return best, filepath.ToSlash(rel)
+	}
+	return 0, filepath.Base(abs)
+}
+
+// ModuleName derives a Lean module name from a root-relative path:
+// "Mathlib/Data/Nat/Prime/Defs.lean" → "Mathlib.Data.Nat.Prime.Defs".
+func ModuleName(rel string) string {
+	rel = strings.TrimSuffix(filepath.ToSlash(rel), ".lean")
+	rel = strings.TrimPrefix(rel, "./")
+	return strings.ReplaceAll(rel, "/", ".")
+}

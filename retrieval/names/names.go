@@ -1,0 +1,400 @@
+// Package names is the name channel of retrieval: a suffix array over the
+// full names of every declaration (the DDR paper's "suffix array check"),
+// answering exact, dotted-suffix, partial and similar-name lookups in
+// microseconds. An Index is immutable and safe for concurrent use.
+package names
+
+import (
+	"index/suffixarray"
+	"sort"
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/library"
+)
+
+// sep separates names in the suffix array's text; it never occurs in a name.
+const sep = "\x00"
+
+// maxDist is the largest edit distance between last components that Similar
+// still reports.
+const maxDist = 2
+
+// rebuildAt is the overlay size at which With rebuilds the suffix array.
+const rebuildAt = 4096
+
+// Index answers name lookups over a fixed set of declarations: a suffix
+// array over a base set, plus a small overlay of names added and removed
+// since (see With).
+type Index struct {
+	base    *base
+	extra   []string        // names added since base, sorted
+	removed map[string]bool // base names removed since base
+	twin    map[string]string
+}
+
+// base is the suffix-array part of an Index, shared between versions.
+type base struct {
+	text  []byte
+	sa    *suffixarray.Index
+	names []string            // sorted, distinct
+	start []int               // start offset of names[i] in text
+	last  map[string][]string // last component -> names ending in it
+	lasts []string            // distinct last components, sorted
+}
+
+// New builds the index over the names of decls.
+func New(decls []*library.Decl) *Index {
+	twin := map[string]string{}
+	var all []string
+	for _, d := range decls {
+		if d == nil || d.Name == "" || strings.Contains(d.Name, sep) {
+			continue
+		}
+		addTwin(twin, d)
+		all = append(all, d.Name)
+	}
+	return &Index{base: newBase(all), twin: twin}
+}
+
+func addTwin(twin map[string]string, d *library.Decl) {
+	if d.Twin != "" {
+		twin[d.Name] = d.Twin
+		if _, ok := twin[d.Twin]; !ok {
+			twin[d.Twin] = d.Name
+		}
+	}
+}
+
+// With returns a new index without the names in remove and with the names
+// of add; the receiver is unchanged. Small changes are kept in an overlay
+// beside the shared suffix array, so one file's update costs microseconds.
+func (ix *Index) With(remove []string, add []*library.Decl) *Index {
+	out := &Index{base: ix.base, removed: map[string]bool{}, twin: ix.twin}
+	for n := range ix.removed {
+		out.removed[n] = true
+	}
+	drop := map[string]bool{}
+	for _, n := range remove {
+		drop[n] = true
+		if ix.base.has(n) {
+			out.removed[n] = true
+		}
+	}
+	extra := map[string]bool{}
+	for _, n := range ix.extra {
+		if !drop[n] {
+			extra[n] = true
+		}
+	}
+	twinCopied := false
+	for _, d := range add {
+		if d == nil || d.Name == "" || strings.Contains(d.Name, sep) {
+			continue
+		}
+		if d.Twin != "" {
+			if !twinCopied {
+				out.twin = make(map[string]string, len(ix.twin)+len(add))
+				for k, v := range ix.twin {
+					out.twin[k] = v
+				}
+				twinCopied = true
+			}
+			addTwin(out.twin, d)
+		}
+		if ix.base.has(d.Name) {
+			delete(out.removed, d.Name)
+		} else {
+			extra[d.Name] = true
+		}
+	}
+	for n := range extra {
+		out.extra = append(out.extra, n)
+	}
+	sort.Strings(out.extra)
+	if len(out.extra)+len(out.removed) > rebuildAt {
+		var all []string
+		for _, n := range ix.base.names {
+			if !out.removed[n] {
+				all = append(all, n)
+			}
+		}
+		all = append(all, out.extra...)
+		return &Index{base: newBase(all), twin: out.twin}
+	}
+	return out
+}
+
+func newBase(all []string) *base {
+	ix := &base{last: map[string][]string{}}
+	sort.Strings(all)
+	for i, n := range all {
+		if i == 0 || n != all[i-1] {
+			ix.names = append(ix.names, n)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(sep)
+	ix.start = make([]int, len(ix.names))
+	for i, n := range ix.names {
+		ix.start[i] = b.Len()
+		b.WriteString(n)
+		b.WriteString(sep)
+		l := Last(n)
+		if _, ok := ix.last[l]; !ok {
+			ix.lasts = append(ix.lasts, l)
+		}
+		ix.last[l] = append(ix.last[l], n)
+	}
+	sort.Strings(ix.lasts)
+	ix.text = []byte(b.String())
+	ix.sa = suffixarray.New(ix.text)
+	return ix
+}
+
+func (b *base) has(name string) bool {
+	i := sort.SearchStrings(b.names, name)
+	return i < len(b.names) && b.names[i] == name
+}
+
+// Len returns the number of distinct names in the index.
+func (ix *Index) Len() int { return len(ix.base.names) - len(ix.removed) + len(ix.extra) }
+
+// Exact reports whether name is the full name of a declaration.
+func (ix *Index) Exact(name string) bool {
+	if ix.base.has(name) {
+		return !ix.removed[name]
+	}
+	i := sort.SearchStrings(ix.extra, name)
+	return i < len(ix.extra) && ix.extra[i] == name
+}
+
+// nameAt returns the name that contains text offset off.
+func (ix *base) nameAt(off int) string {
+	i := sort.SearchInts(ix.start, off+1) - 1
+	if i < 0 {
+		return ""
+	}
+	return ix.names[i]
+}
+
+// lookup returns the distinct names whose text sep+name+sep contains
+// pattern, in name order.
+func (ix *Index) lookup(pattern string, limit int) []string {
+	if pattern == "" {
+		return nil
+	}
+	offs := ix.base.sa.Lookup([]byte(pattern), -1)
+	seen := map[string]bool{}
+	var out []string
+	for _, off := range offs {
+		n := ix.base.nameAt(off)
+		if n != "" && !seen[n] && !ix.removed[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, n := range ix.extra {
+		if strings.Contains(sep+n+sep, pattern) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// Suffix returns the names equal to s or ending in "."+s, shortest first.
+func (ix *Index) Suffix(s string) []string {
+	s = strings.TrimPrefix(s, "_root_.")
+	if s == "" || strings.Contains(s, sep) {
+		return nil
+	}
+	out := ix.lookup("."+s+sep, -1)
+	if ix.Exact(s) {
+		out = append([]string{s}, out...)
+	}
+	sortByLen(out)
+	return out
+}
+
+// Partial returns up to limit names that contain s anywhere, preferring
+// names where s is the whole last component, then a suffix, then shorter
+// names.
+func (ix *Index) Partial(s string, limit int) []string {
+	if s == "" || strings.Contains(s, sep) {
+		return nil
+	}
+	all := ix.lookup(s, -1)
+	rank := func(n string) int {
+		switch {
+		case n == s:
+			return 0
+		case strings.HasSuffix(n, "."+s):
+			return 1
+		case strings.HasSuffix(n, s):
+			return 2
+		case strings.HasPrefix(n, s) || strings.Contains(n, "."+s):
+			return 3
+		}
+		return 4
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		ri, rj := rank(all[i]), rank(all[j])
+		if ri != rj {
+			return ri < rj
+		}
+		if len(all[i]) != len(all[j]) {
+			return len(all[i]) < len(all[j])
+		}
+		return all[i] < all[j]
+	})
+	if limit > 0 && len(all) > limit {
+		all = all[:limit]
+	}
+	return all
+}
+
+// Similar suggests up to limit existing names for a possibly misspelt or
+// hallucinated name: its to_additive twin, names with the same last
+// component in other namespaces, then names whose last component is within
+// a small edit distance, closest first.
+func (ix *Index) Similar(name string, limit int) []string {
+	if name == "" || limit == 0 {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{name: true}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	if t, ok := ix.twin[name]; ok && ix.Exact(t) {
+		add(t)
+	}
+	l := Last(name)
+	var same []string
+	for _, n := range ix.base.last[l] {
+		if !ix.removed[n] {
+			same = append(same, n)
+		}
+	}
+	for _, n := range ix.extra {
+		if Last(n) == l {
+			same = append(same, n)
+		}
+	}
+	sort.Slice(same, func(i, j int) bool {
+		di, dj := Distance(same[i], name), Distance(same[j], name)
+		if di != dj {
+			return di < dj
+		}
+		return same[i] < same[j]
+	})
+	for _, n := range same {
+		add(n)
+	}
+	type cand struct {
+		n string
+		d int
+	}
+	var near []cand
+	for _, c := range ix.base.lasts {
+		if c == l || abs(len(c)-len(l)) > maxDist {
+			continue
+		}
+		if d := Distance(c, l); d <= maxDist {
+			for _, n := range ix.base.last[c] {
+				if !ix.removed[n] {
+					near = append(near, cand{n, d*1000 + Distance(n, name)})
+				}
+			}
+		}
+	}
+	for _, n := range ix.extra {
+		c := Last(n)
+		if c != l && abs(len(c)-len(l)) <= maxDist {
+			if d := Distance(c, l); d <= maxDist {
+				near = append(near, cand{n, d*1000 + Distance(n, name)})
+			}
+		}
+	}
+	sort.Slice(near, func(i, j int) bool {
+		if near[i].d != near[j].d {
+			return near[i].d < near[j].d
+		}
+		return near[i].n < near[j].n
+	})
+	for _, c := range near {
+		add(c.n)
+	}
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// Last returns the last dot-separated component of a full name, keeping
+// «guillemet» components intact.
+func Last(name string) string {
+	depth := 0
+	cut := -1
+	for i, r := range name {
+		switch r {
+		case '«':
+			depth++
+		case '»':
+			if depth > 0 {
+				depth--
+			}
+		case '.':
+			if depth == 0 && i+1 < len(name) {
+				cut = i
+			}
+		}
+	}
+	return name[cut+1:]
+}
+
+// Distance is the Levenshtein edit distance between a and b, counted in
+// runes.
+func Distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			c := prev[j-1]
+			if ra[i-1] != rb[j-1] {
+				c++
+			}
+			c = min(c, prev[j]+1, cur[j-1]+1)
+			cur[j] = c
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func sortByLen(s []string) {
+	sort.SliceStable(s, func(i, j int) bool {
+		if len(s[i]) != len(s[j]) {
+			return len(s[i]) < len(s[j])
+		}
+		return s[i] < s[j]
+	})
+}

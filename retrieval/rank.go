@@ -1,0 +1,268 @@
+package retrieval
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
+)
+
+// Ranking holds the switches and weights of premise ranking; the zero value
+// is not useful, start from DefaultRanking.
+type Ranking struct {
+	// Lexical enables the BM25 channel over premise-like declarations.
+	Lexical bool
+	// PRF enables pseudo-relevance feedback through the graph: theorems that
+	// match the query vote for the declarations their statements use.
+	PRF bool
+	// Names enables the name channel for identifier-like query tokens.
+	Names bool
+	// Dense enables the embedding channel when vectors are available.
+	Dense bool
+	// KindPrior favours definitions, structures and classes over fields.
+	KindPrior bool
+	// Popularity weights the graph in-degree prior.
+	Popularity float64
+	// NotationPenalty scales down constants that a notation stands for.
+	NotationPenalty float64
+	// UserBoost multiplies the score of the user's own declarations.
+	UserBoost float64
+	// LexWeight, PRFWeight, NameWeight and DenseWeight weight the channels.
+	LexWeight, PRFWeight, NameWeight, DenseWeight float64
+	// LexDepth and PRFDepth are how many hits each channel looks at.
+	LexDepth, PRFDepth int
+	// NameField, NSField and DocField weight the fields of the lexical
+	// premise score; Coverage is the exponent on the share of a name's terms
+	// that the query covers.
+	NameField, NSField, DocField, Coverage float64
+}
+
+// DefaultRanking is the configuration chosen by the ProofNet ablation (see
+// docs/retrieval.md).
+var DefaultRanking = Ranking{
+	Lexical: true, PRF: true, Names: true, Dense: true, KindPrior: true,
+	Popularity: 0.15, NotationPenalty: 0.3, UserBoost: 1.5,
+	LexWeight: 1, PRFWeight: 0.6, NameWeight: 1, DenseWeight: 0.5,
+	LexDepth: 300, PRFDepth: 60,
+	NameField: 1, NSField: 0.3, DocField: 0.5, Coverage: 1,
+}
+
+// scored accumulates a candidate's score and the rank at which each channel
+// found it.
+type scored struct {
+	id       string
+	score    float64
+	channels map[string]int
+}
+
+// rankPremises ranks candidate premises for an informal text and an optional
+// formal guess.
+func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal string, n int, r Ranking) ([]Hit, error) {
+	terms := lexical.Terms(text + "\n" + formal)
+	cands := map[string]*scored{}
+	get := func(id string) *scored {
+		c := cands[id]
+		if c == nil {
+			c = &scored{id: id, channels: map[string]int{}}
+			cands[id] = c
+		}
+		return c
+	}
+	m := s.model
+	if r.Lexical && len(terms) > 0 {
+		sc := m.premiseScores(terms, r)
+		top := 0.0
+		for _, v := range sc {
+			top = max(top, v)
+		}
+		if top > 0 {
+			for _, sl := range topSlots(sc, r.LexDepth) {
+				c := get(m.ids[sl])
+				c.score += r.LexWeight * sc[sl] / top
+				c.channels["lexical"] = len(c.channels) + 1
+			}
+		}
+	}
+	if r.PRF && len(terms) > 0 {
+		slots, scores := m.theoremScores(terms, r.PRFDepth)
+		votes := map[string]float64{}
+		for i, sl := range slots {
+			d := m.decls[sl]
+			if len(d.StatementDeps) == 0 {
+				continue
+			}
+			w := scores[i] / scores[0] / math.Sqrt(float64(len(d.StatementDeps)))
+			for _, dep := range uniq(d.StatementDeps) {
+				votes[dep] += w
+			}
+		}
+		type v struct {
+			name string
+			w    float64
+		}
+		var vs []v
+		for name, w := range votes {
+			vs = append(vs, v{name, w})
+		}
+		sort.Slice(vs, func(i, j int) bool {
+			if vs[i].w != vs[j].w {
+				return vs[i].w > vs[j].w
+			}
+			return vs[i].name < vs[j].name
+		})
+		if len(vs) > 0 {
+			top := vs[0].w
+			for i, x := range vs {
+				for _, id := range s.byName[x.name] {
+					d := s.decls[id]
+					if premiseKind(d.Kind) == 0 {
+						continue
+					}
+					c := get(id)
+					c.score += r.PRFWeight * x.w / top
+					c.channels["graph"] = i + 1
+				}
+			}
+		}
+	}
+	if r.Names {
+		for i, name := range e.nameMatches(s, text, formal) {
+			for _, id := range s.byName[name] {
+				c := get(id)
+				c.score += r.NameWeight
+				c.channels["names"] = i + 1
+			}
+		}
+	}
+	var out []*scored
+	for _, c := range cands {
+		d := s.decls[c.id]
+		pk := premiseKind(d.Kind)
+		if pk == 0 {
+			continue
+		}
+		if r.KindPrior {
+			c.score *= pk
+		}
+		c.score *= 1 + r.Popularity*s.popularity(d.Name)
+		if s.notationTarget[d.Name] {
+			c.score *= r.NotationPenalty
+		}
+		if d.User {
+			c.score *= r.UserBoost
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].id < out[j].id
+	})
+	hits := make([]Hit, 0, n)
+	seen := map[string]bool{}
+	for _, c := range out {
+		d := s.decls[c.id]
+		if seen[d.Name] {
+			continue
+		}
+		seen[d.Name] = true
+		hits = append(hits, Hit{Decl: d, Score: c.score, Channels: c.channels})
+		if len(hits) == n {
+			break
+		}
+	}
+	return hits, nil
+}
+
+// topSlots returns the n best-scoring slots, best first (ties by slot).
+func topSlots(sc map[int32]float64, n int) []int32 {
+	out := make([]int32, 0, len(sc))
+	for s := range sc {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if sc[out[i]] != sc[out[j]] {
+			return sc[out[i]] > sc[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// nameMatches returns the declaration names that identifier-like tokens of
+// text denote exactly or as a dotted suffix.
+// Tokens of informal text count only when written like Lean constants;
+// every identifier of the formal guess counts.
+func (e *Engine) nameMatches(s *snapshot, text string, formal string) []string {
+	var out []string
+	seen := map[string]bool{}
+	var toks []string
+	for _, tok := range identTokens(text) {
+		if looksLikeIdent(tok) {
+			toks = append(toks, tok)
+		}
+	}
+	toks = append(toks, identTokens(formal)...)
+	for _, tok := range toks {
+		for _, n := range s.names.Suffix(tok) {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+			if len(out) > 50 {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// looksLikeIdent reports whether a token is written like a Lean constant
+// (dotted, capitalised camel case or snake case) rather than an English word.
+func looksLikeIdent(tok string) bool {
+	if len(tok) < 2 {
+		return false
+	}
+	if strings.ContainsAny(tok, "._") {
+		return true
+	}
+	upper := 0
+	for _, r := range tok {
+		if unicode.IsUpper(r) {
+			upper++
+		}
+	}
+	return upper >= 2
+}
+
+// identTokens splits text into identifier-shaped tokens.
+func identTokens(text string) []string {
+	var out []string
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' || r == '\'')
+	}) {
+		if tok = strings.Trim(tok, "."); len(tok) > 1 {
+			out = append(out, tok)
+		}
+	}
+	return out
+}
+
+func uniq(xs []string) []string {
+	seen := make(map[string]bool, len(xs))
+	out := xs[:0:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
