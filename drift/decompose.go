@@ -75,12 +75,17 @@ func decomposeUser(statement string) string {
 // ErrNoBoxed means an answer contained no complete \boxed{…}.
 var ErrNoBoxed = errors.New(`no complete \boxed{…} in the answer`)
 
+// maxBoxes bounds the boxes ParseBoxed looks at, which also bounds its work
+// on hostile input.
+const maxBoxes = 64
+
 // ParseBoxed returns the contents of every complete \boxed{…} in text, with
 // nested braces balanced and prose around them ignored; empty boxes are
-// skipped. An unclosed box at the end is dropped and reported in dropped.
+// skipped. An unclosed box is dropped and counted in dropped. At most 64
+// boxes are read.
 func ParseBoxed(text string) (boxes []string, dropped int) {
 	const open = `\boxed{`
-	for {
+	for len(boxes)+dropped < maxBoxes {
 		i := strings.Index(text, open)
 		if i < 0 {
 			return boxes, dropped
@@ -116,6 +121,7 @@ func ParseBoxed(text string) (boxes []string, dropped int) {
 		}
 		text = text[end+1:]
 	}
+	return boxes, dropped
 }
 
 // ParseSubQuery splits one box into its sentence and its guessed Lean form

@@ -2,7 +2,6 @@ package drift
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,33 +11,14 @@ import (
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 	"github.com/drift-lsp/drift-lsp/retrieval"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
 )
 
 // openWorkspaceEngine indexes testdata/workspace with the real indexer and
-// serves it through the real retrieval engine (as a corpus dump, the form
-// every engine version accepts).
+// retrieval engine.
 func openWorkspaceEngine(t *testing.T) *retrieval.Engine {
 	t.Helper()
 	ctx := context.Background()
-	ws, err := library.Discover(filepath.Join("..", "testdata", "workspace"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lib, err := library.Load(ctx, ws, library.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	corpus := filepath.Join(t.TempDir(), "workspace.jsonl")
-	f, err := os.Create(corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := library.WriteDecls(f, lib.Decls()); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	eng, err := retrieval.Open(ctx, retrieval.Config{Corpus: []string{corpus}})
+	eng, err := retrieval.Open(ctx, retrieval.Config{Roots: []string{filepath.Join("..", "testdata", "workspace")}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,14 +101,46 @@ var (
 )
 
 var (
-	leanFenceRE = regexp.MustCompile("(?s)```[ \t]*(lean4?|)[ \t]*\r?\n(.*?)```")
-	// forbiddenRE matches commands that must never reach Lean from a model.
-	forbiddenRE   = regexp.MustCompile(`(?m)(^|[^\p{L}\p{N}_.])(#eval|#print|#exit|#check|#reduce|#synth|#guard_msgs|run_cmd|run_tac|run_elab|run_meta|macro_rules|macro|syntax|elab_rules|elab|initialize|builtin_initialize|unsafe|implemented_by|extern|declare_syntax_cat|notation|infixl?|infixr|prefix|postfix|set_option|attribute|instance|axiom|opaque)([^\p{L}\p{N}_']|$)`)
+	leanFenceRE   = regexp.MustCompile("(?s)```[ \t]*(lean4?|)[ \t]*\r?\n(.*?)```")
 	declStartRE   = regexp.MustCompile(`^(?:@\[[^\]]*\]\s*)*(?:(?:private|protected|noncomputable|nonrec|partial)\s+)*(theorem|lemma|example|def|abbrev|structure|class|inductive|instance|axiom|opaque)\b`)
 	keywordRE     = regexp.MustCompile(`\b(theorem|lemma|example)\b`)
 	bareTheoremRE = regexp.MustCompile(`^(theorem|lemma)\s`)
 	headerLineRE  = regexp.MustCompile(`^(import|open|namespace|end|section|variable|universe)\b`)
 )
+
+// forbidden are the words that must never reach Lean from a model: commands
+// that run code or change the environment.
+var forbidden = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`#eval #print #exit #check #reduce #synth #guard_msgs run_cmd run_tac run_elab run_meta
+		macro_rules macro syntax elab_rules elab initialize builtin_initialize unsafe implemented_by extern
+		declare_syntax_cat notation infix infixl infixr prefix postfix set_option attribute instance axiom opaque`) {
+		forbidden[w] = true
+	}
+}
+
+// forbiddenWord returns the first forbidden word of code, read as whole
+// identifier-like tokens (so `List.prefix` or `unsafe_thing` do not count).
+func forbiddenWord(code string) string {
+	isTok := func(r rune) bool {
+		return r == '_' || r == '\'' || r == '.' || r == '#' || r == '!' || r == '?' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	start := -1
+	for i, r := range code + " " {
+		if isTok(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && forbidden[code[start:i]] {
+			return code[start:i]
+		}
+		start = -1
+	}
+	return ""
+}
 
 // Stub is a normalised candidate: exactly one `theorem NAME … := by sorry`.
 type Stub struct {
@@ -138,8 +170,8 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 		return nil, err
 	}
 	code = stripComments(code)
-	if m := forbiddenRE.FindStringSubmatch(code); m != nil {
-		return nil, fmt.Errorf("%w: %s", ErrForbidden, m[2])
+	if w := forbiddenWord(code); w != "" {
+		return nil, fmt.Errorf("%w: %s", ErrForbidden, w)
 	}
 	st := &Stub{Notes: notes}
 	var decl []string
@@ -318,6 +350,17 @@ func stripComments(code string) string {
 	return b.String()
 }
 
+func hasRunePrefix(rs []rune, p string) bool {
+	i := 0
+	for _, r := range p {
+		if i >= len(rs) || rs[i] != r {
+			return false
+		}
+		i++
+	}
+	return true
+}
+
 // splitName splits "name rest" where name may contain «guillemets».
 func splitName(s string) (string, string) {
 	rs := []rune(s)
@@ -353,9 +396,15 @@ func splitProof(s string) (sig, proof string, hasProof bool) {
 				return string(rs[:i]), string(rs[i+2:]), true
 			}
 		case '\n':
-			rest := strings.TrimLeft(string(rs[i+1:]), " \t")
-			if depth <= 0 && (strings.HasPrefix(rest, "| ") || strings.HasPrefix(rest, "where")) {
-				return string(rs[:i]), rest, true
+			if depth > 0 {
+				continue
+			}
+			j := i + 1
+			for j < len(rs) && (rs[j] == ' ' || rs[j] == '\t') {
+				j++
+			}
+			if hasRunePrefix(rs[j:], "| ") || hasRunePrefix(rs[j:], "where") {
+				return string(rs[:i]), string(rs[j:]), true
 			}
 		}
 	}

@@ -188,3 +188,43 @@ func FuzzNormalizeStub(f *testing.F) {
 		ParseDependencies(s)
 	})
 }
+
+// hostileAnswers are maximal-size answers (the client's 256 KiB cap) shaped
+// to trigger quadratic behaviour in naive parsers.
+func hostileAnswers() map[string]string {
+	const n = 256 << 10
+	return map[string]string{
+		"many lines":       "```lean\ntheorem a : True" + strings.Repeat("\n ", n/2) + "\n```",
+		"unclosed boxes":   strings.Repeat(`\boxed{`, n/7),
+		"nested brackets":  "```lean\ntheorem a : " + strings.Repeat("(", n/2) + "\n```",
+		"many fences":      strings.Repeat("```lean\nx\n```\n", n/14),
+		"comment openers":  "```lean\n" + strings.Repeat("/-", n/2) + "\n```",
+		"many bare tokens": strings.Repeat("Nat.Prime, ", n/11),
+	}
+}
+
+func TestHostileAnswers(t *testing.T) {
+	for name, in := range hostileAnswers() {
+		t.Run(name, func(t *testing.T) {
+			NormalizeStub(in, "x")
+			if boxes, dropped := ParseBoxed(in); len(boxes)+dropped > maxBoxes {
+				t.Fatalf("%d boxes read", len(boxes)+dropped)
+			}
+			if names, _ := ParseDependencies(in); len(names) > maxProposed {
+				t.Fatalf("%d names", len(names))
+			}
+		})
+	}
+}
+
+func BenchmarkHostileAnswers(b *testing.B) {
+	for name, in := range hostileAnswers() {
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				NormalizeStub(in, "x")
+				ParseBoxed(in)
+				ParseDependencies(in)
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/retrieval/library"
@@ -39,6 +40,10 @@ type CheckResult struct {
 	GateReason string `json:"gate_reason,omitempty"`
 	// Unknown lists identifiers that resolve to nothing (likely hallucinated).
 	Unknown []string `json:"unknown,omitempty"`
+	// Suggestions maps unknown names to library names probably meant.
+	Suggestions map[string][]string `json:"suggestions,omitempty"`
+	// Lints are warnings that do not affect ranking.
+	Lints []string `json:"lints,omitempty"`
 	// LeanRan tells whether Lean checked the stub; LeanOK is its verdict and
 	// LeanSkipped why it did not run.
 	LeanRan     bool     `json:"lean_ran"`
@@ -67,8 +72,12 @@ type Params struct {
 	MaxSubQueries int
 	// NoPropose disables the direct-dependency stage.
 	NoPropose bool
-	// CallBudget bounds the model calls of one Formalize (default: 2 +
-	// Samples + NoContextSamples).
+	// RepairBudget is the number of repair attempts (Aria, leanrepl's loop)
+	// on the chosen candidate when it fails Lean or names an unknown
+	// constant; 0 disables repair (default), at most leanrepl.MaxRepairBudget.
+	RepairBudget int
+	// CallBudget bounds the model calls of one Formalize (default MaxCalls();
+	// the client's Config.CallBudget, DRIFT_LLM_BUDGET, caps it further).
 	CallBudget int
 }
 
@@ -94,6 +103,9 @@ func (p Params) withDefaults() Params {
 	if p.MaxSubQueries <= 0 {
 		p.MaxSubQueries = 12
 	}
+	if p.RepairBudget > leanrepl.MaxRepairBudget {
+		p.RepairBudget = leanrepl.MaxRepairBudget
+	}
 	if p.CallBudget <= 0 {
 		p.CallBudget = p.MaxCalls()
 	}
@@ -101,11 +113,11 @@ func (p Params) withDefaults() Params {
 }
 
 // MaxCalls is the number of model calls one Formalize makes at most with
-// these parameters: one Decompose, one Propose, Samples with context and
-// NoContextSamples without (each may be retried on 429/5xx by the client,
-// which counts as one call).
+// these parameters: one Decompose, one Propose, Samples with context,
+// NoContextSamples without and RepairBudget repairs (each call may be retried
+// on 429/5xx by the client, which counts as one call).
 func (p Params) MaxCalls() int {
-	n := 1 + p.Samples + max(p.NoContextSamples, 0)
+	n := 1 + p.Samples + max(p.NoContextSamples, 0) + max(p.RepairBudget, 0)
 	if !p.NoPropose {
 		n++
 	}
@@ -123,17 +135,18 @@ type Pipeline struct {
 
 // New returns a pipeline over a retrieval engine, whose current name channel
 // checks proposed names. client may be nil (only FindPremises works then);
-// checker may be nil (then only the safety gate checks candidates, and they
-// are ranked by agreement).
+// checker may be nil (then candidates get the safety gate and the
+// unknown-name check, without Lean).
 func New(engine *retrieval.Engine, client *llm.Client, checker Checker, p Params) *Pipeline {
 	return NewWith(engine, engineNames{engine}, client, checker, p)
 }
 
 // NewWith returns a pipeline over any retriever and name channel. A nil
-// checker means GateChecker (the safety gate only).
+// checker means leanrepl's checker without Lean: the safety gate and, when
+// names also resolves suggestions (leanrepl.Names), the unknown-name check.
 func NewWith(r Retriever, names Names, client *llm.Client, checker Checker, p Params) *Pipeline {
 	if checker == nil {
-		checker = GateChecker{}
+		checker = defaultChecker(names)
 	}
 	return &Pipeline{r: r, names: names, client: client, checker: checker, p: p.withDefaults()}
 }
@@ -142,11 +155,13 @@ func NewWith(r Retriever, names Names, client *llm.Client, checker Checker, p Pa
 // live updates are seen; before the index is ready every name is missing.
 type engineNames struct{ e *retrieval.Engine }
 
+// Exact reports whether name is a full name in the current index.
 func (n engineNames) Exact(name string) bool {
 	ix := n.e.Names()
 	return ix != nil && ix.Exact(name)
 }
 
+// Suffix returns the names equal to s or ending in "."+s.
 func (n engineNames) Suffix(s string) []string {
 	if ix := n.e.Names(); ix != nil {
 		return ix.Suffix(s)
@@ -154,9 +169,18 @@ func (n engineNames) Suffix(s string) []string {
 	return nil
 }
 
+// Partial returns up to limit names containing s.
 func (n engineNames) Partial(s string, limit int) []string {
 	if ix := n.e.Names(); ix != nil {
 		return ix.Partial(s, limit)
+	}
+	return nil
+}
+
+// Similar suggests up to limit existing names for a misspelt one.
+func (n engineNames) Similar(name string, limit int) []string {
+	if ix := n.e.Names(); ix != nil {
+		return ix.Similar(name, limit)
 	}
 	return nil
 }
@@ -173,6 +197,7 @@ const (
 	StageFormalize  = "formalize"
 	StageCheck      = "check"
 	StageChoose     = "choose"
+	StageRepair     = "repair"
 )
 
 // Event is one progress report.
@@ -227,12 +252,27 @@ type Result struct {
 	Stub string `json:"stub"`
 	// Opens are `open` lines the chosen candidate needs in the header.
 	Opens []string `json:"opens,omitempty"`
+	// Repair reports the repair loop when it ran.
+	Repair *RepairInfo `json:"repair,omitempty"`
 	// Warnings record degraded stages (e.g. Decompose gave no \boxed{}).
 	Warnings []string  `json:"warnings,omitempty"`
 	Usage    llm.Usage `json:"usage"`
-	// FormalizePrompts are the user messages of the with-context and
-	// no-context Formalize prompts, for inspection.
+	// FormalizePrompt is the user message of the with-context Formalize
+	// prompt, for inspection.
 	FormalizePrompt string `json:"-"`
+}
+
+// MaxStatementBytes bounds the informal statement of one request.
+const MaxStatementBytes = 32 << 10
+
+// RepairInfo summarises a run of the repair loop on the chosen candidate.
+type RepairInfo struct {
+	// Attempts is the number of repaired candidates checked.
+	Attempts int `json:"attempts"`
+	// Fixed tells whether the last attempt passed every check that ran.
+	Fixed bool `json:"fixed"`
+	// Stop is leanrepl's reason for stopping ("passed", "budget", …).
+	Stop string `json:"stop"`
 }
 
 // ErrNoCandidate means no sampled candidate survived normalisation and the
@@ -276,7 +316,14 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	if statement == "" {
 		return nil, errors.New("drift: empty statement")
 	}
-	act := pl.client.NewAction(pl.p.CallBudget)
+	if len(statement) > MaxStatementBytes {
+		return nil, fmt.Errorf("drift: the statement is %d bytes, more than the limit of %d", len(statement), MaxStatementBytes)
+	}
+	budget := pl.p.CallBudget
+	if cb := pl.client.Config().CallBudget; cb > 0 && cb < budget {
+		budget = cb
+	}
+	act := pl.client.NewAction(budget)
 	res := &Result{Statement: statement, Name: req.Name}
 	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
 
@@ -487,6 +534,17 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		return nil, fmt.Errorf("%w: %s", ErrNoCandidate, strings.Join(uniq(why), "; "))
 	}
 	best := res.Candidates[0]
+	if lc, ok := pl.checker.(leanChecker); ok && pl.p.RepairBudget > 0 && needsRepair(best.Check) && act.Remaining() > 0 {
+		fixed, err := pl.repair(ctx, lc, act, res, best, req.Header, progress)
+		if err != nil {
+			return nil, err
+		}
+		if fixed != nil {
+			res.Candidates = append([]*Candidate{fixed}, res.Candidates...)
+			best = fixed
+		}
+		res.Usage = act.Usage()
+	}
 	res.Stub = best.Stub
 	res.Opens = best.opens
 	if res.Name == "" {
@@ -496,6 +554,66 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		}
 	}
 	return res, nil
+}
+
+// needsRepair reports whether a usable candidate failed a check that repair
+// can address: Lean's verdict or invented names.
+func needsRepair(c *CheckResult) bool {
+	return c != nil && c.GateOK && (c.LeanRan && !c.LeanOK || len(c.Unknown) > 0)
+}
+
+// repair runs leanrepl's repair loop on best; it returns the repaired
+// candidate when the loop fixed it, and an error only when ctx ended.
+func (pl *Pipeline) repair(ctx context.Context, lc leanChecker, act *llm.Action, res *Result, best *Candidate, header string, progress func(Event)) (*Candidate, error) {
+	budget := min(pl.p.RepairBudget, act.Remaining())
+	name := res.Name
+	if name == "" {
+		if st, err := NormalizeStub("```lean\n"+best.Stub+"\n```", ""); err == nil {
+			name = st.Name
+		}
+	}
+	if len(best.opens) > 0 {
+		header = strings.TrimRight(header, "\n") + "\n" + strings.Join(best.opens, "\n")
+	}
+	progress(Event{Stage: StageRepair, Message: "Repairing the best candidate…", Total: budget})
+	rr, err := lc.c.Repair(ctx, leanrepl.CheckRequest{Header: strings.TrimSpace(header), Stub: best.Stub}, leanrepl.RepairConfig{
+		Model:  repairModel{act: act, statement: res.Statement, name: name},
+		Budget: budget,
+		Retrieve: func(ctx context.Context, concept string) ([]string, error) {
+			prem, err := pl.r.Retrieve(ctx, concept, nil, 3)
+			var out []string
+			for _, p := range prem {
+				out = append(out, p.Decl.Name+" : "+oneLine(p.Decl.Signature))
+			}
+			return out, err
+		},
+		OnAttempt: func(a leanrepl.Attempt) {
+			if a.N > 0 {
+				progress(Event{Stage: StageRepair, Message: fmt.Sprintf("Checking repair %d/%d…", a.N, budget), Done: a.N, Total: budget})
+			}
+		},
+	})
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Repair = &RepairInfo{Attempts: len(rr.Attempts) - 1, Fixed: rr.Fixed, Stop: rr.Stop}
+	if !rr.Fixed || len(rr.Attempts) < 2 {
+		return nil, nil
+	}
+	last := rr.Attempts[len(rr.Attempts)-1]
+	return &Candidate{
+		Stub:        last.Stub,
+		Statement:   last.Stub,
+		Notes:       []string{fmt.Sprintf("repaired from the best sampled candidate in %d attempt(s)", last.N)},
+		WithContext: best.WithContext,
+		Seeds:       best.Seeds,
+		Agreement:   1,
+		Check:       resultOf(last.Report),
+		opens:       best.opens,
+	}, nil
 }
 
 func nameOrAsk(name string) string {

@@ -170,6 +170,8 @@ func stageOf(req llmtest.Request) string {
 		return llm.StageDecompose
 	case strings.Contains(p, `{"dependency"`):
 		return llm.StagePropose
+	case strings.Contains(p, "## Failing statement"):
+		return llm.StageRepair
 	case strings.Contains(p, "## Informal statement"):
 		return llm.StageFormalize
 	}
@@ -187,6 +189,7 @@ type script struct {
 	decompose, propose llmtest.Reply
 	proposeFirst       *llmtest.Reply
 	formalize          []llmtest.Reply
+	repair             llmtest.Reply
 	mu                 sync.Mutex
 	n                  int
 }
@@ -203,6 +206,8 @@ func (s *script) respond(_ int, req llmtest.Request) llmtest.Reply {
 			return *r
 		}
 		return s.propose
+	case llm.StageRepair:
+		return s.repair
 	case llm.StageFormalize:
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -594,5 +599,115 @@ func TestWorkspaceModel(t *testing.T) {
 		if llmtest.StageOf(r) == "" {
 			t.Fatalf("unrecognised prompt %q", r.Prompt())
 		}
+	}
+}
+
+func TestBudgetCapsSamples(t *testing.T) {
+	srv := llmtest.New(t, goodScript().respond)
+	defer srv.Close()
+	pl, _ := newPipeline(t, srv, nil, Params{Samples: 10}, func(c *llm.Config) { c.CallBudget = 5 })
+	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(srv.Requests()) != 5 || res.Usage.Calls != 5 || !strings.Contains(strings.Join(res.Warnings, " "), "call budget allows 3 of 10 samples") {
+		t.Fatalf("%d requests, usage %+v, warnings %q", len(srv.Requests()), res.Usage, res.Warnings)
+	}
+}
+
+// blockingChecker cancels the action while checking.
+type blockingChecker struct{ cancel context.CancelFunc }
+
+func (b blockingChecker) Check(ctx context.Context, _, _ string) (*CheckResult, error) {
+	b.cancel()
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func TestFormalizeCancelWhileChecking(t *testing.T) {
+	srv := llmtest.New(t, goodScript().respond)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pl, _ := newPipeline(t, srv, blockingChecker{cancel}, Params{}, nil)
+	res, err := pl.Formalize(ctx, Request{Statement: statement, Name: "odd_of_prime"}, nil)
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Fatalf("want context.Canceled and no result, got %v %+v", err, res)
+	}
+}
+
+func TestFormalizeBadStatements(t *testing.T) {
+	srv := llmtest.New(t, goodScript().respond)
+	defer srv.Close()
+	pl, _ := newPipeline(t, srv, nil, Params{}, nil)
+	for _, s := range []string{"", "  \n ", strings.Repeat("a prime ", 10000)} {
+		if res, err := pl.Formalize(context.Background(), Request{Statement: s}, nil); err == nil || res != nil {
+			t.Errorf("statement of %d bytes: want an error, got %v", len(s), res)
+		}
+	}
+	if len(srv.Requests()) != 0 {
+		t.Fatal("a bad statement reached the model")
+	}
+	// Non-UTF-8 text is sent (as replacement characters) without a crash.
+	if _, err := pl.Formalize(context.Background(), Request{Statement: "Every prime \xff other than 2 is odd.", Name: "odd_of_prime"}, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDefaultCheckerRanksUnknownNames: without Lean, the default checker's
+// unknown-name check outranks agreement, and reports suggestions.
+func TestDefaultCheckerRanksUnknownNames(t *testing.T) {
+	s := goodScript()
+	invented := "```lean\ntheorem odd_of_prime {p : Nat} (hp : Mm.Prime p) (h : p ≠ 2) : Mm.IsOdd p := by sorry\n```"
+	s.formalize = []llmtest.Reply{{Text: invented}, {Text: invented}, {Text: goodStub}, {Text: invented}}
+	srv := llmtest.New(t, s.respond)
+	defer srv.Close()
+	pl, _ := newPipeline(t, srv, nil, Params{NoContextSamples: -1}, nil)
+	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Stub, ": Mm.Odd p") || len(res.Candidates) != 2 {
+		t.Fatalf("chose %q from %+v", res.Stub, res.Candidates)
+	}
+	bad := res.Candidates[1].Check
+	if bad == nil || len(bad.Unknown) != 1 || bad.Unknown[0] != "Mm.IsOdd" || bad.LeanRan || bad.LeanSkipped == "" {
+		t.Fatalf("check of the invented-name candidate: %+v", bad)
+	}
+}
+
+// TestRepairLoop: the chosen candidate names an invented constant; the
+// repair loop (leanrepl's, with this package's model) fixes it.
+func TestRepairLoop(t *testing.T) {
+	s := goodScript()
+	s.formalize = []llmtest.Reply{{Text: "```lean\ntheorem odd_of_prime {p : Nat} (hp : Mm.Prime p) (h : p ≠ 2) : Mm.IsOdd p := by sorry\n```"}}
+	s.repair = llmtest.Reply{Text: goodStub}
+	srv := llmtest.New(t, s.respond)
+	defer srv.Close()
+	pl, _ := newPipeline(t, srv, nil, Params{Samples: 2, NoContextSamples: -1, RepairBudget: 2}, nil)
+	var events []string
+	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, func(e Event) { events = append(events, e.Message) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(res.Stub, ": Mm.Odd p := by sorry") || res.Repair == nil || !res.Repair.Fixed || res.Repair.Attempts != 1 {
+		t.Fatalf("stub %q repair %+v", res.Stub, res.Repair)
+	}
+	if res.Usage.Calls != 5 || res.Usage.PerStage[llm.StageRepair] != 1 || pl.Params().MaxCalls() != 6 {
+		t.Fatalf("usage %+v, max %d", res.Usage, pl.Params().MaxCalls())
+	}
+	var prompt string
+	for _, r := range srv.Requests() {
+		if stageOf(r) == llm.StageRepair {
+			prompt = r.Prompt()
+		}
+	}
+	for _, want := range []string{"Mm.IsOdd", "unknown-name", "did you mean: Mm.Odd", "## Library declarations that may help", statement} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("repair prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+	if !strings.Contains(strings.Join(events, "\n"), "Checking repair 1/2") {
+		t.Errorf("events %q", events)
 	}
 }

@@ -187,7 +187,7 @@ func FuzzGate(f *testing.F) {
 			t.Fatalf("type range wrong: %+v", s)
 		}
 		// Checks run on anything the gate accepts; they must not panic either.
-		_ = analyze(s, ParseHeader(""), nil)
-		_ = analyze(s, ParseHeader("open Nat Real"), testLibrary)
+		_ = analyze(s, ParseHeader(""), nil, nil)
+		_ = analyze(s, ParseHeader("open Nat Real"), testLibrary, nil)
 	})
 }

@@ -11,17 +11,17 @@ import (
 type tokKind int
 
 const (
-	tIdent      tokKind = iota // a name, possibly dotted: Nat.Prime, «x y», h'
-	tKeyword                   // a reserved word: theorem, fun, by, sorry, …
-	tNumber                    // 42, 0x1F, 2.5, 1e-3
-	tString                    // "…", r"…", r#"…"#
-	tChar                      // 'a', '\n'
-	tSymbol                    // punctuation and operators
-	tDoc                       // a doc comment /-- … -/
-	tHash                      // a hash command: #eval, #print, …
-	tField                     // a projection right after a term: .foo, .1
-	tDotIdent                  // a leading-dot name: .inl
-	tBacktick                  // a name literal or syntax quotation start
+	tIdent    tokKind = iota // a name, possibly dotted: Nat.Prime, «x y», h'
+	tKeyword                 // a reserved word: theorem, fun, by, sorry, …
+	tNumber                  // 42, 0x1F, 2.5, 1e-3
+	tString                  // "…", r"…", r#"…"#
+	tChar                    // 'a', '\n'
+	tSymbol                  // punctuation and operators
+	tDoc                     // a doc comment /-- … -/
+	tHash                    // a hash command: #eval, #print, …
+	tField                   // a projection right after a term: .foo, .1
+	tDotIdent                // a leading-dot name: .inl
+	tBacktick                // a name literal or syntax quotation start
 )
 
 // token is one lexeme with its byte range in the source.
@@ -52,13 +52,16 @@ var keywords = map[string]bool{
 
 // notationIdents are identifier-shaped tokens that Mathlib defines as
 // notation, so they never name a constant.
-var notationIdents = map[string]bool{"ℕ": true, "ℤ": true, "ℚ": true, "ℝ": true, "ℂ": true, "ℍ": true, "𝔼": true, "ℙ": true}
+var notationIdents = map[string]bool{
+	"ℕ": true, "ℤ": true, "ℚ": true, "ℝ": true, "ℂ": true, "ℍ": true, "𝔼": true, "ℙ": true, "𝓝": true, "𝓤": true, "𝓟": true,
+	"ZMOD": true, "MOD": true, "PMOD": true, "SMOD": true,
+}
 
 // multiSymbols lists multi-character symbols, longest first per prefix.
 var multiSymbols = []string{
 	":=", "=>", "->", "<->", "<-", "::", "...", "..", "@[", "|>.", "|>", "<|>", "<|", "<;>", "//",
 	"≠", "<=", ">=", "==", "!=", "&&", "||", "++", "⦃", "⦄", "{{", "}}", "%[", "#[", "∃!", "∀ᶠ", "∃ᶠ",
-	"⁻¹", "^^^", "<<<", ">>>", "×ˢ",
+	"⁻¹", "^^^", "<<<", ">>>", "×ˢ", "⟫_ℂ", "⟫_ℝ", "⟫_𝕜",
 }
 
 func isLetterLike(r rune) bool {
@@ -71,16 +74,12 @@ func isSubscript(r rune) bool {
 	return (r >= '₀' && r <= '₉') || (r >= 'ₐ' && r <= 'ₜ') || (r >= 'ᵢ' && r <= 'ᵪ') || r == 'ⱼ'
 }
 
+// isIdStart is Lean's rule: an ASCII letter, '_' or a letter-like
+// character (Greek except λ Π Σ, Coptic, letter-like symbols, mathematical
+// script letters). Other Unicode letters, such as the superscripts in Kˣ or
+// sᶜ, are not part of names.
 func isIdStart(r rune) bool {
-	if r == 'λ' || r == 'Π' || r == 'Σ' {
-		return false
-	}
-	return r == '_' || (r < 0x80 && unicode.IsLetter(r)) || isLetterLike(r) || (r >= 0x80 && unicode.IsLetter(r) && !isMathSymbolLetter(r))
-}
-
-// isMathSymbolLetter excludes letters that Lean does not accept in names.
-func isMathSymbolLetter(r rune) bool {
-	return r == 'ᶠ' || r == 'ˢ' || r == 'ᵒ' || r == 'ᵐ' || r == 'ᵈ' || r == 'ᵀ' || r == 'ᴴ'
+	return r == '_' || (r < 0x80 && unicode.IsLetter(r)) || isLetterLike(r)
 }
 
 func isIdRest(r rune) bool {
@@ -94,6 +93,7 @@ type lexError struct {
 	msg string
 }
 
+// Error implements error.
 func (e *lexError) Error() string { return fmt.Sprintf("at byte %d: %s", e.pos, e.msg) }
 
 // lex splits Lean source into tokens, dropping whitespace and ordinary

@@ -25,11 +25,12 @@ type Names interface {
 // UnknownName is an identifier of a stub that is neither bound by the stub
 // nor resolvable in the library with the header's `open`s.
 type UnknownName struct {
-	Name string
+	Name string `json:"name"`
 	// Start and End are the identifier's byte range in the stub.
-	Start, End int
+	Start int `json:"start"`
+	End   int `json:"end"`
 	// Suggestions are library names the author probably meant.
-	Suggestions []string
+	Suggestions []string `json:"suggestions"`
 }
 
 // Lint codes.
@@ -48,11 +49,12 @@ const (
 
 // Lint is a likely mistake in a stub that Lean itself accepts.
 type Lint struct {
-	Code    string
-	Message string
+	Code    string `json:"code"`
+	Message string `json:"message"`
 	// Start and End are the byte range in the stub the lint is about.
-	Start, End  int
-	Suggestions []string
+	Start       int      `json:"start"`
+	End         int      `json:"end"`
+	Suggestions []string `json:"suggestions,omitempty"`
 }
 
 // Scope is what a file header brings into scope for name resolution.
@@ -194,6 +196,12 @@ var mathConstants = map[string][]string{
 	"γ": {"Real.eulerMascheroniConstant"},
 }
 
+// KindFunc looks up a declaration's kind ("def", "class", "field", …, as
+// retrieval/library.Decl.Kind) and, for fields and constructors, its parent.
+// It is optional: with it, class fields that Lean code uses unqualified (such
+// as `dist` or `gcd`, which Mathlib exports) resolve.
+type KindFunc func(name string) (kind, parent string, ok bool)
+
 // Analysis is the result of the checks that need no compiler.
 type Analysis struct {
 	Unknown []UnknownName
@@ -204,10 +212,16 @@ type Analysis struct {
 // the gate, resolving names with the header's scope. With names == nil only
 // the lints that need no library run.
 func Analyze(s *Stub, header string, names Names) Analysis {
-	return analyze(s, ParseHeader(header), names)
+	return analyze(s, ParseHeader(header), names, nil)
 }
 
-func analyze(s *Stub, sc *Scope, names Names) Analysis {
+// AnalyzeWithKinds is Analyze with declaration kinds, which resolve
+// unqualified uses of class fields.
+func AnalyzeWithKinds(s *Stub, header string, names Names, kinds KindFunc) Analysis {
+	return analyze(s, ParseHeader(header), names, kinds)
+}
+
+func analyze(s *Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
 	var a Analysis
 	toks := s.toks
 	// The statement's tokens: after the keyword and name, up to the proof.
@@ -239,7 +253,7 @@ func analyze(s *Stub, sc *Scope, names Names) Analysis {
 		bound[n] = true
 	}
 	collectTermBinders(stmt, bound)
-	r := resolver{sc: sc, names: names, ns: declNamespaces(s.Name)}
+	r := resolver{sc: sc, names: names, kinds: kinds, ns: declNamespaces(s.Name)}
 	seenLint := map[string]bool{}
 	for i, t := range stmt {
 		if t.kind == tKeyword && t.text == "sorry" {
@@ -323,6 +337,7 @@ func declNamespaces(name string) []string {
 type resolver struct {
 	sc    *Scope
 	names Names
+	kinds KindFunc
 	ns    []string
 }
 
@@ -368,15 +383,43 @@ func (r *resolver) resolves(name string) bool {
 			return true
 		}
 	}
-	// Generalized field notation on a constant term: Real.pi.le.
+	if !strings.Contains(name, ".") && r.classField(name) {
+		return true
+	}
+	// Generalized field notation on a constant term (Real.pi.le) or on a
+	// definition of the header (K_topology.IsOpen).
 	parts := strings.Split(name, ".")
 	for k := len(parts) - 1; k >= 1; k-- {
 		prefix := strings.Join(parts[:k], ".")
-		if !startsLower(parts[k-1]) {
+		for _, c := range r.candidates(prefix) {
+			if r.sc.Defined[c] || startsLower(parts[k-1]) && r.known(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// classField reports whether an unqualified name is a field of a class,
+// which libraries export to the root namespace (`export Dist (dist)`).
+// Without kinds only the common pattern X.x (Dist.dist, Norm.norm) counts.
+func (r *resolver) classField(name string) bool {
+	for _, full := range r.names.Suffix(name) {
+		parent := strings.TrimSuffix(full, "."+name)
+		if parent == full {
 			continue
 		}
-		for _, c := range r.candidates(prefix) {
-			if r.known(c) {
+		if r.kinds == nil {
+			if strings.EqualFold(parent, name) {
+				return true
+			}
+			continue
+		}
+		if kind, par, ok := r.kinds(full); ok && kind == "field" {
+			if par == "" {
+				par = parent
+			}
+			if pk, _, ok := r.kinds(par); ok && (pk == "class" || pk == "class inductive") {
 				return true
 			}
 		}
@@ -402,7 +445,9 @@ func (r *resolver) constantsNamed(name string) []string {
 	}
 	if len(out) == 0 && utf8.RuneCountInString(name) > 1 {
 		sugg := r.names.Suffix(name)
-		sort.Slice(sugg, func(i, j int) bool { return len(sugg[i]) < len(sugg[j]) || len(sugg[i]) == len(sugg[j]) && sugg[i] < sugg[j] })
+		sort.Slice(sugg, func(i, j int) bool {
+			return len(sugg[i]) < len(sugg[j]) || len(sugg[i]) == len(sugg[j]) && sugg[i] < sugg[j]
+		})
 		if len(sugg) > 3 {
 			sugg = sugg[:3]
 		}
@@ -450,6 +495,10 @@ func (r *resolver) suggest(name string) []string {
 	return out
 }
 
+// maxBinderScan bounds how far a binder list is searched for its end, which
+// keeps the check linear on hostile input.
+const maxBinderScan = 256
+
 // binderIntroducers start a binder list that ends at `,`, `=>` or `↦`.
 var binderIntroducers = map[string]bool{
 	"fun": true, "λ": true, "∀": true, "∃": true, "∃!": true, "Σ": true, "Σ'": true, "Π": true, "∑": true, "∏": true,
@@ -475,16 +524,17 @@ func collectTermBinders(toks []token, bound map[string]bool) {
 		if t.kind == tKeyword && t.text == "match" {
 			hasMatch = true
 		}
+		window := toks[i+1 : min(len(toks), i+1+maxBinderScan)]
 		if binderIntroducers[t.text] && (t.kind == tSymbol || t.kind == tKeyword) {
-			collectBinderList(toks[i+1:], bound)
+			collectBinderList(window, bound)
 		}
 		if t.kind == tSymbol && t.text == "{" {
-			collectSetBuilder(toks[i+1:], bound)
+			collectSetBuilder(window, bound)
 		}
 		if hasMatch && t.kind == tSymbol && t.text == "|" {
-			for j := i + 1; j < len(toks) && toks[j].text != "=>" && toks[j].text != "↦"; j++ {
-				if toks[j].kind == tIdent && !strings.Contains(toks[j].text, ".") {
-					bound[toks[j].text] = true
+			for j := 0; j < len(window) && window[j].text != "=>" && window[j].text != "↦"; j++ {
+				if window[j].kind == tIdent && !strings.Contains(window[j].text, ".") {
+					bound[window[j].text] = true
 				}
 			}
 		}

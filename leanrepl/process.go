@@ -314,7 +314,10 @@ type wrapped struct {
 	err error
 }
 
+// Error implements error.
 func (w *wrapped) Error() string { return w.msg }
+
+// Unwrap returns the failure kind.
 func (w *wrapped) Unwrap() error { return w.err }
 
 // fail kills the process, records err as the reason it is unusable and
@@ -424,6 +427,7 @@ type tailBuffer struct {
 	max  int
 }
 
+// Write implements io.Writer.
 func (t *tailBuffer) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -440,6 +444,7 @@ func (t *tailBuffer) Write(b []byte) (int, error) {
 	return n, nil
 }
 
+// String returns the kept output, valid UTF-8.
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -316,3 +316,27 @@ func TestPoolClose(t *testing.T) {
 		t.Fatalf("after Close: %v", err)
 	}
 }
+
+// TestRecycle restarts a process after RecycleAfter requests and imports the
+// header again in the new one.
+func TestRecycle(t *testing.T) {
+	checkNoLeaks(t)
+	bin := needFake(t)
+	log := filepath.Join(t.TempDir(), "requests.log")
+	pool, _ := NewPool(Config{Command: []string{bin, "-log", log}, RecycleAfter: 3})
+	defer pool.Close()
+	for i := 0; i < 5; i++ {
+		err := pool.Session(context.Background(), testHeader, func(s *Session) error {
+			_, err := s.Command(context.Background(), "theorem a : 1 = 1 := by sorry")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := os.ReadFile(log)
+	// Each process serves import+check, then one more check (3 requests).
+	if n := strings.Count(string(b), `"cmd":"import Mathlib`); n != 3 {
+		t.Fatalf("header imported %d times; want 3 (two recycles)", n)
+	}
+}

@@ -213,10 +213,19 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 	defer cancel()
 	var resp *Response
 	var err error
-	if c.cfg.Stream {
-		resp, err = c.stream(cctx, creq)
-	} else {
-		resp, err = c.complete(cctx, creq)
+	send := func(creq openai.ChatCompletionRequest) (*Response, error) {
+		if c.cfg.Stream {
+			return c.stream(cctx, creq)
+		}
+		return c.complete(cctx, creq)
+	}
+	resp, err = send(creq)
+	if reasoningRejected(err) {
+		// Reasoning models (o1, o3, gpt-5, …) take max_completion_tokens
+		// and a fixed temperature; go-openai refuses the request before
+		// sending it, so adapt and send once more.
+		creq.MaxCompletionTokens, creq.MaxTokens, creq.Temperature = creq.MaxTokens, 0, 0
+		resp, err = send(creq)
 	}
 	if err != nil && context.Cause(cctx) == ErrTimeout && ctx.Err() == nil {
 		err = fmt.Errorf("%w after %s (model %s)", ErrTimeout, c.cfg.Timeout, model)
@@ -311,6 +320,18 @@ func (c *Client) stream(ctx context.Context, creq openai.ChatCompletionRequest) 
 		return nil, fmt.Errorf("%w: the stream ended after %d bytes without a finish reason", ErrIncomplete, b.Len())
 	}
 	return r, checkFinish(r)
+}
+
+// reasoningRejected reports whether go-openai refused a request client-side
+// because the model is a reasoning model.
+func reasoningRejected(err error) bool {
+	for _, e := range []error{openai.ErrReasoningModelMaxTokensDeprecated, openai.ErrO1MaxTokensDeprecated,
+		openai.ErrReasoningModelLimitationsOther, openai.ErrReasoningSamplingUnsupported, openai.ErrO1BetaLimitationsOther} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 func checkFinish(r *Response) error {

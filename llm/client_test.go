@@ -281,3 +281,18 @@ func TestConfigFromEnv(t *testing.T) {
 		t.Fatalf("want ErrNotConfigured, got %v", err)
 	}
 }
+
+// TestReasoningModel: go-openai refuses max_tokens and temperature for
+// reasoning models before sending; the client adapts and sends once.
+func TestReasoningModel(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Queue(llmtest.Reply{Text: "ok"}))
+	defer srv.Close()
+	c := newClient(t, srv, func(c *llm.Config) { c.Model = "o3-mini" })
+	r, err := c.NewAction(0).Complete(context.Background(), ask(llm.StageFormalize))
+	if err != nil || r.Text != "ok" {
+		t.Fatalf("%v %v", r, err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].MaxTokens != 0 || reqs[0].Temperature != 0 {
+		t.Fatalf("requests %+v", reqs)
+	}
+}

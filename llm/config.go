@@ -19,10 +19,11 @@ const (
 	StagePropose     = "propose"
 	StageFormalize   = "formalize"
 	StageInformalize = "informalize"
+	StageRepair      = "repair"
 )
 
 // Stages lists every stage name that accepts a per-stage model override.
-var Stages = []string{StageDecompose, StagePropose, StageFormalize, StageInformalize}
+var Stages = []string{StageDecompose, StagePropose, StageFormalize, StageInformalize, StageRepair}
 
 // Defaults for the client's limits.
 const (
@@ -76,7 +77,7 @@ type Config struct {
 
 // ConfigFromEnv reads the DRIFT_LLM_* environment variables: DRIFT_LLM_BASE_URL,
 // DRIFT_LLM_MODEL, DRIFT_LLM_API_KEY_ENV, DRIFT_LLM_MODEL_<STAGE> (DECOMPOSE,
-// PROPOSE, FORMALIZE, INFORMALIZE), DRIFT_LLM_TIMEOUT (Go duration),
+// PROPOSE, FORMALIZE, INFORMALIZE, REPAIR), DRIFT_LLM_TIMEOUT (Go duration),
 // DRIFT_LLM_RETRIES, DRIFT_LLM_CONCURRENCY, DRIFT_LLM_BUDGET, DRIFT_LLM_CACHE
 // (directory, or "off"), DRIFT_LLM_MAX_TOKENS, DRIFT_LLM_STREAM (1/true).
 // Unparsable numbers are reported as an error and replaced by defaults.

@@ -29,6 +29,7 @@ func withAttemptCounter(ctx context.Context, n *int) context.Context {
 // baseBackoff is the first retry's wait when the server gives no Retry-After.
 var baseBackoff = 500 * time.Millisecond
 
+// RoundTrip sends req, retrying as described on transport.
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	counter, _ := ctx.Value(attemptKey{}).(*int)
@@ -111,6 +112,7 @@ type limitedBody struct {
 	left, max int64
 }
 
+// Read reads at most max bytes in total, then fails with ErrTooLarge.
 func (b *limitedBody) Read(p []byte) (int, error) {
 	if b.left <= 0 {
 		// Probe one byte to distinguish "exactly max" from "more than max".
@@ -129,4 +131,5 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Close closes the underlying body.
 func (b *limitedBody) Close() error { return b.rc.Close() }

@@ -64,7 +64,7 @@ func toJSONRange(s Span) jsonRange {
 
 // codeAction answers textDocument/codeAction from the document text alone:
 // no pipeline work happens in the request.
-func (s *Server) codeAction(params []byte) (any, error) {
+func (s *server) codeAction(params []byte) (any, error) {
 	var p protocol.CodeActionParams
 	if err := protocol.Unmarshal(params, &p); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: bad codeAction params: %v", err)
@@ -132,7 +132,7 @@ func kindWanted(k protocol.CodeActionKind, only []protocol.CodeActionKind) bool 
 
 // executeCommand runs a drift.* command. Jobs run inside the request, so
 // $/cancelRequest on it cancels the job.
-func (s *Server) executeCommand(ctx context.Context, params []byte) (any, error) {
+func (s *server) executeCommand(ctx context.Context, params []byte) (any, error) {
 	var p protocol.ExecuteCommandParams
 	if err := protocol.Unmarshal(params, &p); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: bad executeCommand params: %v", err)
@@ -164,7 +164,7 @@ func (s *Server) executeCommand(ctx context.Context, params []byte) (any, error)
 var errRefused = errors.New("refused")
 
 // runJob runs one background action to its end.
-func (s *Server) runJob(ctx context.Context, cmd string, a actionArgs, token protocol.ProgressToken) (any, error) {
+func (s *server) runJob(ctx context.Context, cmd string, a actionArgs, token protocol.ProgressToken) (any, error) {
 	s.mu.Lock()
 	d := s.docs[a.URI]
 	var t Target
@@ -233,7 +233,7 @@ func (s *Server) runJob(ctx context.Context, cmd string, a actionArgs, token pro
 }
 
 // jobStopped ends a cancelled or replaced job.
-func (s *Server) jobStopped(ctx context.Context, j *job, prog *progress, title string) (any, error) {
+func (s *server) jobStopped(ctx context.Context, j *job, prog *progress, title string) (any, error) {
 	if s.jobs.isReplaced(j) {
 		prog.end("Replaced by a newer request")
 		return nil, nil
@@ -298,7 +298,7 @@ func locate(text, needle string, hint int) (int, bool) {
 
 // waitBackend waits until the backend's index is ready, reporting
 // "indexing, N%" meanwhile.
-func (s *Server) waitBackend(ctx context.Context, prog *progress) (Backend, error) {
+func (s *server) waitBackend(ctx context.Context, prog *progress) (Backend, error) {
 	if s.opts.Open == nil {
 		return nil, errors.New("no library index is configured in this server")
 	}
@@ -357,8 +357,10 @@ func header(text string) string {
 }
 
 // formalize runs the pipeline and inserts the stub after the comment.
-func (s *Server) formalize(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
-	name := nameFromStatement(t.Statement)
+func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
+	// The comment's explicit name or the placeholder's wins; otherwise the
+	// model chooses, and a few words of the statement are the fallback.
+	name := explicitName(t.Statement)
 	if ph, ok := placeholderAfter(doc, t); ok {
 		name = ph.name
 	}
@@ -377,9 +379,12 @@ func (s *Server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 			final = renameStub(stub, ph.name)
 			return ph.start, ph.end, final
 		}
-		n := sanitizeName(stubName(stub))
+		n := name
 		if n == "" {
-			n = sanitizeName(name)
+			n = sanitizeName(stubName(stub))
+		}
+		if n == "" {
+			n = nameFromStatement(at.Statement)
 		}
 		n = uniqueName(cur.Text, n)
 		final = renameStub(stub, n)
@@ -434,7 +439,7 @@ func placeholderAfter(d *Document, t Target) (placeholder, bool) {
 
 // findPremises runs retrieval and illustrate and inserts (or replaces) the
 // premises block under the comment.
-func (s *Server) findPremises(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
+func (s *server) findPremises(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
 	res, err := b.FindPremises(ctx, t.Statement, progressFunc(prog))
 	if err != nil {
 		return "", err
@@ -501,7 +506,7 @@ func safeComment(s string) string {
 }
 
 // check runs the checker on a declaration and publishes diagnostics.
-func (s *Server) check(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
+func (s *server) check(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
 	key := declKey(doc, t.Start, t.Raw)
 	s.track(doc.URI, key)
 	prog.report("Checking names and lints…", -1)
@@ -536,7 +541,7 @@ func declKey(d *Document, start int, decl string) string {
 	return "example:" + itoa(k)
 }
 
-func (s *Server) track(u, key string) {
+func (s *server) track(u, key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.tracked[u] == nil {
@@ -572,7 +577,7 @@ func findTracked(d *Document, key string) (start, end int, ok bool) {
 
 // refreshOne checks one tracked declaration and republishes the file's
 // diagnostics; it returns the number of findings of that declaration.
-func (s *Server) refreshOne(ctx context.Context, b Backend, u, key string) (int, *CheckReport, error) {
+func (s *server) refreshOne(ctx context.Context, b Backend, u, key string) (int, *CheckReport, error) {
 	d := s.snapshot(u)
 	if d == nil {
 		return 0, nil, errors.New("the document is not open")
@@ -592,7 +597,7 @@ func (s *Server) refreshOne(ctx context.Context, b Backend, u, key string) (int,
 
 // refreshDiagnostics re-checks every tracked declaration of u whose text
 // changed and republishes.
-func (s *Server) refreshDiagnostics(u string) {
+func (s *server) refreshDiagnostics(u string) {
 	b := s.currentBackend()
 	if b == nil || !b.Status().Ready {
 		return
@@ -641,7 +646,7 @@ type checked struct {
 	findings []Finding
 }
 
-func (s *Server) storeFindings(u, key, text string, rep *CheckReport) {
+func (s *server) storeFindings(u, key, text string, rep *CheckReport) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.findings[u+"\x00"+key] = &checked{text: text, findings: rep.Findings}
@@ -649,7 +654,7 @@ func (s *Server) storeFindings(u, key, text string, rep *CheckReport) {
 
 // publish sends the drift diagnostics of every tracked declaration of u,
 // located in the current text.
-func (s *Server) publish(u string) {
+func (s *server) publish(u string) {
 	s.mu.Lock()
 	d := s.docs[u]
 	if d == nil {
@@ -694,7 +699,7 @@ func (s *Server) publish(u string) {
 // applyAt applies the edit that build computes against the current text,
 // re-anchored on the target's text when the document changed since doc. It
 // refuses (and tells the user) when the target is gone or changed.
-func (s *Server) applyAt(ctx context.Context, doc *Document, t Target, title string, build func(cur *Document, at Target) (start, end int, text string)) error {
+func (s *server) applyAt(ctx context.Context, doc *Document, t Target, title string, build func(cur *Document, at Target) (start, end int, text string)) error {
 	s.mu.Lock()
 	caps := s.caps
 	s.mu.Unlock()
@@ -765,7 +770,7 @@ func reanchor(cur, doc *Document, t Target) (Target, bool) {
 }
 
 // workspaceSymbol answers workspace/symbol from the library search.
-func (s *Server) workspaceSymbol(ctx context.Context, params []byte) (any, error) {
+func (s *server) workspaceSymbol(ctx context.Context, params []byte) (any, error) {
 	var p protocol.WorkspaceSymbolParams
 	if err := protocol.Unmarshal(params, &p); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: bad workspace/symbol params: %v", err)

@@ -285,13 +285,20 @@ var stopWords = map[string]bool{
 	"have": true, "as": true, "at": true, "some": true, "this": true, "form": true, "than": true, "so": true,
 }
 
+// explicitName returns the name a comment asks for ("name: foo" or
+// "(name: foo)"), or "".
+func explicitName(stmt string) string {
+	if m := nameHintRE.FindStringSubmatch(stmt); m != nil {
+		return sanitizeName(m[1])
+	}
+	return ""
+}
+
 // nameFromStatement proposes a theorem name for an informal statement: an
 // explicit "name: …" hint when there is one, else a few of its words.
 func nameFromStatement(stmt string) string {
-	if m := nameHintRE.FindStringSubmatch(stmt); m != nil {
-		if n := sanitizeName(m[1]); n != "" {
-			return n
-		}
+	if n := explicitName(stmt); n != "" {
+		return n
 	}
 	var words []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(stmt), func(r rune) bool {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
@@ -24,11 +25,47 @@ type driftBackend struct {
 	logf  func(string, ...any)
 	roots map[string]string // package → absolute root directory
 
+	root string
+
 	mu       sync.Mutex
 	pipeline *drift.Pipeline
 	settings Settings
 	noModel  error
-	checker  drift.Checker
+	checker  *leanrepl.Checker
+	pool     *leanrepl.Pool
+	replKey  string
+}
+
+// liveNames resolves names against the engine's current snapshot, so that a
+// checker built before the index is ready sees it once it is.
+type liveNames struct{ eng *retrieval.Engine }
+
+func (n liveNames) Exact(name string) bool {
+	if ix := n.eng.Names(); ix != nil {
+		return ix.Exact(name)
+	}
+	return false
+}
+
+func (n liveNames) Suffix(s string) []string {
+	if ix := n.eng.Names(); ix != nil {
+		return ix.Suffix(s)
+	}
+	return nil
+}
+
+func (n liveNames) Partial(s string, limit int) []string {
+	if ix := n.eng.Names(); ix != nil {
+		return ix.Partial(s, limit)
+	}
+	return nil
+}
+
+func (n liveNames) Similar(name string, limit int) []string {
+	if ix := n.eng.Names(); ix != nil {
+		return ix.Similar(name, limit)
+	}
+	return nil
 }
 
 // OpenDrift is the OpenFunc of drift-lsp: it opens the retrieval engine over
@@ -44,6 +81,9 @@ func OpenDrift(ctx context.Context, root string, s Settings, logf func(string, .
 		return nil, errors.New("no workspace folder and no drift.roots or drift.corpus setting: nothing to index")
 	}
 	b := &driftBackend{logf: logf, roots: map[string]string{}}
+	if len(roots) > 0 {
+		b.root = roots[0]
+	}
 	if len(roots) > 0 {
 		if ws, err := library.Discover(roots[0], roots[1:]); err == nil {
 			for _, r := range ws.Roots {
@@ -86,7 +126,35 @@ func OpenDrift(ctx context.Context, root string, s Settings, logf func(string, .
 	return b, nil
 }
 
-// Configure rebuilds the model client and pipeline from s.
+// configureChecker (re)builds the checker and its REPL pool when the REPL
+// settings changed. It is called with b.mu held.
+func (b *driftBackend) configureChecker(s Settings) {
+	key := fmt.Sprintf("%s\x00%d\x00%d\x00%d", s.REPL.Command, s.REPL.PoolSize, s.REPL.TimeoutSeconds, s.REPL.MemoryMB)
+	if b.checker != nil && key == b.replKey {
+		return
+	}
+	if b.pool != nil {
+		_ = b.pool.Close()
+		b.pool = nil
+	}
+	cfg := leanrepl.CheckerConfig{Names: liveNames{b.eng}}
+	var cmd []string
+	if s.REPL.Command != "" {
+		cmd = []string{"sh", "-c", s.REPL.Command}
+	}
+	pool, err := leanrepl.NewPool(leanrepl.Config{Command: cmd, Root: b.root, Size: s.REPL.PoolSize,
+		Timeout: time.Duration(s.REPL.TimeoutSeconds) * time.Second, MemoryLimit: int64(s.REPL.MemoryMB) << 20, Logf: b.logf})
+	if err != nil {
+		cfg.NoLean = err.Error()
+	} else {
+		cfg.Pool = pool
+		b.pool = pool
+	}
+	b.checker = leanrepl.NewChecker(cfg)
+	b.replKey = key
+}
+
+// Configure rebuilds the model client, the checker and the pipeline from s.
 func (b *driftBackend) Configure(s Settings) {
 	cfg, err := llm.ConfigFromEnv()
 	if err != nil {
@@ -117,7 +185,8 @@ func (b *driftBackend) Configure(s Settings) {
 	defer b.mu.Unlock()
 	b.settings = s
 	b.noModel = noModel
-	b.pipeline = drift.New(b.eng, client, b.checker, drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples})
+	b.configureChecker(s)
+	b.pipeline = drift.New(b.eng, client, drift.LeanChecker(b.checker), drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples})
 }
 
 func (b *driftBackend) current() (*drift.Pipeline, Settings, error) {
@@ -206,30 +275,57 @@ func (b *driftBackend) FindPremises(ctx context.Context, statement string, progr
 	return out, nil
 }
 
-// Check implements Backend: the safety gate on the statement (its proof
-// replaced by sorry), then the checker when one is wired.
+// Check implements Backend: the leanrepl checks (gate, unknown names,
+// lints, Lean when a REPL is available) on the statement of decl, its proof
+// replaced by sorry.
 func (b *driftBackend) Check(ctx context.Context, header, decl string) (*CheckReport, error) {
 	stub := statementStub(decl)
 	b.mu.Lock()
 	checker := b.checker
 	b.mu.Unlock()
-	if checker != nil {
-		res, err := checker.Check(ctx, header, stub)
-		if err != nil {
-			return nil, err
-		}
-		return reportOf(stub, res), nil
+	rep, err := checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: stub})
+	if err != nil {
+		return nil, err
 	}
-	rep := &CheckReport{LeanSkipped: "no Lean checker is wired into this build"}
-	if _, err := leanrepl.Gate(stub); err != nil {
-		var ge *leanrepl.GateError
-		f := Finding{Severity: SeverityError, Code: "gate", Message: err.Error(), Start: -1, End: -1}
-		if errors.As(err, &ge) {
-			f.Message = "rejected by the safety gate: " + ge.Reason
+	out := &CheckReport{LeanRan: rep.LeanRan, LeanSkipped: rep.LeanSkipped}
+	// Offsets are in the trimmed stub; decl starts at a line start, so only
+	// leading white space can shift them.
+	shift := len(stub) - len(strings.TrimLeft(stub, " \t\r\n"))
+	at := func(start, end int) (int, int) {
+		if start < 0 || end < start || end+shift > len(stub) {
+			return -1, -1
 		}
-		rep.Findings = append(rep.Findings, f)
+		return start + shift, end + shift
 	}
-	return rep, nil
+	if !rep.GatePassed {
+		out.Findings = append(out.Findings, Finding{Severity: SeverityError, Code: "gate", Message: "rejected by the safety gate: " + rep.GateReason, Start: -1, End: -1})
+	}
+	for _, u := range rep.Unknown {
+		f := Finding{Severity: SeverityError, Code: "unknown-name", Message: "unknown name " + u.Name}
+		if len(u.Suggestions) > 0 {
+			f.Message += "; did you mean " + strings.Join(u.Suggestions, ", ") + "?"
+		}
+		f.Start, f.End = at(u.Start, u.End)
+		out.Findings = append(out.Findings, f)
+	}
+	for _, l := range rep.Lints {
+		f := Finding{Severity: SeverityWarning, Code: l.Code, Message: l.Message}
+		f.Start, f.End = at(l.Start, l.End)
+		out.Findings = append(out.Findings, f)
+	}
+	for _, m := range rep.Messages {
+		sev := SeverityInfo
+		switch m.Severity {
+		case "error":
+			sev = SeverityError
+		case "warning":
+			sev = SeverityWarning
+		}
+		f := Finding{Severity: sev, Code: "lean", Message: m.Data}
+		f.Start, f.End = at(m.Start, m.End)
+		out.Findings = append(out.Findings, f)
+	}
+	return out, nil
 }
 
 // reportOf converts a pipeline check result, locating unknown names in stub.
@@ -273,19 +369,19 @@ func statementStub(decl string) string {
 	return decl
 }
 
-// UpdateBuffer implements Backend (once the engine accepts buffer text).
-func (b *driftBackend) UpdateBuffer(path string, text []byte) {
-	if u, ok := any(b.eng).(interface{ UpdateBuffer(string, []byte) }); ok {
-		u.UpdateBuffer(path, text)
-	}
-}
+// UpdateBuffer implements Backend.
+func (b *driftBackend) UpdateBuffer(path string, text []byte) { b.eng.UpdateBuffer(path, text) }
 
 // CloseBuffer implements Backend.
-func (b *driftBackend) CloseBuffer(path string) {
-	if u, ok := any(b.eng).(interface{ CloseBuffer(string) }); ok {
-		u.CloseBuffer(path)
-	}
-}
+func (b *driftBackend) CloseBuffer(path string) { b.eng.CloseBuffer(path) }
 
 // Close implements Backend.
-func (b *driftBackend) Close() error { return b.eng.Close() }
+func (b *driftBackend) Close() error {
+	b.mu.Lock()
+	if b.pool != nil {
+		_ = b.pool.Close()
+		b.pool = nil
+	}
+	b.mu.Unlock()
+	return b.eng.Close()
+}

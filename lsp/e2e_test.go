@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 )
@@ -130,4 +131,27 @@ func TestEndToEndLeanMissing(t *testing.T) {
 func collapse(r Span) Span {
 	r.End = r.Start
 	return r
+}
+
+// TestEndToEndLiveBuffer types a declaration into an open buffer and finds
+// it with workspace/symbol before the file is saved.
+func TestEndToEndLiveBuffer(t *testing.T) {
+	e, _, u, _ := startReal(t, llmtest.Workspace())
+	e.edit(u, "end DriftExample.Demo", "theorem drift_typed_just_now (n : Nat) : n = n := rfl\n\nend DriftExample.Demo")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var syms []map[string]any
+		if err := e.call("workspace/symbol", map[string]any{"query": "drift_typed_just_now"}, &syms); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range syms {
+			if strings.HasSuffix(s["name"].(string), "drift_typed_just_now") {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("typed declaration not found; last answer %v", syms)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -23,22 +23,18 @@ import (
 type editor struct {
 	t    testing.TB
 	conn jsonrpc2.Conn
-	// toServer is the server's stdin; closing it ends the session.
-	toServer *bufPipe
-	done     chan int
+	done chan int
 
-	mu        sync.Mutex
-	cond      *sync.Cond
-	docs      map[string]*Document
-	progress  map[string][]map[string]any // token → begin/report/end values in order
-	messages  []string                    // window/showMessage texts
-	logs      []string
-	diags     map[string][]map[string]any
-	applied   int
-	rejectN   int // reject this many applyEdit requests (applied=false)
-	config    json.RawMessage
-	noApply   bool
-	responses []string
+	mu       sync.Mutex
+	cond     *sync.Cond
+	docs     map[string]*Document
+	progress map[string][]map[string]any // token → begin/report/end values in order
+	messages []string                    // window/showMessage texts
+	logs     []string
+	diags    map[string][]map[string]any
+	applied  int
+	rejectN  int // reject this many applyEdit requests (applied=false)
+	config   json.RawMessage
 }
 
 // editorOptions configure the fake editor.
@@ -53,13 +49,13 @@ type editorOptions struct {
 	serverOverrides func(*Options)
 }
 
-// newEditor starts a Server in-process and initializes it.
+// newEditor starts a server in-process and initializes it.
 func newEditor(t testing.TB, o editorOptions) *editor {
 	t.Helper()
 	cw := newBufPipe() // client → server
 	sw := newBufPipe() // server → client
 	sr, cr := cw, sw
-	e := &editor{t: t, toServer: cw, done: make(chan int, 1), docs: map[string]*Document{},
+	e := &editor{t: t, done: make(chan int, 1), docs: map[string]*Document{},
 		progress: map[string][]map[string]any{}, diags: map[string][]map[string]any{}}
 	e.cond = sync.NewCond(&e.mu)
 	if o.config != nil {

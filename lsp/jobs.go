@@ -179,7 +179,7 @@ func (m *jobManager) count() int {
 // progress is one work-done progress session; without client support it
 // only logs.
 type progress struct {
-	s     *Server
+	s     *server
 	token protocol.ProgressToken
 	key   string
 	live  bool
@@ -189,7 +189,7 @@ type progress struct {
 
 // newProgress starts work-done progress: on the client's token when the
 // request carried one, else on a token the server creates.
-func (s *Server) newProgress(ctx context.Context, clientToken protocol.ProgressToken, title string, cancellable bool) *progress {
+func (s *server) newProgress(ctx context.Context, clientToken protocol.ProgressToken, title string, cancellable bool) *progress {
 	p := &progress{s: s}
 	s.mu.Lock()
 	supported := s.caps.workDoneProgress

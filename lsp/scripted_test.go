@@ -109,7 +109,11 @@ func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, progress
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	return &Formalized{Stub: strings.ReplaceAll(stub, "NAME", req.Name), Summary: "1 of 4 candidates passed"}, nil
+	name := req.Name
+	if name == "" {
+		name = "model_name"
+	}
+	return &Formalized{Stub: strings.ReplaceAll(stub, "NAME", name), Summary: "1 of 4 candidates passed"}, nil
 }
 
 func (b *scripted) FindPremises(ctx context.Context, statement string, progress func(Progress)) (*Premises, error) {

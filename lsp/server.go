@@ -26,7 +26,7 @@ import (
 	"go.lsp.dev/uri"
 )
 
-// Options configure a Server.
+// Options configure Serve.
 type Options struct {
 	// Open builds the backend after initialize; nil runs the server without
 	// one (code actions then explain that the pipeline is unavailable).
@@ -50,8 +50,8 @@ const (
 	stateShutdown
 )
 
-// Server is one LSP session.
-type Server struct {
+// server is one LSP session.
+type server struct {
 	opts Options
 	conn jsonrpc2.Conn
 	log  *logger
@@ -114,7 +114,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	return s.exitCode
 }
 
-func newServer(ctx context.Context, opts Options) *Server {
+func newServer(ctx context.Context, opts Options) *server {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -124,7 +124,7 @@ func newServer(ctx context.Context, opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{
+	s := &server{
 		opts:     opts,
 		docs:     map[string]*Document{},
 		requests: map[jsonrpc2.ID]context.CancelFunc{},
@@ -143,7 +143,7 @@ func newServer(ctx context.Context, opts Options) *Server {
 }
 
 // teardown cancels jobs and requests and closes the backend.
-func (s *Server) teardown() {
+func (s *server) teardown() {
 	s.stop()
 	s.jobs.cancelAll()
 	s.mu.Lock()
@@ -212,7 +212,7 @@ const (
 // handle is the jsonrpc2 handler: a switch over methods with the lifecycle
 // rules of the specification. It never returns an error for a notification
 // (that would end the connection) and never panics.
-func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
+func (s *server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
 	method := req.Method()
 	defer func() {
 		if r := recover(); r != nil {
@@ -311,7 +311,7 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any,
 
 // asyncRequest releases the read loop, registers the request for
 // $/cancelRequest and runs f.
-func (s *Server) asyncRequest(ctx context.Context, req *jsonrpc2.Request, f func(context.Context) (any, error)) (any, error) {
+func (s *server) asyncRequest(ctx context.Context, req *jsonrpc2.Request, f func(context.Context) (any, error)) (any, error) {
 	id := req.ID()
 	jsonrpc2.Async(ctx)
 	rctx, cancel := context.WithCancel(ctx)
@@ -373,7 +373,7 @@ func (r rawID) key() string {
 	return fmt.Sprintf("n:%d", r.num)
 }
 
-func (s *Server) cancelRequest(params []byte) {
+func (s *server) cancelRequest(params []byte) {
 	var p struct {
 		ID rawID `json:"id"`
 	}
@@ -393,7 +393,7 @@ func (s *Server) cancelRequest(params []byte) {
 	}
 }
 
-func (s *Server) cancelProgress(params []byte) {
+func (s *server) cancelProgress(params []byte) {
 	var p struct {
 		Token rawID `json:"token"`
 	}
@@ -403,7 +403,7 @@ func (s *Server) cancelProgress(params []byte) {
 	s.jobs.cancelToken(p.Token.key())
 }
 
-func (s *Server) initialize(params []byte) (any, error) {
+func (s *server) initialize(params []byte) (any, error) {
 	var p protocol.InitializeParams
 	if err := protocol.Unmarshal(params, &p); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: bad initialize params: %v", err)
@@ -470,7 +470,7 @@ func (s *Server) initialize(params []byte) (any, error) {
 }
 
 // afterInitialized pulls the configuration and starts the backend.
-func (s *Server) afterInitialized() {
+func (s *server) afterInitialized() {
 	s.mu.Lock()
 	caps := s.caps
 	s.mu.Unlock()
@@ -489,7 +489,7 @@ func (s *Server) afterInitialized() {
 }
 
 // pullConfiguration asks the client for section "drift" and applies it.
-func (s *Server) pullConfiguration() {
+func (s *server) pullConfiguration() {
 	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
 	defer cancel()
 	section := "drift"
@@ -517,7 +517,7 @@ func (s *Server) pullConfiguration() {
 	s.applySettings()
 }
 
-func (s *Server) didChangeConfiguration(params []byte) {
+func (s *server) didChangeConfiguration(params []byte) {
 	var p struct {
 		Settings json.RawMessage `json:"settings"`
 	}
@@ -555,7 +555,7 @@ func (s *Server) didChangeConfiguration(params []byte) {
 
 // applySettings pushes settings to the logger, the job manager and the
 // backend, reopening the backend when index settings changed.
-func (s *Server) applySettings() {
+func (s *server) applySettings() {
 	s.mu.Lock()
 	settings := s.settings
 	b, key := s.backend, s.backendKey
@@ -574,7 +574,7 @@ func (s *Server) applySettings() {
 
 // reopenBackend (re)builds the backend from the current settings and reports
 // index loading with server-created work-done progress.
-func (s *Server) reopenBackend() {
+func (s *server) reopenBackend() {
 	if s.opts.Open == nil {
 		return
 	}
@@ -613,7 +613,7 @@ func (s *Server) reopenBackend() {
 }
 
 // watchIndex reports index loading as work-done progress until it is ready.
-func (s *Server) watchIndex(b Backend) {
+func (s *server) watchIndex(b Backend) {
 	st := b.Status()
 	if st.Ready || st.Err != nil {
 		s.reportIndexDone(st)
@@ -658,7 +658,7 @@ func indexSummary(st IndexStatus) string {
 	return fmt.Sprintf("%d declarations", st.Decls)
 }
 
-func (s *Server) reportIndexDone(st IndexStatus) {
+func (s *server) reportIndexDone(st IndexStatus) {
 	if st.Err != nil {
 		s.log.Errorf("drift: library index failed: %v", st.Err)
 		s.showMessage(protocol.MessageTypeError, "drift: library index failed: "+firstLine(st.Err.Error()))
@@ -671,13 +671,13 @@ func (s *Server) reportIndexDone(st IndexStatus) {
 }
 
 // currentBackend returns the backend or nil.
-func (s *Server) currentBackend() Backend {
+func (s *server) currentBackend() Backend {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.backend
 }
 
-func (s *Server) didOpen(params []byte) {
+func (s *server) didOpen(params []byte) {
 	var p protocol.DidOpenTextDocumentParams
 	if err := protocol.Unmarshal(params, &p); err != nil {
 		s.log.Warnf("drift: bad didOpen: %v", err)
@@ -690,7 +690,7 @@ func (s *Server) didOpen(params []byte) {
 	s.scheduleBufferUpdate(u)
 }
 
-func (s *Server) didChange(params []byte) {
+func (s *server) didChange(params []byte) {
 	var p protocol.DidChangeTextDocumentParams
 	if err := protocol.Unmarshal(params, &p); err != nil {
 		s.log.Warnf("drift: bad didChange: %v", err)
@@ -722,7 +722,7 @@ func (s *Server) didChange(params []byte) {
 	s.scheduleBufferUpdate(u)
 }
 
-func (s *Server) didClose(params []byte) {
+func (s *server) didClose(params []byte) {
 	var p protocol.DidCloseTextDocumentParams
 	if err := protocol.Unmarshal(params, &p); err != nil {
 		return
@@ -746,7 +746,7 @@ func (s *Server) didClose(params []byte) {
 
 // scheduleBufferUpdate feeds the buffer to the index and refreshes drift's
 // diagnostics after the debounce delay.
-func (s *Server) scheduleBufferUpdate(u string) {
+func (s *server) scheduleBufferUpdate(u string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t := s.timers[u]; t != nil {
@@ -780,7 +780,7 @@ func (s *Server) scheduleBufferUpdate(u string) {
 }
 
 // snapshot returns a copy of the open document u, or nil.
-func (s *Server) snapshot(u string) *Document {
+func (s *server) snapshot(u string) *Document {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if d := s.docs[u]; d != nil {
@@ -789,7 +789,7 @@ func (s *Server) snapshot(u string) *Document {
 	return nil
 }
 
-func (s *Server) sendLog(lvl level, msg string) {
+func (s *server) sendLog(lvl level, msg string) {
 	if s.conn == nil {
 		return
 	}
@@ -805,7 +805,7 @@ func (s *Server) sendLog(lvl level, msg string) {
 	_ = s.conn.Notify(context.Background(), "window/logMessage", &protocol.LogMessageParams{Type: t, Message: msg})
 }
 
-func (s *Server) showMessage(t protocol.MessageType, msg string) {
+func (s *server) showMessage(t protocol.MessageType, msg string) {
 	_ = s.conn.Notify(context.Background(), "window/showMessage", &protocol.ShowMessageParams{Type: t, Message: s.log.redact(msg)})
 }
 

@@ -207,7 +207,7 @@ func TestBurstOfEditsReanchors(t *testing.T) {
 	if strings.Count(text, "-- typed") != 50 || !strings.Contains(text, "n + 0 = n ∧ True") {
 		t.Fatalf("user edits lost:\n%s", text)
 	}
-	if !strings.Contains(text, "sum of two squares. -/\ntheorem prime_4t_not_sum") {
+	if !strings.Contains(text, "sum of two squares. -/\ntheorem model_name") {
 		t.Errorf("stub not right after the comment:\n%s", text)
 	}
 	if got := len(b.buffers); got == 0 {
@@ -252,7 +252,7 @@ func TestRejectedEditRetries(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.waitEnds("DRIFT: "+titleFormalize, 1)
-	if strings.Count(e.text(demoURI), "theorem prime_4t_not_sum") != 1 {
+	if strings.Count(e.text(demoURI), "theorem model_name") != 1 {
 		t.Errorf("stub not inserted once:\n%s", e.text(demoURI))
 	}
 }
@@ -301,7 +301,7 @@ func TestTwoJobsOneComment(t *testing.T) {
 	if !contains(ends, "Replaced by a newer request") {
 		t.Errorf("ends = %q", ends)
 	}
-	if n := strings.Count(e.text(demoURI), "theorem prime_4t_not_sum"); n != 1 {
+	if n := strings.Count(e.text(demoURI), "theorem model_name"); n != 1 {
 		t.Errorf("%d stubs inserted, want 1", n)
 	}
 }
@@ -370,6 +370,9 @@ func TestModelFails(t *testing.T) {
 	if e.messages[0] != "DRIFT: Formalize with DRIFT failed: "+errModel.Error() {
 		t.Errorf("message = %q", e.messages[0])
 	}
+	e.waitFor("the detail in the log", func() bool {
+		return contains(e.logs, "drift: Formalize with DRIFT failed: "+errModel.Error())
+	})
 	if e.text(demoURI) != demoText {
 		t.Errorf("text changed after a failure")
 	}

@@ -76,8 +76,8 @@ func TestUTF16Len(t *testing.T) {
 
 func TestFindTarget(t *testing.T) {
 	text := strings.Join([]string{
-		`/-- A docstring about primes. -/`,    // 0
-		`def s := "not /- a comment -/ here"`, // 1
+		`/-- A docstring about primes. -/`,     // 0
+		`def s := "not /- a comment -/ here"`,  // 1
 		`/- outer /- nested -/ still outer -/`, // 2
 		`-- first line`,                        // 3
 		`--   second line`,                     // 4

@@ -86,6 +86,19 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Hit, error) {
 			add(h.ID, "lexical", i+1, 1)
 		}
 	}
+	if len(terms) > 0 {
+		prem, err := e.rankPremises(ctx, s, text, formal, depth, e.ranking)
+		if err != nil {
+			return nil, err
+		}
+		r := 0
+		for _, h := range prem {
+			if id := docID(h.Decl); allowed(h.Decl) {
+				r++
+				add(id, "premise", r, 1)
+			}
+		}
+	}
 	rank := 0
 	for _, n := range nameHits {
 		for _, id := range s.byName[n] {
@@ -96,7 +109,8 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 	}
 	if e.ranking.Dense && e.dense != nil {
-		for i, id := range e.dense.search(ctx, s, text+" "+formal, depth) {
+		ids, _ := e.dense.search(ctx, s, text+" "+formal, depth)
+		for i, id := range ids {
 			if allowed(s.decls[id]) {
 				add(id, "dense", i+1, e.ranking.DenseWeight)
 			}

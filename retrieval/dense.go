@@ -237,10 +237,10 @@ func (x *denseIndex) table(s *snapshot) *denseTable {
 
 // search returns the IDs of the declarations of s whose vectors are closest
 // to the query text, best first; nothing when the query cannot be embedded.
-func (x *denseIndex) search(ctx context.Context, s *snapshot, text string, n int) []string {
+func (x *denseIndex) search(ctx context.Context, s *snapshot, text string, n int) ([]string, []float32) {
 	vs, err := x.model.Embed(ctx, []string{text})
 	if err != nil || len(vs) != 1 || len(vs[0]) != x.dim || x.dim == 0 {
-		return nil
+		return nil, nil
 	}
 	q := vs[0]
 	t := x.table(s)
@@ -264,8 +264,49 @@ func (x *denseIndex) search(ctx context.Context, s *snapshot, text string, n int
 		return res[i].i < res[j].i
 	})
 	out := make([]string, 0, n)
+	sims := make([]float32, 0, n)
 	for _, r := range res[:min(n, len(res))] {
 		out = append(out, t.ids[r.i])
+		sims = append(sims, r.v)
 	}
-	return out
+	return out, sims
+}
+
+// embedAll embeds every declaration that lacks a vector, in the background,
+// and again after updates; the dense channel serves whatever is done.
+func (e *Engine) embedAll() {
+	x, err := openDense(e.dir, e.cfg.Embedder)
+	if err != nil {
+		e.cfg.Logf("retrieval: dense retrieval off: %v", err)
+		e.setStatus(func(s *Status) { s.Warning = "dense retrieval off: " + err.Error() })
+		return
+	}
+	e.mu.Lock()
+	e.dense = x
+	e.mu.Unlock()
+	for {
+		e.mu.RLock()
+		s := e.snap
+		e.mu.RUnlock()
+		todo := x.missing(s)
+		if len(todo) > 0 {
+			e.setStatus(func(st *Status) { st.Phase, st.Done, st.Total = "embedding", 0, len(todo) })
+			err := x.fill(e.ctx, todo, func(done int) {
+				e.setStatus(func(st *Status) { st.Done = done })
+			})
+			if err != nil {
+				if e.ctx.Err() == nil {
+					e.cfg.Logf("retrieval: %v", err)
+					e.setStatus(func(st *Status) { st.Phase, st.Warning = "ready", "dense retrieval incomplete: "+err.Error() })
+				}
+				return
+			}
+		}
+		e.setStatus(func(st *Status) { st.Phase, st.Done = "ready", st.Total })
+		select {
+		case <-e.ctx.Done():
+			return
+		case <-e.embedKick:
+		}
+	}
 }

@@ -2,6 +2,8 @@ package retrieval
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -37,6 +39,8 @@ type Config struct {
 type Engine struct {
 	cfg     Config
 	ranking Ranking
+	// dir is this workspace's directory under cfg.CacheDir ("" in memory).
+	dir string
 
 	// mu is held for reading by queries and for writing while an update
 	// swaps the lexical index and the snapshot together, so a query never
@@ -56,7 +60,9 @@ type Engine struct {
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
 	updates  chan fileUpdate
-	closeMu  sync.Once
+	// embedKick wakes the embedding loop after an update.
+	embedKick chan struct{}
+	closeMu   sync.Once
 }
 
 // Open starts an engine over cfg and returns at once; the library is loaded
@@ -70,13 +76,17 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	e := &Engine{
-		cfg:     cfg,
-		ranking: DefaultRanking,
-		ready:   make(chan struct{}),
-		ctx:     bctx,
-		cancel:  cancel,
-		updates: make(chan fileUpdate, 256),
-		status:  Status{Phase: "scanning"},
+		cfg:       cfg,
+		ranking:   DefaultRanking,
+		ready:     make(chan struct{}),
+		ctx:       bctx,
+		cancel:    cancel,
+		updates:   make(chan fileUpdate, 256),
+		embedKick: make(chan struct{}, 1),
+		status:    Status{Phase: "scanning"},
+	}
+	if cfg.CacheDir != "" {
+		e.dir = filepath.Join(cfg.CacheDir, "retrieval", workspaceKey(cfg))
 	}
 	if cfg.Embedder == nil {
 		e.status.Warning = "dense retrieval off: no embedding model configured; using lexical and name search"
@@ -87,6 +97,24 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		e.build()
 	}()
 	return e, nil
+}
+
+// workspaceKey names the cache directory of one set of roots and corpora.
+func workspaceKey(cfg Config) string {
+	h := sha256.New()
+	for _, r := range cfg.Roots {
+		if a, err := filepath.Abs(r); err == nil {
+			r = a
+		}
+		fmt.Fprintf(h, "root %s\n", r)
+	}
+	for _, c := range cfg.Corpus {
+		if a, err := filepath.Abs(c); err == nil {
+			c = a
+		}
+		fmt.Fprintf(h, "corpus %s\n", c)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // build loads the library and the indexes, then serves updates.
@@ -123,18 +151,18 @@ func (e *Engine) buildIndexes() error {
 	snap := newSnapshot(decls)
 	var lex *lexical.Index
 	fresh := true
-	if e.cfg.CacheDir == "" {
+	if e.dir == "" {
 		lex, err = lexical.OpenMemory()
 	} else {
-		lex, fresh, err = lexical.Open(filepath.Join(e.cfg.CacheDir, "lexical"))
+		lex, fresh, err = lexical.Open(e.dir)
 	}
 	if err != nil {
 		return err
 	}
 	if !fresh {
-		e.cfg.Logf("retrieval: reusing lexical index in %s", e.cfg.CacheDir)
+		e.cfg.Logf("retrieval: reusing lexical index in %s", e.dir)
 	}
-	if err := syncLexical(e.ctx, lex, snap, e.cfg.CacheDir, func(done, total int) {
+	if err := syncLexical(e.ctx, lex, snap, e.dir, func(done, total int) {
 		e.setStatus(func(s *Status) { s.Phase = "indexing"; s.Done, s.Total = done, total })
 	}); err != nil {
 		lex.Close()

@@ -31,10 +31,10 @@ type posting struct {
 // slots, so an update costs time proportional to the changed file, and an
 // older snapshot still reads its own consistent prefix.
 type model struct {
-	n      int32              // slots visible in this version
-	ids    []string           // slot -> document ID
-	decls  []*library.Decl    // slot -> declaration
-	dead   map[int32]bool     // replaced slots
+	n      int32           // slots visible in this version
+	ids    []string        // slot -> document ID
+	decls  []*library.Decl // slot -> declaration
+	dead   map[int32]bool  // replaced slots
 	post   [nFields]map[string][]posting
 	nameT  [][]string         // slot -> distinct name terms (for coverage)
 	coll   []uint8            // slot -> collection (0 premises, 1 theorems)

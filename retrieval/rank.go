@@ -44,8 +44,8 @@ type Ranking struct {
 // docs/retrieval.md).
 var DefaultRanking = Ranking{
 	Lexical: true, PRF: true, Names: true, Dense: true, KindPrior: true,
-	Popularity: 0.15, NotationPenalty: 0.3, UserBoost: 1.5,
-	LexWeight: 1, PRFWeight: 0.6, NameWeight: 1, DenseWeight: 0.5,
+	Popularity: 0.8, NotationPenalty: 1, UserBoost: 1.5,
+	LexWeight: 1, PRFWeight: 1.2, NameWeight: 1, DenseWeight: 0.5,
 	LexDepth: 300, PRFDepth: 60,
 	NameField: 1, NSField: 0.3, DocField: 0.5, Coverage: 1,
 }
@@ -124,6 +124,19 @@ func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal str
 					c := get(id)
 					c.score += r.PRFWeight * x.w / top
 					c.channels["graph"] = i + 1
+				}
+			}
+		}
+	}
+	if r.Dense && e.dense != nil {
+		ids, sims := e.dense.search(ctx, s, text+" "+formal, r.LexDepth)
+		if len(ids) > 1 {
+			hi, lo := sims[0], sims[len(sims)-1]
+			for i, id := range ids {
+				if hi > lo {
+					c := get(id)
+					c.score += r.DenseWeight * float64((sims[i]-lo)/(hi-lo))
+					c.channels["dense"] = i + 1
 				}
 			}
 		}

@@ -1,12 +1,14 @@
 package retrieval
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"github.com/drift-lsp/drift-lsp/retrieval/library"
 )
@@ -18,60 +20,100 @@ type source interface {
 	// is nil; a missing file has no declarations) and returns the file keys
 	// whose declarations it replaces and the new declarations.
 	update(path string, content []byte) (oldKeys []string, decls []*library.Decl, err error)
-	// dirs returns the directories to watch.
+	// dirs returns the root directories to watch.
 	dirs() []string
 }
 
-// corpusSource serves declaration dumps, which do not change.
-type corpusSource struct{}
+// libSource serves a workspace loaded by the indexer plus fixed corpora.
+type libSource struct {
+	mu    sync.Mutex
+	lib   *library.Library // nil when only corpora are served
+	roots []string
+}
 
-func (corpusSource) update(string, []byte) ([]string, []*library.Decl, error) { return nil, nil, nil }
-func (corpusSource) dirs() []string                                           { return nil }
+// files returns the absolute paths of the indexed source files.
+func (s *libSource) files() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lib == nil {
+		return nil
+	}
+	return s.lib.Files()
+}
 
-// loadSource loads every configured root and corpus.
-func loadSource(ctx context.Context, cfg Config, progress func(done, total int)) (source, []*library.Decl, error) {
-	var all []*library.Decl
-	for i, path := range cfg.Corpus {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+func (s *libSource) dirs() []string { return s.roots }
+
+func (s *libSource) update(path string, content []byte) ([]string, []*library.Decl, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lib == nil || !strings.HasSuffix(path, ".lean") {
+		return nil, nil, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("retrieval: %w", err)
+	}
+	var oldKeys []string
+	seen := map[string]bool{}
+	for _, d := range s.lib.FileDecls(abs) {
+		if k := fileKey(d); !seen[k] {
+			seen[k] = true
+			oldKeys = append(oldKeys, k)
 		}
-		ds, err := readCorpusFile(path)
+	}
+	if content == nil {
+		b, err := os.ReadFile(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			s.lib, _ = s.lib.RemoveFile(abs)
+			return oldKeys, nil, nil
+		case err != nil:
+			return nil, nil, fmt.Errorf("retrieval: %w", err)
+		}
+		content = b
+	}
+	s.lib, _ = s.lib.UpdateFile(abs, content)
+	return oldKeys, s.lib.FileDecls(abs), nil
+}
+
+// loadSource loads every configured root (through the indexer, with its
+// on-disk parse cache) and corpus.
+func loadSource(ctx context.Context, cfg Config, progress func(done, total int)) (*libSource, []*library.Decl, error) {
+	src := &libSource{}
+	var all []*library.Decl
+	if len(cfg.Roots) > 0 {
+		ws, err := library.Discover(cfg.Roots[0], cfg.Roots[1:])
 		if err != nil {
 			return nil, nil, err
 		}
+		opts := library.Options{Progress: progress, Logf: cfg.Logf}
+		if cfg.CacheDir != "" {
+			opts.CacheDir = cfg.CacheDir
+		}
+		lib, err := library.Load(ctx, ws, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		src.lib = lib
+		for _, r := range ws.Roots {
+			src.roots = append(src.roots, r.Dir)
+		}
+		all = append(all, lib.Decls()...)
+	}
+	for _, path := range cfg.Corpus {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("retrieval: corpus: %w", err)
+		}
+		ds, err := library.ReadCorpus(f, filepath.Base(path))
+		f.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("retrieval: corpus %s: %w", path, err)
+		}
 		all = append(all, ds...)
-		progress(i+1, len(cfg.Corpus))
 	}
-	return corpusSource{}, all, nil
-}
-
-func readCorpusFile(path string) ([]*library.Decl, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("retrieval: corpus: %w", err)
-	}
-	defer f.Close()
-	pkg := filepath.Base(path)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	var out []*library.Decl
-	line := 0
-	for sc.Scan() {
-		line++
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		d := &library.Decl{}
-		if err := json.Unmarshal(sc.Bytes(), d); err != nil {
-			return nil, fmt.Errorf("retrieval: corpus %s:%d: %w", path, line, err)
-		}
-		if d.Package == "" {
-			d.Package = pkg
-		}
-		out = append(out, d)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("retrieval: corpus %s: %w", path, err)
-	}
-	return out, nil
+	return src, all, nil
 }

@@ -20,10 +20,9 @@ for _ in $(seq 50); do
   curl -fs -o /dev/null "http://127.0.0.1:$port/_fakellm/stats" && break
   sleep 0.2
 done
-"$work/drift-lsp" decls --root testdata/workspace >"$work/workspace.jsonl"
 export DRIFT_LLM_BASE_URL="http://127.0.0.1:$port/v1" DRIFT_LLM_MODEL=any-model DRIFT_LLM_CACHE=off
-"$work/drift-lsp" formalize --corpus "$work/workspace.jsonl" --name odd_of_two_lt "Every prime number greater than 2 is odd." | tee "$work/out.txt"
-DRIFT_LLM_STREAM=1 "$work/drift-lsp" formalize --json --corpus "$work/workspace.jsonl" --name odd_of_two_lt "Every prime number greater than 2 is odd." >"$work/out.json"
+"$work/drift-lsp" formalize --cache "" --root testdata/workspace --name odd_of_two_lt "Every prime number greater than 2 is odd." | tee "$work/out.txt"
+DRIFT_LLM_STREAM=1 "$work/drift-lsp" formalize --json --cache "" --root testdata/workspace --name odd_of_two_lt "Every prime number greater than 2 is odd." >"$work/out.json"
 want='theorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry'
 grep -qF "$want" "$work/out.txt"
 grep -qF "$want" "$work/out.json"

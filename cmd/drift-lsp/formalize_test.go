@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,7 +63,7 @@ func TestFormalizeCommand(t *testing.T) {
 		"Sub-queries (2):", "Mm.Prime", "[sub-query 1]", "Proposed names (2, hallucination rate 0%)",
 		"DriftExample.Primes.Prime.odd_of_ne_two  (covers Mm.Prime, Mm.Odd)", "coverage 100%",
 		"Model calls: 7", "Chosen stub:\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry",
-		"Lean not run: no Lean checker configured",
+		"Lean not run: Lean REPL not found",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
@@ -101,5 +102,86 @@ func TestFormalizeCommand(t *testing.T) {
 	}
 	if len(srv.Requests()) != before {
 		t.Fatal("the repeat reached the model")
+	}
+}
+
+// TestFormalizeWithREPL checks candidates with Lean through --repl, played by
+// leanrepl's protocol-faithful fake REPL: a candidate Lean rejects ranks
+// below one it accepts, whatever the agreement.
+func TestFormalizeWithREPL(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go toolchain not on PATH: cannot build the fake REPL")
+	}
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "replfake")
+	if out, err := exec.Command("go", "build", "-o", fake, "../../leanrepl/replfake").CombinedOutput(); err != nil {
+		t.Fatalf("building replfake: %v\n%s", err, out)
+	}
+	rules := filepath.Join(dir, "rules.json")
+	os.WriteFile(rules, []byte(`{"known": ["Mm.Prime", "Mm.Odd"], "rules": [{"match": "2 ≤ p", "data": "type mismatch"}]}`), 0o600)
+
+	bad := "```lean\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 ≤ p) : Mm.Odd p := by sorry\n```"
+	good := "```lean\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry\n```"
+	n := 0
+	ws := llmtest.Workspace()
+	srv := llmtest.New(t, func(i int, req llmtest.Request) llmtest.Reply {
+		if llmtest.StageOf(req) == llmtest.StageFormalize {
+			n++
+			if n == 2 {
+				return llmtest.Reply{Text: good}
+			}
+			return llmtest.Reply{Text: bad}
+		}
+		return ws(i, req)
+	})
+	defer srv.Close()
+	t.Setenv("DRIFT_LLM_BASE_URL", srv.URL)
+	t.Setenv("DRIFT_LLM_MODEL", "fake")
+	t.Setenv("DRIFT_LLM_CACHE", "off")
+	var out, errb bytes.Buffer
+	args := []string{"formalize", "--cache", "", "--corpus", writeCorpus(t), "--repl", fake + " -rules " + rules,
+		"--header", "import Minimath.Basic", "--name", "odd_of_two_lt", "Every prime number greater than 2 is odd."}
+	if rc := dispatch(args, &out, &errb); rc != 0 {
+		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	text := out.String()
+	if !strings.Contains(text, "Chosen stub:\n"+strings.TrimSuffix(strings.TrimPrefix(good, "```lean\n"), "\n```")) ||
+		!strings.Contains(text, "agreement 1, Lean: ok") || !strings.Contains(text, "agreement 4, Lean: error") {
+		t.Fatalf("output:\n%s\nstderr:\n%s", text, errb.String())
+	}
+}
+
+// TestFormalizeInformalize describes the user's undocumented declarations
+// first (in dependency order), and a repeat serves them from the cache.
+func TestFormalizeInformalize(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "lakefile.lean"), []byte("import Lake\nopen Lake DSL\npackage mine\nlean_lib Mine\n"), 0o600)
+	os.MkdirAll(filepath.Join(ws, "Mine"), 0o755)
+	os.WriteFile(filepath.Join(ws, "Mine", "Basic.lean"), []byte("namespace Mine\n\ndef IsOddNat (n : Nat) : Prop := n % 2 = 1\n\ntheorem odd_sq (n : Nat) (h : IsOddNat n) : IsOddNat (n * n) := by\n  sorry\n\nend Mine\n"), 0o600)
+	srv := llmtest.New(t, llmtest.Workspace())
+	defer srv.Close()
+	t.Setenv("DRIFT_LLM_BASE_URL", srv.URL)
+	t.Setenv("DRIFT_LLM_MODEL", "fake")
+	t.Setenv("DRIFT_LLM_CACHE", t.TempDir())
+	args := []string{"formalize", "--cache", "", "--root", ws, "--informalize", "--name", "odd_sq'", "The square of an odd number is odd."}
+	var out, errb bytes.Buffer
+	if rc := dispatch(args, &out, &errb); rc != 0 {
+		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	var informal []string
+	for _, r := range srv.Requests() {
+		if llmtest.StageOf(r) == llmtest.StageInformalize {
+			informal = append(informal, r.Prompt())
+		}
+	}
+	if len(informal) != 2 || !strings.Contains(informal[0], "IsOddNat (n : Nat)") || !strings.Contains(informal[1], "It uses:\n- Mine.IsOddNat:") {
+		t.Fatalf("informalize prompts %q\nstderr %s", informal, errb.String())
+	}
+	if !strings.Contains(errb.String(), "described 2 of 2 undocumented declarations (2 calls, 0 cache hits)") {
+		t.Fatalf("stderr %s", errb.String())
+	}
+	errb.Reset()
+	if rc := dispatch(args, &out, &errb); rc != 0 || !strings.Contains(errb.String(), "(0 calls, 2 cache hits)") {
+		t.Fatalf("repeat: exit %d: %s", rc, errb.String())
 	}
 }

@@ -59,11 +59,12 @@ if [ "$WHICH" != vscode ]; then
 	fi
 fi
 if [ "$WHICH" != nvim ]; then
-	echo "[e2e] packaging the VS Code extension"
-	(cd "$ROOT/editors/vscode" && npm run --silent package >"$BIN/vsce.log" 2>&1) || {
+	echo "[e2e] type-checking, unit-testing and packaging the VS Code extension"
+	(cd "$ROOT/editors/vscode" && npm run --silent typecheck && npm test --silent && npm run --silent package) >"$BIN/vsce.log" 2>&1 || {
 		cat "$BIN/vsce.log" >&2
 		exit 1
 	}
+	grep -E '^# (pass|fail)' "$BIN/vsce.log" | tr '\n' ' ' | sed 's/^/[e2e] extension unit tests: /; s/$/\n/'
 	export DRIFT_VSIX="$ROOT/editors/vscode/dist/drift-lsp.vsix"
 	if node "$ROOT/editors/e2e/vscode-e2e.mjs"; then
 		echo "[e2e] vscode: PASS"

@@ -7,7 +7,9 @@
 // installed from the built .vsix), then in the browser: opens Demo.lean, runs
 // "Formalize with DRIFT" from the quick-fix menu on a docstring, waits for the
 // job, saves, and checks the file on disk; runs "Find premises and examples"
-// likewise; and runs "DRIFT: Search library", opening the chosen declaration.
+// likewise, and "DRIFT: Formalize statement" from the command palette; runs
+// "DRIFT: Search library", opening the chosen declaration;
+// stores an API key (checking it reaches no log) and reindexes.
 // Screenshots go to editors/e2e/artifacts/. Exit status 0 means every step
 // passed.
 //
@@ -140,6 +142,8 @@ async function editorText(page) {
 
 async function shot(page, name) {
   const p = path.join(artifacts, name);
+  // Let finished progress notifications fade out first.
+  await waitFor('notifications to close', async () => (await page.locator('.notification-toast').count()) === 0, 3000, 200).catch(() => {});
   await page.screenshot({ path: p });
   log(`screenshot ${path.relative(repo, p)}`);
   return p;
@@ -170,6 +174,48 @@ async function quickFix(page, needle, title) {
     }
   }
   throw new Error(`the quick-fix menu never offered "${title}"`);
+}
+
+/** Runs a command from the command palette by its title. */
+async function runCommand(page, title) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^DRIFT: /, '') }).first().waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+}
+
+/** Every file under dir (recursively) whose name matches re. */
+function findFiles(dir, re) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      out.push(...findFiles(p, re));
+    } else if (re.test(e.name)) {
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+/** Records, in the page, every "DRIFT busy: …" label the status-bar item shows. */
+async function recordBusyLabels(page) {
+  await page.evaluate(() => {
+    window.__driftBusy = [];
+    const bar = document.querySelector('.part.statusbar');
+    const seen = () => {
+      for (const e of bar.querySelectorAll('.statusbar-item')) {
+        const l = e.getAttribute('aria-label') || '';
+        if (l.startsWith('DRIFT busy') && !window.__driftBusy.includes(l)) {
+          window.__driftBusy.push(l);
+        }
+      }
+    };
+    new MutationObserver(seen).observe(bar, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
 }
 
 async function statusBarText(page) {
@@ -341,16 +387,22 @@ async function main() {
     log(`extension active; status bar: "${status}"`);
 
     // 1. Formalize with DRIFT on the first docstring.
+    await recordBusyLabels(page);
     const tries = await quickFix(page, 'Every prime number greater than 2 is odd', 'Formalize with DRIFT');
     log(`"Formalize with DRIFT" chosen (quick-fix attempt ${tries})`);
-    const formalized = await waitFor('the formalized stub to appear in the editor', async () => {
+    await waitFor('the formalized stub to appear in the editor', async () => {
       const t = await editorText(page);
       const lines = t.split('\n');
       const i = lines.findIndex((l) => l.includes('Every prime number greater than 2 is odd'));
       const after = lines.slice(i + 1, i + 8).join('\n');
       return /\btheorem\b/.test(after) && /sorry/.test(after) ? t : undefined;
     }, 120000, 500);
-    await waitFor('the job progress to finish', async () => !/sync~spin|spin/.test(await statusBarText(page)) && !(await statusBarText(page)).includes('—'), 60000, 500);
+    await waitFor('the job progress to finish', async () => (await statusBarText(page)) === 'DRIFT ready', 60000, 500);
+    const busy = await page.evaluate(() => window.__driftBusy);
+    if (!busy.some((l) => /Formalize/.test(l))) {
+      throw new Error(`the status bar never showed the formalize job's stage; saw ${JSON.stringify(busy)}`);
+    }
+    log(`status bar during the job: ${busy.join(' | ')}`);
     await shot(page, 'vscode-formalize.png');
     const afterFormalize = await save(page, demo, original);
     assertKept(original, afterFormalize, 'formalize');
@@ -367,35 +419,59 @@ async function main() {
       }
       log(`formalize OK; on disk:\n${stub}`);
     }
-    if (!formalized) {
-      throw new Error('unreachable');
-    }
 
     // 2. Find premises and examples on the block comment.
     await quickFix(page, 'The greatest common divisor of two distinct prime numbers is 1', 'Find premises and examples');
     log('"Find premises and examples" chosen');
     await waitFor('the premises block to appear in the editor', async () => (await editorText(page)).includes('DRIFT premises and examples'), 120000, 500);
-    await waitFor('the job progress to finish', async () => !(await statusBarText(page)).includes('—'), 60000, 500);
+    await waitFor('the job progress to finish', async () => (await statusBarText(page)) === 'DRIFT ready', 60000, 500);
     await shot(page, 'vscode-find-premises.png');
     const afterPremises = await save(page, demo, afterFormalize);
     assertKept(afterFormalize, afterPremises, 'find premises');
-    if (!afterPremises.includes('/- DRIFT premises and examples')) {
+    const block = afterPremises.match(/\/- DRIFT premises and examples\n([\s\S]*?)-\//);
+    if (!block) {
       throw new Error('find premises: no premises block on disk');
     }
-    log('find premises OK');
+    const firstPremise = block[1].match(/Premises:\s*\n\s*([^\n]+)/)?.[1];
+    if (!firstPremise || firstPremise.includes('none found')) {
+      throw new Error(`find premises: the block lists no premise:\n${block[1]}`);
+    }
+    log(`find premises OK; first premise: ${firstPremise}`);
 
-    // 3. DRIFT: Search library through the command palette.
-    await page.keyboard.press('F1');
+    // 3. DRIFT: Formalize statement from the command palette, on the run of -- comments.
+    await page.locator('.editor-group-container.active .view-line', { hasText: 'then it divides one of the two factors' }).first().click();
+    await runCommand(page, 'DRIFT: Formalize statement');
+    await waitFor('the stub after the -- comments', async () => {
+      const lines = (await editorText(page)).split('\n');
+      const i = lines.findIndex((l) => l.includes('then it divides one of the two factors'));
+      return /^\s*theorem\s/.test(lines.slice(i + 1).find((l) => l.trim() !== '') ?? '');
+    }, 120000, 500);
+    await waitFor('the job progress to finish', async () => (await statusBarText(page)) === 'DRIFT ready', 60000, 500);
+    const afterCommand = await save(page, demo, afterPremises);
+    assertKept(afterPremises, afterCommand, 'formalize command');
+    {
+      const lines = afterCommand.split('\n');
+      const i = lines.findIndex((l) => l.includes('then it divides one of the two factors'));
+      const next = lines.slice(i + 1).find((l) => l.trim() !== '');
+      if (!/^\s*theorem\s+\S+/.test(next ?? '')) {
+        throw new Error(`formalize command: expected a theorem after the -- comments on disk, got ${JSON.stringify(next)}`);
+      }
+      log(`"DRIFT: Formalize statement" OK: ${next.trim()}`);
+    }
+
+    // 4. DRIFT: Search library through the command palette.
+    await runCommand(page, 'DRIFT: Search library');
     const cmdInput = page.locator('.quick-input-widget input');
-    await cmdInput.waitFor({ state: 'visible' });
-    await cmdInput.fill('>DRIFT: Search library');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Search library' }).first().waitFor({ state: 'visible' });
-    await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'DRIFT: Search library' }).waitFor({ state: 'visible' });
-    await cmdInput.fill('prime number');
+    // Re-type until real hits come (the index may still be loading).
+    const hits = await waitFor('search hits for "prime number"', async () => {
+      await cmdInput.fill('');
+      await cmdInput.fill('prime number');
+      await sleep(1500);
+      const rows = await page.locator('.quick-input-list .monaco-list-row').allTextContents();
+      return rows.length > 0 && !/No declarations found|indexing/.test(rows[0]) ? rows : undefined;
+    }, 60000, 500);
     const firstHit = page.locator('.quick-input-list .monaco-list-row').first();
-    await firstHit.waitFor({ state: 'visible', timeout: 30000 });
-    const hits = await page.locator('.quick-input-list .monaco-list-row').allTextContents();
     log(`search library: ${hits.length} hits, first: ${hits[0].replace(/\s+/g, ' ').slice(0, 120)}`);
     await shot(page, 'vscode-search-library.png');
     const hitLabel = (await firstHit.locator('.label-name').first().textContent()).trim();
@@ -411,6 +487,35 @@ async function main() {
     }
     await shot(page, 'vscode-search-opened.png');
     log(`search library OK: "${hitLabel}" opened in ${opened}`);
+
+    // 5. DRIFT: Set API key: stored in SecretStorage, the server restarts with
+    // it in its environment, and it appears in no log.
+    const secret = `sk-e2e-${Date.now()}-do-not-log`;
+    await runCommand(page, 'DRIFT: Set API key');
+    const keyInput = page.locator('.quick-input-widget input[type="password"]');
+    await keyInput.waitFor({ state: 'visible' });
+    await keyInput.fill(secret);
+    await page.keyboard.press('Enter');
+    await page.locator('.notification-toast', { hasText: 'API key stored' }).waitFor({ state: 'visible' });
+    await runCommand(page, 'DRIFT: Show log');
+    // The DRIFT output channel is a log channel backed by DRIFT.log.
+    await waitFor('the DRIFT log to say the server restarted with the stored key', async () =>
+      findFiles(dirs.userdata, /^DRIFT\.log$/).some((f) => fs.readFileSync(f, 'utf8').includes('API key from secret storage in $DRIFT_E2E_API_KEY')), 30000, 500);
+    await page.locator('.part.panel .monaco-editor').first().waitFor({ state: 'visible' });
+    await waitFor('the restarted server to be ready', async () => (await statusBarText(page)) === 'DRIFT ready', 60000, 500);
+    await shot(page, 'vscode-log.png');
+    const logs = [...findFiles(dirs.userdata, /\.log$/), ...findFiles(dirs.logs, /\.log$/)];
+    const leaked = logs.filter((f) => fs.readFileSync(f, 'utf8').includes(secret));
+    if (leaked.length > 0) {
+      throw new Error(`the API key leaked into ${leaked.join(', ')}`);
+    }
+    log(`set API key OK: server restarted; the key is in none of ${logs.length} log files`);
+
+    // 6. DRIFT: Reindex workspace.
+    await runCommand(page, 'DRIFT: Reindex workspace');
+    await sleep(500);
+    await waitFor('the reindex to finish', async () => (await statusBarText(page)) === 'DRIFT ready', 60000, 500);
+    log('reindex OK');
     ok = true;
   } catch (err) {
     console.error(`[vscode-e2e] FAIL: ${err.stack || err}`);

@@ -233,7 +233,7 @@ type Rules struct {
 }
 
 var identRe = regexp.MustCompile(`@?[A-Za-z_\p{Greek}][A-Za-z0-9_'!?\p{Greek}₀-₉]*(?:\.[A-Za-z_\p{Greek}][A-Za-z0-9_'!?\p{Greek}₀-₉]*)+`)
-var declRe = regexp.MustCompile(`^(?:/--[\s\S]*?-/\s*)?(?:@\[[^\]]*\]\s*)?(theorem|lemma|example)\s*([^\s(:{\[⦃]*)`)
+var declRe = regexp.MustCompile(`(?m)^(?:@\[[^\]]*\]\s*)?(theorem|lemma|example)\s*([^\s(:{\[⦃]*)`)
 
 // stubAnswerer elaborates nothing: it answers headers with a new
 // environment, reports unknown dotted names and rule matches as errors, and

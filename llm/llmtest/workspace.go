@@ -28,12 +28,12 @@ func StageOf(req Request) string {
 		return StageDecompose
 	case strings.Contains(p, `{"dependency"`):
 		return StagePropose
+	case strings.Contains(p, "## Failing statement"):
+		return StageRepair
 	case strings.Contains(p, "## Informal statement"):
 		return StageFormalize
 	case strings.Contains(p, "Describe the given Lean declaration"):
 		return StageInformalize
-	case strings.Contains(strings.ToLower(p), "repair") || strings.Contains(p, "Lean reported"):
-		return StageRepair
 	}
 	return ""
 }
@@ -101,6 +101,8 @@ func Workspace() Responder {
 			return Reply{Text: formalizeAnswer(req.Prompt())}
 		case StageInformalize:
 			return Reply{Text: informalizeAnswer(req.Prompt())}
+		case StageRepair:
+			return Reply{Text: repairAnswer(req.Prompt())}
 		}
 		return Reply{Status: 400, Text: "fake model: unrecognised prompt (not one of drift's stages)"}
 	}
@@ -260,4 +262,21 @@ func lastLineAfter(s, marker string) string {
 		rest = rest[:j]
 	}
 	return rest
+}
+
+var (
+	failingRE = regexp.MustCompile("(?s)## Failing statement[^\n]*\n\n```lean\n(.*?)\n```")
+	suggestRE = regexp.MustCompile("(?m)`([^`\\n]+)`.*did you mean: ([^,\n]+)")
+)
+
+func repairAnswer(prompt string) string {
+	m := failingRE.FindStringSubmatch(prompt)
+	if m == nil {
+		return "I cannot find the failing statement."
+	}
+	stub := m[1]
+	for _, s := range suggestRE.FindAllStringSubmatch(prompt, -1) {
+		stub = strings.ReplaceAll(stub, s[1], strings.TrimSpace(s[2]))
+	}
+	return "Fixed:\n\n```lean\n" + stub + "\n```\n"
 }

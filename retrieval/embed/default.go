@@ -17,9 +17,10 @@ const (
 	ProviderNone    = "none"     // dense search off
 )
 
-// BundledModels lists the local models setup installs, best first: Default
-// picks the first one present.
-var BundledModels = []string{"all-minilm-l6-v2", "use-lite"}
+// BundledModels lists the local models setup installs, in the order Default
+// tries them: all-MiniLM-L6-v2 (strongest English model, slowest), USE-lite
+// (verified against TF.js), its 8-bit variant (fastest).
+var BundledModels = []string{"all-minilm-l6-v2", "use-lite", "use-lite-int8"}
 
 // Config selects and configures the embedder (LSP settings and environment).
 type Config struct {
@@ -143,7 +144,7 @@ func bundled(modelsDir string, opts LocalOptions) (*Local, error) {
 		}
 		var e *Local
 		var err error
-		if name == "use-lite" {
+		if strings.HasPrefix(name, "use-lite") {
 			e, err = NewUSELite(dir, opts)
 		} else {
 			var o BERTOptions

@@ -46,7 +46,8 @@ func ModelsDir() string {
 	return filepath.Join(home, ".cache", "drift-lsp", "models")
 }
 
-// Local is an Embedder backed by an ONNX model run in-process by ONNX Runtime.
+// Local is an Embedder backed by an ONNX model run in-process by ONNX
+// Runtime; it is safe for concurrent use.
 type Local struct {
 	name     string
 	dim      int
@@ -77,9 +78,6 @@ func (l *Local) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 	vecs, err := l.model.run(ctx, seqs, l.pool)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", l.name, err)
-	}
-	if l.dim == 0 && len(vecs) > 0 {
-		l.dim = len(vecs[0])
 	}
 	return vecs, checkVectors(vecs, len(texts), l.dim)
 }
@@ -113,7 +111,11 @@ func NewUSELite(dir string, opts LocalOptions) (*Local, error) {
 	}
 	// An empty text has no pieces; like the reference, it embeds as the
 	// tanh layer's bias (mean over zero tokens is zero).
-	return &Local{name: "use-lite", dim: 512, maxLen: maxLen, model: m, tokenize: sp.Encode}, nil
+	name := "use-lite"
+	if man.Name != "" {
+		name = man.Name
+	}
+	return &Local{name: name, dim: 512, maxLen: maxLen, model: m, tokenize: sp.Encode}, nil
 }
 
 // BERTOptions describes a BERT-family ONNX sentence model.
@@ -124,7 +126,7 @@ type BERTOptions struct {
 	Pooling   string // "mean" (default) or "cls"
 	MaxLength int    // tokens per text including [CLS]/[SEP] (default 256)
 	Lowercase bool   // for vocab.txt: lower-case and strip accents (uncased models)
-	Dim       int    // vector length if known in advance (else learned on first call)
+	Dim       int    // vector length if known in advance (else measured by one probe inference)
 }
 
 // BERTOptionsFromDir reads a model directory: drift-model.json when present,
@@ -214,5 +216,14 @@ func NewBERT(o BERTOptions, opts LocalOptions) (*Local, error) {
 	if name == "" {
 		name = filepath.Base(filepath.Dir(o.Model))
 	}
-	return &Local{name: name, dim: o.Dim, maxLen: o.MaxLength, pool: pool, model: m, tokenize: wp.Encode}, nil
+	l := &Local{name: name, dim: o.Dim, maxLen: o.MaxLength, pool: pool, model: m, tokenize: wp.Encode}
+	if l.dim == 0 {
+		v, err := m.run(context.Background(), [][]int64{wp.Encode("dimension probe", o.MaxLength)}, pool)
+		if err != nil {
+			m.close()
+			return nil, fmt.Errorf("%s: probe inference: %w", name, err)
+		}
+		l.dim = len(v[0])
+	}
+	return l, nil
 }

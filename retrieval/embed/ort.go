@@ -109,6 +109,17 @@ func openONNX(modelPath string, threads, batch int) (*onnxModel, error) {
 	if err := opts.SetInterOpNumThreads(1); err != nil {
 		return nil, err
 	}
+	// Activations of these models underflow into denormals, which x86 handles
+	// in microcode: flushing them to zero made USE-lite 4.6× faster here with
+	// no measurable change in the vectors.
+	if err := opts.AddSessionConfigEntry("session.set_denormal_as_zero", "1"); err != nil {
+		return nil, err
+	}
+	// Embedding runs in the background next to the editor and Lean: idle
+	// worker threads sleep instead of spinning on the shared cores.
+	if err := opts.AddSessionConfigEntry("session.intra_op.allow_spinning", "0"); err != nil {
+		return nil, err
+	}
 	m.sess, err = ort.NewDynamicAdvancedSession(modelPath, m.inputs, []string{m.output}, opts)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", modelPath, err)

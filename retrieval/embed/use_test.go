@@ -75,32 +75,47 @@ func TestSentencePieceMatchesTFJS(t *testing.T) {
 }
 
 func TestUSELiteMatchesTFJS(t *testing.T) {
-	dir := needModel(t, "use-lite")
-	e, err := NewUSELite(dir, LocalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	g := loadUSEGolden(t)
-	texts := make([]string, len(g.Cases))
-	for i, c := range g.Cases {
-		texts[i] = c.Text
-	}
-	// One batch with all texts (padding exercised) and each text alone.
-	all, err := e.Embed(context.Background(), texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, c := range g.Cases {
-		one, err := e.Embed(context.Background(), []string{c.Text})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range [][]float32{all[i], one[0]} {
-			if cos := Cosine(v, c.Vector); cos < 0.9999 {
-				t.Errorf("%q: cosine to TF.js %.6f < 0.9999", c.Text, cos)
+	// The float model must reproduce TF.js; the int8 variant trades a little
+	// fidelity for speed.
+	for _, tc := range []struct {
+		model string
+		min   float64
+	}{{"use-lite", 0.9999}, {"use-lite-int8", 0.99}} {
+		t.Run(tc.model, func(t *testing.T) {
+			dir := needModel(t, tc.model)
+			e, err := NewUSELite(dir, LocalOptions{})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		t.Logf("cosine %.7f  %q", Cosine(all[i], c.Vector), c.Text)
+			defer e.Close()
+			if e.Name() != tc.model {
+				t.Errorf("Name() = %q, want %q", e.Name(), tc.model)
+			}
+			g := loadUSEGolden(t)
+			texts := make([]string, len(g.Cases))
+			for i, c := range g.Cases {
+				texts[i] = c.Text
+			}
+			// One batch with all texts (padding exercised) and each text alone.
+			all, err := e.Embed(context.Background(), texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			worst := 1.0
+			for i, c := range g.Cases {
+				one, err := e.Embed(context.Background(), []string{c.Text})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range [][]float32{all[i], one[0]} {
+					cos := Cosine(v, c.Vector)
+					if cos < tc.min {
+						t.Errorf("%q: cosine to TF.js %.6f < %g", c.Text, cos, tc.min)
+					}
+					worst = min(worst, cos)
+				}
+			}
+			t.Logf("lowest cosine to TF.js over %d texts: %.9f (1-cos = %.1e)", len(g.Cases), worst, 1-worst)
+		})
 	}
 }

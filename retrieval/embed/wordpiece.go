@@ -130,9 +130,6 @@ func newWordPiece(vocab map[string]int64, lower, strip, chinese bool, prefix str
 	return w, nil
 }
 
-// VocabSize is the number of distinct tokens.
-func (w *WordPiece) VocabSize() int { return len(w.vocab) }
-
 // Encode returns [CLS] pieces… [SEP] as ids, truncated to maxLen ids in all.
 func (w *WordPiece) Encode(text string, maxLen int) []int64 {
 	if maxLen < 2 {

@@ -109,7 +109,7 @@ func (p *parser) body(cmdCol int32, stopWhere bool) {
 // relevantVars returns the `variable` groups a header mentions, following
 // Lean's rule: a variable is included when mentioned; an instance binder when
 // every variable it mentions is included.
-func (p *parser) relevantVars(from, to int) []*varGroup {
+func (p *parser) relevantVars(from, to int) []varGroup {
 	if len(p.vars) == 0 {
 		return nil
 	}
@@ -170,11 +170,23 @@ func (p *parser) relevantVars(from, to int) []*varGroup {
 			}
 		}
 	}
-	var out []*varGroup
+	var out []varGroup
 	for gi := range p.vars {
-		if included[gi] {
-			out = append(out, &p.vars[gi])
+		if !included[gi] {
+			continue
 		}
+		g := p.vars[gi]
+		var used []string
+		for _, n := range g.names {
+			if mentioned[n] {
+				used = append(used, n)
+			}
+		}
+		if !g.inst && len(used) > 0 && len(used) < len(g.names) && g.typ != "" {
+			// {α β γ : Type*} with only β used shows as {β : Type*}
+			g.text = g.open + strings.Join(used, " ") + " : " + g.typ + g.close
+		}
+		out = append(out, g)
 	}
 	return out
 }
@@ -297,6 +309,40 @@ func (p *parser) refs(from, to int, locals map[string]bool, seen map[string]bool
 	return out
 }
 
+// opPunct are symbols that never belong to an operator word.
+var opPunct = map[string]bool{"(": true, ")": true, "[": true, "]": true, "{": true, "}": true, "⟨": true, "⟩": true,
+	",": true, ":": true, ":=": true, "@[": true, "⦃": true, "⦄": true, ".": true, "=>": true}
+
+// ops returns the distinct operator words of tokens [from,to): maximal runs
+// of adjacent symbol tokens without punctuation.
+func (p *parser) ops(from, to int) []string {
+	var out []string
+	for i := from; i < to && i < len(p.toks); i++ {
+		if p.kind(i) != TokSymbol || opPunct[p.text(i)] {
+			continue
+		}
+		j := i + 1
+		for j < to && p.kind(j) == TokSymbol && p.toks[j].Start == p.toks[j-1].End && !opPunct[p.text(j)] {
+			j++
+		}
+		w := string(p.src[p.toks[i].Start:p.toks[j-1].End])
+		if !containsString(out, w) {
+			out = append(out, w)
+		}
+		i = j - 1
+	}
+	return out
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
 // declaration parses def/theorem/lemma/abbrev/instance/opaque/axiom/example.
 func (p *parser) declaration(m *modifiers, kwIdx int, cmdCol int32) {
 	kw := p.text(kwIdx)
@@ -391,6 +437,7 @@ func (p *parser) declaration(m *modifiers, kwIdx int, cmdCol int32) {
 		}
 	}
 	d.StmtRefs = append(d.StmtRefs, p.refs(headerStart, headerEnd, locals, seen)...)
+	d.StmtOps = p.ops(headerStart, headerEnd)
 	p.locals(bodyStart, bodyEnd, false, locals)
 	d.ProofRefs = p.refs(bodyStart, bodyEnd, locals, map[string]bool{})
 	d.Range = p.rangeOf(m.start, bodyEnd)
@@ -424,6 +471,15 @@ func (p *parser) whereDecls(parent, kind string, cmdCol int32) {
 		if p.kind(p.i) != TokIdent || p.isStarter(p.i, cmdCol) {
 			p.body(cmdCol, false)
 			return
+		}
+		if p.is(p.i, "termination_by") || p.is(p.i, "decreasing_by") {
+			// belongs to the previous auxiliary definition
+			col := p.toks[p.i].Col
+			p.i++
+			for p.i < len(p.toks) && !p.isStarter(p.i, cmdCol) && !(p.toks[p.i].BOL && p.toks[p.i].Col <= col) {
+				p.i++
+			}
+			continue
 		}
 		itemCol := p.toks[p.i].Col
 		name := p.text(p.i)
@@ -558,6 +614,7 @@ func (p *parser) structure(m *modifiers, kwIdx int, cmdCol int32, kw string) {
 		}
 	}
 	sd.StmtRefs = append(sd.StmtRefs, p.refs(headerStart, headerEnd, locals, seen)...)
+	sd.StmtOps = p.ops(headerStart, headerEnd)
 	var fields []Decl
 	ctor := "mk"
 	ctorIdx := -1
@@ -643,7 +700,9 @@ func (p *parser) fields(full string, cmdCol int32, outer map[string]bool) []Decl
 		}
 		var names []string
 		itemStart := p.i
+		bracket := false
 		if open := p.text(p.i); closerOf(open) != "" && p.kind(p.i) == TokSymbol {
+			bracket = true
 			for j := p.i + 1; j < len(p.toks) && p.kind(j) == TokIdent; j++ {
 				names = append(names, p.text(j))
 			}
@@ -664,6 +723,10 @@ func (p *parser) fields(full string, cmdCol int32, outer map[string]bool) []Decl
 				depth++
 			} else if isClose(p, p.i) && depth > 0 {
 				depth--
+				if bracket && depth == 0 {
+					p.i++
+					break // `(a b : T)`: one binder-style group per item
+				}
 			}
 			p.i++
 		}
@@ -681,9 +744,10 @@ func (p *parser) fields(full string, cmdCol int32, outer map[string]bool) []Decl
 			seen[n] = true
 		}
 		refs := p.refs(nameEnd, p.i, locals, seen)
+		ops := p.ops(nameEnd, p.i)
 		for _, n := range names {
 			fd := Decl{Name: full + "." + n, Kind: "field", Parent: full, Doc: doc, Attrs: m.attrs, Protected: m.protected,
-				Private: m.private, Scope: p.curScope(), StmtRefs: refs, Range: p.rangeOf(start, p.i)}
+				Private: m.private, Scope: p.curScope(), StmtRefs: refs, StmtOps: ops, Range: p.rangeOf(start, p.i)}
 			fd.Signature = "field " + fd.Name
 			if rest != "" {
 				fd.Signature += " " + rest
@@ -741,6 +805,7 @@ func (p *parser) inductive(m *modifiers, kwIdx int, cmdCol int32, kind string) {
 		}
 	}
 	d.StmtRefs = append(d.StmtRefs, p.refs(headerStart, headerEnd, locals, seen)...)
+	d.StmtOps = p.ops(headerStart, headerEnd)
 	if term >= 0 && (p.is(term, "where") || p.is(term, ":=")) {
 		p.i = term + 1
 	}
@@ -794,7 +859,7 @@ func (p *parser) inductive(m *modifiers, kwIdx int, cmdCol int32, kind string) {
 			}
 			p.locals(rs, p.i, true, cl)
 			cd := Decl{Name: full + "." + name, Kind: "constructor", Parent: full, Doc: doc, Attrs: cm.attrs, Protected: prot,
-				Scope: d.Scope, Range: p.rangeOf(start, p.i), StmtRefs: p.refs(rs, p.i, cl, map[string]bool{full: true})}
+				Scope: d.Scope, Range: p.rangeOf(start, p.i), StmtRefs: p.refs(rs, p.i, cl, map[string]bool{full: true}), StmtOps: p.ops(rs, p.i)}
 			cd.Signature = "constructor " + cd.Name
 			if r := p.normText(rs, p.i, false); r != "" {
 				cd.Signature += " " + r
@@ -829,6 +894,7 @@ func (p *parser) notation(m *modifiers, kwIdx int, cmdCol int32) {
 		p.i++
 	}
 	var pattern []string
+	var atoms []string
 	var gen strings.Builder
 	gen.WriteString("term")
 	args := map[string]bool{}
@@ -837,6 +903,7 @@ func (p *parser) notation(m *modifiers, kwIdx int, cmdCol int32) {
 		case TokString:
 			a := strings.TrimSpace(unquote(p.text(p.i)))
 			if a != "" {
+				atoms = append(atoms, a)
 				pattern = append(pattern, a)
 				gen.WriteString(a)
 			}
@@ -888,7 +955,11 @@ func (p *parser) notation(m *modifiers, kwIdx int, cmdCol int32) {
 		locals[a] = true
 	}
 	p.locals(rs, p.i, false, locals)
-	d := Decl{Name: p.qualify(name), Kind: "notation", Symbol: symbol, Doc: m.doc, Attrs: m.attrs, Scope: p.curScope(),
+	full := p.qualify(name)
+	if m.scopedNS != "" {
+		full = m.scopedNS + "." + name
+	}
+	d := Decl{Name: full, Kind: "notation", Symbol: symbol, Atoms: atoms, Local: m.local, Scoped: m.scoped, Doc: m.doc, Attrs: m.attrs, Scope: p.curScope(),
 		Signature: p.normText(kwIdx, p.i, false), StmtRefs: p.refs(rs, p.i, locals, map[string]bool{}), Range: p.rangeOf(m.start, p.i)}
 	if len(d.Signature) > 300 {
 		d.Signature = d.Signature[:300]

@@ -41,6 +41,10 @@ type Decl struct {
 	// statement (binders, type, relevant variables) and the proof or body use.
 	StmtRefs  []string
 	ProofRefs []string
+	// StmtOps are the operator words (runs of adjacent symbol characters,
+	// such as "→+*" or "∣") used in the statement; notations map them to
+	// constants.
+	StmtOps []string
 	// Scope indexes File.Scopes: the namespace and opens in force.
 	Scope     int
 	Private   bool
@@ -51,6 +55,13 @@ type Decl struct {
 	Parent string
 	// Symbol is the notation symbol of a notation declaration.
 	Symbol string
+	// Local and Scoped mark `local` and `scoped` notations, which are not in
+	// force everywhere (scoped ones: inside or with their namespace open).
+	Local  bool
+	Scoped bool
+	// Atoms are the literal atoms of a notation, in order ("≡", "[MOD", "]"
+	// for `a " ≡ " b " [MOD " n "]"`).
+	Atoms []string
 	// Additive is the @[to_additive] attribute, when present.
 	Additive *Additive
 }

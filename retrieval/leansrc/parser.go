@@ -7,7 +7,7 @@ import (
 
 // Version identifies the parser's output format and behaviour; caches of
 // parse results must be discarded when it changes.
-const Version = 6
+const Version = 12
 
 // strongStarters are keywords that begin a command wherever they appear:
 // they cannot occur inside a term.
@@ -63,7 +63,7 @@ var nonRefs = map[string]bool{
 	"fin_cases": true, "interval_cases": true, "abel": true, "group": true, "noncomm_ring": true,
 	"module": true, "suffices": true, "haveI": true, "letI": true, "exists": true, "fconstructor": true,
 	"inferInstance": false, "mod_cast": true, "clear": true, "revert": true, "rename_i": true,
-	"subst_vars": true, "simp_all": true, "trivial": true, "absurd": true, "nomatch": true, "nofun": true,
+	"subst_vars": true, "simp_all": true, "absurd": true, "nomatch": true, "nofun": true,
 	"open": true, "local": true, "scoped": true, "mut": true, "for_each": true, "unless": true,
 	"_": true, "fun_prop": true, "apply_fun": true, "calc_step": true, "ring_nf": true, "tfae_have": true,
 	"tfae_finish": true, "classical": true, "wlog": true, "induction'": true, "refine_lift": true,
@@ -91,6 +91,9 @@ var tacticIntro = map[string]bool{
 type varGroup struct {
 	names   []string
 	text    string
+	open    string // the bracket, "(" "{" "[" "⦃"
+	close   string
+	typ     string // the type after ":"
 	refs    []string
 	inst    bool // instance-implicit [..] binder
 	mention []string
@@ -113,7 +116,10 @@ type modifiers struct {
 	private   bool
 	protected bool
 	noncomp   bool
-	start     int // token index of the first modifier
+	local     bool   // `local`
+	scoped    bool   // `scoped` or `scoped[NS]`
+	scopedNS  string // NS of `scoped[NS]`
+	start     int    // token index of the first modifier
 }
 
 type parser struct {
@@ -285,8 +291,20 @@ func (p *parser) command(depth int) {
 			m.protected = true
 		case p.is(p.i, "noncomputable"):
 			m.noncomp = true
-		case p.is(p.i, "unsafe"), p.is(p.i, "partial"), p.is(p.i, "nonrec"),
-			p.is(p.i, "local"), p.is(p.i, "scoped"):
+		case p.is(p.i, "scoped") && p.is(p.i+1, "["):
+			// Mathlib's scoped[NS] command modifier
+			m.scoped = true
+			if p.kind(p.i+2) == TokIdent && p.is(p.i+3, "]") {
+				m.scopedNS = p.text(p.i + 2)
+			}
+			for p.i+1 < len(p.toks) && !p.is(p.i, "]") && !p.toks[p.i+1].BOL {
+				p.i++
+			}
+		case p.is(p.i, "local"):
+			m.local = true
+		case p.is(p.i, "scoped"):
+			m.scoped = true
+		case p.is(p.i, "unsafe"), p.is(p.i, "partial"), p.is(p.i, "nonrec"):
 		default:
 			goto keyword
 		}
@@ -727,6 +745,13 @@ func (p *parser) binderGroups(cmdCol int32) []varGroup {
 		if colon < 0 && !g.inst {
 			continue // `variable {x}`: a binder update, no new variable
 		}
+		g.open = open
+		if end := p.i - 1; end > start && isClose(p, end) {
+			g.close = p.text(end)
+			if colon >= 0 {
+				g.typ = p.normText(colon+1, end, false)
+			}
+		}
 		nameEnd := colon
 		if g.inst && colon < 0 {
 			nameEnd = start + 1
@@ -744,7 +769,7 @@ func (p *parser) binderGroups(cmdCol int32) []varGroup {
 			if p.kind(j) == TokIdent {
 				s := p.text(j)
 				g.mention = append(g.mention, s)
-				if !nonRefs[s] {
+				if !nonRefs[s] && !p.univs[s] {
 					g.refs = append(g.refs, s)
 				}
 			}

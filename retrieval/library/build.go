@@ -25,7 +25,8 @@ type builder struct {
 
 	names     map[string][]*Decl // declarations of the files being built
 	trans     map[string]string
-	notations map[string]string
+	notations map[string][]operator
+	operators map[string][]operator
 	aliases   map[string]string
 	twins     map[*Decl][]*Decl // source → generated declarations
 	twinSrc   map[*Decl]*Decl   // generated → source
@@ -281,6 +282,9 @@ func (b *builder) translateText(s string) string {
 				rep = tr
 			}
 		case leansrc.TokSymbol:
+			if t.Start > 0 && isWordByte(s[t.Start-1]) {
+				break // `Type*`, `Sort*`: not multiplication
+			}
 			rep = symbolTwins[w]
 		}
 		if rep != "" {
@@ -293,51 +297,121 @@ func (b *builder) translateText(s string) string {
 	return sb.String()
 }
 
-// tables builds the notation-symbol and export-alias tables.
+func isWordByte(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+// tables builds the export-alias table, then the notation tables (whose
+// targets may go through export aliases such as `norm`).
 func (b *builder) tables() {
-	b.notations = map[string]string{}
+	b.notations = map[string][]operator{}
+	b.operators = map[string][]operator{}
 	b.aliases = map[string]string{}
 	for i := range b.files {
-		bf := &b.files[i]
-		for j, x := range bf.pf.Decls {
-			if x.Kind != "notation" || len(x.StmtRefs) == 0 || !leansrc.IsIdentifier(x.Symbol) {
-				continue
-			}
-			r := resolver{lookup: b.lookup}
-			if n := r.resolve(x.StmtRefs[0], &bf.pf.Scopes[x.Scope], bf.decls[j].Name); n != "" {
-				if _, dup := b.notations[x.Symbol]; !dup {
-					b.notations[x.Symbol] = n
-				}
-			}
-		}
-		for _, ex := range bf.pf.Exports {
+		for _, ex := range b.files[i].pf.Exports {
 			for _, n := range ex.Names {
-				tgt := ""
 				for _, c := range []string{joinName(ex.Namespace, ex.From) + "." + n, ex.From + "." + n} {
 					if _, ok := b.lookup(c); ok {
-						tgt = c
+						b.aliases[joinName(ex.Namespace, n)] = c
 						break
 					}
 				}
-				if tgt != "" {
-					b.aliases[joinName(ex.Namespace, n)] = tgt
-				}
+			}
+		}
+	}
+	for i := range b.files {
+		bf := &b.files[i]
+		for j, x := range bf.pf.Decls {
+			if x.Kind != "notation" || len(x.StmtRefs) == 0 || x.Local {
+				continue // `local notation "v" => …` must not capture other files' `v`
+			}
+			r := resolver{lookup: b.lookup, aliases: b.aliases}
+			n := r.resolve(x.StmtRefs[0], &bf.pf.Scopes[x.Scope], bf.decls[j].Name)
+			if n == "" {
+				continue
+			}
+			ns, _ := splitLast(bf.decls[j].Name)
+			op := operator{atoms: x.Atoms, target: n, ns: ns, scoped: x.Scoped}
+			if leansrc.IsIdentifier(x.Symbol) {
+				b.notations[x.Symbol] = append(b.notations[x.Symbol], op)
+			} else if len(x.Atoms) > 0 {
+				b.operators[x.Atoms[0]] = append(b.operators[x.Atoms[0]], op)
 			}
 		}
 	}
 }
 
+// operator is a notation keyed by its symbol or first atom.
+type operator struct {
+	atoms  []string
+	target string
+	ns     string // namespace the notation was declared in
+	scoped bool   // only in force inside ns or with ns open
+}
+
+// active reports whether the notation is in force in scope sc.
+func (o *operator) active(sc *leansrc.Scope) bool {
+	if !o.scoped {
+		return true
+	}
+	if sc == nil {
+		return false
+	}
+	if sc.Namespace == o.ns || strings.HasPrefix(sc.Namespace, o.ns+".") {
+		return true
+	}
+	for _, op := range sc.Opens {
+		if op == o.ns {
+			return true
+		}
+	}
+	return false
+}
+
+// matchOperator picks the notation whose atoms all occur in the statement
+// text; among several, the one with most atoms, and none when that choice is
+// ambiguous (scoped notations often reuse a symbol).
+func matchOperator(cands []operator, text string, sc *leansrc.Scope) string {
+	best, bestN, tie := "", 0, false
+	for _, c := range cands {
+		ok := c.active(sc)
+		for _, a := range c.atoms[1:] {
+			if !strings.Contains(text, a) {
+				ok = false
+				break
+			}
+		}
+		switch {
+		case !ok:
+		case len(c.atoms) > bestN:
+			best, bestN, tie = c.target, len(c.atoms), false
+		case len(c.atoms) == bestN && c.target != best:
+			tie = true
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
+}
+
 // resolveFile fills the dependency edges of one file's declarations.
 func (b *builder) resolveFile(bf *builtFile) {
 	r := resolver{lookup: b.lookup, notations: b.notations, aliases: b.aliases, memo: map[memoKey]string{}}
+	operators := b.operators
 	if b.lib != nil {
-		r.notations, r.aliases = b.lib.notations, b.lib.aliases
+		r.notations, r.aliases, operators = b.lib.notations, b.lib.aliases, b.lib.operators
 	}
 	for j := range bf.pf.Decls {
 		x := &bf.pf.Decls[j]
 		d := bf.decls[j]
 		sc := &bf.pf.Scopes[x.Scope]
 		d.StatementDeps = r.resolveAll(x.StmtRefs, sc, x.Scope, d.Name)
+		for _, op := range x.StmtOps {
+			if n := matchOperator(operators[op], d.Signature, sc); n != "" && n != d.Name && !containsStr(d.StatementDeps, n) {
+				d.StatementDeps = append(d.StatementDeps, n)
+			}
+		}
 		d.ProofDeps = r.resolveAll(x.ProofRefs, sc, x.Scope, d.Name)
 		if d.Kind == KindAlias && len(d.StatementDeps) > 0 {
 			d.Parent = d.StatementDeps[0]
@@ -368,7 +442,7 @@ func (b *builder) build(workers int) *Library {
 	wg.Wait()
 	b.finishTwins()
 	l := &Library{ws: b.ws, files: make(map[string]*fileData, len(b.files)), shadow: map[string]bool{},
-		trans: b.trans, notations: b.notations, aliases: b.aliases}
+		trans: b.trans, notations: b.notations, operators: b.operators, aliases: b.aliases}
 	fds := make([]*fileData, len(b.files))
 	for i, bf := range b.files {
 		l.files[bf.fd.abs] = bf.fd
@@ -406,7 +480,7 @@ type memoKey struct {
 // resolver resolves identifiers to full names the way Lean does, best effort.
 type resolver struct {
 	lookup    func(string) (*Decl, bool)
-	notations map[string]string
+	notations map[string][]operator
 	aliases   map[string]string
 	memo      map[memoKey]string
 }
@@ -498,8 +572,10 @@ func (r *resolver) resolveExact(id string, sc *leansrc.Scope, self string) strin
 			}
 		}
 	}
-	if n, ok := r.notations[id]; ok {
-		return n
+	for i := range r.notations[id] {
+		if o := &r.notations[id][i]; o.active(sc) {
+			return o.target
+		}
 	}
 	if n, ok := r.aliases[id]; ok {
 		return n

@@ -90,6 +90,7 @@ func (e *encoder) file(f *leansrc.File) {
 		e.strs_(d.Attrs)
 		e.strs_(d.StmtRefs)
 		e.strs_(d.ProofRefs)
+		e.strs_(d.StmtOps)
 		e.uint(uint64(d.Scope))
 		var fl uint64
 		if d.Private {
@@ -101,9 +102,16 @@ func (e *encoder) file(f *leansrc.File) {
 		if d.Anonymous {
 			fl |= 4
 		}
+		if d.Local {
+			fl |= 8
+		}
+		if d.Scoped {
+			fl |= 16
+		}
 		e.uint(fl)
 		e.str(d.Parent)
 		e.str(d.Symbol)
+		e.strs_(d.Atoms)
 		e.additive(d.Additive)
 	}
 	e.uint(uint64(len(f.Scopes)))
@@ -254,11 +262,13 @@ func (d *decoder) file() *leansrc.File {
 		x.Attrs = d.strs()
 		x.StmtRefs = d.strs()
 		x.ProofRefs = d.strs()
+		x.StmtOps = d.strs()
 		x.Scope = int(d.uint())
 		fl := d.uint()
-		x.Private, x.Protected, x.Anonymous = fl&1 != 0, fl&2 != 0, fl&4 != 0
+		x.Private, x.Protected, x.Anonymous, x.Local, x.Scoped = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0
 		x.Parent = d.str()
 		x.Symbol = d.str()
+		x.Atoms = d.strs()
 		x.Additive = d.additive()
 	}
 	n = d.count()

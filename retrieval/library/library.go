@@ -79,9 +79,10 @@ type Library struct {
 	over   *index
 	shadow map[string]bool
 	// Global tables from the full build.
-	trans     map[string]string // to_additive: multiplicative → additive name
-	notations map[string]string // identifier-like notation symbol → constant
-	aliases   map[string]string // export aliases: alias name → target
+	trans     map[string]string     // to_additive: multiplicative → additive name
+	notations map[string][]operator // identifier-like notations (ℕ, π) by symbol
+	operators map[string][]operator // operator notations by first atom
+	aliases   map[string]string     // export aliases: alias name → target
 
 	allOnce sync.Once
 	all     []*Decl
@@ -335,7 +336,7 @@ func (l *Library) RemoveFile(path string) (*Library, Delta) {
 // derive copies the snapshot's file map and overlay bookkeeping so that one
 // file can change.
 func (l *Library) derive(abs string) *Library {
-	nl := &Library{ws: l.ws, base: l.base, trans: l.trans, notations: l.notations, aliases: l.aliases}
+	nl := &Library{ws: l.ws, base: l.base, trans: l.trans, notations: l.notations, operators: l.operators, aliases: l.aliases}
 	nl.files = make(map[string]*fileData, len(l.files)+1)
 	for k, v := range l.files {
 		nl.files[k] = v

@@ -10,6 +10,16 @@ local function log(msg)
   io.stdout:flush()
 end
 
+-- Messages Neovim prints (e.g. the applyEdit handler's "Workspace edit …")
+-- go to stdout on their own lines.
+_G.print = function(...)
+  local parts = {}
+  for i = 1, select('#', ...) do
+    parts[#parts + 1] = tostring(select(i, ...))
+  end
+  log('nvim: ' .. table.concat(parts, ' '))
+end
+
 local function fail(msg)
   error(msg, 0)
 end
@@ -40,6 +50,27 @@ local function read_file(path)
   return s
 end
 
+-- Searches until the server answers with hits (the index is then ready);
+-- returns the quickfix items.
+local function search_until_hits(drift, query, ms)
+  local items, last_err
+  local deadline = vim.loop.now() + ms
+  while vim.loop.now() < deadline do
+    local got = false
+    drift.search(query, { on_result = function(it, err)
+      items, last_err, got = it, err, true
+    end })
+    wait('an answer to workspace/symbol', 30000, function()
+      return got
+    end)
+    if #items > 0 then
+      return items
+    end
+    vim.wait(500)
+  end
+  fail('search "' .. query .. '": no hits within ' .. ms / 1000 .. 's' .. (last_err and (': ' .. (last_err.message or vim.inspect(last_err))) or ''))
+end
+
 local function main()
   local plugin = assert(os.getenv('DRIFT_NVIM_PLUGIN'), 'DRIFT_NVIM_PLUGIN not set')
   local bin = assert(os.getenv('DRIFT_LSP_BIN'), 'DRIFT_LSP_BIN not set')
@@ -63,6 +94,8 @@ local function main()
     return c ~= nil and c.initialized ~= false
   end)
   log('drift-lsp attached (' .. vim.fn.fnamemodify(bin, ':t') .. '), language id lean4')
+  local ready = search_until_hits(drift, 'Prime', 60000)
+  log(('index ready: %d hits for "Prime"'):format(#ready))
 
   -- Formalize the first docstring through the plugin.
   local doc = find_line('Every prime number greater than 2 is odd')
@@ -100,7 +133,7 @@ local function main()
   if not stub_text:match(':=%s*by%s+sorry') and not stub_text:match(':=%s*sorry') then
     fail('formalize: stub has no `:= by sorry`: ' .. stub_text)
   end
-  vim.cmd('write')
+  vim.cmd('silent write')
   local on_disk = read_file(demo)
   if not on_disk:find(stub_text, 1, true) then
     fail('formalize: the stub is not in the file on disk')
@@ -122,32 +155,30 @@ local function main()
   if err then
     fail('find premises: ' .. vim.inspect(err))
   end
-  if not buf_text():find('DRIFT premises and examples', 1, true) then
+  local block = buf_text():match('/%- DRIFT premises and examples\n(.-)%-/')
+  if not block then
     fail('find premises: no premises block in the buffer')
   end
-  vim.cmd('write')
+  local first = block:match('Premises:%s*\n%s*([^\n]+)')
+  if not first or first:find('none found', 1, true) then
+    fail('find premises: the block lists no premise:\n' .. block)
+  end
+  vim.cmd('silent write')
   if not read_file(demo):find('/- DRIFT premises and examples', 1, true) then
     fail('find premises: no premises block on disk')
   end
-  log('find premises OK')
+  log('find premises OK; first premise: ' .. first)
 
   -- Search the library; open the first hit.
-  local items
-  drift.search('prime number', { on_result = function(it)
-    items = it
-  end })
-  wait('search results', 30000, function()
-    return items ~= nil
-  end)
-  if #items == 0 then
-    fail('search: no results for "prime number"')
-  end
+  local items = search_until_hits(drift, 'prime number', 30000)
   log(('search OK: %d hits, first %s (%s:%d)'):format(#items, items[1].text, vim.fn.fnamemodify(items[1].filename, ':t'), items[1].lnum))
+  log('status line: ' .. drift.status())
   drift.open_item(items[1])
+  local short = items[1].text:gsub('^%[%w+%]%s*', ''):match('([^.]+)$')
+  if not vim.fn.getline('.'):find(short, 1, true) then
+    fail('search: opened ' .. vim.fn.expand('%:t') .. ':' .. vim.fn.line('.') .. ' which does not show ' .. short)
+  end
   log('opened ' .. vim.fn.expand('%:t') .. ':' .. vim.fn.line('.') .. ': ' .. vim.fn.getline('.'))
-
-  -- The statusline helper answers.
-  log('status: ' .. drift.status())
 end
 
 local ok, e = xpcall(main, debug.traceback)

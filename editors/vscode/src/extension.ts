@@ -30,6 +30,7 @@ import {
   ProgressState,
   ServerState,
   apiKeyEnvName,
+  bareTitle,
   explicitSection,
   findServer,
   pickAction,
@@ -50,6 +51,8 @@ let statusItem: vscode.StatusBarItem;
 let serverState: ServerState = 'starting';
 const active = new Map<string | number, ProgressState>();
 let starting: Promise<void> | undefined;
+// True while this window writes the key, so that its own change event does not restart twice.
+let writingSecret = false;
 
 function refreshStatus(): void {
   const all = [...active.values()];
@@ -95,8 +98,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         void restart(context);
       }
     }),
+    // A key changed from another window restarts this server too.
     context.secrets.onDidChange((e) => {
-      if (e.key === SECRET_KEY) {
+      if (e.key === SECRET_KEY && !writingSecret) {
         void restart(context);
       }
     }),
@@ -187,6 +191,17 @@ async function doStart(context: vscode.ExtensionContext): Promise<void> {
   };
   output.info(`starting ${bin} serve${apiKey ? ` (API key from secret storage in $${keyEnv})` : ''}`);
   const c = new LanguageClient('drift', 'DRIFT', serverOptions, clientOptions);
+  // Server-created progress drives both a progress notification and the
+  // status-bar item. Registered as a feature, this handler is installed right
+  // after (and so replaces) the client's default one, before any request.
+  c.registerFeature({
+    fillClientCapabilities: () => {},
+    initialize: () => {
+      c.onRequest(WorkDoneProgressCreateRequest.type, (params) => trackProgress(c, params.token));
+    },
+    getState: () => ({ kind: 'static' }),
+    clear: () => {},
+  });
   client = c;
   serverState = 'starting';
   refreshStatus();
@@ -211,9 +226,6 @@ async function doStart(context: vscode.ExtensionContext): Promise<void> {
     refreshStatus();
     return;
   }
-  // Server-created progress drives both a progress notification and the
-  // status-bar item; this handler replaces the client's default one.
-  c.onRequest(WorkDoneProgressCreateRequest.type, (params) => trackProgress(c, params.token));
   serverState = 'ready';
   refreshStatus();
 }
@@ -227,7 +239,7 @@ function trackProgress(c: LanguageClient, token: string | number): void {
       void vscode.window.withProgress(
         {
           location: cancellable ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window,
-          title: v.title.startsWith('DRIFT') ? v.title : `DRIFT: ${v.title}`,
+          title: `DRIFT: ${bareTitle(v.title)}`,
           cancellable,
         },
         (progress, ct) => {
@@ -274,7 +286,15 @@ function trackProgress(c: LanguageClient, token: string | number): void {
 
 const reporters = new Map<string | number, (msg?: string, pct?: number) => void>();
 
-async function restart(context: vscode.ExtensionContext): Promise<void> {
+let restarts: Promise<void> = Promise.resolve();
+
+/** Stops the server and starts it again; restarts run one after another. */
+function restart(context: vscode.ExtensionContext): Promise<void> {
+  restarts = restarts.then(() => doRestart(context));
+  return restarts;
+}
+
+async function doRestart(context: vscode.ExtensionContext): Promise<void> {
   const c = client;
   client = undefined;
   active.clear();
@@ -348,7 +368,8 @@ async function runAction(prefixes: string[], verb: string): Promise<void> {
 }
 
 interface SymbolItem extends vscode.QuickPickItem {
-  symbol: SymbolInformation | WorkspaceSymbol;
+  /** Undefined for the "nothing found" and "indexing" placeholder rows. */
+  symbol?: SymbolInformation | WorkspaceSymbol;
 }
 
 /** A quick pick over the server's workspace/symbol search; opens the chosen declaration. */
@@ -379,20 +400,21 @@ async function searchLibrary(initial: string): Promise<void> {
           return;
         }
         qp.busy = false;
-        qp.items = (res ?? []).map((s) => ({
+        const items: SymbolItem[] = (res ?? []).map((s) => ({
           label: s.name,
           description: s.containerName,
           detail: describeLocation(s.location),
           alwaysShow: true,
           symbol: s,
         }));
+        qp.items = items.length > 0 ? items : [{ label: `No declarations found for "${query}"`, alwaysShow: true }];
       },
       (err) => {
         if (cts === mine) {
+          // "indexing, N%" while the index loads: say so in the list.
           qp.busy = false;
-          qp.items = [];
-          output.warn(`workspace/symbol: ${String(err)}`);
-          void vscode.window.showWarningMessage(`DRIFT: ${errorMessage(err)}`);
+          qp.items = [{ label: `$(info) ${errorMessage(err).replace(/^drift:\s*/, '')}`, detail: 'Type again in a moment.', alwaysShow: true }];
+          output.warn(`workspace/symbol: ${errorMessage(err)}`);
         }
       },
     );
@@ -406,7 +428,7 @@ async function searchLibrary(initial: string): Promise<void> {
   qp.onDidAccept(async () => {
     const item = qp.selectedItems[0];
     qp.hide();
-    if (item !== undefined) {
+    if (item?.symbol !== undefined) {
       await openSymbol(c, item.symbol);
     }
   });
@@ -475,11 +497,18 @@ async function setApiKey(context: vscode.ExtensionContext): Promise<void> {
   if (key === undefined) {
     return;
   }
-  if (key.trim() === '') {
-    await context.secrets.delete(SECRET_KEY);
-    void vscode.window.showInformationMessage('DRIFT: API key removed.');
-  } else {
-    await context.secrets.store(SECRET_KEY, key.trim());
-    void vscode.window.showInformationMessage('DRIFT: API key stored; the server restarts with it.');
+  writingSecret = true;
+  try {
+    if (key.trim() === '') {
+      await context.secrets.delete(SECRET_KEY);
+    } else {
+      await context.secrets.store(SECRET_KEY, key.trim());
+    }
+  } finally {
+    writingSecret = false;
   }
+  void vscode.window.showInformationMessage(
+    key.trim() === '' ? 'DRIFT: API key removed; restarting the server.' : 'DRIFT: API key stored; restarting the server with it.',
+  );
+  await restart(context);
 }

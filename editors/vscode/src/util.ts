@@ -19,7 +19,9 @@ export const SERVER_SETTINGS = [
   'llm.model',
   'llm.apiKeyEnv',
   'embedding.provider',
-  'embedding.modelPath',
+  'embedding.modelDir',
+  'embedding.baseUrl',
+  'embedding.model',
   'roots',
   'corpus',
   'cacheDir',
@@ -129,6 +131,11 @@ export function serverEnv(base: NodeJS.ProcessEnv, keyEnv: string, apiKey: strin
   return env;
 }
 
+/** A progress title without the server's "DRIFT: " prefix. */
+export function bareTitle(title: string): string {
+  return title.replace(/^DRIFT:\s*/, '');
+}
+
 /** The server's life-cycle state as the status bar shows it. */
 export type ServerState = 'starting' | 'ready' | 'stopped' | 'missing';
 
@@ -146,7 +153,7 @@ export interface ProgressState {
 export function statusText(active: ProgressState[], state: ServerState): string {
   const cur = active[active.length - 1];
   if (cur !== undefined) {
-    let t = `$(sync~spin) ${cur.title.startsWith('DRIFT') ? cur.title : `DRIFT: ${cur.title}`}`;
+    let t = `$(sync~spin) DRIFT: ${bareTitle(cur.title)}`;
     if (cur.message) {
       t += ` — ${cur.message}`;
     }
@@ -174,7 +181,7 @@ export function statusText(active: ProgressState[], state: ServerState): string 
 export function statusLabel(active: ProgressState[], state: ServerState): string {
   const cur = active[active.length - 1];
   if (cur !== undefined) {
-    return `DRIFT busy: ${cur.title}${cur.message ? ` — ${cur.message}` : ''}`;
+    return `DRIFT busy: ${bareTitle(cur.title)}${cur.message ? ` — ${cur.message}` : ''}`;
   }
   return state === 'missing' ? 'DRIFT: drift-lsp not found' : `DRIFT ${state}`;
 }

@@ -23,6 +23,45 @@ test('every server setting is contributed, and nothing else but serverPath', () 
   assert.deepEqual(contributed, expected);
 });
 
+/**
+ * The dotted JSON names of lsp/settings.go's Settings struct, expanding
+ * nested *Settings structs: the server's own list of setting names.
+ */
+function serverSettingNames(goSrc: string): string[] {
+  const structs = new Map<string, string>();
+  for (const m of goSrc.matchAll(/^type (\w+) struct \{\n([\s\S]*?)^\}/gm)) {
+    structs.set(m[1], m[2]);
+  }
+  const walk = (type: string, prefix: string): string[] => {
+    const body = structs.get(type);
+    if (body === undefined) {
+      return [];
+    }
+    const out: string[] = [];
+    for (const m of body.matchAll(/^\s*(\w+(?:,\s*\w+)*)\s+(\S+)\s+`json:"([^",]+)/gm)) {
+      const [, , fieldType, tag] = m;
+      if (structs.has(fieldType)) {
+        out.push(...walk(fieldType, `${prefix}${tag}.`));
+      } else {
+        out.push(prefix + tag);
+      }
+    }
+    return out;
+  };
+  return walk('Settings', '');
+}
+
+test('the setting names match the server (lsp/settings.go)', (t) => {
+  const goFile = path.join(__dirname, '..', '..', '..', '..', 'lsp', 'settings.go');
+  if (!fs.existsSync(goFile)) {
+    t.skip('lsp/settings.go not found (extension built outside the repository)');
+    return;
+  }
+  const names = serverSettingNames(fs.readFileSync(goFile, 'utf8'));
+  assert.ok(names.includes('llm.baseUrl'), `parsed ${names.join(', ')}`);
+  assert.deepEqual([...SERVER_SETTINGS].sort(), names.sort());
+});
+
 test('activation is explicit and the lean4 language is contributed', () => {
   assert.deepEqual(pkg.activationEvents, ['onLanguage:lean4']);
   assert.ok(pkg.contributes.languages.some((l: { id: string; extensions: string[] }) => l.id === 'lean4' && l.extensions.includes('.lean')));
@@ -78,7 +117,7 @@ test('status text and label', () => {
   assert.equal(statusLabel([], 'missing'), 'DRIFT: drift-lsp not found');
   const job = [{ title: 'DRIFT: Formalize with DRIFT', message: 'Decomposing…' }];
   assert.equal(statusText(job, 'ready'), '$(sync~spin) DRIFT: Formalize with DRIFT — Decomposing…');
-  assert.equal(statusLabel(job, 'ready'), 'DRIFT busy: DRIFT: Formalize with DRIFT — Decomposing…');
+  assert.equal(statusLabel(job, 'ready'), 'DRIFT busy: Formalize with DRIFT — Decomposing…');
   assert.equal(statusText([{ title: 'Indexing', percentage: 41.6 }], 'starting'), '$(sync~spin) DRIFT: Indexing 42%');
   assert.equal(statusText([{ title: 'Indexing', message: 'indexing, 40%', percentage: 40 }], 'ready'), '$(sync~spin) DRIFT: Indexing — indexing, 40%');
 });

@@ -3,7 +3,7 @@ import Mathlib.Data.Nat.Prime.Basic
 open Nat
 
 /-- A prime p of the form 4t+3 is not a sum of two squares. -/
-theorem prime_4t_not_sum (p : ℕ) (hp : Nat.Prime p) (h : p % 4 = 3) : ¬ ∃ a b : ℕ, a ^ 2 + b ^ 2 = p := by sorry
+theorem model_name (p : ℕ) (hp : Nat.Prime p) (h : p % 4 = 3) : ¬ ∃ a b : ℕ, a ^ 2 + b ^ 2 = p := by sorry
 
 -- If n is even then n squared is even.
 -- (name: even_sq)

@@ -11,6 +11,6 @@ open Nat
 theorem odd_sum : sorry := by sorry
 
 theorem existing (n : ℕ) : n + 0 = n := by simp
-theorem existing_2 (p : ℕ) (hp : Nat.Prime p) (h : p % 4 = 3) : ¬ ∃ a b : ℕ, a ^ 2 + b ^ 2 = p := by sorry
+theorem model_name (p : ℕ) (hp : Nat.Prime p) (h : p % 4 = 3) : ¬ ∃ a b : ℕ, a ^ 2 + b ^ 2 = p := by sorry
 
 example : FooBar 1 = 2 := by sorry

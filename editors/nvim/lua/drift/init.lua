@@ -74,11 +74,30 @@ local function server_cmd()
   return nil
 end
 
+-- Client methods are called with `:` from Neovim 0.11 on, with `.` before.
+local method_calls = vim.fn.has('nvim-0.11') == 1
+
+local function request(c, method, params, handler, bufnr)
+  if method_calls then
+    return c:request(method, params, handler, bufnr)
+  end
+  return c.request(method, params, handler, bufnr)
+end
+
+local function is_stopped(c)
+  if method_calls then
+    return c:is_stopped()
+  end
+  return c.is_stopped()
+end
+
 --- The running drift client attached to bufnr (default: current buffer), or nil.
 function M.get_client(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
-  for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
-    if c.name == 'drift' and not c.is_stopped() then
+  local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr, name = 'drift' })
+    or vim.lsp.buf_get_clients(bufnr)
+  for _, c in pairs(clients) do
+    if c.name == 'drift' and not is_stopped(c) then
       return c
     end
   end
@@ -127,7 +146,7 @@ function M.attach(bufnr)
     return
   end
   local id = clients_by_root[root]
-  if id == nil or vim.lsp.get_client_by_id(id) == nil or vim.lsp.get_client_by_id(id).is_stopped() then
+  if id == nil or vim.lsp.get_client_by_id(id) == nil or is_stopped(vim.lsp.get_client_by_id(id)) then
     id = vim.lsp.start_client(config)
     if not id then
       notify('could not start ' .. table.concat(cmd, ' '), vim.log.levels.ERROR)
@@ -174,7 +193,7 @@ function M.code_action(prefix, opts)
   end
   local bufnr = vim.api.nvim_get_current_buf()
   local params = range_params(c, opts)
-  c.request('textDocument/codeAction', params, function(err, actions)
+  request(c, 'textDocument/codeAction', params, function(err, actions)
     if err then
       notify('code actions failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return done(err)
@@ -198,7 +217,7 @@ function M.code_action(prefix, opts)
       if not command then
         return done(nil)
       end
-      c.request('workspace/executeCommand', { command = command.command, arguments = command.arguments }, function(e, res)
+      request(c, 'workspace/executeCommand', { command = command.command, arguments = command.arguments }, function(e, res)
         if e then
           notify(a.title .. ': ' .. (e.message or vim.inspect(e)), vim.log.levels.ERROR)
         end
@@ -208,7 +227,7 @@ function M.code_action(prefix, opts)
     local provider = c.server_capabilities and c.server_capabilities.codeActionProvider
       or (c.resolved_capabilities and c.resolved_capabilities.code_action)
     if not action.edit and not action.command and type(provider) == 'table' and provider.resolveProvider then
-      c.request('codeAction/resolve', action, function(e, resolved)
+      request(c, 'codeAction/resolve', action, function(e, resolved)
         if e then
           notify('resolving "' .. action.title .. '" failed: ' .. (e.message or ''), vim.log.levels.ERROR)
           return done(e)
@@ -246,15 +265,17 @@ function M.search(query, opts)
     return
   end
   local bufnr = vim.api.nvim_get_current_buf()
-  c.request('workspace/symbol', { query = query }, function(err, result)
+  request(c, 'workspace/symbol', { query = query }, function(err, result)
     if err then
-      notify('search failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
+      if not opts.on_result then
+        notify("search failed: " .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
+      end
       if opts.on_result then
         opts.on_result({}, err)
       end
       return
     end
-    local items = vim.lsp.util.symbols_to_items(result or {}, bufnr)
+    local items = vim.lsp.util.symbols_to_items(result or {}, bufnr, c.offset_encoding)
     vim.fn.setqflist({}, ' ', { title = 'DRIFT: ' .. query, items = items })
     if opts.on_result then
       return opts.on_result(items)
@@ -285,7 +306,7 @@ end
 function M.reindex()
   local c = need_client()
   if c then
-    c.request('workspace/executeCommand', { command = 'drift.reindex', arguments = {} }, function(err)
+    request(c, 'workspace/executeCommand', { command = 'drift.reindex', arguments = {} }, function(err)
       if err then
         notify('reindex: ' .. (err.message or ''), vim.log.levels.WARN)
       end

@@ -1,7 +1,7 @@
 // Command drift-models converts downloaded model files into the ONNX models
 // that drift-lsp's dense retrieval channel loads (used by scripts/setup-models.sh).
 //
-//	drift-models use-lite --src DIR --out DIR        # TF.js USE lite → ONNX
+//	drift-models use-lite --src DIR --out DIR [--int8]  # TF.js USE lite → ONNX
 //	drift-models bert --src DIR --out DIR --name N [--source S --license L]  # sentence-transformers BERT (safetensors) → ONNX
 package main
 
@@ -29,6 +29,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "directory to write model.onnx, the vocabulary and drift-model.json to")
 	name := fs.String("name", "", "model name (bert)")
 	source := fs.String("source", "", "where the weights came from, recorded in drift-model.json (bert)")
+	int8 := fs.Bool("int8", false, "quantise the dense layers to 8 bits (use-lite)")
 	license := fs.String("license", "", "licence of the weights, recorded in drift-model.json (bert)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
@@ -41,7 +42,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch args[0] {
 	case "use-lite":
-		man, err = embed.ConvertUSELite(*src, *out)
+		man, err = embed.ConvertUSELite(*src, *out, *int8)
 	case "bert":
 		if *name == "" {
 			fmt.Fprintln(stderr, "drift-models bert: --name is required")

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/retrieval"
+)
+
+func init() {
+	register("check", "check a theorem stub: safety gate, unknown names, lints, Lean", runCheck)
+}
+
+// checkOutput is the --json form of `drift-lsp check`.
+type checkOutput struct {
+	*leanrepl.Report
+	Passed bool    `json:"passed"`
+	Header string  `json:"header"`
+	Ms     float64 `json:"check_ms"`
+}
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	idx := addIndexFlags(fs)
+	corpusFlag := addCorpusFlag(fs)
+	repl := fs.String("repl", "", "shell command that starts a Lean REPL (default: a repl built under the workspace's .lake or on PATH)")
+	noLean := fs.Bool("no-lean", false, "do not run Lean even if a REPL is found")
+	header := fs.String("header", "", "file header (imports and opens) the stub is checked under (default: \"import Mathlib\" when the workspace uses Mathlib)")
+	timeout := fs.Duration("timeout", leanrepl.DefaultTimeout, "deadline for Lean to check the stub")
+	importTimeout := fs.Duration("import-timeout", leanrepl.DefaultImportTimeout, "deadline for Lean to import the header")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: drift-lsp check [--root DIR]... [--corpus FILE.jsonl] [--repl CMD] [--json] "theorem foo … := by sorry"`)
+		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "\nexit status: 0 the stub passed every check that ran, 1 a check failed, 2 usage or setup error")
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	stub := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if stub == "" {
+		fs.Usage()
+		return 2
+	}
+	roots, corpora := []string(idx.roots), []string(*corpusFlag)
+	if len(roots) == 0 && len(corpora) == 0 {
+		roots = append(roots, ".")
+	}
+	hdr := *header
+	if hdr == "" && checkUsesMathlib(roots) {
+		hdr = "import Mathlib"
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	// The gate needs nothing: refuse hostile input before loading anything.
+	if _, err := leanrepl.Gate(stub); err != nil {
+		rep, _ := leanrepl.NewChecker(leanrepl.CheckerConfig{}).Check(ctx, leanrepl.CheckRequest{Header: hdr, Stub: stub})
+		return printCheck(stdout, stderr, rep, hdr, 0, *asJSON)
+	}
+
+	eng, err := retrieval.Open(ctx, retrieval.Config{Roots: roots, Corpus: corpora, CacheDir: idx.cache})
+	if err != nil {
+		fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
+		return 2
+	}
+	defer eng.Close()
+	if err := eng.WaitReady(ctx); err != nil {
+		fmt.Fprintf(stderr, "drift-lsp check: index: %v\n", err)
+		return 2
+	}
+	cfg := leanrepl.CheckerConfig{Names: eng.Names(), Kinds: func(name string) (string, string, bool) {
+		d, ok := eng.Lookup(name)
+		if !ok {
+			return "", "", false
+		}
+		return string(d.Kind), d.Parent, true
+	}}
+	if *noLean {
+		cfg.NoLean = "Lean was not run: --no-lean"
+	} else {
+		pcfg := leanrepl.Config{Root: checkRoot(roots), Timeout: *timeout, ImportTimeout: *importTimeout}
+		if idx.cache != "" {
+			pcfg.CacheDir = idx.cache
+		}
+		if *repl != "" {
+			pcfg.Command = []string{"/bin/sh", "-c", *repl}
+		}
+		pool, err := leanrepl.NewPool(pcfg)
+		switch {
+		case err != nil && *repl != "":
+			fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
+			return 2
+		case err != nil:
+			cfg.NoLean = "Lean was not run: " + err.Error()
+		default:
+			defer pool.Close()
+			cfg.Pool = pool
+		}
+	}
+	start := time.Now()
+	rep, err := leanrepl.NewChecker(cfg).Check(ctx, leanrepl.CheckRequest{Header: hdr, Stub: stub})
+	if err != nil {
+		fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
+		return 2
+	}
+	return printCheck(stdout, stderr, rep, hdr, time.Since(start), *asJSON)
+}
+
+// printCheck prints the report and returns the exit status.
+func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, took time.Duration, asJSON bool) int {
+	code := 0
+	switch {
+	case rep.LeanFailed:
+		code = 2
+	case !rep.Passed():
+		code = 1
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(checkOutput{Report: rep, Passed: rep.Passed(), Header: header, Ms: float64(took.Microseconds()) / 1000}); err != nil {
+			fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
+			return 2
+		}
+		return code
+	}
+	w := func(format string, args ...any) { fmt.Fprintf(stdout, format+"\n", args...) }
+	if !rep.GatePassed {
+		w("gate:  REJECTED — %s", rep.GateReason)
+		w("names: not checked; lints: not checked")
+		w("lean:  not run — the stub was rejected by the safety gate")
+		w("verdict: FAIL")
+		return code
+	}
+	what := rep.Parsed.Keyword
+	if rep.Parsed.Name != "" {
+		what += " " + rep.Parsed.Name
+	}
+	w("gate:  passed (%s)", what)
+	switch {
+	case rep.NamesSkipped != "":
+		w("names: not checked — %s", rep.NamesSkipped)
+	case len(rep.Unknown) == 0:
+		w("names: all known")
+	default:
+		w("names: %d unknown", len(rep.Unknown))
+		for _, u := range rep.Unknown {
+			line, col := checkLineCol(rep.Stub, u.Start)
+			s := fmt.Sprintf("  %d:%d %s", line, col, u.Name)
+			if len(u.Suggestions) > 0 {
+				s += " — did you mean " + strings.Join(u.Suggestions, ", ") + "?"
+			}
+			w("%s", s)
+		}
+	}
+	if len(rep.Lints) == 0 {
+		w("lints: none")
+	} else {
+		w("lints: %d", len(rep.Lints))
+		for _, l := range rep.Lints {
+			line, col := checkLineCol(rep.Stub, l.Start)
+			w("  %d:%d [%s] %s", line, col, l.Code, l.Message)
+		}
+	}
+	switch {
+	case !rep.LeanRan:
+		w("lean:  not run — %s", strings.TrimPrefix(rep.LeanSkipped, "Lean was not run: "))
+	case rep.LeanOK:
+		w("lean:  accepted")
+	default:
+		w("lean:  %s", rep.Summary())
+	}
+	for _, m := range rep.Messages {
+		kind := m.Severity
+		if m.Category != "" {
+			kind += ", " + string(m.Class) + "/" + m.Category
+		}
+		w("  %d:%d (%s) %s", m.Pos.Line, m.Pos.Column, kind, strings.ReplaceAll(m.Data, "\n", "\n    "))
+	}
+	verdict := "PASS"
+	if code != 0 {
+		verdict = "FAIL"
+	}
+	if code == 0 && !rep.LeanRan {
+		verdict = "PASS (without Lean)"
+	}
+	w("verdict: %s (checked in %.1f ms)", verdict, float64(took.Microseconds())/1000)
+	return code
+}
+
+// checkLineCol returns the 1-based line and column of a byte offset.
+func checkLineCol(text string, off int) (int, int) {
+	if off < 0 || off > len(text) {
+		return 0, 0
+	}
+	line := 1 + strings.Count(text[:off], "\n")
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	return line, len([]rune(text[start:off]))
+}
+
+// checkUsesMathlib reports whether a root is Mathlib or depends on it.
+func checkUsesMathlib(roots []string) bool {
+	for _, r := range roots {
+		for _, p := range []string{"Mathlib", filepath.Join(".lake", "packages", "mathlib")} {
+			if st, err := os.Stat(filepath.Join(r, p)); err == nil && st.IsDir() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func checkRoot(roots []string) string {
+	if len(roots) == 0 {
+		return "."
+	}
+	return roots[0]
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/retrieval"
+)
+
+func init() {
+	register("retrieve", "premises and illustrative theorems for a statement", runRetrieve)
+}
+
+func runRetrieve(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("retrieve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rf := addRetrievalFlags(fs)
+	k := fs.Int("k", 5, "number of premises")
+	m := fs.Int("m", 3, "number of illustrative theorems")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: drift-lsp retrieve [--root DIR]... [--corpus FILE.jsonl] [-k N] [-m 3] [--json] STATEMENT")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	stmt := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(stmt) == "" {
+		fs.Usage()
+		return 2
+	}
+	ctx := context.Background()
+	e, err := rf.open(ctx, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "drift-lsp retrieve:", err)
+		return 1
+	}
+	defer e.Close()
+	prem, err := e.Retrieve(ctx, stmt, nil, *k)
+	if err != nil {
+		fmt.Fprintln(stderr, "drift-lsp retrieve:", err)
+		return 1
+	}
+	names := make([]string, len(prem))
+	for i, p := range prem {
+		names[i] = p.Decl.Name
+	}
+	ill, err := e.Illustrate(ctx, stmt, names, *m)
+	if err != nil {
+		fmt.Fprintln(stderr, "drift-lsp retrieve:", err)
+		return 1
+	}
+	if *asJSON {
+		type thm struct {
+			hitJSON
+			Covers []string `json:"covers"`
+		}
+		out := struct {
+			Premises     []hitJSON `json:"premises"`
+			Illustrative []thm     `json:"illustrative"`
+			Coverage     float64   `json:"coverage"`
+		}{Premises: []hitJSON{}, Illustrative: []thm{}, Coverage: ill.Coverage}
+		for _, p := range prem {
+			out.Premises = append(out.Premises, toHitJSON(p.Hit))
+		}
+		for i, d := range ill.Theorems {
+			out.Illustrative = append(out.Illustrative, thm{toHitJSON(retrieval.Hit{Decl: d}), ill.Covers[i]})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintln(stderr, "drift-lsp retrieve:", err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintln(stdout, "Premises:")
+	if len(prem) == 0 {
+		fmt.Fprintln(stdout, "  (none found)")
+	}
+	for i, p := range prem {
+		d := p.Decl
+		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, oneLine(d.Signature, 160))
+	}
+	fmt.Fprintf(stdout, "\nIllustrative theorems (coverage %.0f%%):\n", 100*ill.Coverage)
+	if len(ill.Theorems) == 0 {
+		fmt.Fprintln(stdout, "  (none)")
+	}
+	for i, d := range ill.Theorems {
+		fmt.Fprintf(stdout, "%2d. %s  %s:%d  covers %s\n    %s\n", i+1, d.Name, d.File, d.Range.Start.Line+1, strings.Join(ill.Covers[i], ", "), oneLine(d.Signature, 200))
+	}
+	return 0
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/retrieval"
+	"github.com/drift-lsp/drift-lsp/retrieval/library"
+)
+
+func init() {
+	register("search", "hybrid search over the workspace library", runSearch)
+}
+
+// retrievalFlags are the flags shared by search, retrieve and bench
+// retrieval: the workspace roots, the cache and declaration dumps.
+type retrievalFlags struct {
+	index  *indexFlags
+	corpus *multiFlag
+}
+
+func addRetrievalFlags(fs *flag.FlagSet) *retrievalFlags {
+	return &retrievalFlags{index: addIndexFlags(fs), corpus: addCorpusFlag(fs)}
+}
+
+// open starts a retrieval engine over the flags' roots and corpora (the
+// current directory's workspace when neither is given) and waits until it
+// is ready.
+func (f *retrievalFlags) open(ctx context.Context, stderr io.Writer) (*retrieval.Engine, error) {
+	roots := []string(f.index.roots)
+	if len(roots) == 0 && len(*f.corpus) == 0 {
+		roots = []string{"."}
+	}
+	e, err := retrieval.Open(ctx, retrieval.Config{
+		Roots:    roots,
+		Corpus:   *f.corpus,
+		CacheDir: f.index.cache,
+		Logf:     func(format string, args ...any) {},
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := e.WaitReady(ctx); err != nil {
+		e.Close()
+		return nil, err
+	}
+	if w := e.Status().Warning; w != "" {
+		fmt.Fprintln(stderr, "drift-lsp: warning:", w)
+	}
+	return e, nil
+}
+
+// hitJSON is the JSON form of one search hit.
+type hitJSON struct {
+	Name      string         `json:"name"`
+	Kind      string         `json:"kind"`
+	Module    string         `json:"module"`
+	File      string         `json:"file"`
+	Line      int            `json:"line"`
+	Signature string         `json:"signature"`
+	Doc       string         `json:"doc,omitempty"`
+	Score     float64        `json:"score"`
+	Channels  map[string]int `json:"channels"`
+}
+
+func toHitJSON(h retrieval.Hit) hitJSON {
+	d := h.Decl
+	return hitJSON{Name: d.Name, Kind: string(d.Kind), Module: d.Module, File: d.File, Line: d.Range.Start.Line + 1,
+		Signature: d.Signature, Doc: d.Doc, Score: h.Score, Channels: h.Channels}
+}
+
+func runSearch(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rf := addRetrievalFlags(fs)
+	k := fs.Int("k", 10, "number of hits")
+	kinds := fs.String("kind", "", "comma-separated declaration kinds to keep (def,theorem,class,structure,…)")
+	asJSON := fs.Bool("json", false, "print hits as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: drift-lsp search [--root DIR]... [--corpus FILE.jsonl] [-k N] [--kind def,class,...] [--json] QUERY")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	query := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(query) == "" {
+		fs.Usage()
+		return 2
+	}
+	q := retrieval.Query{Text: query, K: *k}
+	for _, kd := range strings.Split(*kinds, ",") {
+		if kd = strings.TrimSpace(kd); kd != "" {
+			q.Kinds = append(q.Kinds, library.Kind(kd))
+		}
+	}
+	ctx := context.Background()
+	e, err := rf.open(ctx, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "drift-lsp search:", err)
+		return 1
+	}
+	defer e.Close()
+	hits, err := e.Search(ctx, q)
+	if err != nil {
+		fmt.Fprintln(stderr, "drift-lsp search:", err)
+		return 1
+	}
+	if *asJSON {
+		out := make([]hitJSON, len(hits))
+		for i, h := range hits {
+			out[i] = toHitJSON(h)
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintln(stderr, "drift-lsp search:", err)
+			return 1
+		}
+		return 0
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(stdout, "no matches")
+	}
+	for i, h := range hits {
+		d := h.Decl
+		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, oneLine(d.Signature, 160))
+	}
+	return 0
+}
+
+// oneLine collapses whitespace and cuts s to at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,59 @@
+package drift
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drift-lsp/drift-lsp/llm"
+	"github.com/drift-lsp/drift-lsp/retrieval/library"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func render(msgs []llm.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString("### " + m.Role + "\n" + m.Content + "\n\n")
+	}
+	return b.String()
+}
+
+// TestPromptsGolden pins the exact text of every prompt, so that prompt
+// changes show up in review. Run with -update to accept a change.
+func TestPromptsGolden(t *testing.T) {
+	byName := map[string]*library.Decl{}
+	for _, d := range testDecls {
+		byName[d.Name] = d
+	}
+	premises := []*library.Decl{byName["Mm.Prime"], byName["Mm.Odd"]}
+	theorems := []*library.Decl{byName["DriftExample.Primes.Prime.odd_of_ne_two"]}
+	for name, msgs := range map[string][]llm.Message{
+		"decompose":            decomposeMessages(statement),
+		"propose":              proposeMessages(statement),
+		"formalize":            formalizeMessages(statement, "odd_of_prime", premises, theorems),
+		"formalize-no-context": formalizeMessages(statement, nameOrAsk(""), nil, nil),
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := render(msgs)
+			path := filepath.Join("testdata", "prompts", name+".golden")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./drift -run Golden -update)", err)
+			}
+			if got != string(want) {
+				t.Fatalf("prompt %s changed; run with -update if intended.\ngot:\n%s", name, got)
+			}
+		})
+	}
+}

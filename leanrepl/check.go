@@ -1,0 +1,268 @@
+package leanrepl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// CheckerConfig configures a Checker. Every part is optional: without Names
+// the unknown-name check is skipped, without Pool Lean is not run, and the
+// report says so.
+type CheckerConfig struct {
+	// Names resolves library names (normally retrieval's *names.Index).
+	Names Names
+	// Kinds, if set, gives declaration kinds (for unqualified class fields).
+	Kinds KindFunc
+	// Pool runs Lean; nil means Lean is not run.
+	Pool *Pool
+	// NoLean says why Pool is nil, for reports ("no Lean REPL found: …").
+	NoLean string
+	// AutoImplicit keeps Lean's default autoImplicit option; by default a
+	// stub is elaborated with `set_option autoImplicit false in`, as Mathlib
+	// does, so that an invented lower-case name is an error rather than a
+	// silently bound variable.
+	AutoImplicit bool
+}
+
+// Checker runs the gate, the checks that need no compiler and, when it has a
+// Pool, Lean on theorem stubs.
+type Checker struct {
+	cfg CheckerConfig
+}
+
+// NewChecker returns a Checker.
+func NewChecker(cfg CheckerConfig) *Checker {
+	if cfg.Pool == nil && cfg.NoLean == "" {
+		cfg.NoLean = "no Lean REPL configured"
+	}
+	return &Checker{cfg: cfg}
+}
+
+// HasLean reports whether the checker runs Lean.
+func (c *Checker) HasLean() bool { return c.cfg.Pool != nil }
+
+// Names returns the name resolver (nil if none).
+func (c *Checker) Names() Names { return c.cfg.Names }
+
+// CheckRequest is one stub to check in the context of a file header (its
+// import and open lines).
+type CheckRequest struct {
+	Header string
+	Stub   string
+}
+
+// LeanMessage is one message Lean printed about a stub, with its
+// classification and its byte range in the stub (-1 when it lies outside).
+type LeanMessage struct {
+	Message
+	Classification
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Report is everything the checks found about one stub.
+type Report struct {
+	// Stub is the checked text, trimmed.
+	Stub string `json:"stub"`
+	// GatePassed is false when the safety gate rejected the stub; GateReason
+	// says why. No other check runs on a rejected stub.
+	GatePassed bool   `json:"gate_passed"`
+	GateReason string `json:"gate_reason,omitempty"`
+	// Parsed is the gate's parse of the stub.
+	Parsed *Stub `json:"-"`
+	// Unknown are names that are neither bound nor in the library.
+	Unknown []UnknownName `json:"unknown"`
+	Lints   []Lint        `json:"lints"`
+	// NamesSkipped says why the unknown-name check did not run ("" if it
+	// did).
+	NamesSkipped string `json:"names_skipped,omitempty"`
+	// LeanRan is true when Lean elaborated the stub; otherwise LeanSkipped
+	// says why not (including a failed REPL: then LeanFailed is true).
+	LeanRan     bool   `json:"lean_ran"`
+	LeanSkipped string `json:"lean_skipped,omitempty"`
+	LeanFailed  bool   `json:"lean_failed,omitempty"`
+	// LeanOK is true when Lean reported no error.
+	LeanOK bool `json:"lean_ok"`
+	// Messages are Lean's messages other than the expected "declaration
+	// uses `sorry`" warning.
+	Messages []LeanMessage `json:"messages,omitempty"`
+}
+
+// Passed reports whether the stub passed every check that ran. Lints are
+// warnings and do not count.
+func (r *Report) Passed() bool {
+	return r.GatePassed && len(r.Unknown) == 0 && (!r.LeanRan || r.LeanOK) && !r.LeanFailed
+}
+
+// Hallucinations returns Lean's errors that are about invented names.
+func (r *Report) Hallucinations() []LeanMessage {
+	var out []LeanMessage
+	for _, m := range r.Messages {
+		if m.Severity == "error" && m.Class == Hallucination {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Check runs the gate, the unknown-name check and the lints and, when a
+// Pool is configured and the gate passed, Lean; Lean's acceptance overrides
+// the unknown-name check, whose index may lack some names. The error is non-nil only when
+// ctx ends; every other failure is described in the report.
+func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) {
+	rep := &Report{Stub: strings.TrimSpace(req.Stub)}
+	s, err := Gate(req.Stub)
+	if err != nil {
+		rep.GateReason = err.Error()
+		var ge *GateError
+		if errors.As(err, &ge) {
+			rep.GateReason = ge.Reason
+		}
+		rep.LeanSkipped = "the stub was rejected by the safety gate"
+		rep.NamesSkipped = rep.LeanSkipped
+		return rep, nil
+	}
+	rep.GatePassed, rep.Parsed = true, s
+	var a Analysis
+	if c.cfg.Names == nil {
+		rep.NamesSkipped = "no library index"
+		a = Analyze(s, req.Header, nil)
+	} else {
+		a = AnalyzeWithKinds(s, req.Header, c.cfg.Names, c.cfg.Kinds)
+	}
+	rep.Unknown, rep.Lints = a.Unknown, a.Lints
+	if c.cfg.Pool == nil {
+		rep.LeanSkipped = c.cfg.NoLean
+		return rep, nil
+	}
+	if err := c.runLean(ctx, req.Header, rep); err != nil {
+		return nil, err
+	}
+	if rep.LeanRan && rep.LeanOK && !c.cfg.AutoImplicit {
+		// Lean resolved every name (autoImplicit is off), so names the
+		// index lacks were not invented.
+		rep.Unknown = nil
+	}
+	return rep, nil
+}
+
+// autoImplicitOff is prepended to stubs; its line is subtracted from the
+// positions Lean reports.
+const autoImplicitOff = "set_option autoImplicit false in\n"
+
+// runLean elaborates the stub and fills the Lean part of rep. It returns an
+// error only when ctx ended.
+func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error {
+	cmd, shift := rep.Stub, 0
+	if !c.cfg.AutoImplicit {
+		cmd, shift = autoImplicitOff+rep.Stub, 1
+	}
+	var resp *Response
+	err := c.cfg.Pool.Session(ctx, header, func(s *Session) error {
+		r, err := s.Command(ctx, cmd)
+		resp = r
+		return err
+	})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		rep.LeanFailed = true
+		rep.LeanSkipped = "Lean failed: " + err.Error()
+		return nil
+	}
+	rep.LeanRan = true
+	rep.LeanOK = true
+	for _, m := range resp.Messages {
+		if m.Severity == "warning" && strings.Contains(m.Data, "declaration uses `sorry`") || m.Data == "declaration uses 'sorry'" {
+			continue
+		}
+		lm := LeanMessage{Message: shiftPos(m, shift), Start: -1, End: -1}
+		if m.Severity == "error" {
+			rep.LeanOK = false
+			lm.Classification = Classify(m.Data)
+		}
+		lm.Start = OffsetOf(rep.Stub, lm.Pos)
+		if lm.EndPos != nil {
+			lm.End = OffsetOf(rep.Stub, *lm.EndPos)
+		}
+		if lm.Start >= 0 && lm.End < lm.Start {
+			lm.End = lm.Start
+		}
+		rep.Messages = append(rep.Messages, lm)
+	}
+	return nil
+}
+
+func shiftPos(m Message, lines int) Message {
+	m.Pos.Line -= lines
+	if m.EndPos != nil {
+		e := *m.EndPos
+		e.Line -= lines
+		m.EndPos = &e
+	}
+	return m
+}
+
+// OffsetOf converts a REPL position (1-based line, 0-based code-point
+// column) in text to a byte offset, or -1 when it lies outside text.
+func OffsetOf(text string, p Pos) int {
+	if p.Line < 1 || p.Column < 0 {
+		return -1
+	}
+	off := 0
+	for line := 1; line < p.Line; line++ {
+		nl := strings.IndexByte(text[off:], '\n')
+		if nl < 0 {
+			return -1
+		}
+		off += nl + 1
+	}
+	for col := 0; col < p.Column; col++ {
+		if off >= len(text) || text[off] == '\n' {
+			return -1
+		}
+		_, w := utf8.DecodeRuneInString(text[off:])
+		off += w
+	}
+	return off
+}
+
+// Summary is a one-line verdict for logs and progress messages.
+func (r *Report) Summary() string {
+	switch {
+	case !r.GatePassed:
+		return "rejected by the safety gate: " + r.GateReason
+	case len(r.Unknown) > 0:
+		var ns []string
+		for _, u := range r.Unknown {
+			ns = append(ns, u.Name)
+		}
+		return "unknown names: " + strings.Join(ns, ", ")
+	case r.LeanFailed:
+		return r.LeanSkipped
+	case r.LeanRan && !r.LeanOK:
+		n := 0
+		for _, m := range r.Messages {
+			if m.Severity == "error" {
+				n++
+			}
+		}
+		return fmt.Sprintf("Lean reported %d error(s): %s", n, firstLine(r.firstError()))
+	case r.LeanRan:
+		return "Lean accepted the stub"
+	}
+	return "passed the checks that ran; Lean was not run: " + r.LeanSkipped
+}
+
+func (r *Report) firstError() string {
+	for _, m := range r.Messages {
+		if m.Severity == "error" {
+			return m.Data
+		}
+	}
+	return ""
+}

@@ -1,0 +1,476 @@
+package library
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// writeTree creates files (relative path → content) under a new temporary
+// directory and returns it.
+func writeTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func load(t testing.TB, dir, cache string) *Library {
+	t.Helper()
+	ws, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := Load(context.Background(), ws, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lib
+}
+
+func mustLookup(t *testing.T, lib *Library, name string) *Decl {
+	t.Helper()
+	d, ok := lib.Lookup(name)
+	if !ok {
+		t.Fatalf("%s not found", name)
+	}
+	return d
+}
+
+// TestWorkspaceGolden indexes testdata/workspace and compares the JSONL
+// dump with testdata/workspace.golden.jsonl (-update rewrites it).
+func TestWorkspaceGolden(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir()) // no toolchain sources in the test
+	dir := filepath.Join("..", "..", "testdata", "workspace")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("testdata/workspace not present")
+	}
+	lib := load(t, dir, "")
+	var buf bytes.Buffer
+	if err := WriteDecls(&buf, lib.Decls()); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "workspace.golden.jsonl")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		w, g := strings.Split(string(want), "\n"), strings.Split(buf.String(), "\n")
+		for i := 0; i < len(w) && i < len(g); i++ {
+			if w[i] != g[i] {
+				t.Fatalf("line %d differs:\nwant %s\n got %s", i+1, w[i], g[i])
+			}
+		}
+		t.Fatalf("output has %d lines, golden %d", len(g), len(w))
+	}
+}
+
+const resolutionSrc = `
+namespace Foo
+def bar : Nat := 1
+protected def prot : Nat := 2
+theorem baz : bar = 1 := rfl
+end Foo
+
+def Foo.qux : Nat := bar
+
+namespace Foo.Inner
+def deep (n : Nat) : Nat := bar + n
+end Foo.Inner
+
+open Foo in
+def useOpen : Nat := bar
+
+def afterOpenIn : Nat := bar
+
+def useProt : Nat := Foo.prot
+
+section
+open Foo
+def useProtShort : Nat := prot
+def useBarShort : Nat := bar
+end
+
+def Nat := Unit
+def usesRoot (x : Nat) : _root_.Nat := x
+
+def shadow (bar : Nat) : Nat := bar
+
+theorem projection : Foo.baz.symm = Foo.baz.symm := rfl
+
+notation "𝔹" => Foo.bar
+def usesNotation : 𝔹 = 𝔹 := rfl
+
+export Foo (baz)
+def usesExport : Foo.bar = 1 := baz
+`
+
+func TestResolution(t *testing.T) {
+	dir := writeTree(t, map[string]string{"lakefile.lean": "", "Res.lean": resolutionSrc})
+	lib := load(t, dir, "")
+	tests := []struct {
+		decl      string
+		stmt      []string
+		proof     []string
+		protected bool
+	}{
+		{"Foo.baz", []string{"Foo.bar"}, []string{}, false},
+		{"Foo.qux", []string{"Nat"}, []string{"Foo.bar"}, false},
+		{"Foo.Inner.deep", []string{"Nat"}, []string{"Foo.bar"}, false},
+		{"useOpen", []string{"Nat"}, []string{"Foo.bar"}, false},
+		{"afterOpenIn", []string{"Nat"}, []string{}, false},
+		{"useProt", []string{"Nat"}, []string{"Foo.prot"}, false},
+		{"useProtShort", []string{"Nat"}, []string{}, false},
+		{"useBarShort", []string{"Nat"}, []string{"Foo.bar"}, false},
+		{"usesRoot", []string{"Nat"}, []string{}, false},
+		{"shadow", []string{"Nat"}, []string{}, false},
+		{"projection", []string{"Foo.baz"}, []string{}, false},
+		{"usesNotation", []string{"Foo.bar"}, []string{}, false},
+		{"Foo.prot", []string{"Nat"}, []string{}, true},
+		{"usesExport", []string{"Foo.bar"}, []string{"Foo.baz"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.decl, func(t *testing.T) {
+			d := mustLookup(t, lib, tt.decl)
+			if !reflect.DeepEqual(d.StatementDeps, tt.stmt) {
+				t.Errorf("statement deps %q, want %q", d.StatementDeps, tt.stmt)
+			}
+			if !reflect.DeepEqual(d.ProofDeps, tt.proof) {
+				t.Errorf("proof deps %q, want %q", d.ProofDeps, tt.proof)
+			}
+			if d.Protected != tt.protected {
+				t.Errorf("protected = %v", d.Protected)
+			}
+		})
+	}
+	if got := names(lib.UsedBy("Foo.bar")); !reflect.DeepEqual(got, []string{"Foo.baz", "«term𝔹»", "usesNotation", "usesExport"}) {
+		t.Errorf("UsedBy(Foo.bar) = %q", got)
+	}
+}
+
+func names(ds []*Decl) []string {
+	out := []string{}
+	for _, d := range ds {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+func TestToAdditiveTwins(t *testing.T) {
+	src := `
+@[to_additive]
+class Monoid' (M : Type) where
+  one : M
+  mul_one : ∀ a : M, a = a
+
+namespace Monoid'
+@[to_additive]
+theorem one_mul_eq {M : Type} [Monoid' M] : True := trivial
+end Monoid'
+
+@[to_additive "The sum of nothing."]
+def Finset.prod (s : Nat) : Nat := s
+
+@[to_additive sum_custom_name]
+theorem prod_weird : Finset.prod 1 = 1 := rfl
+
+def Finset.sum_existing := 1
+@[to_additive existing Finset.sum_existing]
+def Finset.prod_existing := 1
+
+theorem prod_attr : True := trivial
+attribute [to_additive] prod_attr
+`
+	dir := writeTree(t, map[string]string{"lean-toolchain": "x", "T.lean": src})
+	lib := load(t, dir, "")
+	tests := []struct{ src, twin string }{
+		{"Monoid'", "AddMonoid'"},
+		{"Monoid'.one", "AddMonoid'.zero"},
+		{"Monoid'.mul_one", "AddMonoid'.add_zero"},
+		{"Monoid'.one_mul_eq", "AddMonoid'.zero_add_eq"},
+		{"Finset.prod", "Finset.sum"},
+		{"prod_weird", "sum_custom_name"},
+		{"Finset.prod_existing", "Finset.sum_existing"},
+		{"prod_attr", "sum_attr"},
+	}
+	for _, tt := range tests {
+		s := mustLookup(t, lib, tt.src)
+		g := mustLookup(t, lib, tt.twin)
+		if s.Twin != tt.twin || g.Twin != tt.src {
+			t.Errorf("%s ↔ %s: twins %q / %q", tt.src, tt.twin, s.Twin, g.Twin)
+		}
+	}
+	if g := mustLookup(t, lib, "Finset.sum"); !g.Generated || g.Doc != "The sum of nothing." || !strings.HasPrefix(g.Signature, "def Finset.sum ") {
+		t.Errorf("generated Finset.sum: %+v", g)
+	}
+	if g := mustLookup(t, lib, "Finset.sum_existing"); g.Generated {
+		t.Errorf("existing twin marked generated")
+	}
+	if g := mustLookup(t, lib, "AddMonoid'.zero_add_eq"); !reflect.DeepEqual(g.StatementDeps, []string{"AddMonoid'"}) {
+		t.Errorf("twin statement deps %q", g.StatementDeps)
+	}
+}
+
+func TestGuessAdditiveName(t *testing.T) {
+	for in, want := range map[string]string{
+		"prod_comm":        "sum_comm",
+		"Monoid":           "AddMonoid",
+		"CommMonoid":       "AddCommMonoid",
+		"LeftCancelMonoid": "AddLeftCancelMonoid",
+		"mul_one":          "add_zero",
+		"one_le_mul":       "nonneg_add",
+		"inv_inv":          "neg_neg",
+		"div_self'":        "sub_self'",
+		"HPow":             "HSMul",
+		"zpow_natCast":     "zsmul_natCast",
+		"Multipliable":     "Summable",
+		"tprod_one":        "tsum_zero",
+		"IsUnit":           "IsAddUnit",
+		"isSquare_iff":     "even_iff",
+		"orderOf_one":      "addOrderOf_zero",
+		"DivisionMonoid":   "SubtractionMonoid",
+		"npowRec":          "nsmulRec",
+		"mulSupport":       "support",
+	} {
+		if got := GuessAdditiveName(in); got != want {
+			t.Errorf("GuessAdditiveName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	got := splitCase("InvHMulLEConjugate₂SMul_ne_top")
+	want := []string{"Inv", "HMul", "LE", "Conjugate₂", "SMul", "_", "ne", "_", "top"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("splitCase = %q", got)
+	}
+}
+
+func TestCacheWarmStart(t *testing.T) {
+	dir := writeTree(t, map[string]string{"lakefile.toml": "", "A.lean": resolutionSrc, "B/C.lean": "theorem c : Foo.bar = 1 := Foo.baz"})
+	cache := t.TempDir()
+	cold := load(t, dir, cache)
+	packs, _ := filepath.Glob(filepath.Join(cache, "*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("cache files %v", packs)
+	}
+	warm := load(t, dir, cache)
+	var a, b bytes.Buffer
+	WriteDecls(&a, cold.Decls())
+	WriteDecls(&b, warm.Decls())
+	if a.String() != b.String() {
+		t.Errorf("warm start differs from cold parse")
+	}
+	if err := os.WriteFile(packs[0], []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var logged []string
+	ws, _ := Discover(dir, nil)
+	again, err := Load(context.Background(), ws, Options{CacheDir: cache, Logf: func(f string, args ...any) { logged = append(logged, f) }})
+	if err != nil || len(again.Decls()) != len(cold.Decls()) || len(logged) == 0 {
+		t.Errorf("corrupt cache: err %v, %d decls, logs %q", err, len(again.Decls()), logged)
+	}
+}
+
+func TestUpdateAndRemoveFile(t *testing.T) {
+	dir := writeTree(t, map[string]string{"lakefile.lean": "", "A.lean": resolutionSrc, "B.lean": "theorem usesBar : Foo.bar = 1 := Foo.baz\n"})
+	lib := load(t, dir, "")
+	b := filepath.Join(dir, "B.lean")
+	n := len(lib.Decls())
+	nl, delta := lib.UpdateFile(b, []byte("theorem usesBar : Foo.bar = 2 := sorry\n@[to_additive] theorem prod_new : Foo.qux = 1 := rfl\n"))
+	if len(delta.Added) != 2 || len(delta.Changed) != 1 || len(delta.Removed) != 0 {
+		t.Errorf("delta added %q changed %q removed %q", names(delta.Added), names(delta.Changed), names(delta.Removed))
+	}
+	if _, ok := lib.Lookup("prod_new"); ok {
+		t.Errorf("old snapshot sees the update")
+	}
+	if d := mustLookup(t, nl, "sum_new"); !d.Generated || !reflect.DeepEqual(d.StatementDeps, []string{"Foo.qux"}) {
+		t.Errorf("sum_new: %+v", d)
+	}
+	if got := len(nl.Decls()); got != n+2 {
+		t.Errorf("%d decls after update, want %d", got, n+2)
+	}
+	if got := names(nl.UsedBy("Foo.qux")); !reflect.DeepEqual(got, []string{"prod_new", "sum_new"}) {
+		t.Errorf("UsedBy(Foo.qux) = %q", got)
+	}
+	// A second update of the same file replaces the overlay entry.
+	nl2, _ := nl.UpdateFile(b, []byte("def only := 1\n"))
+	if _, ok := nl2.Lookup("prod_new"); ok {
+		t.Errorf("stale overlay entry")
+	}
+	mustLookup(t, nl2, "only")
+	// A new file outside the indexed set.
+	nl3, d3 := nl2.UpdateFile(filepath.Join(dir, "New.lean"), []byte("def fresh := Foo.bar\n"))
+	if len(d3.Added) != 1 || mustLookup(t, nl3, "fresh").Module != "New" {
+		t.Errorf("new file: %+v", d3)
+	}
+	rl, rd := nl3.RemoveFile(filepath.Join(dir, "A.lean"))
+	if _, ok := rl.Lookup("Foo.bar"); ok || len(rd.Removed) == 0 {
+		t.Errorf("remove: %d removed", len(rd.Removed))
+	}
+	if _, ok := nl3.Lookup("Foo.bar"); !ok {
+		t.Errorf("remove changed the previous snapshot")
+	}
+	// Many updates compact the overlay into the base.
+	cur := rl
+	for i := 0; i < maxOverlay+5; i++ {
+		cur, _ = cur.UpdateFile(filepath.Join(dir, "Gen", string(rune('a'+i%26))+strings.Repeat("x", i/26)+".lean"), []byte("def g := 1\n"))
+	}
+	if cur.over != nil && len(cur.shadow) > maxOverlay {
+		t.Errorf("overlay not compacted: %d", len(cur.shadow))
+	}
+	mustLookup(t, cur, "only")
+}
+
+func TestDiscover(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("ELAN_HOME", home)
+	dir := writeTree(t, map[string]string{
+		"lean-toolchain":              "leanprover/lean4:v4.17.0\n",
+		"lakefile.lean":               "",
+		"Proj/A.lean":                 "def a := 1",
+		"Proj/Sub/B.lean":             "def b := 1",
+		".lake/build/ir/X.lean":       "def built := 1",
+		".lake/packages/dep/Dep.lean": "def dep := 1",
+		"build/Y.lean":                "def y := 1",
+		".hidden/Z.lean":              "def z := 1",
+		"notes.txt":                   "",
+		"../extra/E.lean":             "",
+	})
+	tc := filepath.Join(home, "toolchains", "leanprover--lean4---v4.17.0", "src", "lean", "Init")
+	os.MkdirAll(tc, 0o755)
+	os.WriteFile(filepath.Join(tc, "Prelude.lean"), []byte("inductive Nat | zero | succ (n : Nat)"), 0o644)
+	extra := writeTree(t, map[string]string{"Ext/E.lean": "def ext := Nat.zero"})
+	ws, err := Discover(filepath.Join(dir, "Proj", "Sub"), []string{extra})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws.Dir != dir || ws.Toolchain != "leanprover/lean4:v4.17.0" {
+		t.Errorf("workspace %s toolchain %q", ws.Dir, ws.Toolchain)
+	}
+	var pkgs []string
+	for _, r := range ws.Roots {
+		pkgs = append(pkgs, r.Package)
+	}
+	if want := []string{"", "dep", "lean4", filepath.Base(extra)}; !reflect.DeepEqual(pkgs, want) {
+		t.Errorf("roots %q, want %q", pkgs, want)
+	}
+	lib, err := Load(context.Background(), ws, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range lib.Decls() {
+		got = append(got, d.Module+":"+d.Name)
+	}
+	want := []string{"Proj.A:a", "Proj.Sub.B:b", "Dep:dep", "Ext.E:ext", "Init.Prelude:Nat", "Init.Prelude:Nat.zero", "Init.Prelude:Nat.succ"}
+	if strings.Join(sorted(got), ",") != strings.Join(sorted(want), ",") {
+		t.Errorf("decls %q, want %q", got, want)
+	}
+	if d := mustLookup(t, lib, "ext"); !reflect.DeepEqual(d.ProofDeps, []string{"Nat.zero"}) || !d.User {
+		t.Errorf("ext: %+v", d)
+	}
+	if d := mustLookup(t, lib, "dep"); d.User || d.Package != "dep" {
+		t.Errorf("dep: %+v", d)
+	}
+	if _, err := Discover(filepath.Join(dir, "missing"), nil); err == nil {
+		t.Errorf("missing dir accepted")
+	}
+}
+
+func sorted(s []string) []string {
+	c := append([]string(nil), s...)
+	for i := range c {
+		for j := i + 1; j < len(c); j++ {
+			if c[j] < c[i] {
+				c[i], c[j] = c[j], c[i]
+			}
+		}
+	}
+	return c
+}
+
+func TestCorpusRoundTrip(t *testing.T) {
+	dir := writeTree(t, map[string]string{"lakefile.lean": "", "A.lean": resolutionSrc})
+	lib := load(t, dir, "")
+	var buf bytes.Buffer
+	if err := WriteDecls(&buf, lib.Decls()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "null") {
+		t.Errorf("JSONL contains null: %s", buf.String())
+	}
+	back, err := ReadCorpus(bytes.NewReader(buf.Bytes()), "dump")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(lib.Decls()) || back[0].Package != "dump" || back[0].Name != lib.Decls()[0].Name {
+		t.Errorf("round trip: %d decls", len(back))
+	}
+	_, err = ReadCorpus(strings.NewReader("{\"name\":\"a\"}\n\n{broken\n"), "x")
+	if err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("bad line error: %v", err)
+	}
+	ds, err := ReadCorpus(strings.NewReader(`{"name":"x","kind":"def","informal":"an x"}`), "x")
+	if err != nil || len(ds) != 1 || ds[0].Attrs == nil || ds[0].Informal != "an x" {
+		t.Errorf("minimal record: %v %+v", err, ds)
+	}
+	if _, err := ReadCorpus(strings.NewReader(`{"kind":"def"}`), "x"); err == nil {
+		t.Errorf("nameless record accepted")
+	}
+}
+
+func TestOddFilesInWorkspace(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"lakefile.lean": "",
+		"Empty.lean":    "",
+		"Bom.lean":      "\xef\xbb\xbfdef bom := 1\n",
+		"Crlf.lean":     "def crlf := 1\r\ntheorem crlf2 : crlf = 1 := rfl\r\n",
+		"Latin1.lean":   "-- caf\xe9\ndef latin := 1\n",
+		"Broken.lean":   "theorem broken : \n/- never closed\n",
+	})
+	lib := load(t, dir, t.TempDir())
+	for _, n := range []string{"bom", "crlf", "crlf2", "latin", "broken"} {
+		mustLookup(t, lib, n)
+	}
+	if d := mustLookup(t, lib, "crlf2"); !reflect.DeepEqual(d.StatementDeps, []string{"crlf"}) || d.Range.Start.Line != 1 {
+		t.Errorf("crlf2: %+v", d)
+	}
+	var msgs []string
+	errs := 0
+	for _, p := range lib.Problems() {
+		msgs = append(msgs, filepath.Base(p.File)+": "+p.Msg)
+		if p.Error {
+			errs++
+		}
+	}
+	joined := strings.Join(msgs, "\n")
+	for _, want := range []string{"Empty.lean: empty file", "Bom.lean: byte order mark removed", "Crlf.lean: CRLF line endings",
+		"Latin1.lean: invalid UTF-8 (first at line 1) replaced by U+FFFD", "Broken.lean: line 2: unterminated block comment"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("problems lack %q:\n%s", want, joined)
+		}
+	}
+	if errs != 1 {
+		t.Errorf("%d errors, want 1:\n%s", errs, joined)
+	}
+}
