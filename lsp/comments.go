@@ -112,7 +112,7 @@ func findTarget(d *Document, r Span) (Target, bool) {
 	if end < start {
 		start, end = end, start
 	}
-	comments := scanComments(d.Text)
+	comments := d.Comments()
 	// A cursor or selection inside one comment means that comment.
 	for i, c := range comments {
 		inside := start >= c.start && start <= c.end && end <= c.end

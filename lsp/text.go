@@ -31,6 +31,19 @@ type Document struct {
 	Text string
 	// lines holds the byte offset at which each line starts.
 	lines []int
+	// comments caches scanComments(Text) (nil until first needed).
+	comments []comment
+}
+
+// Comments returns the comments of the text, computed once per revision.
+func (d *Document) Comments() []comment {
+	if d.comments == nil {
+		d.comments = scanComments(d.Text)
+		if d.comments == nil {
+			d.comments = []comment{}
+		}
+	}
+	return d.comments
 }
 
 func newDocument(uri, lang string, version int32, text string) *Document {
@@ -41,6 +54,7 @@ func newDocument(uri, lang string, version int32, text string) *Document {
 
 func (d *Document) index() {
 	d.lines = lineStarts(d.Text)
+	d.comments = nil
 }
 
 // lineStarts returns the byte offset of the start of each line of text. A

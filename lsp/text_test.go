@@ -221,3 +221,21 @@ func TestLoggerRedacts(t *testing.T) {
 		t.Errorf("log lines %q", got)
 	}
 }
+
+func TestInsertionPoint(t *testing.T) {
+	d := newDocument("u", "lean4", 1, "-- c\ntheorem a (n : ℕ) :\n    n = n := by\n  rfl\n\n-- d\n")
+	cases := []struct {
+		sel  string
+		want int // byte offset
+	}{
+		{"-- c", 4},     // end of the comment's line
+		{"(n : ℕ)", 48}, // a selection in a declaration: after the declaration
+		{"-- d", len(d.Text) - 1},
+	}
+	for _, c := range cases {
+		i := strings.Index(d.Text, c.sel)
+		if got := insertionPoint(d, Target{Start: i, End: i + len(c.sel)}); got != c.want {
+			t.Errorf("%q: got %d (%q), want %d", c.sel, got, d.Text[:got], c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 	"github.com/drift-lsp/drift-lsp/retrieval/library"
@@ -200,6 +201,41 @@ func bm25(tf, length, avg float64) float64 {
 	return tf * (k1 + 1) / (tf + k1*(1-b+b*length/avg))
 }
 
+// accum is a reusable dense score accumulator over slots with the list of
+// touched slots, much faster than a map for postings of common terms.
+type accum struct {
+	v       [3][]float64
+	touched []int32
+}
+
+var accumPool = sync.Pool{New: func() any { return &accum{} }}
+
+func getAccum(n int32) *accum {
+	a := accumPool.Get().(*accum)
+	for i := range a.v {
+		if int32(len(a.v[i])) < n {
+			a.v[i] = make([]float64, n+n/8)
+		}
+	}
+	a.touched = a.touched[:0]
+	return a
+}
+
+// release zeroes the touched entries and returns a to the pool.
+func (a *accum) release() {
+	for _, s := range a.touched {
+		a.v[0][s], a.v[1][s], a.v[2][s] = 0, 0, 0
+	}
+	accumPool.Put(a)
+}
+
+func (a *accum) add(i int, s int32, v float64) {
+	if a.v[0][s] == 0 && a.v[1][s] == 0 && a.v[2][s] == 0 {
+		a.touched = append(a.touched, s)
+	}
+	a.v[i][s] += v
+}
+
 // premiseScores scores premise-like slots against query terms: name-term
 // evidence scaled by how much of the name the query covers, namespace
 // evidence likewise, and BM25 over docstrings.
@@ -207,9 +243,8 @@ func (m *model) premiseScores(q []string, w Ranking) map[int32]float64 {
 	qs := uniq(q)
 	st := &m.stats[0]
 	avgDoc := st.sumLen[fDoc] / float64(max(1, st.docs))
-	nameHit := map[int32]float64{}
-	nsHit := map[int32]float64{}
-	docS := map[int32]float64{}
+	a := getAccum(m.n)
+	defer a.release()
 	for _, t := range qs {
 		for _, f := range []field{fName, fNS, fDoc} {
 			ps := m.post[f][t]
@@ -217,30 +252,29 @@ func (m *model) premiseScores(q []string, w Ranking) map[int32]float64 {
 				continue
 			}
 			idf := m.idf(0, f, t)
+			if idf <= 0 {
+				continue
+			}
 			for _, p := range ps {
 				if p.slot >= m.n || m.coll[p.slot] != 0 || m.dead[p.slot] {
 					continue
 				}
-				switch f {
-				case fName:
-					nameHit[p.slot] += idf
-				case fNS:
-					nsHit[p.slot] += idf
-				case fDoc:
-					docS[p.slot] += idf * bm25(float64(p.tf), float64(m.length[fDoc][p.slot]), avgDoc)
+				v := idf
+				if f == fDoc {
+					v = idf * bm25(float64(p.tf), float64(m.length[fDoc][p.slot]), avgDoc)
 				}
+				a.add(int(f), p.slot, v)
 			}
 		}
 	}
-	out := make(map[int32]float64, len(nameHit)+len(docS))
-	for s, h := range nameHit {
-		out[s] += w.NameField * h * math.Pow(m.coverage(s, h), w.Coverage)
-	}
-	for s, h := range nsHit {
-		out[s] += w.NSField * h
-	}
-	for s, v := range docS {
-		out[s] += w.DocField * v
+	out := make(map[int32]float64, len(a.touched))
+	for _, s := range a.touched {
+		v := 0.0
+		if h := a.v[fName][s]; h > 0 {
+			v += w.NameField * h * math.Pow(m.coverage(s, h), w.Coverage)
+		}
+		v += w.NSField*a.v[fNS][s] + w.DocField*a.v[fDoc][s]
+		out[s] = v
 	}
 	return out
 }
@@ -267,7 +301,8 @@ func (m *model) theoremScores(q []string, n int) ([]int32, []float64) {
 	for f := range avg {
 		avg[f] = st.sumLen[f] / float64(max(1, st.docs))
 	}
-	acc := map[int32]float64{}
+	a := getAccum(m.n)
+	defer a.release()
 	for _, t := range qs {
 		for _, f := range []field{fName, fDoc} {
 			ps := m.post[f][t]
@@ -275,30 +310,97 @@ func (m *model) theoremScores(q []string, n int) ([]int32, []float64) {
 				continue
 			}
 			idf := m.idf(1, f, t)
+			if idf <= 0 {
+				continue
+			}
 			for _, p := range ps {
 				if p.slot >= m.n || m.coll[p.slot] != 1 || m.dead[p.slot] {
 					continue
 				}
-				acc[p.slot] += idf * bm25(float64(p.tf), float64(m.length[f][p.slot]), avg[f])
+				a.add(0, p.slot, idf*bm25(float64(p.tf), float64(m.length[f][p.slot]), avg[f]))
 			}
 		}
 	}
-	slots := make([]int32, 0, len(acc))
-	for s := range acc {
-		slots = append(slots, s)
+	h := &topN{n: n}
+	for _, s := range a.touched {
+		h.push(s, a.v[0][s])
 	}
-	sort.Slice(slots, func(i, j int) bool {
-		if acc[slots[i]] != acc[slots[j]] {
-			return acc[slots[i]] > acc[slots[j]]
+	return h.sorted()
+}
+
+// topN keeps the n best (slot, score) pairs seen.
+type topN struct {
+	n     int
+	slots []int32
+	sc    []float64
+}
+
+func (h *topN) less(i, j int) bool { // min-heap: worst first
+	if h.sc[i] != h.sc[j] {
+		return h.sc[i] < h.sc[j]
+	}
+	return h.slots[i] > h.slots[j]
+}
+
+func (h *topN) swap(i, j int) {
+	h.slots[i], h.slots[j] = h.slots[j], h.slots[i]
+	h.sc[i], h.sc[j] = h.sc[j], h.sc[i]
+}
+
+func (h *topN) push(s int32, v float64) {
+	if h.n <= 0 {
+		return
+	}
+	if len(h.slots) < h.n {
+		h.slots = append(h.slots, s)
+		h.sc = append(h.sc, v)
+		for i := len(h.slots) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !h.less(i, p) {
+				break
+			}
+			h.swap(i, p)
+			i = p
 		}
-		return slots[i] < slots[j]
-	})
-	if len(slots) > n {
-		slots = slots[:n]
+		return
 	}
-	sc := make([]float64, len(slots))
-	for i, s := range slots {
-		sc[i] = acc[s]
+	if v < h.sc[0] || (v == h.sc[0] && s > h.slots[0]) {
+		return
+	}
+	h.slots[0], h.sc[0] = s, v
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h.slots) && h.less(l, m) {
+			m = l
+		}
+		if r < len(h.slots) && h.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h.swap(i, m)
+		i = m
+	}
+}
+
+// sorted returns the kept pairs, best first (ties by smaller slot).
+func (h *topN) sorted() ([]int32, []float64) {
+	idx := make([]int, len(h.slots))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool {
+		i, j := idx[a], idx[b]
+		if h.sc[i] != h.sc[j] {
+			return h.sc[i] > h.sc[j]
+		}
+		return h.slots[i] < h.slots[j]
+	})
+	slots := make([]int32, len(idx))
+	sc := make([]float64, len(idx))
+	for k, i := range idx {
+		slots[k], sc[k] = h.slots[i], h.sc[i]
 	}
 	return slots, sc
 }

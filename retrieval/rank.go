@@ -22,6 +22,9 @@ type Ranking struct {
 	Names bool
 	// Dense enables the embedding channel when vectors are available.
 	Dense bool
+	// LaTeX enables LaTeX understanding in the query analyzer (\mathbb{R} →
+	// real, \mid → dvd).
+	LaTeX bool
 	// KindPrior favours definitions, structures and classes over fields.
 	KindPrior bool
 	// Popularity weights the graph in-degree prior.
@@ -43,7 +46,7 @@ type Ranking struct {
 // DefaultRanking is the configuration chosen by the ProofNet ablation (see
 // docs/retrieval.md).
 var DefaultRanking = Ranking{
-	Lexical: true, PRF: true, Names: true, Dense: true, KindPrior: true,
+	Lexical: true, PRF: true, Names: true, Dense: true, KindPrior: true, LaTeX: true,
 	Popularity: 0.8, NotationPenalty: 1, UserBoost: 1.5,
 	LexWeight: 1, PRFWeight: 1.2, NameWeight: 1, DenseWeight: 0.5,
 	LexDepth: 300, PRFDepth: 60,
@@ -61,7 +64,7 @@ type scored struct {
 // rankPremises ranks candidate premises for an informal text and an optional
 // formal guess.
 func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal string, n int, r Ranking) ([]Hit, error) {
-	terms := lexical.Terms(text + "\n" + formal)
+	terms := lexical.TermsLaTeX(text+"\n"+formal, r.LaTeX)
 	cands := map[string]*scored{}
 	get := func(id string) *scored {
 		c := cands[id]
@@ -193,19 +196,11 @@ func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal str
 
 // topSlots returns the n best-scoring slots, best first (ties by slot).
 func topSlots(sc map[int32]float64, n int) []int32 {
-	out := make([]int32, 0, len(sc))
-	for s := range sc {
-		out = append(out, s)
+	h := &topN{n: n}
+	for s, v := range sc {
+		h.push(s, v)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if sc[out[i]] != sc[out[j]] {
-			return sc[out[i]] > sc[out[j]]
-		}
-		return out[i] < out[j]
-	})
-	if len(out) > n {
-		out = out[:n]
-	}
+	out, _ := h.sorted()
 	return out
 }
 

@@ -77,9 +77,10 @@ func runBenchLSP(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "file %s (%d lines); index %d decls in %.1fs; initialize %.2f ms\n", res.File, res.FileLines, res.Decls, res.IndexSeconds, res.InitializeMS)
 	row("textDocument/codeAction", res.CodeAction)
 	row("workspace/symbol", res.Symbol)
-	row("during formalize job", res.DuringJob)
+	row("during job: codeAction", res.DuringJobActions)
+	row("during job: workspace/symbol", res.DuringJobSymbol)
 	fmt.Fprintf(stdout, "formalize job: %.1fs, %s\n", res.JobSeconds, strings.TrimSpace(res.JobOutcome))
-	fmt.Fprintf(stdout, "soak: %d edits + %d requests in %.1fs; RSS %.0f → %.0f MiB; heap %.0f → %.0f MiB; goroutines %d → %d\n",
-		res.SoakEdits, res.SoakActions, res.SoakSeconds, res.RSSStartMB, res.RSSEndMB, res.HeapStartMB, res.HeapEndMB, res.Goroutines[0], res.Goroutines[1])
+	fmt.Fprintf(stdout, "soak: %d edits + %d requests in %.1fs; RSS %.0f → %.0f MiB (%.0f before indexing); heap %.0f → %.0f MiB; goroutines %d → %d\n",
+		res.SoakEdits, res.SoakActions, res.SoakSeconds, res.RSSStartMB, res.RSSEndMB, res.RSSBeforeIndexMB, res.HeapStartMB, res.HeapEndMB, res.Goroutines[0], res.Goroutines[1])
 	return 0
 }

@@ -362,8 +362,8 @@ async function main() {
     page = browser.pages()[0] ?? (await browser.newPage());
     page.setDefaultTimeout(30000);
     await page.goto(`${base}/?folder=${encodeURIComponent(ws)}`);
-    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
-    await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 60000 });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 120000 });
+    await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 120000 });
     log('workbench loaded');
 
     // Open Demo.lean through Quick Open.
@@ -383,7 +383,7 @@ async function main() {
     const status = await waitFor('the DRIFT status-bar item', async () => {
       const s = await statusBarText(page);
       return s === 'DRIFT ready' ? s : undefined;
-    }, 60000, 500);
+    }, 120000, 500);
     log(`extension active; status bar: "${status}"`);
 
     // 1. Formalize with DRIFT on the first docstring.

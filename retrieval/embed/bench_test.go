@@ -78,9 +78,28 @@ func benchTexts(b *testing.B, n int) []string {
 	return texts
 }
 
-func benchEmbedder(b *testing.B, e Embedder) {
-	const batch = 512
-	texts := benchTexts(b, batch)
+// nameDocTexts returns n texts in the retrieval engine's form: the
+// declaration name split into words, then its docstring if any.
+func nameDocTexts(n int) []string {
+	texts := make([]string, n)
+	for i := range texts {
+		d := sampleDecls[i%len(sampleDecls)]
+		sig, doc, _ := strings.Cut(d, " -- ")
+		fields := strings.Fields(sig)
+		name := fields[0]
+		if (name == "theorem" || name == "def" || name == "class" || name == "structure" || name == "instance") && len(fields) > 1 {
+			name = fields[1]
+		}
+		texts[i] = Humanize(name)
+		if doc != "" {
+			texts[i] += ": " + doc
+		}
+	}
+	return texts
+}
+
+func benchEmbedder(b *testing.B, e Embedder, texts []string) {
+	batch := len(texts)
 	ctx := context.Background()
 	if _, err := e.Embed(ctx, texts[:8]); err != nil { // warm-up
 		b.Fatal(err)
@@ -102,7 +121,7 @@ func benchEmbedder(b *testing.B, e Embedder) {
 		for _, t := range texts {
 			tokens += len(l.tokenize(t, l.maxLen))
 		}
-		b.ReportMetric(float64(tokens)/batch, "tokens/text")
+		b.ReportMetric(float64(tokens)/float64(batch), "tokens/text")
 	}
 }
 
@@ -115,12 +134,19 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-// BenchmarkEmbed measures each installed local model on a batch of 512
-// humanised declarations, with 32 and 128 texts per inference call.
+// BenchmarkEmbed measures each installed local model on 512 texts, 32 or 128
+// per inference call: "sig" texts are humanised signatures with docstrings,
+// "namedoc" texts are what the retrieval engine embeds (name words and
+// docstring).
 func BenchmarkEmbed(b *testing.B) {
+	sets := map[string][]string{"sig": benchTexts(b, 512), "namedoc": nameDocTexts(512)}
 	for _, model := range []string{"use-lite", "use-lite-int8", "all-minilm-l6-v2"} {
-		for _, bs := range []int{32, 128} {
-			b.Run(fmt.Sprintf("%s/batch%d", model, bs), func(b *testing.B) {
+		for _, run := range []struct {
+			set string
+			bs  int
+		}{{"sig", 32}, {"sig", 128}, {"namedoc", 32}} {
+			b.Run(fmt.Sprintf("%s/%s/batch%d", model, run.set, run.bs), func(b *testing.B) {
+				bs := run.bs
 				dir := needModel(b, model)
 				var e *Local
 				var err error
@@ -136,7 +162,7 @@ func BenchmarkEmbed(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer e.Close()
-				benchEmbedder(b, e)
+				benchEmbedder(b, e, sets[run.set])
 			})
 		}
 	}

@@ -1,6 +1,11 @@
 package embed
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 func TestHumanize(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -25,5 +30,26 @@ func TestHumanize(t *testing.T) {
 		if got := Humanize(tc.in); got != tc.want {
 			t.Errorf("Humanize(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestTokenizersHugeInput(t *testing.T) {
+	huge := strings.Repeat("prime numbers divide ", 50000) + "\xff\xfe"
+	vocab := filepath.Join(t.TempDir(), "vocab.txt")
+	os.WriteFile(vocab, []byte("[PAD]\n[UNK]\n[CLS]\n[SEP]\nprime\nnumbers\ndivide\n"), 0o644)
+	wp, err := LoadWordPiece(vocab, WordPieceOptions{Lowercase: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := wp.Encode(huge, 16); len(ids) != 16 || ids[1] != 4 || ids[15] != 3 {
+		t.Errorf("WordPiece on 1 MB: %v", ids)
+	}
+	sp, err := LoadSentencePiece(filepath.Join(ModelsDir(), "use-lite", "vocab.json"))
+	if err != nil {
+		t.Skipf("USE vocabulary not installed: %v", err)
+	}
+	full := sp.Encode(strings.Repeat("prime numbers divide ", 100), 0)
+	if ids := sp.Encode(huge, 128); len(ids) != 128 || !equalIDs(ids, full[:128]) {
+		t.Errorf("SentencePiece on 1 MB: first pieces differ from the short text's")
 	}
 }

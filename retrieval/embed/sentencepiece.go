@@ -80,6 +80,15 @@ func LoadSentencePiece(path string) (*SentencePiece, error) {
 // Encode returns the piece ids of text (NFKC-normalised, spaces as ▁, with a
 // leading ▁), at most maxLen of them.
 func (sp *SentencePiece) Encode(text string, maxLen int) []int64 {
+	// Only the first maxLen pieces are kept, so a huge text is cut first (at
+	// a space, far beyond where the kept pieces can reach).
+	if limit := 64 * maxLen; maxLen > 0 && len(text) > limit {
+		cut := strings.LastIndexByte(text[:limit], ' ')
+		if cut <= 0 {
+			cut = limit
+		}
+		text = strings.ToValidUTF8(text[:cut], "")
+	}
 	text = norm.NFKC.String(text)
 	if text == "" {
 		return nil

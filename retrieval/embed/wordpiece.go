@@ -135,6 +135,11 @@ func (w *WordPiece) Encode(text string, maxLen int) []int64 {
 	if maxLen < 2 {
 		maxLen = 2
 	}
+	// A word yields at least one piece from at most maxWordChars+1 runes, so
+	// nothing past this prefix can be among the kept pieces.
+	if limit := 4 * (w.maxWordChars + 2) * maxLen; len(text) > limit {
+		text = strings.ToValidUTF8(text[:limit], "")
+	}
 	ids := []int64{w.cls}
 	for _, word := range w.basic(text) {
 		for _, id := range w.wordPiece(word) {

@@ -521,10 +521,15 @@ var instanceSymbols = map[string]string{
 }
 
 // instanceName approximates the name Lean generates for an anonymous
-// instance: "inst" followed by the capitalised constants of its type.
+// instance: "inst" followed by the capitalised constants of its type,
+// omitting those already named by the current namespace.
 func (p *parser) instanceName(from, to int) string {
 	var b strings.Builder
 	b.WriteString("inst")
+	inNS := map[string]bool{}
+	for _, c := range splitName(p.ns) {
+		inNS[c] = true
+	}
 	for i := from; i < to && b.Len() < 80; i++ {
 		s := p.text(i)
 		if p.kind(i) == TokIdent {
@@ -534,7 +539,7 @@ func (p *parser) instanceName(from, to int) string {
 			if d := strings.LastIndexByte(s, '.'); d >= 0 {
 				s = s[d+1:]
 			}
-			if s == "" || !(s[0] >= 'A' && s[0] <= 'Z') {
+			if s == "" || !(s[0] >= 'A' && s[0] <= 'Z') || inNS[s] {
 				continue
 			}
 			b.WriteString(s)

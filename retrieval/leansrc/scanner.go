@@ -128,6 +128,13 @@ func (s *scanner) next() {
 		s.pos += 2
 		if !s.blockComment() {
 			s.errs = append(s.errs, ScanError{start, "unterminated block comment"})
+			if s.recover(start, line) {
+				if kind != 0 {
+					s.emit(kind, start, line, col)
+				}
+				s.bol = true
+				return
+			}
 		}
 		if kind != 0 {
 			s.emit(kind, start, line, col)
@@ -135,7 +142,11 @@ func (s *scanner) next() {
 		return
 	case c == '"':
 		s.pos++
-		s.stringBody(start)
+		if !s.stringBody(start) && s.recover(start, line) {
+			s.emit(TokString, start, line, col)
+			s.bol = true
+			return
+		}
 		s.emit(TokString, start, line, col)
 		return
 	case c == '\'':
@@ -234,8 +245,41 @@ func (s *scanner) blockComment() bool {
 	return false
 }
 
-// stringBody scans a string literal after its opening quote.
-func (s *scanner) stringBody(start int) {
+// recoveryStarts are line beginnings that end an unterminated comment or
+// string: a half-typed buffer keeps the declarations that follow it.
+var recoveryStarts = []string{"theorem ", "lemma ", "def ", "instance ", "instance:", "structure ", "class ",
+	"inductive ", "abbrev ", "example ", "example:", "namespace ", "section", "end", "@[", "/--", "/-!",
+	"noncomputable ", "open ", "variable ", "private ", "protected ", "universe ", "attribute "}
+
+// recover moves the scanner back from the end of input to the first line
+// after start that begins with a command keyword, if there is one. The
+// token begun at start then ends there.
+func (s *scanner) recover(start, line int) bool {
+	lineNo := line
+	for i := start; i < len(s.src); i++ {
+		if s.src[i] != '\n' {
+			continue
+		}
+		lineNo++
+		rest := s.src[i+1:]
+		for _, k := range recoveryStarts {
+			if len(rest) >= len(k) && string(rest[:len(k)]) == k {
+				if k == "end" && len(rest) > 3 && rest[3] != ' ' && rest[3] != '\n' && rest[3] != '\r' {
+					continue
+				}
+				s.pos = i + 1
+				s.line = lineNo
+				s.lineStart = i + 1
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stringBody scans a string literal after its opening quote; it reports
+// false when the string is unterminated.
+func (s *scanner) stringBody(start int) bool {
 	for s.pos < len(s.src) {
 		c := s.src[s.pos]
 		switch c {
@@ -250,13 +294,14 @@ func (s *scanner) stringBody(start int) {
 			continue
 		case '"':
 			s.pos++
-			return
+			return true
 		case '\n':
 			s.newline(s.pos)
 		}
 		s.pos++
 	}
 	s.errs = append(s.errs, ScanError{start, "unterminated string literal"})
+	return false
 }
 
 func (s *scanner) rawAhead() bool {

@@ -95,7 +95,12 @@ func Stem(w string) string {
 // symbols become words, stop words and one-letter variables are dropped.
 // Code and prose are analyzed the same way so that a docstring word and a
 // name piece meet.
-func Terms(text string) []string {
+func Terms(text string) []string { return TermsLaTeX(text, true) }
+
+// TermsLaTeX is Terms with LaTeX understanding switchable: with latex false,
+// a command contributes its bare name (\mathbb{R} → mathbb, \mid → mid), as a
+// plain analyzer would; this exists for the ablation benchmark.
+func TermsLaTeX(text string, latex bool) []string {
 	var out []string
 	emit := func(w string) {
 		w = strings.ToLower(w)
@@ -107,9 +112,9 @@ func Terms(text string) []string {
 		}
 		out = append(out, Stem(w))
 	}
-	eachWord(text, func(word string, latex bool) {
-		if latex {
-			if v, ok := latexWords[word]; ok {
+	eachWord(text, latex, func(word string, cmd bool) {
+		if cmd {
+			if v, ok := latexWords[word]; ok && latex {
 				if v != "" {
 					emit(v)
 				}
@@ -127,7 +132,7 @@ func Terms(text string) []string {
 
 // eachWord scans text and calls f for every identifier-like word (with
 // latex=true for the name of a LaTeX command) and for every folded symbol.
-func eachWord(text string, f func(word string, latex bool)) {
+func eachWord(text string, latex bool, f func(word string, latex bool)) {
 	if !utf8.ValidString(text) {
 		text = strings.ToValidUTF8(text, " ")
 	}
@@ -135,7 +140,7 @@ func eachWord(text string, f func(word string, latex bool)) {
 	for i < len(text) {
 		r, sz := utf8.DecodeRuneInString(text[i:])
 		switch {
-		case r == '\\':
+		case r == '\\' && latex:
 			j := i + 1
 			for j < len(text) && isASCIILetter(text[j]) {
 				j++

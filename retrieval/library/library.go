@@ -277,9 +277,6 @@ func (l *Library) UsedBy(name string) []*Decl {
 	return out
 }
 
-// exists reports whether name is declared, for resolution.
-func (l *Library) exists(name string) (*Decl, bool) { return l.Lookup(name) }
-
 // newIndex builds name and used-by maps over files.
 func newIndex(files []*fileData) *index {
 	n := 0

@@ -6,6 +6,7 @@ package names
 
 import (
 	"index/suffixarray"
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -39,6 +40,7 @@ type base struct {
 	names []string            // sorted, distinct
 	start []int               // start offset of names[i] in text
 	last  map[string][]string // last component -> names ending in it
+	sigs  []uint64            // letter-set signature of lasts[i]
 	lasts []string            // distinct last components, sorted
 }
 
@@ -146,6 +148,10 @@ func newBase(all []string) *base {
 		ix.last[l] = append(ix.last[l], n)
 	}
 	sort.Strings(ix.lasts)
+	ix.sigs = make([]uint64, len(ix.lasts))
+	for i, l := range ix.lasts {
+		ix.sigs[i] = signature(l)
+	}
 	ix.text = []byte(b.String())
 	ix.sa = suffixarray.New(ix.text)
 	return ix
@@ -302,11 +308,13 @@ func (ix *Index) Similar(name string, limit int) []string {
 		d int
 	}
 	var near []cand
-	for _, c := range ix.base.lasts {
-		if c == l || abs(len(c)-len(l)) > maxDist {
+	sig := signature(l)
+	for i, c := range ix.base.lasts {
+		// One edit changes the presence of at most two symbols.
+		if c == l || abs(len(c)-len(l)) > maxDist || bits.OnesCount64(sig^ix.base.sigs[i]) > 2*maxDist {
 			continue
 		}
-		if d := Distance(c, l); d <= maxDist {
+		if d, ok := within(c, l, maxDist); ok {
 			for _, n := range ix.base.last[c] {
 				if !ix.removed[n] {
 					near = append(near, cand{n, d*1000 + Distance(n, name)})
@@ -317,7 +325,7 @@ func (ix *Index) Similar(name string, limit int) []string {
 	for _, n := range ix.extra {
 		c := Last(n)
 		if c != l && abs(len(c)-len(l)) <= maxDist {
-			if d := Distance(c, l); d <= maxDist {
+			if d, ok := within(c, l, maxDist); ok {
 				near = append(near, cand{n, d*1000 + Distance(n, name)})
 			}
 		}
@@ -381,6 +389,57 @@ func Distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// within computes the edit distance of a and b (bytes) when it is at most
+// k, reporting false otherwise; only a diagonal band of the table is
+// filled and the computation stops as soon as the band exceeds k.
+func within(a, b string, k int) (int, bool) {
+	if abs(len(a)-len(b)) > k {
+		return 0, false
+	}
+	const inf = 1 << 20
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		lo, hi := max(1, i-k), min(len(b), i+k)
+		for j := range cur {
+			cur[j] = inf
+		}
+		if lo == 1 {
+			cur[0] = i
+		}
+		best := cur[0]
+		for j := lo; j <= hi; j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			c = min(c, prev[j]+1, cur[j-1]+1)
+			cur[j] = c
+			best = min(best, c)
+		}
+		if best > k {
+			return 0, false
+		}
+		prev, cur = cur, prev
+	}
+	if d := prev[len(b)]; d <= k {
+		return d, true
+	}
+	return 0, false
+}
+
+// signature is the set of byte classes occurring in s, one bit each.
+func signature(s string) uint64 {
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		v |= 1 << (s[i] % 64)
+	}
+	return v
 }
 
 func abs(x int) int {

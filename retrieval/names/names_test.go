@@ -2,8 +2,10 @@ package names
 
 import (
 	"fmt"
+	"os"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/drift-lsp/drift-lsp/retrieval/library"
 )
@@ -172,5 +174,42 @@ func BenchmarkNew(b *testing.B) {
 	ds := synthetic(200000)
 	for b.Loop() {
 		New(ds)
+	}
+}
+
+// BenchmarkMathlib measures lookups over a real declaration dump when
+// DRIFT_BENCH_CORPUS names one (a decls JSONL file).
+func BenchmarkMathlib(b *testing.B) {
+	path := os.Getenv("DRIFT_BENCH_CORPUS")
+	if path == "" {
+		b.Skip("set DRIFT_BENCH_CORPUS to a decls JSONL dump")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, err := library.ReadCorpus(f, "corpus")
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	ix := New(ds)
+	b.Logf("built over %d names in %v", ix.Len(), time.Since(start))
+	for _, q := range []struct{ op, arg string }{{"Exact", "Nat.Prime"}, {"Suffix", "ncard"}, {"Partial", "card_le"}, {"Similar", "Nat.prime_def_lt''"}, {"Similar", "Real.sqrt_two_mul_self'"}, {"Similar", "Finset.sum_congr"}} {
+		b.Run(q.op+"/"+q.arg, func(b *testing.B) {
+			for b.Loop() {
+				switch q.op {
+				case "Exact":
+					ix.Exact(q.arg)
+				case "Suffix":
+					ix.Suffix(q.arg)
+				case "Partial":
+					ix.Partial(q.arg, 20)
+				case "Similar":
+					ix.Similar(q.arg, 10)
+				}
+			}
+		})
 	}
 }

@@ -27,3 +27,8 @@ def complete6 := 6
 
 lemma complete7 : True := by
   /- unterminated comment
+
+theorem complete8 : True := trivial
+
+def brokenStr := "abc
+def complete9 := 9

@@ -1,0 +1,234 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
+)
+
+// eventually polls cond until it holds or the timeout passes.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func has(e *Engine, name string) bool {
+	_, ok := e.Lookup(name)
+	return ok && e.Names().Exact(name)
+}
+
+// searchable reports whether a lexical search for words finds name.
+func searchable(e *Engine, words, name string) bool {
+	hits, err := e.Search(context.Background(), Query{Text: words, K: 20})
+	if err != nil {
+		return false
+	}
+	for _, h := range hits {
+		if h.Decl.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func TestWatcher(t *testing.T) {
+	dir := newWorkspace(t)
+	e := openReady(t, Config{Roots: []string{dir}, CacheDir: t.TempDir(), Watch: true})
+	write := func(rel, content string) {
+		t.Helper()
+		writeTree(t, dir, map[string]string{rel: content})
+	}
+	// create
+	write("Demo/New.lean", "/-- Zorbling numbers. -/\ndef zorble (n : Nat) : Nat := n\n")
+	eventually(t, "created file", func() bool { return has(e, "zorble") && searchable(e, "zorbling", "zorble") })
+	// modify
+	write("Demo/New.lean", "def frobnicate (n : Nat) : Nat := n\n")
+	eventually(t, "modified file", func() bool { return has(e, "frobnicate") && !has(e, "zorble") })
+	// rename
+	if err := os.Rename(filepath.Join(dir, "Demo/New.lean"), filepath.Join(dir, "Demo/Moved.lean")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "renamed file", func() bool {
+		d, ok := e.Lookup("frobnicate")
+		return ok && strings.HasSuffix(d.File, "Moved.lean") && len(e.snapshotFiles("Moved.lean")) == 1 && len(e.snapshotFiles("New.lean")) == 0
+	})
+	// editor-style save: write a temp file, rename it over the original
+	tmp := filepath.Join(dir, "Demo/.Moved.lean.swp")
+	if err := os.WriteFile(tmp, []byte("def quuxify (n : Nat) : Nat := n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, "Demo/Moved.lean")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "atomic save", func() bool { return has(e, "quuxify") && !has(e, "frobnicate") })
+	// new directory with a file inside
+	write("Demo/Sub/Deep.lean", "def deepThing : Nat := 1\n")
+	eventually(t, "new directory", func() bool { return has(e, "deepThing") })
+	// delete
+	if err := os.Remove(filepath.Join(dir, "Demo/Moved.lean")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "deleted file", func() bool { return !has(e, "quuxify") })
+	// burst of saves: the last one wins
+	for i := range 30 {
+		write("Demo/Burst.lean", fmt.Sprintf("def burst%d : Nat := %d\n", i, i))
+	}
+	eventually(t, "burst", func() bool { return has(e, "burst29") && !has(e, "burst28") && !has(e, "burst0") })
+	if !has(e, "Demo.Prime") || !searchable(e, "prime number", "Demo.Prime") {
+		t.Error("untouched file lost its declarations")
+	}
+}
+
+// snapshotFiles returns the IDs of the current snapshot's files whose key
+// ends in suffix.
+func (e *Engine) snapshotFiles(suffix string) []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var out []string
+	for k := range e.snap.files {
+		if strings.HasSuffix(k, suffix) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func TestUpdateBuffer(t *testing.T) {
+	dir := newWorkspace(t)
+	e := openReady(t, Config{Roots: []string{dir}})
+	path := filepath.Join(dir, "Demo/Basic.lean")
+	e.UpdateBuffer(path, []byte(basicLean+"\n/-- Unsaved wibbles. -/\ndef Demo.wibble : Nat := 3\n"))
+	eventually(t, "buffer text", func() bool { return has(e, "Demo.wibble") && searchable(e, "unsaved wibbles", "Demo.wibble") })
+	if !has(e, "Demo.Prime") {
+		t.Error("buffer update lost the file's other declarations")
+	}
+	// A half-typed buffer keeps what parses.
+	e.UpdateBuffer(path, []byte(basicLean+"\ntheorem broken (n : Nat) : n = := by\n  simp [\n"))
+	eventually(t, "half-typed buffer", func() bool { return !has(e, "Demo.wibble") && has(e, "Demo.Prime") })
+	e.CloseBuffer(path)
+	eventually(t, "closed buffer", func() bool { return has(e, "Demo.Prime.divides_mul") && !has(e, "broken") })
+}
+
+func TestRecovery(t *testing.T) {
+	dir := newWorkspace(t)
+	cache := t.TempDir()
+	e := openReady(t, Config{Roots: []string{dir}, CacheDir: cache})
+	n := len(e.snap.decls)
+	e.Close()
+	idxDir := e.dir
+	// A crash after a batch was committed but before the manifest recorded it:
+	// the file is re-indexed without duplicates.
+	if err := os.Remove(filepath.Join(idxDir, manifestName)); err != nil {
+		t.Fatal(err)
+	}
+	e = openReady(t, Config{Roots: []string{dir}, CacheDir: cache})
+	if c, _ := e.lex.Count(); int(c) != n {
+		t.Errorf("after manifest loss: %d documents, want %d", c, n)
+	}
+	e.Close()
+	// kill -9 in the middle of writing the index: its files are garbage.
+	bleveDir := filepath.Join(idxDir, fmt.Sprintf("bleve-v%d", lexical.Schema))
+	filepath.Walk(bleveDir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			os.WriteFile(p, []byte("garbage"), 0o644)
+		}
+		return nil
+	})
+	e = openReady(t, Config{Roots: []string{dir}, CacheDir: cache})
+	if c, _ := e.lex.Count(); int(c) != n {
+		t.Errorf("after corruption: %d documents, want %d", c, n)
+	}
+	if !searchable(e, "prime number", "Demo.Prime") {
+		t.Error("rebuilt index does not answer")
+	}
+}
+
+// denseCount returns how many vectors the dense index holds.
+func (e *Engine) denseCount() int {
+	e.mu.RLock()
+	x := e.dense
+	e.mu.RUnlock()
+	if x == nil {
+		return 0
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.vecs)
+}
+
+// hashEmbedder is a deterministic bag-of-words embedder used to exercise the
+// dense channel's storage and search without a model file.
+type hashEmbedder struct{ calls int }
+
+func (*hashEmbedder) Name() string { return "test-hash" }
+func (*hashEmbedder) Dim() int     { return 64 }
+func (h *hashEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	h.calls++
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, 64)
+		for _, w := range lexical.Terms(t) {
+			f := fnv.New32a()
+			f.Write([]byte(w))
+			v[f.Sum32()%64]++
+		}
+		var s float64
+		for _, x := range v {
+			s += float64(x * x)
+		}
+		if s > 0 {
+			for j := range v {
+				v[j] /= float32(math.Sqrt(s))
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func TestDense(t *testing.T) {
+	dir := newWorkspace(t)
+	cache := t.TempDir()
+	emb := &hashEmbedder{}
+	e := openReady(t, Config{Roots: []string{dir}, CacheDir: cache, Embedder: emb})
+	eventually(t, "embedding", func() bool { st := e.Status(); return st.Phase == "ready" && e.denseCount() > 3 && st.Warning == "" })
+	hits, err := e.Search(context.Background(), Query{Text: "divisibility", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].Decl.Name != "Demo.Divides" || hits[0].Channels["dense"] == 0 {
+		t.Errorf("dense search = %q", hitNames(hits))
+	}
+	e.Close()
+	// Vectors persist: a restart embeds nothing new, even after the vector
+	// file lost half a record (a crash mid-append).
+	files, _ := filepath.Glob(filepath.Join(cache, "retrieval", "*", "dense-*.bin"))
+	if len(files) != 1 {
+		t.Fatalf("vector files: %v", files)
+	}
+	st, _ := os.Stat(files[0])
+	if err := os.Truncate(files[0], st.Size()-10); err != nil {
+		t.Fatal(err)
+	}
+	emb2 := &hashEmbedder{}
+	e = openReady(t, Config{Roots: []string{dir}, CacheDir: cache, Embedder: emb2})
+	eventually(t, "re-embedding", func() bool { return e.Status().Phase == "ready" && e.denseCount() > 3 && e.Status().Total == 1 })
+	if emb2.calls != 1 {
+		t.Errorf("restart embedded %d batches, want 1 (the truncated record)", emb2.calls)
+	}
+}
