@@ -46,9 +46,6 @@ func resultOf(rep *leanrepl.Report) *CheckResult {
 	for _, lint := range rep.Lints {
 		cr.Lints = append(cr.Lints, lint.Message)
 	}
-	if rep.LeanFailed {
-		cr.LeanSkipped = "Lean failed: " + rep.LeanSkipped
-	}
 	return cr
 }
 

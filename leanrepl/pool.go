@@ -218,8 +218,11 @@ func (p *Pool) headerEnv(ctx context.Context, w *worker, header string) (int, er
 				p.logf("leanrepl: unpickled the header environment from %s", pickle)
 				return *resp.Env, nil
 			case errors.As(err, &re):
+				// This REPL cannot read its own pickles (an old version):
+				// stop pickling rather than fail the same way on every start.
 				p.logf("leanrepl: unpickling %s failed (%s); importing instead", pickle, re.Message)
 				_ = os.Remove(pickle)
+				p.noUnpickle.Store(true)
 			case err != nil:
 				return 0, p.importErr(err)
 			}
@@ -236,7 +239,7 @@ func (p *Pool) headerEnv(ctx context.Context, w *worker, header string) (int, er
 	}
 	env := *resp.Env
 	w.headers[header] = env
-	if pickle != "" {
+	if pickle != "" && !p.noUnpickle.Load() {
 		p.pickle(ctx, w, env, pickle)
 	}
 	return env, nil
@@ -244,7 +247,7 @@ func (p *Pool) headerEnv(ctx context.Context, w *worker, header string) (int, er
 
 func (p *Pool) importErr(err error) error {
 	if errors.Is(err, ErrTimeout) {
-		return &wrapped{msg: fmt.Sprintf("%s: Lean did not finish importing the header in %s", ErrTimeout.Error(), humanDuration(p.cfg.ImportTimeout)), err: ErrTimeout}
+		return &wrapped{msg: fmt.Sprintf("Lean did not finish importing the header in %s", humanDuration(p.cfg.ImportTimeout)), err: ErrTimeout}
 	}
 	return err
 }

@@ -290,7 +290,7 @@ func (p *Process) Send(ctx context.Context, req Request, timeout time.Duration) 
 		case <-p.killed:
 			return nil, p.Err()
 		case <-deadline:
-			msg := fmt.Sprintf("%s: Lean did not answer in %s", ErrTimeout.Error(), humanDuration(timeout))
+			msg := fmt.Sprintf("Lean did not answer in %s", humanDuration(timeout))
 			if len(lastNoise) > 0 {
 				msg += fmt.Sprintf(" (it printed non-JSON output: %q)", strings.Join(lastNoise, "\n"))
 			}
@@ -403,6 +403,9 @@ func lastLines(s string, n int) string {
 }
 
 func humanDuration(d time.Duration) string {
+	if d >= time.Minute && d%time.Minute == 0 {
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	}
 	if d%time.Second == 0 {
 		return fmt.Sprintf("%d s", int(d/time.Second))
 	}

@@ -340,3 +340,32 @@ func TestRecycle(t *testing.T) {
 		t.Fatalf("header imported %d times; want 3 (two recycles)", n)
 	}
 }
+
+// TestUnpickleUnsupported: a pickle the REPL refuses is removed, the header
+// is imported instead, and the pool stops pickling.
+func TestUnpickleUnsupported(t *testing.T) {
+	checkNoLeaks(t)
+	bin := needFake(t)
+	dir := t.TempDir()
+	log := filepath.Join(dir, "requests.log")
+	pool, _ := NewPool(Config{Command: []string{bin, "-log", log}, CacheDir: filepath.Join(dir, "cache"), Root: dir})
+	defer pool.Close()
+	path := pool.picklePath(testHeader)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("written by another REPL version"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.Session(context.Background(), testHeader, func(s *Session) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(log)
+	got := string(b)
+	if strings.Count(got, `"unpickleEnvFrom"`) != 1 || strings.Count(got, `"cmd":"import Mathlib`) != 1 || strings.Contains(got, `"pickleTo"`) {
+		t.Fatalf("requests:\n%s", got)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the refused pickle was kept: %v", err)
+	}
+}

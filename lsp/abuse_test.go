@@ -159,6 +159,17 @@ func TestProtocolAbuse(t *testing.T) {
 	if m := c.response("null"); errCode(m) != -32600 || !strings.Contains(fmt.Sprint(m["error"]), "exceeds the limit") {
 		t.Errorf("huge message: %v", m)
 	}
+	// A large message under the limit is served.
+	big := "file:///tmp/big.lean"
+	c.send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
+		"uri": big, "languageId": "lean4", "version": 1, "text": "/-- big -/\n" + strings.Repeat("-- filler line\n", 3000)}}})
+	c.send(map[string]any{"jsonrpc": "2.0", "id": 61, "method": "textDocument/codeAction", "params": map[string]any{
+		"textDocument": map[string]any{"uri": big},
+		"range":        map[string]any{"start": map[string]any{"line": 0, "character": 5}, "end": map[string]any{"line": 0, "character": 5}},
+		"context":      map[string]any{"diagnostics": []any{}}}})
+	if m := c.response("61"); len(m["result"].([]any)) != 2 {
+		t.Errorf("actions in a large document: %v", m)
+	}
 	// Unknown methods.
 	c.send(map[string]any{"jsonrpc": "2.0", "id": "u1", "method": "drift/nonsense", "params": nil})
 	if m := c.response(`"u1"`); errCode(m) != -32601 {

@@ -40,6 +40,9 @@ type BenchConfig struct {
 	Logf func(format string, args ...any)
 	// Open overrides the backend (default OpenDrift).
 	Open OpenFunc
+	// Settle is a pause after the index is ready and before measuring, so
+	// that post-load work (watchers, buffer updates) does not count.
+	Settle time.Duration
 }
 
 // Latency summarises request latencies in milliseconds.
@@ -293,6 +296,14 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	res.IndexSeconds = time.Since(start).Seconds()
 	res.Decls, _ = strconv.Atoi(strings.Fields(end + " 0")[0])
 	logf("index: %s in %.1fs", end, res.IndexSeconds)
+	if cfg.Settle > 0 {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(cfg.Settle):
+		}
+	}
+	runtime.GC()
 
 	// Cursor positions on comments (and some elsewhere) of the file.
 	comments := scanComments(c.doc.Text)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
@@ -142,13 +143,16 @@ func (e *Engine) build() {
 }
 
 func (e *Engine) buildIndexes() error {
+	t0 := time.Now()
 	src, decls, err := loadSource(e.ctx, e.cfg, func(done, total int) {
 		e.setStatus(func(s *Status) { s.Phase = "scanning"; s.Done, s.Total = done, total })
 	})
 	if err != nil {
 		return err
 	}
+	t1 := time.Now()
 	snap := newSnapshot(decls)
+	t2 := time.Now()
 	var lex *lexical.Index
 	fresh := true
 	if e.dir == "" {
@@ -171,6 +175,8 @@ func (e *Engine) buildIndexes() error {
 	e.mu.Lock()
 	e.snap, e.lex, e.src = snap, lex, src
 	e.mu.Unlock()
+	e.cfg.Logf("retrieval: %d declarations: loaded in %v, in-memory indexes in %v, lexical index in %v",
+		len(snap.decls), t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
 	e.setStatus(func(s *Status) {
 		s.Phase, s.Ready, s.Decls = "ready", true, len(snap.decls)
 		s.Done = s.Total

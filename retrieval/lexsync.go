@@ -57,18 +57,31 @@ func writeManifest(dir string, m manifest) error {
 
 // fileDocs returns the lexical documents of one file and their hash.
 func fileDocs(s *snapshot, key string) (map[string]lexical.Doc, string) {
+	ids := s.files[key]
+	docs := make(map[string]lexical.Doc, len(ids))
+	for _, id := range ids {
+		docs[id] = lexDoc(s.decls[id])
+	}
+	return docs, fileHash(s, key)
+}
+
+// fileHash hashes everything the lexical documents of one file are made
+// of, without building them.
+func fileHash(s *snapshot, key string) string {
 	ids := append([]string(nil), s.files[key]...)
 	sort.Strings(ids)
-	docs := make(map[string]lexical.Doc, len(ids))
 	h := sha256.New()
+	var b []byte
 	for _, id := range ids {
-		d := lexDoc(s.decls[id])
-		docs[id] = d
-		b, _ := json.Marshal(d)
-		h.Write([]byte(id))
+		d := s.decls[id]
+		b = b[:0]
+		for _, f := range []string{id, d.Doc, d.Informal, d.Symbol, d.Signature, d.Module, string(d.Kind)} {
+			b = append(b, f...)
+			b = append(b, 0)
+		}
 		h.Write(b)
 	}
-	return docs, hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // syncLexical brings the lexical index in line with the snapshot, touching
@@ -95,8 +108,8 @@ func syncLexical(ctx context.Context, lex *lexical.Index, s *snapshot, cacheDir 
 	}
 	var jobs []job
 	for _, k := range keys {
-		docs, h := fileDocs(s, k)
-		if m.Files[k] != h {
+		if h := fileHash(s, k); m.Files[k] != h {
+			docs, _ := fileDocs(s, k)
 			jobs = append(jobs, job{k, docs, h})
 		}
 	}

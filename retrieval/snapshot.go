@@ -3,6 +3,7 @@ package retrieval
 import (
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 	"github.com/drift-lsp/drift-lsp/retrieval/library"
@@ -61,11 +62,21 @@ func newSnapshot(decls []*library.Decl) *snapshot {
 		fk := fileKey(d)
 		s.files[fk] = append(s.files[fk], id)
 	}
-	s.computeGraph()
-	s.names = names.New(kept)
+	// The three structures are independent: build them in parallel.
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		s.names = names.New(kept)
+	}()
+	go func() {
+		defer wg.Done()
+		s.computeGraph()
+	}()
 	s.model = newModel()
 	s.slotOf = make(map[string]int32, len(kept))
 	s.model.add(kept, s.slotOf)
+	wg.Wait()
 	return s
 }
 

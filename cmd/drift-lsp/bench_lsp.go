@@ -22,8 +22,10 @@ func init() {
 // benchTB reports the fake model's request-shape errors on stderr.
 type benchTB struct{ w io.Writer }
 
-func (b benchTB) Errorf(format string, args ...any) { fmt.Fprintf(b.w, "fake model: "+format+"\n", args...) }
-func (b benchTB) Helper()                           {}
+func (b benchTB) Errorf(format string, args ...any) {
+	fmt.Fprintf(b.w, "fake model: "+format+"\n", args...)
+}
+func (b benchTB) Helper() {}
 
 func runBenchLSP(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench lsp", flag.ContinueOnError)
@@ -35,6 +37,7 @@ func runBenchLSP(args []string, stdout, stderr io.Writer) int {
 	soak := fs.Int("soak", 3000, "edits in the soak phase")
 	modelURL := fs.String("model-url", "", "OpenAI-compatible endpoint for the formalize job (default: the built-in fake model)")
 	delay := fs.Duration("model-delay", 300*time.Millisecond, "answer delay of the built-in fake model")
+	settle := fs.Duration("settle", 10*time.Second, "pause after the index is ready, before measuring")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -58,7 +61,7 @@ func runBenchLSP(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	os.Setenv("DRIFT_LLM_CACHE", "off")
 	res, err := lsp.RunBench(ctx, lsp.BenchConfig{
-		Root: *root, File: *file, CacheDir: *cache, ModelURL: url, Requests: *requests, SoakEdits: *soak,
+		Root: *root, File: *file, CacheDir: *cache, ModelURL: url, Requests: *requests, SoakEdits: *soak, Settle: *settle,
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, "bench lsp: "+format+"\n", args...) },
 	})
 	if err != nil {

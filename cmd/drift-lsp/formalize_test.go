@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
@@ -122,12 +123,11 @@ func TestFormalizeWithREPL(t *testing.T) {
 
 	bad := "```lean\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 ≤ p) : Mm.Odd p := by sorry\n```"
 	good := "```lean\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry\n```"
-	n := 0
+	var n atomic.Int32 // the handler runs concurrently, one goroutine per sample
 	ws := llmtest.Workspace()
 	srv := llmtest.New(t, func(i int, req llmtest.Request) llmtest.Reply {
 		if llmtest.StageOf(req) == llmtest.StageFormalize {
-			n++
-			if n == 2 {
+			if n.Add(1) == 2 {
 				return llmtest.Reply{Text: good}
 			}
 			return llmtest.Reply{Text: bad}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/retrieval"
@@ -39,7 +40,11 @@ func (f *retrievalFlags) open(ctx context.Context, stderr io.Writer) (*retrieval
 		Roots:    roots,
 		Corpus:   *f.corpus,
 		CacheDir: f.index.cache,
-		Logf:     func(format string, args ...any) {},
+		Logf: func(format string, args ...any) {
+			if os.Getenv("DRIFT_VERBOSE") != "" {
+				fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...)
+			}
+		},
 	})
 	if err != nil {
 		return nil, err

@@ -261,8 +261,8 @@ func stubAnswerer(path string) func(int, map[string]any, string) string {
 	proofState := 0
 	return func(n int, req map[string]any, raw string) string {
 		if p, ok := req["unpickleEnvFrom"].(string); ok {
-			if _, err := os.Stat(p); err != nil {
-				return jsonMsg("unpickle: file not found: " + p)
+			if b, err := os.ReadFile(p); err != nil || string(b) != "pickle" {
+				return jsonMsg("unpickle: not a pickle written by this REPL: " + p)
 			}
 			env++
 			return fmt.Sprintf(`{"env": %d}`, env-1)

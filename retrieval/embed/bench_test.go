@@ -140,7 +140,7 @@ func cpuSeconds() float64 {
 // docstring).
 func BenchmarkEmbed(b *testing.B) {
 	sets := map[string][]string{"sig": benchTexts(b, 512), "namedoc": nameDocTexts(512)}
-	for _, model := range []string{"use-lite", "use-lite-int8", "all-minilm-l6-v2"} {
+	for _, model := range BundledModels {
 		for _, run := range []struct {
 			set string
 			bs  int

@@ -19,7 +19,8 @@ const (
 
 // BundledModels lists the local models setup installs, in the order Default
 // tries them: all-MiniLM-L6-v2 (strongest English model, slowest), USE-lite
-// (verified against TF.js), its 8-bit variant (fastest).
+// (verified against TF.js), its 8-bit variant (fastest, slightly less
+// faithful).
 var BundledModels = []string{"all-minilm-l6-v2", "use-lite", "use-lite-int8"}
 
 // Config selects and configures the embedder (LSP settings and environment).

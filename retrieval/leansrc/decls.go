@@ -127,12 +127,15 @@ func (p *parser) relevantVars(from, to int) []varGroup {
 			}
 		}
 	}
-	isVar := map[string]bool{}
-	for _, g := range p.vars {
-		for _, n := range g.names {
-			isVar[n] = true
+	if p.varNames == nil {
+		p.varNames = map[string]bool{}
+		for _, g := range p.vars {
+			for _, n := range g.names {
+				p.varNames[n] = true
+			}
 		}
 	}
+	isVar := p.varNames
 	included := make([]bool, len(p.vars))
 	for changed := true; changed; {
 		changed = false

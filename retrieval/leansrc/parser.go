@@ -7,7 +7,7 @@ import (
 
 // Version identifies the parser's output format and behaviour; caches of
 // parse results must be discarded when it changes.
-const Version = 14
+const Version = 15
 
 // strongStarters are keywords that begin a command wherever they appear:
 // they cannot occur inside a term.
@@ -134,6 +134,8 @@ type parser struct {
 	vars  []varGroup
 	scope int // index into file.Scopes of the current scope, -1 when it changed
 	univs map[string]bool
+	// varNames caches the names of p.vars (nil when p.vars changed).
+	varNames map[string]bool
 }
 
 // Parse reads the declarations of one file. The module name is not needed:
@@ -226,6 +228,9 @@ func (p *parser) isStarter(i int, cmdCol int32) bool {
 			return false // `.opaque`, `(lemma := …)`: not a command keyword
 		}
 		if strongStarters[string(s)] {
+			if !t.BOL && p.hashLine(i) {
+				return false // `#help command def`: an argument of a # command
+			}
 			switch string(s) {
 			case "instance", "class":
 				if i > 0 && (p.is(i-1, "[") || p.is(i-1, ",") || p.is(i-1, "deriving")) {
@@ -237,6 +242,16 @@ func (p *parser) isStarter(i int, cmdCol int32) bool {
 		return weak && weakStarters[string(s)]
 	}
 	return false
+}
+
+// hashLine reports whether the line of token i starts with a `#` command.
+func (p *parser) hashLine(i int) bool {
+	j := i
+	for j > 0 && !p.toks[j].BOL {
+		j--
+	}
+	t := p.toks[j]
+	return t.Kind == TokSymbol && p.src[t.Start] == '#'
 }
 
 // skipTo advances to the next command start.
@@ -364,6 +379,7 @@ keyword:
 		groups := p.binderGroups(cmdCol)
 		if kw == "variable" {
 			p.vars = append(p.vars, groups...)
+			p.varNames = nil
 		}
 		p.maybeIn(cmdCol, depth)
 	case "universe", "universes":
@@ -495,6 +511,7 @@ func (p *parser) end(kwIdx int, name string) {
 	p.ns, p.opens = e.ns, e.opens
 	if e.nvars <= len(p.vars) {
 		p.vars = p.vars[:e.nvars]
+		p.varNames = nil
 	}
 	p.scope = -1
 }

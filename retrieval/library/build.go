@@ -41,6 +41,12 @@ func (b *builder) lookup(name string) (*Decl, bool) {
 	if b.lib == nil {
 		return nil, false
 	}
+	return b.libLookup(name)
+}
+
+// libLookup finds a declaration in the rest of the library during an
+// incremental build (hiding the previous version of the rebuilt file).
+func (b *builder) libLookup(name string) (*Decl, bool) {
 	self := b.files[0].fd.abs
 	if b.lib.over != nil {
 		for _, e := range b.lib.over.byName[name] {
@@ -101,7 +107,7 @@ func nonNil(s []string) []string {
 
 // resolveDecl finds the declaration an `attribute` command names.
 func (b *builder) resolveDecl(id string, sc *leansrc.Scope) (*Decl, bool) {
-	r := resolver{lookup: b.lookup}
+	r := b.resolver()
 	if n := r.resolve(id, sc, ""); n != "" {
 		return b.lookup(n)
 	}
@@ -325,7 +331,8 @@ func (b *builder) tables() {
 			if x.Kind != "notation" || len(x.StmtRefs) == 0 || x.Local {
 				continue // `local notation "v" => …` must not capture other files' `v`
 			}
-			r := resolver{lookup: b.lookup, aliases: b.aliases}
+			r := b.resolver()
+			r.aliases = b.aliases
 			n := r.resolve(x.StmtRefs[0], &bf.pf.Scopes[x.Scope], bf.decls[j].Name)
 			if n == "" {
 				continue
@@ -397,7 +404,8 @@ func matchOperator(cands []operator, text string, sc *leansrc.Scope) string {
 
 // resolveFile fills the dependency edges of one file's declarations.
 func (b *builder) resolveFile(bf *builtFile) {
-	r := resolver{lookup: b.lookup, notations: b.notations, aliases: b.aliases, memo: map[memoKey]string{}}
+	r := b.resolver()
+	r.notations, r.aliases, r.memo = b.notations, b.aliases, map[memoKey]string{}
 	operators := b.operators
 	if b.lib != nil {
 		r.notations, r.aliases, operators = b.lib.notations, b.lib.aliases, b.lib.operators
@@ -479,10 +487,43 @@ type memoKey struct {
 
 // resolver resolves identifiers to full names the way Lean does, best effort.
 type resolver struct {
-	lookup    func(string) (*Decl, bool)
+	names     map[string][]*Decl         // declarations being built
+	fallback  func(string) (*Decl, bool) // the rest of the library, or nil
 	notations map[string][]operator
 	aliases   map[string]string
 	memo      map[memoKey]string
+	buf       []byte // candidate names are assembled here without allocating
+}
+
+// resolver returns a resolver over the builder's names.
+func (b *builder) resolver() resolver {
+	r := resolver{names: b.names}
+	if b.lib != nil {
+		r.fallback = b.libLookup
+	}
+	return r
+}
+
+// find looks a candidate name up; map lookups keyed by string(buf) do not
+// allocate.
+func (r *resolver) find(name []byte) (*Decl, bool) {
+	if ds := r.names[string(name)]; len(ds) > 0 {
+		return ds[0], true
+	}
+	if r.fallback != nil {
+		return r.fallback(string(name))
+	}
+	return nil, false
+}
+
+// try looks up ns.id, refusing protected declarations reached through a
+// namespace by their last component alone.
+func (r *resolver) try(ns, id string, single bool) string {
+	r.buf = append(append(append(r.buf[:0], ns...), '.'), id...)
+	if d, ok := r.find(r.buf); ok && !(single && d.Protected) {
+		return string(r.buf)
+	}
+	return ""
 }
 
 // resolveAll resolves ids, dropping unresolved ones, the declaration itself
@@ -536,38 +577,32 @@ func (r *resolver) resolve(id string, sc *leansrc.Scope, self string) string {
 func (r *resolver) resolveExact(id string, sc *leansrc.Scope, self string) string {
 	if strings.HasPrefix(id, "_root_.") {
 		id = id[len("_root_."):]
-		if _, ok := r.lookup(id); ok {
+		if _, ok := r.find([]byte(id)); ok {
 			return id
 		}
 		return ""
 	}
 	single := !strings.Contains(id, ".")
-	try := func(ns string) string {
-		c := ns + "." + id
-		if d, ok := r.lookup(c); ok && !(single && d.Protected) {
-			return c
-		}
-		return ""
-	}
 	prefix, _ := splitLast(self)
 	for ns := prefix; ns != ""; ns, _ = splitLast(ns) {
-		if n := try(ns); n != "" {
+		if n := r.try(ns, id, single); n != "" {
 			return n
 		}
 	}
-	if sc != nil && !strings.HasPrefix(prefix+".", sc.Namespace+".") {
+	if sc != nil && !(sc.Namespace == "" || prefix == sc.Namespace || strings.HasPrefix(prefix, sc.Namespace+".")) {
 		for ns := sc.Namespace; ns != ""; ns, _ = splitLast(ns) {
-			if n := try(ns); n != "" {
+			if n := r.try(ns, id, single); n != "" {
 				return n
 			}
 		}
 	}
-	if _, ok := r.lookup(id); ok {
+	r.buf = append(r.buf[:0], id...)
+	if _, ok := r.find(r.buf); ok {
 		return id
 	}
 	if sc != nil {
 		for i := len(sc.Opens) - 1; i >= 0; i-- {
-			if n := try(sc.Opens[i]); n != "" {
+			if n := r.try(sc.Opens[i], id, single); n != "" {
 				return n
 			}
 		}

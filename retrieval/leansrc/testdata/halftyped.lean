@@ -32,3 +32,7 @@ theorem complete8 : True := trivial
 
 def brokenStr := "abc
 def complete9 := 9
+
+#help command def
+#check (theorem)
+def complete10 := 10
