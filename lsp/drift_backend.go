@@ -40,6 +40,7 @@ type driftBackend struct {
 // checker built before the index is ready sees it once it is.
 type liveNames struct{ eng *retrieval.Engine }
 
+// Exact implements leanrepl.Names.
 func (n liveNames) Exact(name string) bool {
 	if ix := n.eng.Names(); ix != nil {
 		return ix.Exact(name)
@@ -47,6 +48,7 @@ func (n liveNames) Exact(name string) bool {
 	return false
 }
 
+// Suffix implements leanrepl.Names.
 func (n liveNames) Suffix(s string) []string {
 	if ix := n.eng.Names(); ix != nil {
 		return ix.Suffix(s)
@@ -54,6 +56,7 @@ func (n liveNames) Suffix(s string) []string {
 	return nil
 }
 
+// Partial implements leanrepl.Names.
 func (n liveNames) Partial(s string, limit int) []string {
 	if ix := n.eng.Names(); ix != nil {
 		return ix.Partial(s, limit)
@@ -61,6 +64,7 @@ func (n liveNames) Partial(s string, limit int) []string {
 	return nil
 }
 
+// Similar implements leanrepl.Names.
 func (n liveNames) Similar(name string, limit int) []string {
 	if ix := n.eng.Names(); ix != nil {
 		return ix.Similar(name, limit)

@@ -175,6 +175,7 @@ func waitTimeout(wg *sync.WaitGroup, d time.Duration) {
 // codec marshals payloads with the protocol package's union-aware codec.
 type codec struct{}
 
+// Marshal implements jsonrpc2.Codec.
 func (codec) Marshal(v any) ([]byte, error) {
 	switch m := v.(type) {
 	case jsonrpc2.RawMessage:
@@ -191,6 +192,7 @@ func (codec) Marshal(v any) ([]byte, error) {
 	return protocol.Marshal(v)
 }
 
+// Unmarshal implements jsonrpc2.Codec.
 func (codec) Unmarshal(data []byte, v any) error {
 	switch p := v.(type) {
 	case *jsonrpc2.RawMessage:
@@ -346,6 +348,7 @@ type rawID struct {
 	ok    bool
 }
 
+// UnmarshalJSON accepts a JSON number or string.
 func (r *rawID) UnmarshalJSON(b []byte) error {
 	var v any
 	d := json.NewDecoder(strings.NewReader(string(b)))

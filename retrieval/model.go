@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"math"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -149,35 +150,50 @@ func (m *model) with(removed []string, decls []*library.Decl, slotOf map[string]
 // add appends decls as new slots (only called on a version nobody reads
 // yet).
 func (m *model) add(decls []*library.Decl, slotOf map[string]int32) {
+	// Analyze in parallel, insert in order.
+	var keep []*library.Decl
 	for _, d := range decls {
-		if !indexed(d) {
-			continue
+		if indexed(d) {
+			keep = append(keep, d)
 		}
+	}
+	analyzed := make([][nFields][]string, len(keep))
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(keep)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(keep); i += workers {
+				analyzed[i] = fieldTerms(keep[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for i, d := range keep {
 		s := m.n
 		m.n++
 		id := docID(d)
 		slotOf[id] = s
 		m.ids = append(m.ids[:s], id)
 		m.decls = append(m.decls[:s], d)
-		terms := fieldTerms(d)
+		terms := analyzed[i]
 		c := collOf(d)
 		m.stats[c].docs++
 		for f := range terms {
 			m.length[f] = append(m.length[f][:s], float32(len(terms[f])))
 			m.stats[c].sumLen[f] += float64(len(terms[f]))
-			tf := map[string]int{}
-			for _, t := range terms[f] {
-				tf[t]++
-			}
-			keys := make([]string, 0, len(tf))
-			for t := range tf {
-				keys = append(keys, t)
-			}
-			sort.Strings(keys)
-			for _, t := range keys {
+			ts := append([]string(nil), terms[f]...)
+			sort.Strings(ts)
+			for j := 0; j < len(ts); {
+				k := j
+				for k < len(ts) && ts[k] == ts[j] {
+					k++
+				}
+				t := ts[j]
 				m.stats[c].df[f][t]++
-				p := m.post[f][t]
-				m.post[f][t] = append(p, posting{slot: s, tf: uint16(min(tf[t], math.MaxUint16))})
+				m.post[f][t] = append(m.post[f][t], posting{slot: s, tf: uint16(min(k-j, math.MaxUint16))})
+				j = k
 			}
 		}
 		m.nameT = append(m.nameT[:s], uniq(terms[fName]))

@@ -80,12 +80,19 @@ func TestZZProxy(t *testing.T) {
 			doc = doc[:400]
 		}
 		texts[i] = Humanize(n)
+		if os.Getenv("PX_NODOC") != "" {
+			doc = ""
+		}
 		if doc != "" {
 			texts[i] += ": " + doc
 		}
 	}
 	t.Logf("pool %d (gold %d), queries %d", len(pool), len(goldSet), len(items))
-	for _, model := range BundledModels {
+	models := BundledModels
+	if m := os.Getenv("PX_MODEL"); m != "" {
+		models = []string{m}
+	}
+	for _, model := range models {
 		e, warn := Default(Config{Provider: map[bool]string{true: "use-lite", false: "bert"}[model != "all-minilm-l6-v2"], ModelDir: ModelsDir() + "/" + model})
 		if model == "use-lite-int8" {
 			e, _ = NewUSELite(ModelsDir()+"/use-lite-int8", LocalOptions{})
@@ -100,6 +107,9 @@ func TestZZProxy(t *testing.T) {
 		qs := make([]string, len(items))
 		for i, it := range items {
 			qs[i] = it.Q
+			if os.Getenv("PX_HQ") != "" {
+				qs[i] = Humanize(it.Q)
+			}
 		}
 		qv, _ := e.Embed(context.Background(), qs)
 		rec := map[int]float64{1: 0, 5: 0, 10: 0, 50: 0}

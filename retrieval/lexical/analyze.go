@@ -6,6 +6,8 @@ package lexical
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -82,12 +84,30 @@ var stopWords = func() map[string]bool {
 	return m
 }()
 
+// stems caches Stem: the vocabulary is small and stemming is the
+// analyzer's main cost.
+var stems sync.Map
+
+// maxStemCache bounds the cache against unbounded vocabularies (each
+// distinct word up to this many is remembered).
+const maxStemCache = 1 << 20
+
+var stemCount atomic.Int64
+
 // Stem returns the English stem of a lower-case word.
 func Stem(w string) string {
 	if len(w) <= 3 {
 		return w
 	}
-	return porterstemmer.StemString(w)
+	if v, ok := stems.Load(w); ok {
+		return v.(string)
+	}
+	st := porterstemmer.StemString(w)
+	if stemCount.Load() < maxStemCache {
+		stemCount.Add(1)
+		stems.Store(w, st)
+	}
+	return st
 }
 
 // Terms analyzes text into lower-case stemmed terms: Lean identifiers are
