@@ -190,7 +190,7 @@ func (b *driftBackend) Configure(s Settings) {
 	b.settings = s
 	b.noModel = noModel
 	b.configureChecker(s)
-	b.pipeline = drift.New(b.eng, client, drift.LeanChecker(b.checker), drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples})
+	b.pipeline = drift.New(b.eng, client, drift.LeanChecker(b.checker), drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples, RepairBudget: s.Pipeline.RepairBudget})
 }
 
 func (b *driftBackend) current() (*drift.Pipeline, Settings, error) {

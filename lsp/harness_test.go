@@ -385,8 +385,23 @@ func (e *editor) run(a codeAction) <-chan error {
 func (e *editor) waitFor(what string, cond func() bool) {
 	e.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	timer := time.AfterFunc(10*time.Second, func() { e.mu.Lock(); e.cond.Broadcast(); e.mu.Unlock() })
-	defer timer.Stop()
+	// Wake up regularly too, for conditions that change without a message.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				e.mu.Lock()
+				e.cond.Broadcast()
+				e.mu.Unlock()
+			}
+		}
+	}()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for !cond() {

@@ -210,9 +210,11 @@ func TestBurstOfEditsReanchors(t *testing.T) {
 	if !strings.Contains(text, "sum of two squares. -/\ntheorem model_name") {
 		t.Errorf("stub not right after the comment:\n%s", text)
 	}
-	if got := len(b.buffers); got == 0 {
-		t.Errorf("buffer text never reached the index")
-	}
+	e.waitFor("buffer text in the index", func() bool {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return strings.Contains(b.buffers["/work/ws/DriftExample/Demo.lean"], "-- typed 49")
+	})
 }
 
 // TestCommentChangedRefuses edits the comment while the job runs: nothing
@@ -484,4 +486,24 @@ func TestNoBackend(t *testing.T) {
 		t.Errorf("message = %q", e.messages[0])
 	}
 	time.Sleep(10 * time.Millisecond)
+}
+
+// TestInsertedStubDiagnostics publishes the checker's findings on a stub
+// drift inserted.
+func TestInsertedStubDiagnostics(t *testing.T) {
+	b := newScripted()
+	b.stub = "theorem NAME (x : ℕ) : FooBaz x := by sorry"
+	e := startDemo(t, b, editorOptions{})
+	if err := <-e.run(e.action(demoURI, collapse(e.rangeOf(demoURI, "4t+3")), titleFormalize)); err != nil {
+		t.Fatal(err)
+	}
+	e.waitEnds("DRIFT: "+titleFormalize, 1)
+	e.waitFor("diagnostic on the stub", func() bool { return len(e.diags[demoURI]) == 1 })
+	e.mu.Lock()
+	d := e.diags[demoURI][0]
+	e.mu.Unlock()
+	r := d["range"].(map[string]any)["start"].(map[string]any)
+	if d["source"] != "drift" || r["line"] != float64(5) || r["character"] != float64(29) {
+		t.Errorf("diagnostic = %v", d)
+	}
 }

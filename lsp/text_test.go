@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -209,6 +211,7 @@ func TestLoggerRedacts(t *testing.T) {
 	l := newLogger(func(_ level, m string) { got = append(got, m) })
 	s := DefaultSettings()
 	s.LLM.APIKeyEnv = "MY_KEY"
+	s.Log.File = filepath.Join(t.TempDir(), "drift.log")
 	l.configure(s, func(k string) string {
 		if k == "MY_KEY" {
 			return "sk-secret-123"
@@ -219,6 +222,11 @@ func TestLoggerRedacts(t *testing.T) {
 	l.Debugf("not shown at info level")
 	if len(got) != 1 || strings.Contains(got[0], "sk-secret") || !strings.Contains(got[0], "[redacted]") {
 		t.Errorf("log lines %q", got)
+	}
+	l.close()
+	b, err := os.ReadFile(s.Log.File)
+	if err != nil || strings.Contains(string(b), "sk-secret") || !strings.Contains(string(b), "ERROR request failed: Authorization: Bearer [redacted]") {
+		t.Errorf("log file %q %v", b, err)
 	}
 }
 

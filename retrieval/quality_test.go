@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 	"time"
 )
 
@@ -27,7 +29,15 @@ func TestQualityProofNet(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	e, err := Open(context.Background(), Config{Corpus: []string{corpus}, CacheDir: os.Getenv("DRIFT_BENCH_CACHE"), Logf: t.Logf})
+	cfg := Config{Corpus: []string{corpus}, CacheDir: os.Getenv("DRIFT_BENCH_CACHE"), Logf: t.Logf}
+	if os.Getenv("DRIFT_BENCH_EMBED") != "" {
+		emb, warn := embed.Default(embed.ConfigFromEnv())
+		if emb == nil {
+			t.Skip(warn)
+		}
+		cfg.Embedder = emb
+	}
+	e, err := Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +46,12 @@ func TestQualityProofNet(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("ready in %v", time.Since(start))
+	if cfg.Embedder != nil {
+		for e.denseCount() == 0 || e.Status().Phase != "ready" {
+			time.Sleep(time.Second)
+		}
+		t.Logf("embedded %d declarations with %s by %v", e.denseCount(), cfg.Embedder.Name(), time.Since(start))
+	}
 	// DRIFT_RANKING holds ranking overrides, one JSON object per line, each
 	// applied on top of DefaultRanking and measured in turn.
 	lines := strings.Split(os.Getenv("DRIFT_RANKING"), "\n")

@@ -28,6 +28,7 @@ type builder struct {
 	notations map[string][]operator
 	operators map[string][]operator
 	aliases   map[string]string
+	lasts     map[string]bool   // last components of names, once complete
 	twins     map[*Decl][]*Decl // source → generated declarations
 	twinSrc   map[*Decl]*Decl   // generated → source
 }
@@ -431,6 +432,7 @@ func (b *builder) resolveFile(bf *builtFile) {
 func (b *builder) build(workers int) *Library {
 	b.convert()
 	b.generateTwins()
+	b.lasts = lastComponents(b.names) // names are complete now
 	b.tables()
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -464,6 +466,7 @@ func (b *builder) build(workers int) *Library {
 func (b *builder) buildIncremental() {
 	b.convert()
 	b.generateTwins()
+	b.lasts = lastComponents(b.names)
 	if len(b.trans) > 0 {
 		merged := make(map[string]string, len(b.lib.trans)+len(b.trans))
 		for k, v := range b.lib.trans {
@@ -488,6 +491,7 @@ type memoKey struct {
 // resolver resolves identifiers to full names the way Lean does, best effort.
 type resolver struct {
 	names     map[string][]*Decl         // declarations being built
+	lasts     []map[string]bool          // last components of every name
 	fallback  func(string) (*Decl, bool) // the rest of the library, or nil
 	notations map[string][]operator
 	aliases   map[string]string
@@ -500,8 +504,38 @@ func (b *builder) resolver() resolver {
 	r := resolver{names: b.names}
 	if b.lib != nil {
 		r.fallback = b.libLookup
+		r.lasts = []map[string]bool{b.lib.base.lasts}
+		if b.lib.over != nil {
+			r.lasts = append(r.lasts, b.lib.over.lasts)
+		}
 	}
+	lasts := b.lasts
+	if lasts == nil { // names still growing (to_additive attribute commands)
+		lasts = lastComponents(b.names)
+	}
+	r.lasts = append(r.lasts, lasts)
 	return r
+}
+
+// lastComponents is the set of last name components of the keys of names.
+func lastComponents[V any](names map[string]V) map[string]bool {
+	out := make(map[string]bool, len(names))
+	for n := range names {
+		_, last := splitLast(n)
+		out[last] = true
+	}
+	return out
+}
+
+// knownLast reports whether some declaration's name ends in last: when none
+// does, no namespace or `open` can make an identifier ending in it resolve.
+func (r *resolver) knownLast(last string) bool {
+	for _, m := range r.lasts {
+		if m[last] {
+			return true
+		}
+	}
+	return false
 }
 
 // find looks a candidate name up; map lookups keyed by string(buf) do not
@@ -582,6 +616,9 @@ func (r *resolver) resolveExact(id string, sc *leansrc.Scope, self string) strin
 		}
 		return ""
 	}
+	if _, last := splitLast(id); !r.knownLast(last) {
+		return r.special(id, sc)
+	}
 	single := !strings.Contains(id, ".")
 	prefix, _ := splitLast(self)
 	for ns := prefix; ns != ""; ns, _ = splitLast(ns) {
@@ -607,6 +644,11 @@ func (r *resolver) resolveExact(id string, sc *leansrc.Scope, self string) strin
 			}
 		}
 	}
+	return r.special(id, sc)
+}
+
+// special resolves identifier-like notations and export aliases.
+func (r *resolver) special(id string, sc *leansrc.Scope) string {
 	for i := range r.notations[id] {
 		if o := &r.notations[id][i]; o.active(sc) {
 			return o.target

@@ -66,6 +66,7 @@ type entry struct {
 type index struct {
 	byName map[string][]entry
 	usedBy map[string][]entry
+	lasts  map[string]bool // last components of the names in byName
 }
 
 // Library is an immutable snapshot of every declaration of a workspace.
@@ -292,6 +293,7 @@ func newIndex(files []*fileData) *index {
 			}
 		}
 	}
+	ix.lasts = lastComponents(ix.byName)
 	return ix
 }
 
