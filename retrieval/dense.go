@@ -275,6 +275,7 @@ func (x *denseIndex) search(ctx context.Context, s *snapshot, text string, n int
 // embedAll embeds every declaration that lacks a vector, in the background,
 // and again after updates; the dense channel serves whatever is done.
 func (e *Engine) embedAll() {
+	defer e.finishEmbedding()
 	x, err := openDense(e.dir, e.cfg.Embedder)
 	if err != nil {
 		e.cfg.Logf("retrieval: dense retrieval off: %v", err)
@@ -303,6 +304,7 @@ func (e *Engine) embedAll() {
 			}
 		}
 		e.setStatus(func(st *Status) { st.Phase, st.Done = "ready", st.Total })
+		e.finishEmbedding()
 		select {
 		case <-e.ctx.Done():
 			return

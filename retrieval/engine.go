@@ -63,6 +63,10 @@ type Engine struct {
 	updates  chan fileUpdate
 	// embedKick wakes the embedding loop after an update.
 	embedKick chan struct{}
+	// embedDone is closed when the first embedding pass ends (at once when
+	// there is no embedder).
+	embedDone chan struct{}
+	embedOnce sync.Once
 	closeMu   sync.Once
 }
 
@@ -84,6 +88,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		cancel:    cancel,
 		updates:   make(chan fileUpdate, 256),
 		embedKick: make(chan struct{}, 1),
+		embedDone: make(chan struct{}),
 		status:    Status{Phase: "scanning"},
 	}
 	if cfg.CacheDir != "" {
@@ -126,9 +131,13 @@ func (e *Engine) build() {
 		e.setStatus(func(s *Status) { s.Phase = "failed"; s.Warning = err.Error() })
 		e.cfg.Logf("retrieval: %v", err)
 		close(e.ready)
+		e.finishEmbedding()
 		return
 	}
 	close(e.ready)
+	if e.cfg.Embedder == nil {
+		e.finishEmbedding()
+	}
 	if e.cfg.Watch {
 		e.startWatcher()
 	}
@@ -203,6 +212,20 @@ func (e *Engine) WaitReady(ctx context.Context) error {
 	select {
 	case <-e.ready:
 		return e.buildErr
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (e *Engine) finishEmbedding() { e.embedOnce.Do(func() { close(e.embedDone) }) }
+
+// WaitEmbedded blocks until the first background embedding pass is over
+// (every declaration has a vector, or embedding failed or is off), or ctx
+// ends. One-shot commands use it for reproducible dense results.
+func (e *Engine) WaitEmbedded(ctx context.Context) error {
+	select {
+	case <-e.embedDone:
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}

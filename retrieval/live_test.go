@@ -206,7 +206,12 @@ func TestDense(t *testing.T) {
 	cache := t.TempDir()
 	emb := &hashEmbedder{}
 	e := openReady(t, Config{Roots: []string{dir}, CacheDir: cache, Embedder: emb})
-	eventually(t, "embedding", func() bool { st := e.Status(); return st.Phase == "ready" && e.denseCount() > 3 && st.Warning == "" })
+	if err := e.WaitEmbedded(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := e.Status(); st.Phase != "ready" || e.denseCount() < 4 || st.Warning != "" {
+		t.Fatalf("after embedding: %+v, %d vectors", st, e.denseCount())
+	}
 	hits, err := e.Search(context.Background(), Query{Text: "divisibility", K: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +232,12 @@ func TestDense(t *testing.T) {
 	}
 	emb2 := &hashEmbedder{}
 	e = openReady(t, Config{Roots: []string{dir}, CacheDir: cache, Embedder: emb2})
-	eventually(t, "re-embedding", func() bool { return e.Status().Phase == "ready" && e.denseCount() > 3 && e.Status().Total == 1 })
+	if err := e.WaitEmbedded(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := e.Status(); st.Phase != "ready" || st.Total != 1 {
+		t.Errorf("after restart: %+v", st)
+	}
 	if emb2.calls != 1 {
 		t.Errorf("restart embedded %d batches, want 1 (the truncated record)", emb2.calls)
 	}

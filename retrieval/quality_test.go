@@ -47,8 +47,8 @@ func TestQualityProofNet(t *testing.T) {
 	}
 	t.Logf("ready in %v", time.Since(start))
 	if cfg.Embedder != nil {
-		for e.denseCount() == 0 || e.Status().Phase != "ready" {
-			time.Sleep(time.Second)
+		if err := e.WaitEmbedded(context.Background()); err != nil {
+			t.Fatal(err)
 		}
 		t.Logf("embedded %d declarations with %s by %v", e.denseCount(), cfg.Embedder.Name(), time.Since(start))
 	}
