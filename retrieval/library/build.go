@@ -504,16 +504,17 @@ func (b *builder) resolver() resolver {
 	r := resolver{names: b.names}
 	if b.lib != nil {
 		r.fallback = b.libLookup
-		r.lasts = []map[string]bool{b.lib.base.lasts}
+	}
+	if b.lasts == nil {
+		return r // names still growing (to_additive attributes): no filter
+	}
+	r.lasts = []map[string]bool{b.lasts}
+	if b.lib != nil {
+		r.lasts = append(r.lasts, b.lib.base.lasts)
 		if b.lib.over != nil {
 			r.lasts = append(r.lasts, b.lib.over.lasts)
 		}
 	}
-	lasts := b.lasts
-	if lasts == nil { // names still growing (to_additive attribute commands)
-		lasts = lastComponents(b.names)
-	}
-	r.lasts = append(r.lasts, lasts)
 	return r
 }
 
@@ -529,7 +530,11 @@ func lastComponents[V any](names map[string]V) map[string]bool {
 
 // knownLast reports whether some declaration's name ends in last: when none
 // does, no namespace or `open` can make an identifier ending in it resolve.
+// Without tables every name is possible.
 func (r *resolver) knownLast(last string) bool {
+	if r.lasts == nil {
+		return true
+	}
 	for _, m := range r.lasts {
 		if m[last] {
 			return true
