@@ -68,6 +68,9 @@ type Params struct {
 	NoContextSamples int
 	// Temperature for sampling candidates (default 0.7).
 	Temperature float64
+	// PerSubQuery is the number of premises kept per sub-query (default 1,
+	// DRIFT's top-1; more trades precision for recall).
+	PerSubQuery int
 	// MaxSubQueries bounds the sub-queries kept from Decompose (default 12).
 	MaxSubQueries int
 	// NoPropose disables the direct-dependency stage.
@@ -87,6 +90,9 @@ func (p Params) withDefaults() Params {
 	}
 	if p.M <= 0 {
 		p.M = 3
+	}
+	if p.PerSubQuery <= 0 {
+		p.PerSubQuery = 1
 	}
 	if p.Samples <= 0 {
 		p.Samples = 4
@@ -356,7 +362,11 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	} else {
 		progress(Event{Stage: StageRetrieve, Message: "Retrieving premises…"})
 	}
-	prem, err := pl.r.Retrieve(ctx, statement, res.SubQueries, pl.p.K)
+	perQuery := pl.p.K
+	if len(res.SubQueries) > 0 {
+		perQuery = pl.p.PerSubQuery
+	}
+	prem, err := pl.r.Retrieve(ctx, statement, res.SubQueries, perQuery)
 	if err != nil {
 		return nil, fmt.Errorf("drift: retrieve: %w", err)
 	}

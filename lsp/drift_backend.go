@@ -190,7 +190,11 @@ func (b *driftBackend) Configure(s Settings) {
 	b.settings = s
 	b.noModel = noModel
 	b.configureChecker(s)
-	b.pipeline = drift.New(b.eng, client, drift.LeanChecker(b.checker), drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples, RepairBudget: s.Pipeline.RepairBudget})
+	params := drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples, RepairBudget: s.Pipeline.RepairBudget}
+	if s.Pipeline.SubQueries == "topk" {
+		params.PerSubQuery = s.Pipeline.K
+	}
+	b.pipeline = drift.New(b.eng, client, drift.LeanChecker(b.checker), params)
 }
 
 func (b *driftBackend) current() (*drift.Pipeline, Settings, error) {

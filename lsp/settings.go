@@ -64,7 +64,7 @@ type REPLSettings struct {
 // PipelineSettings are DRIFT's parameters.
 type PipelineSettings struct {
 	// SubQueries is "top1" (one premise per sub-query, DRIFT's default) or
-	// "topk".
+	// "topk" (the top K premises per sub-query).
 	SubQueries string `json:"subQueries"`
 	// K is the number of premises retrieved for a statement; M the number of
 	// illustrative theorems.

@@ -141,9 +141,9 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Hit, error) {
 	return hits, nil
 }
 
-// Retrieve finds premises for a statement: with sub-queries, the top premise
-// of each (sentence and formal guess together), deduplicated; without, the
-// top k premises of the statement itself.
+// Retrieve finds premises for a statement: with sub-queries, the top k
+// premises of each (sentence and formal guess together; k = 1 is DRIFT's
+// top-1), deduplicated; without, the top k premises of the statement itself.
 func (e *Engine) Retrieve(ctx context.Context, statement string, subs []SubQuery, k int) ([]Premise, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -175,7 +175,7 @@ func (e *Engine) Retrieve(ctx context.Context, statement string, subs []SubQuery
 	var out []Premise
 	seen := map[string]bool{}
 	for i, sq := range subs {
-		hits, err := e.rankPremises(ctx, s, clip(sq.Informal), clip(sq.Formal), 1, e.ranking)
+		hits, err := e.rankPremises(ctx, s, clip(sq.Informal), clip(sq.Formal), k, e.ranking)
 		if err != nil {
 			return nil, err
 		}

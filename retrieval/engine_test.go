@@ -129,12 +129,20 @@ func TestSearchRetrieve(t *testing.T) {
 	if !got["Demo.Prime"] || !got["Demo.Divides"] {
 		t.Errorf("retrieve = %v", got)
 	}
-	prem, err = e.Retrieve(ctx, "", []SubQuery{{Informal: "p is a prime number"}, {Informal: "a prime", Formal: "Prime p"}, {Informal: "a divides b", Formal: "Divides a b"}}, 5)
+	prem, err = e.Retrieve(ctx, "", []SubQuery{{Informal: "p is a prime number"}, {Informal: "a prime", Formal: "Prime p"}, {Informal: "a divides b", Formal: "Divides a b"}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(prem) != 2 || prem[0].Decl.Name != "Demo.Prime" || prem[0].SubQuery != 0 || prem[1].Decl.Name != "Demo.Divides" || prem[1].SubQuery != 2 {
 		t.Errorf("sub-query retrieve = %+v", prem)
+	}
+	// Top-k per sub-query keeps more than one premise for a sub-query.
+	prem, err = e.Retrieve(ctx, "", []SubQuery{{Informal: "p is a prime number"}}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prem) != 2 || prem[0].Decl.Name != "Demo.Prime" || prem[1].SubQuery != 0 {
+		t.Errorf("top-2 sub-query retrieve = %+v", prem)
 	}
 	if d, ok := e.Lookup("Demo.Group"); !ok || d.Kind != library.KindClass {
 		t.Errorf("Lookup = %v %v", d, ok)

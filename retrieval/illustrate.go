@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
 )
 
 // maxScored bounds how many equally good candidates Illustrate scores by
@@ -43,12 +42,9 @@ func (e *Engine) Illustrate(ctx context.Context, statement string, premises []st
 	qterms := lexical.Terms(clip(statement))
 	lexRank := map[string]int{}
 	if len(qterms) > 0 && len(covers) > 0 {
-		res, err := e.lex.Search(ctx, qterms, lexical.DefaultBoosts, []string{string(library.KindTheorem)}, 1000)
-		if err != nil {
-			return Illustration{}, err
-		}
-		for i, h := range res {
-			lexRank[h.ID] = i + 1
+		slots, _ := s.model.theoremScores(qterms, 1000)
+		for i, sl := range slots {
+			lexRank[s.model.ids[sl]] = i + 1
 		}
 	}
 	qset := map[string]bool{}

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"maps"
 	"math"
 	"runtime"
 	"sort"
@@ -107,23 +108,14 @@ func newModel() *model {
 // decls appended. The receiver stays valid for readers.
 func (m *model) with(removed []string, decls []*library.Decl, slotOf map[string]int32) *model {
 	nm := &model{n: m.n, ids: m.ids, decls: m.decls, nameT: m.nameT, coll: m.coll, length: m.length}
-	nm.dead = make(map[int32]bool, len(m.dead)+len(removed))
-	for s := range m.dead {
-		nm.dead[s] = true
-	}
+	nm.dead = maps.Clone(m.dead)
 	for f := range m.post {
-		nm.post[f] = make(map[string][]posting, len(m.post[f]))
-		for t, p := range m.post[f] {
-			nm.post[f][t] = p
-		}
+		nm.post[f] = maps.Clone(m.post[f])
 	}
 	for c := range m.stats {
 		nm.stats[c] = collStats{docs: m.stats[c].docs, sumLen: m.stats[c].sumLen}
 		for f := range m.stats[c].df {
-			nm.stats[c].df[f] = make(map[string]int, len(m.stats[c].df[f]))
-			for t, v := range m.stats[c].df[f] {
-				nm.stats[c].df[f][t] = v
-			}
+			nm.stats[c].df[f] = maps.Clone(m.stats[c].df[f])
 		}
 	}
 	for _, id := range removed {

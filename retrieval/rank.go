@@ -82,10 +82,10 @@ func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal str
 			top = max(top, v)
 		}
 		if top > 0 {
-			for _, sl := range topSlots(sc, r.LexDepth) {
+			for i, sl := range topSlots(sc, r.LexDepth) {
 				c := get(m.ids[sl])
 				c.score += r.LexWeight * sc[sl] / top
-				c.channels["lexical"] = len(c.channels) + 1
+				c.channels["lexical"] = i + 1
 			}
 		}
 	}

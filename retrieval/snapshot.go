@@ -119,14 +119,6 @@ func premiseKind(k library.Kind) float64 {
 	return 0
 }
 
-// premiseKinds lists the kinds searched as premise candidates.
-var premiseKinds = []string{
-	string(library.KindDef), string(library.KindAbbrev), string(library.KindStructure),
-	string(library.KindClass), string(library.KindInductive), string(library.KindClassInductive),
-	string(library.KindOpaque), string(library.KindAxiom), string(library.KindField),
-	string(library.KindConstructor),
-}
-
 // popularity is the graph prior of a name: log of one plus the number of
 // statements that use it.
 func (s *snapshot) popularity(name string) float64 {

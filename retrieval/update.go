@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"maps"
 	"sort"
 	"time"
 
@@ -73,10 +74,16 @@ func (e *Engine) applyUpdate(u fileUpdate) {
 	if len(oldKeys) == 0 && len(decls) == 0 {
 		return
 	}
+	parsed := time.Now()
+	e.mu.RLock()
+	old := e.snap
+	e.mu.RUnlock()
+	// Only this goroutine replaces e.snap, so the next snapshot can be built
+	// outside the lock while queries go on reading the old one.
+	next := old.with(oldKeys, decls)
+	built := time.Now()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	old := e.snap
-	next := old.with(oldKeys, decls)
 	var del []string
 	for _, k := range oldKeys {
 		del = append(del, old.files[k]...)
@@ -120,19 +127,23 @@ func (e *Engine) applyUpdate(u fileUpdate) {
 	case e.embedKick <- struct{}{}:
 	default:
 	}
-	e.cfg.Logf("retrieval: reindexed %s (%d declarations) in %v", u.path, len(decls), time.Since(start).Round(time.Millisecond))
+	e.cfg.Logf("retrieval: reindexed %s (%d declarations) in %v (parse %v, snapshot %v, lexical %v)", u.path, len(decls),
+		time.Since(start).Round(time.Millisecond), parsed.Sub(start).Round(time.Millisecond),
+		built.Sub(parsed).Round(time.Millisecond), time.Since(built).Round(time.Millisecond))
 }
 
 // with returns a new snapshot in which the declarations of the files
 // oldKeys are replaced by decls; the receiver stays valid for readers.
 func (s *snapshot) with(oldKeys []string, decls []*library.Decl) *snapshot {
+	// maps.Clone copies a map's table wholesale, far faster than
+	// re-inserting every entry.
 	n := &snapshot{
-		decls:          make(map[string]*library.Decl, len(s.decls)+len(decls)),
-		byName:         make(map[string][]string, len(s.byName)+len(decls)),
-		files:          make(map[string][]string, len(s.files)+1),
-		usedBy:         make(map[string][]string, len(s.usedBy)),
-		indeg:          make(map[string]int, len(s.indeg)),
-		notationTarget: make(map[string]bool, len(s.notationTarget)),
+		decls:          maps.Clone(s.decls),
+		byName:         maps.Clone(s.byName),
+		files:          maps.Clone(s.files),
+		usedBy:         maps.Clone(s.usedBy),
+		indeg:          maps.Clone(s.indeg),
+		notationTarget: maps.Clone(s.notationTarget),
 		slotOf:         s.slotOf,
 	}
 	gone := map[string]bool{}
@@ -144,19 +155,11 @@ func (s *snapshot) with(oldKeys []string, decls []*library.Decl) *snapshot {
 			removedNames = append(removedNames, s.decls[id].Name)
 		}
 	}
-	for id, d := range s.decls {
-		if !gone[id] {
-			n.decls[id] = d
-		}
-	}
-	for k, ids := range s.files {
-		n.files[k] = ids
+	for id := range gone {
+		delete(n.decls, id)
 	}
 	for _, k := range oldKeys {
 		delete(n.files, k)
-	}
-	for name, ids := range s.byName {
-		n.byName[name] = ids
 	}
 	for _, name := range removedNames {
 		var keep []string
@@ -171,16 +174,9 @@ func (s *snapshot) with(oldKeys []string, decls []*library.Decl) *snapshot {
 			n.byName[name] = keep
 		}
 	}
-	for k, v := range s.usedBy {
-		n.usedBy[k] = v
-	}
-	for k, v := range s.indeg {
-		n.indeg[k] = v
-	}
-	for k, v := range s.notationTarget {
-		n.notationTarget[k] = v
-	}
-	// Retract the removed declarations' edges, then add the new ones.
+	// Retract the removed declarations' edges (each affected usedBy list is
+	// filtered once), then add the new ones.
+	retract := map[string]bool{}
 	for _, id := range removedIDs {
 		d := s.decls[id]
 		for _, dep := range uniq(d.StatementDeps) {
@@ -189,15 +185,18 @@ func (s *snapshot) with(oldKeys []string, decls []*library.Decl) *snapshot {
 			}
 			n.indeg[dep]--
 			if d.Kind == library.KindTheorem {
-				var keep []string
-				for _, u := range n.usedBy[dep] {
-					if u != id {
-						keep = append(keep, u)
-					}
-				}
-				n.usedBy[dep] = keep
+				retract[dep] = true
 			}
 		}
+	}
+	for dep := range retract {
+		var keep []string
+		for _, u := range n.usedBy[dep] {
+			if !gone[u] {
+				keep = append(keep, u)
+			}
+		}
+		n.usedBy[dep] = keep
 	}
 	var added []*library.Decl
 	for _, d := range decls {

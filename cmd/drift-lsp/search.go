@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/retrieval"
+	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 	"github.com/drift-lsp/drift-lsp/retrieval/library"
 )
 
@@ -36,10 +37,20 @@ func (f *retrievalFlags) open(ctx context.Context, stderr io.Writer) (*retrieval
 	if len(roots) == 0 && len(*f.corpus) == 0 {
 		roots = []string{"."}
 	}
+	// Dense retrieval is opt-in on the command line (DRIFT_EMBED_PROVIDER):
+	// the first run embeds the whole library, which takes minutes.
+	var emb embed.Embedder
+	if os.Getenv("DRIFT_EMBED_PROVIDER") != "" {
+		var warn string
+		if emb, warn = embed.Default(embed.ConfigFromEnv()); warn != "" {
+			fmt.Fprintln(stderr, "drift-lsp: warning:", warn)
+		}
+	}
 	e, err := retrieval.Open(ctx, retrieval.Config{
 		Roots:    roots,
 		Corpus:   *f.corpus,
 		CacheDir: f.index.cache,
+		Embedder: emb,
 		Logf: func(format string, args ...any) {
 			if os.Getenv("DRIFT_VERBOSE") != "" {
 				fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...)
@@ -53,7 +64,15 @@ func (f *retrievalFlags) open(ctx context.Context, stderr io.Writer) (*retrieval
 		e.Close()
 		return nil, err
 	}
-	if w := e.Status().Warning; w != "" {
+	if emb != nil {
+		if err := e.WaitEmbedded(ctx); err != nil {
+			e.Close()
+			return nil, err
+		}
+	}
+	if w := e.Status().Warning; w != "" && os.Getenv("DRIFT_EMBED_PROVIDER") == "" {
+		fmt.Fprintln(stderr, "drift-lsp: note:", w, "(set DRIFT_EMBED_PROVIDER=auto to enable it)")
+	} else if w != "" {
 		fmt.Fprintln(stderr, "drift-lsp: warning:", w)
 	}
 	return e, nil

@@ -56,9 +56,11 @@ const (
 	FieldFile      = "file"      // source file (keyword), for per-file deletion
 )
 
-// DefaultBoosts weights the analyzed fields of a query.
+// DefaultBoosts weights the analyzed fields of a query. The signature and
+// module fields are indexed (for callers that boost them) but not queried by
+// default: their long posting lists cost more latency than they add.
 var DefaultBoosts = map[string]float64{
-	FieldName: 3, FieldNamespace: 1, FieldDoc: 1.2, FieldSignature: 0.4, FieldModule: 0.3,
+	FieldName: 3, FieldNamespace: 1, FieldDoc: 1.2,
 }
 
 // Doc is one declaration as the lexical index sees it.
