@@ -8,10 +8,15 @@ STATICCHECK_VERSION := v0.8.2
 DEMO_ROOT := testdata/workspace
 DEMO_STATEMENT := Every prime number greater than 2 is odd.
 
-.PHONY: setup setup-nvim setup-models setup-e2e build demo test e2e bench lint
+.PHONY: setup setup-cc setup-nvim setup-models setup-e2e build demo test e2e bench lint
 
-setup: setup-models setup-nvim
+setup: setup-cc setup-models setup-nvim
 	$(GO) mod download
+
+# A C compiler for cgo (github.com/yalue/onnxruntime_go): without one Go
+# disables cgo and the embed package does not build.
+setup-cc:
+	@command -v gcc >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null; }
 
 # Headless Neovim (Debian's 0.7.2) drives the language server in `make test`.
 setup-nvim:

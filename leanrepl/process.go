@@ -256,7 +256,10 @@ func (p *Process) Send(ctx context.Context, req Request, timeout time.Duration) 
 		case err := <-written:
 			written = nil
 			if err != nil {
-				return nil, p.fail(fmt.Errorf("%w: writing the request: %v", ErrDied, err))
+				// A closed input almost always means the REPL exited (for
+				// example a command that was not found): report its exit
+				// status and stderr, as when its output ends.
+				return nil, p.fail(p.streamError(io.EOF))
 			}
 		case fr := <-p.frames:
 			if fr.err != nil {
