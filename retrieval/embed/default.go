@@ -18,10 +18,12 @@ const (
 )
 
 // BundledModels lists the local models setup installs, in the order Default
-// tries them: all-MiniLM-L6-v2 (strongest English model, slowest), USE-lite
-// (verified against TF.js), its 8-bit variant (fastest, slightly less
-// faithful).
-var BundledModels = []string{"all-minilm-l6-v2", "use-lite", "use-lite-int8"}
+// tries them: USE-lite's 8-bit variant first (the only one fast enough to
+// embed all of Mathlib in minutes on two cores, and the one that measured
+// best on the ProofNet hybrid benchmark, see docs/retrieval.md), then USE-lite
+// (verified against TF.js), then all-MiniLM-L6-v2 (strongest alone on a
+// dense-only proxy, but several times slower; choose it with provider "bert").
+var BundledModels = []string{"use-lite-int8", "use-lite", "all-minilm-l6-v2"}
 
 // Config selects and configures the embedder (LSP settings and environment).
 type Config struct {

@@ -44,7 +44,7 @@ func TestDefaultPicksBundled(t *testing.T) {
 	if warn != "" {
 		t.Errorf("unexpected warning %q", warn)
 	}
-	if e.Name() != "all-MiniLM-L6-v2" && e.Name() != "use-lite" {
+	if e.Name() != "use-lite-int8" && e.Name() != "use-lite" {
 		t.Errorf("picked %s", e.Name())
 	}
 	e2, warn := Default(Config{Provider: "bert", ModelDir: t.TempDir()})
