@@ -41,6 +41,26 @@ func NewChecker(cfg CheckerConfig) *Checker {
 	return &Checker{cfg: cfg}
 }
 
+// OpenChecker returns a Checker with cfg and the Pool it runs Lean in.
+// Unless cfg.NoLean already says why Lean is not to run, it makes the Pool
+// with NewPool(pool), which finds the REPL (FindREPL) when pool.Command is
+// empty. When the Pool cannot be made, the Checker runs without Lean, its
+// reports give the error as the reason, and the error is returned too; the
+// Pool is then nil. The caller closes a non-nil Pool.
+func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
+	if cfg.NoLean != "" {
+		cfg.Pool = nil
+		return NewChecker(cfg), nil, nil
+	}
+	p, err := NewPool(pool)
+	if err != nil {
+		cfg.Pool, cfg.NoLean = nil, err.Error()
+		return NewChecker(cfg), nil, err
+	}
+	cfg.Pool = p
+	return NewChecker(cfg), p, nil
+}
+
 // HasLean reports whether the checker runs Lean.
 func (c *Checker) HasLean() bool { return c.cfg.Pool != nil }
 

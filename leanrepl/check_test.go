@@ -3,6 +3,7 @@ package leanrepl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -201,7 +202,7 @@ func TestRepairStops(t *testing.T) {
 	for i := range model.answers {
 		model.answers[i] = bad.Stub
 	}
-	res, _ = c.Repair(context.Background(), bad, RepairConfig{Model: model, Budget: 100})
+	_, _ = c.Repair(context.Background(), bad, RepairConfig{Model: model, Budget: 100})
 	if len(model.requests) != MaxRepairBudget {
 		t.Fatalf("cap: %d model calls", len(model.requests))
 	}
@@ -224,5 +225,40 @@ func TestConceptOf(t *testing.T) {
 		if got := conceptOf(in); got != want {
 			t.Errorf("conceptOf(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestOpenChecker(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // no repl on PATH
+	cases := []struct {
+		name     string
+		cfg      CheckerConfig
+		pool     Config
+		wantPool bool
+		wantErr  error
+		skipped  string
+	}{
+		{"lean disabled", CheckerConfig{NoLean: "--no-lean"}, Config{Command: []string{"repl"}}, false, nil, "--no-lean"},
+		{"command given", CheckerConfig{}, Config{Command: []string{"repl"}}, true, nil, ""},
+		{"no repl found", CheckerConfig{}, Config{Root: t.TempDir()}, false, ErrNotFound, "Lean REPL not found"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			checker, pool, err := OpenChecker(c.cfg, c.pool)
+			if !errors.Is(err, c.wantErr) || (err == nil) != (c.wantErr == nil) {
+				t.Fatalf("err = %v, want %v", err, c.wantErr)
+			}
+			if (pool != nil) != c.wantPool || checker.HasLean() != c.wantPool {
+				t.Fatalf("pool = %v, HasLean = %v, want %v", pool, checker.HasLean(), c.wantPool)
+			}
+			if pool != nil {
+				pool.Close()
+				return
+			}
+			rep, err := checker.Check(context.Background(), CheckRequest{Stub: "theorem t : 1 = 1 := by sorry"})
+			if err != nil || rep.LeanRan || !strings.Contains(rep.LeanSkipped, c.skipped) {
+				t.Fatalf("report %+v, err %v; want Lean skipped with %q", rep, err, c.skipped)
+			}
+		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/library"
 )
 
 // Names answers questions about the library's declaration names; it is
@@ -202,6 +204,18 @@ var mathConstants = map[string][]string{
 // as `dist` or `gcd`, which Mathlib exports) resolve.
 type KindFunc func(name string) (kind, parent string, ok bool)
 
+// LibraryKinds returns the KindFunc that answers from lookup, such as
+// (*retrieval.Engine).Lookup or (*library.Library).Lookup.
+func LibraryKinds(lookup func(name string) (*library.Decl, bool)) KindFunc {
+	return func(name string) (string, string, bool) {
+		d, ok := lookup(name)
+		if !ok {
+			return "", "", false
+		}
+		return string(d.Kind), d.Parent, true
+	}
+}
+
 // Analysis is the result of the checks that need no compiler.
 type Analysis struct {
 	Unknown []UnknownName
@@ -282,19 +296,22 @@ func analyze(s *Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
 		if names == nil || r.resolves(name) {
 			continue
 		}
-		if !dotted && isAutoBoundShape(name) {
+		// An auto-bound-shaped name (such as `x` or `α'`) is a lint only;
+		// another lower-case name is an unknown name and, when a constant
+		// of that name exists, also a lint.
+		autoBound := !dotted && isAutoBoundShape(name)
+		if autoBound || !dotted && startsLower(name) {
 			if sugg := r.constantsNamed(name); len(sugg) > 0 && !seenLint[name] {
 				seenLint[name] = true
+				why := "is not in scope; with autoImplicit on, Lean silently makes it a variable"
+				if autoBound {
+					why = "is not bound and not in scope, so Lean silently makes it a variable"
+				}
 				a.Lints = append(a.Lints, Lint{Code: LintAutoBound, Start: t.start, End: t.end, Suggestions: sugg,
-					Message: "`" + name + "` is not bound and not in scope, so Lean silently makes it a variable; did you mean " + strings.Join(sugg, " or ") + "?"})
+					Message: "`" + name + "` " + why + "; did you mean " + strings.Join(sugg, " or ") + "?"})
 			}
-			continue
-		}
-		if !dotted && startsLower(name) {
-			if sugg := r.constantsNamed(name); len(sugg) > 0 && !seenLint[name] {
-				seenLint[name] = true
-				a.Lints = append(a.Lints, Lint{Code: LintAutoBound, Start: t.start, End: t.end, Suggestions: sugg,
-					Message: "`" + name + "` is not in scope; with autoImplicit on, Lean silently makes it a variable; did you mean " + strings.Join(sugg, " or ") + "?"})
+			if autoBound {
+				continue
 			}
 		}
 		a.Unknown = append(a.Unknown, UnknownName{Name: name, Start: t.start, End: t.end, Suggestions: r.suggest(name)})

@@ -141,20 +141,15 @@ func (b *driftBackend) configureChecker(s Settings) {
 		_ = b.pool.Close()
 		b.pool = nil
 	}
-	cfg := leanrepl.CheckerConfig{Names: liveNames{b.eng}}
+	cfg := leanrepl.CheckerConfig{Names: liveNames{b.eng}, Kinds: leanrepl.LibraryKinds(b.eng.Lookup)}
 	var cmd []string
 	if s.REPL.Command != "" {
 		cmd = []string{"sh", "-c", s.REPL.Command}
 	}
-	pool, err := leanrepl.NewPool(leanrepl.Config{Command: cmd, Root: b.root, Size: s.REPL.PoolSize,
+	// A pool that cannot be made leaves the checker without Lean; its
+	// reports say why.
+	b.checker, b.pool, _ = leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: b.root, Size: s.REPL.PoolSize,
 		Timeout: time.Duration(s.REPL.TimeoutSeconds) * time.Second, MemoryLimit: int64(s.REPL.MemoryMB) << 20, Logf: b.logf})
-	if err != nil {
-		cfg.NoLean = err.Error()
-	} else {
-		cfg.Pool = pool
-		b.pool = pool
-	}
-	b.checker = leanrepl.NewChecker(cfg)
 	b.replKey = key
 }
 

@@ -169,13 +169,6 @@ func (m *jobManager) wait(d time.Duration) {
 	}
 }
 
-// count returns the number of registered jobs.
-func (m *jobManager) count() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.all)
-}
-
 // progress is one work-done progress session; without client support it
 // only logs.
 type progress struct {

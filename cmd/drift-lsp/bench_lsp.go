@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,14 +21,16 @@ func init() {
 // benchTB reports the fake model's request-shape errors on stderr.
 type benchTB struct{ w io.Writer }
 
+// Errorf prints one error of the fake model.
 func (b benchTB) Errorf(format string, args ...any) {
 	fmt.Fprintf(b.w, "fake model: "+format+"\n", args...)
 }
+
+// Helper does nothing; it completes the fake model's testing.TB subset.
 func (b benchTB) Helper() {}
 
 func runBenchLSP(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench lsp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bench lsp", stderr)
 	root := fs.String("root", os.Getenv("DRIFT_MATHLIB"), "workspace to index (default $DRIFT_MATHLIB)")
 	file := fs.String("file", "", "Lean file to edit (default: the largest .lean file under --root)")
 	cache := fs.String("cache", "", "index cache directory (default: a temporary directory, i.e. a cold index)")

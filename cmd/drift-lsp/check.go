@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,8 +28,7 @@ type checkOutput struct {
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("check", stderr)
 	idx := addIndexFlags(fs)
 	corpusFlag := addCorpusFlag(fs)
 	repl := fs.String("repl", "", "shell command that starts a Lean REPL (default: a repl built under the workspace's .lake or on PATH)")
@@ -79,37 +77,29 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drift-lsp check: index: %v\n", err)
 		return 2
 	}
-	cfg := leanrepl.CheckerConfig{Names: eng.Names(), Kinds: func(name string) (string, string, bool) {
-		d, ok := eng.Lookup(name)
-		if !ok {
-			return "", "", false
-		}
-		return string(d.Kind), d.Parent, true
-	}}
+	cfg := leanrepl.CheckerConfig{Names: eng.Names(), Kinds: leanrepl.LibraryKinds(eng.Lookup)}
 	if *noLean {
 		cfg.NoLean = "Lean was not run: --no-lean"
-	} else {
-		pcfg := leanrepl.Config{Root: checkRoot(roots), Timeout: *timeout, ImportTimeout: *importTimeout}
-		if idx.cache != "" {
-			pcfg.CacheDir = idx.cache
-		}
-		if *repl != "" {
-			pcfg.Command = []string{"/bin/sh", "-c", *repl}
-		}
-		pool, err := leanrepl.NewPool(pcfg)
-		switch {
-		case err != nil && *repl != "":
-			fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
-			return 2
-		case err != nil:
-			cfg.NoLean = "Lean was not run: " + err.Error()
-		default:
-			defer pool.Close()
-			cfg.Pool = pool
-		}
+	}
+	pcfg := leanrepl.Config{Root: checkRoot(roots), Timeout: *timeout, ImportTimeout: *importTimeout, CacheDir: idx.cache}
+	if *repl != "" {
+		pcfg.Command = []string{"/bin/sh", "-c", *repl}
+	}
+	checker, pool, err := leanrepl.OpenChecker(cfg, pcfg)
+	switch {
+	case err != nil && *repl != "":
+		fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
+		return 2
+	case err != nil:
+		// The JSON report's lean_skipped has always carried this prefix.
+		cfg.NoLean = "Lean was not run: " + err.Error()
+		checker = leanrepl.NewChecker(cfg)
+	}
+	if pool != nil {
+		defer pool.Close()
 	}
 	start := time.Now()
-	rep, err := leanrepl.NewChecker(cfg).Check(ctx, leanrepl.CheckRequest{Header: hdr, Stub: stub})
+	rep, err := checker.Check(ctx, leanrepl.CheckRequest{Header: hdr, Stub: stub})
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
 		return 2

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,18 +15,9 @@ func init() {
 }
 
 func runDecls(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("decls", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("decls", stderr, "usage: drift-lsp decls [--root DIR]... [--cache DIR]")
 	f := addIndexFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: drift-lsp decls [--root DIR]... [--cache DIR]")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
+	if !parseNoArgs(fs, args) {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

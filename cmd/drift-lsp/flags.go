@@ -79,3 +79,32 @@ func (f *indexFlags) load(ctx context.Context, logw io.Writer) (*library.Library
 		Logf:     func(format string, args ...any) { fmt.Fprintf(logw, "drift-lsp: "+format+"\n", args...) },
 	})
 }
+
+// newFlagSet returns a ContinueOnError flag set named name that writes to
+// stderr; given usage lines, its usage prints them and then the flags.
+func newFlagSet(name string, stderr io.Writer, usage ...string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if len(usage) > 0 {
+		fs.Usage = func() {
+			for _, line := range usage {
+				fmt.Fprintln(stderr, line)
+			}
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parseNoArgs parses args into fs and reports whether they were well formed
+// with no positional arguments, printing the usage when there were some.
+func parseNoArgs(fs *flag.FlagSet, args []string) bool {
+	if err := fs.Parse(args); err != nil {
+		return false
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return false
+	}
+	return true
+}

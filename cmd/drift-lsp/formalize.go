@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,8 +23,7 @@ func init() {
 }
 
 func runFormalize(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("formalize", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("formalize", stderr)
 	idx := addIndexFlags(fs)
 	corpusFlag := addCorpusFlag(fs)
 	repl := fs.String("repl", "", "shell command starting a Lean REPL to check candidates with (default: a repl found in the workspace)")
@@ -179,30 +177,23 @@ func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr
 	if len(roots) > 0 {
 		root = roots[0]
 	}
-	cfg := leanrepl.CheckerConfig{}
+	cfg := leanrepl.CheckerConfig{Kinds: leanrepl.LibraryKinds(eng.Lookup)}
 	if ix := eng.Names(); ix != nil {
 		cfg.Names = ix
 	}
 	var cmd []string
 	if repl != "" {
 		cmd = []string{"/bin/sh", "-c", repl}
-	} else if found, err := leanrepl.FindREPL(root); err == nil {
-		cmd = found
-	} else {
-		cfg.NoLean = err.Error()
+	}
+	checker, pool, err := leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: root})
+	if err != nil && cmd != nil {
+		fmt.Fprintf(stderr, "drift-lsp formalize: Lean REPL: %v\n", err)
 	}
 	closer := func() {}
-	if cmd != nil {
-		pool, err := leanrepl.NewPool(leanrepl.Config{Command: cmd, Root: root})
-		if err != nil {
-			fmt.Fprintf(stderr, "drift-lsp formalize: Lean REPL: %v\n", err)
-			cfg.NoLean = err.Error()
-		} else {
-			cfg.Pool = pool
-			closer = func() { pool.Close() }
-		}
+	if pool != nil {
+		closer = func() { pool.Close() }
 	}
-	return drift.LeanChecker(leanrepl.NewChecker(cfg)), closer
+	return drift.LeanChecker(checker), closer
 }
 
 // formalizeJSON is the --json form of a drift.Result.

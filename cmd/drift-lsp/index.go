@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,20 +32,11 @@ type indexSummary struct {
 }
 
 func runIndex(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("index", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("index", stderr, "usage: drift-lsp index [--root DIR]... [--cache DIR] [--json]")
 	f := addIndexFlags(fs)
 	asJSON := fs.Bool("json", false, `print {"files":N,"decls":N,"errors":N,"seconds":S}`)
 	verbose := fs.Bool("v", false, "list every warning and error")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: drift-lsp index [--root DIR]... [--cache DIR] [--json]")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
+	if !parseNoArgs(fs, args) {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -117,8 +107,7 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 // empty cache, warm start from the cache, re-parse of the file closest to
 // 2,000 lines, and peak resident memory.
 func runBenchIndex(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench index", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bench index", stderr)
 	var roots multiFlag
 	fs.Var(&roots, "root", "workspace root (repeatable; default: the current directory's workspace)")
 	runs := fs.Int("runs", 3, "repetitions of the cold and warm loads")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"io"
 	"os"
 	"os/signal"
@@ -19,8 +18,7 @@ func init() {
 // client (initializationOptions, workspace/configuration section "drift") and
 // fall back to the DRIFT_* environment variables.
 func runServe(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("serve", stderr)
 	fs.Bool("stdio", true, "use stdin/stdout (the only transport; accepted for editors that pass it)")
 	if err := fs.Parse(args); err != nil {
 		return 2

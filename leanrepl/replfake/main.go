@@ -33,6 +33,9 @@ var (
 	slow       = flag.Duration("slow", 0, "sleep this long before every answer to a request with an env")
 )
 
+// hog keeps the memory the "oom" script allocates reachable.
+var hog [][]byte
+
 func main() {
 	flag.Parse()
 	active := *fault != ""
@@ -96,7 +99,6 @@ func main() {
 			case "slow-import":
 				time.Sleep(*delay)
 			case "oom":
-				var hog [][]byte
 				for {
 					hog = append(hog, make([]byte, 256<<20))
 				}

@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,7 +44,7 @@ func TestWordPieceBasic(t *testing.T) {
 		}
 	}
 	ids := wp.Encode("hello world hello world", 4)
-	if want := []int64{2, 4, 6, 3}; !equalIDs(ids, want) {
+	if want := []int64{2, 4, 6, 3}; !slices.Equal(ids, want) {
 		t.Errorf("Encode truncated = %v, want %v", ids, want)
 	}
 }
@@ -63,18 +64,6 @@ func TestWordPieceBadInput(t *testing.T) {
 	if _, err := LoadWordPiece(noSpecial, WordPieceOptions{}); err == nil {
 		t.Error("vocabulary without [CLS]/[SEP] accepted")
 	}
-}
-
-func equalIDs(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 type bertGolden struct {
@@ -106,7 +95,7 @@ func TestWordPieceMatchesHF(t *testing.T) {
 		t.Skipf("MiniLM vocabulary not installed: %v", err)
 	}
 	for _, c := range loadBERTGolden(t).Cases {
-		if got := wp.Encode(c.Text, 256); !equalIDs(got, c.IDs) {
+		if got := wp.Encode(c.Text, 256); !slices.Equal(got, c.IDs) {
 			t.Errorf("%q:\n got  %v\n want %v", c.Text, got, c.IDs)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -108,7 +109,7 @@ func bertWeightsFromTensors(c BERTConfig, st safeTensors) (*BERTWeights, error) 
 		if !ok && strings.HasSuffix(name, ".bias") && strings.Contains(name, "LayerNorm") {
 			t, ok = st[prefix+strings.TrimSuffix(name, ".bias")+".beta"]
 		}
-		if !ok || !sameShape(t.shape, shape) {
+		if !ok || !slices.Equal(t.shape, shape) {
 			missing = append(missing, fmt.Sprintf("%s%v", name, shape))
 			return nil
 		}
@@ -157,18 +158,6 @@ func bertWeightsFromTensors(c BERTConfig, st safeTensors) (*BERTWeights, error) 
 		return nil, fmt.Errorf("bert weights: missing or misshapen tensors: %s", strings.Join(missing, ", "))
 	}
 	return w, nil
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func readJSON(path string, v any) error {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	og "github.com/drift-lsp/drift-lsp/retrieval/embed/onnxgraph"
@@ -198,7 +199,7 @@ func buildUSE(w map[string]tfWeight, int8 bool) ([]byte, int, error) {
 	var missing []string
 	f := func(name string, shape ...int) []float32 {
 		t, ok := w[name]
-		if !ok || t.f == nil || !sameShape(t.shape, shape) {
+		if !ok || t.f == nil || !slices.Equal(t.shape, shape) {
 			missing = append(missing, fmt.Sprintf("%s%v", name, shape))
 			return make([]float32, prod(shape))
 		}

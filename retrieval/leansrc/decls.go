@@ -194,6 +194,48 @@ func (p *parser) relevantVars(from, to int) []varGroup {
 	return out
 }
 
+// statement fills d's Signature (head, then the section variables the header
+// uses, then the normalised header tokens [from,to)), StmtRefs and StmtOps.
+// self, if not "", is the declaration's own name, which is not a reference.
+// It returns the names bound by the section variables and the header, for
+// the body.
+func (p *parser) statement(d *Decl, head, self string, from, to int) map[string]bool {
+	vars := p.relevantVars(from, to)
+	var sig strings.Builder
+	sig.WriteString(head)
+	for _, g := range vars {
+		sig.WriteByte(' ')
+		sig.WriteString(g.text)
+	}
+	if h := p.normText(from, to, false); h != "" {
+		sig.WriteByte(' ')
+		sig.WriteString(h)
+	}
+	d.Signature = sig.String()
+	locals := map[string]bool{}
+	for _, g := range p.vars {
+		for _, n := range g.names {
+			locals[n] = true
+		}
+	}
+	p.locals(from, to, true, locals)
+	seen := map[string]bool{}
+	if self != "" {
+		seen[self] = true
+	}
+	for _, g := range vars {
+		for _, r := range g.refs {
+			if !seen[r] && !locals[r] {
+				seen[r] = true
+				d.StmtRefs = append(d.StmtRefs, r)
+			}
+		}
+	}
+	d.StmtRefs = append(d.StmtRefs, p.refs(from, to, locals, seen)...)
+	d.StmtOps = p.ops(from, to)
+	return locals
+}
+
 // locals collects names bound in tokens [from,to): binder groups of a
 // header (when header is set), binders of ∀/∃/fun/∑…, and names introduced
 // by common tactics.
@@ -400,47 +442,15 @@ func (p *parser) declaration(m *modifiers, kwIdx int, cmdCol int32) {
 		d.Name = p.qualify(p.instanceName(tyStart, headerEnd))
 	}
 	d.Scope = p.curScope()
-	vars := p.relevantVars(headerStart, headerEnd)
-	var sig strings.Builder
-	sig.WriteString(kw)
+	head, self := kw, ""
 	if kw == "lemma" {
-		sig.Reset()
-		sig.WriteString("theorem")
+		head = "theorem"
 	}
 	if nameIdx >= 0 {
-		sig.WriteByte(' ')
-		sig.WriteString(d.Name)
+		head += " " + d.Name
+		self = p.text(nameIdx)
 	}
-	for _, g := range vars {
-		sig.WriteByte(' ')
-		sig.WriteString(g.text)
-	}
-	if h := p.normText(headerStart, headerEnd, false); h != "" {
-		sig.WriteByte(' ')
-		sig.WriteString(h)
-	}
-	d.Signature = sig.String()
-	locals := map[string]bool{}
-	for _, g := range p.vars {
-		for _, n := range g.names {
-			locals[n] = true
-		}
-	}
-	p.locals(headerStart, headerEnd, true, locals)
-	seen := map[string]bool{}
-	if nameIdx >= 0 {
-		seen[p.text(nameIdx)] = true
-	}
-	for _, g := range vars {
-		for _, r := range g.refs {
-			if !seen[r] && !locals[r] {
-				seen[r] = true
-				d.StmtRefs = append(d.StmtRefs, r)
-			}
-		}
-	}
-	d.StmtRefs = append(d.StmtRefs, p.refs(headerStart, headerEnd, locals, seen)...)
-	d.StmtOps = p.ops(headerStart, headerEnd)
+	locals := p.statement(&d, head, self, headerStart, headerEnd)
 	p.locals(bodyStart, bodyEnd, false, locals)
 	d.ProofRefs = p.refs(bodyStart, bodyEnd, locals, map[string]bool{})
 	d.Range = p.rangeOf(m.start, bodyEnd)
@@ -553,6 +563,19 @@ func (p *parser) instanceName(from, to int) string {
 	return b.String()
 }
 
+// declName reads and qualifies the declared name at p.i. Without one it
+// reports "<what> without a name", skips the command and returns false.
+func (p *parser) declName(kwIdx int, cmdCol int32, what string) (string, bool) {
+	if p.kind(p.i) != TokIdent || p.isStarter(p.i, cmdCol) {
+		p.diag(kwIdx, what+" without a name")
+		p.skipTo(cmdCol)
+		return "", false
+	}
+	full := p.qualify(p.text(p.i))
+	p.i++
+	return full, true
+}
+
 // structure parses `structure` and `class` declarations with their fields,
 // constructor and parent projections.
 func (p *parser) structure(m *modifiers, kwIdx int, cmdCol int32, kw string) {
@@ -560,13 +583,10 @@ func (p *parser) structure(m *modifiers, kwIdx int, cmdCol int32, kw string) {
 	for p.i < len(p.toks) && p.is(p.i, "abbrev") {
 		p.i++
 	}
-	if p.kind(p.i) != TokIdent || p.isStarter(p.i, cmdCol) {
-		p.diag(kwIdx, kw+" without a name")
-		p.skipTo(cmdCol)
+	full, ok := p.declName(kwIdx, cmdCol, kw)
+	if !ok {
 		return
 	}
-	full := p.qualify(p.text(p.i))
-	p.i++
 	headerStart := p.i
 	term, _ := p.header(cmdCol, true, false)
 	var parents []string
@@ -596,33 +616,7 @@ func (p *parser) structure(m *modifiers, kwIdx int, cmdCol int32, kw string) {
 	}
 	headerEnd := p.i
 	sd := Decl{Name: full, Kind: kw, Doc: m.doc, Attrs: m.attrs, Private: m.private, Protected: m.protected, Additive: m.additive, Scope: p.curScope()}
-	vars := p.relevantVars(headerStart, headerEnd)
-	sig := kw + " " + full
-	for _, g := range vars {
-		sig += " " + g.text
-	}
-	if h := p.normText(headerStart, headerEnd, false); h != "" {
-		sig += " " + h
-	}
-	sd.Signature = sig
-	locals := map[string]bool{}
-	for _, g := range p.vars {
-		for _, n := range g.names {
-			locals[n] = true
-		}
-	}
-	p.locals(headerStart, headerEnd, true, locals)
-	seen := map[string]bool{}
-	for _, g := range vars {
-		for _, r := range g.refs {
-			if !seen[r] && !locals[r] {
-				seen[r] = true
-				sd.StmtRefs = append(sd.StmtRefs, r)
-			}
-		}
-	}
-	sd.StmtRefs = append(sd.StmtRefs, p.refs(headerStart, headerEnd, locals, seen)...)
-	sd.StmtOps = p.ops(headerStart, headerEnd)
+	locals := p.statement(&sd, kw+" "+full, "", headerStart, headerEnd)
 	var fields []Decl
 	ctor := "mk"
 	ctorIdx := -1
@@ -772,48 +766,19 @@ func (p *parser) inductive(m *modifiers, kwIdx int, cmdCol int32, kind string) {
 		p.i++
 	}
 	p.i++
-	if p.kind(p.i) != TokIdent || p.isStarter(p.i, cmdCol) {
-		p.diag(kwIdx, "inductive without a name")
-		p.skipTo(cmdCol)
+	full, ok := p.declName(kwIdx, cmdCol, "inductive")
+	if !ok {
 		return
 	}
-	full := p.qualify(p.text(p.i))
-	p.i++
 	headerStart := p.i
 	term, _ := p.header(cmdCol, false, true)
 	headerEnd := p.i
 	d := Decl{Name: full, Kind: kind, Doc: m.doc, Attrs: m.attrs, Private: m.private, Protected: m.protected, Additive: m.additive, Scope: p.curScope()}
-	vars := p.relevantVars(headerStart, headerEnd)
 	kw := "inductive"
 	if kind == "class inductive" {
 		kw = "class inductive"
 	}
-	sig := kw + " " + full
-	for _, g := range vars {
-		sig += " " + g.text
-	}
-	if h := p.normText(headerStart, headerEnd, false); h != "" {
-		sig += " " + h
-	}
-	d.Signature = sig
-	locals := map[string]bool{}
-	for _, g := range p.vars {
-		for _, n := range g.names {
-			locals[n] = true
-		}
-	}
-	p.locals(headerStart, headerEnd, true, locals)
-	seen := map[string]bool{}
-	for _, g := range vars {
-		for _, r := range g.refs {
-			if !seen[r] && !locals[r] {
-				seen[r] = true
-				d.StmtRefs = append(d.StmtRefs, r)
-			}
-		}
-	}
-	d.StmtRefs = append(d.StmtRefs, p.refs(headerStart, headerEnd, locals, seen)...)
-	d.StmtOps = p.ops(headerStart, headerEnd)
+	locals := p.statement(&d, kw+" "+full, "", headerStart, headerEnd)
 	if term >= 0 && (p.is(term, "where") || p.is(term, ":=")) {
 		p.i = term + 1
 	}

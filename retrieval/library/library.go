@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -415,20 +416,8 @@ func diff(abs string, old, new *fileData) Delta {
 func sameDecl(a, b *Decl) bool {
 	return a.Kind == b.Kind && a.Range == b.Range && a.Signature == b.Signature && a.Doc == b.Doc &&
 		a.Twin == b.Twin && a.Parent == b.Parent && a.Private == b.Private && a.Protected == b.Protected &&
-		equalStrings(a.Attrs, b.Attrs) && equalStrings(a.StatementDeps, b.StatementDeps) &&
-		equalStrings(a.ProofDeps, b.ProofDeps)
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+		slices.Equal(a.Attrs, b.Attrs) && slices.Equal(a.StatementDeps, b.StatementDeps) &&
+		slices.Equal(a.ProofDeps, b.ProofDeps)
 }
 
 // problemsOf converts a parse result's warnings and diagnostics.

@@ -1,6 +1,9 @@
 package library
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // This file ports the name translation of Mathlib's `to_additive`
 // (Mathlib/Tactic/ToAdditive/Frontend.lean: String.splitCase, nameDict,
@@ -205,7 +208,7 @@ func fixAbbreviation(parts []string) []string {
 outer:
 	for i := 0; i < len(parts); {
 		for _, r := range abbrevRules {
-			if len(r.from) <= len(parts)-i && equalWords(parts[i:i+len(r.from)], r.from) {
+			if len(r.from) <= len(parts)-i && slices.Equal(parts[i:i+len(r.from)], r.from) {
 				out = append(out, r.to...)
 				i += len(r.from)
 				continue outer
@@ -215,15 +218,6 @@ outer:
 		i++
 	}
 	return out
-}
-
-func equalWords(a, b []string) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // GuessAdditiveName translates the last component of a multiplicative
