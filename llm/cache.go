@@ -26,6 +26,7 @@ func cacheKey(req openai.ChatCompletionRequest) string {
 		Seed        *int
 		MaxTokens   int
 		Messages    []openai.ChatCompletionMessage
+		//lint:ignore SA1019 the cache key covers the field the request sets
 	}{cacheVersion, req.Model, req.Temperature, req.Seed, req.MaxTokens, req.Messages}
 	b, _ := json.Marshal(keyed)
 	sum := sha256.Sum256(b)

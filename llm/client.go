@@ -171,7 +171,8 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 	c := a.c
 	model := c.cfg.ModelFor(req.Stage)
 	creq := openai.ChatCompletionRequest{
-		Model:     model,
+		Model: model,
+		//lint:ignore SA1019 max_tokens is what most OpenAI-compatible servers (vLLM, llama.cpp, Ollama) understand; reasoning models are retried with max_completion_tokens
 		MaxTokens: c.cfg.MaxTokens,
 		Seed:      req.Seed,
 	}
@@ -224,6 +225,7 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 		// Reasoning models (o1, o3, gpt-5, …) take max_completion_tokens
 		// and a fixed temperature; go-openai refuses the request before
 		// sending it, so adapt and send once more.
+		//lint:ignore SA1019 moving the limit from the deprecated field to the new one
 		creq.MaxCompletionTokens, creq.MaxTokens, creq.Temperature = creq.MaxTokens, 0, 0
 		resp, err = send(creq)
 	}
@@ -325,6 +327,7 @@ func (c *Client) stream(ctx context.Context, creq openai.ChatCompletionRequest) 
 // reasoningRejected reports whether go-openai refused a request client-side
 // because the model is a reasoning model.
 func reasoningRejected(err error) bool {
+	//lint:ignore SA1019 older go-openai paths still return the O1 error
 	for _, e := range []error{openai.ErrReasoningModelMaxTokensDeprecated, openai.ErrO1MaxTokensDeprecated,
 		openai.ErrReasoningModelLimitationsOther, openai.ErrReasoningSamplingUnsupported, openai.ErrO1BetaLimitationsOther} {
 		if errors.Is(err, e) {

@@ -432,10 +432,13 @@ func (s *server) initialize(params []byte) (any, error) {
 	if folders, ok := p.WorkspaceFolders.Get(); ok && len(folders) > 0 {
 		root = uriToPath(string(folders[0].URI))
 	}
+	//lint:ignore SA1019 clients without workspace folders (Neovim 0.7) send only rootUri
 	if root == "" && p.RootURI != nil {
+		//lint:ignore SA1019 as above
 		root = uriToPath(string(*p.RootURI))
 	}
 	if root == "" {
+		//lint:ignore SA1019 the oldest clients send only rootPath
 		if rp, ok := p.RootPath.Get(); ok {
 			root = rp
 		}
