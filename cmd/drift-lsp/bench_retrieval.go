@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,17 +15,12 @@ func init() {
 }
 
 func runBenchRetrieval(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench retrieval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("bench retrieval", stderr, "usage: drift-lsp bench retrieval --bench FILE.jsonl [--root DIR]... [--corpus FILE.jsonl] [-k 5] [--json] [--out PER_QUERY.jsonl]")
 	rf := addRetrievalFlags(fs)
 	bench := fs.String("bench", "", "benchmark JSONL (informal_stmt, mathlib_dependencies)")
 	k := fs.Int("k", 5, "cut-off for precision, recall and F1")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	out := fs.String("out", "", "write one JSON line per query to this file")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: drift-lsp bench retrieval --bench FILE.jsonl [--root DIR]... [--corpus FILE.jsonl] [-k 5] [--json] [--out PER_QUERY.jsonl]")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

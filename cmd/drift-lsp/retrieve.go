@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -16,16 +15,11 @@ func init() {
 }
 
 func runRetrieve(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("retrieve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("retrieve", stderr, "usage: drift-lsp retrieve [--root DIR]... [--corpus FILE.jsonl] [-k N] [-m 3] [--json] STATEMENT")
 	rf := addRetrievalFlags(fs)
 	k := fs.Int("k", 5, "number of premises")
 	m := fs.Int("m", 3, "number of illustrative theorems")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: drift-lsp retrieve [--root DIR]... [--corpus FILE.jsonl] [-k N] [-m 3] [--json] STATEMENT")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -98,16 +98,11 @@ func toHitJSON(h retrieval.Hit) hitJSON {
 }
 
 func runSearch(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("search", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("search", stderr, "usage: drift-lsp search [--root DIR]... [--corpus FILE.jsonl] [-k N] [--kind def,class,...] [--json] QUERY")
 	rf := addRetrievalFlags(fs)
 	k := fs.Int("k", 10, "number of hits")
 	kinds := fs.String("kind", "", "comma-separated declaration kinds to keep (def,theorem,class,structure,…)")
 	asJSON := fs.Bool("json", false, "print hits as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: drift-lsp search [--root DIR]... [--corpus FILE.jsonl] [-k N] [--kind def,class,...] [--json] QUERY")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
