@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"github.com/drift-lsp/drift-lsp/llm"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // formalizeInstruction is the first part of the Formalize prompt (DRIFT §3.4).

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/llm"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 const informalizeSystem = `You are an expert in Lean 4 and mathematics. Describe the given Lean declaration in one short paragraph of plain mathematical English, as a docstring would: what it defines or states, with its hypotheses, without Lean syntax and without proof details. Use the descriptions of the declarations it depends on. Answer with the paragraph only.`

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/drift-lsp/drift-lsp/retrieval"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 

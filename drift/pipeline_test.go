@@ -13,7 +13,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 	"github.com/drift-lsp/drift-lsp/retrieval"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/drift-lsp/drift-lsp/llm"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // Names answers questions about the library's declaration names; it is
@@ -199,7 +199,7 @@ var mathConstants = map[string][]string{
 }
 
 // KindFunc looks up a declaration's kind ("def", "class", "field", …, as
-// retrieval/library.Decl.Kind) and, for fields and constructors, its parent.
+// internal/library.Decl.Kind) and, for fields and constructors, its parent.
 // It is optional: with it, class fields that Lean code uses unqualified (such
 // as `dist` or `gcd`, which Mathlib exports) resolve.
 type KindFunc func(name string) (kind, parent string, ok bool)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // MaxQueryBytes bounds the text a query analyzes; longer input is cut at a

@@ -18,7 +18,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // embedBatch is how many declarations are embedded per model call.

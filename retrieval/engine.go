@@ -12,7 +12,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // writeTree writes files (relative path -> content) under dir.

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // writeCorpus writes decls as a JSONL corpus and returns its path.

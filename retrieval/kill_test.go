@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // TestKillDuringBuild kills (SIGKILL) a process in the middle of building

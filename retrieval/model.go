@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // source is where the engine's declarations come from and how one file's

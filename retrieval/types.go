@@ -4,7 +4,7 @@
 // date as files change.
 package retrieval
 
-import "github.com/drift-lsp/drift-lsp/retrieval/library"
+import "github.com/drift-lsp/drift-lsp/internal/library"
 
 // Query is one search request.
 type Query struct {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // fileUpdate is a pending change to one file: new buffer text, or nil to

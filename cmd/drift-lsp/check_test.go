@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // checkCorpus writes a decls corpus with a few Mathlib-style names.

@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 func init() {

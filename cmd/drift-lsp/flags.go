@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // multiFlag is a repeatable string flag: --root A --root B.

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // writeCorpus writes a small decls JSONL corpus mirroring testdata/workspace.

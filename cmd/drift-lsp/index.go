@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 func init() {

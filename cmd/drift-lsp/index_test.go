@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 func TestIndexAndDeclsCommands(t *testing.T) {

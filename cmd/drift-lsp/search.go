@@ -11,7 +11,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 func init() {

@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // sep separates names in the suffix array's text; it never occurs in a name.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/library"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 func decls(names ...string) []*library.Decl {

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
 // Options configures Load.

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
 // The on-disk cache holds one parse result per file content hash, in a

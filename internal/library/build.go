@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
 // builtFile pairs a file with its parse result during a build.
