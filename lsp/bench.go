@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/uri"
 	"go.lsp.dev/protocol"
 )
 
@@ -278,13 +279,13 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		init["llm"] = map[string]any{"baseUrl": cfg.ModelURL, "model": "bench-model"}
 	}
 	start := time.Now()
-	d, err := c.call(ctx, "initialize", map[string]any{"processId": nil, "rootUri": string(pathToURI(root)), "capabilities": caps, "initializationOptions": init}, nil)
+	d, err := c.call(ctx, "initialize", map[string]any{"processId": nil, "rootUri": string(uri.File(root)), "capabilities": caps, "initializationOptions": init}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("initialize: %w", err)
 	}
 	res.InitializeMS = float64(d.Microseconds()) / 1000
 	_ = c.conn.Notify(ctx, "initialized", map[string]any{})
-	u := string(pathToURI(file))
+	u := string(uri.File(file))
 	c.doc = newDocument(u, "lean4", 1, string(text))
 	_ = c.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "lean4", "version": 1, "text": string(text)}})
 	seen := map[string]bool{}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"go.lsp.dev/uri"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func startReal(t *testing.T, resp llmtest.Responder) (*editor, *llmtest.Server, 
 	t.Setenv("DRIFT_LLM_CACHE", "off")
 	e := newEditor(t, editorOptions{
 		open:    OpenDrift,
-		rootURI: string(pathToURI(workspaceDir)),
+		rootURI: string(uri.File(workspaceDir)),
 		initOptions: map[string]any{
 			"llm":       map[string]any{"baseUrl": srv.URL, "model": "fake-model", "apiKeyEnv": "DRIFT_TEST_NO_KEY"},
 			"embedding": map[string]any{"provider": "none"},
@@ -30,7 +31,7 @@ func startReal(t *testing.T, resp llmtest.Responder) (*editor, *llmtest.Server, 
 		},
 	})
 	path := filepath.Join(workspaceDir, "DriftExample", "Demo.lean")
-	u := string(pathToURI(path))
+	u := string(uri.File(path))
 	text := readFile(t, path)
 	e.open(u, text)
 	e.waitEnds("DRIFT: indexing library", 1)

@@ -24,6 +24,9 @@ type editor struct {
 	t    testing.TB
 	conn jsonrpc2.Conn
 	done chan int
+	// closeFn closes the client's end and waits for the server to end.
+	closeFn   func()
+	closeOnce sync.Once
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -75,15 +78,17 @@ func newEditor(t testing.TB, o editorOptions) *editor {
 	}()
 	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc{cr, cw}))
 	e.conn.Go(context.Background(), e.handle)
-	t.Cleanup(func() {
+	e.closeFn = func() {
 		_ = cw.Close()
 		select {
-		case <-e.done:
+		case code := <-e.done:
+			e.done <- code
 		case <-time.After(10 * time.Second):
 			t.Errorf("server did not exit after stdin closed")
 		}
 		_ = e.conn.Close()
-	})
+	}
+	t.Cleanup(e.close)
 	caps := map[string]any{
 		"workspace": map[string]any{
 			"applyEdit":     true,
@@ -112,6 +117,10 @@ func newEditor(t testing.TB, o editorOptions) *editor {
 	}
 	return e
 }
+
+// close closes the editor's side of the connection and waits for the server
+// to return.
+func (e *editor) close() { e.closeOnce.Do(e.closeFn) }
 
 type rwc struct {
 	io.Reader
