@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"regexp"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -27,68 +29,23 @@ type comment struct {
 	ownLine bool
 }
 
-// scanComments finds every comment of a Lean text: nested block comments,
-// docstrings and -- comments, skipping string and character literals.
+// scanComments finds every comment of a Lean text with the one Lean
+// lexer (internal/leansrc): nested block comments, docstrings and --
+// comments, string and character literals skipped.
 func scanComments(text string) []comment {
-	var out []comment
-	lineStart := 0
-	for i := 0; i < len(text); {
-		c := text[i]
+	toks := leansrc.Comments([]byte(text))
+	out := make([]comment, 0, len(toks))
+	for _, t := range toks {
+		c := comment{start: int(t.Start), end: int(t.End)}
 		switch {
-		case c == '\n':
-			i++
-			lineStart = i
-		case c == '"':
-			i++
-			for i < len(text) && text[i] != '"' {
-				switch text[i] {
-				case '\\':
-					i++
-				case '\n':
-					lineStart = i + 1
-				}
-				i++
-			}
-			i++
-		case c == '\'' && i+2 < len(text) && text[i+2] == '\'' && text[i+1] != '\\':
-			i += 3
-		case c == '-' && i+1 < len(text) && text[i+1] == '-':
-			start := i
-			for i < len(text) && text[i] != '\n' && text[i] != '\r' {
-				i++
-			}
-			own := strings.TrimSpace(text[lineStart:start]) == ""
-			out = append(out, comment{kind: KindLineComments, start: start, end: i, ownLine: own})
-		case c == '/' && i+1 < len(text) && text[i+1] == '-':
-			start := i
-			kind := KindBlockComment
-			if i+2 < len(text) && text[i+2] == '-' && !(i+3 < len(text) && text[i+3] == '/') {
-				kind = KindDocComment
-			}
-			depth := 0
-			for i < len(text) {
-				if text[i] == '/' && i+1 < len(text) && text[i+1] == '-' {
-					depth++
-					i += 2
-					continue
-				}
-				if text[i] == '-' && i+1 < len(text) && text[i+1] == '/' {
-					depth--
-					i += 2
-					if depth == 0 {
-						break
-					}
-					continue
-				}
-				if text[i] == '\n' {
-					lineStart = i + 1
-				}
-				i++
-			}
-			out = append(out, comment{kind: kind, start: start, end: i})
+		case t.Kind == leansrc.TokDoc:
+			c.kind = KindDocComment
+		case strings.HasPrefix(text[c.start:], "--"):
+			c.kind, c.ownLine = KindLineComments, t.BOL
 		default:
-			i++
+			c.kind = KindBlockComment
 		}
+		out = append(out, c)
 	}
 	return out
 }
@@ -232,45 +189,35 @@ func findDecl(d *Document, line int) (start, end int, ok bool) {
 // wrote under a comment for drift to fill.
 var placeholderRE = regexp.MustCompile(`^(theorem|lemma)\s+(\S+)[^\n]*?:\s*sorry\s*(?::=\s*(?:by\s+)?sorry)?\s*$`)
 
-// keywords are Lean keywords that cannot be theorem names.
-var keywords = map[string]bool{
-	"theorem": true, "lemma": true, "def": true, "example": true, "fun": true, "let": true, "have": true,
-	"show": true, "from": true, "by": true, "do": true, "then": true, "else": true, "if": true, "match": true,
-	"with": true, "at": true, "in": true, "end": true, "namespace": true, "section": true, "open": true,
-	"import": true, "where": true, "instance": true, "class": true, "structure": true, "forall": true,
-	"exists": true, "Type": true, "Prop": true, "Sort": true, "sorry": true, "calc": true, "mut": true,
-}
-
 // sanitizeName turns s into a valid Lean identifier (dotted components of
-// letters, digits, _ and '), or returns "" when nothing is left.
+// the characters the Lean lexer allows in identifiers), or returns "" when
+// nothing is left.
 func sanitizeName(s string) string {
 	var parts []string
 	for _, part := range strings.Split(s, ".") {
 		var b strings.Builder
 		for _, r := range part {
 			switch {
-			case unicode.IsLetter(r) || r == '_' || r == '\'' || unicode.IsDigit(r) || isSubscript(r):
+			case leansrc.IdentRune(r):
 				b.WriteRune(r)
 			case r == '-' || unicode.IsSpace(r):
 				b.WriteByte('_')
 			}
 		}
 		p := strings.Trim(b.String(), "_")
-		if p == "" {
-			continue
+		if strings.IndexFunc(p, leansrc.IdentStart) < 0 {
+			continue // no letter: not a name
 		}
-		if r, _ := utf8.DecodeRuneInString(p); unicode.IsDigit(r) || r == '\'' || isSubscript(r) {
+		if r, _ := utf8.DecodeRuneInString(p); !leansrc.IdentStart(r) {
 			p = "thm_" + p
 		}
-		if keywords[p] {
+		if leansrc.IsKeyword(p) {
 			p += "'"
 		}
 		parts = append(parts, p)
 	}
 	return strings.Join(parts, ".")
 }
-
-func isSubscript(r rune) bool { return r >= '₀' && r <= '₉' || r >= 'ₐ' && r <= 'ₜ' }
 
 // nameHintRE finds an explicit name in a comment: "(name: foo)" or
 // "name: foo" on its own line.

@@ -168,19 +168,17 @@ func TestCheckDiagnostics(t *testing.T) {
 	if ends[0] != "1 finding(s); Lean not run: no Lean REPL found in the workspace" {
 		t.Errorf("end = %q", ends[0])
 	}
-	e.waitFor("diagnostic", func() bool { return len(e.diags[demoURI]) == 1 })
-	e.mu.Lock()
-	d := e.diags[demoURI][0]
-	e.mu.Unlock()
+	e.waitFor("diagnostic", func() bool { return len(e.Diagnostics(demoURI)) == 1 })
+	d := e.Diagnostics(demoURI)[0]
 	if d["source"] != "drift" || d["message"] != "unknown name FooBar" {
 		t.Errorf("diagnostic = %v", d)
 	}
 	// Fixing the name clears the diagnostic; a new unknown name brings one back.
 	e.edit(demoURI, "example : FooBar 1", "example : Nat.succ 1")
-	e.waitFor("cleared diagnostics", func() bool { return len(e.diags[demoURI]) == 0 })
+	e.waitFor("cleared diagnostics", func() bool { return len(e.Diagnostics(demoURI)) == 0 })
 	e.edit(demoURI, "Nat.succ 1 = 2", "Nat.succ 1 = FooZ")
 	e.waitFor("new diagnostic", func() bool {
-		return len(e.diags[demoURI]) == 1 && e.diags[demoURI][0]["message"] == "unknown name FooZ"
+		return len(e.Diagnostics(demoURI)) == 1 && e.Diagnostics(demoURI)[0]["message"] == "unknown name FooZ"
 	})
 }
 
@@ -234,9 +232,9 @@ func TestCommentChangedRefuses(t *testing.T) {
 	if ends[0] != "Not applied: the text changed" {
 		t.Errorf("end = %q", ends[0])
 	}
-	e.waitFor("showMessage", func() bool { return len(e.messages) > 0 })
-	if !strings.Contains(e.messages[0], "changed or was removed") {
-		t.Errorf("message = %q", e.messages[0])
+	e.waitFor("showMessage", func() bool { return len(e.Messages()) > 0 })
+	if !strings.Contains(e.Messages()[0], "changed or was removed") {
+		t.Errorf("message = %q", e.Messages()[0])
 	}
 	if strings.Contains(e.text(demoURI), "theorem prime") {
 		t.Errorf("edit applied to a changed comment")
@@ -247,9 +245,7 @@ func TestCommentChangedRefuses(t *testing.T) {
 func TestRejectedEditRetries(t *testing.T) {
 	b := newScripted()
 	e := startDemo(t, b, editorOptions{})
-	e.mu.Lock()
-	e.rejectN = 1
-	e.mu.Unlock()
+	e.RejectEdits(1)
 	if err := <-e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)); err != nil {
 		t.Fatal(err)
 	}
@@ -368,12 +364,12 @@ func TestModelFails(t *testing.T) {
 	if !strings.HasPrefix(ends[0], "Failed: model endpoint returned 500") {
 		t.Errorf("end = %q", ends[0])
 	}
-	e.waitFor("error message", func() bool { return len(e.messages) == 1 })
-	if e.messages[0] != "DRIFT: Formalize with DRIFT failed: "+errModel.Error() {
-		t.Errorf("message = %q", e.messages[0])
+	e.waitFor("error message", func() bool { return len(e.Messages()) == 1 })
+	if e.Messages()[0] != "DRIFT: Formalize with DRIFT failed: "+errModel.Error() {
+		t.Errorf("message = %q", e.Messages()[0])
 	}
 	e.waitFor("the detail in the log", func() bool {
-		return contains(e.logs, "drift: Formalize with DRIFT failed: "+errModel.Error())
+		return contains(e.Logs(), "drift: Formalize with DRIFT failed: "+errModel.Error())
 	})
 	if e.text(demoURI) != demoText {
 		t.Errorf("text changed after a failure")
@@ -439,9 +435,7 @@ func TestSettingsSources(t *testing.T) {
 	if s.LLM.Model != "init-model" || s.Pipeline.M != 5 || s.LLM.BaseURL != "http://127.0.0.1:9/v1" || s.LLM.APIKeyEnv != "OPENAI_API_KEY" {
 		t.Errorf("settings = %+v", s)
 	}
-	e.mu.Lock()
-	e.config = []byte(`{"llm": {"baseUrl": "http://127.0.0.1:9/v1", "model": "changed"}, "pipeline": {"samples": 2}}`)
-	e.mu.Unlock()
+	e.SetConfig([]byte(`{"llm": {"baseUrl": "http://127.0.0.1:9/v1", "model": "changed"}, "pipeline": {"samples": 2}}`))
 	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
 	e.waitFor("reconfigured", func() bool {
 		b.mu.Lock()
@@ -481,9 +475,9 @@ func TestNoBackend(t *testing.T) {
 	if err := <-e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)); err != nil {
 		t.Fatal(err)
 	}
-	e.waitFor("message", func() bool { return len(e.messages) == 1 })
-	if !strings.Contains(e.messages[0], "no library index is configured") {
-		t.Errorf("message = %q", e.messages[0])
+	e.waitFor("message", func() bool { return len(e.Messages()) == 1 })
+	if !strings.Contains(e.Messages()[0], "no library index is configured") {
+		t.Errorf("message = %q", e.Messages()[0])
 	}
 	time.Sleep(10 * time.Millisecond)
 }
@@ -498,10 +492,8 @@ func TestInsertedStubDiagnostics(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.waitEnds("DRIFT: "+titleFormalize, 1)
-	e.waitFor("diagnostic on the stub", func() bool { return len(e.diags[demoURI]) == 1 })
-	e.mu.Lock()
-	d := e.diags[demoURI][0]
-	e.mu.Unlock()
+	e.waitFor("diagnostic on the stub", func() bool { return len(e.Diagnostics(demoURI)) == 1 })
+	d := e.Diagnostics(demoURI)[0]
 	r := d["range"].(map[string]any)["start"].(map[string]any)
 	if d["source"] != "drift" || r["line"] != float64(5) || r["character"] != float64(29) {
 		t.Errorf("diagnostic = %v", d)

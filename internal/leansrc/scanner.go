@@ -21,6 +21,7 @@ const (
 	TokModDoc                       // /-! module doc comment -/
 	TokNameLit                      // `name or ``name literal
 	TokQuote                        // `(syntax quotation)
+	TokComment                      // -- or /- comment (only from Comments)
 )
 
 // Token is one lexical token. Offsets are byte offsets into the scanned text;
@@ -49,6 +50,8 @@ type scanner struct {
 	bol       bool
 	toks      []Token
 	errs      []ScanError
+	// comments makes the scanner emit ordinary comments as TokComment.
+	comments bool
 }
 
 // Scan splits src into tokens, dropping whitespace and ordinary comments but
@@ -117,9 +120,15 @@ func (s *scanner) next() {
 		for s.pos < len(s.src) && s.src[s.pos] != '\n' && s.src[s.pos] != '\r' {
 			s.pos++
 		}
+		if s.comments {
+			s.emit(TokComment, start, line, col)
+		}
 		return
 	case c == '/' && s.peek(1) == '-':
 		kind := TokenKind(0)
+		if s.comments {
+			kind = TokComment
+		}
 		if s.peek(2) == '-' && s.peek(3) != '/' {
 			kind = TokDoc
 		} else if s.peek(2) == '!' {

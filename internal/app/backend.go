@@ -1,26 +1,25 @@
-package lsp
+package app
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
-	"github.com/drift-lsp/drift-lsp/leanrepl"
-	"github.com/drift-lsp/drift-lsp/llm"
-	"github.com/drift-lsp/drift-lsp/retrieval"
-	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 	"github.com/drift-lsp/drift-lsp/internal/library"
-)
+	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/lsp"
+	"github.com/drift-lsp/drift-lsp/retrieval"
+	)
 
-// driftBackend is the real Backend: the retrieval engine, the model client,
+// driftBackend is the real lsp.Backend: the retrieval engine, the model client,
 // the DRIFT pipeline and the checks.
 type driftBackend struct {
+	getenv func(string) string
 	eng   *retrieval.Engine
 	logf  func(string, ...any)
 	roots map[string]string // package → absolute root directory
@@ -29,7 +28,7 @@ type driftBackend struct {
 
 	mu       sync.Mutex
 	pipeline *drift.Pipeline
-	settings Settings
+	settings lsp.Settings
 	noModel  error
 	checker  *leanrepl.Checker
 	pool     *leanrepl.Pool
@@ -72,10 +71,18 @@ func (n liveNames) Similar(name string, limit int) []string {
 	return nil
 }
 
-// OpenDrift is the OpenFunc of drift-lsp: it opens the retrieval engine over
-// the workspace at root plus the extra roots and corpora of s (building the
-// index in the background), and sets up the model client and the pipeline.
-func OpenDrift(ctx context.Context, root string, s Settings, logf func(string, ...any)) (Backend, error) {
+// Opener returns the lsp.OpenFunc of drift-lsp, reading the environment
+// through getenv: it opens the retrieval engine over the workspace at root
+// plus the extra roots and corpora of the settings (building the index in
+// the background), and sets up the model client, the checker and the
+// pipeline.
+func Opener(getenv func(string) string) lsp.OpenFunc {
+	return func(ctx context.Context, root string, s lsp.Settings, logf func(string, ...any)) (lsp.Backend, error) {
+		return open(ctx, root, s, getenv, logf)
+	}
+}
+
+func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) string, logf func(string, ...any)) (lsp.Backend, error) {
 	var roots []string
 	if root != "" {
 		roots = append(roots, root)
@@ -84,11 +91,9 @@ func OpenDrift(ctx context.Context, root string, s Settings, logf func(string, .
 	if len(roots) == 0 && len(s.Corpus) == 0 {
 		return nil, errors.New("no workspace folder and no drift.roots or drift.corpus setting: nothing to index")
 	}
-	b := &driftBackend{logf: logf, roots: map[string]string{}}
+	b := &driftBackend{getenv: getenv, logf: logf, roots: map[string]string{}}
 	if len(roots) > 0 {
 		b.root = roots[0]
-	}
-	if len(roots) > 0 {
 		if ws, err := library.Discover(roots[0], roots[1:]); err == nil {
 			for _, r := range ws.Roots {
 				if _, dup := b.roots[r.Package]; !dup {
@@ -97,31 +102,8 @@ func OpenDrift(ctx context.Context, root string, s Settings, logf func(string, .
 			}
 		}
 	}
-	var emb embed.Embedder
-	ecfg := embed.ConfigFromEnv()
-	set := func(dst *string, v string) {
-		if v != "" {
-			*dst = v
-		}
-	}
-	set(&ecfg.Provider, s.Embedding.Provider)
-	set(&ecfg.ModelDir, s.Embedding.ModelDir)
-	set(&ecfg.BaseURL, s.Embedding.BaseURL)
-	set(&ecfg.Model, s.Embedding.Model)
-	if ecfg.Provider != embed.ProviderNone {
-		var warn string
-		emb, warn = embed.Default(ecfg)
-		if warn != "" {
-			logf("drift: %s", warn)
-		}
-	}
-	cache := s.CacheDir
-	if cache == "" {
-		if dir, err := os.UserCacheDir(); err == nil {
-			cache = filepath.Join(dir, "drift-lsp")
-		}
-	}
-	eng, err := retrieval.Open(ctx, retrieval.Config{Roots: roots, Corpus: s.Corpus, CacheDir: cache, Embedder: emb, Watch: true, Logf: logf})
+	emb := NewEmbedder(EmbedConfig(s, getenv), logf)
+	eng, err := retrieval.Open(ctx, retrieval.Config{Roots: roots, Corpus: s.Corpus, CacheDir: CacheDir(s, getenv), Embedder: emb, Watch: true, Logf: logf})
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +114,7 @@ func OpenDrift(ctx context.Context, root string, s Settings, logf func(string, .
 
 // configureChecker (re)builds the checker and its REPL pool when the REPL
 // settings changed. It is called with b.mu held.
-func (b *driftBackend) configureChecker(s Settings) {
+func (b *driftBackend) configureChecker(s lsp.Settings) {
 	key := fmt.Sprintf("%s\x00%d\x00%d\x00%d", s.REPL.Command, s.REPL.PoolSize, s.REPL.TimeoutSeconds, s.REPL.MemoryMB)
 	if b.checker != nil && key == b.replKey {
 		return
@@ -154,31 +136,10 @@ func (b *driftBackend) configureChecker(s Settings) {
 }
 
 // Configure rebuilds the model client, the checker and the pipeline from s.
-func (b *driftBackend) Configure(s Settings) {
-	cfg, err := llm.ConfigFromEnv()
-	if err != nil {
-		b.logf("drift: %v", err)
-	}
-	if s.LLM.BaseURL != "" {
-		cfg.BaseURL = s.LLM.BaseURL
-	}
-	if s.LLM.Model != "" {
-		cfg.Model = s.LLM.Model
-	}
-	if s.LLM.APIKeyEnv != "" {
-		cfg.APIKeyEnv = s.LLM.APIKeyEnv
-	}
-	cfg.Logf = b.logf
-	var client *llm.Client
-	var noModel error
-	if cfg.Configured() {
-		client, err = llm.New(cfg)
-		if err != nil {
-			noModel = err
-			client = nil
-		}
-	} else {
-		noModel = fmt.Errorf("%w: %s", ErrNoModel, llm.HowToConfigure)
+func (b *driftBackend) Configure(s lsp.Settings) {
+	client, noModel := NewModel(s, b.getenv, b.logf)
+	if noModel != nil {
+		client = nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -192,16 +153,16 @@ func (b *driftBackend) Configure(s Settings) {
 	b.pipeline = drift.New(b.eng, client, drift.LeanChecker(b.checker), params)
 }
 
-func (b *driftBackend) current() (*drift.Pipeline, Settings, error) {
+func (b *driftBackend) current() (*drift.Pipeline, lsp.Settings, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.pipeline, b.settings, b.noModel
 }
 
-// Status implements Backend.
-func (b *driftBackend) Status() IndexStatus {
+// Status implements lsp.Backend.
+func (b *driftBackend) Status() lsp.IndexStatus {
 	st := b.eng.Status()
-	out := IndexStatus{Phase: st.Phase, Done: st.Done, Total: st.Total, Ready: st.Ready, Decls: st.Decls, Warning: st.Warning}
+	out := lsp.IndexStatus{Phase: st.Phase, Done: st.Done, Total: st.Total, Ready: st.Ready, Decls: st.Decls, Warning: st.Warning}
 	if st.Phase == "failed" {
 		out.Err = errors.New(st.Warning)
 		out.Warning = ""
@@ -209,13 +170,13 @@ func (b *driftBackend) Status() IndexStatus {
 	return out
 }
 
-// Search implements Backend.
-func (b *driftBackend) Search(ctx context.Context, query string, k int) ([]Symbol, error) {
+// Search implements lsp.Backend.
+func (b *driftBackend) Search(ctx context.Context, query string, k int) ([]lsp.Symbol, error) {
 	hits, err := b.eng.Search(ctx, retrieval.Query{Text: query, K: k})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Symbol, 0, len(hits))
+	out := make([]lsp.Symbol, 0, len(hits))
 	for _, h := range hits {
 		if h.Decl != nil {
 			out = append(out, b.symbol(h.Decl))
@@ -225,48 +186,48 @@ func (b *driftBackend) Search(ctx context.Context, query string, k int) ([]Symbo
 }
 
 // symbol converts a declaration, resolving its file against its root.
-func (b *driftBackend) symbol(d *library.Decl) Symbol {
+func (b *driftBackend) symbol(d *library.Decl) lsp.Symbol {
 	path := d.File
 	if dir, ok := b.roots[d.Package]; ok && !filepath.IsAbs(path) {
 		path = filepath.Join(dir, filepath.FromSlash(d.File))
 	} else if !filepath.IsAbs(path) {
 		path = ""
 	}
-	return Symbol{
+	return lsp.Symbol{
 		Name: d.Name, Kind: string(d.Kind), Signature: d.Signature, Path: path, Container: d.Module,
-		Range: Span{Start: Pos{d.Range.Start.Line, d.Range.Start.Character}, End: Pos{d.Range.End.Line, d.Range.End.Character}},
+		Range: lsp.Span{Start: lsp.Pos{Line: d.Range.Start.Line, Char: d.Range.Start.Character}, End: lsp.Pos{Line: d.Range.End.Line, Char: d.Range.End.Character}},
 	}
 }
 
-// Formalize implements Backend.
-func (b *driftBackend) Formalize(ctx context.Context, req FormalizeRequest, progress func(Progress)) (*Formalized, error) {
+// Formalize implements lsp.Backend.
+func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, progress func(lsp.Progress)) (*lsp.Formalized, error) {
 	pl, _, noModel := b.current()
 	if noModel != nil {
 		return nil, noModel
 	}
 	res, err := pl.Formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header}, func(e drift.Event) {
-		progress(Progress{Stage: e.Stage, Message: e.Message, Done: e.Done, Total: e.Total})
+		progress(lsp.Progress{Stage: e.Stage, Message: e.Message, Done: e.Done, Total: e.Total})
 	})
 	if err != nil {
 		return nil, err
 	}
 	summary := fmt.Sprintf("%d candidate(s), %d premise(s), %d model call(s)", len(res.Candidates), len(res.Premises), res.Usage.Calls)
-	out := &Formalized{Stub: res.Stub, Summary: summary}
+	out := &lsp.Formalized{Stub: res.Stub, Summary: summary}
 	if len(res.Candidates) > 0 && res.Candidates[0].Check != nil {
 		out.Report = reportOf(res.Stub, res.Candidates[0].Check)
 	}
 	return out, nil
 }
 
-// FindPremises implements Backend.
-func (b *driftBackend) FindPremises(ctx context.Context, statement string, progress func(Progress)) (*Premises, error) {
+// FindPremises implements lsp.Backend.
+func (b *driftBackend) FindPremises(ctx context.Context, statement string, progress func(lsp.Progress)) (*lsp.Premises, error) {
 	pl, s, _ := b.current()
-	progress(Progress{Stage: "retrieve", Message: fmt.Sprintf("Retrieving the top %d premises…", s.Pipeline.K)})
+	progress(lsp.Progress{Stage: "retrieve", Message: fmt.Sprintf("Retrieving the top %d premises…", s.Pipeline.K)})
 	prem, ill, err := pl.FindPremises(ctx, statement, s.Pipeline.K, s.Pipeline.M)
 	if err != nil {
 		return nil, err
 	}
-	out := &Premises{Coverage: ill.Coverage}
+	out := &lsp.Premises{Coverage: ill.Coverage}
 	for _, p := range prem {
 		if p.Decl != nil {
 			out.Premises = append(out.Premises, b.symbol(p.Decl))
@@ -278,10 +239,10 @@ func (b *driftBackend) FindPremises(ctx context.Context, statement string, progr
 	return out, nil
 }
 
-// Check implements Backend: the leanrepl checks (gate, unknown names,
+// Check implements lsp.Backend: the leanrepl checks (gate, unknown names,
 // lints, Lean when a REPL is available) on the statement of decl, its proof
 // replaced by sorry.
-func (b *driftBackend) Check(ctx context.Context, header, decl string) (*CheckReport, error) {
+func (b *driftBackend) Check(ctx context.Context, header, decl string) (*lsp.CheckReport, error) {
 	stub := statementStub(decl)
 	b.mu.Lock()
 	checker := b.checker
@@ -290,7 +251,7 @@ func (b *driftBackend) Check(ctx context.Context, header, decl string) (*CheckRe
 	if err != nil {
 		return nil, err
 	}
-	out := &CheckReport{LeanRan: rep.LeanRan, LeanSkipped: rep.LeanSkipped}
+	out := &lsp.CheckReport{LeanRan: rep.LeanRan, LeanSkipped: rep.LeanSkipped}
 	// Offsets are in the trimmed stub; decl starts at a line start, so only
 	// leading white space can shift them.
 	shift := len(stub) - len(strings.TrimLeft(stub, " \t\r\n"))
@@ -301,10 +262,10 @@ func (b *driftBackend) Check(ctx context.Context, header, decl string) (*CheckRe
 		return start + shift, end + shift
 	}
 	if !rep.GatePassed {
-		out.Findings = append(out.Findings, Finding{Severity: SeverityError, Code: "gate", Message: "rejected by the safety gate: " + rep.GateReason, Start: -1, End: -1})
+		out.Findings = append(out.Findings, lsp.Finding{Severity: lsp.SeverityError, Code: "gate", Message: "rejected by the safety gate: " + rep.GateReason, Start: -1, End: -1})
 	}
 	for _, u := range rep.Unknown {
-		f := Finding{Severity: SeverityError, Code: "unknown-name", Message: "unknown name " + u.Name}
+		f := lsp.Finding{Severity: lsp.SeverityError, Code: "unknown-name", Message: "unknown name " + u.Name}
 		if len(u.Suggestions) > 0 {
 			f.Message += "; did you mean " + strings.Join(u.Suggestions, ", ") + "?"
 		}
@@ -312,19 +273,19 @@ func (b *driftBackend) Check(ctx context.Context, header, decl string) (*CheckRe
 		out.Findings = append(out.Findings, f)
 	}
 	for _, l := range rep.Lints {
-		f := Finding{Severity: SeverityWarning, Code: l.Code, Message: l.Message}
+		f := lsp.Finding{Severity: lsp.SeverityWarning, Code: l.Code, Message: l.Message}
 		f.Start, f.End = at(l.Start, l.End)
 		out.Findings = append(out.Findings, f)
 	}
 	for _, m := range rep.Messages {
-		sev := SeverityInfo
+		sev := lsp.SeverityInfo
 		switch m.Severity {
 		case "error":
-			sev = SeverityError
+			sev = lsp.SeverityError
 		case "warning":
-			sev = SeverityWarning
+			sev = lsp.SeverityWarning
 		}
-		f := Finding{Severity: sev, Code: "lean", Message: m.Data}
+		f := lsp.Finding{Severity: sev, Code: "lean", Message: m.Data}
 		f.Start, f.End = at(m.Start, m.End)
 		out.Findings = append(out.Findings, f)
 	}
@@ -332,13 +293,13 @@ func (b *driftBackend) Check(ctx context.Context, header, decl string) (*CheckRe
 }
 
 // reportOf converts a pipeline check result, locating unknown names in stub.
-func reportOf(stub string, r *drift.CheckResult) *CheckReport {
-	rep := &CheckReport{LeanRan: r.LeanRan, LeanSkipped: r.LeanSkipped}
+func reportOf(stub string, r *drift.CheckResult) *lsp.CheckReport {
+	rep := &lsp.CheckReport{LeanRan: r.LeanRan, LeanSkipped: r.LeanSkipped}
 	if !r.GateOK && r.GateReason != "" {
-		rep.Findings = append(rep.Findings, Finding{Severity: SeverityError, Code: "gate", Message: "rejected by the safety gate: " + r.GateReason, Start: -1, End: -1})
+		rep.Findings = append(rep.Findings, lsp.Finding{Severity: lsp.SeverityError, Code: "gate", Message: "rejected by the safety gate: " + r.GateReason, Start: -1, End: -1})
 	}
 	for _, n := range r.Unknown {
-		f := Finding{Severity: SeverityError, Code: "unknown-name", Message: "unknown name " + n + " (likely hallucinated)", Start: -1, End: -1}
+		f := lsp.Finding{Severity: lsp.SeverityError, Code: "unknown-name", Message: "unknown name " + n + " (likely hallucinated)", Start: -1, End: -1}
 		if i := strings.Index(stub, n); i >= 0 {
 			f.Start, f.End = i, i+len(n)
 		}
@@ -346,7 +307,7 @@ func reportOf(stub string, r *drift.CheckResult) *CheckReport {
 	}
 	if r.LeanRan && !r.LeanOK {
 		for _, m := range r.Messages {
-			rep.Findings = append(rep.Findings, Finding{Severity: SeverityWarning, Code: "lean", Message: m, Start: -1, End: -1})
+			rep.Findings = append(rep.Findings, lsp.Finding{Severity: lsp.SeverityWarning, Code: "lean", Message: m, Start: -1, End: -1})
 		}
 	}
 	return rep
@@ -372,13 +333,13 @@ func statementStub(decl string) string {
 	return decl
 }
 
-// UpdateBuffer implements Backend.
+// UpdateBuffer implements lsp.Backend.
 func (b *driftBackend) UpdateBuffer(path string, text []byte) { b.eng.UpdateBuffer(path, text) }
 
-// CloseBuffer implements Backend.
+// CloseBuffer implements lsp.Backend.
 func (b *driftBackend) CloseBuffer(path string) { b.eng.CloseBuffer(path) }
 
-// Close implements Backend.
+// Close implements lsp.Backend.
 func (b *driftBackend) Close() error {
 	b.mu.Lock()
 	if b.pool != nil {
