@@ -45,7 +45,8 @@ func startServer(t *testing.T) *lspProcess {
 	}
 	cmd := exec.Command(exe, "serve")
 	home := t.TempDir()
-	cmd.Env = append(os.Environ(), "DRIFT_LSP_TEST_MAIN=1", "HOME="+home, "XDG_CACHE_HOME="+home,
+	// A -race binary sleeps 1 s at exit unless told not to.
+	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0", "DRIFT_LSP_TEST_MAIN=1", "HOME="+home, "XDG_CACHE_HOME="+home,
 		"DRIFT_CACHE_DIR="+t.TempDir(), "DRIFT_EMBED_PROVIDER=none", "DRIFT_LLM_BASE_URL=", "DRIFT_REPL=")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
