@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -328,7 +329,7 @@ func isAutoBoundShape(name string) bool {
 		return false
 	}
 	for _, c := range name[w:] {
-		if !(unicode.IsDigit(c) || isSubscript(c) || c == '\'' || c == '_') {
+		if !(unicode.IsDigit(c) || leansrc.IsSubScriptAlnum(c) || c == '\'' || c == '_') {
 			return false
 		}
 	}

@@ -27,12 +27,12 @@ func checkCorpus(t *testing.T) string {
 	return p
 }
 
-// buildReplFake builds the REPL test double, or skips.
+// buildReplFake builds the REPL test double; a failed build fails the test.
 func buildReplFake(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "replfake")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/drift-lsp/drift-lsp/leanrepl/replfake").CombinedOutput(); err != nil {
-		t.Skipf("cannot build the REPL test double: %v: %s", err, out)
+		t.Fatalf("cannot build the REPL test double: %v: %s", err, out)
 	}
 	return bin
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -110,14 +109,8 @@ func TestFormalizeCommand(t *testing.T) {
 // leanrepl's protocol-faithful fake REPL: a candidate Lean rejects ranks
 // below one it accepts, whatever the agreement.
 func TestFormalizeWithREPL(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go toolchain not on PATH: cannot build the fake REPL")
-	}
 	dir := t.TempDir()
-	fake := filepath.Join(dir, "replfake")
-	if out, err := exec.Command("go", "build", "-o", fake, "../../leanrepl/replfake").CombinedOutput(); err != nil {
-		t.Fatalf("building replfake: %v\n%s", err, out)
-	}
+	fake := buildReplFake(t)
 	rules := filepath.Join(dir, "rules.json")
 	os.WriteFile(rules, []byte(`{"known": ["Mm.Prime", "Mm.Odd"], "rules": [{"match": "2 ≤ p", "data": "type mismatch"}]}`), 0o600)
 
