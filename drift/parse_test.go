@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 

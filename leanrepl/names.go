@@ -57,7 +57,7 @@ type Lint struct {
 	// Start and End are the byte range in the stub the lint is about.
 	Start       int      `json:"start"`
 	End         int      `json:"end"`
-	Suggestions []string `json:"suggestions,omitempty"`
+	Suggestions []string `json:"suggestions"`
 }
 
 // Scope is what a file header brings into scope for name resolution.
@@ -502,6 +502,9 @@ func (r *resolver) suggest(name string) []string {
 	}
 	if len(out) > 5 {
 		out = out[:5]
+	}
+	if out == nil {
+		out = []string{}
 	}
 	return out
 }

@@ -53,6 +53,10 @@ var keywords = map[string]bool{
 	"local": true, "this": true, "suffices": true, "obtain": true, "Type*": true, "Sort*": true,
 }
 
+// IsKeyword reports whether word is a Lean keyword for the checks, so that
+// it cannot be a name (theorem, fun, by, sorry, Type, …).
+func IsKeyword(word string) bool { return keywords[word] }
+
 // notationIdents are identifier-shaped tokens that Mathlib defines as
 // notation, so they never name a constant.
 var notationIdents = map[string]bool{

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
-	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 func init() {
@@ -107,6 +107,11 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
+	// A stub that failed a check that ran is shown, but is not a success.
+	code := 0
+	if res.Report != nil && !res.Report.Passed() {
+		code = 1
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -115,10 +120,10 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
 			return 1
 		}
-		return 0
+		return code
 	}
 	printResult(stdout, res, pl.Params(), time.Since(start))
-	return 0
+	return code
 }
 
 // informalizedCorpus loads the workspace, describes the user's declarations
@@ -177,10 +182,7 @@ func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr
 	if len(roots) > 0 {
 		root = roots[0]
 	}
-	cfg := leanrepl.CheckerConfig{Kinds: leanrepl.LibraryKinds(eng.Lookup)}
-	if ix := eng.Names(); ix != nil {
-		cfg.Names = ix
-	}
+	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(eng), Kinds: leanrepl.LibraryKinds(eng.Lookup)}
 	var cmd []string
 	if repl != "" {
 		cmd = []string{"/bin/sh", "-c", repl}
@@ -193,7 +195,7 @@ func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr
 	if pool != nil {
 		closer = func() { pool.Close() }
 	}
-	return drift.LeanChecker(checker), closer
+	return checker, closer
 }
 
 // formalizeJSON is the --json form of a drift.Result.
@@ -283,14 +285,13 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 			case c.Check.LeanRan && c.Check.LeanOK:
 				fmt.Fprint(w, ", Lean: ok")
 			case c.Check.LeanRan:
-				fmt.Fprintf(w, ", Lean: %s", strings.Join(c.Check.Messages, "; "))
+				fmt.Fprint(w, ", Lean: rejected")
 			case c.Check.LeanSkipped != "":
 				fmt.Fprintf(w, ", Lean not run: %s", c.Check.LeanSkipped)
 			}
-			for _, u := range c.Check.Unknown {
-				fmt.Fprintf(w, ", unknown name %s", u)
-				if sug := c.Check.Suggestions[u]; len(sug) > 0 {
-					fmt.Fprintf(w, " (did you mean %s?)", strings.Join(sug, ", "))
+			for _, f := range c.Check.Findings() {
+				if f.Severity == leanrepl.SeverityError {
+					fmt.Fprintf(w, "\n     %d:%d %s", f.Line, max(f.Column, 0), oneLineSig(f.Message))
 				}
 			}
 		} else {
@@ -315,6 +316,10 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		u.Calls, u.CacheHits, u.Attempts, u.Failures, p.MaxCalls(), u.PromptTokens, u.CompletionTokens, u.Duration.Seconds(), d.Seconds())
 	if len(res.Opens) > 0 {
 		fmt.Fprintf(w, "\nNeeds in the header: %s\n", strings.Join(res.Opens, "; "))
+	}
+	if res.Report != nil && !res.Report.Passed() {
+		fmt.Fprintf(w, "\nChosen stub (FAILED the checks: %s):\n%s\n", res.Report.Summary(), res.Stub)
+		return
 	}
 	fmt.Fprintf(w, "\nChosen stub:\n%s\n", res.Stub)
 }

@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 )
 
 // writeCorpus writes a small decls JSONL corpus mirroring testdata/workspace.
@@ -139,7 +139,7 @@ func TestFormalizeWithREPL(t *testing.T) {
 	}
 	text := out.String()
 	if !strings.Contains(text, "Chosen stub:\n"+strings.TrimSuffix(strings.TrimPrefix(good, "```lean\n"), "\n```")) ||
-		!strings.Contains(text, "agreement 1, Lean: ok") || !strings.Contains(text, "agreement 4, Lean: error") {
+		!strings.Contains(text, "agreement 1, Lean: ok") || !strings.Contains(text, "agreement 4, Lean: rejected\n     1:55 type mismatch") {
 		t.Fatalf("output:\n%s\nstderr:\n%s", text, errb.String())
 	}
 }
@@ -157,9 +157,11 @@ func TestFormalizeInformalize(t *testing.T) {
 	t.Setenv("DRIFT_LLM_MODEL", "fake")
 	t.Setenv("DRIFT_LLM_CACHE", t.TempDir())
 	args := []string{"formalize", "--cache", "", "--root", ws, "--informalize", "--name", "odd_sq'", "The square of an odd number is odd."}
+	// The fake model writes Mm.Odd, which this workspace lacks: the stub is
+	// shown as failing the name check, and the exit status says so.
 	var out, errb bytes.Buffer
-	if rc := dispatch(args, &out, &errb); rc != 0 {
-		t.Fatalf("exit %d: %s", rc, errb.String())
+	if rc := dispatch(args, &out, &errb); rc != 1 || !strings.Contains(out.String(), "Chosen stub (FAILED the checks: unknown names: Mm.Odd") {
+		t.Fatalf("exit %d: %s\n%s", rc, errb.String(), out.String())
 	}
 	var informal []string
 	for _, r := range srv.Requests() {
@@ -174,7 +176,7 @@ func TestFormalizeInformalize(t *testing.T) {
 		t.Fatalf("stderr %s", errb.String())
 	}
 	errb.Reset()
-	if rc := dispatch(args, &out, &errb); rc != 0 || !strings.Contains(errb.String(), "(0 calls, 2 cache hits)") {
+	if rc := dispatch(args, &out, &errb); rc != 1 || !strings.Contains(errb.String(), "(0 calls, 2 cache hits)") {
 		t.Fatalf("repeat: exit %d: %s", rc, errb.String())
 	}
 }

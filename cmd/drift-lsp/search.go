@@ -9,9 +9,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
-	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 func init() {
