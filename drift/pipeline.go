@@ -151,10 +151,10 @@ const (
 // sentence ("Formalizing: candidate 3/5"), Done of Total work units when
 // Total > 0.
 type Event struct {
-	Stage   string `json:"stage"`
-	Message string `json:"message"`
-	Done    int    `json:"done"`
-	Total   int    `json:"total"`
+	Stage   string
+	Message string
+	Done    int
+	Total   int
 }
 
 // Request is one formalization request.
@@ -173,50 +173,53 @@ type Request struct {
 
 // Candidate is one sampled formalization.
 type Candidate struct {
-	Stub      string   `json:"stub,omitempty"`
-	Statement string   `json:"-"`
-	Notes     []string `json:"notes,omitempty"`
+	// Stub is the normalised `theorem … := by sorry` ("" when unusable);
+	// Statement its signature, whitespace-collapsed (the deduplication key).
+	Stub      string
+	Statement string
+	// Notes say what normalisation changed.
+	Notes []string
 	// WithContext tells whether the prompt carried premises and theorems.
-	WithContext bool `json:"with_context"`
+	WithContext bool
 	// Seeds lists the samples that produced this candidate.
-	Seeds []int `json:"seeds"`
+	Seeds []int
 	// Agreement is the number of samples that produced the same statement.
-	Agreement int `json:"agreement"`
+	Agreement int
 	// Check is the checker's report on Stub (nil for an unusable sample).
-	Check *leanrepl.Report `json:"check"`
+	Check *leanrepl.Report
 	// Error says why the sample is unusable (call failure or normalisation).
-	Error string `json:"error,omitempty"`
+	Error string
 	opens []string
 }
 
 // Result is the outcome of one Formalize, with every stage's detail.
 type Result struct {
-	Statement  string               `json:"statement"`
-	Name       string               `json:"name"`
-	SubQueries []retrieval.SubQuery `json:"sub_queries"`
+	Statement  string
+	Name       string
+	SubQueries []retrieval.SubQuery
 	// Premises are the retrieved premises (SubQuery says which sub-query
 	// found each) followed by verified proposed names (Source "propose").
-	Premises          []retrieval.Premise    `json:"-"`
-	Proposed          []ProposedName         `json:"proposed"`
-	HallucinationRate float64                `json:"hallucination_rate"`
-	Illustration      retrieval.Illustration `json:"-"`
+	Premises          []retrieval.Premise
+	Proposed          []ProposedName
+	HallucinationRate float64
+	Illustration      retrieval.Illustration
 	// Candidates are ranked best first; Candidates[0] is chosen.
-	Candidates []*Candidate `json:"candidates"`
+	Candidates []*Candidate
 	// Stub is the chosen `theorem … := by sorry`, named as decided (Name).
-	Stub string `json:"stub"`
+	Stub string
 	// Report is the checker's report on Stub, positions in Stub: what the
 	// editor shows, without checking the stub again.
-	Report *leanrepl.Report `json:"report"`
+	Report *leanrepl.Report
 	// Opens are `open` lines the chosen candidate needs in the header.
-	Opens []string `json:"opens,omitempty"`
+	Opens []string
 	// Repair reports the repair loop when it ran.
-	Repair *RepairInfo `json:"repair,omitempty"`
+	Repair *RepairInfo
 	// Warnings record degraded stages (e.g. Decompose gave no \boxed{}).
-	Warnings []string  `json:"warnings,omitempty"`
-	Usage    llm.Usage `json:"usage"`
+	Warnings []string
+	Usage    llm.Usage
 	// FormalizePrompt is the user message of the with-context Formalize
 	// prompt, for inspection.
-	FormalizePrompt string `json:"-"`
+	FormalizePrompt string
 }
 
 // MaxStatementBytes bounds the informal statement of one request.

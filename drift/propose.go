@@ -182,7 +182,7 @@ type ProposedName struct {
 	// Check is NameExact, NameSuffix, NamePartial or NameMissing.
 	Check string `json:"check"`
 	// Resolved are the full names it stands for (empty when missing).
-	Resolved []string `json:"resolved,omitempty"`
+	Resolved []string `json:"resolved"`
 }
 
 // expandLimit bounds how many full names one suffix or partial match expands
@@ -207,7 +207,7 @@ func CheckNames(ix Names, proposed []string) ([]ProposedName, float64) {
 			} else if p := ix.Partial(n, expandLimit); len(p) > 0 && len([]rune(n)) >= 3 {
 				pn.Check, pn.Resolved = NamePartial, p
 			} else {
-				pn.Check = NameMissing
+				pn.Check, pn.Resolved = NameMissing, []string{}
 				missing++
 			}
 		}

@@ -1,6 +1,7 @@
 package leanrepl
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -151,8 +152,17 @@ func (r *Report) JSON() ReportJSON {
 	return out
 }
 
-// MarshalJSON writes the report as its ReportJSON.
-func (r *Report) MarshalJSON() ([]byte, error) { return json.Marshal(r.JSON()) }
+// MarshalJSON writes the report as its ReportJSON, without HTML escapes
+// (a stub's < and > stay readable).
+func (r *Report) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r.JSON()); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
 
 // Passed reports whether the stub passed every check that ran. Lints are
 // warnings and do not count.

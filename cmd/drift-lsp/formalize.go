@@ -200,11 +200,28 @@ func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr
 
 // formalizeJSON is the --json form of a drift.Result.
 type formalizeJSON struct {
-	*drift.Result
-	Premises     []premiseJSON `json:"premises"`
-	Illustrative []illusJSON   `json:"illustrative"`
-	Coverage     float64       `json:"coverage"`
-	Seconds      float64       `json:"seconds"`
+	Statement         string               `json:"statement"`
+	Name              string               `json:"name"`
+	Stub              string               `json:"stub"`
+	Passed            bool                 `json:"passed"`
+	Report            *leanrepl.Report     `json:"report"`
+	Opens             []string             `json:"opens"`
+	SubQueries        []subQueryJSON       `json:"sub_queries"`
+	Premises          []premiseJSON        `json:"premises"`
+	Proposed          []drift.ProposedName `json:"proposed"`
+	HallucinationRate float64              `json:"hallucination_rate"`
+	Illustrative      []illusJSON          `json:"illustrative"`
+	Coverage          float64              `json:"coverage"`
+	Candidates        []candidateJSON      `json:"candidates"`
+	Repair            *drift.RepairInfo    `json:"repair"`
+	Warnings          []string             `json:"warnings"`
+	Usage             llm.Usage            `json:"usage"`
+	Seconds           float64              `json:"seconds"`
+}
+
+type subQueryJSON struct {
+	Informal string `json:"informal"`
+	Formal   string `json:"formal"`
 }
 
 type premiseJSON struct {
@@ -220,9 +237,32 @@ type illusJSON struct {
 	Covers    []string `json:"covers"`
 }
 
+type candidateJSON struct {
+	Stub        string           `json:"stub"`
+	Notes       []string         `json:"notes"`
+	WithContext bool             `json:"with_context"`
+	Seeds       []int            `json:"seeds"`
+	Agreement   int              `json:"agreement"`
+	Check       *leanrepl.Report `json:"check"`
+	Error       string           `json:"error"`
+}
+
+// orEmpty returns s, or an empty list for nil, so that JSON shows [].
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 func jsonResult(res *drift.Result, d time.Duration) formalizeJSON {
-	out := formalizeJSON{Result: res, Coverage: res.Illustration.Coverage, Seconds: d.Seconds(),
-		Premises: []premiseJSON{}, Illustrative: []illusJSON{}}
+	out := formalizeJSON{Statement: res.Statement, Name: res.Name, Stub: res.Stub, Passed: res.Report != nil && res.Report.Passed(),
+		Report: res.Report, Opens: orEmpty(res.Opens), SubQueries: []subQueryJSON{}, Premises: []premiseJSON{}, Proposed: orEmpty(res.Proposed),
+		HallucinationRate: res.HallucinationRate, Illustrative: []illusJSON{}, Coverage: res.Illustration.Coverage,
+		Candidates: []candidateJSON{}, Repair: res.Repair, Warnings: orEmpty(res.Warnings), Usage: res.Usage, Seconds: d.Seconds()}
+	for _, q := range res.SubQueries {
+		out.SubQueries = append(out.SubQueries, subQueryJSON{q.Informal, q.Formal})
+	}
 	for _, p := range res.Premises {
 		out.Premises = append(out.Premises, premiseJSON{p.Decl.Name, p.Decl.Signature, p.Source, p.SubQuery})
 	}
@@ -231,7 +271,11 @@ func jsonResult(res *drift.Result, d time.Duration) formalizeJSON {
 		if i < len(res.Illustration.Covers) {
 			cov = res.Illustration.Covers[i]
 		}
-		out.Illustrative = append(out.Illustrative, illusJSON{t.Name, t.Signature, cov})
+		out.Illustrative = append(out.Illustrative, illusJSON{t.Name, t.Signature, orEmpty(cov)})
+	}
+	for _, c := range res.Candidates {
+		out.Candidates = append(out.Candidates, candidateJSON{Stub: c.Stub, Notes: orEmpty(c.Notes), WithContext: c.WithContext,
+			Seeds: orEmpty(c.Seeds), Agreement: c.Agreement, Check: c.Check, Error: c.Error})
 	}
 	return out
 }
