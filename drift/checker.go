@@ -14,18 +14,13 @@ type Checker interface {
 }
 
 // defaultChecker is the checker used when none is given: the safety gate and
-// the unknown-name check over names (when it can resolve suggestions), no
-// Lean.
-func defaultChecker(names Names) Checker {
-	cfg := leanrepl.CheckerConfig{NoLean: "no Lean REPL configured"}
-	if ln, ok := names.(leanrepl.Names); ok {
-		cfg.Names = ln
-	}
-	return leanrepl.NewChecker(cfg)
+// the unknown-name check over names (when not nil), no Lean.
+func defaultChecker(names leanrepl.Names) Checker {
+	return leanrepl.NewChecker(leanrepl.CheckerConfig{Names: names, NoLean: "no Lean REPL configured"})
 }
 
-// LiveNames is the retrieval engine's name channel as leanrepl.Names (and
-// drift's Names): every call reads the engine's current index, so a checker
+// LiveNames is the retrieval engine's name channel as leanrepl.Names: every
+// call reads the engine's current index, so a checker
 // made before the index is ready sees it once it is and sees live updates;
 // before that every name is missing.
 func LiveNames(e *retrieval.Engine) leanrepl.Names { return liveNames{e} }

@@ -107,7 +107,7 @@ func (p Params) MaxCalls() int {
 // Pipeline runs DRIFT over one workspace.
 type Pipeline struct {
 	r       Retriever
-	names   Names
+	names   leanrepl.Names
 	client  *llm.Client
 	checker Checker
 	p       Params
@@ -121,10 +121,11 @@ func New(engine *retrieval.Engine, client *llm.Client, checker Checker, p Params
 	return NewWith(engine, LiveNames(engine), client, checker, p)
 }
 
-// NewWith returns a pipeline over any retriever and name channel. A nil
-// checker means leanrepl's checker without Lean: the safety gate and, when
-// names also resolves suggestions (leanrepl.Names), the unknown-name check.
-func NewWith(r Retriever, names Names, client *llm.Client, checker Checker, p Params) *Pipeline {
+// NewWith returns a pipeline over any retriever and name channel (names may
+// be nil: then proposed names are not checked). A nil checker means
+// leanrepl's checker without Lean: the safety gate and, with names, the
+// unknown-name check.
+func NewWith(r Retriever, names leanrepl.Names, client *llm.Client, checker Checker, p Params) *Pipeline {
 	if checker == nil {
 		checker = defaultChecker(names)
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 )
 
@@ -159,14 +160,6 @@ func dedupe(names []string) []string {
 	return out
 }
 
-// Names is the name channel the pipeline checks proposed names with
-// (satisfied by *names.Index of the retrieval package).
-type Names interface {
-	Exact(name string) bool
-	Suffix(s string) []string
-	Partial(s string, limit int) []string
-}
-
 // Name-check outcomes.
 const (
 	NameExact   = "exact"
@@ -193,7 +186,7 @@ const expandLimit = 3
 // dotted suffix, then partial match, expanded to at most three full names
 // each) and returns the checks and the hallucination rate: the share of
 // proposed names that match nothing.
-func CheckNames(ix Names, proposed []string) ([]ProposedName, float64) {
+func CheckNames(ix leanrepl.Names, proposed []string) ([]ProposedName, float64) {
 	out := make([]ProposedName, 0, len(proposed))
 	missing := 0
 	for _, n := range proposed {

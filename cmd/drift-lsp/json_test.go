@@ -103,10 +103,10 @@ func TestJSONGolden(t *testing.T) {
 				if dec.More() {
 					t.Fatalf("more than one JSON value in\n%s", doc)
 				}
-				if path := nullList(v, ""); path != "" {
+				if path := firstBad(v, "", nullList); path != "" {
 					t.Errorf("null where a list belongs at %s", path)
 				}
-				if path := badKey(v, ""); path != "" {
+				if path := firstBad(v, "", badKey); path != "" {
 					t.Errorf("key not in snake_case: %s", path)
 				}
 				b, _ := json.MarshalIndent(normalize(v, "", ws), "", "  ")
@@ -125,16 +125,15 @@ func TestJSONGolden(t *testing.T) {
 				t.Fatalf("%v (run with -update to create it)", err)
 			}
 			if got.String() != string(want) {
-				t.Errorf("%s differs from the golden file (run with -update after an intended change):\n%s", c.name, diffLines(string(want), got.String()))
+				t.Errorf("%s differs from the golden file (run with -update after an intended change)\n--- want\n%s--- got\n%s", c.name, want, got.String())
 			}
 		})
 	}
 }
 
-// nullList returns the path of a null that stands for an empty list (a
-// key that holds a list elsewhere in the schema is not known here, so any
-// null whose key is plural-looking counts), or "".
-func nullList(v any, path string) string {
+// firstBad walks a decoded JSON value in key order and returns the path of
+// the first object member for which bad is true, or "".
+func firstBad(v any, path string, bad func(path, key string, val any) bool) string {
 	switch x := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
@@ -143,21 +142,31 @@ func nullList(v any, path string) string {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if x[k] == nil && listKeys[k] {
+			if bad(path, k, x[k]) {
 				return path + "." + k
 			}
-			if p := nullList(x[k], path+"."+k); p != "" {
+			if p := firstBad(x[k], path+"."+k, bad); p != "" {
 				return p
 			}
 		}
 	case []any:
 		for i, e := range x {
-			if p := nullList(e, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+			if p := firstBad(e, fmt.Sprintf("%s[%d]", path, i), bad); p != "" {
 				return p
 			}
 		}
 	}
 	return ""
+}
+
+// nullList is true for a null where a list belongs.
+func nullList(_, key string, val any) bool { return val == nil && listKeys[key] }
+
+// badKey is true for an object key that is not snake_case (map keys of
+// per_stage, channels and recall_at are data).
+func badKey(path, key string, _ any) bool {
+	data := strings.HasSuffix(path, ".per_stage") || strings.HasSuffix(path, ".channels") || strings.HasSuffix(path, ".recall_at")
+	return !data && (key != strings.ToLower(key) || strings.ContainsAny(key, "- "))
 }
 
 // listKeys are the keys that hold lists in the commands' JSON.
@@ -167,44 +176,3 @@ var listKeys = map[string]bool{
 	"notes": true, "seeds": true, "warnings": true, "attrs": true, "statement_deps": true, "proof_deps": true,
 }
 
-// badKey returns the path of an object key that is not snake_case, or "".
-func badKey(v any, path string) string {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if k != strings.ToLower(k) || strings.ContainsAny(k, "- ") {
-				if !strings.HasPrefix(path, ".usage.per_stage") && !strings.Contains(path, ".channels") && !strings.Contains(path, ".recall_at") {
-					return path + "." + k
-				}
-			}
-			if p := badKey(e, path+"."+k); p != "" {
-				return p
-			}
-		}
-	case []any:
-		for i, e := range x {
-			if p := badKey(e, fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
-			}
-		}
-	}
-	return ""
-}
-
-// diffLines shows the first differing lines of two texts.
-func diffLines(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n want %s\n  got %s", i+1, a, b)
-		}
-	}
-	return ""
-}
