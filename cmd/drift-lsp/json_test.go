@@ -175,4 +175,3 @@ var listKeys = map[string]bool{
 	"premises": true, "proposed": true, "resolved": true, "illustrative": true, "covers": true, "candidates": true,
 	"notes": true, "seeds": true, "warnings": true, "attrs": true, "statement_deps": true, "proof_deps": true,
 }
-
