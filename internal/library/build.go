@@ -1,7 +1,9 @@
 package library
 
 import (
+	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -14,6 +16,9 @@ type builtFile struct {
 	pf *leansrc.File
 	// decls are fd.decls before twins are inserted, parallel to pf.Decls.
 	decls []*Decl
+	// dropped marks decls that repeat a name already declared in the file;
+	// they are resolved (harmlessly) but left out of the snapshot.
+	dropped map[*Decl]bool
 }
 
 // builder turns parse results into resolved declarations.
@@ -85,18 +90,64 @@ func (b *builder) convert() {
 		bf.fd.problems = append(bf.fd.problems, problemsOf(bf.fd.abs, bf.pf)...)
 		bf.decls = make([]*Decl, len(bf.pf.Decls))
 		store := make([]Decl, len(bf.pf.Decls))
+		declared := make(map[string]int, len(bf.pf.Decls))
 		for j := range bf.pf.Decls {
 			x := &bf.pf.Decls[j]
 			d := &store[j]
-			*d = Decl{Name: x.Name, Kind: Kind(x.Kind), Module: mod, File: bf.fd.rel,
+			name, keep := uniqueName(x, declared)
+			if !keep {
+				if bf.dropped == nil {
+					bf.dropped = map[*Decl]bool{}
+				}
+				bf.dropped[d] = true
+				bf.fd.problems = append(bf.fd.problems, Problem{File: bf.fd.abs,
+					Msg: fmt.Sprintf("line %d: %s already declared in this file (line %d): kept the first", x.Range.Start.Line+1, x.Name, declared[x.Name])})
+			}
+			*d = Decl{Name: name, Kind: Kind(x.Kind), Module: mod, File: bf.fd.rel,
 				Range:     Range{Start: Position(x.Range.Start), End: Position(x.Range.End)},
 				Signature: x.Signature, Doc: x.Doc, Attrs: nonNil(x.Attrs), StatementDeps: []string{}, ProofDeps: []string{},
 				Private: x.Private, Protected: x.Protected, Anonymous: x.Anonymous, Parent: x.Parent, Symbol: x.Symbol,
 				Package: root.Package, User: root.User}
 			bf.decls[j] = d
-			b.names[d.Name] = append(b.names[d.Name], d)
+			if keep {
+				b.names[d.Name] = append(b.names[d.Name], d)
+			}
 		}
 	}
+}
+
+// uniqueName applies the counting rule shared by every consumer of the
+// library: a full name is declared at most once per file. Names Lean
+// generates (anonymous instances, notations) get Lean's `_1`, `_2`, …
+// suffix when taken, as mkUnusedBaseName does; a repeated explicit name
+// (which Lean rejects) is not kept. declared maps the names taken so far to
+// their 1-based line.
+func uniqueName(x *leansrc.Decl, declared map[string]int) (string, bool) {
+	name := x.Name
+	if _, taken := declared[name]; taken {
+		if !x.Anonymous && x.Kind != "notation" {
+			return name, false
+		}
+		for i := 1; ; i++ {
+			cand := appendIndex(x.Name, i)
+			if _, taken := declared[cand]; !taken {
+				name = cand
+				break
+			}
+		}
+	}
+	declared[name] = x.Range.Start.Line + 1
+	return name, true
+}
+
+// appendIndex is Lean's Name.appendIndexAfter on the last component,
+// inside guillemets when the component is escaped: `instFoo` → `instFoo_1`,
+// `A.«termσ»` → `A.«termσ_1»`.
+func appendIndex(name string, i int) string {
+	if s, ok := strings.CutSuffix(name, "»"); ok {
+		return s + "_" + strconv.Itoa(i) + "»"
+	}
+	return name + "_" + strconv.Itoa(i)
 }
 
 func nonNil(s []string) []string {
@@ -248,6 +299,9 @@ func (b *builder) finishTwins() {
 		}
 		out := make([]*Decl, 0, n)
 		for _, d := range bf.decls {
+			if bf.dropped[d] {
+				continue
+			}
 			out = append(out, d)
 			for _, g := range b.twins[d] {
 				g.Signature = b.translateText(g.Signature)

@@ -86,6 +86,8 @@ type Library struct {
 	operators map[string][]operator // operator notations by first atom
 	aliases   map[string]string     // export aliases: alias name → target
 
+	empty []Root // roots that yielded no file at Load
+
 	allOnce sync.Once
 	all     []*Decl
 }
@@ -94,13 +96,22 @@ type Library struct {
 // cache for unchanged content), resolves references across the library and
 // returns the snapshot.
 func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
-	srcs, err := ws.files()
+	ls, err := ws.walk()
 	if err != nil {
 		return nil, err
 	}
+	srcs := ls.files
 	logf := opts.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
+	}
+	var empty []Root
+	for i, n := range ls.perRoot {
+		if n == 0 {
+			r := ws.Roots[i]
+			empty = append(empty, r)
+			logf("warning: root %s yields no Lean files", r.Dir)
+		}
 	}
 	var cached map[contentHash]*leansrc.File
 	cpath := ""
@@ -184,8 +195,14 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 	for i, r := range results {
 		b.files[i] = builtFile{fd: r.fd, pf: r.pf}
 	}
-	return b.build(workers), nil
+	lib := b.build(workers)
+	lib.empty = empty
+	return lib, nil
 }
+
+// EmptyRoots returns the roots in which Load found no .lean file (a wrong
+// --root, an unfetched package): the library silently lacks their names.
+func (l *Library) EmptyRoots() []Root { return l.empty }
 
 // readSource reads a file, refusing ones larger than leansrc.MaxFileSize.
 func readSource(path string) ([]byte, error) {
@@ -336,7 +353,7 @@ func (l *Library) RemoveFile(path string) (*Library, Delta) {
 // derive copies the snapshot's file map and overlay bookkeeping so that one
 // file can change.
 func (l *Library) derive(abs string) *Library {
-	nl := &Library{ws: l.ws, base: l.base, trans: l.trans, notations: l.notations, operators: l.operators, aliases: l.aliases}
+	nl := &Library{ws: l.ws, empty: l.empty, base: l.base, trans: l.trans, notations: l.notations, operators: l.operators, aliases: l.aliases}
 	nl.files = make(map[string]*fileData, len(l.files)+1)
 	for k, v := range l.files {
 		nl.files[k] = v
