@@ -605,15 +605,15 @@ func (b *builder) build(workers int) *Library {
 	close(next)
 	wg.Wait()
 	b.finishTwins()
-	l := &Library{ws: b.ws, files: make(map[string]*fileData, len(b.files)), shadow: map[string]bool{},
-		trans: b.trans, notations: b.notations, operators: b.operators, aliases: b.aliases}
+	l := &Library{ws: b.ws, files: make(map[string]*fileData, len(b.files)), shadow: map[string]bool{}}
 	fds := make([]*fileData, len(b.files))
 	for i, bf := range b.files {
 		bf.fd.refs = refFilterOf(bf.pf)
 		l.files[bf.fd.abs] = bf.fd
 		fds[i] = bf.fd
 	}
-	l.base = newIndex(fds)
+	l.base = newBase(fds)
+	l.retable() // the tables a snapshot loaded from disk rebuilds the same way
 	return l
 }
 
@@ -659,7 +659,7 @@ func (b *builder) resolver() resolver {
 	}
 	r.lasts = []map[string]bool{b.lasts}
 	if b.lib != nil {
-		r.lasts = append(r.lasts, b.lib.base.lasts)
+		r.lasts = append(r.lasts, b.lib.base.get().lasts)
 		if b.lib.over != nil {
 			r.lasts = append(r.lasts, b.lib.over.lasts)
 		}

@@ -3,6 +3,7 @@ package library
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,6 +55,8 @@ type fileData struct {
 	root     int
 	rel      string
 	hash     contentHash
+	size     int64 // size and modification time (ns) when read from disk
+	mtime    int64
 	decls    []*Decl
 	problems []Problem
 	// tabs are the file's entries in the library-wide tables.
@@ -83,7 +86,7 @@ type index struct {
 type Library struct {
 	ws    *Workspace
 	files map[string]*fileData
-	base  *index
+	base  *baseIndex
 	// over indexes the files changed since base was built; shadow lists
 	// their paths (base entries from those paths are hidden).
 	over   *index
@@ -122,8 +125,20 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 		}
 	}
 	var cached map[contentHash]*leansrc.File
-	cpath := ""
+	cpath, spath := "", ""
 	if opts.CacheDir != "" {
+		spath = snapPath(opts.CacheDir, ws.Dir)
+		lib, err := readSnapshot(spath, ws, ls)
+		if err == nil {
+			lib.empty = empty
+			if opts.Progress != nil {
+				opts.Progress(len(srcs), len(srcs))
+			}
+			return lib, nil
+		}
+		if !errors.Is(err, errStale) {
+			logf("library snapshot %s unusable (%v): rebuilding", spath, err)
+		}
 		cpath = cachePath(opts.CacheDir, ws.Dir)
 		cached, err = readCache(cpath)
 		if err != nil {
@@ -155,9 +170,12 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 				}
 				s := srcs[i]
 				fd := &fileData{abs: s.abs, root: s.root, rel: s.rel}
-				content, err := readSource(s.abs)
+				content, st, err := readSourceStat(s.abs)
 				var pf *leansrc.File
 				fresh := false
+				if st != nil {
+					fd.size, fd.mtime = st.Size(), st.ModTime().UnixNano()
+				}
 				if err != nil {
 					fd.problems = append(fd.problems, Problem{File: s.abs, Msg: err.Error(), Error: true})
 					pf = &leansrc.File{}
@@ -205,6 +223,11 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 	}
 	lib := b.build(workers)
 	lib.empty = empty
+	if spath != "" {
+		if err := writeSnapshot(spath, lib); err != nil {
+			logf("writing library snapshot: %v", err)
+		}
+	}
 	return lib, nil
 }
 
@@ -214,14 +237,22 @@ func (l *Library) EmptyRoots() []Root { return l.empty }
 
 // readSource reads a file, refusing ones larger than leansrc.MaxFileSize.
 func readSource(path string) ([]byte, error) {
+	b, _, err := readSourceStat(path)
+	return b, err
+}
+
+// readSourceStat is readSource that also returns the file's status, taken
+// before reading (a later change shows in the modification time).
+func readSourceStat(path string) ([]byte, os.FileInfo, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if st.Size() > leansrc.MaxFileSize {
-		return nil, fmt.Errorf("file too large (%d MB): skipped", st.Size()>>20)
+		return nil, st, fmt.Errorf("file too large (%d MB): skipped", st.Size()>>20)
 	}
-	return os.ReadFile(path)
+	b, err := os.ReadFile(path)
+	return b, st, err
 }
 
 // Workspace returns the workspace the library was loaded from.
@@ -293,7 +324,7 @@ func (l *Library) lookupExcept(name, skip string) (entry, bool) {
 			consider(e)
 		}
 	}
-	for _, e := range l.base.byName[name] {
+	for _, e := range l.base.get().byName[name] {
 		if !l.shadow[e.f.abs] {
 			consider(e)
 			break // base entries are in path order
@@ -305,7 +336,7 @@ func (l *Library) lookupExcept(name, skip string) (entry, bool) {
 // UsedBy returns the declarations whose statement uses name.
 func (l *Library) UsedBy(name string) []*Decl {
 	var out []*Decl
-	for _, e := range l.base.usedBy[name] {
+	for _, e := range l.base.get().usedBy[name] {
 		if !l.shadow[e.f.abs] {
 			out = append(out, e.d)
 		}
@@ -316,6 +347,26 @@ func (l *Library) UsedBy(name string) []*Decl {
 		}
 	}
 	return out
+}
+
+// baseIndex is the index of a snapshot's base files, built on first use
+// (a warm start that only lists declarations never pays for it) and shared
+// by the snapshots derived from it.
+type baseIndex struct {
+	once  sync.Once
+	files []*fileData
+	ix    *index
+}
+
+func newBase(files []*fileData) *baseIndex { return &baseIndex{files: files} }
+
+// get returns the index, building it once.
+func (b *baseIndex) get() *index {
+	b.once.Do(func() {
+		b.ix = newIndex(b.files)
+		b.files = nil
+	})
+	return b.ix
 }
 
 // newIndex builds name and used-by maps over files.
@@ -483,7 +534,7 @@ func (l *Library) finish() {
 		for _, p := range l.Files() {
 			files = append(files, l.files[p])
 		}
-		l.base = newIndex(files)
+		l.base = newBase(files)
 		l.shadow = map[string]bool{}
 		l.over = nil
 		return

@@ -282,13 +282,19 @@ func TestCacheWarmStart(t *testing.T) {
 	if a.String() != b.String() {
 		t.Errorf("warm start differs from cold parse")
 	}
-	if err := os.WriteFile(packs[0], []byte("garbage"), 0o644); err != nil {
-		t.Fatal(err)
+	snaps, _ := filepath.Glob(filepath.Join(cache, "*.lib"))
+	if len(snaps) != 1 {
+		t.Fatalf("snapshot files %v", snaps)
+	}
+	for _, f := range append(packs, snaps...) {
+		if err := os.WriteFile(f, []byte("garbage"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var logged []string
 	ws, _ := Discover(dir, nil)
 	again, err := Load(context.Background(), ws, Options{CacheDir: cache, Logf: func(f string, args ...any) { logged = append(logged, f) }})
-	if err != nil || len(again.Decls()) != len(cold.Decls()) || len(logged) == 0 {
+	if err != nil || len(again.Decls()) != len(cold.Decls()) || len(logged) != 2 {
 		t.Errorf("corrupt cache: err %v, %d decls, logs %q", err, len(again.Decls()), logged)
 	}
 }
