@@ -350,13 +350,15 @@ func header(text string) string {
 
 // formalize runs the pipeline and inserts the stub after the comment.
 func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
-	// The comment's explicit name or the placeholder's wins; otherwise the
-	// model chooses, and a few words of the statement are the fallback.
-	name := explicitName(t.Statement)
+	// A placeholder's name is used as given; otherwise the pipeline decides
+	// the name (the comment's "name: foo", the model's, a few words of the
+	// statement), unique in the file.
+	var name string
 	if ph, ok := placeholderAfter(doc, t); ok {
 		name = ph.name
 	}
-	res, err := b.Formalize(ctx, FormalizeRequest{Statement: t.Statement, Name: name, Header: header(doc.Text), Path: uriToPath(uri.URI(doc.URI))}, progressFunc(prog))
+	res, err := b.Formalize(ctx, FormalizeRequest{Statement: t.Statement, Name: name, Header: header(doc.Text), Path: uriToPath(uri.URI(doc.URI)),
+		Text: doc.Text}, progressFunc(prog))
 	if err != nil {
 		return "", err
 	}
@@ -365,21 +367,11 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 		return "", errors.New("the pipeline returned no stub")
 	}
 	prog.report("Inserting the theorem…", 100)
-	var final string
+	final := stub
 	err = s.applyAt(ctx, doc, t, titleFormalize, func(cur *Document, at Target) (int, int, string) {
-		if ph, ok := placeholderAfter(cur, at); ok {
-			final = renameStub(stub, ph.name)
+		if ph, ok := placeholderAfter(cur, at); ok && ph.name == stubName(stub) {
 			return ph.start, ph.end, final
 		}
-		n := name
-		if n == "" {
-			n = sanitizeName(stubName(stub))
-		}
-		if n == "" {
-			n = nameFromStatement(at.Statement)
-		}
-		n = uniqueName(cur.Text, n)
-		final = renameStub(stub, n)
 		end := insertionPoint(cur, at)
 		return end, end, "\n" + final
 	})
@@ -388,6 +380,11 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	}
 	if n := stubName(final); n != "" {
 		s.track(doc.URI, "name:"+n)
+		if res.Report != nil && res.Report.Stub == final {
+			// The pipeline's report is about exactly this text: shown as
+			// it is, not checked again.
+			s.storeFindings(doc.URI, "name:"+n, final, res.Report)
+		}
 		s.spawn(func() { s.refreshDiagnostics(doc.URI) })
 	}
 	summary := "Inserted " + firstLine(final)
@@ -576,4 +573,3 @@ func reanchor(cur, doc *Document, t Target) (Target, bool) {
 	t.Start = start
 	return t, true
 }
-

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,7 +45,7 @@ func declKey(d *Document, start int, decl string) string {
 			k++
 		}
 	}
-	return "example:" + itoa(k)
+	return "example:" + strconv.Itoa(k)
 }
 
 func (s *server) track(u, key string) {
@@ -71,7 +72,7 @@ func findTracked(d *Document, key string) (start, end int, ok bool) {
 			n := stubNameRE.FindStringSubmatch(text)
 			hit = n != nil && n[2] == val
 		} else if m[1] == "example" {
-			hit = itoa(examples) == val
+			hit = strconv.Itoa(examples) == val
 			examples++
 		}
 		if hit {
@@ -98,7 +99,7 @@ func (s *server) refreshOne(ctx context.Context, b Backend, u, key string) (int,
 	}
 	s.storeFindings(u, key, d.Text[start:end], rep)
 	s.publish(u)
-	return len(rep.Findings), rep, nil
+	return len(rep.Findings()), rep, nil
 }
 
 // refreshDiagnostics re-checks every tracked declaration of u whose text
@@ -152,10 +153,21 @@ type checked struct {
 	findings []Finding
 }
 
+// storeFindings keeps rep's findings for the declaration text; rep.Stub is
+// text trimmed (and cut at its proof), so offsets shift by the leading
+// white space.
 func (s *server) storeFindings(u, key, text string, rep *CheckReport) {
+	shift := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
+	fs := rep.Findings()
+	for i := range fs {
+		if fs[i].Start >= 0 {
+			fs[i].Start += shift
+			fs[i].End += shift
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.findings[u+"\x00"+key] = &checked{text: text, findings: rep.Findings}
+	s.findings[u+"\x00"+key] = &checked{text: text, findings: fs}
 }
 
 // publish sends the drift diagnostics of every tracked declaration of u,
@@ -201,4 +213,3 @@ func (s *server) publish(u string) {
 		URI: uri.URI(u), Version: protocol.NewOptional(version), Diagnostics: diags,
 	})
 }
-

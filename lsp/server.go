@@ -79,7 +79,7 @@ type server struct {
 	docs     map[string]*Document
 	timers   map[string]*time.Timer
 	tracked  map[string]map[string]bool // uri → keys of declarations with drift diagnostics
-	findings map[string]*checked         // uri+"\x00"+key → last check result
+	findings map[string]*checked        // uri+"\x00"+key → last check result
 	exitCode int
 	exitCh   chan struct{}
 	exitOnce sync.Once

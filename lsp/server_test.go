@@ -91,6 +91,15 @@ func TestFormalizeGolden(t *testing.T) {
 				t.Errorf("progress end = %q", ends[0])
 			}
 			golden(t, "formalize_"+c.name+".lean", e.text(demoURI))
+			// The pipeline's report is what the diagnostics show: the
+			// inserted stub is not checked again.
+			e.waitFor("diagnostics of the stub", func() bool { return e.Published(demoURI) })
+			b.mu.Lock()
+			checks := b.checks
+			b.mu.Unlock()
+			if len(checks) != 0 {
+				t.Errorf("the inserted stub was checked again: %q", checks)
+			}
 			// Every stage the backend reported reaches the editor, in order.
 			msgs := e.progressMessages("DRIFT: " + titleFormalize)
 			if !inOrder(msgs, b.reported()) {
@@ -181,7 +190,7 @@ func TestCheckDiagnostics(t *testing.T) {
 	}
 	e.waitFor("diagnostic", func() bool { return len(e.Diagnostics(demoURI)) == 1 })
 	d := e.Diagnostics(demoURI)[0]
-	if d["source"] != "drift" || d["message"] != "unknown name FooBar" {
+	if d["source"] != "drift" || d["message"] != "unknown name `FooBar` (not in the library; likely invented)" {
 		t.Errorf("diagnostic = %v", d)
 	}
 	// Fixing the name clears the diagnostic; a new unknown name brings one back.
@@ -189,7 +198,8 @@ func TestCheckDiagnostics(t *testing.T) {
 	e.waitFor("cleared diagnostics", func() bool { return len(e.Diagnostics(demoURI)) == 0 })
 	e.edit(demoURI, "Nat.succ 1 = 2", "Nat.succ 1 = FooZ")
 	e.waitFor("new diagnostic", func() bool {
-		return len(e.Diagnostics(demoURI)) == 1 && e.Diagnostics(demoURI)[0]["message"] == "unknown name FooZ"
+		d := e.Diagnostics(demoURI)
+		return len(d) == 1 && d[0]["message"] == "unknown name `FooZ` (not in the library; likely invented)"
 	})
 }
 

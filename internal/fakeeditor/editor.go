@@ -349,6 +349,14 @@ func (e *Editor) Diagnostics(u string) []map[string]any {
 	return append([]map[string]any(nil), e.diags[u]...)
 }
 
+// Published reports whether the server published diagnostics for u.
+func (e *Editor) Published(u string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	_, ok := e.diags[u]
+	return ok
+}
+
 // Applied returns the number of workspace edits applied.
 func (e *Editor) Applied() int {
 	e.mu.Lock()
