@@ -234,7 +234,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	default:
 		st.Name = "drift_statement"
 	}
-	sig, proof, hasProof := splitProof(rest)
+	sig, proof, hasProof := leanrepl.SplitProof(rest)
 	sig = strings.TrimRight(sig, " \t\n")
 	if strings.TrimSpace(sig) == "" || !strings.Contains(sig, ":") {
 		return nil, ErrEmptyStatement
@@ -336,17 +336,6 @@ func stripComments(code string) string {
 	return b.String()
 }
 
-func hasRunePrefix(rs []rune, p string) bool {
-	i := 0
-	for _, r := range p {
-		if i >= len(rs) || rs[i] != r {
-			return false
-		}
-		i++
-	}
-	return true
-}
-
 // splitName splits "name rest" where name may contain «guillemets».
 func splitName(s string) (string, string) {
 	rs := []rune(s)
@@ -363,36 +352,4 @@ func splitName(s string) (string, string) {
 		}
 	}
 	return string(rs[:i]), string(rs[i:])
-}
-
-// splitProof splits a declaration body at its top-level ":=" (outside
-// brackets), or at a top-level "|" alternative line. hasProof is false when
-// there is neither.
-func splitProof(s string) (sig, proof string, hasProof bool) {
-	depth := 0
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		switch rs[i] {
-		case '(', '[', '{', '⟨', '⦃':
-			depth++
-		case ')', ']', '}', '⟩', '⦄':
-			depth--
-		case ':':
-			if depth <= 0 && i+1 < len(rs) && rs[i+1] == '=' {
-				return string(rs[:i]), string(rs[i+2:]), true
-			}
-		case '\n':
-			if depth > 0 {
-				continue
-			}
-			j := i + 1
-			for j < len(rs) && (rs[j] == ' ' || rs[j] == '\t') {
-				j++
-			}
-			if hasRunePrefix(rs[j:], "| ") || hasRunePrefix(rs[j:], "where") {
-				return string(rs[:i]), string(rs[j:]), true
-			}
-		}
-	}
-	return s, "", false
 }
