@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
@@ -284,55 +285,22 @@ func firstDeclLine(code string) string {
 	return ""
 }
 
-// stripComments removes line comments and (nested) block comments, including
-// docstrings, keeping line structure; string literals are left alone.
+// stripComments removes line comments and (nested) block comments,
+// docstrings included, keeping line structure; the comments are found by
+// leansrc's scanner, so string literals are left alone.
 func stripComments(code string) string {
+	toks, _ := leansrc.ScanWithComments([]byte(code))
 	var b strings.Builder
-	rs := []rune(code)
-	depth := 0
-	inStr := false
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
-		next := rune(0)
-		if i+1 < len(rs) {
-			next = rs[i+1]
-		}
-		switch {
-		case depth > 0:
-			if c == '/' && next == '-' {
-				depth++
-				i++
-			} else if c == '-' && next == '/' {
-				depth--
-				i++
-			} else if c == '\n' {
-				b.WriteRune('\n')
-			}
-		case inStr:
-			b.WriteRune(c)
-			if c == '\\' && next != 0 {
-				b.WriteRune(next)
-				i++
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-			b.WriteRune(c)
-		case c == '/' && next == '-':
-			depth = 1
-			i++
-		case c == '-' && next == '-':
-			for i < len(rs) && rs[i] != '\n' {
-				i++
-			}
-			if i < len(rs) {
-				b.WriteRune('\n')
-			}
-		default:
-			b.WriteRune(c)
+	last := 0
+	for _, t := range toks {
+		switch t.Kind {
+		case leansrc.TokComment, leansrc.TokDoc, leansrc.TokModDoc:
+			b.WriteString(code[last:t.Start])
+			b.WriteString(strings.Repeat("\n", strings.Count(code[t.Start:t.End], "\n")))
+			last = int(t.End)
 		}
 	}
+	b.WriteString(code[last:])
 	return b.String()
 }
 
