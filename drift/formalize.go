@@ -304,20 +304,13 @@ func stripComments(code string) string {
 	return b.String()
 }
 
-// splitName splits "name rest" where name may contain «guillemets».
+// splitName splits "name rest": the name is the identifier (possibly
+// dotted, «quoted») that s starts with, as leansrc's scanner reads it; ""
+// when s does not start with one.
 func splitName(s string) (string, string) {
-	rs := []rune(s)
-	i := 0
-	inG := false
-	for ; i < len(rs); i++ {
-		c := rs[i]
-		if c == '«' {
-			inG = true
-		} else if c == '»' {
-			inG = false
-		} else if !inG && (unicode.IsSpace(c) || c == '(' || c == '{' || c == '[' || c == '⦃' || c == ':') {
-			break
-		}
+	toks, _ := leansrc.Scan([]byte(s))
+	if len(toks) == 0 || toks[0].Kind != leansrc.TokIdent || toks[0].Start != 0 {
+		return "", s
 	}
-	return string(rs[:i]), string(rs[i:])
+	return s[:toks[0].End], s[toks[0].End:]
 }
