@@ -210,34 +210,10 @@ func writeAtomic(path string, parts ...[]byte) error {
 
 // snapDecoder reads a snapshot body whose strings point into blob.
 type snapDecoder struct {
-	buf  []byte
-	pos  int
+	varReader
 	blob []byte
-	err  error
 	// arena hands out the string slices of declarations.
 	arena []string
-}
-
-func (d *snapDecoder) uint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.buf[d.pos:])
-	if n <= 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	d.pos += n
-	return v
-}
-
-func (d *snapDecoder) count() int {
-	n := d.uint()
-	if n > uint64(len(d.buf)) {
-		d.err = errCorrupt
-		return 0
-	}
-	return int(n)
 }
 
 func (d *snapDecoder) str() string {
@@ -362,7 +338,7 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 	if uint64(len(body)) != size || crc32.Checksum(body, castagnoli) != sum {
 		return nil, fmt.Errorf("%w (checksum)", errCorrupt)
 	}
-	d := &snapDecoder{buf: body}
+	d := &snapDecoder{varReader: varReader{buf: body}}
 	blobLen := d.count()
 	d.blob = d.bytes(blobLen)
 	if d.err != nil {
