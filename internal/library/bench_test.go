@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -39,11 +40,41 @@ func BenchmarkLoadWarm(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	var lib *Library
 	for i := 0; i < b.N; i++ {
-		if _, err := Load(context.Background(), ws, Options{CacheDir: cache}); err != nil {
+		var err error
+		if lib, err = Load(context.Background(), ws, Options{CacheDir: cache}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.StopTimer()
+	reportHeap(b, lib)
+}
+
+// reportHeap reports the live heap holding lib (after a collection) and
+// lib's declaration count.
+func reportHeap(b *testing.B, lib *Library) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MB")
+	b.ReportMetric(float64(len(lib.Decls())), "decls")
+}
+
+// BenchmarkLoadColdCached builds the DRIFT_MATHLIB tree with a fresh cache
+// directory (parse, resolve, write the pack and the snapshot) and reports
+// the live heap of the library it serves.
+func BenchmarkLoadColdCached(b *testing.B) {
+	ws := mathlib(b)
+	var lib *Library
+	for i := 0; i < b.N; i++ {
+		var err error
+		if lib, err = Load(context.Background(), ws, Options{CacheDir: b.TempDir()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	reportHeap(b, lib)
 }
 
 // BenchmarkUpdateFile2000 re-parses one 2,000-line file of a small library
