@@ -7,7 +7,7 @@ import (
 
 // Version identifies the parser's output format and behaviour; caches of
 // parse results must be discarded when it changes.
-const Version = 17
+const Version = 18
 
 // strongStarters are keywords that begin a command wherever they appear:
 // they cannot occur inside a term.
@@ -440,7 +440,14 @@ func (p *parser) maybeIn(cmdCol int32, depth int) {
 
 func (p *parser) push(kind, name string) {
 	if kind != "namespace" {
-		p.stack = append(p.stack, scopeEntry{kind: kind, name: name, ns: p.ns, opens: p.opens, nvars: len(p.vars)})
+		// `section A.B` opens one scope per component, as Lean's addScopes does.
+		parts := []string{name}
+		if name != "" {
+			parts = splitName(name)
+		}
+		for _, part := range parts {
+			p.stack = append(p.stack, scopeEntry{kind: kind, name: part, ns: p.ns, opens: p.opens, nvars: len(p.vars)})
+		}
 		return
 	}
 	rest, root := strings.CutPrefix(name, "_root_.")

@@ -58,3 +58,8 @@ theorem rootNs : True := trivial
 end _root_.ComplexOrder
 theorem backInComplex : True := trivial
 end Complex
+
+section SignType.sign
+theorem inDottedSection : True := trivial
+end SignType.sign
+theorem afterDottedSection : True := trivial
