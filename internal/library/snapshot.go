@@ -34,7 +34,7 @@ import (
 
 const (
 	snapMagic   = "DRIFTLIB"
-	snapVersion = 1
+	snapVersion = 2
 )
 
 // snapPath is the snapshot file for a workspace directory.
@@ -133,6 +133,7 @@ func (e *snapEncoder) file(f *fileData) {
 		e.str(p.Msg)
 		e.flag(p.Error)
 	}
+	e.uint(uint64(len(f.refs)))
 	for _, w := range f.refs {
 		e.body = binary.LittleEndian.AppendUint64(e.body, w)
 	}
@@ -276,7 +277,9 @@ func (d *snapDecoder) file() *fileData {
 			f.problems[i] = Problem{File: f.abs, Msg: d.str(), Error: d.flag()}
 		}
 	}
-	refs := d.bytes(len(f.refs) * 8)
+	nw := d.count()
+	refs := d.bytes(nw * 8)
+	f.refs = make(refFilter, nw)
 	for i := range f.refs {
 		f.refs[i] = binary.LittleEndian.Uint64(refs[i*8:])
 	}
