@@ -5,8 +5,15 @@
 package names
 
 import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
 	"index/suffixarray"
+	"io"
+	"maps"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,7 +134,7 @@ func (ix *Index) With(remove []string, add []*library.Decl) *Index {
 }
 
 func newBase(all []string) *base {
-	ix := &base{last: map[string][]string{}}
+	ix := &base{}
 	sort.Strings(all)
 	for i, n := range all {
 		if i == 0 || n != all[i-1] {
@@ -136,11 +143,25 @@ func newBase(all []string) *base {
 	}
 	var b strings.Builder
 	b.WriteString(sep)
-	ix.start = make([]int, len(ix.names))
-	for i, n := range ix.names {
-		ix.start[i] = b.Len()
+	for _, n := range ix.names {
 		b.WriteString(n)
 		b.WriteString(sep)
+	}
+	ix.text = []byte(b.String())
+	ix.sa = suffixarray.New(ix.text)
+	ix.derive()
+	return ix
+}
+
+// derive fills the tables computed from names: offsets, last components
+// and their signatures.
+func (ix *base) derive() {
+	ix.last = map[string][]string{}
+	ix.start = make([]int, len(ix.names))
+	off := len(sep)
+	for i, n := range ix.names {
+		ix.start[i] = off
+		off += len(n) + len(sep)
 		l := Last(n)
 		if _, ok := ix.last[l]; !ok {
 			ix.lasts = append(ix.lasts, l)
@@ -152,9 +173,70 @@ func newBase(all []string) *base {
 	for i, l := range ix.lasts {
 		ix.sigs[i] = signature(l)
 	}
-	ix.text = []byte(b.String())
-	ix.sa = suffixarray.New(ix.text)
-	return ix
+}
+
+// Encode writes an index without overlay (as New returns it) so that
+// Decode can restore it without rebuilding the suffix array.
+func (ix *Index) Encode(w io.Writer) error {
+	if len(ix.extra) > 0 || len(ix.removed) > 0 {
+		return errors.New("names: Encode of an index with an overlay")
+	}
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	buf = binary.AppendUvarint(buf, uint64(len(ix.twin)))
+	for _, k := range slices.Sorted(maps.Keys(ix.twin)) {
+		for _, s := range []string{k, ix.twin[k]} {
+			buf = binary.AppendUvarint(buf, uint64(len(s)))
+			buf = append(buf, s...)
+		}
+	}
+	if _, err := bw.Write(buf); err != nil {
+		return err
+	}
+	if err := ix.base.sa.Write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// Decode reads an index written by Encode.
+func Decode(r io.Reader) (*Index, error) {
+	br := bufio.NewReader(r)
+	n, err := binary.ReadUvarint(br)
+	if err != nil {
+		return nil, fmt.Errorf("names: %w", err)
+	}
+	str := func() (string, error) {
+		l, err := binary.ReadUvarint(br)
+		if err != nil || l > 1<<20 {
+			return "", fmt.Errorf("names: bad string (%v)", err)
+		}
+		b := make([]byte, l)
+		_, err = io.ReadFull(br, b)
+		return string(b), err
+	}
+	twin := make(map[string]string, n)
+	for range n {
+		k, err := str()
+		if err != nil {
+			return nil, err
+		}
+		v, err := str()
+		if err != nil {
+			return nil, err
+		}
+		twin[k] = v
+	}
+	b := &base{sa: &suffixarray.Index{}}
+	if err := b.sa.Read(br); err != nil {
+		return nil, fmt.Errorf("names: %w", err)
+	}
+	b.text = b.sa.Bytes()
+	if len(b.text) > len(sep) {
+		b.names = strings.Split(string(b.text[len(sep):len(b.text)-len(sep)]), sep)
+	}
+	b.derive()
+	return &Index{base: b, twin: twin}, nil
 }
 
 func (b *base) has(name string) bool {
