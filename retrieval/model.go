@@ -24,31 +24,28 @@ func (s *snapshot) idfAll(f field, t string) float64 {
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
-// eachPosting calls fn for every visible posting of term t in field f.
-func (s *snapshot) eachPosting(f field, t string, fn func(p posting)) {
+// eachPosting calls fn for every visible posting of term t in field f
+// whose declaration is in collection c (any collection when c < 0), with
+// the length of the declaration's field.
+func (s *snapshot) eachPosting(f field, t string, c int, fn func(p posting, length float64)) {
 	for _, pt := range []*part{s.base, s.over} {
 		i := pt.fields[f].find(t)
 		if i < 0 {
 			continue
 		}
+		coll, length, off := pt.coll, pt.length[f], pt.off
+		checkDead := pt == s.base && s.ndead > 0
 		for _, p := range pt.fields[f].list(i) {
-			if !s.dead[p.slot] {
-				fn(p)
+			local := p.slot - off
+			if c >= 0 && int(coll[local]) != c {
+				continue
 			}
+			if checkDead && !s.live(p.slot) {
+				continue
+			}
+			fn(p, float64(length[local]))
 		}
 	}
-}
-
-// collOf returns the collection of slot sl.
-func (s *snapshot) collOf(sl int32) uint8 {
-	p, i := s.part(sl)
-	return p.coll[i]
-}
-
-// length is the length in terms of field f of slot sl.
-func (s *snapshot) length(f field, sl int32) float64 {
-	p, i := s.part(sl)
-	return float64(p.length[f][i])
 }
 
 // avgLen is the mean length of field f over collection c.
@@ -114,13 +111,10 @@ func (s *snapshot) premiseScores(q []string, w Ranking) map[int32]float64 {
 			if idf <= 0 {
 				continue
 			}
-			s.eachPosting(f, t, func(p posting) {
-				if s.collOf(p.slot) != collPremise {
-					return
-				}
+			s.eachPosting(f, t, collPremise, func(p posting, length float64) {
 				v := idf
 				if f == fDoc {
-					v = idf * bm25(float64(p.tf), s.length(fDoc, p.slot), avgDoc)
+					v = idf * bm25(float64(p.tf), length, avgDoc)
 				}
 				a.add(int(f), p.slot, v)
 			})
@@ -172,10 +166,8 @@ func (s *snapshot) theoremScores(q []string, n int) ([]int32, []float64) {
 				continue
 			}
 			avg := s.avgLen(collTheorem, f)
-			s.eachPosting(f, t, func(p posting) {
-				if s.collOf(p.slot) == collTheorem {
-					a.add(0, p.slot, idf*bm25(float64(p.tf), s.length(f, p.slot), avg))
-				}
+			s.eachPosting(f, t, collTheorem, func(p posting, length float64) {
+				a.add(0, p.slot, idf*bm25(float64(p.tf), length, avg))
 			})
 		}
 	}
@@ -210,8 +202,8 @@ func (s *snapshot) searchScores(q []string, n int, keep func(sl int32) bool) ([]
 				sum += s.stats[c].sumLen[f]
 			}
 			avg := float64(sum) / float64(max(1, docs))
-			s.eachPosting(f, t, func(p posting) {
-				a.add(0, p.slot, searchBoosts[f]*idf*bm25(float64(p.tf), s.length(f, p.slot), avg))
+			s.eachPosting(f, t, -1, func(p posting, length float64) {
+				a.add(0, p.slot, searchBoosts[f]*idf*bm25(float64(p.tf), length, avg))
 			})
 		}
 	}
@@ -236,8 +228,18 @@ type topN struct {
 // top returns an empty topN of size n over s.
 func (s *snapshot) top(n int) *topN { return &topN{n: n, s: s} }
 
-// before reports whether slot a ranks before slot b at equal scores.
-func (h *topN) before(a, b int32) bool { return docID(h.s.decl(a)) < docID(h.s.decl(b)) }
+// before reports whether slot a ranks before slot b at equal scores: by
+// package, file and name, an order independent of slot numbering.
+func (h *topN) before(a, b int32) bool {
+	x, y := h.s.decl(a), h.s.decl(b)
+	if x.Package != y.Package {
+		return x.Package < y.Package
+	}
+	if x.File != y.File {
+		return x.File < y.File
+	}
+	return x.Name < y.Name
+}
 
 func (h *topN) less(i, j int) bool { // min-heap: worst first
 	if h.sc[i] != h.sc[j] {

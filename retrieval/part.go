@@ -112,19 +112,48 @@ func fileKey(d *library.Decl) string {
 }
 
 // dedup drops nil and unnamed declarations and later duplicates of an ID.
+// Declarations come grouped by file (the library's order), so names are
+// compared within each file's run; a file whose declarations are not
+// contiguous (a corpus dump) falls back to one set over all IDs.
 func dedup(decls []*library.Decl) []*library.Decl {
+	out := make([]*library.Decl, 0, len(decls))
+	files := map[string]bool{}
+	var run map[string]bool
+	var pkg, file string
+	for i, d := range decls {
+		if d == nil || d.Name == "" {
+			continue
+		}
+		if run == nil || d.Package != pkg || d.File != file {
+			pkg, file = d.Package, d.File
+			k := fileKey(d)
+			if files[k] {
+				return dedupAll(decls)
+			}
+			files[k] = true
+			run = map[string]bool{}
+		}
+		if run[d.Name] {
+			continue
+		}
+		run[d.Name] = true
+		out = append(out, decls[i])
+	}
+	return out
+}
+
+// dedupAll is dedup over declarations in any order.
+func dedupAll(decls []*library.Decl) []*library.Decl {
 	seen := make(map[string]bool, len(decls))
 	out := make([]*library.Decl, 0, len(decls))
 	for _, d := range decls {
 		if d == nil || d.Name == "" {
 			continue
 		}
-		id := docID(d)
-		if seen[id] {
-			continue
+		if id := docID(d); !seen[id] {
+			seen[id] = true
+			out = append(out, d)
 		}
-		seen[id] = true
-		out = append(out, d)
 	}
 	return out
 }

@@ -26,8 +26,10 @@ type snapshot struct {
 	// whose declarations come from unsaved editor text.
 	changed  map[string][]*library.Decl
 	buffered map[string]bool
-	// dead marks base slots hidden by the overlay.
-	dead map[int32]bool
+	// dead marks base slots hidden by the overlay (a bit set over base
+	// slots); ndead counts them.
+	dead  []uint64
+	ndead int
 	// deadDF, deadIndeg and deadNotes are the contributions of the dead base
 	// slots, subtracted from the base's figures.
 	deadDF    [nFields]map[string][nColl]int32
@@ -59,7 +61,7 @@ func fromBase(b *part, nm *names.Index) *snapshot {
 	for f := range nFields {
 		s.deadDF[f] = map[string][nColl]int32{}
 	}
-	s.deadIndeg, s.deadNotes, s.dead = map[string]int32{}, map[string]int32{}, map[int32]bool{}
+	s.deadIndeg, s.deadNotes = map[string]int32{}, map[string]int32{}
 	return s
 }
 
@@ -91,7 +93,7 @@ func (s *snapshot) with(changed map[string][]*library.Decl, buffered map[string]
 
 // overlay builds the snapshot of base with the files in changed replaced.
 func (b *part) overlay(baseNames *names.Index, changed map[string][]*library.Decl) *snapshot {
-	s := &snapshot{base: b, changed: changed, dead: map[int32]bool{}, deadIndeg: map[string]int32{}, deadNotes: map[string]int32{}, baseNames: baseNames}
+	s := &snapshot{base: b, changed: changed, dead: make([]uint64, (b.n()+63)/64), deadIndeg: map[string]int32{}, deadNotes: map[string]int32{}, baseNames: baseNames}
 	for f := range nFields {
 		s.deadDF[f] = map[string][nColl]int32{}
 	}
@@ -105,7 +107,8 @@ func (b *part) overlay(baseNames *names.Index, changed map[string][]*library.Dec
 		decls = append(decls, changed[k]...)
 		if i, ok := sortedFind(b.files, k); ok {
 			for _, sl := range b.fileOf.row(i) {
-				s.dead[sl] = true
+				s.dead[sl/64] |= 1 << (sl % 64)
+				s.ndead++
 				gone = append(gone, b.decls[sl])
 			}
 		}
@@ -175,15 +178,17 @@ func (s *snapshot) part(sl int32) (*part, int32) {
 }
 
 // live reports whether slot sl is visible (not hidden by the overlay).
-func (s *snapshot) live(sl int32) bool { return !s.dead[sl] }
+func (s *snapshot) live(sl int32) bool {
+	return int(sl/64) >= len(s.dead) || s.dead[sl/64]&(1<<(sl%64)) == 0
+}
 
 // count is the number of visible declarations.
-func (s *snapshot) count() int { return int(s.n()) - len(s.dead) }
+func (s *snapshot) count() int { return int(s.n()) - s.ndead }
 
 // each calls f for every visible declaration, in slot order.
 func (s *snapshot) each(f func(sl int32, d *library.Decl)) {
 	for i, d := range s.base.decls {
-		if !s.dead[int32(i)] {
+		if s.live(int32(i)) {
 			f(int32(i), d)
 		}
 	}
@@ -198,7 +203,7 @@ func (s *snapshot) rows(name string, table func(*part) *csr) []int32 {
 	for _, p := range []*part{s.base, s.over} {
 		if k := p.key(name); k >= 0 {
 			for _, sl := range table(p).row(k) {
-				if g := p.off + sl; !s.dead[g] {
+				if g := p.off + sl; s.live(g) {
 					out = append(out, g)
 				}
 			}

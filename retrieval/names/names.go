@@ -44,11 +44,14 @@ type Index struct {
 type base struct {
 	text  []byte
 	sa    *suffixarray.Index
-	names []string            // sorted, distinct
-	start []int               // start offset of names[i] in text
-	last  map[string][]string // last component -> names ending in it
-	sigs  []uint64            // letter-set signature of lasts[i]
-	lasts []string            // distinct last components, sorted
+	names []string // sorted, distinct
+	start []int    // start offset of names[i] in text
+	sigs  []uint64 // letter-set signature of lasts[i]
+	lasts []string // distinct last components, sorted
+	// lastOf lists, per entry of lasts, the indexes in names of the names
+	// ending in it: lastOf[lastAt[i]:lastAt[i+1]].
+	lastAt []int32
+	lastOf []int32
 }
 
 // New builds the index over the names of decls.
@@ -156,23 +159,46 @@ func newBase(all []string) *base {
 // derive fills the tables computed from names: offsets, last components
 // and their signatures.
 func (ix *base) derive() {
-	ix.last = map[string][]string{}
 	ix.start = make([]int, len(ix.names))
 	off := len(sep)
+	type pair struct {
+		last string
+		i    int32
+	}
+	pairs := make([]pair, len(ix.names))
 	for i, n := range ix.names {
 		ix.start[i] = off
 		off += len(n) + len(sep)
-		l := Last(n)
-		if _, ok := ix.last[l]; !ok {
-			ix.lasts = append(ix.lasts, l)
-		}
-		ix.last[l] = append(ix.last[l], n)
+		pairs[i] = pair{Last(n), int32(i)}
 	}
-	sort.Strings(ix.lasts)
+	slices.SortFunc(pairs, func(a, b pair) int {
+		if c := strings.Compare(a.last, b.last); c != 0 {
+			return c
+		}
+		return int(a.i - b.i)
+	})
+	ix.lastOf = make([]int32, len(pairs))
+	for k, p := range pairs {
+		if k == 0 || p.last != pairs[k-1].last {
+			ix.lasts = append(ix.lasts, p.last)
+			ix.lastAt = append(ix.lastAt, int32(k))
+		}
+		ix.lastOf[k] = p.i
+	}
+	ix.lastAt = append(ix.lastAt, int32(len(pairs)))
 	ix.sigs = make([]uint64, len(ix.lasts))
 	for i, l := range ix.lasts {
 		ix.sigs[i] = signature(l)
 	}
+}
+
+// withLast returns the names whose last component is lasts[i].
+func (ix *base) withLast(i int) []string {
+	out := make([]string, 0, ix.lastAt[i+1]-ix.lastAt[i])
+	for _, k := range ix.lastOf[ix.lastAt[i]:ix.lastAt[i+1]] {
+		out = append(out, ix.names[k])
+	}
+	return out
 }
 
 // Encode writes an index without overlay (as New returns it) so that
@@ -365,9 +391,11 @@ func (ix *Index) Similar(name string, limit int) []string {
 	}
 	l := Last(name)
 	var same []string
-	for _, n := range ix.base.last[l] {
-		if !ix.removed[n] {
-			same = append(same, n)
+	if i, ok := slices.BinarySearch(ix.base.lasts, l); ok {
+		for _, n := range ix.base.withLast(i) {
+			if !ix.removed[n] {
+				same = append(same, n)
+			}
 		}
 	}
 	for _, n := range ix.extra {
@@ -397,7 +425,7 @@ func (ix *Index) Similar(name string, limit int) []string {
 			continue
 		}
 		if d, ok := within(c, l, maxDist); ok {
-			for _, n := range ix.base.last[c] {
+			for _, n := range ix.base.withLast(i) {
 				if !ix.removed[n] {
 					near = append(near, cand{n, d*1000 + Distance(n, name)})
 				}

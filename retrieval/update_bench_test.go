@@ -1,0 +1,92 @@
+package retrieval
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// probeFile is a 2,000-line Lean file of 500 documented definitions.
+func probeFile(round int) []byte {
+	var b strings.Builder
+	for i := range 500 {
+		b.WriteString("/-- A probe definition about widgets. -/\n")
+		b.WriteString("def probeDef" + strconv.Itoa(round) + "x" + strconv.Itoa(i) + " (n : Nat) : Nat :=\n  n + 1\n\n")
+	}
+	return []byte(b.String())
+}
+
+// benchEngine opens a ready engine over root with a reused cache
+// (DRIFT_BENCH_CACHE, else a temporary directory).
+func benchEngine(b *testing.B, root string) *Engine {
+	b.Helper()
+	cache := os.Getenv("DRIFT_BENCH_CACHE")
+	if cache == "" {
+		cache = b.TempDir()
+	}
+	e, err := Open(context.Background(), Config{Roots: []string{root}, CacheDir: cache})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { e.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if err := e.WaitReady(ctx); err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkUpdateFile measures one 2,000-line file pushed as an unsaved
+// buffer (parse, resolution, next snapshot) over the small testdata
+// workspace and, with DRIFT_MATHLIB set, over Mathlib: the cost depends on
+// the file, not on the library.
+func BenchmarkUpdateFile(b *testing.B) {
+	libs := [][2]string{{"testdata", "../testdata/workspace"}}
+	if m := os.Getenv("DRIFT_MATHLIB"); m != "" {
+		libs = append(libs, [2]string{"mathlib", m})
+	}
+	for _, lib := range libs {
+		b.Run(lib[0], func(b *testing.B) {
+			e := benchEngine(b, lib[1])
+			abs, _ := filepath.Abs(filepath.Join(lib[1], "DriftProbe.lean"))
+			b.ResetTimer()
+			for i := range b.N {
+				e.apply([]fileUpdate{{path: abs, kind: fromBuffer, content: probeFile(i)}})
+			}
+			b.StopTimer()
+			if _, ok := e.Lookup("probeDef" + strconv.Itoa(b.N-1) + "x499"); !ok {
+				b.Fatal("the last update is not visible")
+			}
+		})
+	}
+}
+
+// BenchmarkRetrieveMathlib measures premise ranking on Mathlib for the
+// queries of DRIFT_BENCH.
+func BenchmarkRetrieveMathlib(b *testing.B) {
+	root, bench := os.Getenv("DRIFT_MATHLIB"), os.Getenv("DRIFT_BENCH")
+	if root == "" || bench == "" {
+		b.Skip("set DRIFT_MATHLIB and DRIFT_BENCH")
+	}
+	f, err := os.Open(bench)
+	if err != nil {
+		b.Fatal(err)
+	}
+	items, err := ReadBench(f)
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := benchEngine(b, root)
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := e.Retrieve(context.Background(), items[i%len(items)].Query, nil, 5); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
