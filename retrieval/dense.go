@@ -294,6 +294,12 @@ func (e *Engine) embedAll() {
 	e.dense.Store(x)
 	for {
 		s = e.snapshot()
+		x.mu.RLock()
+		stale := x.tab == nil || x.tab.base != s.base
+		x.mu.RUnlock()
+		if stale { // a compaction brought a new base
+			x.refresh(s.base)
+		}
 		todo := x.missing(s)
 		if len(todo) > 0 {
 			done0 := 0

@@ -64,6 +64,10 @@ type Engine struct {
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
 	updates  chan fileUpdate
+	// compacted delivers a new base built in the background; compacting is
+	// true while one is being built (both used by the update loop only).
+	compacted  chan compaction
+	compacting bool
 	// embedKick wakes the embedding loop after an update.
 	embedKick chan struct{}
 	// embedDone is closed when the first embedding pass ends (at once when
@@ -90,6 +94,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		ctx:       bctx,
 		cancel:    cancel,
 		updates:   make(chan fileUpdate, 256),
+		compacted: make(chan compaction),
 		embedKick: make(chan struct{}, 1),
 		embedDone: make(chan struct{}),
 		status:    Status{Phase: "scanning"},

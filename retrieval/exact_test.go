@@ -20,7 +20,7 @@ import (
 // TestIncrementalEqualsFresh applies random sequences of file updates —
 // edits on disk, new and removed files, unsaved buffers (then closed),
 // notations and to_additive declarations added and removed — one at a
-// time, and checks that the resulting snapshot equals a fresh build from
+// time, with a compaction of the overlay into a new base midway, and checks that the resulting snapshot equals a fresh build from
 // the final files: the same declarations, graph counts, popularity,
 // notation targets, document statistics, name channel, and search and
 // premise results. It runs over testdata/workspace always and, when
@@ -79,7 +79,16 @@ func checkIncremental(t *testing.T, extra []string, seed uint64) {
 		b, _ := os.ReadFile(p)
 		return b
 	}
+	var fold compaction
 	for step := range 40 {
+		// Fold the overlay into a new base built from step 15's snapshot
+		// while steps 15–19 go on, as the background compaction does.
+		switch step {
+		case 15:
+			fold = newCompaction(e.snapshot())
+		case 20:
+			e.store(rebase(fold.base, fold.names, fold.from, e.snapshot()))
+		}
 		p := files[rng.IntN(len(files))]
 		if rng.IntN(6) == 0 {
 			p = filepath.Join(dir, "DriftExample", fmt.Sprintf("New%d.lean", rng.IntN(3)))
@@ -222,13 +231,6 @@ func sameHits(a, b []Hit) bool {
 		}
 	}
 	return true
-}
-
-// liveDecls returns the visible declarations in slot order.
-func (s *snapshot) liveDecls() []*library.Decl {
-	var out []*library.Decl
-	s.each(func(_ int32, d *library.Decl) { out = append(out, d) })
-	return out
 }
 
 // allNames returns every name the snapshot knows: declarations and

@@ -26,6 +26,10 @@ type snapshot struct {
 	// whose declarations come from unsaved editor text.
 	changed  map[string][]*library.Decl
 	buffered map[string]bool
+	// seq counts the updates applied since the engine started; gen records
+	// the update that last changed each key of changed.
+	seq uint64
+	gen map[string]uint64
 	// dead marks base slots hidden by the overlay (a bit set over base
 	// slots); ndead counts them.
 	dead  []uint64
@@ -78,8 +82,13 @@ func (s *snapshot) with(changed map[string][]*library.Decl, buffered map[string]
 	if buf == nil {
 		buf = map[string]bool{}
 	}
+	gen := maps.Clone(s.gen)
+	if gen == nil {
+		gen = map[string]uint64{}
+	}
 	for k, v := range changed {
 		all[k] = v
+		gen[k] = s.seq + 1
 		if buffered[k] {
 			buf[k] = true
 		} else {
@@ -87,7 +96,35 @@ func (s *snapshot) with(changed map[string][]*library.Decl, buffered map[string]
 		}
 	}
 	n := s.base.overlay(s.baseNames, all)
-	n.buffered = buf
+	n.buffered, n.gen, n.seq = buf, gen, s.seq+1
+	return n
+}
+
+// Overlays larger than these are folded into a new base (see compact).
+const (
+	compactFiles = 64
+	compactDecls = 20000
+)
+
+// wantsCompaction reports whether the overlay has grown past the point
+// where rebuilding it at every update costs more than a new base.
+func (s *snapshot) wantsCompaction() bool {
+	return len(s.changed) > compactFiles || s.over.n() > compactDecls
+}
+
+// rebase returns the snapshot of a new base built from old's visible
+// declarations, with the changes made after old (in cur) as its overlay.
+func rebase(b *part, nm *names.Index, old, cur *snapshot) *snapshot {
+	changed := map[string][]*library.Decl{}
+	buffered := map[string]bool{}
+	gen := map[string]uint64{}
+	for k, g := range cur.gen {
+		if g > old.seq {
+			changed[k], gen[k], buffered[k] = cur.changed[k], g, cur.buffered[k]
+		}
+	}
+	n := b.overlay(nm, changed)
+	n.buffered, n.gen, n.seq = buffered, gen, cur.seq
 	return n
 }
 
@@ -272,4 +309,11 @@ func (s *snapshot) lookup(name string) (*library.Decl, bool) {
 		}
 	}
 	return best, best != nil
+}
+
+// liveDecls returns the visible declarations in slot order.
+func (s *snapshot) liveDecls() []*library.Decl {
+	var out []*library.Decl
+	s.each(func(_ int32, d *library.Decl) { out = append(out, d) })
+	return out
 }

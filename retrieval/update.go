@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
 // updateKind says where a file update comes from.
@@ -50,6 +51,14 @@ func (e *Engine) serveUpdates() {
 		select {
 		case <-e.ctx.Done():
 			return
+		case c := <-e.compacted:
+			e.store(rebase(c.base, c.names, c.from, e.snapshot()))
+			e.compacting = false
+			e.cfg.Logf("retrieval: overlay folded into a new base")
+			select {
+			case e.embedKick <- struct{}{}:
+			default:
+			}
 		case u := <-e.updates:
 			pending := map[string]fileUpdate{u.path: u}
 			order := []string{u.path}
@@ -99,7 +108,43 @@ func (e *Engine) apply(batch []fileUpdate) {
 	case e.embedKick <- struct{}{}:
 	default:
 	}
+	if next.wantsCompaction() && !e.compacting {
+		e.compacting = true
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.compact(next)
+		}()
+	}
 	e.cfg.Logf("retrieval: reindexed %d file(s) in %v (parse %v, snapshot %v; overlay %d files, %d declarations)", len(batch),
 		time.Since(start).Round(time.Millisecond), parsed.Sub(start).Round(time.Millisecond),
 		time.Since(parsed).Round(time.Millisecond), len(next.changed), next.over.n())
+}
+
+// compaction is a new base built from the visible declarations of from.
+type compaction struct {
+	from  *snapshot
+	base  *part
+	names *names.Index
+}
+
+// compact builds a new base from s in the background and hands it to the
+// update loop, which re-applies the changes made meanwhile. Queries and
+// updates go on during the build. The new base holds buffer text, so it is
+// never stored.
+func (e *Engine) compact(s *snapshot) {
+	select {
+	case e.compacted <- newCompaction(s):
+	case <-e.ctx.Done():
+	}
+}
+
+// newCompaction builds a base part and name index over s's visible
+// declarations.
+func newCompaction(s *snapshot) compaction {
+	decls := s.liveDecls()
+	done := make(chan *names.Index)
+	go func() { done <- names.New(decls) }()
+	b := buildPart(decls, 0)
+	return compaction{from: s, base: b, names: <-done}
 }

@@ -2,7 +2,9 @@ package retrieval
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"runtime"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -89,4 +91,56 @@ func BenchmarkRetrieveMathlib(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestMemoryMathlib reports the process's resident memory on Mathlib
+// (DRIFT_MATHLIB) when the engine is ready and after 1,000 edits pushed as
+// unsaved buffers to ten real files (a measurement, logged; not asserted).
+func TestMemoryMathlib(t *testing.T) {
+	root := os.Getenv("DRIFT_MATHLIB")
+	if root == "" {
+		t.Skip("set DRIFT_MATHLIB to measure memory on Mathlib")
+	}
+	cache := os.Getenv("DRIFT_BENCH_CACHE")
+	if cache == "" {
+		cache = t.TempDir()
+	}
+	e := openReady(t, Config{Roots: []string{root}, CacheDir: cache, Logf: func(string, ...any) {}})
+	runtime.GC()
+	t.Logf("ready: RSS %s", rss())
+	var files []string
+	ents, _ := os.ReadDir(filepath.Join(root, "Mathlib/Algebra/Group"))
+	for _, en := range ents {
+		if strings.HasSuffix(en.Name(), ".lean") && len(files) < 10 {
+			files = append(files, filepath.Join(root, "Mathlib/Algebra/Group", en.Name()))
+		}
+	}
+	texts := make([][]byte, len(files))
+	for i, f := range files {
+		texts[i], _ = os.ReadFile(f)
+	}
+	start := time.Now()
+	for i := range 1000 {
+		k := i % len(files)
+		e.apply([]fileUpdate{{path: files[k], kind: fromBuffer,
+			content: append(append([]byte{}, texts[k]...), fmt.Sprintf("\ndef driftEdit%d : Nat := %d\n", i, i)...)}})
+	}
+	if _, ok := e.Lookup("driftEdit999"); !ok {
+		t.Fatal("last edit not visible")
+	}
+	t.Logf("1,000 edits applied in %v", time.Since(start))
+	runtime.GC()
+	t.Logf("after 1,000 edits: RSS %s", rss())
+}
+
+// rss returns the VmRSS and VmHWM lines of /proc/self/status.
+func rss() string {
+	b, _ := os.ReadFile("/proc/self/status")
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmRSS") || strings.HasPrefix(l, "VmHWM") {
+			out = append(out, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	return strings.Join(out, ", ")
 }
