@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -187,7 +188,13 @@ func (e *Engine) buildIndexes() error {
 			nm = names.New(kept)
 			close(done)
 		}()
-		b = buildPart(kept, 0)
+		b = buildPart(kept, 0, func(done int) {
+			e.setStatus(func(s *Status) {
+				if done > s.Index.Done { // workers report out of order
+					s.Index.Done, s.Done = done, done
+				}
+			})
+		})
 		<-done
 		if e.dir != "" {
 			e.wg.Add(1)
@@ -205,8 +212,8 @@ func (e *Engine) buildIndexes() error {
 	snap := fromBase(b, nm)
 	e.src = src
 	e.store(snap)
-	e.cfg.Logf("retrieval: %d declarations: loaded in %v, indexes %s in %v", snap.count(),
-		t1.Sub(t0).Round(time.Millisecond), how, time.Since(t1).Round(time.Millisecond))
+	e.cfg.Logf("retrieval: %d declarations: loaded in %v, indexes %s in %v (%s)", snap.count(),
+		t1.Sub(t0).Round(time.Millisecond), how, time.Since(t1).Round(time.Millisecond), cmp.Or(e.dir, "in memory"))
 	e.setStatus(func(s *Status) {
 		s.Phase, s.Ready, s.Decls = "ready", true, snap.count()
 		s.Index.Done = s.Index.Total

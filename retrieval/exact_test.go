@@ -338,3 +338,30 @@ func diffSnapshots(a, b *snapshot, graph bool) []string {
 	}
 	return out
 }
+
+// TestNotationReparse re-parses a file holding a notation three times, then
+// removes the notation: the target's popularity stays what a fresh build
+// gives (never negative or NaN) and it stops being a notation target.
+func TestNotationReparse(t *testing.T) {
+	dir := newWorkspace(t)
+	path := filepath.Join(dir, "Demo/Note.lean")
+	with := "def Demo.wobble (n : Nat) : Nat := n\nnotation \"⟦\" x \"⟧\" => Demo.wobble x\ntheorem Demo.wobble_self (n : Nat) : Demo.wobble n = n := rfl\n"
+	without := "def Demo.wobble (n : Nat) : Nat := n\ntheorem Demo.wobble_self (n : Nat) : Demo.wobble n = n := rfl\n"
+	writeTree(t, dir, map[string]string{"Demo/Note.lean": with})
+	e := openReady(t, Config{Roots: []string{dir}})
+	want := e.snapshot().popularity("Demo.wobble")
+	if want <= 0 || !e.snapshot().notationTarget("Demo.wobble") {
+		t.Fatalf("fresh: popularity %v, notation target %v", want, e.snapshot().notationTarget("Demo.wobble"))
+	}
+	for i := range 3 {
+		e.apply([]fileUpdate{{path: path, kind: fromBuffer, content: []byte(with)}})
+		if got := e.snapshot().popularity("Demo.wobble"); got != want {
+			t.Errorf("re-parse %d: popularity %v, want %v", i+1, got, want)
+		}
+	}
+	e.apply([]fileUpdate{{path: path, kind: fromBuffer, content: []byte(without)}})
+	s := e.snapshot()
+	if got := s.popularity("Demo.wobble"); got != want || s.notationTarget("Demo.wobble") {
+		t.Errorf("notation removed: popularity %v (want %v), notation target %v", got, want, s.notationTarget("Demo.wobble"))
+	}
+}

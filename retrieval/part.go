@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
@@ -216,17 +217,22 @@ func graphEdges(d *library.Decl, f func(dep string)) {
 	}
 }
 
-// analyzeAll runs fieldTerms over decls in parallel.
-func analyzeAll(decls []*library.Decl) [][nFields][]string {
+// analyzeAll runs fieldTerms over decls in parallel; progress, when not
+// nil, is called with the number analyzed so far (every 4,096).
+func analyzeAll(decls []*library.Decl, progress func(done int)) [][nFields][]string {
 	out := make([][nFields][]string, len(decls))
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(decls)/256))
 	var wg sync.WaitGroup
+	var done atomic.Int64
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(decls); i += workers {
 				out[i] = fieldTerms(decls[i])
+				if n := done.Add(1); progress != nil && n%4096 == 0 {
+					progress(int(n))
+				}
 			}
 		}()
 	}
@@ -234,10 +240,11 @@ func analyzeAll(decls []*library.Decl) [][nFields][]string {
 	return out
 }
 
-// buildPart indexes decls (already deduplicated) at slots off, off+1, ….
-func buildPart(decls []*library.Decl, off int32) *part {
+// buildPart indexes decls (already deduplicated) at slots off, off+1, …;
+// progress, when not nil, counts the declarations analyzed.
+func buildPart(decls []*library.Decl, off int32, progress func(done int)) *part {
 	p := &part{off: off, decls: decls, coll: make([]uint8, len(decls))}
-	analyzed := analyzeAll(decls)
+	analyzed := analyzeAll(decls, progress)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {

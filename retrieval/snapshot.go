@@ -54,14 +54,14 @@ func newSnapshot(decls []*library.Decl) *snapshot {
 		nm = names.New(kept)
 		close(done)
 	}()
-	b := buildPart(kept, 0)
+	b := buildPart(kept, 0, nil)
 	<-done
 	return fromBase(b, nm)
 }
 
 // fromBase returns the snapshot of a base part with no overlay.
 func fromBase(b *part, nm *names.Index) *snapshot {
-	s := &snapshot{base: b, over: buildPart(nil, b.n()), names: nm, baseNames: nm, stats: b.stats}
+	s := &snapshot{base: b, over: buildPart(nil, b.n(), nil), names: nm, baseNames: nm, stats: b.stats}
 	for f := range nFields {
 		s.deadDF[f] = map[string][nColl]int32{}
 	}
@@ -151,7 +151,7 @@ func (b *part) overlay(baseNames *names.Index, changed map[string][]*library.Dec
 		}
 	}
 	decls = dedup(decls)
-	s.over = buildPart(decls, b.n())
+	s.over = buildPart(decls, b.n(), nil)
 	s.stats = b.stats
 	for c := range nColl {
 		for f := range nFields {
@@ -159,7 +159,7 @@ func (b *part) overlay(baseNames *names.Index, changed map[string][]*library.Dec
 		}
 		s.stats[c].docs += s.over.stats[c].docs
 	}
-	for i, terms := range analyzeAll(gone) {
+	for i, terms := range analyzeAll(gone, nil) {
 		d := gone[i]
 		c := collOf(d)
 		s.stats[c].docs--

@@ -145,6 +145,6 @@ func newCompaction(s *snapshot) compaction {
 	decls := s.liveDecls()
 	done := make(chan *names.Index)
 	go func() { done <- names.New(decls) }()
-	b := buildPart(decls, 0)
+	b := buildPart(decls, 0, nil)
 	return compaction{from: s, base: b, names: <-done}
 }
