@@ -243,8 +243,13 @@ func analyzeAll(decls []*library.Decl, progress func(done int)) [][nFields][]str
 // buildPart indexes decls (already deduplicated) at slots off, off+1, …;
 // progress, when not nil, counts the declarations analyzed.
 func buildPart(decls []*library.Decl, off int32, progress func(done int)) *part {
+	return buildAnalyzed(decls, analyzeAll(decls, progress), off)
+}
+
+// buildAnalyzed is buildPart with the declarations' fields already
+// analyzed.
+func buildAnalyzed(decls []*library.Decl, analyzed [][nFields][]string, off int32) *part {
 	p := &part{off: off, decls: decls, coll: make([]uint8, len(decls))}
-	analyzed := analyzeAll(decls, progress)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -43,6 +44,9 @@ type snapshot struct {
 	names     *names.Index
 	// baseNames is the base's name index, which every overlay's derives from.
 	baseNames *names.Index
+	// analysis holds, per key of changed, the analyzed terms reused by the
+	// next update.
+	analysis map[string]*fileTerms
 }
 
 // newSnapshot indexes decls (later duplicates of an ID are dropped).
@@ -95,7 +99,7 @@ func (s *snapshot) with(changed map[string][]*library.Decl, buffered map[string]
 			delete(buf, k)
 		}
 	}
-	n := s.base.overlay(s.baseNames, all)
+	n := s.base.overlay(s.baseNames, all, s)
 	n.buffered, n.gen, n.seq = buf, gen, s.seq+1
 	return n
 }
@@ -123,14 +127,26 @@ func rebase(b *part, nm *names.Index, old, cur *snapshot) *snapshot {
 			changed[k], gen[k], buffered[k] = cur.changed[k], g, cur.buffered[k]
 		}
 	}
-	n := b.overlay(nm, changed)
+	n := b.overlay(nm, changed, cur)
 	n.buffered, n.gen, n.seq = buffered, gen, cur.seq
 	return n
 }
 
-// overlay builds the snapshot of base with the files in changed replaced.
-func (b *part) overlay(baseNames *names.Index, changed map[string][]*library.Decl) *snapshot {
-	s := &snapshot{base: b, changed: changed, dead: make([]uint64, (b.n()+63)/64), deadIndeg: map[string]int32{}, deadNotes: map[string]int32{}, baseNames: baseNames}
+// fileTerms caches the analysis of one changed file's declarations (decls)
+// and of the base declarations it hides (goneTerms), so that an update
+// analyzes only the files it changes, not the whole overlay.
+type fileTerms struct {
+	decls     []*library.Decl
+	terms     [][nFields][]string
+	base      *part
+	goneTerms [][nFields][]string
+}
+
+// overlay builds the snapshot of base with the files in changed replaced;
+// prev, when not nil, lends the analysis of files it already covered.
+func (b *part) overlay(baseNames *names.Index, changed map[string][]*library.Decl, prev *snapshot) *snapshot {
+	s := &snapshot{base: b, changed: changed, dead: make([]uint64, (b.n()+63)/64), deadIndeg: map[string]int32{}, deadNotes: map[string]int32{}, baseNames: baseNames,
+		analysis: make(map[string]*fileTerms, len(changed))}
 	for f := range nFields {
 		s.deadDF[f] = map[string][nColl]int32{}
 	}
@@ -140,18 +156,37 @@ func (b *part) overlay(baseNames *names.Index, changed map[string][]*library.Dec
 	}
 	sort.Strings(keys)
 	var decls, gone []*library.Decl
+	var analyzed, goneTerms [][nFields][]string
 	for _, k := range keys {
-		decls = append(decls, changed[k]...)
+		ds := dedup(changed[k])
+		var ft *fileTerms
+		if prev != nil {
+			ft = prev.analysis[k]
+		}
+		if ft == nil || !slices.Equal(ft.decls, ds) {
+			ft = &fileTerms{decls: ds, terms: analyzeAll(ds, nil)}
+		} else {
+			ft = &fileTerms{decls: ft.decls, terms: ft.terms, base: ft.base, goneTerms: ft.goneTerms}
+		}
+		s.analysis[k] = ft
+		decls = append(decls, ds...)
+		analyzed = append(analyzed, ft.terms...)
 		if i, ok := sortedFind(b.files, k); ok {
-			for _, sl := range b.fileOf.row(i) {
+			row := b.fileOf.row(i)
+			hidden := make([]*library.Decl, len(row))
+			for j, sl := range row {
 				s.dead[sl/64] |= 1 << (sl % 64)
 				s.ndead++
-				gone = append(gone, b.decls[sl])
+				hidden[j] = b.decls[sl]
 			}
+			if ft.base != b {
+				ft.base, ft.goneTerms = b, analyzeAll(hidden, nil)
+			}
+			gone = append(gone, hidden...)
+			goneTerms = append(goneTerms, ft.goneTerms...)
 		}
 	}
-	decls = dedup(decls)
-	s.over = buildPart(decls, b.n(), nil)
+	s.over = buildAnalyzed(decls, analyzed, b.n())
 	s.stats = b.stats
 	for c := range nColl {
 		for f := range nFields {
@@ -159,7 +194,7 @@ func (b *part) overlay(baseNames *names.Index, changed map[string][]*library.Dec
 		}
 		s.stats[c].docs += s.over.stats[c].docs
 	}
-	for i, terms := range analyzeAll(gone, nil) {
+	for i, terms := range goneTerms {
 		d := gone[i]
 		c := collOf(d)
 		s.stats[c].docs--
