@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
@@ -68,8 +69,11 @@ func TestKillDuringBuild(t *testing.T) {
 			cmd.Wait()
 			tmps, _ := filepath.Glob(filepath.Join(cache, "retrieval", "*", "base-*.tmp"))
 			if len(tmps) != 1 {
-				t.Errorf("temporary files after the kill: %v, want one", tmps)
+				t.Fatalf("temporary files after the kill: %v, want one", tmps)
 			}
+			// A temporary file that old is abandoned: the next write removes it.
+			old := time.Now().Add(-2 * abandonedAfter)
+			os.Chtimes(tmps[0], old, old)
 			for round, want := range []string{"built", "opened"} {
 				var mu sync.Mutex
 				var logged []string
@@ -90,6 +94,9 @@ func TestKillDuringBuild(t *testing.T) {
 				if !strings.Contains(strings.Join(logged, "\n"), "indexes "+want) {
 					t.Errorf("start %d: indexes not %s: %q", round, want, logged)
 				}
+			}
+			if _, err := os.Stat(tmps[0]); !os.IsNotExist(err) {
+				t.Errorf("abandoned temporary file still there (%v)", err)
 			}
 		})
 	}

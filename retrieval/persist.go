@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -156,6 +157,7 @@ func saveBase(dir string, b *part, nm *names.Index, fp [32]byte) error {
 	var sum [8]byte
 	binary.LittleEndian.PutUint32(sum[:], crc32.Checksum(e.buf.Bytes(), castagnoli))
 	e.buf.Write(sum[:])
+	removeAbandoned(dir)
 	tmp, err := os.CreateTemp(dir, "base-*.tmp")
 	if err != nil {
 		return fmt.Errorf("retrieval: %w", err)
@@ -178,6 +180,21 @@ func saveBase(dir string, b *part, nm *names.Index, fp [32]byte) error {
 		return fmt.Errorf("retrieval: writing the base index: %w", err)
 	}
 	return nil
+}
+
+// abandonedAfter is the age after which a temporary base file is taken to
+// be left by a killed process (writing one takes seconds).
+const abandonedAfter = time.Hour
+
+// removeAbandoned deletes temporary base files older than abandonedAfter;
+// younger ones may belong to a process writing right now.
+func removeAbandoned(dir string) {
+	tmps, _ := filepath.Glob(filepath.Join(dir, "base-*.tmp"))
+	for _, p := range tmps {
+		if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > abandonedAfter {
+			os.Remove(p)
+		}
+	}
 }
 
 // decoder reads the sections of a mapped base file in place.
