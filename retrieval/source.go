@@ -34,6 +34,8 @@ type libSource struct {
 	roots []string
 	// buffers are the files (absolute paths) with open editor buffers.
 	buffers map[string]bool
+	// paths maps file keys to absolute paths (see keyPath).
+	paths map[string]string
 }
 
 // files returns the absolute paths of the indexed source files.
@@ -68,30 +70,65 @@ func (s *libSource) update(u fileUpdate, changed map[string][]*library.Decl, buf
 	case closed:
 		delete(s.buffers, abs)
 	}
+	// Every file whose declarations may change: this one, and the files
+	// the library resolves again because names they use appeared or went.
+	touched := map[string]string{} // file key -> absolute path
 	for _, d := range s.lib.FileDecls(abs) {
-		if k := fileKey(d); changed[k] == nil {
-			changed[k] = []*library.Decl{}
-		}
+		touched[fileKey(d)] = abs
 	}
 	content := u.content
+	var delta library.Delta
 	if u.kind != fromBuffer {
 		b, err := os.ReadFile(abs)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			s.lib, _ = s.lib.RemoveFile(abs)
-			return nil
+			s.lib, delta = s.lib.RemoveFile(abs)
 		case err != nil:
 			return fmt.Errorf("retrieval: %w", err)
+		default:
+			content = b
 		}
-		content = b
 	}
-	s.lib, _ = s.lib.UpdateFile(abs, content)
+	if content != nil {
+		s.lib, delta = s.lib.UpdateFile(abs, content)
+	}
 	for _, d := range s.lib.FileDecls(abs) {
-		k := fileKey(d)
-		changed[k] = append(changed[k], d)
-		buffered[k] = u.kind == fromBuffer
+		touched[fileKey(d)] = abs
+		s.keyPath()[fileKey(d)] = abs
+	}
+	for _, ds := range [][]*library.Decl{delta.Added, delta.Removed, delta.Changed} {
+		for _, d := range ds {
+			k := fileKey(d)
+			if p, ok := s.keyPath()[k]; ok && touched[k] == "" {
+				touched[k] = p
+			}
+		}
+	}
+	for k, p := range touched {
+		ds := []*library.Decl{}
+		for _, d := range s.lib.FileDecls(p) {
+			if fileKey(d) == k {
+				ds = append(ds, d)
+			}
+		}
+		changed[k] = ds
+		buffered[k] = s.buffers[p]
 	}
 	return nil
+}
+
+// keyPath returns the map from file keys to absolute paths, built on first
+// use from the library's files.
+func (s *libSource) keyPath() map[string]string {
+	if s.paths == nil {
+		s.paths = map[string]string{}
+		for _, p := range s.lib.Files() {
+			if ds := s.lib.FileDecls(p); len(ds) > 0 {
+				s.paths[fileKey(ds[0])] = p
+			}
+		}
+	}
+	return s.paths
 }
 
 // loadSource loads every configured root (through the indexer, with its
