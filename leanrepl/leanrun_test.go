@@ -187,25 +187,6 @@ func lspPos(text string, off int) (int, int) {
 	return line, col
 }
 
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", "leanrun", name+".golden")
-	if *update {
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: report differs from the golden file\n--- got\n%s--- want\n%s", name, got, want)
-	}
-}
-
 // preludeRunner returns a runner over the real lean for a fresh prelude
 // workspace.
 func preludeRunner(t *testing.T, cfg Config) (*LeanRunner, string) {
@@ -247,7 +228,7 @@ func TestRealLeanMessages(t *testing.T) {
 			if !rep.LeanRan || rep.LeanBackend != BackendLean {
 				t.Fatalf("Lean did not run: %+v", rep)
 			}
-			checkGolden(t, tc.name, editorView(rep))
+			leantest.Golden(t, filepath.Join("testdata", "leanrun", tc.name+".golden"), editorView(rep), *update)
 			if tc.name == "unicode" {
 				// Lean counts code points (𝔸 is one), the editor UTF-16
 				// units (𝔸 is two): column 20 becomes 21.

@@ -52,21 +52,7 @@ func TestCheckCommandRealLean(t *testing.T) {
 			}
 			got := times.ReplaceAllString(out.String(), "checked in … ms")
 			got = strings.NewReplacer(root, "$ROOT", lean, "$LEAN", hang, "$HANG").Replace(got)
-			p := filepath.Join("testdata", "check-lean", c.name+".golden")
-			if *update {
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s\n--- got\n%s--- want\n%s", p, got, want)
-			}
+			leantest.Golden(t, filepath.Join("testdata", "check-lean", c.name+".golden"), got, *update)
 		})
 	}
 }

@@ -91,3 +91,25 @@ func PreludeWorkspace(t testing.TB) string {
 	}
 	return root
 }
+
+// Golden compares got with the golden file at path, or rewrites the file
+// when update is set (the tests' -update flag).
+func Golden(t testing.TB, path, got string, update bool) {
+	t.Helper()
+	if update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run the test with -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("differs from the golden file %s\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
