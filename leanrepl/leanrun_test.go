@@ -430,3 +430,23 @@ func TestRealLeanCacheAndConcurrency(t *testing.T) {
 		t.Errorf("lean runs overlapped with Size 1: %q", b)
 	}
 }
+
+// BenchmarkRealLeanCheck measures one uncached check of a stub by the real
+// lean on the prelude workspace (a fresh stub per iteration, so the cache
+// never answers).
+func BenchmarkRealLeanCheck(b *testing.B) {
+	lean := leantest.Binary(b)
+	root := leantest.PreludeWorkspace(b)
+	tc, err := FindLean(root, []string{lean})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := NewChecker(CheckerConfig{Lean: NewLeanRunner(tc, Config{})})
+	ctx := context.Background()
+	for i := 0; b.Loop(); i++ {
+		rep, err := c.Check(ctx, CheckRequest{Header: leantest.PreludeHeader, Stub: fmt.Sprintf("theorem t%d (m n : Nat) : Eq (Nat.add m n) (Nat.add n m) := sorry", i)})
+		if err != nil || !rep.LeanOK {
+			b.Fatalf("%v %+v", err, rep)
+		}
+	}
+}

@@ -21,6 +21,9 @@ found in Lean's sources and checked with the binary (docs/leanrepl.md):
   true (Function.const Unit Lean.Name Unit.unit tag)`.
 * The `bool` argument of `sorryAx` is `Bool.false`/`Bool.true`.
 
+The coercion classes at the end make Lean's messages for a term that is not
+a type or not a function those of a full toolchain.
+
 Tactic blocks (`by sorry`) cannot work here: the `sorry` tactic is syntax
 declared in `Init.Tactics`, not built in.
 -/
@@ -96,3 +99,17 @@ inductive Exists {α : Sort u} (p : α → Prop) : Prop
 
 /-- `n` is twice some number. -/
 def Nat.Even (n : Nat) : Prop := Exists (fun k => Eq n (Nat.add k k))
+
+/-! ## Coercions
+
+Without these classes Lean reports "Unknown constant `CoeSort`" where it means
+"type expected", and "Unknown constant `CoeFun`" where it means "function
+expected"; with them its messages are those of a full toolchain. -/
+
+@[reducible] def outParam (α : Sort u) : Sort u := α
+
+class CoeSort (α : Sort u) (β : outParam (Sort v)) where
+  coe : α → β
+
+class CoeFun (α : Sort u) (γ : outParam (α → Sort v)) where
+  coe : (f : α) → γ f
