@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -237,6 +236,9 @@ func (r *LeanRunner) run(ctx context.Context, header, cmd string) ([]Message, er
 	}
 	stderr := &tailBuffer{max: 8 << 10}
 	c.Stderr = stderr
+	// A grandchild that escaped the kill must not keep Wait waiting for
+	// the end of its output.
+	c.WaitDelay = 2 * time.Second
 	start := time.Now()
 	if err := c.Start(); err != nil {
 		return nil, fmt.Errorf("%w: starting %s: %v", ErrLeanNotFound, r.tc, err)
@@ -262,8 +264,8 @@ func (r *LeanRunner) run(ctx context.Context, header, cmd string) ([]Message, er
 			line, err := br.ReadBytes('\n')
 			total += len(line)
 			if total > DefaultMaxResponse {
+				// Stop reading: lean blocks on its output until it is killed.
 				o.err = fmt.Errorf("%w: lean printed more than %s", ErrGarbage, humanBytes(DefaultMaxResponse))
-				_, _ = io.Copy(io.Discard, stdout)
 				break
 			}
 			if m, ok := decodeLeanLine(line); ok {
@@ -288,13 +290,13 @@ func (r *LeanRunner) run(ctx context.Context, header, cmd string) ([]Message, er
 	case out = <-done:
 	case <-timer.C:
 		killGroup(c)
-		<-done
 		_ = c.Wait()
+		<-done
 		return nil, &wrapped{msg: fmt.Sprintf("Lean (lean --json) did not finish in %s", humanDuration(deadline)), err: ErrTimeout}
 	case <-ctx.Done():
 		killGroup(c)
-		<-done
 		_ = c.Wait()
+		<-done
 		return nil, ctx.Err()
 	}
 	if out.err != nil {
