@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -181,13 +182,11 @@ func splitHeader(header string, msgs []Message) *leanResult {
 
 // leanJSONMessage is one line of `lean --json`: positions have a 1-based
 // line and a 0-based column in code points; endPos may be null.
+// (fileName, kind, caption and the flags are not used.)
 type leanJSONMessage struct {
-	FileName string `json:"fileName"`
 	Pos      *Pos   `json:"pos"`
 	EndPos   *Pos   `json:"endPos"`
 	Severity string `json:"severity"`
-	Kind     string `json:"kind"`
-	Caption  string `json:"caption"`
 	Data     string `json:"data"`
 }
 
@@ -258,7 +257,8 @@ func (r *LeanRunner) run(ctx context.Context, header, cmd string) ([]Message, er
 	done := make(chan output, 1)
 	go func() {
 		var o output
-		br := bufio.NewReaderSize(stdout, 64<<10)
+		// The limit keeps one endless line from taking all memory.
+		br := bufio.NewReaderSize(io.LimitReader(stdout, DefaultMaxResponse+1), 64<<10)
 		total := 0
 		for {
 			line, err := br.ReadBytes('\n')
