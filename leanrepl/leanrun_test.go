@@ -450,3 +450,77 @@ func BenchmarkRealLeanCheck(b *testing.B) {
 		}
 	}
 }
+
+// TestRealLeanFoundThroughElan: the prelude workspace's lean-toolchain
+// names leanprover/lean4:v4.35.0; with the real toolchain in an elan
+// directory and nothing on PATH, FindLean finds it there and sets
+// LEAN_PATH to the workspace's build directory, and the check runs.
+func TestRealLeanFoundThroughElan(t *testing.T) {
+	leantest.Binary(t)
+	root := leantest.PreludeWorkspace(t)
+	elan := t.TempDir()
+	tc := ElanToolchainDir(elan, "leanprover/lean4:v4.35.0")
+	os.MkdirAll(filepath.Dir(tc), 0o755)
+	if err := os.Symlink(leantest.Home(), tc); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ELAN_HOME", elan)
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("LEAN_PATH", "")
+	found, err := FindLean(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "LEAN_PATH=" + filepath.Join(root, ".lake", "build", "lib", "lean") + " " + filepath.Join(tc, "bin", "lean") +
+		" (toolchain leanprover/lean4:v4.35.0 of " + filepath.Join(root, "lean-toolchain") + ")"
+	if found.String() != want {
+		t.Fatalf("found %s\nwant  %s", found, want)
+	}
+	rep, err := NewChecker(CheckerConfig{Lean: NewLeanRunner(found, Config{})}).Check(context.Background(),
+		CheckRequest{Header: leantest.PreludeHeader, Stub: "theorem t (n : Nat) : Nat.Even n := sorry"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.LeanRan || !rep.LeanOK || rep.LeanCommand != want {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+// TestOpenCheckerBackends: the REPL is preferred when there is one; without
+// it `lean --json` runs; without either the checker says why not, for both.
+func TestOpenCheckerBackends(t *testing.T) {
+	fake := needFake(t)
+	dir := t.TempDir()
+	lean := writeScript(t, dir, "lean", "exit 0\n")
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("ELAN_HOME", t.TempDir())
+	cases := []struct {
+		name         string
+		pool         Config
+		backend, cmd string
+		noLean       string
+	}{
+		{"repl preferred", Config{Command: []string{fake}, Root: dir, LeanCommand: []string{lean}}, BackendREPL, fake, ""},
+		{"lean without a repl", Config{Root: dir, LeanCommand: []string{lean}}, BackendLean, lean + " (setting lean.command)", ""},
+		{"neither", Config{Root: dir}, "", "",
+			"Lean REPL not found: no repl binary under " + dir + "/.lake or on PATH (build leanprover-community/repl or pass --repl); no Lean toolchain found: no lean on PATH (install elan, or set lean.command)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			checker, pool, err := OpenChecker(CheckerConfig{}, c.pool)
+			if pool != nil {
+				defer pool.Close()
+			}
+			backend, cmd := checker.Backend()
+			if backend != c.backend || cmd != c.cmd || checker.HasLean() != (c.backend != "") {
+				t.Errorf("backend %q %q (HasLean %v); want %q %q", backend, cmd, checker.HasLean(), c.backend, c.cmd)
+			}
+			if c.noLean != "" {
+				rep, _ := checker.Check(context.Background(), CheckRequest{Stub: "theorem t : True := sorry"})
+				if err == nil || rep.LeanRan || rep.LeanBackend != "" || rep.LeanSkipped != c.noLean {
+					t.Errorf("error %v, report %+v\nwant lean_skipped %q", err, rep, c.noLean)
+				}
+			}
+		})
+	}
+}
