@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/leanrepl/leantest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestCheckCommandRealLean runs `drift-lsp check` end to end — index, gate,
 // names, lints and the real Lean 4.35.0 through the `lean --json` backend —
