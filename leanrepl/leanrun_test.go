@@ -139,8 +139,9 @@ func TestDecodeLeanLine(t *testing.T) {
 }
 
 // editorView renders what the editor shows for a report: Lean's verdict and
-// backend, then one line per message with its range in LSP coordinates
-// (0-based line, UTF-16 column) within the stub.
+// backend, then one line per finding (Report.Findings, which the server
+// publishes as diagnostics) with its range in LSP coordinates (0-based
+// line, UTF-16 column) within the stub.
 func editorView(rep *Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "backend: %s\n", rep.LeanBackend)
@@ -155,17 +156,17 @@ func editorView(rep *Report) string {
 		b.WriteString("lean: rejected\n")
 	}
 	fmt.Fprintf(&b, "passed: %v\n", rep.Passed())
-	for _, m := range rep.Messages {
-		sl, sc := lspPos(rep.Stub, m.Start)
-		el, ec := lspPos(rep.Stub, m.End)
-		kind := m.Severity
-		if m.Category != "" {
-			kind += " " + string(m.Class) + "/" + m.Category
-			if m.Name != "" {
-				kind += " " + m.Name
-			}
+	for _, f := range rep.Findings() {
+		sl, sc := lspPos(rep.Stub, f.Start)
+		el, ec := lspPos(rep.Stub, f.End)
+		kind := f.Severity.String() + " " + f.Code
+		if f.Category != "" {
+			kind += "/" + f.Category
 		}
-		fmt.Fprintf(&b, "%d:%d-%d:%d %s: %s\n", sl, sc, el, ec, kind, m.Data)
+		if f.Name != "" {
+			kind += " " + f.Name
+		}
+		fmt.Fprintf(&b, "%d:%d-%d:%d %s: %s\n", sl, sc, el, ec, kind, f.Message)
 	}
 	return b.String()
 }
