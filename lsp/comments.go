@@ -31,11 +31,13 @@ type comment struct {
 // lexer (internal/leansrc): nested block comments, docstrings and --
 // comments, string and character literals skipped.
 func scanComments(text string) []comment {
-	toks := leansrc.Comments([]byte(text))
-	out := make([]comment, 0, len(toks))
+	toks, _ := leansrc.ScanWithComments([]byte(text))
+	var out []comment
 	for _, t := range toks {
 		c := comment{start: int(t.Start), end: int(t.End)}
 		switch {
+		case t.Kind != leansrc.TokComment && t.Kind != leansrc.TokDoc && t.Kind != leansrc.TokModDoc:
+			continue
 		case t.Kind == leansrc.TokDoc:
 			c.kind = KindDocComment
 		case strings.HasPrefix(text[c.start:], "--"):

@@ -212,7 +212,13 @@ func runSession(ctx context.Context, cfg sessionConfig) (*sessionResult, error) 
 	// Cursor positions on comments (and some elsewhere) of the file, found
 	// with the Lean lexer.
 	doc := &fakeeditor.Doc{Text: string(text)}
-	comments := leansrc.Comments(text)
+	toks, _ := leansrc.ScanWithComments(text)
+	var comments []leansrc.Token
+	for _, t := range toks {
+		if t.Kind == leansrc.TokComment || t.Kind == leansrc.TokDoc || t.Kind == leansrc.TokModDoc {
+			comments = append(comments, t)
+		}
+	}
 	if len(comments) == 0 {
 		return nil, fmt.Errorf("%s has no comments", file)
 	}
