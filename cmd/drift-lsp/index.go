@@ -25,16 +25,18 @@ func init() {
 
 // indexSummary is the --json output of `drift-lsp index`.
 type indexSummary struct {
-	Files   int     `json:"files"`
-	Decls   int     `json:"decls"`
-	Errors  int     `json:"errors"`
-	Seconds float64 `json:"seconds"`
+	Files  int `json:"files"`
+	Decls  int `json:"decls"`
+	Errors int `json:"errors"`
+	// EmptyRoots counts roots that yielded no .lean file.
+	EmptyRoots int     `json:"empty_roots"`
+	Seconds    float64 `json:"seconds"`
 }
 
 func runIndex(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("index", stderr, "usage: drift-lsp index [--root DIR]... [--cache DIR] [--json]")
 	f := addIndexFlags(fs)
-	asJSON := fs.Bool("json", false, `print {"files":N,"decls":N,"errors":N,"seconds":S}`)
+	asJSON := fs.Bool("json", false, `print {"files":N,"decls":N,"errors":N,"empty_roots":N,"seconds":S}`)
 	verbose := fs.Bool("v", false, "list every warning and error")
 	if !parseNoArgs(fs, args) {
 		return 2
@@ -55,10 +57,18 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 			sum.Errors++
 		}
 	}
+	status := 0
+	sum.EmptyRoots = len(lib.EmptyRoots())
+	for _, r := range lib.EmptyRoots() {
+		if r.User && r.Package != "" || sum.Files == 0 { // a --root beyond the first, or nothing at all
+			fmt.Fprintf(stderr, "drift-lsp index: root %s holds no .lean files\n", r.Dir)
+			status = 1
+		}
+	}
 	if *asJSON {
 		b, _ := json.Marshal(sum)
 		fmt.Fprintln(stdout, string(b))
-		return 0
+		return status
 	}
 	ws := lib.Workspace()
 	fmt.Fprintf(stdout, "workspace %s\n", ws.Dir)
@@ -100,7 +110,10 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	if shown > 20 && !*verbose {
 		fmt.Fprintf(stdout, "… %d more (use -v)\n", shown-20)
 	}
-	return 0
+	if sum.EmptyRoots > 0 {
+		fmt.Fprintf(stdout, "%d root(s) with no .lean files\n", sum.EmptyRoots)
+	}
+	return status
 }
 
 // benchIndexResult is the --json output of `drift-lsp bench index`: medians
