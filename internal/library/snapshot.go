@@ -26,8 +26,9 @@ import (
 // The body starts with the workspace's roots, then a blob of every distinct
 // string, then the files; strings are (offset, length) pairs into the blob
 // and decode without copying: the file is memory-mapped and the strings
-// point into the mapping (which is never unmapped: the strings may live as
-// long as the process). Files are replaced atomically (temporary file and
+// point into the mapping (which, once served, is never unmapped: the
+// strings may live as long as the process; a snapshot that is not served
+// is unmapped at once). Files are replaced atomically (temporary file and
 // rename), so a reader never sees a partial file and a writer killed at any
 // point leaves the previous snapshot or none; a corrupt or foreign-version
 // snapshot is reported and rebuilt, never served.
@@ -321,6 +322,15 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
+	lib, err := decodeSnapshot(buf, ws, ls)
+	if err != nil {
+		unmapFile(buf) // nothing decoded from it survives
+	}
+	return lib, err
+}
+
+// decodeSnapshot decodes a mapped snapshot file (see readSnapshot).
+func decodeSnapshot(buf []byte, ws *Workspace, ls *listing) (*Library, error) {
 	if !bytes.HasPrefix(buf, []byte(snapMagic)) {
 		return nil, errCorrupt
 	}
