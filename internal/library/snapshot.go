@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"time"
 	"unsafe"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
@@ -183,11 +184,24 @@ func writeSnapshot(path string, lib *Library) error {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// staleTemp is the age after which a temporary file of writeAtomic is
+// taken as left by a killed writer (a write lasts seconds at most).
+const staleTemp = 10 * time.Minute
+
 // writeAtomic writes the parts to a temporary file beside path, syncs it
-// and renames it over path.
+// and renames it over path. Temporary files for path left by writers that
+// were killed are removed.
 func writeAtomic(path string, parts ...[]byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
+	}
+	pattern := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if old, err := filepath.Glob(pattern); err == nil {
+		for _, p := range old {
+			if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > staleTemp {
+				os.Remove(p)
+			}
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
