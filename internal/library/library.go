@@ -40,12 +40,17 @@ type Problem struct {
 	Error bool
 }
 
-// Delta describes what an UpdateFile or RemoveFile changed.
+// Delta describes what an UpdateFile or RemoveFile changed: applying it to
+// the previous snapshot's declarations (keyed by package, file and name)
+// gives the new snapshot's, so a consumer can update itself from it alone.
 type Delta struct {
-	// File is the absolute path of the file.
+	// File is the absolute path of the file that was updated or removed.
 	File string
-	// Added are declarations new in the file, Removed those gone from it,
-	// Changed those whose text, range or edges changed (new versions).
+	// Added are declarations new in the snapshot, Removed those gone from
+	// it, Changed those whose text, range, edges or twin changed (the new
+	// versions). They belong to File and to the other files that were
+	// resolved again because File started or stopped declaring names they
+	// may use; each Decl names its file.
 	Added, Removed, Changed []*Decl
 }
 

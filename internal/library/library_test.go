@@ -527,10 +527,15 @@ theorem t : True := trivial
 func declSet(lib *Library) []string {
 	var out []string
 	for _, d := range lib.Decls() {
-		out = append(out, fmt.Sprintf("%s %s %s %s %q %q %s", d.Name, d.Kind, d.Module, d.File, d.StatementDeps, d.ProofDeps, d.Twin))
+		out = append(out, declString(d))
 	}
 	sort.Strings(out)
 	return out
+}
+
+// declString renders what the comparisons look at in one declaration.
+func declString(d *Decl) string {
+	return fmt.Sprintf("%s %s %s %s %q %q %s", d.Name, d.Kind, d.Module, d.File, d.StatementDeps, d.ProofDeps, d.Twin)
 }
 
 // symlinkWorkspace builds a workspace with one file of its own whose
@@ -563,7 +568,7 @@ func pkgDecls(lib *Library, pkg string) []string {
 	var out []string
 	for _, d := range lib.Decls() {
 		if d.Package == pkg {
-			out = append(out, fmt.Sprintf("%s %s %s %s %q %q %s", d.Name, d.Kind, d.Module, d.File, d.StatementDeps, d.ProofDeps, d.Twin))
+			out = append(out, declString(d))
 		}
 	}
 	sort.Strings(out)
