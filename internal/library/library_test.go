@@ -608,6 +608,15 @@ func TestSymlinkedPackage(t *testing.T) {
 			if _, ok := linked.Lookup("mine"); !ok {
 				t.Error("the workspace's own file is missing")
 			}
+			// An editor may name a package file by its real path.
+			f := direct.Files()[len(direct.Files())/2]
+			edited, _ := linked.UpdateFile(f, []byte("theorem edited_through_real_path : True := trivial\n"))
+			if len(edited.Files()) != len(linked.Files()) {
+				t.Errorf("update by real path added a file: %d files, was %d", len(edited.Files()), len(linked.Files()))
+			}
+			if d, ok := edited.Lookup("edited_through_real_path"); !ok || d.Package == "" {
+				t.Errorf("update by real path: %+v, %v", d, ok)
+			}
 			// --root given as a link to the tree.
 			link := filepath.Join(t.TempDir(), "link")
 			abs, _ := filepath.Abs(dir)
