@@ -34,6 +34,10 @@ import (
 // point leaves the previous snapshot or none; a corrupt or foreign-version
 // snapshot is reported and rebuilt, never served.
 
+// snapVersion must be bumped whenever the encoding or the output of the
+// library's build (resolution, twins, tables, counting rule) changes: a
+// snapshot holds that output, and the parser's version alone does not cover
+// it.
 const (
 	snapMagic   = "DRIFTLIB"
 	snapVersion = 2
