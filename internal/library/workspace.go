@@ -166,16 +166,6 @@ type listing struct {
 	perRoot []int
 }
 
-// files lists every .lean file of the workspace, skipping build outputs,
-// hidden directories and the package directories of nested roots.
-func (ws *Workspace) files() ([]sourceFile, error) {
-	ls, err := ws.walk()
-	if err != nil {
-		return nil, err
-	}
-	return ls.files, nil
-}
-
 // Dirs returns every directory the indexer reads .lean files from, by the
 // path under its root (symbolic links followed, each real directory once):
 // the directories a file watcher must watch.
