@@ -690,3 +690,25 @@ func TestEmptyRoot(t *testing.T) {
 		t.Errorf("log = %q", logged)
 	}
 }
+
+// TestNamesUniquePerFile checks the counting rule on real trees: no two
+// declarations share package, file and name, so every consumer that keys
+// declarations that way (retrieval's documents) counts what `index` counts.
+func TestNamesUniquePerFile(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	trees := []string{filepath.Join("..", "..", "testdata", "workspace")}
+	if m := os.Getenv("DRIFT_MATHLIB"); m != "" {
+		trees = append(trees, m)
+	}
+	for _, dir := range trees {
+		lib := load(t, dir, "")
+		seen := map[string]bool{}
+		for _, d := range lib.Decls() {
+			k := d.Package + ":" + d.File + "\x1f" + d.Name
+			if seen[k] || d.Name == "" {
+				t.Fatalf("%s: %q declared twice in %s", dir, d.Name, d.File)
+			}
+			seen[k] = true
+		}
+	}
+}
