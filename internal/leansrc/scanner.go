@@ -21,6 +21,7 @@ const (
 	TokModDoc                       // /-! module doc comment -/
 	TokNameLit                      // `name or ``name literal
 	TokQuote                        // `(syntax quotation)
+	TokComment                      // -- line or /- block -/ comment (ScanComments only)
 )
 
 // Token is one lexical token. Offsets are byte offsets into the scanned text;
@@ -49,6 +50,7 @@ type scanner struct {
 	bol       bool
 	toks      []Token
 	errs      []ScanError
+	comments  bool // emit TokComment for ordinary comments
 }
 
 // Scan splits src into tokens, dropping whitespace and ordinary comments but
@@ -56,12 +58,32 @@ type scanner struct {
 // unterminated comment, string or quotation) are reported alongside the
 // tokens and scanning stops or continues at a safe point.
 func Scan(src []byte) ([]Token, []ScanError) {
-	s := &scanner{src: src, bol: true}
+	return scan(src, false)
+}
+
+// ScanComments is Scan that also keeps ordinary comments, as TokComment
+// tokens (their BOL flag set when they start a line).
+func ScanComments(src []byte) ([]Token, []ScanError) {
+	return scan(src, true)
+}
+
+func scan(src []byte, comments bool) ([]Token, []ScanError) {
+	s := &scanner{src: src, bol: true, comments: comments}
 	s.toks = make([]Token, 0, len(src)/5+8)
 	for s.pos < len(src) {
 		s.next()
 	}
 	return s.toks, s.errs
+}
+
+// comment emits an ordinary comment when comments are kept, without
+// changing the line-start state that the next token sees.
+func (s *scanner) comment(start, line, col int) {
+	if s.comments {
+		bol := s.bol
+		s.emit(TokComment, start, line, col)
+		s.bol = bol
+	}
 }
 
 func (s *scanner) newline(at int) {
@@ -117,6 +139,7 @@ func (s *scanner) next() {
 		for s.pos < len(s.src) && s.src[s.pos] != '\n' && s.src[s.pos] != '\r' {
 			s.pos++
 		}
+		s.comment(start, line, col)
 		return
 	case c == '/' && s.peek(1) == '-':
 		kind := TokenKind(0)
@@ -138,6 +161,8 @@ func (s *scanner) next() {
 		}
 		if kind != 0 {
 			s.emit(kind, start, line, col)
+		} else {
+			s.comment(start, line, col)
 		}
 		return
 	case c == '"':

@@ -83,6 +83,7 @@ func (b *builder) convert() {
 		root := b.ws.Roots[bf.fd.root]
 		mod := ModuleName(bf.fd.rel)
 		bf.fd.problems = append(bf.fd.problems, problemsOf(bf.fd.abs, bf.pf)...)
+		bf.fd.syntax = &leansrc.File{Scopes: bf.pf.Scopes, Marks: bf.pf.Marks}
 		bf.decls = make([]*Decl, len(bf.pf.Decls))
 		store := make([]Decl, len(bf.pf.Decls))
 		for j := range bf.pf.Decls {
@@ -106,10 +107,12 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// resolveDecl finds the declaration an `attribute` command names.
+// resolveDecl finds the declaration an `attribute` command names: exactly
+// that constant (no projection stripping, which would put the attributes of
+// an unindexed `Set.foo` on `Set`).
 func (b *builder) resolveDecl(id string, sc *leansrc.Scope) (*Decl, bool) {
 	r := b.resolver()
-	if n := r.resolve(id, sc, ""); n != "" {
+	if n := r.resolveExact(id, sc, ""); n != "" {
 		return b.lookup(n)
 	}
 	return nil, false

@@ -119,6 +119,12 @@ func (e *encoder) file(f *leansrc.File) {
 		e.str(s.Namespace)
 		e.strs_(s.Opens)
 	}
+	e.uint(uint64(len(f.Marks)))
+	for _, m := range f.Marks {
+		e.uint(uint64(m.Offset))
+		e.uint(uint64(m.Scope))
+		e.strs_(m.Vars)
+	}
 	e.uint(uint64(len(f.AttrCmds)))
 	for _, a := range f.AttrCmds {
 		e.strs_(a.Names)
@@ -275,6 +281,14 @@ func (d *decoder) file() *leansrc.File {
 	f.Scopes = make([]leansrc.Scope, n)
 	for i := 0; i < n && d.err == nil; i++ {
 		f.Scopes[i] = leansrc.Scope{Namespace: d.str(), Opens: d.strs()}
+	}
+	n = d.count()
+	for i := 0; i < n && d.err == nil; i++ {
+		m := leansrc.Mark{Offset: int(d.uint()), Scope: int(d.uint()), Vars: d.strs()}
+		if m.Scope >= len(f.Scopes) {
+			d.err = errCorrupt
+		}
+		f.Marks = append(f.Marks, m)
 	}
 	n = d.count()
 	for i := 0; i < n && d.err == nil; i++ {

@@ -55,6 +55,9 @@ type fileData struct {
 	hash     contentHash
 	decls    []*Decl
 	problems []Problem
+	// syntax holds the file's scopes and scope marks (the rest of the
+	// parse result is not kept).
+	syntax *leansrc.File
 }
 
 // entry is a declaration and the file holding it.
@@ -236,6 +239,30 @@ func (l *Library) FileDecls(path string) []*Decl {
 		return fd.decls
 	}
 	return nil
+}
+
+// Syntax returns the scopes of an indexed file (absolute path) and the
+// marks that locate them in its text, or nil for an unknown file.
+func (l *Library) Syntax(path string) *leansrc.File {
+	if fd, ok := l.files[path]; ok {
+		return fd.syntax
+	}
+	return nil
+}
+
+// Resolve returns the full name that identifier id denotes in scope sc,
+// inside the declaration named self ("" outside declarations), the way Lean
+// resolves it: self's namespaces, the current namespaces, the root, the
+// opens, identifier-like notations and export aliases; "" when nothing
+// matches. Unlike the resolution of code references it does not strip
+// trailing components (projections).
+func (l *Library) Resolve(id string, sc *leansrc.Scope, self string) string {
+	r := resolver{fallback: l.Lookup, notations: l.notations, aliases: l.aliases}
+	r.lasts = []map[string]bool{l.base.lasts}
+	if l.over != nil {
+		r.lasts = append(r.lasts, l.over.lasts)
+	}
+	return r.resolveExact(id, sc, self)
 }
 
 // Problems returns the warnings and errors of every file, ordered by file.

@@ -293,9 +293,12 @@ func (ix *Index) Similar(name string, limit int) []string {
 			same = append(same, n)
 		}
 	}
+	dist := make(map[string]int, len(same))
+	for _, n := range same {
+		dist[n] = Distance(n, name)
+	}
 	sort.Slice(same, func(i, j int) bool {
-		di, dj := Distance(same[i], name), Distance(same[j], name)
-		if di != dj {
+		if di, dj := dist[same[i]], dist[same[j]]; di != dj {
 			return di < dj
 		}
 		return same[i] < same[j]
