@@ -126,7 +126,7 @@ type File struct {
 	// Marks locate Scopes in the text, in increasing Offset order.
 	Marks    []Mark
 	AttrCmds []AttrCmd
-	Exports    []Export
+	Exports  []Export
 	// Diags are syntax problems the parser recovered from.
 	Diags []Diag
 	// Warnings are problems with the file as a whole (encoding, size, BOM).
