@@ -1,8 +1,13 @@
 package docref
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -84,12 +89,19 @@ type Checker struct {
 	spaces map[string]bool
 	// coreMissing is set when Lean's own sources are not indexed.
 	coreMissing bool
+	// missing holds the lower-cased names of the packages that the
+	// workspace's lake-manifest.json lists but that are not indexed: their
+	// root namespaces cannot be checked.
+	missing map[string]bool
+	// scopes caches completed scopes by their text (see expand).
+	scopes sync.Map
 }
 
 // New returns a checker over lib, whose names ix indexes; known lists the
 // names the library's code uses (see Known), nil for none.
 func New(lib *library.Library, ix *names.Index, known Known) *Checker {
 	c := &Checker{lib: lib, ix: ix, known: known, spaces: map[string]bool{}, coreMissing: true}
+	c.missing = missingPackages(lib.Workspace())
 	for _, root := range lib.Workspace().Roots {
 		if root.Package == "lean4" {
 			c.coreMissing = false
@@ -118,6 +130,62 @@ func New(lib *library.Library, ix *names.Index, known Known) *Checker {
 		}
 	}
 	return c
+}
+
+// missingPackages returns the lower-cased names of the packages in the
+// workspace's lake-manifest.json that are not among its roots.
+func missingPackages(ws *library.Workspace) map[string]bool {
+	out := map[string]bool{}
+	b, err := os.ReadFile(filepath.Join(ws.Dir, "lake-manifest.json"))
+	if err != nil {
+		return out
+	}
+	var m struct {
+		Packages []struct {
+			Name string `json:"name"`
+		} `json:"packages"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return out
+	}
+	have := map[string]bool{}
+	for _, r := range ws.Roots {
+		have[strings.ToLower(r.Package)] = true
+	}
+	for _, p := range m.Packages {
+		if n := strings.ToLower(p.Name); !have[n] {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// expand completes the opens of a scope the way Lean resolves `open`: a
+// namespace opened after another may be relative to it (`open
+// CategoryTheory Limits` opens CategoryTheory.Limits).
+func (c *Checker) expand(sc *leansrc.Scope) *leansrc.Scope {
+	if sc == nil || len(sc.Opens) == 0 {
+		return sc
+	}
+	key := sc.Namespace + "\x00" + strings.Join(sc.Opens, "\x00")
+	if x, ok := c.scopes.Load(key); ok {
+		return x.(*leansrc.Scope)
+	}
+	out := &leansrc.Scope{Namespace: sc.Namespace, Opens: append([]string(nil), sc.Opens...)}
+	for i, o := range sc.Opens {
+		for _, p := range sc.Opens[:i] {
+			if n := p + "." + o; c.spaces[n] {
+				out.Opens = append(out.Opens, n)
+			}
+		}
+		for ns := sc.Namespace; ns != ""; ns = parent(ns) {
+			if n := ns + "." + o; c.spaces[n] {
+				out.Opens = append(out.Opens, n)
+			}
+		}
+	}
+	c.scopes.Store(key, out)
+	return out
 }
 
 // Known is the set of identifiers that a library's code (outside comments)
@@ -162,7 +230,7 @@ func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 	for _, cm := range comments {
 		from, to := commentBody(src, cm)
 		spans := codeSpans(src, from, to)
-		if len(spans) == 0 || historical(src[from:to]) {
+		if len(spans) == 0 || historical(src[from:to]) || commentedOut(src[from:to]) {
 			continue
 		}
 		var sc *leansrc.Scope
@@ -172,13 +240,20 @@ func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 		}
 		self := documented(own, cm, lines)
 		var bound map[string]bool
+		var spaces []string
 		for _, s := range spans {
 			ids, whole := refsIn(src, s)
+			if len(ids) > 0 && hypothetical(lineOf(src, s.start)) {
+				continue
+			}
 			for _, t := range ids {
 				r := Ref{Name: string(src[t.Start:t.End]), Start: int(t.Start), End: int(t.End), Comment: cm.Kind,
-					Whole: whole, Scope: sc}
+					Whole: whole, Scope: c.expand(sc)}
 				if cm.Kind == leansrc.TokModDoc && syn != nil {
-					r.fileSpaces = fileSpaces(syn)
+					if spaces == nil {
+						spaces = fileSpaces(syn, own)
+					}
+					r.fileSpaces = spaces
 				}
 				if self != nil {
 					r.Self = self.Name
@@ -195,17 +270,25 @@ func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 	return out
 }
 
-// fileSpaces lists the namespaces and opens of every scope of a file.
-func fileSpaces(syn *leansrc.File) []string {
+// fileSpaces lists the namespaces and opens of every scope of a file and
+// the namespaces of its declarations' names.
+func fileSpaces(syn *leansrc.File, decls []*library.Decl) []string {
 	seen := map[string]bool{"": true}
 	var out []string
-	for _, sc := range syn.Scopes {
-		for _, n := range append([]string{sc.Namespace}, sc.Opens...) {
-			if !seen[n] {
-				seen[n] = true
-				out = append(out, n)
-			}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
 		}
+	}
+	for _, sc := range syn.Scopes {
+		add(sc.Namespace)
+		for _, o := range sc.Opens {
+			add(o)
+		}
+	}
+	for _, d := range decls {
+		add(parent(d.Name))
 	}
 	return out
 }
@@ -279,7 +362,7 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 		return
 	}
 	for _, ns := range r.fileSpaces {
-		if n := c.lib.Resolve(ns+"."+r.Name, nil, ""); n != "" {
+		if n := c.lib.Resolve(r.Name, &leansrc.Scope{Namespace: ns}, ""); n != "" {
 			r.Target, r.Status = n, Resolved
 			return
 		}
@@ -291,11 +374,17 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 		r.Status = Bound
 	case dotted && c.localHead(r, head, bound):
 		r.Status = Bound // field notation on a local: `f.map_add`, `hx.le`
-	case placeholder(id) || (!dotted && c.fragment(id)):
+	case placeholder(id):
 		r.Status = Bound
+	case auxiliary(names.Last(id)) || (!dotted && generatedSuffixes[id]) || c.simpsLemma(r, id):
+		r.Status = External
 	case dotted && c.generated(r, id):
 		r.Status = Resolved
-	case c.coreMissing && (coreRoots[head] || coreTypes[parent(id)] || opensCore(r.Scope)):
+	case c.missing[strings.ToLower(head)]:
+		r.Status = External // a package of the manifest that is not indexed
+	case !dotted && (strings.Contains(id, "?") || strings.HasPrefix(id, "_") || strings.HasSuffix(id, "_")):
+		r.Status = Bound // a tactic (`rw?`) or a piece of names (`_left`)
+	case c.coreMissing && (coreRoots[head] || coreOptions[head] || coreTypes[parent(id)] || opensCore(r)):
 		r.Status = External // may be Lean's own, whose sources are absent
 	case !dotted && r.Whole && strings.HasSuffix(id, "s") && c.Resolve(id[:len(id)-1], r.Scope, r.Self) != "":
 		r.Status = Bound // a plural in prose: `ProperSpaces`
@@ -307,6 +396,8 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 		// Code uses the name, and no indexed declaration could be meant
 		// (`Widget.double` out of its namespace is a mistake, not Lean's).
 		r.Status = External
+	case !dotted && c.fragment(id):
+		r.Status = Bound
 	default:
 		r.Status = Unresolved
 	}
@@ -316,15 +407,11 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 // reference is a local rather than a namespace: it resolves to nothing, and
 // it is bound, lower-case, or a one- or two-letter name (`X`, `L₀`).
 func (c *Checker) localHead(r *Ref, head string, bound map[string]bool) bool {
-	if c.Resolve(head, r.Scope, r.Self) != "" || c.anyExpansion(&Ref{Name: head, Scope: r.Scope, Self: r.Self}, func(n string) bool { return c.spaces[n] }) {
-		return false
-	}
 	if bound[head] {
 		return true
 	}
-	first, _ := utf8.DecodeRuneInString(head)
-	if unicode.IsLower(first) {
-		return true
+	if c.Resolve(head, r.Scope, r.Self) != "" {
+		return false
 	}
 	letters := 0
 	for _, ch := range head {
@@ -335,13 +422,20 @@ func (c *Checker) localHead(r *Ref, head string, bound map[string]bool) bool {
 			letters++
 		}
 	}
-	return letters <= 2
+	if letters <= 2 {
+		return true // `M.toDFA`, `L₀.X₃`
+	}
+	if c.anyExpansion(&Ref{Name: head, Scope: r.Scope, Self: r.Self}, func(n string) bool { return c.spaces[n] }) {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(head)
+	return unicode.IsLower(first)
 }
 
 // historicalMarkers mark comments that name old or future declarations on
 // purpose: porting notes about mathlib3 and TODOs.
 var historicalMarkers = []string{"porting note", "mathlib3", "mathlib 3", "lean 3", "lean3", "mathport", "todo",
-	"not yet", "used to", "was called", "previously", "formerly"}
+	"not yet", "used to", "was called", "previously", "formerly", "anymore", "no longer"}
 
 // historical reports whether a comment text is a porting note or a TODO,
 // whose names are not meant to resolve.
@@ -355,8 +449,42 @@ func historical(text []byte) bool {
 	return false
 }
 
+// hypotheticalMarkers mark lines that name declarations which do not exist
+// on purpose.
+var hypotheticalMarkers = []string{"doesn't exist", "does not exist", "don't have", "do not have", "no need for",
+	"not exist", "not defined", "we could", "would be", "no `", "not in the namespace", "might want", "can't",
+	"cannot", "is defined", "not implemented"}
+
+// hypothetical reports whether a line says the names it mentions do not exist.
+func hypothetical(line []byte) bool {
+	low := strings.ToLower(string(line))
+	for _, m := range hypotheticalMarkers {
+		if strings.Contains(low, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineOf returns the line of src holding offset off.
+func lineOf(src []byte, off int) []byte {
+	start := bytes.LastIndexByte(src[:off], '\n') + 1
+	end := bytes.IndexByte(src[off:], '\n')
+	if end < 0 {
+		return src[start:]
+	}
+	return src[start : off+end]
+}
+
+// commentedOut reports whether a comment holds commented-out code or
+// comments (`-- /-- …`, `-- -- …`).
+func commentedOut(body []byte) bool {
+	t := bytes.TrimSpace(body)
+	return bytes.HasPrefix(t, []byte("/-")) || bytes.HasPrefix(t, []byte("--"))
+}
+
 // placeholders are the words documentation uses for made-up names.
-var placeholders = []string{"foo", "Foo", "bar", "Bar", "baz", "xxx", "XXX", "Ixx"}
+var placeholders = []string{"foo", "Foo", "bar", "Bar", "baz", "xxx", "XXX", "Ixx", "Ixy"}
 
 // placeholder reports whether a name is a made-up example (`Foo.bar`,
 // `ciSup_xxx`, `toFoo`).
@@ -371,7 +499,36 @@ func placeholder(id string) bool {
 			return true // `MyHom`, `MyStructure.foo`
 		}
 	}
-	return strings.ContainsRune(id, 'ₓ') // mathlib3's aligned names (`Commute.allₓ`)
+	if strings.ContainsRune(id, 'ₓ') {
+		return true // mathlib3's aligned names (`Commute.allₓ`)
+	}
+	return citation(id)
+}
+
+// citation reports whether id is a bibliography key (`bourbaki1975b`).
+func citation(id string) bool {
+	i := 0
+	for i < len(id) && id[i] >= 'a' && id[i] <= 'z' {
+		i++
+	}
+	j := i
+	for j < len(id) && id[j] >= '0' && id[j] <= '9' {
+		j++
+	}
+	return i > 0 && j-i == 4 && len(id)-j <= 1
+}
+
+// auxiliary reports whether a last component names a declaration Lean
+// generates and numbers (`match_1`, `proof_2`, `eq_3`), or one that
+// @[simps] or the instance-naming rule generates, which source does not
+// spell: the index cannot judge them.
+func auxiliary(last string) bool {
+	for _, p := range []string{"match_", "proof_", "eq_", "_aux_"} {
+		if i := strings.LastIndex(last, p); i >= 0 && i+len(p) < len(last) && last[i+len(p)] >= '0' && last[i+len(p)] <= '9' {
+			return true
+		}
+	}
+	return strings.HasPrefix(last, "inst") && len(last) > 4 && last[4] >= 'A' && last[4] <= 'Z'
 }
 
 // fragment reports whether an undotted name is a piece of declaration
@@ -379,15 +536,7 @@ func placeholder(id string) bool {
 // the last component of some declaration (`rat_smul`, `csSup`, `isMinOn`
 // as naming conventions).
 func (c *Checker) fragment(id string) bool {
-	if len(c.ix.Partial("_"+id+"_", 1)) > 0 || len(c.ix.Partial("."+id+"_", 1)) > 0 {
-		return true
-	}
-	for _, n := range c.ix.Partial("_"+id, 64) {
-		if strings.HasSuffix(n, "_"+id) {
-			return true
-		}
-	}
-	return false
+	return c.ix.Contains("_"+id+"_") || c.ix.Contains("."+id+"_") || c.ix.EndsWith("_"+id)
 }
 
 // generatedSuffixes are the declarations Lean generates for a type
@@ -409,16 +558,26 @@ var coreTypes = map[string]bool{"List": true, "Array": true, "String": true, "Ch
 	"Except": true, "Task": true, "Thunk": true, "Id": true, "Decidable": true, "Eq": true, "Ne": true, "Iff": true,
 	"And": true, "Or": true, "Not": true, "HEq": true, "Quot": true, "Quotient": true, "Sigma": true, "PSigma": true,
 	"Exists": true, "Float": true, "UInt8": true, "UInt16": true, "UInt32": true, "UInt64": true, "USize": true,
-	"ByteArray": true, "Substring": true, "Syntax": true, "Expr": true, "Name": true, "MVarId": true, "FVarId": true}
+	"ByteArray": true, "Substring": true, "Syntax": true, "Expr": true, "Name": true, "MVarId": true, "FVarId": true,
+	"Functor": true, "Monad": true, "Applicative": true, "Pure": true, "Bind": true, "Seq": true, "StateT": true,
+	"ReaderT": true, "ExceptT": true, "OptionT": true, "EStateM": true, "HashMap": true, "PUnit": true, "Unit": true}
 
-// opensCore reports whether a scope is inside or opens one of Lean's own
+// coreOptions are the first components of Lean's own options
+// (`set_option pp.all`, `maxHeartbeats`).
+var coreOptions = map[string]bool{"pp": true, "trace": true, "linter": true, "maxHeartbeats": true,
+	"maxRecDepth": true, "autoImplicit": true, "relaxedAutoImplicit": true, "warningAsError": true,
+	"synthInstance": true, "backward": true, "debug": true, "profiler": true, "diagnostics": true, "compiler": true}
+
+// opensCore reports whether a reference's scope (or, in a module
+// docstring, its file) is inside or opens one of Lean's own
 // namespaces (`open Lean Meta`): metaprogramming code, whose names come
 // from Lean's library.
-func opensCore(sc *leansrc.Scope) bool {
-	if sc == nil {
-		return false
+func opensCore(r *Ref) bool {
+	spaces := r.fileSpaces
+	if sc := r.Scope; sc != nil {
+		spaces = append(append([]string{sc.Namespace}, sc.Opens...), spaces...)
 	}
-	for _, n := range append([]string{sc.Namespace}, sc.Opens...) {
+	for _, n := range spaces {
 		head, _, _ := strings.Cut(n, ".")
 		if coreRoots[head] || (head == "Mathlib" && strings.HasPrefix(n, "Mathlib.Tactic")) {
 			return true
@@ -448,6 +607,29 @@ func (c *Checker) generated(r *Ref, id string) bool {
 		if f, ok := c.lib.Lookup(m); ok && f.Kind == library.KindField {
 			return true
 		}
+	}
+	return false
+}
+
+// simpsLemma reports whether id is a lemma that @[simps] generates for a
+// declaration (`foo_apply`, `foo_symm_apply`, `foo_toFun`): the prefix
+// before the last underscore-separated projection carries `simps`.
+func (c *Checker) simpsLemma(r *Ref, id string) bool {
+	for i := strings.LastIndexByte(id, '_'); i > 0; i = strings.LastIndexByte(id[:i], '_') {
+		n := c.Resolve(id[:i], r.Scope, r.Self)
+		if n == "" {
+			continue
+		}
+		d, ok := c.lib.Lookup(n)
+		if !ok {
+			return false
+		}
+		for _, a := range d.Attrs {
+			if strings.HasPrefix(a, "simps") {
+				return true
+			}
+		}
+		return false
 	}
 	return false
 }

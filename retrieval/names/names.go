@@ -211,6 +211,39 @@ func (ix *Index) lookup(pattern string, limit int) []string {
 	return out
 }
 
+// Contains reports whether some name contains s.
+func (ix *Index) Contains(s string) bool {
+	return ix.any(s)
+}
+
+// EndsWith reports whether some name ends with s.
+func (ix *Index) EndsWith(s string) bool {
+	return s != "" && ix.any(s+sep)
+}
+
+// any reports whether some name's text sep+name+sep contains pattern; it
+// stops at the first match.
+func (ix *Index) any(pattern string) bool {
+	if pattern == "" || strings.Contains(strings.TrimSuffix(pattern, sep), sep) {
+		return false
+	}
+	n := 1
+	if len(ix.removed) > 0 {
+		n = -1
+	}
+	for _, off := range ix.base.sa.Lookup([]byte(pattern), n) {
+		if !ix.removed[ix.base.nameAt(off)] {
+			return true
+		}
+	}
+	for _, x := range ix.extra {
+		if strings.Contains(sep+x+sep, pattern) {
+			return true
+		}
+	}
+	return false
+}
+
 // Suffix returns the names equal to s or ending in "."+s, shortest first.
 func (ix *Index) Suffix(s string) []string {
 	s = strings.TrimPrefix(s, "_root_.")
