@@ -65,6 +65,8 @@ type Ref struct {
 	// fileSpaces are the namespaces a module docstring may refer to: those
 	// of the whole file.
 	fileSpaces []string
+	// module is the module name of the file ("" when unknown).
+	module string
 }
 
 // Finding is a reference that lint-docs and the editor report: one that does
@@ -226,6 +228,10 @@ func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 	}
 	lines := leansrc.NewLineIndex(src)
 	own := ownDecls(decls)
+	module := ""
+	if len(decls) > 0 {
+		module = decls[0].Module
+	}
 	var out []Ref
 	for _, cm := range comments {
 		from, to := commentBody(src, cm)
@@ -248,7 +254,7 @@ func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 			}
 			for _, t := range ids {
 				r := Ref{Name: string(src[t.Start:t.End]), Start: int(t.Start), End: int(t.End), Comment: cm.Kind,
-					Whole: whole, Scope: c.expand(sc)}
+					Whole: whole, Scope: c.expand(sc), module: module}
 				if cm.Kind == leansrc.TokModDoc && syn != nil {
 					if spaces == nil {
 						spaces = fileSpaces(syn, own)
@@ -453,7 +459,8 @@ func historical(text []byte) bool {
 // on purpose.
 var hypotheticalMarkers = []string{"doesn't exist", "does not exist", "don't have", "do not have", "no need for",
 	"not exist", "not defined", "we could", "would be", "no `", "not in the namespace", "might want", "can't",
-	"cannot", "is defined", "not implemented"}
+	"cannot", "is defined", "not implemented", "rather than", "should be called", "project:", "don't currently",
+	"add `"}
 
 // hypothetical reports whether a line says the names it mentions do not exist.
 func hypothetical(line []byte) bool {
@@ -754,6 +761,19 @@ func parent(n string) string {
 	return ""
 }
 
+// declaredIn reports whether the declaration named n is declared in the
+// file with module name mod: a file may discuss what it deprecates.
+func (c *Checker) declaredIn(n, mod string) bool {
+	d, ok := c.lib.Lookup(n)
+	return ok && mod != "" && d.Module == mod
+}
+
+// deprecatedModule reports whether a module gathers deprecated material
+// (`Mathlib.Deprecated.…`), whose comments name deprecated declarations.
+func deprecatedModule(mod string) bool {
+	return strings.HasPrefix(mod, "Deprecated.") || strings.Contains(mod, ".Deprecated.")
+}
+
 // isDeprecated reports whether the declaration named n is deprecated: its
 // comments may name what it replaced.
 func (c *Checker) isDeprecated(n string) bool {
@@ -783,7 +803,7 @@ func (c *Checker) Findings(refs []Ref) []Finding {
 	var out []Finding
 	for _, r := range refs {
 		switch {
-		case r.Status == Deprecated && r.Self != r.Target && !c.isDeprecated(r.Self):
+		case r.Status == Deprecated && r.Self != r.Target && !c.isDeprecated(r.Self) && !c.declaredIn(r.Target, r.module) && !deprecatedModule(r.module):
 			f := Finding{Ref: r}
 			if n := c.Replacement(r.Target); n != "" {
 				f.Suggestions, f.Sure = []string{c.Spelling(n, r)}, true
