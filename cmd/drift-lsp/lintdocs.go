@@ -14,6 +14,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
@@ -51,7 +52,7 @@ func runLintDocs(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ix := names.New(lib.Decls())
-	reports, refs, err := docref.Lint(ctx, lib, ix, 0)
+	reports, refs, err := docref.Lint(ctx, lib, ix, library.Parser(f.cache, lib.Workspace()), 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp lint-docs: %v\n", err)
 		return 2

@@ -66,7 +66,7 @@ func TestResolveGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		src, _ := leansrc.Prepare(raw)
-		refs := c.File(src, lib.Syntax(path), lib.FileDecls(path))
+		refs := c.File(src, leansrc.Parse(raw), lib.FileDecls(path))
 		rel, _ := filepath.Rel(dir, path)
 		fmt.Fprintf(&b, "== %s\n", rel)
 		for _, r := range refs {
@@ -85,7 +85,7 @@ func TestResolveGolden(t *testing.T) {
 // suggestions and compares the rewritten file.
 func TestLintFixGolden(t *testing.T) {
 	lib, dir := loadWS(t)
-	reports, refs, err := Lint(context.Background(), lib, names.New(lib.Decls()), 2)
+	reports, refs, err := Lint(context.Background(), lib, names.New(lib.Decls()), leansrc.Parse, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,7 @@ type FileReport struct {
 // parsedFile is a file read during Lint.
 type parsedFile struct {
 	path     string
+	raw      []byte
 	src      []byte
 	comments []Comment
 	known    Known
@@ -37,10 +38,11 @@ type parsedFile struct {
 
 // Lint checks the comments of every file of lib. It reads each file once,
 // learns from all of them which names the code uses (see Known), then
-// resolves every reference; files are processed by workers goroutines
-// (0: GOMAXPROCS). Reports are in path order and include only files with
-// findings; refs counts all references.
-func Lint(ctx context.Context, lib *library.Library, ix *names.Index, workers int) (reports []FileReport, refs int, err error) {
+// resolves every reference in the scopes that parse (library.Parser, or
+// Library.Syntax when the snapshot holds them) gives; files are processed
+// by workers goroutines (0: GOMAXPROCS). Reports are in path order and
+// include only files with findings; refs counts all references.
+func Lint(ctx context.Context, lib *library.Library, ix *names.Index, parse func([]byte) *leansrc.File, workers int) (reports []FileReport, refs int, err error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -57,6 +59,7 @@ func Lint(ctx context.Context, lib *library.Library, ix *names.Index, workers in
 			pf.err = err
 			return
 		}
+		pf.raw = raw
 		pf.src, _ = leansrc.Prepare(raw)
 		var code []leansrc.Token
 		pf.comments, code = Comments(pf.src)
@@ -84,7 +87,12 @@ func Lint(ctx context.Context, lib *library.Library, ix *names.Index, workers in
 			return
 		}
 		pf := &files[i]
-		rs := c.Refs(pf.src, pf.comments, lib.Syntax(pf.path), lib.FileDecls(pf.path))
+		syn := lib.Syntax(pf.path)
+		if syn == nil && len(pf.comments) > 0 {
+			syn = parse(pf.raw)
+		}
+		pf.raw = nil
+		rs := c.Refs(pf.src, pf.comments, syn, lib.FileDecls(pf.path))
 		total.Add(int64(len(rs)))
 		out[i] = FileReport{Path: pf.path, Src: pf.src, Findings: c.Findings(rs), Refs: len(rs)}
 	})

@@ -260,6 +260,9 @@ func (p *parser) isStarter(i int, cmdCol int32) bool {
 			return false // `.opaque`, `(lemma := …)`: not a command keyword
 		}
 		if strongStarters[string(s)] {
+			if !t.BOL && i > 0 && (p.is(i-1, "|") || p.is(i-1, ":=")) {
+				return false // constructor `| opaque : Key`, `(name := lemma)`: not a command keyword
+			}
 			if !t.BOL && p.hashLine(i) {
 				return false // `#help command def`: an argument of a # command
 			}

@@ -363,3 +363,20 @@ func readCache(path string) (map[contentHash]*leansrc.File, error) {
 	}
 	return out, nil
 }
+
+// Parser returns a function that parses file content for ws, reusing the
+// parse results cached under cacheDir by earlier loads (matched by content
+// hash) and parsing the rest. It is safe for concurrent use; with no cache
+// ("" or unreadable) it parses everything.
+func Parser(cacheDir string, ws *Workspace) func(content []byte) *leansrc.File {
+	var cached map[contentHash]*leansrc.File
+	if cacheDir != "" {
+		cached, _ = readCache(cachePath(cacheDir, ws.Dir))
+	}
+	return func(content []byte) *leansrc.File {
+		if f, ok := cached[hashContent(content)]; ok {
+			return f
+		}
+		return leansrc.Parse(content)
+	}
+}
