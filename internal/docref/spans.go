@@ -24,7 +24,7 @@ type Comment struct {
 // Comments returns the comments of src (already passed through
 // leansrc.Prepare) and its code tokens, in order.
 func Comments(src []byte) (comments []Comment, code []leansrc.Token) {
-	toks, _ := leansrc.ScanComments(src)
+	toks, _ := leansrc.ScanWithComments(src)
 	for _, t := range toks {
 		switch t.Kind {
 		case leansrc.TokDoc, leansrc.TokModDoc, leansrc.TokComment:

@@ -21,7 +21,7 @@ const (
 	TokModDoc                       // /-! module doc comment -/
 	TokNameLit                      // `name or ``name literal
 	TokQuote                        // `(syntax quotation)
-	TokComment                      // -- line or /- block -/ comment (ScanComments only)
+	TokComment                      // -- or /- -/ comment (ScanWithComments only)
 )
 
 // Token is one lexical token. Offsets are byte offsets into the scanned text;
@@ -50,7 +50,7 @@ type scanner struct {
 	bol       bool
 	toks      []Token
 	errs      []ScanError
-	comments  bool // emit TokComment for ordinary comments
+	comments  bool // emit TokComment tokens
 }
 
 // Scan splits src into tokens, dropping whitespace and ordinary comments but
@@ -61,9 +61,9 @@ func Scan(src []byte) ([]Token, []ScanError) {
 	return scan(src, false)
 }
 
-// ScanComments is Scan that also keeps ordinary comments, as TokComment
-// tokens (their BOL flag set when they start a line).
-func ScanComments(src []byte) ([]Token, []ScanError) {
+// ScanWithComments is Scan that also returns ordinary comments, as
+// TokComment tokens (a line comment ends before its line break).
+func ScanWithComments(src []byte) ([]Token, []ScanError) {
 	return scan(src, true)
 }
 
@@ -74,16 +74,6 @@ func scan(src []byte, comments bool) ([]Token, []ScanError) {
 		s.next()
 	}
 	return s.toks, s.errs
-}
-
-// comment emits an ordinary comment when comments are kept, without
-// changing the line-start state that the next token sees.
-func (s *scanner) comment(start, line, col int) {
-	if s.comments {
-		bol := s.bol
-		s.emit(TokComment, start, line, col)
-		s.bol = bol
-	}
 }
 
 func (s *scanner) newline(at int) {
@@ -139,10 +129,15 @@ func (s *scanner) next() {
 		for s.pos < len(s.src) && s.src[s.pos] != '\n' && s.src[s.pos] != '\r' {
 			s.pos++
 		}
-		s.comment(start, line, col)
+		if s.comments {
+			s.emit(TokComment, start, line, col)
+		}
 		return
 	case c == '/' && s.peek(1) == '-':
 		kind := TokenKind(0)
+		if s.comments {
+			kind = TokComment
+		}
 		if s.peek(2) == '-' && s.peek(3) != '/' {
 			kind = TokDoc
 		} else if s.peek(2) == '!' {
@@ -161,8 +156,6 @@ func (s *scanner) next() {
 		}
 		if kind != 0 {
 			s.emit(kind, start, line, col)
-		} else {
-			s.comment(start, line, col)
 		}
 		return
 	case c == '"':
