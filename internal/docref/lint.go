@@ -43,41 +43,9 @@ type parsedFile struct {
 // by workers goroutines (0: GOMAXPROCS). Reports are in path order and
 // include only files with findings; refs counts all references.
 func Lint(ctx context.Context, lib *library.Library, ix *names.Index, parse func([]byte) *leansrc.File, workers int) (reports []FileReport, refs int, err error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	paths := lib.Files()
-	files := make([]parsedFile, len(paths))
-	parallel(workers, len(paths), func(i int) {
-		pf := &files[i]
-		pf.path = paths[i]
-		if ctx.Err() != nil {
-			return
-		}
-		raw, err := os.ReadFile(pf.path)
-		if err != nil {
-			pf.err = err
-			return
-		}
-		pf.raw = raw
-		pf.src, _ = leansrc.Prepare(raw)
-		var code []leansrc.Token
-		pf.comments, code = Comments(pf.src)
-		pf.known = Known{}
-		pf.known.Add(pf.src, code)
-	})
-	if err := ctx.Err(); err != nil {
+	files, known, err := readAll(ctx, lib, workers)
+	if err != nil {
 		return nil, 0, err
-	}
-	known := Known{}
-	for i := range files {
-		if files[i].err != nil {
-			return nil, 0, fmt.Errorf("%s: %w", files[i].path, files[i].err)
-		}
-		for k := range files[i].known {
-			known[k] = true
-		}
-		files[i].known = nil
 	}
 	c := New(lib, ix, known)
 	out := make([]FileReport, len(files))
@@ -105,6 +73,55 @@ func Lint(ctx context.Context, lib *library.Library, ix *names.Index, parse func
 		}
 	}
 	return reports, int(total.Load()), nil
+}
+
+// LoadKnown reads every file of lib and returns the identifiers their code
+// uses (see Known), for a Checker that serves an editor.
+func LoadKnown(ctx context.Context, lib *library.Library, workers int) (Known, error) {
+	_, known, err := readAll(ctx, lib, workers)
+	return known, err
+}
+
+// readAll reads and scans every file of lib on workers goroutines (0:
+// GOMAXPROCS), returning the files in path order and the merged Known set.
+func readAll(ctx context.Context, lib *library.Library, workers int) ([]parsedFile, Known, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	paths := lib.Files()
+	files := make([]parsedFile, len(paths))
+	parallel(workers, len(paths), func(i int) {
+		pf := &files[i]
+		pf.path = paths[i]
+		if ctx.Err() != nil {
+			return
+		}
+		raw, err := os.ReadFile(pf.path)
+		if err != nil {
+			pf.err = err
+			return
+		}
+		pf.raw = raw
+		pf.src, _ = leansrc.Prepare(raw)
+		var code []leansrc.Token
+		pf.comments, code = Comments(pf.src)
+		pf.known = Known{}
+		pf.known.Add(pf.src, code)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	known := Known{}
+	for i := range files {
+		if files[i].err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", files[i].path, files[i].err)
+		}
+		for k := range files[i].known {
+			known[k] = true
+		}
+		files[i].known = nil
+	}
+	return files, known, nil
 }
 
 // parallel runs f(0..n-1) on workers goroutines.
