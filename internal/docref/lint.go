@@ -43,6 +43,9 @@ type parsedFile struct {
 // by workers goroutines (0: GOMAXPROCS). Reports are in path order and
 // include only files with findings; refs counts all references.
 func Lint(ctx context.Context, lib *library.Library, ix *names.Index, parse func([]byte) *leansrc.File, workers int) (reports []FileReport, refs int, err error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	files, known, err := readAll(ctx, lib, workers)
 	if err != nil {
 		return nil, 0, err
