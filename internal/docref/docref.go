@@ -367,8 +367,12 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 		}
 		return
 	}
+	if n := c.quoted(r); n != "" {
+		r.Target, r.Status = n, Resolved
+		return
+	}
 	for _, ns := range r.fileSpaces {
-		if n := c.lib.Resolve(r.Name, &leansrc.Scope{Namespace: ns}, ""); n != "" {
+		if n := c.Resolve(r.Name, &leansrc.Scope{Namespace: ns}, ""); n != "" {
 			r.Target, r.Status = n, Resolved
 			return
 		}
@@ -407,6 +411,29 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 	default:
 		r.Status = Unresolved
 	}
+}
+
+// keywords are Lean keywords that declaration names use as components in
+// «guillemets» (`PLift.«exists»`), which documentation writes bare.
+var keywords = map[string]bool{"exists": true, "forall": true, "fun": true, "if": true, "then": true, "else": true,
+	"match": true, "with": true, "do": true, "at": true, "by": true, "have": true, "show": true, "from": true,
+	"let": true, "in": true, "end": true, "open": true, "def": true, "instance": true, "where": true, "mutual": true}
+
+// quoted resolves a reference whose components include keywords by
+// quoting them (`PLift.exists` → `PLift.«exists»`), or returns "".
+func (c *Checker) quoted(r *Ref) string {
+	parts := strings.Split(r.Name, ".")
+	changed := false
+	for i, p := range parts {
+		if keywords[p] {
+			parts[i] = "«" + p + "»"
+			changed = true
+		}
+	}
+	if !changed {
+		return ""
+	}
+	return c.Resolve(strings.Join(parts, "."), r.Scope, r.Self)
 }
 
 // localHead reports whether the first component head of a dotted
@@ -460,7 +487,7 @@ func historical(text []byte) bool {
 var hypotheticalMarkers = []string{"doesn't exist", "does not exist", "don't have", "do not have", "no need for",
 	"not exist", "not defined", "we could", "would be", "no `", "not in the namespace", "might want", "can't",
 	"cannot", "is defined", "not implemented", "rather than", "should be called", "project:", "don't currently",
-	"add `"}
+	"add `", "assuming `", "complain"}
 
 // hypothetical reports whether a line says the names it mentions do not exist.
 func hypothetical(line []byte) bool {

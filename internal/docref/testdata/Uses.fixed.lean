@@ -34,6 +34,7 @@ example := Lib.not_checked
 -/
 theorem uses6 : True := trivial
 
+-- A keyword component needs no guillemets in prose: `Lib.exists`.
 -- An ordinary comment: `Nat.succ_pos'` resolves; `Lib.Widget.double` is a typo.
 def code := "`Nat.not_checked_in_strings`"
 

@@ -23,6 +23,8 @@ theorem prod_one (s : Nat) : s = s := rfl
 
 theorem new_name : True := trivial
 
+theorem «exists» : True := trivial
+
 @[deprecated (since := "2024-01-01")] alias old_name := new_name
 
 end Lib
