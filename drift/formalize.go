@@ -103,10 +103,7 @@ var (
 )
 
 var (
-	leanFenceRE   = regexp.MustCompile("(?s)```[ \t]*(lean4?|)[ \t]*\r?\n(.*?)```")
-	declStartRE   = regexp.MustCompile(`^(?:@\[[^\]]*\]\s*)*(?:(?:private|protected|noncomputable|nonrec|partial)\s+)*(theorem|lemma|example|def|abbrev|structure|class|inductive|instance|axiom|opaque)\b`)
-	bareTheoremRE = regexp.MustCompile(`^(theorem|lemma)\s`)
-	headerLineRE  = regexp.MustCompile(`^(import|open|namespace|end|section|variable|universe)\b`)
+	leanFenceRE = regexp.MustCompile("(?s)```[ \t]*(lean4?|)[ \t]*\r?\n(.*?)```")
 )
 
 // Stub is a normalised candidate: exactly one `theorem NAME … := by sorry`.
@@ -170,7 +167,8 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 			continue
 		}
 		isTop := len(line) > 0 && !unicode.IsSpace(rune(line[0]))
-		if isTop && headerLineRE.MatchString(trimmed) {
+		cmd := commandWord(trimmed)
+		if isTop && headerCommands[cmd] {
 			if strings.HasPrefix(trimmed, "open ") {
 				st.Opens = append(st.Opens, trimmed)
 				st.Notes = append(st.Notes, "moved `"+trimmed+"` to the header")
@@ -183,15 +181,15 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 			continue
 		}
 		if isTop {
-			if m := declStartRE.FindStringSubmatch(trimmed); m != nil {
+			if declCommands[cmd] {
 				count++
 				if count > 1 {
 					return nil, ErrManyTheorems
 				}
-				switch m[1] {
+				switch cmd {
 				case "theorem", "lemma", "example":
 				default:
-					return nil, fmt.Errorf("%w: a %s instead of a theorem", ErrNoTheorem, m[1])
+					return nil, fmt.Errorf("%w: a %s instead of a theorem", ErrNoTheorem, cmd)
 				}
 			} else if count == 0 {
 				return nil, fmt.Errorf("%w: unexpected `%s`", ErrNoTheorem, clip(trimmed, 40))
@@ -259,7 +257,7 @@ func extractCode(answer string) (string, []string, error) {
 	ms := leanFenceRE.FindAllStringSubmatch(answer, -1)
 	var blocks []string
 	for _, m := range ms {
-		if declStartRE.MatchString(strings.TrimSpace(firstDeclLine(m[2]))) {
+		if declCommands[commandWord(firstDeclLine(m[2]))] {
 			blocks = append(blocks, m[2])
 		}
 	}
@@ -271,7 +269,7 @@ func extractCode(answer string) (string, []string, error) {
 	}
 	lines := strings.Split(answer, "\n")
 	for i, l := range lines {
-		if bareTheoremRE.MatchString(l) {
+		if w := commandWord(l); (w == "theorem" || w == "lemma") && strings.HasPrefix(l, w) {
 			return strings.Join(lines[i:], "\n"), []string{"the answer had no code block"}, nil
 		}
 	}
@@ -280,7 +278,7 @@ func extractCode(answer string) (string, []string, error) {
 
 func firstDeclLine(code string) string {
 	for _, l := range strings.Split(code, "\n") {
-		if t := strings.TrimSpace(l); t != "" && !headerLineRE.MatchString(t) && !strings.HasPrefix(t, "--") && !strings.HasPrefix(t, "/-") {
+		if t := strings.TrimSpace(l); t != "" && !headerCommands[commandWord(t)] && !strings.HasPrefix(t, "--") && !strings.HasPrefix(t, "/-") {
 			return t
 		}
 	}
@@ -306,6 +304,47 @@ func stripComments(code string) string {
 	return b.String()
 }
 
+// declCommands start a declaration; headerCommands are header lines that
+// normalisation moves (open) or drops.
+var (
+	declCommands = map[string]bool{"theorem": true, "lemma": true, "example": true, "def": true, "abbrev": true, "structure": true,
+		"class": true, "inductive": true, "instance": true, "axiom": true, "opaque": true}
+	headerCommands = map[string]bool{"import": true, "open": true, "namespace": true, "end": true, "section": true, "variable": true, "universe": true}
+	modifiers      = map[string]bool{"private": true, "protected": true, "noncomputable": true, "nonrec": true, "partial": true}
+)
+
+// commandWord returns the word a line of Lean starts with, as leansrc's
+// scanner reads it, after attributes (@[…]) and modifiers (private, …); ""
+// when the line starts with something else.
+func commandWord(line string) string {
+	line = headOf(strings.TrimSpace(line))
+	toks, _ := leansrc.Scan([]byte(line))
+	depth := 0
+	for _, t := range toks {
+		w := line[t.Start:t.End]
+		switch {
+		case w == "@[" || depth > 0 && w == "[":
+			depth++
+		case depth > 0 && w == "]":
+			depth--
+		case depth > 0:
+		case t.Kind == leansrc.TokIdent && modifiers[w]:
+		case t.Kind == leansrc.TokIdent:
+			return w
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// maxHead bounds the text scanned for a line's command word or a name: what
+// is read there lies at the start.
+const maxHead = 1 << 10
+
+// headOf returns the first maxHead bytes of s.
+func headOf(s string) string { return s[:min(len(s), maxHead)] }
+
 // declKeyword finds the `theorem`, `lemma` or `example` of a declaration:
 // the first such word, as leansrc's scanner reads it, outside attributes.
 func declKeyword(text string) (start, end int, ok bool) {
@@ -329,7 +368,7 @@ func declKeyword(text string) (start, end int, ok bool) {
 // dotted, «quoted») that s starts with, as leansrc's scanner reads it; ""
 // when s does not start with one.
 func splitName(s string) (string, string) {
-	toks, _ := leansrc.Scan([]byte(s))
+	toks, _ := leansrc.Scan([]byte(headOf(s)))
 	if len(toks) == 0 || toks[0].Kind != leansrc.TokIdent || toks[0].Start != 0 {
 		return "", s
 	}
