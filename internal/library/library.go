@@ -304,6 +304,31 @@ func (l *Library) FileDecls(path string) []*Decl {
 	return nil
 }
 
+// Syntax returns the parse result (scopes and the marks that locate them)
+// of an indexed file (absolute path) when the snapshot holds it, as it does
+// for files given to UpdateFile; nil otherwise (see Parser).
+func (l *Library) Syntax(path string) *leansrc.File {
+	if fd, ok := l.files[path]; ok {
+		return fd.pf
+	}
+	return nil
+}
+
+// Resolve returns the full name that identifier id denotes in scope sc,
+// inside the declaration named self ("" outside declarations), the way Lean
+// resolves it: self's namespaces, the current namespaces, the root, the
+// opens, identifier-like notations and export aliases; "" when nothing
+// matches. Unlike the resolution of code references it does not strip
+// trailing components (projections).
+func (l *Library) Resolve(id string, sc *leansrc.Scope, self string) string {
+	r := resolver{fallback: l.Lookup, notations: l.notations, aliases: l.aliases}
+	r.lasts = []map[string]bool{l.base.get().lasts}
+	if l.over != nil {
+		r.lasts = append(r.lasts, l.over.lasts)
+	}
+	return r.resolveExact(id, sc, self)
+}
+
 // Problems returns the warnings and errors of every file, ordered by file.
 func (l *Library) Problems() []Problem {
 	var out []Problem
