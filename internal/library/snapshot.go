@@ -265,10 +265,11 @@ func (d *snapDecoder) strList() []string {
 
 func (d *snapDecoder) flag() bool { return d.uint() != 0 }
 
+// bytes returns the next n bytes (nil after a failure).
 func (d *snapDecoder) bytes(n int) []byte {
-	if d.err != nil || d.pos+n > len(d.buf) {
+	if d.err != nil || n < 0 || n > len(d.buf)-d.pos {
 		d.err = errCorrupt
-		return make([]byte, n)
+		return nil
 	}
 	b := d.buf[d.pos : d.pos+n]
 	d.pos += n
@@ -298,6 +299,9 @@ func (d *snapDecoder) file() *fileData {
 	}
 	nw := d.count()
 	refs := d.bytes(nw * 8)
+	if d.err != nil {
+		return f
+	}
 	f.refs = make(refFilter, nw)
 	for i := range f.refs {
 		f.refs[i] = binary.LittleEndian.Uint64(refs[i*8:])
