@@ -75,6 +75,16 @@ type Params struct {
 	MaxSubQueries int
 	// NoPropose disables the direct-dependency stage.
 	NoPropose bool
+	// NoDecompose skips Decompose: premises are retrieved with the whole
+	// statement (top K), as in DRIFT's ablation.
+	NoDecompose bool
+	// NoContext formalizes without retrieved context: no Decompose, Propose,
+	// retrieval or illustration, only draws without context.
+	NoContext bool
+	// NoNameRepair keeps candidates with unknown names as drawn instead of
+	// replacing the names by the name check's suggestions (model-free
+	// repair).
+	NoNameRepair bool
 	// RepairBudget is the number of repair attempts (Aria, leanrepl's loop)
 	// on the chosen candidate when it fails Lean or names an unknown
 	// constant; 0 disables repair (default), at most leanrepl.MaxRepairBudget.
@@ -123,7 +133,13 @@ func (p Params) withDefaults() Params {
 // NoContextSamples without and RepairBudget repairs (each call may be retried
 // on 429/5xx by the client, which counts as one call).
 func (p Params) MaxCalls() int {
-	n := 1 + p.Samples + max(p.NoContextSamples, 0) + max(p.RepairBudget, 0)
+	if p.NoContext {
+		return p.Samples + max(p.RepairBudget, 0)
+	}
+	n := p.Samples + max(p.NoContextSamples, 0) + max(p.RepairBudget, 0)
+	if !p.NoDecompose {
+		n++
+	}
 	if !p.NoPropose {
 		n++
 	}
@@ -204,6 +220,8 @@ const (
 	StageCheck      = "check"
 	StageChoose     = "choose"
 	StageRepair     = "repair"
+	// StageModel reports the start of a model server drift-lsp runs itself.
+	StageModel = "model"
 )
 
 // Event is one progress report.
@@ -238,6 +256,9 @@ type Candidate struct {
 	Check     *CheckResult `json:"check,omitempty"`
 	// Error says why the sample is unusable (call failure or normalisation).
 	Error string `json:"error,omitempty"`
+	// Repaired is true when unknown names were replaced by the name check's
+	// suggestions (see RepairNames; Notes lists the replacements).
+	Repaired bool `json:"repaired,omitempty"`
 	opens []string
 }
 
@@ -260,6 +281,15 @@ type Result struct {
 	Opens []string `json:"opens,omitempty"`
 	// Repair reports the repair loop when it ran.
 	Repair *RepairInfo `json:"repair,omitempty"`
+	// Passed is true when the chosen stub passed every check that ran (the
+	// safety gate, the name check, Lean when it ran); Verdict says so in
+	// words, or which check failed. A stub that did not pass is only a
+	// failed attempt: callers must say so (the CLI exits 1).
+	Passed  bool   `json:"passed"`
+	Verdict string `json:"verdict"`
+	// NameRepairs counts candidates whose unknown names were replaced by
+	// the name check's suggestions.
+	NameRepairs int `json:"name_repairs"`
 	// Warnings record degraded stages (e.g. Decompose gave no \boxed{}).
 	Warnings []string  `json:"warnings,omitempty"`
 	Usage    llm.Usage `json:"usage"`
@@ -329,31 +359,46 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	if cb := pl.client.Config().CallBudget; cb > 0 && cb < budget {
 		budget = cb
 	}
+	if err := pl.client.Start(ctx, func(msg string) { progress(Event{Stage: StageModel, Message: msg}) }); err != nil {
+		return nil, err
+	}
 	act := pl.client.NewAction(budget)
 	res := &Result{Statement: statement, Name: req.Name}
 	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
+	ask := func(stage string, msgs []llm.Message, schema *llm.Schema, temp float64, seed *int) (*llm.Response, error) {
+		r := llm.Request{Stage: stage, Messages: msgs, Temperature: temp, Seed: seed}
+		if pl.client.Structured() {
+			r.Schema = schema
+		}
+		return act.Complete(ctx, r)
+	}
+	if pl.p.NoContext {
+		return pl.formalizeFrom(ctx, act, res, req, nil, progress, ask)
+	}
 
-	// 1. Decompose.
-	progress(Event{Stage: StageDecompose, Message: "Decomposing…"})
-	ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageDecompose, Messages: decomposeMessages(statement), Temperature: 0.2})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	// 1. Decompose (unless skipped: then retrieval uses the whole statement).
+	if !pl.p.NoDecompose {
+		progress(Event{Stage: StageDecompose, Message: "Decomposing…"})
+		ans, err := ask(llm.StageDecompose, decomposeMessages(statement, pl.client.Structured()), decomposeSchema, 0.2, nil)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			warn("decompose failed (%v); retrieving with the whole statement", err)
+		} else {
+			subs, dropped, perr := ParseDecomposition(ans.Text)
+			if perr != nil {
+				warn("decompose: %v; retrieving with the whole statement", perr)
+			}
+			if dropped > 0 {
+				warn("decompose: dropped %d unbalanced \\boxed{", dropped)
+			}
+			if len(subs) > pl.p.MaxSubQueries {
+				warn("decompose: kept the first %d of %d sub-queries", pl.p.MaxSubQueries, len(subs))
+				subs = subs[:pl.p.MaxSubQueries]
+			}
+			res.SubQueries = subs
 		}
-		warn("decompose failed (%v); retrieving with the whole statement", err)
-	} else {
-		subs, dropped, perr := ParseDecomposition(ans.Text)
-		if perr != nil {
-			warn("decompose: %v; retrieving with the whole statement", perr)
-		}
-		if dropped > 0 {
-			warn("decompose: dropped %d unbalanced \\boxed{", dropped)
-		}
-		if len(subs) > pl.p.MaxSubQueries {
-			warn("decompose: kept the first %d of %d sub-queries", pl.p.MaxSubQueries, len(subs))
-			subs = subs[:pl.p.MaxSubQueries]
-		}
-		res.SubQueries = subs
 	}
 
 	// 2. Retrieve.
@@ -381,7 +426,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	// 3. Propose dependencies directly (DDR).
 	if !pl.p.NoPropose && pl.names != nil {
 		progress(Event{Stage: StagePropose, Message: "Asking the model for dependencies…"})
-		ans, err := act.Complete(ctx, llm.Request{Stage: llm.StagePropose, Messages: proposeMessages(statement), Temperature: 0.2})
+		ans, err := ask(llm.StagePropose, proposeMessages(statement), proposeSchema, 0.2, nil)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil, ctx.Err()
@@ -419,29 +464,39 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		return nil, fmt.Errorf("drift: illustrate: %w", err)
 	}
 	res.Illustration = ill
-
-	// 5–6. Formalize: sample, normalise, check, choose.
-	name := req.Name
 	var decls []*library.Decl
 	for _, p := range res.Premises {
 		if p.Decl != nil {
 			decls = append(decls, p.Decl)
 		}
 	}
-	withCtx := formalizeMessages(statement, nameOrAsk(name), decls, ill.Theorems)
-	res.FormalizePrompt = withCtx[1].Content
+	return pl.formalizeFrom(ctx, act, res, req, decls, progress, ask)
+}
+
+// formalizeFrom runs stages 5–6 and the repairs: sample, normalise, check,
+// repair names, choose, repair with the model, and the verdict. With no
+// premises and no illustrative theorems every draw is without context.
+func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Result, req Request, decls []*library.Decl,
+	progress func(Event), ask func(string, []llm.Message, *llm.Schema, float64, *int) (*llm.Response, error)) (*Result, error) {
+	statement, ill := res.Statement, res.Illustration
+	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
+	name := req.Name
+	structured := pl.client.Structured()
+	withCtx := formalizeMessages(statement, nameOrAsk(name), decls, ill.Theorems, structured)
+	res.FormalizePrompt = withCtx[len(withCtx)-1].Content
 	type draw struct {
 		msgs    []llm.Message
 		withCtx bool
 		seed    int
 	}
+	hasCtx := len(decls) > 0 || len(ill.Theorems) > 0
 	var draws []draw
 	for i := 0; i < pl.p.Samples; i++ {
-		draws = append(draws, draw{withCtx, true, i + 1})
+		draws = append(draws, draw{withCtx, hasCtx, i + 1})
 	}
-	if len(decls) > 0 || len(ill.Theorems) > 0 {
+	if hasCtx {
 		extra := min(pl.p.NoContextSamples, act.Remaining()-len(draws))
-		noCtx := formalizeMessages(statement, nameOrAsk(name), nil, nil)
+		noCtx := formalizeMessages(statement, nameOrAsk(name), nil, nil, structured)
 		for i := 0; i < extra; i++ {
 			draws = append(draws, draw{noCtx, false, 101 + i})
 		}
@@ -464,10 +519,10 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		go func() {
 			defer wg.Done()
 			seed := d.seed
-			ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageFormalize, Messages: d.msgs, Temperature: pl.p.Temperature, Seed: &seed})
+			ans, err := ask(llm.StageFormalize, d.msgs, formalizeSchema, pl.p.Temperature, &seed)
 			if err == nil {
 				var st *Stub
-				st, err = NormalizeStub(ans.Text, name)
+				st, err = ParseFormalizeAnswer(ans.Text, name)
 				samples[i] = sample{st, err}
 			} else {
 				samples[i] = sample{nil, err}
@@ -522,12 +577,19 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
-				c.Check = &CheckResult{GateOK: true, LeanSkipped: "checker failed: " + err.Error()}
+				c.Check = &CheckResult{GateOK: true, LeanSkipped: checkerFailed + err.Error()}
 				continue
 			}
 			c.Check = cr
 			if !cr.GateOK {
 				c.Error = "rejected by the safety gate: " + cr.GateReason
+				continue
+			}
+			if !pl.p.NoNameRepair && len(cr.Unknown) > 0 {
+				pl.repairNames(ctx, c, header)
+				if c.Repaired {
+					res.NameRepairs++
+				}
 			}
 		}
 	}
@@ -557,6 +619,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	}
 	res.Stub = best.Stub
 	res.Opens = best.opens
+	res.Passed, res.Verdict = verdict(best.Check)
 	if res.Name == "" {
 		st, _ := NormalizeStub("```lean\n"+best.Stub+"\n```", "")
 		if st != nil {
@@ -564,6 +627,60 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		}
 	}
 	return res, nil
+}
+
+// repairNames replaces c's unknown names by the name check's suggestions
+// and keeps the result when it passes the gate with fewer unknown names.
+func (pl *Pipeline) repairNames(ctx context.Context, c *Candidate, header string) {
+	fixed, notes := RepairNames(c.Stub, c.Check.Unknown, c.Check.Suggestions)
+	if len(notes) == 0 {
+		return
+	}
+	cr, err := pl.checker.Check(ctx, header, fixed)
+	if err != nil || !cr.GateOK || len(cr.Unknown) >= len(c.Check.Unknown) {
+		return
+	}
+	c.Stub, c.Check, c.Repaired = fixed, cr, true
+	c.Notes = append(c.Notes, notes...)
+}
+
+// checkerFailed prefixes CheckResult.LeanSkipped when the checker itself
+// failed on a candidate.
+const checkerFailed = "checker failed: "
+
+// verdict says whether a chosen candidate passed every check that ran, and
+// in words what passed or which check failed.
+func verdict(c *CheckResult) (bool, string) {
+	switch {
+	case c == nil:
+		return false, "not checked"
+	case strings.HasPrefix(c.LeanSkipped, checkerFailed):
+		return false, "not checked: " + c.LeanSkipped
+	case !c.GateOK:
+		return false, "rejected by the safety gate: " + c.GateReason
+	case len(c.Unknown) > 0:
+		var parts []string
+		for _, u := range c.Unknown {
+			if s := c.Suggestions[u]; len(s) > 0 {
+				u += " (did you mean " + strings.Join(s, ", ") + "?)"
+			}
+			parts = append(parts, u)
+		}
+		return false, "failed the name check: unknown " + strings.Join(parts, ", ")
+	case c.LeanRan && !c.LeanOK:
+		msg := "Lean rejected it"
+		if len(c.Messages) > 0 {
+			msg += ": " + c.Messages[0]
+		}
+		return false, msg
+	case c.LeanRan:
+		return true, "passed every check: safety gate, name check, Lean"
+	}
+	why := c.LeanSkipped
+	if why == "" {
+		why = "no Lean"
+	}
+	return true, "passed the safety gate and the name check; Lean not run (" + why + ")"
 }
 
 // needsRepair reports whether a usable candidate failed a check that repair

@@ -14,6 +14,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
+	"github.com/drift-lsp/drift-lsp/llm/local"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
@@ -48,14 +49,17 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	cfg, err := llm.ConfigFromEnv()
+	cfg, localModel, err := modelConfig(stderr)
+	if errors.Is(err, llm.ErrNotConfigured) {
+		fmt.Fprintf(stderr, "drift-lsp formalize: %v; `drift-lsp retrieve` works without one.\n", err)
+		return 2
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
 		return 2
 	}
-	if !cfg.Configured() {
-		fmt.Fprintf(stderr, "drift-lsp formalize: %s; `drift-lsp retrieve` works without one.\n", llm.HowToConfigure)
-		return 2
+	if localModel != nil {
+		defer localModel.Close()
 	}
 	client, err := llm.New(cfg)
 	if err != nil {
@@ -115,9 +119,12 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
 			return 1
 		}
-		return 0
+	} else {
+		printResult(stdout, res, pl.Params(), time.Since(start))
 	}
-	printResult(stdout, res, pl.Params(), time.Since(start))
+	if !res.Passed {
+		return 1
+	}
 	return 0
 }
 
@@ -301,6 +308,9 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		}
 		fmt.Fprintln(w)
 	}
+	if res.NameRepairs > 0 {
+		fmt.Fprintf(w, "\nName repair: %d candidate(s) had unknown names replaced by the name check's suggestions\n", res.NameRepairs)
+	}
 	if r := res.Repair; r != nil {
 		fmt.Fprintf(w, "\nRepair: %d attempt(s), fixed %v (stopped: %s)\n", r.Attempts, r.Fixed, r.Stop)
 	}
@@ -316,7 +326,11 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 	if len(res.Opens) > 0 {
 		fmt.Fprintf(w, "\nNeeds in the header: %s\n", strings.Join(res.Opens, "; "))
 	}
-	fmt.Fprintf(w, "\nChosen stub:\n%s\n", res.Stub)
+	if res.Passed {
+		fmt.Fprintf(w, "\nVerdict: PASSED: %s\n\nChosen stub:\n%s\n", res.Verdict, res.Stub)
+	} else {
+		fmt.Fprintf(w, "\nVerdict: FAILED: %s\n\nBest candidate (it did not pass the checks; do not use it as is):\n%s\n", res.Verdict, res.Stub)
+	}
 }
 
 func oneLineSig(s string) string {
@@ -325,4 +339,28 @@ func oneLineSig(s string) string {
 		return string(r[:160]) + "…"
 	}
 	return s
+}
+
+// modelConfig resolves the model endpoint of a command: DRIFT_LLM_* from
+// the environment, else the local model when it is installed and
+// DRIFT_LLM_LOCAL is not "off" (the returned server, to be closed, starts
+// on the first request). It returns llm.ErrNotConfigured (wrapped, with
+// how to fix it) when there is neither.
+func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
+	cfg, err := llm.ConfigFromEnv()
+	if err != nil {
+		return cfg, nil, err
+	}
+	cfg, srv, err := local.Configure(cfg, os.Getenv("DRIFT_LLM_LOCAL"), os.Getenv("DRIFT_LOCAL_LLM_DIR"), local.Options{
+		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...) },
+	})
+	switch {
+	case errors.Is(err, local.ErrNotInstalled):
+		return cfg, nil, fmt.Errorf("%w; or install the local model: %v", llm.ErrNotConfigured, err)
+	case err != nil:
+		return cfg, nil, err
+	case !cfg.Configured():
+		return cfg, nil, llm.ErrNotConfigured
+	}
+	return cfg, srv, nil
 }

@@ -35,13 +35,31 @@ func writeCorpus(t *testing.T) string {
 }
 
 func TestFormalizeWithoutModel(t *testing.T) {
-	t.Setenv("DRIFT_LLM_BASE_URL", "")
-	var out, errb bytes.Buffer
-	if rc := dispatch([]string{"formalize", "Every prime is odd."}, &out, &errb); rc != 2 {
-		t.Fatalf("exit %d", rc)
+	tests := []struct {
+		name, local, dir string
+		want             []string
+	}{
+		{"local model turned off", "off", "", []string{"DRIFT_LLM_BASE_URL"}},
+		{"local model not installed", "auto", t.TempDir(), []string{"DRIFT_LLM_BASE_URL", "make setup"}},
 	}
-	if lines := strings.Count(strings.TrimSpace(errb.String()), "\n"); lines != 0 || !strings.Contains(errb.String(), "DRIFT_LLM_BASE_URL") {
-		t.Fatalf("want one line naming DRIFT_LLM_BASE_URL, got %q", errb.String())
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("DRIFT_LLM_BASE_URL", "")
+			t.Setenv("DRIFT_LLM_LOCAL", tc.local)
+			t.Setenv("DRIFT_LOCAL_LLM_DIR", tc.dir)
+			var out, errb bytes.Buffer
+			if rc := dispatch([]string{"formalize", "Every prime is odd."}, &out, &errb); rc != 2 {
+				t.Fatalf("exit %d", rc)
+			}
+			if lines := strings.Count(strings.TrimSpace(errb.String()), "\n"); lines != 0 {
+				t.Fatalf("want one line, got %q", errb.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errb.String(), w) {
+					t.Fatalf("%q lacks %q", errb.String(), w)
+				}
+			}
+		})
 	}
 }
 
@@ -165,8 +183,10 @@ func TestFormalizeInformalize(t *testing.T) {
 	t.Setenv("DRIFT_LLM_CACHE", t.TempDir())
 	args := []string{"formalize", "--cache", "", "--root", ws, "--informalize", "--name", "odd_sq'", "The square of an odd number is odd."}
 	var out, errb bytes.Buffer
-	if rc := dispatch(args, &out, &errb); rc != 0 {
-		t.Fatalf("exit %d: %s", rc, errb.String())
+	// The rule-based model names Mm.Odd, which this workspace lacks: the
+	// stub fails the name check, and the command says so and exits 1.
+	if rc := dispatch(args, &out, &errb); rc != 1 || !strings.Contains(out.String(), "Verdict: FAILED: failed the name check: unknown Mm.Odd") {
+		t.Fatalf("exit %d: %s\n%s", rc, out.String(), errb.String())
 	}
 	var informal []string
 	for _, r := range srv.Requests() {
@@ -181,7 +201,7 @@ func TestFormalizeInformalize(t *testing.T) {
 		t.Fatalf("stderr %s", errb.String())
 	}
 	errb.Reset()
-	if rc := dispatch(args, &out, &errb); rc != 0 || !strings.Contains(errb.String(), "(0 calls, 2 cache hits)") {
+	if rc := dispatch(args, &out, &errb); rc != 1 || !strings.Contains(errb.String(), "(0 calls, 2 cache hits)") {
 		t.Fatalf("repeat: exit %d: %s", rc, errb.String())
 	}
 }
