@@ -7,8 +7,10 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/drift-lsp/drift-lsp/llm"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/llm"
 )
 
 // formalizeInstruction is the first part of the Formalize prompt (DRIFT §3.4).
@@ -132,7 +134,7 @@ var (
 	ErrNoCode         = errors.New("the answer has no ```lean code block and no theorem")
 	ErrNoTheorem      = errors.New("the code has no theorem")
 	ErrManyTheorems   = errors.New("the code has more than one declaration")
-	ErrForbidden      = errors.New("the code contains a forbidden command")
+	ErrForbidden      = errors.New("the code contains a forbidden command") // leanrepl.Screen's verdict
 	ErrEmptyStatement = errors.New("the theorem has no statement")
 )
 
@@ -143,40 +145,6 @@ var (
 	bareTheoremRE = regexp.MustCompile(`^(theorem|lemma)\s`)
 	headerLineRE  = regexp.MustCompile(`^(import|open|namespace|end|section|variable|universe)\b`)
 )
-
-// forbidden are the words that must never reach Lean from a model: commands
-// that run code or change the environment.
-var forbidden = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`#eval #print #exit #check #reduce #synth #guard_msgs run_cmd run_tac run_elab run_meta
-		macro_rules macro syntax elab_rules elab initialize builtin_initialize unsafe implemented_by extern
-		declare_syntax_cat notation infix infixl infixr prefix postfix set_option attribute instance axiom opaque`) {
-		forbidden[w] = true
-	}
-}
-
-// forbiddenWord returns the first forbidden word of code, read as whole
-// identifier-like tokens (so `List.prefix` or `unsafe_thing` do not count).
-func forbiddenWord(code string) string {
-	isTok := func(r rune) bool {
-		return r == '_' || r == '\'' || r == '.' || r == '#' || r == '!' || r == '?' || unicode.IsLetter(r) || unicode.IsDigit(r)
-	}
-	start := -1
-	for i, r := range code + " " {
-		if isTok(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 && forbidden[code[start:i]] {
-			return code[start:i]
-		}
-		start = -1
-	}
-	return ""
-}
 
 // Stub is a normalised candidate: exactly one `theorem NAME … := by sorry`.
 type Stub struct {
@@ -192,6 +160,20 @@ type Stub struct {
 	Opens []string
 	// Notes say what normalisation changed (renamed, proof replaced, …).
 	Notes []string
+	// given is the name the model wrote ("" for an example).
+	given string
+}
+
+// rename gives the stub another theorem name.
+func (st *Stub) rename(name string) {
+	if name == st.Name {
+		return
+	}
+	if st.given != "" {
+		st.Notes = append(st.Notes, fmt.Sprintf("renamed %s to %s", st.Name, name))
+	}
+	st.Text = "theorem " + name + strings.TrimPrefix(st.Text, "theorem "+st.Name)
+	st.Name = name
 }
 
 // NormalizeStub extracts the ```lean block of a Formalize answer and
@@ -206,8 +188,12 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 		return nil, err
 	}
 	code = stripComments(code)
-	if w := forbiddenWord(code); w != "" {
-		return nil, fmt.Errorf("%w: %s", ErrForbidden, w)
+	if err := leanrepl.Screen(code); err != nil {
+		var ge *leanrepl.GateError
+		if errors.As(err, &ge) {
+			return nil, fmt.Errorf("%w: %s", ErrForbidden, ge.Reason)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrForbidden, err)
 	}
 	st := &Stub{Notes: notes}
 	var decl []string
@@ -273,6 +259,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	if keyword != "theorem" {
 		st.Notes = append(st.Notes, keyword+" written as theorem")
 	}
+	st.given = given
 	switch {
 	case name != "" && given != name:
 		if given != "" {
@@ -284,7 +271,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	default:
 		st.Name = "drift_statement"
 	}
-	sig, proof, hasProof := splitProof(rest)
+	sig, proof, hasProof := leanrepl.SplitProof(rest)
 	sig = strings.TrimRight(sig, " \t\n")
 	if strings.TrimSpace(sig) == "" || !strings.Contains(sig, ":") {
 		return nil, ErrEmptyStatement
@@ -334,115 +321,32 @@ func firstDeclLine(code string) string {
 	return ""
 }
 
-// stripComments removes line comments and (nested) block comments, including
-// docstrings, keeping line structure; string literals are left alone.
+// stripComments removes line comments and (nested) block comments,
+// docstrings included, keeping line structure; the comments are found by
+// leansrc's scanner, so string literals are left alone.
 func stripComments(code string) string {
+	toks, _ := leansrc.ScanWithComments([]byte(code))
 	var b strings.Builder
-	rs := []rune(code)
-	depth := 0
-	inStr := false
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
-		next := rune(0)
-		if i+1 < len(rs) {
-			next = rs[i+1]
-		}
-		switch {
-		case depth > 0:
-			if c == '/' && next == '-' {
-				depth++
-				i++
-			} else if c == '-' && next == '/' {
-				depth--
-				i++
-			} else if c == '\n' {
-				b.WriteRune('\n')
-			}
-		case inStr:
-			b.WriteRune(c)
-			if c == '\\' && next != 0 {
-				b.WriteRune(next)
-				i++
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-			b.WriteRune(c)
-		case c == '/' && next == '-':
-			depth = 1
-			i++
-		case c == '-' && next == '-':
-			for i < len(rs) && rs[i] != '\n' {
-				i++
-			}
-			if i < len(rs) {
-				b.WriteRune('\n')
-			}
-		default:
-			b.WriteRune(c)
+	last := 0
+	for _, t := range toks {
+		switch t.Kind {
+		case leansrc.TokComment, leansrc.TokDoc, leansrc.TokModDoc:
+			b.WriteString(code[last:t.Start])
+			b.WriteString(strings.Repeat("\n", strings.Count(code[t.Start:t.End], "\n")))
+			last = int(t.End)
 		}
 	}
+	b.WriteString(code[last:])
 	return b.String()
 }
 
-func hasRunePrefix(rs []rune, p string) bool {
-	i := 0
-	for _, r := range p {
-		if i >= len(rs) || rs[i] != r {
-			return false
-		}
-		i++
-	}
-	return true
-}
-
-// splitName splits "name rest" where name may contain «guillemets».
+// splitName splits "name rest": the name is the identifier (possibly
+// dotted, «quoted») that s starts with, as leansrc's scanner reads it; ""
+// when s does not start with one.
 func splitName(s string) (string, string) {
-	rs := []rune(s)
-	i := 0
-	inG := false
-	for ; i < len(rs); i++ {
-		c := rs[i]
-		if c == '«' {
-			inG = true
-		} else if c == '»' {
-			inG = false
-		} else if !inG && (unicode.IsSpace(c) || c == '(' || c == '{' || c == '[' || c == '⦃' || c == ':') {
-			break
-		}
+	toks, _ := leansrc.Scan([]byte(s))
+	if len(toks) == 0 || toks[0].Kind != leansrc.TokIdent || toks[0].Start != 0 {
+		return "", s
 	}
-	return string(rs[:i]), string(rs[i:])
-}
-
-// splitProof splits a declaration body at its top-level ":=" (outside
-// brackets), or at a top-level "|" alternative line. hasProof is false when
-// there is neither.
-func splitProof(s string) (sig, proof string, hasProof bool) {
-	depth := 0
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		switch rs[i] {
-		case '(', '[', '{', '⟨', '⦃':
-			depth++
-		case ')', ']', '}', '⟩', '⦄':
-			depth--
-		case ':':
-			if depth <= 0 && i+1 < len(rs) && rs[i+1] == '=' {
-				return string(rs[:i]), string(rs[i+2:]), true
-			}
-		case '\n':
-			if depth > 0 {
-				continue
-			}
-			j := i + 1
-			for j < len(rs) && (rs[j] == ' ' || rs[j] == '\t') {
-				j++
-			}
-			if hasRunePrefix(rs[j:], "| ") || hasRunePrefix(rs[j:], "where") {
-				return string(rs[:i]), string(rs[j:]), true
-			}
-		}
-	}
-	return s, "", false
+	return s[:toks[0].End], s[toks[0].End:]
 }

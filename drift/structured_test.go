@@ -27,8 +27,8 @@ func TestStructuredStages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := "theorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry"; res.Stub != want || !res.Passed {
-				t.Fatalf("stub %q passed %v, want %q", res.Stub, res.Passed, want)
+			if want := "theorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry"; res.Stub != want || !res.Report.Passed() {
+				t.Fatalf("stub %q passed %v, want %q", res.Stub, res.Report.Passed(), want)
 			}
 			if len(res.SubQueries) == 0 || len(res.Warnings) != 0 {
 				t.Fatalf("sub-queries %+v warnings %q", res.SubQueries, res.Warnings)

@@ -1,7 +1,9 @@
 package leanrepl
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,9 +18,13 @@ type CheckerConfig struct {
 	Names Names
 	// Kinds, if set, gives declaration kinds (for unqualified class fields).
 	Kinds KindFunc
-	// Pool runs Lean; nil means Lean is not run.
+	// Pool runs Lean in a REPL; it is preferred to Lean.
 	Pool *Pool
-	// NoLean says why Pool is nil, for reports ("no Lean REPL found: …").
+	// Lean runs `lean --json` when Pool is nil; when both are nil Lean is
+	// not run.
+	Lean *LeanRunner
+	// NoLean says why Pool and Lean are nil, for reports ("no Lean REPL
+	// found: …").
 	NoLean string
 	// AutoImplicit keeps Lean's default autoImplicit option; by default a
 	// stub is elaborated with `set_option autoImplicit false in`, as Mathlib
@@ -35,7 +41,7 @@ type Checker struct {
 
 // NewChecker returns a Checker.
 func NewChecker(cfg CheckerConfig) *Checker {
-	if cfg.Pool == nil && cfg.NoLean == "" {
+	if cfg.Pool == nil && cfg.Lean == nil && cfg.NoLean == "" {
 		cfg.NoLean = "no Lean REPL configured"
 	}
 	return &Checker{cfg: cfg}
@@ -44,17 +50,28 @@ func NewChecker(cfg CheckerConfig) *Checker {
 // OpenChecker returns a Checker with cfg and the Pool it runs Lean in.
 // Unless cfg.NoLean already says why Lean is not to run, it makes the Pool
 // with NewPool(pool), which finds the REPL (FindREPL) when pool.Command is
-// empty. When the Pool cannot be made, the Checker runs without Lean, its
-// reports give the error as the reason, and the error is returned too; the
-// Pool is then nil. The caller closes a non-nil Pool.
+// empty. When no REPL is configured or found, the Checker runs `lean
+// --json` instead (a LeanRunner with pool's limits and the toolchain
+// FindLean(pool.Root, pool.LeanCommand) finds) and the Pool is nil. When
+// neither can be made, the Checker runs without Lean, its reports give the
+// errors as the reason, and the error is returned too. The caller closes a
+// non-nil Pool.
 func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
+	cfg.Pool, cfg.Lean = nil, nil
 	if cfg.NoLean != "" {
-		cfg.Pool = nil
 		return NewChecker(cfg), nil, nil
 	}
 	p, err := NewPool(pool)
+	if err != nil && len(pool.Command) == 0 {
+		tc, lerr := FindLean(pool.Root, pool.LeanCommand)
+		if lerr == nil {
+			cfg.Lean = NewLeanRunner(tc, pool)
+			return NewChecker(cfg), nil, nil
+		}
+		err = fmt.Errorf("%w; %v", err, lerr)
+	}
 	if err != nil {
-		cfg.Pool, cfg.NoLean = nil, err.Error()
+		cfg.NoLean = err.Error()
 		return NewChecker(cfg), nil, err
 	}
 	cfg.Pool = p
@@ -62,7 +79,19 @@ func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
 }
 
 // HasLean reports whether the checker runs Lean.
-func (c *Checker) HasLean() bool { return c.cfg.Pool != nil }
+func (c *Checker) HasLean() bool { return c.cfg.Pool != nil || c.cfg.Lean != nil }
+
+// Backend names what runs Lean (BackendREPL or BackendLean) and its command
+// line; both are "" when Lean is not run.
+func (c *Checker) Backend() (name, command string) {
+	switch {
+	case c.cfg.Pool != nil:
+		return BackendREPL, strings.Join(c.cfg.Pool.Command(), " ")
+	case c.cfg.Lean != nil:
+		return BackendLean, c.cfg.Lean.Toolchain().String()
+	}
+	return "", ""
+}
 
 // Names returns the name resolver (nil if none).
 func (c *Checker) Names() Names { return c.cfg.Names }
@@ -81,34 +110,92 @@ type LeanMessage struct {
 	Classification
 	Start int `json:"start"`
 	End   int `json:"end"`
+	// Suggestions are library names an invented name (a hallucination
+	// error) probably meant.
+	Suggestions []string `json:"suggestions,omitempty"`
 }
 
-// Report is everything the checks found about one stub.
+// Report is everything the checks found about one stub: THE check result,
+// from the checker through the pipeline to the editor and the command line
+// (JSON: ReportJSON).
 type Report struct {
 	// Stub is the checked text, trimmed.
-	Stub string `json:"stub"`
+	Stub string
 	// GatePassed is false when the safety gate rejected the stub; GateReason
 	// says why. No other check runs on a rejected stub.
-	GatePassed bool   `json:"gate_passed"`
-	GateReason string `json:"gate_reason,omitempty"`
+	GatePassed bool
+	GateReason string
 	// Parsed is the gate's parse of the stub.
-	Parsed *Stub `json:"-"`
+	Parsed *Stub
 	// Unknown are names that are neither bound nor in the library.
-	Unknown []UnknownName `json:"unknown"`
-	Lints   []Lint        `json:"lints"`
+	Unknown []UnknownName
+	Lints   []Lint
 	// NamesSkipped says why the unknown-name check did not run ("" if it
 	// did).
-	NamesSkipped string `json:"names_skipped,omitempty"`
+	NamesSkipped string
 	// LeanRan is true when Lean elaborated the stub; otherwise LeanSkipped
 	// says why not (including a failed REPL: then LeanFailed is true).
-	LeanRan     bool   `json:"lean_ran"`
-	LeanSkipped string `json:"lean_skipped,omitempty"`
-	LeanFailed  bool   `json:"lean_failed,omitempty"`
+	LeanRan     bool
+	LeanSkipped string
+	LeanFailed  bool
+	// LeanBackend is what ran (or failed to run) Lean: BackendREPL or
+	// BackendLean; "" when Lean was not tried. LeanCommand is its command
+	// line and where it was found.
+	LeanBackend string
+	LeanCommand string
 	// LeanOK is true when Lean reported no error.
-	LeanOK bool `json:"lean_ok"`
+	LeanOK bool
 	// Messages are Lean's messages other than the expected "declaration
 	// uses `sorry`" warning.
-	Messages []LeanMessage `json:"messages,omitempty"`
+	Messages []LeanMessage
+}
+
+// ReportJSON is the JSON form of a Report: its verdicts and every finding.
+type ReportJSON struct {
+	Stub         string        `json:"stub"`
+	Passed       bool          `json:"passed"`
+	GatePassed   bool          `json:"gate_passed"`
+	GateReason   string        `json:"gate_reason"`
+	NamesSkipped string        `json:"names_skipped"`
+	Unknown      []UnknownName `json:"unknown"`
+	Lints        []Lint        `json:"lints"`
+	LeanRan      bool          `json:"lean_ran"`
+	LeanOK       bool          `json:"lean_ok"`
+	LeanFailed   bool          `json:"lean_failed"`
+	LeanSkipped  string        `json:"lean_skipped"`
+	LeanBackend  string        `json:"lean_backend"`
+	LeanCommand  string        `json:"lean_command"`
+	Findings     []Finding     `json:"findings"`
+}
+
+// JSON returns the report's JSON form, with [] for empty lists.
+func (r *Report) JSON() ReportJSON {
+	out := ReportJSON{Stub: r.Stub, Passed: r.Passed(), GatePassed: r.GatePassed, GateReason: r.GateReason, NamesSkipped: r.NamesSkipped,
+		Unknown: r.Unknown, Lints: r.Lints, LeanRan: r.LeanRan, LeanOK: r.LeanOK, LeanFailed: r.LeanFailed, LeanSkipped: r.LeanSkipped,
+		LeanBackend: r.LeanBackend, LeanCommand: r.LeanCommand, Findings: r.Findings()}
+	if out.Unknown == nil {
+		out.Unknown = []UnknownName{}
+	}
+	out.Lints = make([]Lint, len(r.Lints))
+	for i, l := range r.Lints {
+		if l.Suggestions == nil {
+			l.Suggestions = []string{}
+		}
+		out.Lints[i] = l
+	}
+	return out
+}
+
+// MarshalJSON writes the report as its ReportJSON, without HTML escapes
+// (a stub's < and > stay readable).
+func (r *Report) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r.JSON()); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // Passed reports whether the stub passed every check that ran. Lints are
@@ -133,7 +220,7 @@ func (r *Report) Hallucinations() []LeanMessage {
 // the unknown-name check, whose index may lack some names. The error is non-nil only when
 // ctx ends; every other failure is described in the report.
 func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) {
-	rep := &Report{Stub: strings.TrimSpace(req.Stub)}
+	rep := &Report{Stub: strings.TrimSpace(req.Stub), Unknown: []UnknownName{}, Lints: []Lint{}, Messages: []LeanMessage{}}
 	s, err := Gate(req.Stub)
 	if err != nil {
 		rep.GateReason = err.Error()
@@ -153,8 +240,13 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 	} else {
 		a = AnalyzeWithKinds(s, req.Header, c.cfg.Names, c.cfg.Kinds)
 	}
-	rep.Unknown, rep.Lints = a.Unknown, a.Lints
-	if c.cfg.Pool == nil {
+	if a.Unknown != nil {
+		rep.Unknown = a.Unknown
+	}
+	if a.Lints != nil {
+		rep.Lints = a.Lints
+	}
+	if !c.HasLean() {
 		rep.LeanSkipped = c.cfg.NoLean
 		return rep, nil
 	}
@@ -164,7 +256,7 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 	if rep.LeanRan && rep.LeanOK && !c.cfg.AutoImplicit {
 		// Lean resolved every name (autoImplicit is off), so names the
 		// index lacks were not invented.
-		rep.Unknown = nil
+		rep.Unknown = []UnknownName{}
 	}
 	return rep, nil
 }
@@ -181,11 +273,17 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error
 		cmd, shift = autoImplicitOff+rep.Stub, 1
 	}
 	var resp *Response
-	err := c.cfg.Pool.Session(ctx, header, func(s *Session) error {
-		r, err := s.Command(ctx, cmd)
-		resp = r
-		return err
-	})
+	var err error
+	rep.LeanBackend, rep.LeanCommand = c.Backend()
+	if c.cfg.Pool != nil {
+		err = c.cfg.Pool.Session(ctx, header, func(s *Session) error {
+			r, err := s.Command(ctx, cmd)
+			resp = r
+			return err
+		})
+	} else {
+		resp, err = c.cfg.Lean.Run(ctx, header, cmd)
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -204,6 +302,9 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error
 		if m.Severity == "error" {
 			rep.LeanOK = false
 			lm.Classification = Classify(m.Data)
+			if lm.Class == Hallucination && lm.Name != "" && c.cfg.Names != nil {
+				lm.Suggestions = c.cfg.Names.Similar(lm.Name, 5)
+			}
 		}
 		lm.Start = OffsetOf(rep.Stub, lm.Pos)
 		if lm.EndPos != nil {
@@ -258,8 +359,12 @@ func (r *Report) Summary() string {
 		return "rejected by the safety gate: " + r.GateReason
 	case len(r.Unknown) > 0:
 		var ns []string
+		seen := map[string]bool{}
 		for _, u := range r.Unknown {
-			ns = append(ns, u.Name)
+			if !seen[u.Name] {
+				seen[u.Name] = true
+				ns = append(ns, u.Name)
+			}
 		}
 		return "unknown names: " + strings.Join(ns, ", ")
 	case r.LeanFailed:
@@ -285,4 +390,124 @@ func (r *Report) firstError() string {
 		}
 	}
 	return ""
+}
+
+// Severity ranks a finding; the values are LSP's DiagnosticSeverity
+// numbers, so the edge converts them as they are.
+type Severity int
+
+// The severities of findings.
+const (
+	SeverityError   Severity = 1
+	SeverityWarning Severity = 2
+	SeverityInfo    Severity = 3
+)
+
+// String returns "error", "warning" or "info".
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	}
+	return "info"
+}
+
+// MarshalText writes the severity as its String, for JSON output.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Finding codes other than the lint codes.
+const (
+	CodeGate        = "gate"         // the safety gate rejected the stub
+	CodeUnknownName = "unknown-name" // a name neither bound nor in the library
+	CodeLean        = "lean"         // a message of Lean
+	CodeLeanFailed  = "lean-failed"  // the REPL failed (crash, timeout, …)
+)
+
+// Finding is one located result of the checks on a stub: a gate
+// rejection, an unknown name, a message of Lean, a REPL failure or a lint.
+// It is what the editor shows and what the repair stage tells the model.
+type Finding struct {
+	Severity Severity `json:"severity"`
+	// Code is CodeGate, CodeUnknownName, CodeLean, CodeLeanFailed or a lint
+	// code; Category is Classify's category of a Lean error.
+	Code     string `json:"code"`
+	Category string `json:"category,omitempty"`
+	// Message is the text shown to the user, suggestions included.
+	Message string `json:"message"`
+	// Name is the unknown or invented name, when there is one.
+	Name string `json:"name,omitempty"`
+	// Suggestions are library names the author probably meant.
+	Suggestions []string `json:"suggestions"`
+	// Start and End are byte offsets in Report.Stub, -1 when the finding is
+	// about the whole stub; Line (1-based) and Column (0-based, code points)
+	// locate Start as Lean does (0 and -1 when Start is -1).
+	Start  int `json:"start"`
+	End    int `json:"end"`
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Findings lists every problem of the report, located in r.Stub: the gate's
+// rejection, unknown names, Lean's messages, a REPL failure, then lints.
+func (r *Report) Findings() []Finding {
+	out := []Finding{}
+	at := func(f Finding) Finding {
+		if f.Start < 0 || f.End < f.Start || f.End > len(r.Stub) {
+			f.Start, f.End = -1, -1
+		}
+		f.Line, f.Column = lineColumn(r.Stub, f.Start)
+		if f.Suggestions == nil {
+			f.Suggestions = []string{}
+		}
+		return f
+	}
+	if !r.GatePassed {
+		return append(out, at(Finding{Severity: SeverityError, Code: CodeGate, Message: "rejected by the safety gate: " + r.GateReason, Start: -1, End: -1}))
+	}
+	for _, u := range r.Unknown {
+		out = append(out, at(Finding{Severity: SeverityError, Code: CodeUnknownName, Name: u.Name, Suggestions: u.Suggestions,
+			Message: withSuggestions("unknown name `"+u.Name+"` (not in the library; likely invented)", u.Suggestions), Start: u.Start, End: u.End}))
+	}
+	for _, m := range r.Messages {
+		sev := SeverityInfo
+		switch m.Severity {
+		case "error":
+			sev = SeverityError
+		case "warning":
+			sev = SeverityWarning
+		}
+		out = append(out, at(Finding{Severity: sev, Code: CodeLean, Category: m.Category, Name: m.Name, Suggestions: m.Suggestions,
+			Message: withSuggestions(m.Data, m.Suggestions), Start: m.Start, End: m.End}))
+	}
+	if r.LeanFailed {
+		out = append(out, at(Finding{Severity: SeverityError, Code: CodeLeanFailed, Message: r.LeanSkipped, Start: -1, End: -1}))
+	}
+	for _, l := range r.Lints {
+		out = append(out, at(Finding{Severity: SeverityWarning, Code: l.Code, Message: l.Message, Suggestions: l.Suggestions, Start: l.Start, End: l.End}))
+	}
+	return out
+}
+
+func withSuggestions(msg string, sugg []string) string {
+	if len(sugg) == 0 {
+		return msg
+	}
+	return msg + "; did you mean " + strings.Join(sugg, ", ") + "?"
+}
+
+// lineColumn converts a byte offset to a 1-based line and 0-based code-point
+// column, as Lean reports positions; (0, -1) for an offset outside text.
+func lineColumn(text string, off int) (int, int) {
+	if off < 0 || off > len(text) {
+		return 0, -1
+	}
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if text[i] == '\n' {
+			line, start = line+1, i+1
+		}
+	}
+	return line, utf8.RuneCountInString(text[start:off])
 }

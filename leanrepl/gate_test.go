@@ -106,7 +106,8 @@ func TestGateRejects(t *testing.T) {
 		{"theorem t : (1 = 1 := sorry", "no proof"},
 		{"theorem t : 1 = 1) := sorry", "unbalanced"},
 		{"theorem t : \"unterminated := sorry", "unterminated string"},
-		{"theorem t : True := sorry /- unterminated", "unterminated comment"},
+		{"theorem t : True := sorry /- unterminated", "unterminated block comment"},
+		{"theorem «t : True := sorry", "unterminated «name»"},
 		{"theorem t : True := sorry\x00", "control character"},
 		{"theorem t : True := sorry \u202e", "control character"},
 		{"theorem t : True := sorry \xff", "UTF-8"},
@@ -190,4 +191,53 @@ func FuzzGate(f *testing.F) {
 		_ = analyze(s, ParseHeader(""), nil, nil)
 		_ = analyze(s, ParseHeader("open Nat Real"), testLibrary, nil)
 	})
+}
+
+// TestScreen: code-running constructs are rejected anywhere in a model's
+// answer; declarations, imports and opens are left to the gate.
+func TestScreen(t *testing.T) {
+	cases := []struct{ code, reason string }{
+		{"import Mathlib\nopen Nat\ntheorem a : True := by sorry", ""},
+		{"def helper := 3\ntheorem a : helper = 3 := by\n  exact unsafe_elab_thing", ""},
+		{"theorem a : List.prefix l l := sorry", ""},
+		{"theorem a : True := by sorry\n#eval IO.println \"hi\"", "#eval"},
+		{"run_cmd Lean.logInfo \"x\"\ntheorem a : True := by sorry", "run_cmd"},
+		{"set_option maxHeartbeats 0 in\ntheorem a : True := by sorry", "set_option"},
+		{"unsafe def x : Nat := 1", "unsafe"},
+		{"@[implemented_by foo] theorem a : True := sorry", "implemented_by"},
+		{"@[simp, extern \"c\"] theorem a : True := sorry", "extern"},
+		{"@[export lean_x] def x := 1", "export"},
+		{"instance : Inhabited Nat := ⟨0⟩", "instance"},
+		{"macro \"x\" : term => `(1)", "macro"},
+	}
+	for _, c := range cases {
+		err := Screen(c.code)
+		switch {
+		case c.reason == "" && err != nil:
+			t.Errorf("Screen(%q) = %v, want nil", c.code, err)
+		case c.reason != "" && (err == nil || !strings.Contains(err.Error(), c.reason)):
+			t.Errorf("Screen(%q) = %v, want a reason mentioning %q", c.code, err, c.reason)
+		}
+	}
+}
+
+// TestSplitProof: the one rule for where a declaration's proof starts,
+// shared by the gate, drift's normalisation and the server's checks.
+func TestSplitProof(t *testing.T) {
+	cases := []struct{ decl, stmt, proof string }{
+		{"theorem t (x : ℕ := 3) : x = x := by\n  rfl", "theorem t (x : ℕ := 3) : x = x", " by\n  rfl"},
+		{"theorem t : let y := 1; y = 1 := sorry", "theorem t : let y := 1; y = 1", " sorry"},
+		{"theorem t : ⟨a, b⟩ = p := rfl", "theorem t : ⟨a, b⟩ = p", " rfl"},
+		{"def f : ℕ → ℕ\n  | 0 => 1\n  | n + 1 => n", "def f : ℕ → ℕ", "| 0 => 1\n  | n + 1 => n"},
+		{"theorem t : |x| ≤\n  |y| := sorry", "theorem t : |x| ≤\n  |y|", " sorry"},
+		{"theorem t : P where foo := 1", "theorem t : P", "where foo := 1"},
+		{"theorem t : \"a := b\" = s -- := no\n  := sorry", "theorem t : \"a := b\" = s -- := no", " sorry"},
+		{"theorem t : (1 = 1 := sorry", "theorem t : (1 = 1 := sorry", ""},
+	}
+	for _, c := range cases {
+		stmt, proof, ok := SplitProof(c.decl)
+		if stmt != c.stmt || proof != c.proof || ok != (c.proof != "") {
+			t.Errorf("SplitProof(%q) = %q, %q, %v; want %q, %q", c.decl, stmt, proof, ok, c.stmt, c.proof)
+		}
+	}
 }

@@ -3,11 +3,11 @@ package retrieval
 import (
 	"context"
 	"errors"
-	"sort"
+	"slices"
 	"strings"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 )
 
 // MaxQueryBytes bounds the text a query analyzes; longer input is cut at a
@@ -27,8 +27,6 @@ func clip(s string) string {
 // Search runs hybrid library search: every kind of declaration (or those in
 // q.Kinds), ranked by the fused lexical, name and dense channels.
 func (e *Engine) Search(ctx context.Context, q Query) ([]Hit, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	s, err := e.current()
 	if err != nil {
 		return nil, err
@@ -46,94 +44,76 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Hit, error) {
 		}
 		return []Hit{}, nil
 	}
-	kinds := make([]string, len(q.Kinds))
-	for i, kd := range q.Kinds {
-		kinds[i] = string(kd)
-	}
 	allowed := func(d *library.Decl) bool {
-		if len(kinds) == 0 {
-			return true
-		}
-		for _, kd := range kinds {
-			if string(d.Kind) == kd {
-				return true
-			}
-		}
-		return false
+		return len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)
 	}
 	depth := max(4*k, 50)
-	res, err := e.lex.Search(ctx, terms, lexical.DefaultBoosts, kinds, depth)
-	if err != nil {
-		return nil, err
-	}
 	// Reciprocal-rank fusion of the lexical, name and dense channels, with the
 	// popularity and locality priors as tie-breakers.
 	const rrfK = 20
-	acc := map[string]*scored{}
-	add := func(id, ch string, rank int, w float64) {
-		c := acc[id]
+	acc := map[int32]*scored{}
+	add := func(sl int32, ch string, rank int, w float64) {
+		c := acc[sl]
 		if c == nil {
-			c = &scored{id: id, channels: map[string]int{}}
-			acc[id] = c
+			c = &scored{slot: sl, id: docID(s.decl(sl)), channels: map[string]int{}}
+			acc[sl] = c
 		}
 		c.score += w / float64(rrfK+rank)
 		if _, ok := c.channels[ch]; !ok {
 			c.channels[ch] = rank
 		}
 	}
-	for i, h := range res {
-		if _, ok := s.decls[h.ID]; ok {
-			add(h.ID, "lexical", i+1, 1)
-		}
-	}
 	if len(terms) > 0 {
+		lex, _ := s.searchScores(terms, depth, func(sl int32) bool { return allowed(s.decl(sl)) })
+		for i, sl := range lex {
+			add(sl, "lexical", i+1, 1)
+		}
 		prem, err := e.rankPremises(ctx, s, text, formal, depth, e.ranking)
 		if err != nil {
 			return nil, err
 		}
 		r := 0
 		for _, h := range prem {
-			if id := docID(h.Decl); allowed(h.Decl) {
+			if allowed(h.Decl) {
 				r++
-				add(id, "premise", r, 1)
+				for _, sl := range s.slotsOf(h.Decl.Name) {
+					if s.decl(sl) == h.Decl {
+						add(sl, "premise", r, 1)
+					}
+				}
 			}
 		}
 	}
 	rank := 0
 	for _, n := range nameHits {
-		for _, id := range s.byName[n] {
-			if allowed(s.decls[id]) {
+		for _, sl := range s.slotsOf(n) {
+			if allowed(s.decl(sl)) {
 				rank++
-				add(id, "names", rank, 2)
+				add(sl, "names", rank, 2)
 			}
 		}
 	}
-	if e.ranking.Dense && e.dense != nil {
-		ids, _ := e.dense.search(ctx, s, text+" "+formal, depth)
-		for i, id := range ids {
-			if allowed(s.decls[id]) {
-				add(id, "dense", i+1, e.ranking.DenseWeight)
+	if x := e.dense.Load(); e.ranking.Dense && x != nil {
+		slots, _ := x.search(ctx, s, text+" "+formal, depth)
+		for i, sl := range slots {
+			if allowed(s.decl(sl)) {
+				add(sl, "dense", i+1, e.ranking.DenseWeight)
 			}
 		}
 	}
 	out := make([]*scored, 0, len(acc))
 	for _, c := range acc {
-		d := s.decls[c.id]
+		d := s.decl(c.slot)
 		c.score *= 1 + 0.02*s.popularity(d.Name)
 		if d.User {
 			c.score *= e.ranking.UserBoost
 		}
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return out[i].id < out[j].id
-	})
+	sortScored(out)
 	hits := make([]Hit, 0, k)
 	for _, c := range out {
-		hits = append(hits, Hit{Decl: s.decls[c.id], Score: c.score, Channels: c.channels})
+		hits = append(hits, Hit{Decl: s.decl(c.slot), Score: c.score, Channels: c.channels})
 		if len(hits) == k {
 			break
 		}
@@ -145,8 +125,6 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Hit, error) {
 // premises of each (sentence and formal guess together; k = 1 is DRIFT's
 // top-1), deduplicated; without, the top k premises of the statement itself.
 func (e *Engine) Retrieve(ctx context.Context, statement string, subs []SubQuery, k int) ([]Premise, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	s, err := e.current()
 	if err != nil {
 		return nil, err

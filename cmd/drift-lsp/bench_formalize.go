@@ -218,18 +218,15 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 			case err != nil:
 				row.Error = err.Error()
 			default:
-				best := res.Candidates[0]
-				row.WellFormed = best.Check != nil && best.Check.GateOK
-				row.Passed = res.Passed
-				if best.Check != nil {
-					row.Unknown = len(best.Check.Unknown)
+				if r := res.Report; r != nil {
+					row.WellFormed, row.Passed, row.Unknown, row.Verdict = r.GatePassed, r.Passed(), len(r.Unknown), r.Summary()
 				}
 				row.Repairs = res.NameRepairs
 				if res.Repair != nil {
 					row.Repairs += res.Repair.Attempts
 				}
 				row.SubQueries = len(res.SubQueries)
-				row.Stub, row.Verdict = res.Stub, res.Verdict
+				row.Stub = res.Stub
 			}
 			if ctx.Err() != nil {
 				break

@@ -19,10 +19,10 @@ func init() {
 	register("check", "check a theorem stub: safety gate, unknown names, lints, Lean", runCheck)
 }
 
-// checkOutput is the --json form of `drift-lsp check`.
+// checkOutput is the --json form of `drift-lsp check`: the report and the
+// header it was checked under.
 type checkOutput struct {
-	*leanrepl.Report
-	Passed bool    `json:"passed"`
+	leanrepl.ReportJSON
 	Header string  `json:"header"`
 	Ms     float64 `json:"check_ms"`
 }
@@ -32,13 +32,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	idx := addIndexFlags(fs)
 	corpusFlag := addCorpusFlag(fs)
 	repl := fs.String("repl", "", "shell command that starts a Lean REPL (default: a repl built under the workspace's .lake or on PATH)")
-	noLean := fs.Bool("no-lean", false, "do not run Lean even if a REPL is found")
+	leanCmd := fs.String("lean", "", "command that runs lean (split at spaces), used when no REPL is found (default: lake env lean in a Lake workspace, else the lean of its lean-toolchain or on PATH)")
+	noLean := fs.Bool("no-lean", false, "do not run Lean even if a REPL or lean is found")
 	header := fs.String("header", "", "file header (imports and opens) the stub is checked under (default: \"import Mathlib\" when the workspace uses Mathlib)")
 	timeout := fs.Duration("timeout", leanrepl.DefaultTimeout, "deadline for Lean to check the stub")
 	importTimeout := fs.Duration("import-timeout", leanrepl.DefaultImportTimeout, "deadline for Lean to import the header")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: drift-lsp check [--root DIR]... [--corpus FILE.jsonl] [--repl CMD] [--json] "theorem foo … := by sorry"`)
+		fmt.Fprintln(stderr, `usage: drift-lsp check [--root DIR]... [--corpus FILE.jsonl] [--repl CMD] [--lean CMD] [--json] "theorem foo … := by sorry"`)
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "\nexit status: 0 the stub passed every check that ran, 1 a check failed, 2 usage or setup error")
 	}
@@ -85,9 +86,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if *repl != "" {
 		pcfg.Command = []string{"/bin/sh", "-c", *repl}
 	}
+	pcfg.LeanCommand = strings.Fields(*leanCmd)
 	checker, pool, err := leanrepl.OpenChecker(cfg, pcfg)
 	switch {
-	case err != nil && *repl != "":
+	case err != nil && (*repl != "" || *leanCmd != ""):
 		fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
 		return 2
 	case err != nil:
@@ -119,7 +121,7 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(checkOutput{Report: rep, Passed: rep.Passed(), Header: header, Ms: float64(took.Microseconds()) / 1000}); err != nil {
+		if err := enc.Encode(checkOutput{ReportJSON: rep.JSON(), Header: header, Ms: float64(took.Microseconds()) / 1000}); err != nil {
 			fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
 			return 2
 		}
@@ -138,6 +140,7 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 		what += " " + rep.Parsed.Name
 	}
 	w("gate:  passed (%s)", what)
+	fs := rep.Findings()
 	switch {
 	case rep.NamesSkipped != "":
 		w("names: not checked — %s", rep.NamesSkipped)
@@ -145,25 +148,19 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 		w("names: all known")
 	default:
 		w("names: %d unknown", len(rep.Unknown))
-		for _, u := range rep.Unknown {
-			line, col := checkLineCol(rep.Stub, u.Start)
-			s := fmt.Sprintf("  %d:%d %s", line, col, u.Name)
-			if len(u.Suggestions) > 0 {
-				s += " — did you mean " + strings.Join(u.Suggestions, ", ") + "?"
-			}
-			w("%s", s)
-		}
+		printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeUnknownName })
 	}
 	if len(rep.Lints) == 0 {
 		w("lints: none")
 	} else {
 		w("lints: %d", len(rep.Lints))
-		for _, l := range rep.Lints {
-			line, col := checkLineCol(rep.Stub, l.Start)
-			w("  %d:%d [%s] %s", line, col, l.Code, l.Message)
-		}
+		printFindings(w, fs, func(f leanrepl.Finding) bool {
+			return f.Severity == leanrepl.SeverityWarning && f.Code != leanrepl.CodeLean
+		})
 	}
 	switch {
+	case rep.LeanFailed:
+		w("lean:  FAILED — %s", rep.LeanSkipped)
 	case !rep.LeanRan:
 		w("lean:  not run — %s", strings.TrimPrefix(rep.LeanSkipped, "Lean was not run: "))
 	case rep.LeanOK:
@@ -171,12 +168,9 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 	default:
 		w("lean:  %s", rep.Summary())
 	}
-	for _, m := range rep.Messages {
-		kind := m.Severity
-		if m.Category != "" {
-			kind += ", " + string(m.Class) + "/" + m.Category
-		}
-		w("  %d:%d (%s) %s", m.Pos.Line, m.Pos.Column, kind, strings.ReplaceAll(m.Data, "\n", "\n    "))
+	printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeLean })
+	if rep.LeanBackend != "" {
+		w("backend: %s — %s", rep.LeanBackend, rep.LeanCommand)
 	}
 	verdict := "PASS"
 	if code != 0 {
@@ -189,14 +183,19 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 	return code
 }
 
-// checkLineCol returns the 1-based line and column of a byte offset.
-func checkLineCol(text string, off int) (int, int) {
-	if off < 0 || off > len(text) {
-		return 0, 0
+// printFindings prints the findings that keep, one a line, at their
+// position.
+func printFindings(w func(string, ...any), fs []leanrepl.Finding, keep func(leanrepl.Finding) bool) {
+	for _, f := range fs {
+		if !keep(f) {
+			continue
+		}
+		kind := f.Code
+		if f.Category != "" {
+			kind = f.Severity.String() + ", " + f.Category
+		}
+		w("  %d:%d [%s] %s", f.Line, max(f.Column, 0), kind, strings.ReplaceAll(f.Message, "\n", "\n    "))
 	}
-	line := 1 + strings.Count(text[:off], "\n")
-	start := strings.LastIndexByte(text[:off], '\n') + 1
-	return line, len([]rune(text[start:off]))
 }
 
 // checkUsesMathlib reports whether a root is Mathlib or depends on it.

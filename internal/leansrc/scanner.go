@@ -21,6 +21,7 @@ const (
 	TokModDoc                       // /-! module doc comment -/
 	TokNameLit                      // `name or ``name literal
 	TokQuote                        // `(syntax quotation)
+	TokComment                      // -- or /- -/ comment (ScanWithComments only)
 )
 
 // Token is one lexical token. Offsets are byte offsets into the scanned text;
@@ -49,6 +50,7 @@ type scanner struct {
 	bol       bool
 	toks      []Token
 	errs      []ScanError
+	comments  bool // emit TokComment tokens
 }
 
 // Scan splits src into tokens, dropping whitespace and ordinary comments but
@@ -56,7 +58,17 @@ type scanner struct {
 // unterminated comment, string or quotation) are reported alongside the
 // tokens and scanning stops or continues at a safe point.
 func Scan(src []byte) ([]Token, []ScanError) {
-	s := &scanner{src: src, bol: true}
+	return scan(src, false)
+}
+
+// ScanWithComments is Scan that also returns ordinary comments, as
+// TokComment tokens (a line comment ends before its line break).
+func ScanWithComments(src []byte) ([]Token, []ScanError) {
+	return scan(src, true)
+}
+
+func scan(src []byte, comments bool) ([]Token, []ScanError) {
+	s := &scanner{src: src, bol: true, comments: comments}
 	s.toks = make([]Token, 0, len(src)/5+8)
 	for s.pos < len(src) {
 		s.next()
@@ -117,9 +129,15 @@ func (s *scanner) next() {
 		for s.pos < len(s.src) && s.src[s.pos] != '\n' && s.src[s.pos] != '\r' {
 			s.pos++
 		}
+		if s.comments {
+			s.emit(TokComment, start, line, col)
+		}
 		return
 	case c == '/' && s.peek(1) == '-':
 		kind := TokenKind(0)
+		if s.comments {
+			kind = TokComment
+		}
 		if s.peek(2) == '-' && s.peek(3) != '/' {
 			kind = TokDoc
 		} else if s.peek(2) == '!' {
@@ -448,7 +466,9 @@ func (s *scanner) ident() {
 	for {
 		r, n := s.runeAt(s.pos)
 		if r == '«' {
+			open := s.pos
 			s.pos += n
+			closed := false
 			for s.pos < len(s.src) {
 				r, n = s.runeAt(s.pos)
 				if r == '\n' {
@@ -456,8 +476,12 @@ func (s *scanner) ident() {
 				}
 				s.pos += n
 				if r == '»' {
+					closed = true
 					break
 				}
+			}
+			if !closed {
+				s.errs = append(s.errs, ScanError{open, "unterminated «name»"})
 			}
 		} else {
 			s.pos += n
@@ -491,8 +515,9 @@ func isLetterLike(r rune) bool {
 		(0x1d49c <= r && r <= 0x1d59f)
 }
 
-// isSubScriptAlnum mirrors Lean's isSubScriptAlnum.
-func isSubScriptAlnum(r rune) bool {
+// IsSubScriptAlnum mirrors Lean's isSubScriptAlnum: subscript digits and
+// letters (₀…₉, ₐ…ₜ, ᵢ…ᵪ, ⱼ), which may continue an identifier.
+func IsSubScriptAlnum(r rune) bool {
 	return (0x2080 <= r && r <= 0x2089) || (0x2090 <= r && r <= 0x209c) || (0x1d62 <= r && r <= 0x1d6a) || r == 0x2c7c
 }
 
@@ -509,7 +534,7 @@ func isIDRest(r rune) bool {
 	if r < utf8.RuneSelf {
 		return (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') || r == '_' || r == '\'' || r == '!' || r == '?'
 	}
-	return isLetterLike(r) || isSubScriptAlnum(r)
+	return isLetterLike(r) || IsSubScriptAlnum(r)
 }
 
 // IsIdentifier reports whether s is a single well-formed (possibly dotted)
