@@ -210,7 +210,7 @@ type Candidate struct {
 	// Repaired is true when unknown names were given the library's
 	// namespaced names (RepairNames; Notes lists the replacements).
 	Repaired bool
-	opens []string
+	opens    []string
 }
 
 // Result is the outcome of one Formalize, with every stage's detail.
