@@ -13,6 +13,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
+	"github.com/drift-lsp/drift-lsp/llm/local"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
@@ -33,6 +34,8 @@ type driftBackend struct {
 	checker  *leanrepl.Checker
 	pool     *leanrepl.Pool
 	replKey  string
+	// local is the bundled local model's server, when used.
+	local *local.Server
 }
 
 // OpenDrift is the OpenFunc of drift-lsp: it opens the retrieval engine over
@@ -132,6 +135,9 @@ func (b *driftBackend) Configure(s Settings) {
 		cfg.APIKeyEnv = s.LLM.APIKeyEnv
 	}
 	cfg.Logf = b.logf
+	if !cfg.Configured() {
+		cfg = b.localModel(cfg)
+	}
 	var client *llm.Client
 	var noModel error
 	if cfg.Configured() {
@@ -268,12 +274,34 @@ func (b *driftBackend) UpdateBuffer(path string, text []byte) { b.eng.UpdateBuff
 // CloseBuffer implements Backend.
 func (b *driftBackend) CloseBuffer(path string) { b.eng.CloseBuffer(path) }
 
+// localModel points cfg at the bundled local model when it is installed
+// and DRIFT_LLM_LOCAL is not "off"; the server starts when the pipeline
+// first needs it and is reused across configurations.
+func (b *driftBackend) localModel(cfg llm.Config) llm.Config {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if os.Getenv("DRIFT_LLM_LOCAL") == local.ModeOff {
+		return cfg
+	}
+	if b.local == nil {
+		inst, err := local.Find(os.Getenv("DRIFT_LOCAL_LLM_DIR"))
+		if err != nil {
+			return cfg
+		}
+		b.local = local.New(inst, local.Options{Logf: b.logf})
+	}
+	return b.local.Apply(cfg)
+}
+
 // Close implements Backend.
 func (b *driftBackend) Close() error {
 	b.mu.Lock()
 	if b.pool != nil {
 		_ = b.pool.Close()
 		b.pool = nil
+	}
+	if b.local != nil {
+		_ = b.local.Close()
 	}
 	b.mu.Unlock()
 	return b.eng.Close()

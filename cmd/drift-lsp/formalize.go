@@ -372,6 +372,9 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		fmt.Fprintf(w, "\nChosen stub (FAILED the checks: %s):\n%s\n", res.Report.Summary(), res.Stub)
 		return
 	}
+	if res.Report != nil {
+		fmt.Fprintf(w, "\nVerdict: %s\n", res.Report.Summary())
+	}
 	fmt.Fprintf(w, "\nChosen stub:\n%s\n", res.Stub)
 }
 

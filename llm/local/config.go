@@ -47,9 +47,16 @@ func Configure(cfg llm.Config, mode, dir string, opts Options) (llm.Config, *Ser
 		return cfg, nil, err
 	}
 	srv := New(inst, opts)
-	cfg.Endpoint = srv
+	return srv.Apply(cfg), srv, nil
+}
+
+// Apply returns cfg with s as its endpoint, the model's name when cfg names
+// none, and the limits for a small local model where cfg keeps the
+// client's defaults.
+func (s *Server) Apply(cfg llm.Config) llm.Config {
+	cfg.BaseURL, cfg.Endpoint = "", s
 	if cfg.Model == "" {
-		cfg.Model = inst.ModelName()
+		cfg.Model = s.inst.ModelName()
 	}
 	if cfg.Timeout == 0 || cfg.Timeout == llm.DefaultTimeout {
 		cfg.Timeout = Timeout
@@ -60,5 +67,5 @@ func Configure(cfg llm.Config, mode, dir string, opts Options) (llm.Config, *Ser
 	if cfg.Concurrency == 0 || cfg.Concurrency == llm.DefaultConcurrency {
 		cfg.Concurrency = 1
 	}
-	return cfg, srv, nil
+	return cfg
 }
