@@ -306,7 +306,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	// ask sends one request, with the stage's schema when the client does
 	// structured output.
 	ask := func(stage string, msgs []llm.Message, schema *llm.Schema, temp float64, seed *int) (*llm.Response, error) {
-		r := llm.Request{Stage: stage, Messages: msgs, Temperature: temp, Seed: seed}
+		r := llm.Request{Stage: stage, Messages: msgs, Temperature: temp, Seed: seed, MaxTokens: stageMaxTokens[stage]}
 		if pl.client.Structured() {
 			r.Schema = schema
 		}
@@ -412,6 +412,12 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	}
 	return pl.formalizeFrom(ctx, act, res, req, decls, progress, ask)
 }
+
+// stageMaxTokens caps the answers of the stages whose answers are short (a
+// statement, a few queries, a list of names): several times what a good
+// answer takes, so that a small model that rambles (or loops inside a JSON
+// string) stops early.
+var stageMaxTokens = map[string]int{llm.StageDecompose: 400, llm.StagePropose: 160, llm.StageFormalize: 320}
 
 // formalizeFrom runs stages 5–6 and the repairs: sample, normalise, name,
 // check, repair names, choose, repair with the model. With no premises and

@@ -47,6 +47,9 @@ type Request struct {
 	Temperature float64
 	// Seed is sent when non-nil (servers that do not support seeds ignore it).
 	Seed *int
+	// MaxTokens, when positive and below Config.MaxTokens, caps this answer
+	// (a stage whose answers are short need not wait for a rambling model).
+	MaxTokens int
 	// Schema, when set, asks for structured output: a JSON answer matching
 	// it (response_format json_schema; llama.cpp and vLLM constrain decoding
 	// to it). A server that refuses response_format gets the request again
@@ -215,6 +218,10 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 		//lint:ignore SA1019 max_tokens is what most OpenAI-compatible servers (vLLM, llama.cpp, Ollama) understand; reasoning models are retried with max_completion_tokens
 		MaxTokens: c.cfg.MaxTokens,
 		Seed:      req.Seed,
+	}
+	if req.MaxTokens > 0 && (creq.MaxTokens == 0 || req.MaxTokens < creq.MaxTokens) {
+		//lint:ignore SA1019 see above
+		creq.MaxTokens = req.MaxTokens
 	}
 	if req.Temperature > 0 {
 		creq.Temperature = float32(req.Temperature)

@@ -152,3 +152,21 @@ func TestEndpointRouting(t *testing.T) {
 		t.Fatalf("failing endpoint: %v", err)
 	}
 }
+
+// A request's MaxTokens lowers the configured cap, never raises it.
+func TestRequestMaxTokens(t *testing.T) {
+	srv := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "ok"} })
+	defer srv.Close()
+	c := newClient(t, srv, func(c *llm.Config) { c.MaxTokens, c.CacheDir = 500, "" })
+	for _, tc := range []struct{ req, want int }{{0, 500}, {100, 100}, {4000, 500}} {
+		req := ask(llm.StagePropose)
+		req.MaxTokens = tc.req
+		if _, err := c.NewAction(0).Complete(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		if got := reqs[len(reqs)-1].MaxTokens; got != tc.want {
+			t.Errorf("request MaxTokens %d: sent %d, want %d", tc.req, got, tc.want)
+		}
+	}
+}
