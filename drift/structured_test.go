@@ -131,3 +131,20 @@ func TestRepairNames(t *testing.T) {
 		}
 	}
 }
+
+// A small model that copies the prompt's request for a name as the name
+// gets the name made from the statement instead.
+func TestCopiedNamePlaceholder(t *testing.T) {
+	s := goodScript()
+	s.formalize = []llmtest.Reply{{Text: `{"name": "choose_a_short_descriptive_snake_case_name", "binders": ["{p : Nat}", "(hp : Mm.Prime p)", "(h : p ≠ 2)"], "conclusion": "Mm.Odd p"}`}}
+	srv := llmtest.New(t, s.respond)
+	defer srv.Close()
+	pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, nil)
+	res, err := pl.Formalize(context.Background(), Request{Statement: statement}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := nameFromStatement(statement); res.Name != want || !strings.HasPrefix(res.Stub, "theorem "+want+" ") {
+		t.Fatalf("name %q, stub %q; want %q", res.Name, res.Stub, want)
+	}
+}
