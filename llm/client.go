@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -110,8 +109,8 @@ type Client struct {
 	noSchema atomic.Bool
 }
 
-// New returns a client for cfg, reading the API key from the environment
-// variable cfg.APIKeyEnv names.
+// New returns a client for cfg, with the API key cfg.APIKey (resolved by the
+// caller; New reads no environment).
 func New(cfg Config) (*Client, error) {
 	cfg = cfg.withDefaults()
 	if !cfg.Configured() {
@@ -124,7 +123,7 @@ func New(cfg Config) (*Client, error) {
 			}
 		}
 	}
-	key := os.Getenv(cfg.APIKeyEnv)
+	key := cfg.APIKey
 	tr := &transport{
 		base:     http.DefaultTransport,
 		retries:  cfg.MaxRetries,

@@ -12,10 +12,12 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/local"
+	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -386,19 +388,17 @@ func oneLineSig(s string) string {
 	return s
 }
 
-// modelConfig resolves the model endpoint of a command: DRIFT_LLM_* from
-// the environment, else the local model when it is installed and
-// DRIFT_LLM_LOCAL is not "off" (the returned server, to be closed, starts
-// on the first request). It returns llm.ErrNotConfigured (wrapped, with
-// how to fix it) when there is neither.
+// modelConfig resolves the model endpoint of a command (app.ModelConfig:
+// DRIFT_LLM_* from the environment), else the local model when it is
+// installed and DRIFT_LLM_LOCAL is not "off" (app.LocalModel; the returned
+// server, to be closed, starts on the first request). It returns
+// llm.ErrNotConfigured (wrapped, with how to fix it) when there is neither.
 func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
-	cfg, err := llm.ConfigFromEnv()
+	cfg, err := app.ModelConfig(lsp.EnvSettings(os.Getenv), os.Getenv)
 	if err != nil {
 		return cfg, nil, err
 	}
-	cfg, srv, err := local.Configure(cfg, os.Getenv("DRIFT_LLM_LOCAL"), os.Getenv("DRIFT_LOCAL_LLM_DIR"), local.Options{
-		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...) },
-	})
+	cfg, srv, err := app.LocalModel(cfg, os.Getenv, func(format string, args ...any) { fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...) })
 	switch {
 	case errors.Is(err, local.ErrNotInstalled):
 		return cfg, nil, fmt.Errorf("%w; or install the local model: %v", llm.ErrNotConfigured, err)
