@@ -27,7 +27,7 @@ func posOf(t *testing.T, text, needle string, delta int) leansrc.Pos {
 	return leansrc.Pos{Line: line, Character: col + delta}
 }
 
-func editorFixture(t *testing.T) (*Checker, *Doc, string, string) {
+func editorFixture(t testing.TB) (*Checker, *Doc, string, string) {
 	t.Helper()
 	lib, dir := loadWS(t)
 	known, err := LoadKnown(context.Background(), lib, 2)
@@ -212,7 +212,7 @@ func FuzzEditor(f *testing.F) {
 		"/-! ```\n`x`\n``` -/", "\xff\xfe/-- `é` -/", "namespace A\nopen B in\n/-- `c` -/ def d := 1\nend A"} {
 		f.Add(s, 0, 3)
 	}
-	c, _, _, _ := editorFixture(&testing.T{})
+	c, _, _, _ := editorFixture(f)
 	f.Fuzz(func(t *testing.T, text string, line, char int) {
 		d := NewDoc([]byte(text), nil)
 		for _, r := range c.Refs(d.Src, d.Comments, d.Syntax, nil) {
