@@ -396,6 +396,8 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 		r.Status = External
 	case dotted && c.generated(r, id):
 		r.Status = Resolved
+	case !dotted && plainWord(id):
+		r.Status = Bound // an English word in backticks (`rich`, `Input`)
 	case !dotted && lean3Words[id]:
 		r.Status = External // Lean 3 vocabulary
 	case c.missing[strings.ToLower(head)]:
@@ -604,6 +606,22 @@ var coreTypes = map[string]bool{"List": true, "Array": true, "String": true, "Ch
 	"ByteArray": true, "Substring": true, "Syntax": true, "Expr": true, "Name": true, "MVarId": true, "FVarId": true,
 	"Functor": true, "Monad": true, "Applicative": true, "Pure": true, "Bind": true, "Seq": true, "StateT": true,
 	"ReaderT": true, "ExceptT": true, "OptionT": true, "EStateM": true, "HashMap": true, "PUnit": true, "Unit": true}
+
+// plainWord reports whether an undotted name is a word rather than a
+// declaration name: lower-case letters only (`abbreviation`), or one
+// capital followed by lower-case letters (`Input`, `Leaf`). Declaration
+// names carry an underscore, a digit, a prime or a second capital.
+func plainWord(id string) bool {
+	for i, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z':
+		case r >= 'A' && r <= 'Z' && i == 0:
+		default:
+			return false
+		}
+	}
+	return id != ""
+}
 
 // lean3Words are Lean 3 keywords and tactics that mathlib's comments
 // still mention; they name nothing in Lean 4.
