@@ -498,7 +498,7 @@ var hypotheticalMarkers = []string{"doesn't exist", "does not exist", "don't hav
 	"not exist", "not defined", "we could", "would be", "no `", "not in the namespace", "might want", "can't",
 	"cannot", "is defined", "not implemented", "rather than", "should be called", "project:", "don't currently",
 	"add `", "assuming `", "complain", "do not define", "don't define", "we shorten", "irrelevant", "to exist",
-	"` not `"}
+	"` not `", "if we had", "ever acquires", "would not", "` vs. `"}
 
 // hypothetical reports whether a line says the names it mentions do not exist.
 func hypothetical(line []byte) bool {
@@ -529,7 +529,7 @@ func commentedOut(body []byte) bool {
 }
 
 // placeholders are the words documentation uses for made-up names.
-var placeholders = []string{"foo", "Foo", "bar", "Bar", "baz", "xxx", "XXX", "Ixx", "Ixy"}
+var placeholders = []string{"foo", "Foo", "bar", "Bar", "baz", "xxx", "XXX", "Ixx", "Ixy", "something"}
 
 // placeholder reports whether a name is a made-up example (`Foo.bar`,
 // `ciSup_xxx`, `toFoo`).
@@ -627,7 +627,8 @@ func plainWord(id string) bool {
 // still mention; they name nothing in Lean 4.
 var lean3Words = map[string]bool{"meta": true, "begin": true, "tidy": true, "obviously": true, "elide": true,
 	"unelide": true, "squeeze_simp": true, "case_bash": true, "rewrite_search": true, "library_search": true,
-	"hint": true, "localized": true, "finish": true, "nlinarith!": true, "equiv_rw": true, "auto_cases": true}
+	"hint": true, "localized": true, "finish": true, "nlinarith!": true, "equiv_rw": true, "auto_cases": true,
+	"reducible_and_instances": true}
 
 // coreOptions are the first components of Lean's own options
 // (`set_option pp.all`, `maxHeartbeats`).
@@ -714,8 +715,11 @@ func mathVariable(id string) bool {
 	if strings.HasSuffix(id, "!") {
 		return true
 	}
-	if h, t, ok := strings.Cut(id, "_"); ok && len([]rune(h)) <= 2 && len([]rune(t)) <= 2 && h != "" && t != "" {
-		return true
+	if h, t, ok := strings.Cut(id, "_"); ok && len([]rune(h)) <= 3 && len([]rune(t)) <= 2 && h != "" && t != "" {
+		return true // `p_i`, `X_0`, `val_v`
+	}
+	if i := strings.IndexByte(id, '\''); i > 0 && strings.TrimRight(id[i:], "'") != "" {
+		return true // notation with a prime inside: `F'Uε_Y`
 	}
 	if i := strings.LastIndexByte(id, '_'); i > 0 && len(id)-i == 2 && strings.ContainsAny(id[i+1:], "ijkmn") {
 		return true // an indexed name: `module_i`
