@@ -105,7 +105,6 @@ var (
 var (
 	leanFenceRE   = regexp.MustCompile("(?s)```[ \t]*(lean4?|)[ \t]*\r?\n(.*?)```")
 	declStartRE   = regexp.MustCompile(`^(?:@\[[^\]]*\]\s*)*(?:(?:private|protected|noncomputable|nonrec|partial)\s+)*(theorem|lemma|example|def|abbrev|structure|class|inductive|instance|axiom|opaque)\b`)
-	keywordRE     = regexp.MustCompile(`\b(theorem|lemma|example)\b`)
 	bareTheoremRE = regexp.MustCompile(`^(theorem|lemma)\s`)
 	headerLineRE  = regexp.MustCompile(`^(import|open|namespace|end|section|variable|universe)\b`)
 )
@@ -207,12 +206,15 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	}
 	text := strings.TrimSpace(strings.Join(decl, "\n"))
 	// Drop attributes and modifiers in front of the keyword.
-	kw := keywordRE.FindStringIndex(text)
-	if kw[0] > 0 {
-		st.Notes = append(st.Notes, "dropped `"+strings.TrimSpace(text[:kw[0]])+"`")
+	kwStart, kwEnd, ok := declKeyword(text)
+	if !ok {
+		return nil, ErrNoTheorem
 	}
-	keyword := text[kw[0]:kw[1]]
-	rest := strings.TrimLeft(text[kw[1]:], " \t\n")
+	if kwStart > 0 {
+		st.Notes = append(st.Notes, "dropped `"+strings.TrimSpace(text[:kwStart])+"`")
+	}
+	keyword := text[kwStart:kwEnd]
+	rest := strings.TrimLeft(text[kwEnd:], " \t\n")
 	var given string
 	if keyword != "example" {
 		given, rest = splitName(rest)
@@ -302,6 +304,25 @@ func stripComments(code string) string {
 	}
 	b.WriteString(code[last:])
 	return b.String()
+}
+
+// declKeyword finds the `theorem`, `lemma` or `example` of a declaration:
+// the first such word, as leansrc's scanner reads it, outside attributes.
+func declKeyword(text string) (start, end int, ok bool) {
+	toks, _ := leansrc.Scan([]byte(text))
+	depth := 0
+	for _, t := range toks {
+		w := text[t.Start:t.End]
+		switch {
+		case t.Kind == leansrc.TokSymbol && (w == "@[" || w == "["):
+			depth++
+		case t.Kind == leansrc.TokSymbol && w == "]":
+			depth--
+		case depth <= 0 && t.Kind == leansrc.TokIdent && (w == "theorem" || w == "lemma" || w == "example"):
+			return int(t.Start), int(t.End), true
+		}
+	}
+	return 0, 0, false
 }
 
 // splitName splits "name rest": the name is the identifier (possibly
