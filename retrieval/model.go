@@ -7,8 +7,11 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
@@ -19,6 +22,8 @@ const (
 	fName field = iota // pieces of the last name component
 	fNS                // pieces of the namespace
 	fDoc               // docstring, informal description, notation symbol
+	fLead              // the docstring's first sentence
+	fBold              // the docstring's bold terms and "also known as" names
 	nFields
 )
 
@@ -40,11 +45,11 @@ type model struct {
 	dead   map[int32]bool  // replaced slots
 	post   [nFields]map[string][]posting
 	nameT  [][]string         // slot -> distinct name terms (for coverage)
-	coll   []uint8            // slot -> collection (0 premises, 1 theorems)
+	coll   []uint8            // slot -> collection (0 premises, 1 theorems, 2 the rest)
 	length [nFields][]float32 // slot -> field length in terms
 	// per-field document counts and total lengths over live slots, split
-	// into premise-like and theorem collections.
-	stats [2]collStats
+	// into premise-like, theorem and other collections.
+	stats [nColls]collStats
 }
 
 // collStats are BM25 collection statistics.
@@ -54,17 +59,25 @@ type collStats struct {
 	df     [nFields]map[string]int
 }
 
+// nColls is the number of collections: premise-like declarations (premise
+// ranking), theorems (graph feedback) and the rest (instances, aliases,
+// notations), which only search reads.
+const nColls = 3
+
 func collOf(d *library.Decl) int {
-	if premiseKind(d.Kind) > 0 {
+	switch {
+	case premiseKind(d.Kind) > 0:
 		return 0
+	case d.Kind == library.KindTheorem:
+		return 1
 	}
-	return 1
+	return 2
 }
 
-// indexed reports whether a declaration enters the model at all: premise
-// candidates and theorems (which vote through the graph).
+// indexed reports whether a declaration enters the model at all: every
+// declaration is a search candidate.
 func indexed(d *library.Decl) bool {
-	return premiseKind(d.Kind) > 0 || d.Kind == library.KindTheorem
+	return d.Name != ""
 }
 
 func fieldTerms(d *library.Decl) [nFields][]string {
@@ -87,6 +100,8 @@ func fieldTerms(d *library.Decl) [nFields][]string {
 		doc += " " + d.Symbol
 	}
 	out[fDoc] = lexical.Terms(doc)
+	out[fLead] = lexical.Terms(leansrc.FirstSentence(d.Doc))
+	out[fBold] = lexical.Terms(strings.Join(append(leansrc.BoldTerms(d.Doc), leansrc.AlsoKnownAs(d.Doc)...), "\n"))
 	return out
 }
 

@@ -85,6 +85,7 @@ func (b *builder) convert() {
 		bf.fd.problems = append(bf.fd.problems, problemsOf(bf.fd.abs, bf.pf)...)
 		bf.decls = make([]*Decl, len(bf.pf.Decls))
 		store := make([]Decl, len(bf.pf.Decls))
+		main := mainNames(bf.pf.ModuleDocs)
 		for j := range bf.pf.Decls {
 			x := &bf.pf.Decls[j]
 			d := &store[j]
@@ -93,9 +94,43 @@ func (b *builder) convert() {
 				Signature: x.Signature, Doc: x.Doc, Attrs: nonNil(x.Attrs), StatementDeps: []string{}, ProofDeps: []string{},
 				Private: x.Private, Protected: x.Protected, Anonymous: x.Anonymous, Parent: x.Parent, Symbol: x.Symbol,
 				Package: root.Package, User: root.User}
+			d.Main = isMain(d.Name, main)
 			bf.decls[j] = d
 			b.names[d.Name] = append(b.names[d.Name], d)
 		}
+	}
+}
+
+// mainNames collects the names listed in a file's main-declaration
+// sections (as written: possibly relative to a namespace).
+func mainNames(moduleDocs []string) map[string]bool {
+	var m map[string]bool
+	for _, e := range leansrc.MainEntries(moduleDocs) {
+		for _, n := range e.Names {
+			if m == nil {
+				m = map[string]bool{}
+			}
+			m[n] = true
+		}
+	}
+	return m
+}
+
+// isMain reports whether full name is one of the listed names or ends with
+// one of them after a dot.
+func isMain(name string, listed map[string]bool) bool {
+	if len(listed) == 0 {
+		return false
+	}
+	for s := name; ; {
+		if listed[s] {
+			return true
+		}
+		i := strings.IndexByte(s, '.')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
 	}
 }
 

@@ -93,4 +93,7 @@ type Decl struct {
 	// User marks declarations from the user's own workspace files (as opposed
 	// to dependencies), which rank higher in search.
 	User bool `json:"user,omitempty"`
+	// Main marks the declarations that the file's module docstring lists in
+	// a "Main definitions" / "Main results" / "Main statements" section.
+	Main bool `json:"main,omitempty"`
 }

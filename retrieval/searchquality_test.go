@@ -1,0 +1,78 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSearchAblation runs the search benchmark for the default ranking, the
+// plain BM25 baseline and each signal switched off, over every *.jsonl set
+// in DRIFT_SEARCH_SETS (for example the output of `drift-lsp bench mkset`),
+// on the library at DRIFT_MATHLIB (or the dump DRIFT_BENCH_CORPUS), loading
+// it once. DRIFT_SEARCH_CONFIGS limits the configurations (comma-separated:
+// default, bm25, -signal).
+func TestSearchAblation(t *testing.T) {
+	dir := os.Getenv("DRIFT_SEARCH_SETS")
+	root, corpus := os.Getenv("DRIFT_MATHLIB"), os.Getenv("DRIFT_BENCH_CORPUS")
+	if dir == "" || root == "" && corpus == "" {
+		t.Skip("set DRIFT_SEARCH_SETS and DRIFT_MATHLIB or DRIFT_BENCH_CORPUS to run the search ablation")
+	}
+	sets, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	cfg := Config{CacheDir: os.Getenv("DRIFT_BENCH_CACHE"), Logf: t.Logf}
+	if root != "" {
+		cfg.Roots = []string{root}
+	}
+	if corpus != "" {
+		cfg.Corpus = []string{corpus}
+	}
+	e, err := Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	if err := e.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	configs := []string{"default", "bm25"}
+	for _, s := range SearchSignals {
+		configs = append(configs, "-"+s)
+	}
+	if c := os.Getenv("DRIFT_SEARCH_CONFIGS"); c != "" {
+		configs = strings.Split(c, ",")
+	}
+	for _, set := range sets {
+		f, err := os.Open(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, err := ReadBench(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range configs {
+			r := DefaultSearch
+			switch {
+			case c == "bm25":
+				r = BaselineSearch
+			case strings.HasPrefix(c, "-"):
+				if r, err = r.Off(c[1:]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := BenchSearch(ctx, items, 10, func(ctx context.Context, q Query) ([]Hit, error) { return e.SearchWith(ctx, q, r) }, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Printf("DRIFT_SEARCH\t%s\t%s\tn=%d\tR@1 %.2f\tR@5 %.2f\tR@10 %.2f\tMRR %.2f\tp50 %.1f ms\tp95 %.1f ms\n",
+				filepath.Base(set), c, res.Queries, res.RecallAt["1"], res.RecallAt["5"], res.RecallAt["10"], res.MRR, res.P50ms, res.P95ms)
+		}
+	}
+}
