@@ -24,6 +24,7 @@ const (
 	fDoc               // docstring, informal description, notation symbol
 	fLead              // the docstring's first sentence
 	fBold              // the docstring's bold terms and "also known as" names
+	fMain              // the module docstring's description of a main declaration
 	nFields
 )
 
@@ -101,6 +102,7 @@ func fieldTerms(d *library.Decl) [nFields][]string {
 	}
 	out[fDoc] = lexical.Terms(doc)
 	out[fLead] = lexical.Terms(leansrc.FirstSentence(d.Doc))
+	out[fMain] = lexical.Terms(d.MainDoc)
 	out[fBold] = lexical.Terms(strings.Join(append(leansrc.BoldTerms(d.Doc), leansrc.AlsoKnownAs(d.Doc)...), "\n"))
 	return out
 }

@@ -29,7 +29,8 @@ type SearchRanking struct {
 	// Bold and Lead index the docstring's bold terms and first sentence as
 	// fields of their own.
 	Bold, Lead bool
-	// Main favours the declarations a module docstring lists as main.
+	// Main favours the declarations a module docstring lists as main and
+	// indexes the description it gives them.
 	Main bool
 	// Noise damps simp lemmas and deprecated aliases.
 	Noise bool
@@ -42,6 +43,9 @@ type SearchRanking struct {
 	Names bool
 	// Dense fuses in the embedding channel when vectors exist.
 	Dense bool
+	// Uses favours declarations that many proofs use (named theorems are
+	// used; simp-normal-form trivia less so).
+	Uses bool
 	// Plain replaces the first stage by plain BM25 over name pieces and
 	// docstrings and drops every prior: the baseline of the benchmark (use
 	// with every other switch off).
@@ -52,7 +56,7 @@ type SearchRanking struct {
 // commands, `drift-lsp search` and `bench search`.
 var DefaultSearch = SearchRanking{
 	Intent: true, Phrase: true, Bold: true, Lead: true, Main: true, Noise: true,
-	Synonyms: true, Premise: true, Names: true, Dense: true,
+	Synonyms: true, Premise: true, Names: true, Dense: true, Uses: true,
 }
 
 // BaselineSearch is plain BM25 over split names and docstrings, with no
@@ -61,12 +65,12 @@ var BaselineSearch = SearchRanking{Plain: true}
 
 // SearchSignals names the switches of SearchRanking for `bench search
 // --off`; Set turns one off.
-var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "premise", "names", "dense"}
+var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "premise", "names", "dense", "uses"}
 
 // Off returns r with the named signal switched off.
 func (r SearchRanking) Off(signal string) (SearchRanking, error) {
 	p := map[string]*bool{"intent": &r.Intent, "phrase": &r.Phrase, "bold": &r.Bold, "lead": &r.Lead, "main": &r.Main,
-		"noise": &r.Noise, "synonyms": &r.Synonyms, "premise": &r.Premise, "names": &r.Names, "dense": &r.Dense}[signal]
+		"noise": &r.Noise, "synonyms": &r.Synonyms, "premise": &r.Premise, "names": &r.Names, "dense": &r.Dense, "uses": &r.Uses}[signal]
 	if p == nil {
 		return r, fmt.Errorf("unknown search signal %q (known: %s)", signal, strings.Join(SearchSignals, ", "))
 	}
@@ -77,10 +81,10 @@ func (r SearchRanking) Off(signal string) (SearchRanking, error) {
 // Field weights of the first-stage score and the size of the candidate
 // pool that the second stage re-ranks.
 const (
-	wName, wNS, wDoc, wLead, wBold = 1.0, 0.2, 0.35, 0.5, 0.9
-	synonymWeight                  = 0.7
-	searchPool                     = 200
-	maxQueryTerms                  = 32
+	wName, wNS, wDoc, wLead, wBold, wMain = 1.0, 0.2, 0.35, 0.5, 0.9, 0.5
+	synonymWeight                         = 0.7
+	searchPool                            = 200
+	maxQueryTerms                         = 32
 )
 
 // Search runs library search for a human query: every kind of declaration
@@ -127,9 +131,10 @@ func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]H
 	if sr.Intent {
 		intent = DetectIntent(text)
 	}
+	stats := e.libStats(s)
 	var syn *synonymTable
 	if sr.Synonyms {
-		syn = e.synonyms(s)
+		syn = stats.syn
 	}
 	allowed := func(d *library.Decl) bool {
 		return len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)
@@ -137,6 +142,7 @@ func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]H
 	m := s.model
 	qs := uniq(seq)
 	exps := syn.expand(qs)
+	alts := syn.rewrites(seq)
 	first := m.searchScores(qs, exps, sr)
 	cands := map[int32]*candidate{}
 	get := func(sl int32) *candidate {
@@ -210,7 +216,7 @@ func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]H
 			continue
 		}
 		if sr.Phrase {
-			c.phrase(d, seq)
+			c.phrase(d, seq, alts, sr.Main)
 			c.score += 0.35*c.phr + 0.5*c.exactBold + 0.4*c.exactName
 		}
 		c.score *= kindPrior(intent, d.Kind)
@@ -224,6 +230,9 @@ func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]H
 			c.score *= 0.7
 		}
 		c.score *= 1 + 0.05*s.popularity(d.Name)
+		if sr.Uses {
+			c.score *= 1 + 0.05*math.Log1p(float64(stats.proofUses[d.Name]))
+		}
 		if d.User {
 			c.score *= e.ranking.UserBoost
 		}
@@ -280,8 +289,10 @@ type candidate struct {
 	where, what string
 }
 
-// phrase computes the proximity features of c against the query terms.
-func (c *candidate) phrase(d *library.Decl, seq []string) {
+// phrase computes the proximity features of c against the query terms
+// (alts are the query rewritten by synonyms, which count for exact matches
+// at a lower weight).
+func (c *candidate) phrase(d *library.Decl, seq []string, alts [][]string, mainDoc bool) {
 	consider := func(where, text string, tseq []string, weight float64) {
 		run := longestRun(seq, tseq)
 		v := 0.0
@@ -292,27 +303,49 @@ func (c *candidate) phrase(d *library.Decl, seq []string) {
 			c.phr, c.where, c.what = v, where, text
 		}
 	}
+	// exact is 1 when ts is the query, synonymWeight when it is the query
+	// rewritten by a synonym.
+	exact := func(ts []string) float64 {
+		if slices.Equal(ts, seq) {
+			return 1
+		}
+		for _, a := range alts {
+			if slices.Equal(ts, a) {
+				return synonymWeight
+			}
+		}
+		return 0
+	}
 	nameSeq := lexical.Terms(names.Last(d.Name))
-	if slices.Equal(nameSeq, seq) {
-		c.exactName = 1
+	if x := exact(nameSeq); x > 0 {
+		c.exactName = x
 		c.where, c.what = "name", d.Name
 	}
 	consider("name", d.Name, nameSeq, 1)
 	for _, b := range leansrc.BoldTerms(d.Doc) {
 		bs := lexical.Terms(b)
-		if slices.Equal(bs, seq) {
-			c.exactBold = 1
+		if x := exact(bs); x > c.exactBold {
+			c.exactBold = x
 			c.phr, c.where, c.what = 1, "bold", b
-			return
 		}
 		consider("bold", b, bs, 1)
 	}
 	for _, a := range leansrc.AlsoKnownAs(d.Doc) {
-		if as := lexical.Terms(a); slices.Equal(as, seq) {
-			c.exactBold = 1
+		if x := exact(lexical.Terms(a)); x > c.exactBold {
+			c.exactBold = x
 			c.phr, c.where, c.what = 1, "also known as", a
-			return
 		}
+	}
+	if c.exactBold == 1 {
+		return
+	}
+	if mainDoc && d.MainDoc != "" {
+		ms := lexical.Terms(d.MainDoc)
+		if x := exact(ms); x > c.exactBold {
+			c.exactBold = x
+			c.phr, c.where, c.what = 1, "module docstring", d.MainDoc
+		}
+		consider("module docstring", d.MainDoc, ms, 1)
 	}
 	if len(seq) < 2 || d.Doc == "" {
 		return
@@ -497,6 +530,9 @@ func (m *model) searchScores(qs []string, exps []expansion, sr SearchRanking) fi
 	if sr.Bold {
 		fields = append(fields, fBold)
 	}
+	if sr.Main {
+		fields = append(fields, fMain)
+	}
 	a := getSearchAccum(m.n)
 	defer a.release()
 	for _, qt := range terms {
@@ -545,7 +581,7 @@ func (m *model) searchScores(qs []string, exps []expansion, sr SearchRanking) fi
 			}
 			sc += wName * v[fName] * cov
 		}
-		sc += wNS*v[fNS] + wDoc*v[fDoc] + wLead*v[fLead] + wBold*v[fBold]
+		sc += wNS*v[fNS] + wDoc*v[fDoc] + wLead*v[fLead] + wBold*v[fBold] + wMain*v[fMain]
 		matched := 0.0
 		for i, w := range weights {
 			if a.mask[s]&(1<<i) != 0 {
@@ -562,16 +598,40 @@ func (m *model) searchScores(qs []string, exps []expansion, sr SearchRanking) fi
 	return firstStage{slots: slots, scores: scores}
 }
 
-// synonyms returns the engine's synonym table, mined from the library the
-// first time it is needed (later updates reuse it).
-func (e *Engine) synonyms(s *snapshot) *synonymTable {
-	e.synOnce.Do(func() {
+// libraryStats is what search mines from the whole library once: the
+// synonym table and how many proofs use each name.
+type libraryStats struct {
+	syn *synonymTable
+	// proofUses counts the declarations whose proof uses a name.
+	proofUses map[string]int32
+}
+
+// libStats returns the engine's library statistics, mined from the library
+// the first time search needs them (later updates reuse them: they are
+// priors and vocabulary, not results).
+func (e *Engine) libStats(s *snapshot) *libraryStats {
+	e.statsOnce.Do(func() {
 		decls := make([]*library.Decl, 0, len(s.decls))
 		for _, d := range s.decls {
 			decls = append(decls, d)
 		}
 		sort.Slice(decls, func(i, j int) bool { return decls[i].Name < decls[j].Name })
-		e.syn = mineSynonyms(decls)
+		st := &libraryStats{proofUses: make(map[string]int32, len(decls)/2)}
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st.syn = mineSynonyms(decls)
+		}()
+		for _, d := range decls {
+			for _, n := range d.ProofDeps {
+				if n != d.Name {
+					st.proofUses[n]++
+				}
+			}
+		}
+		wg.Wait()
+		e.stats = st
 	})
-	return e.syn
+	return e.stats
 }

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 // in DRIFT_SEARCH_SETS (for example the output of `drift-lsp bench mkset`),
 // on the library at DRIFT_MATHLIB (or the dump DRIFT_BENCH_CORPUS), loading
 // it once. DRIFT_SEARCH_CONFIGS limits the configurations (comma-separated:
-// default, bm25, -signal).
+// default, bm25, -signal, -signal-signal…).
 func TestSearchAblation(t *testing.T) {
 	dir := os.Getenv("DRIFT_SEARCH_SETS")
 	root, corpus := os.Getenv("DRIFT_MATHLIB"), os.Getenv("DRIFT_BENCH_CORPUS")
@@ -40,6 +41,24 @@ func TestSearchAblation(t *testing.T) {
 	if err := e.WaitReady(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// DRIFT_SEARCH_SHOW names a file of queries (one a line) whose top 5
+	// are printed with their explanations.
+	if show := os.Getenv("DRIFT_SEARCH_SHOW"); show != "" {
+		b, err := os.ReadFile(show)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			hits, err := e.Search(ctx, Query{Text: q, K: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Printf("%s\t[%s]\n", q, DetectIntent(q))
+			for i, h := range hits {
+				fmt.Printf("  %d. %s (%s) — %s\n", i+1, h.Decl.Name, h.Decl.Kind, h.Why)
+			}
+		}
+	}
 	configs := []string{"default", "bm25"}
 	for _, s := range SearchSignals {
 		configs = append(configs, "-"+s)
@@ -63,11 +82,23 @@ func TestSearchAblation(t *testing.T) {
 			case c == "bm25":
 				r = BaselineSearch
 			case strings.HasPrefix(c, "-"):
-				if r, err = r.Off(c[1:]); err != nil {
-					t.Fatal(err)
+				for _, sig := range strings.Split(c[1:], "-") {
+					if r, err = r.Off(sig); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
-			res, err := BenchSearch(ctx, items, 10, func(ctx context.Context, q Query) ([]Hit, error) { return e.SearchWith(ctx, q, r) }, nil)
+			var per func(SearchBenchQuery)
+			if out := os.Getenv("DRIFT_SEARCH_OUT"); out != "" {
+				of, err := os.Create(filepath.Join(out, strings.TrimSuffix(filepath.Base(set), ".jsonl")+"."+c+".per.jsonl"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer of.Close()
+				enc := json.NewEncoder(of)
+				per = func(q SearchBenchQuery) { _ = enc.Encode(q) }
+			}
+			res, err := BenchSearch(ctx, items, 10, func(ctx context.Context, q Query) ([]Hit, error) { return e.SearchWith(ctx, q, r) }, per)
 			if err != nil {
 				t.Fatal(err)
 			}

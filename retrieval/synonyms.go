@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -121,6 +122,25 @@ func (t *synonymTable) expand(seq []string) []expansion {
 					out = append(out, expansion{term: term, covers: mask, rule: strings.Join(r.from, " ") + " → " + strings.Join(r.to, " ")})
 				}
 			}
+		}
+	}
+	return out
+}
+
+// rewrites returns seq with each synonym applied once (one rewrite per
+// matching rule and position).
+func (t *synonymTable) rewrites(seq []string) [][]string {
+	if t == nil {
+		return nil
+	}
+	var out [][]string
+	for i := range seq {
+		for _, r := range t.byFirst[seq[i]] {
+			if i+len(r.from) > len(seq) || !slices.Equal(seq[i:i+len(r.from)], r.from) {
+				continue
+			}
+			alt := append(append(append([]string(nil), seq[:i]...), r.to...), seq[i+len(r.from):]...)
+			out = append(out, alt)
 		}
 	}
 	return out

@@ -94,41 +94,43 @@ func (b *builder) convert() {
 				Signature: x.Signature, Doc: x.Doc, Attrs: nonNil(x.Attrs), StatementDeps: []string{}, ProofDeps: []string{},
 				Private: x.Private, Protected: x.Protected, Anonymous: x.Anonymous, Parent: x.Parent, Symbol: x.Symbol,
 				Package: root.Package, User: root.User}
-			d.Main = isMain(d.Name, main)
+			d.MainDoc, d.Main = mainDoc(d.Name, main)
 			bf.decls[j] = d
 			b.names[d.Name] = append(b.names[d.Name], d)
 		}
 	}
 }
 
-// mainNames collects the names listed in a file's main-declaration
-// sections (as written: possibly relative to a namespace).
-func mainNames(moduleDocs []string) map[string]bool {
-	var m map[string]bool
+// mainNames maps the names listed in a file's main-declaration sections
+// (as written: possibly relative to a namespace) to their descriptions.
+func mainNames(moduleDocs []string) map[string]string {
+	var m map[string]string
 	for _, e := range leansrc.MainEntries(moduleDocs) {
 		for _, n := range e.Names {
 			if m == nil {
-				m = map[string]bool{}
+				m = map[string]string{}
 			}
-			m[n] = true
+			if m[n] == "" {
+				m[n] = e.Text
+			}
 		}
 	}
 	return m
 }
 
-// isMain reports whether full name is one of the listed names or ends with
-// one of them after a dot.
-func isMain(name string, listed map[string]bool) bool {
+// mainDoc reports whether full name is one of the listed names or ends with
+// one of them after a dot, and that entry's description.
+func mainDoc(name string, listed map[string]string) (string, bool) {
 	if len(listed) == 0 {
-		return false
+		return "", false
 	}
 	for s := name; ; {
-		if listed[s] {
-			return true
+		if text, ok := listed[s]; ok {
+			return text, true
 		}
 		i := strings.IndexByte(s, '.')
 		if i < 0 {
-			return false
+			return "", false
 		}
 		s = s[i+1:]
 	}

@@ -96,4 +96,7 @@ type Decl struct {
 	// Main marks the declarations that the file's module docstring lists in
 	// a "Main definitions" / "Main results" / "Main statements" section.
 	Main bool `json:"main,omitempty"`
+	// MainDoc is the description that bullet gives ("intermediate value
+	// theorem"), when it has one.
+	MainDoc string `json:"main_doc,omitempty"`
 }

@@ -113,7 +113,7 @@ func Stem(w string) string {
 // Terms analyzes text into lower-case stemmed terms: Lean identifiers are
 // split on dots, underscores and camel case, LaTeX commands and Unicode math
 // symbols become words, stop words and one-letter variables are dropped,
-// British spellings become American.
+// accents are stripped and British spellings become American.
 // Code and prose are analyzed the same way so that a docstring word and a
 // name piece meet.
 func Terms(text string) []string { return TermsLaTeX(text, true) }
@@ -131,7 +131,7 @@ func TermsLaTeX(text string, latex bool) []string {
 		if utf8.RuneCountInString(w) == 1 && !unicode.IsDigit([]rune(w)[0]) {
 			return
 		}
-		out = append(out, Stem(American(w)))
+		out = append(out, Stem(American(StripAccents(w))))
 	}
 	eachWord(text, latex, func(word string, cmd bool) {
 		if cmd {

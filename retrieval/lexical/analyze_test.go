@@ -60,3 +60,17 @@ func TestAmerican(t *testing.T) {
 		}
 	}
 }
+
+func TestStripAccents(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Bézout", "Bezout"}, {"Hölder", "Holder"}, {"Erdős", "Erdos"}, {"Poincaré", "Poincare"}, {"Cesàro", "Cesaro"},
+		{"plain", "plain"}, {"α₀", "α₀"}, {"ℝ", "ℝ"},
+	} {
+		if got := StripAccents(tc.in); got != tc.want {
+			t.Errorf("StripAccents(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got, want := Terms("Bézout's lemma"), Terms("Bezout lemma"); !reflect.DeepEqual(got, want) {
+		t.Errorf("Terms with accents = %q, without = %q", got, want)
+	}
+}

@@ -1,6 +1,36 @@
 package lexical
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// StripAccents removes combining marks from a word (Bézout → Bezout, Hölder
+// → Holder, Erdős → Erdos), so that names written with or without accents
+// meet; golang.org/x/text's canonical decomposition does the work.
+func StripAccents(w string) string {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return w
+	}
+	d := norm.NFD.String(w)
+	var b strings.Builder
+	for _, r := range d {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return norm.NFC.String(b.String())
+}
 
 // britishWords maps British spellings that suffix rules do not cover to the
 // American ones Mathlib uses.
