@@ -2,60 +2,57 @@ package drift
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
-// LeanChecker adapts leanrepl's Checker (safety gate, unknown names, lints,
-// and Lean when it has a REPL pool) to the pipeline's Checker.
-func LeanChecker(c *leanrepl.Checker) Checker { return leanChecker{c} }
-
-type leanChecker struct{ c *leanrepl.Checker }
-
-// Check runs every check leanrepl's checker has.
-func (l leanChecker) Check(ctx context.Context, header, stub string) (*CheckResult, error) {
-	rep, err := l.c.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: stub})
-	if err != nil {
-		return nil, err
-	}
-	return resultOf(rep), nil
-}
-
-// resultOf converts leanrepl's report.
-func resultOf(rep *leanrepl.Report) *CheckResult {
-	cr := &CheckResult{
-		GateOK:      rep.GatePassed,
-		GateReason:  rep.GateReason,
-		LeanRan:     rep.LeanRan,
-		LeanOK:      rep.LeanOK,
-		LeanSkipped: rep.LeanSkipped,
-	}
-	for _, u := range rep.Unknown {
-		cr.Unknown = append(cr.Unknown, u.Name)
-		if len(u.Suggestions) > 0 {
-			if cr.Suggestions == nil {
-				cr.Suggestions = map[string][]string{}
-			}
-			cr.Suggestions[u.Name] = u.Suggestions
-		}
-	}
-	for _, m := range rep.Messages {
-		cr.Messages = append(cr.Messages, fmt.Sprintf("%s %d:%d: %s", m.Severity, m.Pos.Line, m.Pos.Column, m.Data))
-	}
-	for _, lint := range rep.Lints {
-		cr.Lints = append(cr.Lints, lint.Message)
-	}
-	return cr
+// Checker checks one stub (safety gate, unknown names, lints, Lean when it
+// has a REPL) and reports with positions; *leanrepl.Checker implements it.
+type Checker interface {
+	Check(ctx context.Context, req leanrepl.CheckRequest) (*leanrepl.Report, error)
 }
 
 // defaultChecker is the checker used when none is given: the safety gate and
-// the unknown-name check over names (when it can resolve suggestions), no
-// Lean.
-func defaultChecker(names Names) Checker {
-	cfg := leanrepl.CheckerConfig{NoLean: "no Lean REPL configured"}
-	if ln, ok := names.(leanrepl.Names); ok {
-		cfg.Names = ln
+// the unknown-name check over names (when not nil), no Lean.
+func defaultChecker(names leanrepl.Names) Checker {
+	return leanrepl.NewChecker(leanrepl.CheckerConfig{Names: names, NoLean: "no Lean REPL configured"})
+}
+
+// LiveNames is the retrieval engine's name channel as leanrepl.Names: every
+// call reads the engine's current index, so a checker
+// made before the index is ready sees it once it is and sees live updates;
+// before that every name is missing.
+func LiveNames(e *retrieval.Engine) leanrepl.Names { return liveNames{e} }
+
+type liveNames struct{ e *retrieval.Engine }
+
+// Exact reports whether name is a full name in the current index.
+func (n liveNames) Exact(name string) bool {
+	ix := n.e.Names()
+	return ix != nil && ix.Exact(name)
+}
+
+// Suffix returns the names equal to s or ending in "."+s.
+func (n liveNames) Suffix(s string) []string {
+	if ix := n.e.Names(); ix != nil {
+		return ix.Suffix(s)
 	}
-	return LeanChecker(leanrepl.NewChecker(cfg))
+	return nil
+}
+
+// Partial returns up to limit names containing s.
+func (n liveNames) Partial(s string, limit int) []string {
+	if ix := n.e.Names(); ix != nil {
+		return ix.Partial(s, limit)
+	}
+	return nil
+}
+
+// Similar suggests up to limit existing names for a misspelt one.
+func (n liveNames) Similar(name string, limit int) []string {
+	if ix := n.e.Names(); ix != nil {
+		return ix.Similar(name, limit)
+	}
+	return nil
 }

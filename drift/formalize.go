@@ -7,8 +7,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/llm"
 )
 
 // formalizeInstruction is the first part of the Formalize prompt (DRIFT §3.4).
@@ -96,7 +97,7 @@ var (
 	ErrNoCode         = errors.New("the answer has no ```lean code block and no theorem")
 	ErrNoTheorem      = errors.New("the code has no theorem")
 	ErrManyTheorems   = errors.New("the code has more than one declaration")
-	ErrForbidden      = errors.New("the code contains a forbidden command")
+	ErrForbidden      = errors.New("the code contains a forbidden command") // leanrepl.Screen's verdict
 	ErrEmptyStatement = errors.New("the theorem has no statement")
 )
 
@@ -107,40 +108,6 @@ var (
 	bareTheoremRE = regexp.MustCompile(`^(theorem|lemma)\s`)
 	headerLineRE  = regexp.MustCompile(`^(import|open|namespace|end|section|variable|universe)\b`)
 )
-
-// forbidden are the words that must never reach Lean from a model: commands
-// that run code or change the environment.
-var forbidden = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`#eval #print #exit #check #reduce #synth #guard_msgs run_cmd run_tac run_elab run_meta
-		macro_rules macro syntax elab_rules elab initialize builtin_initialize unsafe implemented_by extern
-		declare_syntax_cat notation infix infixl infixr prefix postfix set_option attribute instance axiom opaque`) {
-		forbidden[w] = true
-	}
-}
-
-// forbiddenWord returns the first forbidden word of code, read as whole
-// identifier-like tokens (so `List.prefix` or `unsafe_thing` do not count).
-func forbiddenWord(code string) string {
-	isTok := func(r rune) bool {
-		return r == '_' || r == '\'' || r == '.' || r == '#' || r == '!' || r == '?' || unicode.IsLetter(r) || unicode.IsDigit(r)
-	}
-	start := -1
-	for i, r := range code + " " {
-		if isTok(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 && forbidden[code[start:i]] {
-			return code[start:i]
-		}
-		start = -1
-	}
-	return ""
-}
 
 // Stub is a normalised candidate: exactly one `theorem NAME … := by sorry`.
 type Stub struct {
@@ -156,6 +123,20 @@ type Stub struct {
 	Opens []string
 	// Notes say what normalisation changed (renamed, proof replaced, …).
 	Notes []string
+	// given is the name the model wrote ("" for an example).
+	given string
+}
+
+// rename gives the stub another theorem name.
+func (st *Stub) rename(name string) {
+	if name == st.Name {
+		return
+	}
+	if st.given != "" {
+		st.Notes = append(st.Notes, fmt.Sprintf("renamed %s to %s", st.Name, name))
+	}
+	st.Text = "theorem " + name + strings.TrimPrefix(st.Text, "theorem "+st.Name)
+	st.Name = name
 }
 
 // NormalizeStub extracts the ```lean block of a Formalize answer and
@@ -170,8 +151,12 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 		return nil, err
 	}
 	code = stripComments(code)
-	if w := forbiddenWord(code); w != "" {
-		return nil, fmt.Errorf("%w: %s", ErrForbidden, w)
+	if err := leanrepl.Screen(code); err != nil {
+		var ge *leanrepl.GateError
+		if errors.As(err, &ge) {
+			return nil, fmt.Errorf("%w: %s", ErrForbidden, ge.Reason)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrForbidden, err)
 	}
 	st := &Stub{Notes: notes}
 	var decl []string
@@ -237,6 +222,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	if keyword != "theorem" {
 		st.Notes = append(st.Notes, keyword+" written as theorem")
 	}
+	st.given = given
 	switch {
 	case name != "" && given != name:
 		if given != "" {

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/llm"
 )
 
 const informalizeSystem = `You are an expert in Lean 4 and mathematics. Describe the given Lean declaration in one short paragraph of plain mathematical English, as a docstring would: what it defines or states, with its hypotheses, without Lean syntax and without proof details. Use the descriptions of the declarations it depends on. Answer with the paragraph only.`

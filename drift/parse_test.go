@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
@@ -109,7 +109,7 @@ func TestCheckNames(t *testing.T) {
 		{Name: "Mm.Prime", Check: NameExact, Resolved: []string{"Mm.Prime"}},
 		{Name: "Divides", Check: NameSuffix, Resolved: []string{"Minimath.Divides"}},
 		{Name: "Coprim", Check: NamePartial, Resolved: []string{"Mm.Coprime"}},
-		{Name: "Nat.IsPrimeNumber", Check: NameMissing},
+		{Name: "Nat.IsPrimeNumber", Check: NameMissing, Resolved: []string{}},
 	}
 	if !reflect.DeepEqual(got, want) || rate != 0.25 {
 		t.Fatalf("got %+v rate %v", got, rate)

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
-	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // Retriever is what the pipeline needs from the retrieval engine (satisfied
@@ -24,32 +24,6 @@ type Retriever interface {
 	Retrieve(ctx context.Context, statement string, subs []retrieval.SubQuery, k int) ([]retrieval.Premise, error)
 	Illustrate(ctx context.Context, statement string, premises []string, m int) (retrieval.Illustration, error)
 	Lookup(name string) (*library.Decl, bool)
-}
-
-// Checker checks one stub (safety gate, unknown names, Lean when present); an
-// adapter over the leanrepl checker implements it.
-type Checker interface {
-	Check(ctx context.Context, header, stub string) (*CheckResult, error)
-}
-
-// CheckResult is a checker's verdict on one candidate.
-type CheckResult struct {
-	// GateOK is false when the safety gate rejected the stub (GateReason says
-	// why); such a candidate is never chosen.
-	GateOK     bool   `json:"gate_ok"`
-	GateReason string `json:"gate_reason,omitempty"`
-	// Unknown lists identifiers that resolve to nothing (likely hallucinated).
-	Unknown []string `json:"unknown,omitempty"`
-	// Suggestions maps unknown names to library names probably meant.
-	Suggestions map[string][]string `json:"suggestions,omitempty"`
-	// Lints are warnings that do not affect ranking.
-	Lints []string `json:"lints,omitempty"`
-	// LeanRan tells whether Lean checked the stub; LeanOK is its verdict and
-	// LeanSkipped why it did not run.
-	LeanRan     bool     `json:"lean_ran"`
-	LeanOK      bool     `json:"lean_ok"`
-	LeanSkipped string   `json:"lean_skipped,omitempty"`
-	Messages    []string `json:"messages,omitempty"`
 }
 
 // Params are the pipeline's knobs; zero values take the defaults.
@@ -75,9 +49,9 @@ type Params struct {
 	MaxSubQueries int
 	// NoPropose disables the direct-dependency stage.
 	NoPropose bool
-	// RepairBudget is the number of repair attempts (Aria, leanrepl's loop)
-	// on the chosen candidate when it fails Lean or names an unknown
-	// constant; 0 disables repair (default), at most leanrepl.MaxRepairBudget.
+	// RepairBudget is the number of repair attempts (Aria's loop, the
+	// repair stage) on the chosen candidate when it fails Lean or names an
+	// unknown constant; 0 disables repair (default), at most MaxRepairBudget.
 	RepairBudget int
 	// CallBudget bounds the model calls of one Formalize (default MaxCalls();
 	// the client's Config.CallBudget, DRIFT_LLM_BUDGET, caps it further).
@@ -109,8 +83,8 @@ func (p Params) withDefaults() Params {
 	if p.MaxSubQueries <= 0 {
 		p.MaxSubQueries = 12
 	}
-	if p.RepairBudget > leanrepl.MaxRepairBudget {
-		p.RepairBudget = leanrepl.MaxRepairBudget
+	if p.RepairBudget > MaxRepairBudget {
+		p.RepairBudget = MaxRepairBudget
 	}
 	if p.CallBudget <= 0 {
 		p.CallBudget = p.MaxCalls()
@@ -133,62 +107,29 @@ func (p Params) MaxCalls() int {
 // Pipeline runs DRIFT over one workspace.
 type Pipeline struct {
 	r       Retriever
-	names   Names
+	names   leanrepl.Names
 	client  *llm.Client
 	checker Checker
 	p       Params
 }
 
 // New returns a pipeline over a retrieval engine, whose current name channel
-// checks proposed names. client may be nil (only FindPremises works then);
-// checker may be nil (then candidates get the safety gate and the
-// unknown-name check, without Lean).
+// (LiveNames) checks proposed names. client may be nil (only FindPremises
+// works then); checker may be nil (then candidates get the safety gate and
+// the unknown-name check, without Lean).
 func New(engine *retrieval.Engine, client *llm.Client, checker Checker, p Params) *Pipeline {
-	return NewWith(engine, engineNames{engine}, client, checker, p)
+	return NewWith(engine, LiveNames(engine), client, checker, p)
 }
 
-// NewWith returns a pipeline over any retriever and name channel. A nil
-// checker means leanrepl's checker without Lean: the safety gate and, when
-// names also resolves suggestions (leanrepl.Names), the unknown-name check.
-func NewWith(r Retriever, names Names, client *llm.Client, checker Checker, p Params) *Pipeline {
+// NewWith returns a pipeline over any retriever and name channel (names may
+// be nil: then proposed names are not checked). A nil checker means
+// leanrepl's checker without Lean: the safety gate and, with names, the
+// unknown-name check.
+func NewWith(r Retriever, names leanrepl.Names, client *llm.Client, checker Checker, p Params) *Pipeline {
 	if checker == nil {
 		checker = defaultChecker(names)
 	}
 	return &Pipeline{r: r, names: names, client: client, checker: checker, p: p.withDefaults()}
-}
-
-// engineNames reads the engine's current name index on every call, so that
-// live updates are seen; before the index is ready every name is missing.
-type engineNames struct{ e *retrieval.Engine }
-
-// Exact reports whether name is a full name in the current index.
-func (n engineNames) Exact(name string) bool {
-	ix := n.e.Names()
-	return ix != nil && ix.Exact(name)
-}
-
-// Suffix returns the names equal to s or ending in "."+s.
-func (n engineNames) Suffix(s string) []string {
-	if ix := n.e.Names(); ix != nil {
-		return ix.Suffix(s)
-	}
-	return nil
-}
-
-// Partial returns up to limit names containing s.
-func (n engineNames) Partial(s string, limit int) []string {
-	if ix := n.e.Names(); ix != nil {
-		return ix.Partial(s, limit)
-	}
-	return nil
-}
-
-// Similar suggests up to limit existing names for a misspelt one.
-func (n engineNames) Similar(name string, limit int) []string {
-	if ix := n.e.Names(); ix != nil {
-		return ix.Similar(name, limit)
-	}
-	return nil
 }
 
 // Params returns the effective parameters.
@@ -206,7 +147,10 @@ const (
 	StageRepair     = "repair"
 )
 
-// Event is one progress report.
+// Event is one progress report of the pipeline, the one progress type from
+// here to the editor: Stage is one of the Stage constants, Message a short
+// sentence ("Formalizing: candidate 3/5"), Done of Total work units when
+// Total > 0.
 type Event struct {
 	Stage   string
 	Message string
@@ -218,68 +162,69 @@ type Event struct {
 type Request struct {
 	// Statement is the informal statement.
 	Statement string
-	// Name is the theorem name to use; empty lets the model choose.
+	// Name is the theorem name to use as given (a placeholder's, --name);
+	// empty lets the statement's "name: foo" or the model choose.
 	Name string
 	// Header is the file's import/open lines, passed to the checker.
 	Header string
+	// Taken are names the chosen name must differ from (DeclaredNames of
+	// the file the stub goes into); they do not constrain Name.
+	Taken []string
 }
 
 // Candidate is one sampled formalization.
 type Candidate struct {
-	Stub      string   `json:"stub,omitempty"`
-	Statement string   `json:"-"`
-	Notes     []string `json:"notes,omitempty"`
+	// Stub is the normalised `theorem … := by sorry` ("" when unusable);
+	// Statement its signature, whitespace-collapsed (the deduplication key).
+	Stub      string
+	Statement string
+	// Notes say what normalisation changed.
+	Notes []string
 	// WithContext tells whether the prompt carried premises and theorems.
-	WithContext bool `json:"with_context"`
+	WithContext bool
 	// Seeds lists the samples that produced this candidate.
-	Seeds []int `json:"seeds"`
+	Seeds []int
 	// Agreement is the number of samples that produced the same statement.
-	Agreement int          `json:"agreement"`
-	Check     *CheckResult `json:"check,omitempty"`
+	Agreement int
+	// Check is the checker's report on Stub (nil for an unusable sample).
+	Check *leanrepl.Report
 	// Error says why the sample is unusable (call failure or normalisation).
-	Error string `json:"error,omitempty"`
+	Error string
 	opens []string
 }
 
 // Result is the outcome of one Formalize, with every stage's detail.
 type Result struct {
-	Statement  string               `json:"statement"`
-	Name       string               `json:"name"`
-	SubQueries []retrieval.SubQuery `json:"sub_queries"`
+	Statement  string
+	Name       string
+	SubQueries []retrieval.SubQuery
 	// Premises are the retrieved premises (SubQuery says which sub-query
 	// found each) followed by verified proposed names (Source "propose").
-	Premises          []retrieval.Premise    `json:"-"`
-	Proposed          []ProposedName         `json:"proposed"`
-	HallucinationRate float64                `json:"hallucination_rate"`
-	Illustration      retrieval.Illustration `json:"-"`
+	Premises          []retrieval.Premise
+	Proposed          []ProposedName
+	HallucinationRate float64
+	Illustration      retrieval.Illustration
 	// Candidates are ranked best first; Candidates[0] is chosen.
-	Candidates []*Candidate `json:"candidates"`
-	// Stub is the chosen `theorem … := by sorry`.
-	Stub string `json:"stub"`
+	Candidates []*Candidate
+	// Stub is the chosen `theorem … := by sorry`, named as decided (Name).
+	Stub string
+	// Report is the checker's report on Stub, positions in Stub: what the
+	// editor shows, without checking the stub again.
+	Report *leanrepl.Report
 	// Opens are `open` lines the chosen candidate needs in the header.
-	Opens []string `json:"opens,omitempty"`
+	Opens []string
 	// Repair reports the repair loop when it ran.
-	Repair *RepairInfo `json:"repair,omitempty"`
+	Repair *RepairInfo
 	// Warnings record degraded stages (e.g. Decompose gave no \boxed{}).
-	Warnings []string  `json:"warnings,omitempty"`
-	Usage    llm.Usage `json:"usage"`
+	Warnings []string
+	Usage    llm.Usage
 	// FormalizePrompt is the user message of the with-context Formalize
 	// prompt, for inspection.
-	FormalizePrompt string `json:"-"`
+	FormalizePrompt string
 }
 
 // MaxStatementBytes bounds the informal statement of one request.
 const MaxStatementBytes = 32 << 10
-
-// RepairInfo summarises a run of the repair loop on the chosen candidate.
-type RepairInfo struct {
-	// Attempts is the number of repaired candidates checked.
-	Attempts int `json:"attempts"`
-	// Fixed tells whether the last attempt passed every check that ran.
-	Fixed bool `json:"fixed"`
-	// Stop is leanrepl's reason for stopping ("passed", "budget", …).
-	Stop string `json:"stop"`
-}
 
 // ErrNoCandidate means no sampled candidate survived normalisation and the
 // gate; the error text lists why each failed.
@@ -330,7 +275,8 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		budget = cb
 	}
 	act := pl.client.NewAction(budget)
-	res := &Result{Statement: statement, Name: req.Name}
+	res := &Result{Statement: statement, SubQueries: []retrieval.SubQuery{}, Proposed: []ProposedName{}, Candidates: []*Candidate{}}
+	names := newNamer(req, statement)
 	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
 
 	// 1. Decompose.
@@ -420,8 +366,8 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	}
 	res.Illustration = ill
 
-	// 5–6. Formalize: sample, normalise, check, choose.
-	name := req.Name
+	// 5–6. Formalize: sample, normalise, name, check, choose.
+	name := names.forced
 	var decls []*library.Decl
 	for _, p := range res.Premises {
 		if p.Decl != nil {
@@ -468,6 +414,9 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 			if err == nil {
 				var st *Stub
 				st, err = NormalizeStub(ans.Text, name)
+				if err == nil {
+					st.rename(names.name(st.given))
+				}
 				samples[i] = sample{st, err}
 			} else {
 				samples[i] = sample{nil, err}
@@ -517,17 +466,17 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 			if len(c.opens) > 0 {
 				header = strings.TrimRight(header, "\n") + "\n" + strings.Join(c.opens, "\n")
 			}
-			cr, err := pl.checker.Check(ctx, strings.TrimSpace(header), c.Stub)
+			rep, err := pl.checker.Check(ctx, leanrepl.CheckRequest{Header: strings.TrimSpace(header), Stub: c.Stub})
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
 				}
-				c.Check = &CheckResult{GateOK: true, LeanSkipped: "checker failed: " + err.Error()}
+				c.Error = "checker failed: " + err.Error()
 				continue
 			}
-			c.Check = cr
-			if !cr.GateOK {
-				c.Error = "rejected by the safety gate: " + cr.GateReason
+			c.Check = rep
+			if !rep.GatePassed {
+				c.Error = "rejected by the safety gate: " + rep.GateReason
 			}
 		}
 	}
@@ -544,8 +493,13 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		return nil, fmt.Errorf("%w: %s", ErrNoCandidate, strings.Join(uniq(why), "; "))
 	}
 	best := res.Candidates[0]
-	if lc, ok := pl.checker.(leanChecker); ok && pl.p.RepairBudget > 0 && needsRepair(best.Check) && act.Remaining() > 0 {
-		fixed, err := pl.repair(ctx, lc, act, res, best, req.Header, progress)
+	res.Name = stubName(best)
+	if pl.p.RepairBudget > 0 && needsRepair(best.Check) && act.Remaining() > 0 {
+		header := req.Header
+		if len(best.opens) > 0 {
+			header = strings.TrimRight(header, "\n") + "\n" + strings.Join(best.opens, "\n")
+		}
+		fixed, err := pl.repair(ctx, act, res, best, strings.TrimSpace(header), progress)
 		if err != nil {
 			return nil, err
 		}
@@ -555,75 +509,19 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		}
 		res.Usage = act.Usage()
 	}
-	res.Stub = best.Stub
-	res.Opens = best.opens
-	if res.Name == "" {
-		st, _ := NormalizeStub("```lean\n"+best.Stub+"\n```", "")
-		if st != nil {
-			res.Name = st.Name
-		}
-	}
+	res.Stub, res.Report, res.Opens = best.Stub, best.Check, best.opens
 	return res, nil
 }
 
-// needsRepair reports whether a usable candidate failed a check that repair
-// can address: Lean's verdict or invented names.
-func needsRepair(c *CheckResult) bool {
-	return c != nil && c.GateOK && (c.LeanRan && !c.LeanOK || len(c.Unknown) > 0)
-}
-
-// repair runs leanrepl's repair loop on best; it returns the repaired
-// candidate when the loop fixed it, and an error only when ctx ended.
-func (pl *Pipeline) repair(ctx context.Context, lc leanChecker, act *llm.Action, res *Result, best *Candidate, header string, progress func(Event)) (*Candidate, error) {
-	budget := min(pl.p.RepairBudget, act.Remaining())
-	name := res.Name
-	if name == "" {
-		if st, err := NormalizeStub("```lean\n"+best.Stub+"\n```", ""); err == nil {
-			name = st.Name
-		}
+// stubName returns the theorem name of a checked candidate.
+func stubName(c *Candidate) string {
+	if c.Check != nil && c.Check.Parsed != nil {
+		return c.Check.Parsed.Name
 	}
-	if len(best.opens) > 0 {
-		header = strings.TrimRight(header, "\n") + "\n" + strings.Join(best.opens, "\n")
+	if st, err := NormalizeStub("```lean\n"+c.Stub+"\n```", ""); err == nil {
+		return st.Name
 	}
-	progress(Event{Stage: StageRepair, Message: "Repairing the best candidate…", Total: budget})
-	rr, err := lc.c.Repair(ctx, leanrepl.CheckRequest{Header: strings.TrimSpace(header), Stub: best.Stub}, leanrepl.RepairConfig{
-		Model:  repairModel{act: act, statement: res.Statement, name: name},
-		Budget: budget,
-		Retrieve: func(ctx context.Context, concept string) ([]string, error) {
-			prem, err := pl.r.Retrieve(ctx, concept, nil, 3)
-			var out []string
-			for _, p := range prem {
-				out = append(out, p.Decl.Name+" : "+oneLine(p.Decl.Signature))
-			}
-			return out, err
-		},
-		OnAttempt: func(a leanrepl.Attempt) {
-			if a.N > 0 {
-				progress(Event{Stage: StageRepair, Message: fmt.Sprintf("Checking repair %d/%d…", a.N, budget), Done: a.N, Total: budget})
-			}
-		},
-	})
-	if err == nil && ctx.Err() != nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		return nil, err
-	}
-	res.Repair = &RepairInfo{Attempts: len(rr.Attempts) - 1, Fixed: rr.Fixed, Stop: rr.Stop}
-	if !rr.Fixed || len(rr.Attempts) < 2 {
-		return nil, nil
-	}
-	last := rr.Attempts[len(rr.Attempts)-1]
-	return &Candidate{
-		Stub:        last.Stub,
-		Statement:   last.Stub,
-		Notes:       []string{fmt.Sprintf("repaired from the best sampled candidate in %d attempt(s)", last.N)},
-		WithContext: best.WithContext,
-		Seeds:       best.Seeds,
-		Agreement:   1,
-		Check:       resultOf(last.Report),
-		opens:       best.opens,
-	}, nil
+	return ""
 }
 
 func nameOrAsk(name string) string {
@@ -652,7 +550,7 @@ func better(a, b *Candidate) bool {
 	return a.WithContext && !b.WithContext
 }
 
-func leanRank(c *CheckResult) int {
+func leanRank(c *leanrepl.Report) int {
 	switch {
 	case c == nil || !c.LeanRan:
 		return 1
@@ -662,7 +560,7 @@ func leanRank(c *CheckResult) int {
 	return 2
 }
 
-func unknownCount(c *CheckResult) int {
+func unknownCount(c *leanrepl.Report) int {
 	if c == nil {
 		return 0
 	}

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 	"github.com/drift-lsp/drift-lsp/retrieval"
-	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
@@ -377,7 +378,7 @@ func TestFormalizeDegraded(t *testing.T) {
 			}
 			if tc.name == "one candidate rejected by the gate" {
 				last := res.Candidates[len(res.Candidates)-1]
-				if !strings.Contains(last.Error, "safety gate") || last.Check == nil || last.Check.GateOK {
+				if !strings.Contains(last.Error, "safety gate") || last.Check == nil || last.Check.GatePassed {
 					t.Fatalf("gate-rejected candidate %+v", last)
 				}
 			}
@@ -479,14 +480,18 @@ func TestFormalizeCancel(t *testing.T) {
 // statement content.
 type rankChecker struct{}
 
-func (rankChecker) Check(_ context.Context, header, stub string) (*CheckResult, error) {
+func (rankChecker) Check(_ context.Context, req leanrepl.CheckRequest) (*leanrepl.Report, error) {
+	stub := req.Stub
 	switch {
 	case strings.Contains(stub, "Mm.Odd p"):
-		return &CheckResult{GateOK: true, LeanRan: true, LeanOK: true}, nil
+		return &leanrepl.Report{Stub: stub, GatePassed: true, LeanRan: true, LeanOK: true}, nil
 	case strings.Contains(stub, "Odd p"):
-		return &CheckResult{GateOK: true, LeanRan: true, LeanOK: false, Messages: []string{"unknown identifier 'Odd'"}, Unknown: []string{"Odd"}}, nil
+		at := strings.Index(stub, "Odd p")
+		return &leanrepl.Report{Stub: stub, GatePassed: true, LeanRan: true, LeanOK: false,
+			Messages: []leanrepl.LeanMessage{{Message: leanrepl.Message{Severity: "error", Data: "unknown identifier 'Odd'"}, Start: at, End: at + 3}},
+			Unknown:  []leanrepl.UnknownName{{Name: "Odd", Start: at, End: at + 3}}}, nil
 	}
-	return &CheckResult{GateOK: false, GateReason: "not a theorem"}, nil
+	return &leanrepl.Report{Stub: stub, GatePassed: false, GateReason: "not a theorem"}, nil
 }
 
 func TestChooseRanksByLeanThenUnknownThenAgreement(t *testing.T) {
@@ -507,7 +512,7 @@ func TestChooseRanksByLeanThenUnknownThenAgreement(t *testing.T) {
 	// Without Lean's verdict, agreement decides.
 	a := &Candidate{Agreement: 1, WithContext: true}
 	b := &Candidate{Agreement: 3}
-	c := &Candidate{Agreement: 5, Check: &CheckResult{GateOK: true, Unknown: []string{"X"}}}
+	c := &Candidate{Agreement: 5, Check: &leanrepl.Report{GatePassed: true, Unknown: []leanrepl.UnknownName{{Name: "X"}}}}
 	d := &Candidate{Agreement: 9, Error: "bad"}
 	cs := []*Candidate{d, a, c, b}
 	sort.SliceStable(cs, func(i, j int) bool { return better(cs[i], cs[j]) })
@@ -618,7 +623,7 @@ func TestBudgetCapsSamples(t *testing.T) {
 // blockingChecker cancels the action while checking.
 type blockingChecker struct{ cancel context.CancelFunc }
 
-func (b blockingChecker) Check(ctx context.Context, _, _ string) (*CheckResult, error) {
+func (b blockingChecker) Check(ctx context.Context, _ leanrepl.CheckRequest) (*leanrepl.Report, error) {
 	b.cancel()
 	<-ctx.Done()
 	return nil, ctx.Err()
@@ -671,13 +676,13 @@ func TestDefaultCheckerRanksUnknownNames(t *testing.T) {
 		t.Fatalf("chose %q from %+v", res.Stub, res.Candidates)
 	}
 	bad := res.Candidates[1].Check
-	if bad == nil || len(bad.Unknown) != 1 || bad.Unknown[0] != "Mm.IsOdd" || bad.LeanRan || bad.LeanSkipped == "" {
+	if bad == nil || len(bad.Unknown) != 1 || bad.Unknown[0].Name != "Mm.IsOdd" || bad.LeanRan || bad.LeanSkipped == "" {
 		t.Fatalf("check of the invented-name candidate: %+v", bad)
 	}
 }
 
 // TestRepairLoop: the chosen candidate names an invented constant; the
-// repair loop (leanrepl's, with this package's model) fixes it.
+// repair stage fixes it.
 func TestRepairLoop(t *testing.T) {
 	s := goodScript()
 	s.formalize = []llmtest.Reply{{Text: "```lean\ntheorem odd_of_prime {p : Nat} (hp : Mm.Prime p) (h : p ≠ 2) : Mm.IsOdd p := by sorry\n```"}}
@@ -702,7 +707,7 @@ func TestRepairLoop(t *testing.T) {
 			prompt = r.Prompt()
 		}
 	}
-	for _, want := range []string{"Mm.IsOdd", "unknown-name", "did you mean: Mm.Odd", "## Library declarations that may help", statement} {
+	for _, want := range []string{"Mm.IsOdd", "unknown-name", "did you mean Mm.Odd", "## Library declarations that may help", statement} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("repair prompt lacks %q:\n%s", want, prompt)
 		}

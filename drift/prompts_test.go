@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/llm"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

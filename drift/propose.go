@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 )
 
@@ -159,14 +160,6 @@ func dedupe(names []string) []string {
 	return out
 }
 
-// Names is the name channel the pipeline checks proposed names with
-// (satisfied by *names.Index of the retrieval package).
-type Names interface {
-	Exact(name string) bool
-	Suffix(s string) []string
-	Partial(s string, limit int) []string
-}
-
 // Name-check outcomes.
 const (
 	NameExact   = "exact"
@@ -182,7 +175,7 @@ type ProposedName struct {
 	// Check is NameExact, NameSuffix, NamePartial or NameMissing.
 	Check string `json:"check"`
 	// Resolved are the full names it stands for (empty when missing).
-	Resolved []string `json:"resolved,omitempty"`
+	Resolved []string `json:"resolved"`
 }
 
 // expandLimit bounds how many full names one suffix or partial match expands
@@ -193,7 +186,7 @@ const expandLimit = 3
 // dotted suffix, then partial match, expanded to at most three full names
 // each) and returns the checks and the hallucination rate: the share of
 // proposed names that match nothing.
-func CheckNames(ix Names, proposed []string) ([]ProposedName, float64) {
+func CheckNames(ix leanrepl.Names, proposed []string) ([]ProposedName, float64) {
 	out := make([]ProposedName, 0, len(proposed))
 	missing := 0
 	for _, n := range proposed {
@@ -207,7 +200,7 @@ func CheckNames(ix Names, proposed []string) ([]ProposedName, float64) {
 			} else if p := ix.Partial(n, expandLimit); len(p) > 0 && len([]rune(n)) >= 3 {
 				pn.Check, pn.Resolved = NamePartial, p
 			} else {
-				pn.Check = NameMissing
+				pn.Check, pn.Resolved = NameMissing, []string{}
 				missing++
 			}
 		}

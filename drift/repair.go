@@ -9,58 +9,181 @@ import (
 	"github.com/drift-lsp/drift-lsp/llm"
 )
 
+// Repair budgets: attempts are model calls after the chosen candidate's
+// check.
+const (
+	DefaultRepairBudget = 4
+	MaxRepairBudget     = 16
+)
+
 const repairSystem = `You are an expert in Lean 4 and its mathematical library. A theorem STATEMENT written for the informal statement below does not check. Correct the statement so that it type-checks against the workspace's library while keeping its meaning; do not prove it. Replace invented names by existing ones (use the suggestions and the library declarations listed). Keep the theorem name, end with ":= by sorry", and answer with a single ` + "```lean" + ` code block containing only the theorem.`
 
-// repairModel is leanrepl's Model over the pipeline's client: it asks for a
-// corrected statement and normalises the answer to one theorem stub.
-type repairModel struct {
-	act       *llm.Action
-	statement string
-	name      string
+// RepairInfo summarises the repair stage on the chosen candidate.
+type RepairInfo struct {
+	// Attempts is the number of repaired candidates checked.
+	Attempts int `json:"attempts"`
+	// Fixed tells whether the last attempt passed every check that ran.
+	Fixed bool `json:"fixed"`
+	// Stop says why the stage ended: "passed", "budget", "model error: …",
+	// "cancelled".
+	Stop string `json:"stop"`
 }
 
-// Repair asks the model to fix req.Stub. A call failure is an error (the loop
-// stops); an answer that does not normalise is returned as is, so that the
-// safety gate reports it on the next check.
-func (m repairModel) Repair(ctx context.Context, req leanrepl.RepairRequest) (string, error) {
-	ans, err := m.act.Complete(ctx, llm.Request{Stage: llm.StageRepair, Messages: repairMessages(m.statement, req), Temperature: 0.2})
-	if err != nil {
-		return "", err
-	}
-	st, err := NormalizeStub(ans.Text, m.name)
-	if err != nil {
-		return ans.Text, nil
-	}
-	return st.Text, nil
+// repairRequest is what the model gets to repair a stub (Aria's repair
+// step): the stub, every problem the checks found with its position, library
+// declarations retrieved for invented names, and the earlier failed
+// attempts.
+type repairRequest struct {
+	statement, header, stub string
+	attempt                 int
+	problems                []leanrepl.Finding
+	retrieved               []string
+	previous                []string
 }
 
-func repairMessages(statement string, req leanrepl.RepairRequest) []llm.Message {
+// needsRepair reports whether a usable candidate failed a check that repair
+// can address: Lean's verdict or invented names.
+func needsRepair(r *leanrepl.Report) bool {
+	return r != nil && r.GatePassed && (r.LeanRan && !r.LeanOK || len(r.Unknown) > 0)
+}
+
+// repair is the repair stage (Aria): while the chosen candidate fails, it
+// asks the model for a corrected statement, normalises the answer and
+// checks it again, until a candidate passes, the budget is spent or ctx
+// ends. It returns the repaired candidate when one passed (nil otherwise)
+// and an error only when ctx ended.
+func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, best *Candidate, header string, progress func(Event)) (*Candidate, error) {
+	budget := min(pl.p.RepairBudget, act.Remaining())
+	info := &RepairInfo{Stop: "budget"}
+	res.Repair = info
+	stub, rep := best.Stub, best.Check
+	var previous []string
+	progress(Event{Stage: StageRepair, Message: "Repairing the best candidate…", Total: budget})
+	for n := 1; n <= budget; n++ {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		req := repairRequest{statement: res.Statement, header: header, stub: stub, attempt: n,
+			problems: rep.Findings(), previous: append([]string(nil), previous...)}
+		req.retrieved = pl.retrieveFor(ctx, req.problems)
+		ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageRepair, Messages: repairMessages(req), Temperature: 0.2})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			info.Stop = "model error: " + err.Error()
+			return nil, nil
+		}
+		// An answer that does not normalise is checked as the model wrote
+		// it, so that the safety gate's reason reaches the next attempt.
+		next := strings.TrimSpace(ans.Text)
+		if st, err := NormalizeStub(ans.Text, res.Name); err == nil {
+			next = st.Text
+		}
+		previous = append(previous, stub)
+		progress(Event{Stage: StageRepair, Message: fmt.Sprintf("Checking repair %d/%d…", n, budget), Done: n, Total: budget})
+		rep, err = pl.checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: next})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			info.Stop = "checker failed: " + err.Error()
+			return nil, nil
+		}
+		stub = rep.Stub
+		info.Attempts = n
+		if rep.Passed() {
+			info.Fixed, info.Stop = true, "passed"
+			return &Candidate{
+				Stub:        stub,
+				Statement:   stub,
+				Notes:       []string{fmt.Sprintf("repaired from the best sampled candidate in %d attempt(s)", n)},
+				WithContext: best.WithContext,
+				Seeds:       best.Seeds,
+				Agreement:   1,
+				Check:       rep,
+				opens:       best.opens,
+			}, nil
+		}
+	}
+	return nil, nil
+}
+
+// retrieveFor asks retrieval about every invented name of problems, once
+// each, and returns the declarations found ("name : signature").
+func (pl *Pipeline) retrieveFor(ctx context.Context, problems []leanrepl.Finding) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, f := range problems {
+		if f.Name == "" || seen[f.Name] {
+			continue
+		}
+		seen[f.Name] = true
+		prem, err := pl.r.Retrieve(ctx, conceptOf(f.Name), nil, 3)
+		if err != nil {
+			continue
+		}
+		for _, p := range prem {
+			if p.Decl == nil {
+				continue
+			}
+			d := p.Decl.Name + " : " + oneLine(p.Decl.Signature)
+			if !seen["\x00"+d] {
+				seen["\x00"+d] = true
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// conceptOf turns an invented name into words for retrieval:
+// Nat.isPrimeFactor → "Nat is Prime Factor".
+func conceptOf(name string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Informal statement\n\n%s\n\n", strings.TrimSpace(statement))
-	if h := strings.TrimSpace(req.Header); h != "" {
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r == '.' || r == '_':
+			b.WriteByte(' ')
+			prevLower = false
+			continue
+		case r >= 'A' && r <= 'Z' && prevLower:
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prevLower = r >= 'a' && r <= 'z'
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func repairMessages(req repairRequest) []llm.Message {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Informal statement\n\n%s\n\n", strings.TrimSpace(req.statement))
+	if h := strings.TrimSpace(req.header); h != "" {
 		fmt.Fprintf(&b, "## File header\n\n```lean\n%s\n```\n\n", h)
 	}
-	fmt.Fprintf(&b, "## Failing statement (repair attempt %d)\n\n```lean\n%s\n```\n\n## Problems\n\n", req.Attempt, req.Stub)
-	for _, e := range req.Errors {
-		if e.Line > 0 {
-			fmt.Fprintf(&b, "- line %d, column %d (%s): %s", e.Line, e.Column, e.Kind, clip(oneLine(e.Message), maxDocChars))
+	fmt.Fprintf(&b, "## Failing statement (repair attempt %d)\n\n```lean\n%s\n```\n\n## Problems\n\n", req.attempt, req.stub)
+	for _, f := range req.problems {
+		kind := f.Code
+		if f.Category != "" {
+			kind = f.Category
+		}
+		if f.Line > 0 {
+			fmt.Fprintf(&b, "- line %d, column %d (%s): %s\n", f.Line, f.Column, kind, clip(oneLine(f.Message), maxDocChars))
 		} else {
-			fmt.Fprintf(&b, "- (%s): %s", e.Kind, clip(oneLine(e.Message), maxDocChars))
+			fmt.Fprintf(&b, "- (%s): %s\n", kind, clip(oneLine(f.Message), maxDocChars))
 		}
-		if len(e.Suggestions) > 0 {
-			fmt.Fprintf(&b, " — did you mean: %s", strings.Join(e.Suggestions, ", "))
-		}
-		b.WriteString("\n")
 	}
-	if len(req.Retrieved) > 0 {
+	if len(req.retrieved) > 0 {
 		b.WriteString("\n## Library declarations that may help\n\n")
-		for _, r := range req.Retrieved {
+		for _, r := range req.retrieved {
 			fmt.Fprintf(&b, "- %s\n", clip(oneLine(r), maxSigChars))
 		}
 	}
-	if len(req.Previous) > 0 {
+	if len(req.previous) > 0 {
 		b.WriteString("\n## Earlier attempts that also failed\n\n")
-		for _, p := range req.Previous {
+		for _, p := range req.previous {
 			fmt.Fprintf(&b, "```lean\n%s\n```\n", p)
 		}
 	}

@@ -1,7 +1,9 @@
 package leanrepl
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -81,34 +83,85 @@ type LeanMessage struct {
 	Classification
 	Start int `json:"start"`
 	End   int `json:"end"`
+	// Suggestions are library names an invented name (a hallucination
+	// error) probably meant.
+	Suggestions []string `json:"suggestions,omitempty"`
 }
 
-// Report is everything the checks found about one stub.
+// Report is everything the checks found about one stub: THE check result,
+// from the checker through the pipeline to the editor and the command line
+// (JSON: ReportJSON).
 type Report struct {
 	// Stub is the checked text, trimmed.
-	Stub string `json:"stub"`
+	Stub string
 	// GatePassed is false when the safety gate rejected the stub; GateReason
 	// says why. No other check runs on a rejected stub.
-	GatePassed bool   `json:"gate_passed"`
-	GateReason string `json:"gate_reason,omitempty"`
+	GatePassed bool
+	GateReason string
 	// Parsed is the gate's parse of the stub.
-	Parsed *Stub `json:"-"`
+	Parsed *Stub
 	// Unknown are names that are neither bound nor in the library.
-	Unknown []UnknownName `json:"unknown"`
-	Lints   []Lint        `json:"lints"`
+	Unknown []UnknownName
+	Lints   []Lint
 	// NamesSkipped says why the unknown-name check did not run ("" if it
 	// did).
-	NamesSkipped string `json:"names_skipped,omitempty"`
+	NamesSkipped string
 	// LeanRan is true when Lean elaborated the stub; otherwise LeanSkipped
 	// says why not (including a failed REPL: then LeanFailed is true).
-	LeanRan     bool   `json:"lean_ran"`
-	LeanSkipped string `json:"lean_skipped,omitempty"`
-	LeanFailed  bool   `json:"lean_failed,omitempty"`
+	LeanRan     bool
+	LeanSkipped string
+	LeanFailed  bool
 	// LeanOK is true when Lean reported no error.
-	LeanOK bool `json:"lean_ok"`
+	LeanOK bool
 	// Messages are Lean's messages other than the expected "declaration
 	// uses `sorry`" warning.
-	Messages []LeanMessage `json:"messages,omitempty"`
+	Messages []LeanMessage
+}
+
+// ReportJSON is the JSON form of a Report: its verdicts and every finding.
+type ReportJSON struct {
+	Stub         string        `json:"stub"`
+	Passed       bool          `json:"passed"`
+	GatePassed   bool          `json:"gate_passed"`
+	GateReason   string        `json:"gate_reason"`
+	NamesSkipped string        `json:"names_skipped"`
+	Unknown      []UnknownName `json:"unknown"`
+	Lints        []Lint        `json:"lints"`
+	LeanRan      bool          `json:"lean_ran"`
+	LeanOK       bool          `json:"lean_ok"`
+	LeanFailed   bool          `json:"lean_failed"`
+	LeanSkipped  string        `json:"lean_skipped"`
+	Findings     []Finding     `json:"findings"`
+}
+
+// JSON returns the report's JSON form, with [] for empty lists.
+func (r *Report) JSON() ReportJSON {
+	out := ReportJSON{Stub: r.Stub, Passed: r.Passed(), GatePassed: r.GatePassed, GateReason: r.GateReason, NamesSkipped: r.NamesSkipped,
+		Unknown: r.Unknown, Lints: r.Lints, LeanRan: r.LeanRan, LeanOK: r.LeanOK, LeanFailed: r.LeanFailed, LeanSkipped: r.LeanSkipped,
+		Findings: r.Findings()}
+	if out.Unknown == nil {
+		out.Unknown = []UnknownName{}
+	}
+	out.Lints = make([]Lint, len(r.Lints))
+	for i, l := range r.Lints {
+		if l.Suggestions == nil {
+			l.Suggestions = []string{}
+		}
+		out.Lints[i] = l
+	}
+	return out
+}
+
+// MarshalJSON writes the report as its ReportJSON, without HTML escapes
+// (a stub's < and > stay readable).
+func (r *Report) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r.JSON()); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // Passed reports whether the stub passed every check that ran. Lints are
@@ -133,7 +186,7 @@ func (r *Report) Hallucinations() []LeanMessage {
 // the unknown-name check, whose index may lack some names. The error is non-nil only when
 // ctx ends; every other failure is described in the report.
 func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) {
-	rep := &Report{Stub: strings.TrimSpace(req.Stub)}
+	rep := &Report{Stub: strings.TrimSpace(req.Stub), Unknown: []UnknownName{}, Lints: []Lint{}, Messages: []LeanMessage{}}
 	s, err := Gate(req.Stub)
 	if err != nil {
 		rep.GateReason = err.Error()
@@ -153,7 +206,12 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 	} else {
 		a = AnalyzeWithKinds(s, req.Header, c.cfg.Names, c.cfg.Kinds)
 	}
-	rep.Unknown, rep.Lints = a.Unknown, a.Lints
+	if a.Unknown != nil {
+		rep.Unknown = a.Unknown
+	}
+	if a.Lints != nil {
+		rep.Lints = a.Lints
+	}
 	if c.cfg.Pool == nil {
 		rep.LeanSkipped = c.cfg.NoLean
 		return rep, nil
@@ -164,7 +222,7 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 	if rep.LeanRan && rep.LeanOK && !c.cfg.AutoImplicit {
 		// Lean resolved every name (autoImplicit is off), so names the
 		// index lacks were not invented.
-		rep.Unknown = nil
+		rep.Unknown = []UnknownName{}
 	}
 	return rep, nil
 }
@@ -204,6 +262,9 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error
 		if m.Severity == "error" {
 			rep.LeanOK = false
 			lm.Classification = Classify(m.Data)
+			if lm.Class == Hallucination && lm.Name != "" && c.cfg.Names != nil {
+				lm.Suggestions = c.cfg.Names.Similar(lm.Name, 5)
+			}
 		}
 		lm.Start = OffsetOf(rep.Stub, lm.Pos)
 		if lm.EndPos != nil {
@@ -258,8 +319,12 @@ func (r *Report) Summary() string {
 		return "rejected by the safety gate: " + r.GateReason
 	case len(r.Unknown) > 0:
 		var ns []string
+		seen := map[string]bool{}
 		for _, u := range r.Unknown {
-			ns = append(ns, u.Name)
+			if !seen[u.Name] {
+				seen[u.Name] = true
+				ns = append(ns, u.Name)
+			}
 		}
 		return "unknown names: " + strings.Join(ns, ", ")
 	case r.LeanFailed:
@@ -285,4 +350,124 @@ func (r *Report) firstError() string {
 		}
 	}
 	return ""
+}
+
+// Severity ranks a finding; the values are LSP's DiagnosticSeverity
+// numbers, so the edge converts them as they are.
+type Severity int
+
+// The severities of findings.
+const (
+	SeverityError   Severity = 1
+	SeverityWarning Severity = 2
+	SeverityInfo    Severity = 3
+)
+
+// String returns "error", "warning" or "info".
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	}
+	return "info"
+}
+
+// MarshalText writes the severity as its String, for JSON output.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Finding codes other than the lint codes.
+const (
+	CodeGate        = "gate"         // the safety gate rejected the stub
+	CodeUnknownName = "unknown-name" // a name neither bound nor in the library
+	CodeLean        = "lean"         // a message of Lean
+	CodeLeanFailed  = "lean-failed"  // the REPL failed (crash, timeout, …)
+)
+
+// Finding is one located result of the checks on a stub: a gate
+// rejection, an unknown name, a message of Lean, a REPL failure or a lint.
+// It is what the editor shows and what the repair stage tells the model.
+type Finding struct {
+	Severity Severity `json:"severity"`
+	// Code is CodeGate, CodeUnknownName, CodeLean, CodeLeanFailed or a lint
+	// code; Category is Classify's category of a Lean error.
+	Code     string `json:"code"`
+	Category string `json:"category,omitempty"`
+	// Message is the text shown to the user, suggestions included.
+	Message string `json:"message"`
+	// Name is the unknown or invented name, when there is one.
+	Name string `json:"name,omitempty"`
+	// Suggestions are library names the author probably meant.
+	Suggestions []string `json:"suggestions"`
+	// Start and End are byte offsets in Report.Stub, -1 when the finding is
+	// about the whole stub; Line (1-based) and Column (0-based, code points)
+	// locate Start as Lean does (0 and -1 when Start is -1).
+	Start  int `json:"start"`
+	End    int `json:"end"`
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Findings lists every problem of the report, located in r.Stub: the gate's
+// rejection, unknown names, Lean's messages, a REPL failure, then lints.
+func (r *Report) Findings() []Finding {
+	out := []Finding{}
+	at := func(f Finding) Finding {
+		if f.Start < 0 || f.End < f.Start || f.End > len(r.Stub) {
+			f.Start, f.End = -1, -1
+		}
+		f.Line, f.Column = lineColumn(r.Stub, f.Start)
+		if f.Suggestions == nil {
+			f.Suggestions = []string{}
+		}
+		return f
+	}
+	if !r.GatePassed {
+		return append(out, at(Finding{Severity: SeverityError, Code: CodeGate, Message: "rejected by the safety gate: " + r.GateReason, Start: -1, End: -1}))
+	}
+	for _, u := range r.Unknown {
+		out = append(out, at(Finding{Severity: SeverityError, Code: CodeUnknownName, Name: u.Name, Suggestions: u.Suggestions,
+			Message: withSuggestions("unknown name `"+u.Name+"` (not in the library; likely invented)", u.Suggestions), Start: u.Start, End: u.End}))
+	}
+	for _, m := range r.Messages {
+		sev := SeverityInfo
+		switch m.Severity {
+		case "error":
+			sev = SeverityError
+		case "warning":
+			sev = SeverityWarning
+		}
+		out = append(out, at(Finding{Severity: sev, Code: CodeLean, Category: m.Category, Name: m.Name, Suggestions: m.Suggestions,
+			Message: withSuggestions(m.Data, m.Suggestions), Start: m.Start, End: m.End}))
+	}
+	if r.LeanFailed {
+		out = append(out, at(Finding{Severity: SeverityError, Code: CodeLeanFailed, Message: r.LeanSkipped, Start: -1, End: -1}))
+	}
+	for _, l := range r.Lints {
+		out = append(out, at(Finding{Severity: SeverityWarning, Code: l.Code, Message: l.Message, Suggestions: l.Suggestions, Start: l.Start, End: l.End}))
+	}
+	return out
+}
+
+func withSuggestions(msg string, sugg []string) string {
+	if len(sugg) == 0 {
+		return msg
+	}
+	return msg + "; did you mean " + strings.Join(sugg, ", ") + "?"
+}
+
+// lineColumn converts a byte offset to a 1-based line and 0-based code-point
+// column, as Lean reports positions; (0, -1) for an offset outside text.
+func lineColumn(text string, off int) (int, int) {
+	if off < 0 || off > len(text) {
+		return 0, -1
+	}
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if text[i] == '\n' {
+			line, start = line+1, i+1
+		}
+	}
+	return line, utf8.RuneCountInString(text[start:off])
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -118,113 +117,48 @@ func TestOffsetOf(t *testing.T) {
 	}
 }
 
-// scriptedModel answers repair requests from a script and records them.
-type scriptedModel struct {
-	answers  []string
-	requests []RepairRequest
-}
-
-func (m *scriptedModel) Repair(_ context.Context, req RepairRequest) (string, error) {
-	m.requests = append(m.requests, req)
-	if len(m.answers) == 0 {
-		return "theorem t : True := by sorry", nil
-	}
-	a := m.answers[0]
-	m.answers = m.answers[1:]
-	return a, nil
-}
-
-// TestRepairFixesUnknownIdentifier is the acceptance case: an invented name
-// is reported by the fake Lean, the model gets the error with its position,
-// the suggestions and fresh retrieval results, and its fix passes.
-func TestRepairFixesUnknownIdentifier(t *testing.T) {
+// TestFindingsLocateLeanErrors: an invented name that Lean reports comes
+// back as a finding at Lean's position, classified, with suggestions from
+// the name index; the index's own unknown-name finding comes first.
+func TestFindingsLocateLeanErrors(t *testing.T) {
 	checkNoLeaks(t)
 	pool := stubPool(t, map[string]any{"known": known})
+	stub := "theorem euler_bound (n : ℕ) : Nat.totiently n ≤ n := by sorry"
 	for _, names := range []Names{nil, testLibrary} {
 		c := NewChecker(CheckerConfig{Names: names, Pool: pool})
-		model := &scriptedModel{answers: []string{
-			"Here is the fix:\n```lean\ntheorem euler_bound (n : ℕ) : Nat.totient n ≤ n := by sorry\n```",
-		}}
-		var seen []int
-		var retrieved []string
-		res, err := c.Repair(context.Background(), CheckRequest{Header: "import Mathlib", Stub: "theorem euler_bound (n : ℕ) : Nat.eulerPhi n ≤ n := by sorry"}, RepairConfig{
-			Model: model,
-			Retrieve: func(_ context.Context, concept string) ([]string, error) {
-				retrieved = append(retrieved, concept)
-				return []string{"Nat.totient : ℕ → ℕ -- Euler's totient function"}, nil
-			},
-			OnAttempt: func(a Attempt) { seen = append(seen, a.N) },
-		})
+		rep, err := c.Check(context.Background(), CheckRequest{Header: "import Mathlib", Stub: stub})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !res.Fixed || res.Stop != "passed" || len(res.Attempts) != 2 || !reflect.DeepEqual(seen, []int{0, 1}) {
-			t.Fatalf("result %+v", res)
-		}
-		if res.Attempts[1].Stub != "theorem euler_bound (n : ℕ) : Nat.totient n ≤ n := by sorry" || !res.Final.LeanRan {
-			t.Fatalf("final %+v", res.Final)
-		}
-		req := model.requests[0]
-		if req.Attempt != 1 || len(req.Errors) == 0 || !reflect.DeepEqual(req.Retrieved, []string{"Nat.totient : ℕ → ℕ -- Euler's totient function"}) || !reflect.DeepEqual(retrieved, []string{"Nat euler Phi"}) {
-			t.Fatalf("request %+v (retrieved for %q)", req, retrieved)
-		}
-		var lean *RepairError
-		for i, e := range req.Errors {
-			if e.Kind == "unknown-identifier" {
-				lean = &req.Errors[i]
+		fs := rep.Findings()
+		var lean *Finding
+		for i, f := range fs {
+			if f.Code == CodeLean && f.Category == "unknown-identifier" {
+				lean = &fs[i]
 			}
 		}
-		if lean == nil || lean.Name != "Nat.eulerPhi" || lean.Line != 1 || lean.Column != 30 || !strings.Contains(lean.Message, "Unknown identifier `Nat.eulerPhi`") {
-			t.Fatalf("Lean's error not passed on: %+v", req.Errors)
+		at := strings.Index(stub, "Nat.totiently")
+		if lean == nil || lean.Name != "Nat.totiently" || lean.Line != 1 || lean.Column != 30 || lean.Start != at || lean.Severity != SeverityError ||
+			!strings.Contains(lean.Message, "Unknown identifier `Nat.totiently`") {
+			t.Fatalf("Lean's error not located: %+v", fs)
 		}
-		if names != nil && req.Errors[0].Kind != "unknown-name" {
-			t.Fatalf("name-check error missing: %+v", req.Errors)
+		if names == nil {
+			continue
+		}
+		if fs[0].Code != CodeUnknownName || fs[0].Start != at || fs[0].End != at+len("Nat.totiently") || len(lean.Suggestions) == 0 ||
+			!strings.Contains(lean.Message, "did you mean") {
+			t.Fatalf("findings %+v", fs)
 		}
 	}
 }
 
-func TestRepairStops(t *testing.T) {
-	c := NewChecker(CheckerConfig{Names: testLibrary})
-	bad := CheckRequest{Header: "import Mathlib", Stub: "theorem t : Nat.bogus 1 = 1 := by sorry"}
-	// No model: errors and suggestions only.
-	res, err := c.Repair(context.Background(), bad, RepairConfig{})
-	if err != nil || res.Fixed || res.Stop != "no model" || len(res.Errors) != 1 || res.Errors[0].Name != "Nat.bogus" {
-		t.Fatalf("no model: %+v, %v", res, err)
-	}
-	// A model that never fixes it: the budget stops the loop.
-	model := &scriptedModel{answers: []string{bad.Stub, bad.Stub, bad.Stub, bad.Stub, bad.Stub, bad.Stub}}
-	res, _ = c.Repair(context.Background(), bad, RepairConfig{Model: model, Budget: 3})
-	if res.Fixed || res.Stop != "budget" || len(res.Attempts) != 4 || len(model.requests) != 3 || len(model.requests[2].Previous) != 2 {
-		t.Fatalf("budget: %+v", res)
-	}
-	// The hard cap.
-	model = &scriptedModel{answers: make([]string, 40)}
-	for i := range model.answers {
-		model.answers[i] = bad.Stub
-	}
-	_, _ = c.Repair(context.Background(), bad, RepairConfig{Model: model, Budget: 100})
-	if len(model.requests) != MaxRepairBudget {
-		t.Fatalf("cap: %d model calls", len(model.requests))
-	}
-	// Cancelled from the progress callback.
-	ctx, cancel := context.WithCancel(context.Background())
-	res, _ = c.Repair(ctx, bad, RepairConfig{Model: &scriptedModel{}, OnAttempt: func(Attempt) { cancel() }})
-	if res.Stop != "cancelled" || len(res.Attempts) != 1 {
-		t.Fatalf("cancel: %+v", res)
-	}
-	// A gate rejection is an error the model sees.
-	model = &scriptedModel{answers: []string{"theorem t : 1 = 1 := by sorry"}}
-	res, _ = c.Repair(context.Background(), CheckRequest{Stub: "theorem t : 1 = 1 := by norm_num"}, RepairConfig{Model: model})
-	if !res.Fixed || model.requests[0].Errors[0].Kind != "gate" {
-		t.Fatalf("gate: %+v", res)
-	}
-}
-
-func TestConceptOf(t *testing.T) {
-	for in, want := range map[string]string{"Nat.isPrimeFactor": "Nat is Prime Factor", "exists_prime_and_dvd": "exists prime and dvd", "ZMod": "ZMod"} {
-		if got := conceptOf(in); got != want {
-			t.Errorf("conceptOf(%q) = %q, want %q", in, got, want)
-		}
+// TestFindingsOfRejectedStub: a gate rejection is one finding about the
+// whole stub.
+func TestFindingsOfRejectedStub(t *testing.T) {
+	rep, _ := NewChecker(CheckerConfig{}).Check(context.Background(), CheckRequest{Stub: "theorem t : 1 = 1 := by norm_num"})
+	fs := rep.Findings()
+	if len(fs) != 1 || fs[0].Code != CodeGate || fs[0].Start != -1 || fs[0].Line != 0 || fs[0].Column != -1 || fs[0].Suggestions == nil {
+		t.Fatalf("findings %+v", fs)
 	}
 }
 

@@ -80,23 +80,65 @@ func reject(off int, format string, args ...any) error {
 	return &GateError{Reason: fmt.Sprintf(format, args...), Offset: off}
 }
 
-// forbidden maps words that must never reach Lean inside a stub to the
-// reason given.
-var forbidden = map[string]string{
-	"def": "a definition", "abbrev": "a definition", "instance": "an instance", "axiom": "an axiom",
-	"opaque": "an opaque constant", "structure": "a structure", "class": "a class", "inductive": "an inductive type",
-	"open": "an `open` command", "import": "an import", "namespace": "a namespace", "section": "a section",
-	"end": "an `end` command", "variable": "a variable command", "universe": "a universe command",
-	"set_option": "set_option", "attribute": "an attribute command", "macro": "a macro", "macro_rules": "macro_rules",
-	"syntax": "a syntax declaration", "elab": "an elaborator", "elab_rules": "elab_rules", "notation": "a notation",
-	"infix": "a notation", "infixl": "a notation", "infixr": "a notation", "prefix": "a notation", "postfix": "a notation",
-	"initialize": "an initializer", "builtin_initialize": "an initializer", "run_cmd": "run_cmd", "run_tac": "run_tac",
-	"run_elab": "run_elab", "run_meta": "run_meta", "unsafe": "unsafe code", "partial": "a partial definition",
-	"noncomputable": "noncomputable", "mutual": "a mutual block", "termination_by": "termination_by",
-	"decreasing_by": "decreasing_by", "export": "an export command", "declare_syntax_cat": "a syntax category",
-	"by_elab": "a by_elab term", "deriving": "a deriving clause", "where": "a where clause", "do": "do-notation",
-	"omit": "an omit command", "include": "an include command", "theorem": "a second declaration",
-	"lemma": "a second declaration", "example": "a second declaration", "nonrec": "nonrec",
+// rule is the safety policy for one word: why it may not appear in a stub
+// and whether it could run code or change the environment anywhere in
+// generated text (runsCode) or only breaks the one-declaration shape.
+type rule struct {
+	why      string
+	runsCode bool
+}
+
+// forbidden is THE safety policy for words in generated Lean: the gate
+// rejects every one of them in a stub, and Screen rejects those that run
+// code anywhere in a model's answer.
+var forbidden = map[string]rule{
+	"def": {"a definition", false}, "abbrev": {"a definition", false}, "instance": {"an instance", true},
+	"axiom": {"an axiom", true}, "opaque": {"an opaque constant", true}, "structure": {"a structure", false},
+	"class": {"a class", false}, "inductive": {"an inductive type", false}, "open": {"an `open` command", false},
+	"import": {"an import", false}, "namespace": {"a namespace", false}, "section": {"a section", false},
+	"end": {"an `end` command", false}, "variable": {"a variable command", false}, "universe": {"a universe command", false},
+	"set_option": {"set_option", true}, "attribute": {"an attribute command", true}, "macro": {"a macro", true},
+	"macro_rules": {"macro_rules", true}, "syntax": {"a syntax declaration", true}, "elab": {"an elaborator", true},
+	"elab_rules": {"elab_rules", true}, "notation": {"a notation", true}, "infix": {"a notation", true},
+	"infixl": {"a notation", true}, "infixr": {"a notation", true}, "prefix": {"a notation", true},
+	"postfix": {"a notation", true}, "initialize": {"an initializer", true}, "builtin_initialize": {"an initializer", true},
+	"run_cmd": {"run_cmd", true}, "run_tac": {"run_tac", true}, "run_elab": {"run_elab", true}, "run_meta": {"run_meta", true},
+	"unsafe": {"unsafe code", true}, "partial": {"a partial definition", false}, "noncomputable": {"noncomputable", false},
+	"mutual": {"a mutual block", false}, "termination_by": {"termination_by", false}, "decreasing_by": {"decreasing_by", false},
+	"export": {"an export command", false}, "declare_syntax_cat": {"a syntax category", true}, "by_elab": {"a by_elab term", true},
+	"deriving": {"a deriving clause", false}, "where": {"a where clause", false}, "do": {"do-notation", false},
+	"omit": {"an omit command", false}, "include": {"an include command", false}, "theorem": {"a second declaration", false},
+	"lemma": {"a second declaration", false}, "example": {"a second declaration", false}, "nonrec": {"nonrec", false},
+}
+
+// codeAttributes are attributes that make Lean run or link code; Screen
+// rejects them anywhere (the gate admits only AllowedAttributes anyway).
+var codeAttributes = map[string]bool{"extern": true, "implemented_by": true, "init": true, "builtin_init": true, "export": true}
+
+// Screen rejects Lean text from an untrusted source (a model's answer)
+// that holds, anywhere, a construct that could run code or change the
+// environment: a hash command (#eval, #print, …), run_cmd and its kin,
+// macros, elaborators, syntax and notations, initializers, set_option,
+// attribute commands, instances, axioms, unsafe code, or an attribute such
+// as extern or implemented_by. Declarations, imports and `open`s are left
+// to the gate, which every stub passes before Lean sees it. The error is a
+// *GateError.
+func Screen(code string) error {
+	toks, _ := lex(code)
+	for i, t := range toks {
+		switch t.kind {
+		case tHash:
+			return reject(t.start, "the command %s", t.text)
+		case tKeyword:
+			if r, ok := forbidden[t.text]; ok && r.runsCode {
+				return reject(t.start, "%s (`%s`) is not allowed in generated Lean", r.why, t.text)
+			}
+		}
+		if (t.kind == tIdent || t.kind == tKeyword) && codeAttributes[t.text] && i > 0 && (toks[i-1].text == "@[" || toks[i-1].text == ",") {
+			return reject(t.start, "the attribute %q is not allowed in generated Lean", t.text)
+		}
+	}
+	return nil
 }
 
 // Gate checks that stub is exactly one `theorem`, `lemma` or `example` — an
@@ -298,8 +340,8 @@ func (p *gateParser) forbiddenToken(t *token) error {
 	case tBacktick:
 		return reject(t.start, "a name literal or syntax quotation")
 	case tKeyword:
-		if why, bad := forbidden[t.text]; bad {
-			return reject(t.start, "%s (`%s`) is not allowed in a stub", why, t.text)
+		if r, bad := forbidden[t.text]; bad {
+			return reject(t.start, "%s (`%s`) is not allowed in a stub", r.why, t.text)
 		}
 	case tSymbol:
 		switch t.text {

@@ -106,7 +106,8 @@ func TestGateRejects(t *testing.T) {
 		{"theorem t : (1 = 1 := sorry", "no proof"},
 		{"theorem t : 1 = 1) := sorry", "unbalanced"},
 		{"theorem t : \"unterminated := sorry", "unterminated string"},
-		{"theorem t : True := sorry /- unterminated", "unterminated comment"},
+		{"theorem t : True := sorry /- unterminated", "unterminated block comment"},
+		{"theorem «t : True := sorry", "unterminated «name»"},
 		{"theorem t : True := sorry\x00", "control character"},
 		{"theorem t : True := sorry \u202e", "control character"},
 		{"theorem t : True := sorry \xff", "UTF-8"},
@@ -190,4 +191,32 @@ func FuzzGate(f *testing.F) {
 		_ = analyze(s, ParseHeader(""), nil, nil)
 		_ = analyze(s, ParseHeader("open Nat Real"), testLibrary, nil)
 	})
+}
+
+// TestScreen: code-running constructs are rejected anywhere in a model's
+// answer; declarations, imports and opens are left to the gate.
+func TestScreen(t *testing.T) {
+	cases := []struct{ code, reason string }{
+		{"import Mathlib\nopen Nat\ntheorem a : True := by sorry", ""},
+		{"def helper := 3\ntheorem a : helper = 3 := by\n  exact unsafe_elab_thing", ""},
+		{"theorem a : List.prefix l l := sorry", ""},
+		{"theorem a : True := by sorry\n#eval IO.println \"hi\"", "#eval"},
+		{"run_cmd Lean.logInfo \"x\"\ntheorem a : True := by sorry", "run_cmd"},
+		{"set_option maxHeartbeats 0 in\ntheorem a : True := by sorry", "set_option"},
+		{"unsafe def x : Nat := 1", "unsafe"},
+		{"@[implemented_by foo] theorem a : True := sorry", "implemented_by"},
+		{"@[simp, extern \"c\"] theorem a : True := sorry", "extern"},
+		{"@[export lean_x] def x := 1", "export"},
+		{"instance : Inhabited Nat := ⟨0⟩", "instance"},
+		{"macro \"x\" : term => `(1)", "macro"},
+	}
+	for _, c := range cases {
+		err := Screen(c.code)
+		switch {
+		case c.reason == "" && err != nil:
+			t.Errorf("Screen(%q) = %v, want nil", c.code, err)
+		case c.reason != "" && (err == nil || !strings.Contains(err.Error(), c.reason)):
+			t.Errorf("Screen(%q) = %v, want a reason mentioning %q", c.code, err, c.reason)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -56,7 +57,7 @@ type Lint struct {
 	// Start and End are the byte range in the stub the lint is about.
 	Start       int      `json:"start"`
 	End         int      `json:"end"`
-	Suggestions []string `json:"suggestions,omitempty"`
+	Suggestions []string `json:"suggestions"`
 }
 
 // Scope is what a file header brings into scope for name resolution.
@@ -328,7 +329,7 @@ func isAutoBoundShape(name string) bool {
 		return false
 	}
 	for _, c := range name[w:] {
-		if !(unicode.IsDigit(c) || isSubscript(c) || c == '\'' || c == '_') {
+		if !(unicode.IsDigit(c) || leansrc.IsSubScriptAlnum(c) || c == '\'' || c == '_') {
 			return false
 		}
 	}
@@ -501,6 +502,9 @@ func (r *resolver) suggest(name string) []string {
 	}
 	if len(out) > 5 {
 		out = out[:5]
+	}
+	if out == nil {
+		out = []string{}
 	}
 	return out
 }

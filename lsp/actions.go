@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -358,13 +359,15 @@ func header(text string) string {
 
 // formalize runs the pipeline and inserts the stub after the comment.
 func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
-	// The comment's explicit name or the placeholder's wins; otherwise the
-	// model chooses, and a few words of the statement are the fallback.
-	name := explicitName(t.Statement)
+	// A placeholder's name is used as given; otherwise the pipeline decides
+	// the name (the comment's "name: foo", the model's, a few words of the
+	// statement), unique in the file.
+	var name string
 	if ph, ok := placeholderAfter(doc, t); ok {
 		name = ph.name
 	}
-	res, err := b.Formalize(ctx, FormalizeRequest{Statement: t.Statement, Name: name, Header: header(doc.Text), Path: uriToPath(doc.URI)}, progressFunc(prog))
+	res, err := b.Formalize(ctx, FormalizeRequest{Statement: t.Statement, Name: name, Header: header(doc.Text), Path: uriToPath(doc.URI),
+		Text: doc.Text}, progressFunc(prog))
 	if err != nil {
 		return "", err
 	}
@@ -373,21 +376,11 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 		return "", errors.New("the pipeline returned no stub")
 	}
 	prog.report("Inserting the theorem…", 100)
-	var final string
+	final := stub
 	err = s.applyAt(ctx, doc, t, titleFormalize, func(cur *Document, at Target) (int, int, string) {
-		if ph, ok := placeholderAfter(cur, at); ok {
-			final = renameStub(stub, ph.name)
+		if ph, ok := placeholderAfter(cur, at); ok && ph.name == stubName(stub) {
 			return ph.start, ph.end, final
 		}
-		n := name
-		if n == "" {
-			n = sanitizeName(stubName(stub))
-		}
-		if n == "" {
-			n = nameFromStatement(at.Statement)
-		}
-		n = uniqueName(cur.Text, n)
-		final = renameStub(stub, n)
 		end := insertionPoint(cur, at)
 		return end, end, "\n" + final
 	})
@@ -396,6 +389,11 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	}
 	if n := stubName(final); n != "" {
 		s.track(doc.URI, "name:"+n)
+		if res.Report != nil && res.Report.Stub == final {
+			// The pipeline's report is about exactly this text: shown as
+			// it is, not checked again.
+			s.storeFindings(doc.URI, "name:"+n, final, res.Report)
+		}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
@@ -549,7 +547,7 @@ func declKey(d *Document, start int, decl string) string {
 			k++
 		}
 	}
-	return "example:" + itoa(k)
+	return "example:" + strconv.Itoa(k)
 }
 
 func (s *server) track(u, key string) {
@@ -576,7 +574,7 @@ func findTracked(d *Document, key string) (start, end int, ok bool) {
 			n := stubNameRE.FindStringSubmatch(text)
 			hit = n != nil && n[2] == val
 		} else if m[1] == "example" {
-			hit = itoa(examples) == val
+			hit = strconv.Itoa(examples) == val
 			examples++
 		}
 		if hit {
@@ -603,7 +601,7 @@ func (s *server) refreshOne(ctx context.Context, b Backend, u, key string) (int,
 	}
 	s.storeFindings(u, key, d.Text[start:end], rep)
 	s.publish(u)
-	return len(rep.Findings), rep, nil
+	return len(rep.Findings()), rep, nil
 }
 
 // refreshDiagnostics re-checks every tracked declaration of u whose text
@@ -657,10 +655,21 @@ type checked struct {
 	findings []Finding
 }
 
+// storeFindings keeps rep's findings for the declaration text; rep.Stub is
+// text trimmed (and cut at its proof), so offsets shift by the leading
+// white space.
 func (s *server) storeFindings(u, key, text string, rep *CheckReport) {
+	shift := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
+	fs := rep.Findings()
+	for i := range fs {
+		if fs[i].Start >= 0 {
+			fs[i].Start += shift
+			fs[i].End += shift
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.findings[u+"\x00"+key] = &checked{text: text, findings: rep.Findings}
+	s.findings[u+"\x00"+key] = &checked{text: text, findings: fs}
 }
 
 // publish sends the drift diagnostics of every tracked declaration of u,

@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"errors"
+
+	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
 // Backend is what the language server needs from the rest of drift-lsp: the
@@ -97,13 +99,17 @@ type Progress struct {
 // FormalizeRequest is the input of Backend.Formalize.
 type FormalizeRequest struct {
 	Statement string
-	// Name is the theorem name to use (the model may still propose one when
-	// it is empty).
+	// Name is the theorem name to use as given (a placeholder's); when it
+	// is empty the pipeline decides (the statement's "name: foo", else the
+	// model's, unique among Taken).
 	Name string
 	// Header holds the file's import and open lines.
 	Header string
 	// Path is the file the statement comes from.
 	Path string
+	// Text is that file's text: the chosen name, unless it is Name,
+	// differs from the names it declares.
+	Text string
 }
 
 // Formalized is the result of Backend.Formalize.
@@ -113,7 +119,8 @@ type Formalized struct {
 	// Summary is a one-line description of how the stub was chosen (for
 	// the log and the final progress message).
 	Summary string
-	// Report holds the checker's findings on Stub, if it ran.
+	// Report is the checker's report on Stub, if it ran: what the editor
+	// shows for the inserted stub without checking it again.
 	Report *CheckReport
 }
 
@@ -125,32 +132,10 @@ type Premises struct {
 	Coverage float64
 }
 
-// Severity of a check finding.
-type Severity int
+// CheckReport is the checker's report on one stub: leanrepl's Report, the
+// one check-result type from leanrepl to the editor; its Findings are
+// located in its Stub.
+type CheckReport = leanrepl.Report
 
-// The severities of check findings, numbered as LSP numbers them.
-const (
-	SeverityError   Severity = 1
-	SeverityWarning Severity = 2
-	SeverityInfo    Severity = 3
-)
-
-// Finding is one result of the checker, located in the checked stub.
-type Finding struct {
-	Severity Severity
-	Message  string
-	// Code is a short machine-readable kind ("unknown-name", "auto-bound", …).
-	Code string
-	// Start and End are byte offsets in the stub, or -1 when the finding is
-	// about the whole stub.
-	Start, End int
-}
-
-// CheckReport is the result of Backend.Check.
-type CheckReport struct {
-	Findings []Finding
-	// LeanRan says whether Lean itself checked the stub; LeanSkipped says
-	// why not.
-	LeanRan     bool
-	LeanSkipped string
-}
+// Finding is one located result of the checks (leanrepl.Finding).
+type Finding = leanrepl.Finding

@@ -3,8 +3,6 @@ package lsp
 import (
 	"regexp"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // CommentKind says what sort of comment a Target is.
@@ -232,150 +230,8 @@ func findDecl(d *Document, line int) (start, end int, ok bool) {
 // wrote under a comment for drift to fill.
 var placeholderRE = regexp.MustCompile(`^(theorem|lemma)\s+(\S+)[^\n]*?:\s*sorry\s*(?::=\s*(?:by\s+)?sorry)?\s*$`)
 
-// keywords are Lean keywords that cannot be theorem names.
-var keywords = map[string]bool{
-	"theorem": true, "lemma": true, "def": true, "example": true, "fun": true, "let": true, "have": true,
-	"show": true, "from": true, "by": true, "do": true, "then": true, "else": true, "if": true, "match": true,
-	"with": true, "at": true, "in": true, "end": true, "namespace": true, "section": true, "open": true,
-	"import": true, "where": true, "instance": true, "class": true, "structure": true, "forall": true,
-	"exists": true, "Type": true, "Prop": true, "Sort": true, "sorry": true, "calc": true, "mut": true,
-}
-
-// sanitizeName turns s into a valid Lean identifier (dotted components of
-// letters, digits, _ and '), or returns "" when nothing is left.
-func sanitizeName(s string) string {
-	var parts []string
-	for _, part := range strings.Split(s, ".") {
-		var b strings.Builder
-		for _, r := range part {
-			switch {
-			case unicode.IsLetter(r) || r == '_' || r == '\'' || unicode.IsDigit(r) || isSubscript(r):
-				b.WriteRune(r)
-			case r == '-' || unicode.IsSpace(r):
-				b.WriteByte('_')
-			}
-		}
-		p := strings.Trim(b.String(), "_")
-		if p == "" {
-			continue
-		}
-		if r, _ := utf8.DecodeRuneInString(p); unicode.IsDigit(r) || r == '\'' || isSubscript(r) {
-			p = "thm_" + p
-		}
-		if keywords[p] {
-			p += "'"
-		}
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, ".")
-}
-
-func isSubscript(r rune) bool { return r >= '₀' && r <= '₉' || r >= 'ₐ' && r <= 'ₜ' }
-
-// nameHintRE finds an explicit name in a comment: "(name: foo)" or
-// "name: foo" on its own line.
-var nameHintRE = regexp.MustCompile(`(?m)(?:^|\()\s*name:\s*([^\s)]+)`)
-
-// stopWords are left out of names derived from a statement.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "of": true, "is": true, "are": true, "be": true, "that": true,
-	"for": true, "every": true, "all": true, "any": true, "each": true, "there": true, "if": true, "then": true,
-	"and": true, "or": true, "to": true, "in": true, "on": true, "with": true, "by": true, "its": true,
-	"it": true, "which": true, "such": true, "let": true, "show": true, "prove": true, "we": true, "has": true,
-	"have": true, "as": true, "at": true, "some": true, "this": true, "form": true, "than": true, "so": true,
-}
-
-// explicitName returns the name a comment asks for ("name: foo" or
-// "(name: foo)"), or "".
-func explicitName(stmt string) string {
-	if m := nameHintRE.FindStringSubmatch(stmt); m != nil {
-		return sanitizeName(m[1])
-	}
-	return ""
-}
-
-// nameFromStatement proposes a theorem name for an informal statement: an
-// explicit "name: …" hint when there is one, else a few of its words.
-func nameFromStatement(stmt string) string {
-	if n := explicitName(stmt); n != "" {
-		return n
-	}
-	var words []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(stmt), func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r))
-	}) {
-		if stopWords[w] || len(w) < 2 || !isASCIIWord(w) {
-			continue
-		}
-		words = append(words, w)
-		if len(words) == 4 {
-			break
-		}
-	}
-	if len(words) == 0 {
-		return "drift_statement"
-	}
-	return sanitizeName(strings.Join(words, "_"))
-}
-
-func isASCIIWord(w string) bool {
-	for _, r := range w {
-		if r > unicode.MaxASCII {
-			return false
-		}
-	}
-	return true
-}
-
-// declNameRE finds declared names in a Lean text.
-var declNameRE = regexp.MustCompile(`(?m)^\s*(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable)\s+)*(?:theorem|lemma|def|abbrev|instance|structure|class|inductive|axiom|opaque)\s+([^\s:({\[]+)`)
-
-// uniqueName returns name, or name with a numeric suffix, so that no
-// declaration of text already uses it.
-func uniqueName(text, name string) string {
-	taken := map[string]bool{}
-	for _, m := range declNameRE.FindAllStringSubmatch(text, -1) {
-		taken[m[1]] = true
-	}
-	if !taken[name] {
-		return name
-	}
-	for i := 2; ; i++ {
-		n := name + "_" + itoa(i)
-		if !taken[n] {
-			return n
-		}
-	}
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b [20]byte
-	n := len(b)
-	for i > 0 {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-	}
-	return string(b[n:])
-}
-
 // stubNameRE finds the name of the theorem in a stub.
 var stubNameRE = regexp.MustCompile(`\b(theorem|lemma)\s+([^\s:({\[]+)`)
-
-// renameStub replaces the theorem name of stub with name (and turns an
-// `example` into a named theorem).
-func renameStub(stub, name string) string {
-	if loc := stubNameRE.FindStringSubmatchIndex(stub); loc != nil {
-		return stub[:loc[4]] + name + stub[loc[5]:]
-	}
-	if i := strings.Index(stub, "example"); i >= 0 {
-		return stub[:i] + "theorem " + name + stub[i+len("example"):]
-	}
-	return stub
-}
 
 // stubName returns the theorem name in stub, or "".
 func stubName(stub string) string {

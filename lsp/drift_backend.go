@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
-	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // driftBackend is the real Backend: the retrieval engine, the model client,
@@ -34,42 +34,6 @@ type driftBackend struct {
 	checker  *leanrepl.Checker
 	pool     *leanrepl.Pool
 	replKey  string
-}
-
-// liveNames resolves names against the engine's current snapshot, so that a
-// checker built before the index is ready sees it once it is.
-type liveNames struct{ eng *retrieval.Engine }
-
-// Exact implements leanrepl.Names.
-func (n liveNames) Exact(name string) bool {
-	if ix := n.eng.Names(); ix != nil {
-		return ix.Exact(name)
-	}
-	return false
-}
-
-// Suffix implements leanrepl.Names.
-func (n liveNames) Suffix(s string) []string {
-	if ix := n.eng.Names(); ix != nil {
-		return ix.Suffix(s)
-	}
-	return nil
-}
-
-// Partial implements leanrepl.Names.
-func (n liveNames) Partial(s string, limit int) []string {
-	if ix := n.eng.Names(); ix != nil {
-		return ix.Partial(s, limit)
-	}
-	return nil
-}
-
-// Similar implements leanrepl.Names.
-func (n liveNames) Similar(name string, limit int) []string {
-	if ix := n.eng.Names(); ix != nil {
-		return ix.Similar(name, limit)
-	}
-	return nil
 }
 
 // OpenDrift is the OpenFunc of drift-lsp: it opens the retrieval engine over
@@ -141,7 +105,7 @@ func (b *driftBackend) configureChecker(s Settings) {
 		_ = b.pool.Close()
 		b.pool = nil
 	}
-	cfg := leanrepl.CheckerConfig{Names: liveNames{b.eng}, Kinds: leanrepl.LibraryKinds(b.eng.Lookup)}
+	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(b.eng), Kinds: leanrepl.LibraryKinds(b.eng.Lookup)}
 	var cmd []string
 	if s.REPL.Command != "" {
 		cmd = []string{"sh", "-c", s.REPL.Command}
@@ -189,7 +153,7 @@ func (b *driftBackend) Configure(s Settings) {
 	if s.Pipeline.SubQueries == "topk" {
 		params.PerSubQuery = s.Pipeline.K
 	}
-	b.pipeline = drift.New(b.eng, client, drift.LeanChecker(b.checker), params)
+	b.pipeline = drift.New(b.eng, client, b.checker, params)
 }
 
 func (b *driftBackend) current() (*drift.Pipeline, Settings, error) {
@@ -244,18 +208,14 @@ func (b *driftBackend) Formalize(ctx context.Context, req FormalizeRequest, prog
 	if noModel != nil {
 		return nil, noModel
 	}
-	res, err := pl.Formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header}, func(e drift.Event) {
+	res, err := pl.Formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}, func(e drift.Event) {
 		progress(Progress{Stage: e.Stage, Message: e.Message, Done: e.Done, Total: e.Total})
 	})
 	if err != nil {
 		return nil, err
 	}
 	summary := fmt.Sprintf("%d candidate(s), %d premise(s), %d model call(s)", len(res.Candidates), len(res.Premises), res.Usage.Calls)
-	out := &Formalized{Stub: res.Stub, Summary: summary}
-	if len(res.Candidates) > 0 && res.Candidates[0].Check != nil {
-		out.Report = reportOf(res.Stub, res.Candidates[0].Check)
-	}
-	return out, nil
+	return &Formalized{Stub: res.Stub, Summary: summary, Report: res.Report}, nil
 }
 
 // FindPremises implements Backend.
@@ -280,7 +240,8 @@ func (b *driftBackend) FindPremises(ctx context.Context, statement string, progr
 
 // Check implements Backend: the leanrepl checks (gate, unknown names,
 // lints, Lean when a REPL is available) on the statement of decl, its proof
-// replaced by sorry.
+// replaced by sorry; the report's positions are in its Stub, decl's text
+// trimmed up to the proof.
 func (b *driftBackend) Check(ctx context.Context, header, decl string) (*CheckReport, error) {
 	stub := statementStub(decl)
 	b.mu.Lock()
@@ -290,66 +251,7 @@ func (b *driftBackend) Check(ctx context.Context, header, decl string) (*CheckRe
 	if err != nil {
 		return nil, err
 	}
-	out := &CheckReport{LeanRan: rep.LeanRan, LeanSkipped: rep.LeanSkipped}
-	// Offsets are in the trimmed stub; decl starts at a line start, so only
-	// leading white space can shift them.
-	shift := len(stub) - len(strings.TrimLeft(stub, " \t\r\n"))
-	at := func(start, end int) (int, int) {
-		if start < 0 || end < start || end+shift > len(stub) {
-			return -1, -1
-		}
-		return start + shift, end + shift
-	}
-	if !rep.GatePassed {
-		out.Findings = append(out.Findings, Finding{Severity: SeverityError, Code: "gate", Message: "rejected by the safety gate: " + rep.GateReason, Start: -1, End: -1})
-	}
-	for _, u := range rep.Unknown {
-		f := Finding{Severity: SeverityError, Code: "unknown-name", Message: "unknown name " + u.Name}
-		if len(u.Suggestions) > 0 {
-			f.Message += "; did you mean " + strings.Join(u.Suggestions, ", ") + "?"
-		}
-		f.Start, f.End = at(u.Start, u.End)
-		out.Findings = append(out.Findings, f)
-	}
-	for _, l := range rep.Lints {
-		f := Finding{Severity: SeverityWarning, Code: l.Code, Message: l.Message}
-		f.Start, f.End = at(l.Start, l.End)
-		out.Findings = append(out.Findings, f)
-	}
-	for _, m := range rep.Messages {
-		sev := SeverityInfo
-		switch m.Severity {
-		case "error":
-			sev = SeverityError
-		case "warning":
-			sev = SeverityWarning
-		}
-		f := Finding{Severity: sev, Code: "lean", Message: m.Data}
-		f.Start, f.End = at(m.Start, m.End)
-		out.Findings = append(out.Findings, f)
-	}
-	return out, nil
-}
-
-// reportOf converts a pipeline check result, locating unknown names in stub.
-func reportOf(stub string, r *drift.CheckResult) *CheckReport {
-	rep := &CheckReport{LeanRan: r.LeanRan, LeanSkipped: r.LeanSkipped}
-	if !r.GateOK && r.GateReason != "" {
-		rep.Findings = append(rep.Findings, Finding{Severity: SeverityError, Code: "gate", Message: "rejected by the safety gate: " + r.GateReason, Start: -1, End: -1})
-	}
-	for _, n := range r.Unknown {
-		f := Finding{Severity: SeverityError, Code: "unknown-name", Message: "unknown name " + n + " (likely hallucinated)", Start: -1, End: -1}
-		if i := strings.Index(stub, n); i >= 0 {
-			f.Start, f.End = i, i+len(n)
-		}
-		rep.Findings = append(rep.Findings, f)
-	}
-	if r.LeanRan && !r.LeanOK {
-		for _, m := range r.Messages {
-			rep.Findings = append(rep.Findings, Finding{Severity: SeverityWarning, Code: "lean", Message: m, Start: -1, End: -1})
-		}
-	}
-	return rep
+	return rep, nil
 }
 
 // statementStub replaces the proof of a theorem or example by sorry, so

@@ -3,9 +3,13 @@ package lsp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
 // scripted is a Backend whose answers a test scripts. It stands in for the
@@ -27,6 +31,7 @@ type scripted struct {
 	premises  *Premises
 	leanNote  string
 	statusErr error
+	checks    []string // the texts Check was called with
 }
 
 func newScripted() *scripted {
@@ -109,11 +114,25 @@ func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, progress
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	// The name is decided as the pipeline decides it.
 	name := req.Name
+	if name == "" {
+		name = drift.ExplicitName(req.Statement)
+	}
 	if name == "" {
 		name = "model_name"
 	}
-	return &Formalized{Stub: strings.ReplaceAll(stub, "NAME", name), Summary: "1 of 4 candidates passed"}, nil
+	if req.Name == "" {
+		taken := map[string]bool{}
+		for _, n := range drift.DeclaredNames(req.Text) {
+			taken[n] = true
+		}
+		for i, base := 2, name; taken[name]; i++ {
+			name = fmt.Sprintf("%s_%d", base, i)
+		}
+	}
+	stub = strings.ReplaceAll(stub, "NAME", name)
+	return &Formalized{Stub: stub, Summary: "1 of 4 candidates passed", Report: b.report(stub)}, nil
 }
 
 func (b *scripted) FindPremises(ctx context.Context, statement string, progress func(Progress)) (*Premises, error) {
@@ -125,12 +144,20 @@ func (b *scripted) FindPremises(ctx context.Context, statement string, progress 
 var unknownRE = regexp.MustCompile(`\bFoo[\w.]*`)
 
 func (b *scripted) Check(ctx context.Context, header, stub string) (*CheckReport, error) {
-	rep := &CheckReport{LeanSkipped: b.leanNote}
+	b.mu.Lock()
+	b.checks = append(b.checks, stub)
+	b.mu.Unlock()
+	return b.report(stub), nil
+}
+
+// report plays the checker on stub.
+func (b *scripted) report(stub string) *CheckReport {
+	stub = strings.TrimSpace(stub)
+	rep := &CheckReport{Stub: stub, GatePassed: true, LeanSkipped: b.leanNote}
 	for _, m := range unknownRE.FindAllStringIndex(stub, -1) {
-		rep.Findings = append(rep.Findings, Finding{Severity: SeverityError, Code: "unknown-name",
-			Message: "unknown name " + stub[m[0]:m[1]], Start: m[0], End: m[1]})
+		rep.Unknown = append(rep.Unknown, leanrepl.UnknownName{Name: stub[m[0]:m[1]], Start: m[0], End: m[1]})
 	}
-	return rep, nil
+	return rep
 }
 
 func (b *scripted) UpdateBuffer(path string, text []byte) {

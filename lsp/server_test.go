@@ -92,6 +92,15 @@ func TestFormalizeGolden(t *testing.T) {
 				t.Errorf("progress end = %q", ends[0])
 			}
 			golden(t, "formalize_"+c.name+".lean", e.text(demoURI))
+			// The pipeline's report is what the diagnostics show: the
+			// inserted stub is not checked again.
+			e.waitFor("diagnostics of the stub", func() bool { _, ok := e.diags[demoURI]; return ok })
+			b.mu.Lock()
+			checks := b.checks
+			b.mu.Unlock()
+			if len(checks) != 0 {
+				t.Errorf("the inserted stub was checked again: %q", checks)
+			}
 			msgs := e.progressMessages("DRIFT: " + titleFormalize)
 			if !contains(msgs, "Retrieving 3 sub-queries…") || !contains(msgs, "Checking candidate 2/4 with Lean…") {
 				t.Errorf("stage messages missing: %q", msgs)
@@ -172,7 +181,7 @@ func TestCheckDiagnostics(t *testing.T) {
 	e.mu.Lock()
 	d := e.diags[demoURI][0]
 	e.mu.Unlock()
-	if d["source"] != "drift" || d["message"] != "unknown name FooBar" {
+	if d["source"] != "drift" || d["message"] != "unknown name `FooBar` (not in the library; likely invented)" {
 		t.Errorf("diagnostic = %v", d)
 	}
 	// Fixing the name clears the diagnostic; a new unknown name brings one back.
@@ -180,7 +189,7 @@ func TestCheckDiagnostics(t *testing.T) {
 	e.waitFor("cleared diagnostics", func() bool { return len(e.diags[demoURI]) == 0 })
 	e.edit(demoURI, "Nat.succ 1 = 2", "Nat.succ 1 = FooZ")
 	e.waitFor("new diagnostic", func() bool {
-		return len(e.diags[demoURI]) == 1 && e.diags[demoURI][0]["message"] == "unknown name FooZ"
+		return len(e.diags[demoURI]) == 1 && e.diags[demoURI][0]["message"] == "unknown name `FooZ` (not in the library; likely invented)"
 	})
 }
 

@@ -151,35 +151,7 @@ func TestFindDecl(t *testing.T) {
 	}
 }
 
-func TestNames(t *testing.T) {
-	for in, want := range map[string]string{
-		"Every prime p of the form 4t+3 is odd": "prime_4t_odd",
-		"(name: my_thm) blah":                   "my_thm",
-		"name: Foo.bar_baz":                     "Foo.bar_baz",
-		"∀ x ∈ ℝ, x² ≥ 0":                       "drift_statement",
-		"2 plus 2 equals four":                  "plus_equals_four",
-	} {
-		if got := nameFromStatement(in); got != want {
-			t.Errorf("nameFromStatement(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{
-		"foo bar": "foo_bar", "1st": "thm_1st", "theorem": "theorem'", "a.b-c": "a.b_c", "x₁": "x₁", "!!": "",
-	} {
-		if got := sanitizeName(in); got != want {
-			t.Errorf("sanitizeName(%q) = %q, want %q", in, got, want)
-		}
-	}
-	text := "theorem foo : True := trivial\nlemma foo_2 : True := trivial\n"
-	if got := uniqueName(text, "foo"); got != "foo_3" {
-		t.Errorf("uniqueName = %q", got)
-	}
-	if got := renameStub("theorem bad_name (x : ℕ) : x = x := by sorry", "good"); got != "theorem good (x : ℕ) : x = x := by sorry" {
-		t.Errorf("renameStub = %q", got)
-	}
-	if got := renameStub("example : True := by sorry", "ex"); got != "theorem ex : True := by sorry" {
-		t.Errorf("renameStub(example) = %q", got)
-	}
+func TestStatementStub(t *testing.T) {
 	if got := statementStub("theorem t (x : ℕ := 3) : x = x := by\n  rfl"); got != "theorem t (x : ℕ := 3) : x = x := by sorry" {
 		t.Errorf("statementStub = %q", got)
 	}

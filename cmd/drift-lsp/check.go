@@ -19,10 +19,10 @@ func init() {
 	register("check", "check a theorem stub: safety gate, unknown names, lints, Lean", runCheck)
 }
 
-// checkOutput is the --json form of `drift-lsp check`.
+// checkOutput is the --json form of `drift-lsp check`: the report and the
+// header it was checked under.
 type checkOutput struct {
-	*leanrepl.Report
-	Passed bool    `json:"passed"`
+	leanrepl.ReportJSON
 	Header string  `json:"header"`
 	Ms     float64 `json:"check_ms"`
 }
@@ -119,7 +119,7 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(checkOutput{Report: rep, Passed: rep.Passed(), Header: header, Ms: float64(took.Microseconds()) / 1000}); err != nil {
+		if err := enc.Encode(checkOutput{ReportJSON: rep.JSON(), Header: header, Ms: float64(took.Microseconds()) / 1000}); err != nil {
 			fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
 			return 2
 		}
@@ -138,6 +138,7 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 		what += " " + rep.Parsed.Name
 	}
 	w("gate:  passed (%s)", what)
+	fs := rep.Findings()
 	switch {
 	case rep.NamesSkipped != "":
 		w("names: not checked — %s", rep.NamesSkipped)
@@ -145,23 +146,15 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 		w("names: all known")
 	default:
 		w("names: %d unknown", len(rep.Unknown))
-		for _, u := range rep.Unknown {
-			line, col := checkLineCol(rep.Stub, u.Start)
-			s := fmt.Sprintf("  %d:%d %s", line, col, u.Name)
-			if len(u.Suggestions) > 0 {
-				s += " — did you mean " + strings.Join(u.Suggestions, ", ") + "?"
-			}
-			w("%s", s)
-		}
+		printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeUnknownName })
 	}
 	if len(rep.Lints) == 0 {
 		w("lints: none")
 	} else {
 		w("lints: %d", len(rep.Lints))
-		for _, l := range rep.Lints {
-			line, col := checkLineCol(rep.Stub, l.Start)
-			w("  %d:%d [%s] %s", line, col, l.Code, l.Message)
-		}
+		printFindings(w, fs, func(f leanrepl.Finding) bool {
+			return f.Severity == leanrepl.SeverityWarning && f.Code != leanrepl.CodeLean
+		})
 	}
 	switch {
 	case !rep.LeanRan:
@@ -171,13 +164,7 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 	default:
 		w("lean:  %s", rep.Summary())
 	}
-	for _, m := range rep.Messages {
-		kind := m.Severity
-		if m.Category != "" {
-			kind += ", " + string(m.Class) + "/" + m.Category
-		}
-		w("  %d:%d (%s) %s", m.Pos.Line, m.Pos.Column, kind, strings.ReplaceAll(m.Data, "\n", "\n    "))
-	}
+	printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeLean })
 	verdict := "PASS"
 	if code != 0 {
 		verdict = "FAIL"
@@ -189,14 +176,19 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 	return code
 }
 
-// checkLineCol returns the 1-based line and column of a byte offset.
-func checkLineCol(text string, off int) (int, int) {
-	if off < 0 || off > len(text) {
-		return 0, 0
+// printFindings prints the findings that keep, one a line, at their
+// position.
+func printFindings(w func(string, ...any), fs []leanrepl.Finding, keep func(leanrepl.Finding) bool) {
+	for _, f := range fs {
+		if !keep(f) {
+			continue
+		}
+		kind := f.Code
+		if f.Category != "" {
+			kind = f.Severity.String() + ", " + f.Category
+		}
+		w("  %d:%d [%s] %s", f.Line, max(f.Column, 0), kind, strings.ReplaceAll(f.Message, "\n", "\n    "))
 	}
-	line := 1 + strings.Count(text[:off], "\n")
-	start := strings.LastIndexByte(text[:off], '\n') + 1
-	return line, len([]rune(text[start:off]))
 }
 
 // checkUsesMathlib reports whether a root is Mathlib or depends on it.

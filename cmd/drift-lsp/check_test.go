@@ -27,12 +27,12 @@ func checkCorpus(t *testing.T) string {
 	return p
 }
 
-// buildReplFake builds the REPL test double, or skips.
+// buildReplFake builds the REPL test double; a failed build fails the test.
 func buildReplFake(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "replfake")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/drift-lsp/drift-lsp/leanrepl/replfake").CombinedOutput(); err != nil {
-		t.Skipf("cannot build the REPL test double: %v: %s", err, out)
+		t.Fatalf("cannot build the REPL test double: %v: %s", err, out)
 	}
 	return bin
 }
@@ -52,12 +52,12 @@ func TestCheckCommand(t *testing.T) {
 		{"usage", []string{"check"}, 2, nil},
 		{"gate", []string{"#eval IO.println 1"}, 1, []string{"gate:  REJECTED — the command #eval", "verdict: FAIL"}},
 		{"unknown name", []string{"--no-lean", "theorem t (n : ℕ) : Nat.totiently n ≤ n := by sorry"}, 1,
-			[]string{"names: 1 unknown", "1:20 Nat.totiently — did you mean Nat.totient?", "lean:  not run — --no-lean"}},
+			[]string{"names: 1 unknown", "1:20 [unknown-name] unknown name `Nat.totiently`", "did you mean Nat.totient?", "lean:  not run — --no-lean"}},
 		{"lint", []string{"--no-lean", "theorem t : Real.cos pi = -1 := by sorry"}, 1, []string{"[auto-bound-constant]", "did you mean Real.pi?"}},
 		{"pass without lean", []string{"--no-lean", "theorem t (n : ℕ) : Nat.totient n ≤ n := by sorry"}, 0, []string{"names: all known", "verdict: PASS (without Lean)"}},
 		{"lean accepts", []string{"--repl", fake + " -rules " + rules, "theorem t (n : ℕ) : Nat.totient n ≤ n := by sorry"}, 0, []string{"lean:  accepted", "verdict: PASS"}},
 		{"lean rejects", []string{"--repl", fake + " -rules " + rules, "theorem t (n : ℕ) : Nat.Prime n := by sorry"}, 1,
-			[]string{"lean:  Lean reported 1 error(s): Unknown identifier `Nat.Prime`", "(error, hallucination/unknown-identifier)"}},
+			[]string{"lean:  Lean reported 1 error(s): Unknown identifier `Nat.Prime`", "1:20 [error, unknown-identifier] Unknown identifier `Nat.Prime`"}},
 		{"lean hangs", []string{"--timeout", "300ms", "--repl", fake + " -fault hang -at 2", "theorem t : 1 = 1 := by sorry"}, 2, []string{"Lean did not answer in 300ms"}},
 		{"repl missing", []string{"--repl", "/nonexistent/repl", "theorem t : 1 = 1 := by sorry"}, 2, []string{"exited at start", "not found"}},
 	}

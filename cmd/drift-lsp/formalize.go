@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
-	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 func init() {
@@ -107,6 +107,11 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
+	// A stub that failed a check that ran is shown, but is not a success.
+	code := 0
+	if res.Report != nil && !res.Report.Passed() {
+		code = 1
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -115,10 +120,10 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
 			return 1
 		}
-		return 0
+		return code
 	}
 	printResult(stdout, res, pl.Params(), time.Since(start))
-	return 0
+	return code
 }
 
 // informalizedCorpus loads the workspace, describes the user's declarations
@@ -177,10 +182,7 @@ func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr
 	if len(roots) > 0 {
 		root = roots[0]
 	}
-	cfg := leanrepl.CheckerConfig{Kinds: leanrepl.LibraryKinds(eng.Lookup)}
-	if ix := eng.Names(); ix != nil {
-		cfg.Names = ix
-	}
+	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(eng), Kinds: leanrepl.LibraryKinds(eng.Lookup)}
 	var cmd []string
 	if repl != "" {
 		cmd = []string{"/bin/sh", "-c", repl}
@@ -193,16 +195,33 @@ func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr
 	if pool != nil {
 		closer = func() { pool.Close() }
 	}
-	return drift.LeanChecker(checker), closer
+	return checker, closer
 }
 
 // formalizeJSON is the --json form of a drift.Result.
 type formalizeJSON struct {
-	*drift.Result
-	Premises     []premiseJSON `json:"premises"`
-	Illustrative []illusJSON   `json:"illustrative"`
-	Coverage     float64       `json:"coverage"`
-	Seconds      float64       `json:"seconds"`
+	Statement         string               `json:"statement"`
+	Name              string               `json:"name"`
+	Stub              string               `json:"stub"`
+	Passed            bool                 `json:"passed"`
+	Report            *leanrepl.Report     `json:"report"`
+	Opens             []string             `json:"opens"`
+	SubQueries        []subQueryJSON       `json:"sub_queries"`
+	Premises          []premiseJSON        `json:"premises"`
+	Proposed          []drift.ProposedName `json:"proposed"`
+	HallucinationRate float64              `json:"hallucination_rate"`
+	Illustrative      []illusJSON          `json:"illustrative"`
+	Coverage          float64              `json:"coverage"`
+	Candidates        []candidateJSON      `json:"candidates"`
+	Repair            *drift.RepairInfo    `json:"repair"`
+	Warnings          []string             `json:"warnings"`
+	Usage             llm.Usage            `json:"usage"`
+	Seconds           float64              `json:"seconds"`
+}
+
+type subQueryJSON struct {
+	Informal string `json:"informal"`
+	Formal   string `json:"formal"`
 }
 
 type premiseJSON struct {
@@ -218,9 +237,32 @@ type illusJSON struct {
 	Covers    []string `json:"covers"`
 }
 
+type candidateJSON struct {
+	Stub        string           `json:"stub"`
+	Notes       []string         `json:"notes"`
+	WithContext bool             `json:"with_context"`
+	Seeds       []int            `json:"seeds"`
+	Agreement   int              `json:"agreement"`
+	Check       *leanrepl.Report `json:"check"`
+	Error       string           `json:"error"`
+}
+
+// orEmpty returns s, or an empty list for nil, so that JSON shows [].
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 func jsonResult(res *drift.Result, d time.Duration) formalizeJSON {
-	out := formalizeJSON{Result: res, Coverage: res.Illustration.Coverage, Seconds: d.Seconds(),
-		Premises: []premiseJSON{}, Illustrative: []illusJSON{}}
+	out := formalizeJSON{Statement: res.Statement, Name: res.Name, Stub: res.Stub, Passed: res.Report != nil && res.Report.Passed(),
+		Report: res.Report, Opens: orEmpty(res.Opens), SubQueries: []subQueryJSON{}, Premises: []premiseJSON{}, Proposed: orEmpty(res.Proposed),
+		HallucinationRate: res.HallucinationRate, Illustrative: []illusJSON{}, Coverage: res.Illustration.Coverage,
+		Candidates: []candidateJSON{}, Repair: res.Repair, Warnings: orEmpty(res.Warnings), Usage: res.Usage, Seconds: d.Seconds()}
+	for _, q := range res.SubQueries {
+		out.SubQueries = append(out.SubQueries, subQueryJSON{q.Informal, q.Formal})
+	}
 	for _, p := range res.Premises {
 		out.Premises = append(out.Premises, premiseJSON{p.Decl.Name, p.Decl.Signature, p.Source, p.SubQuery})
 	}
@@ -229,7 +271,11 @@ func jsonResult(res *drift.Result, d time.Duration) formalizeJSON {
 		if i < len(res.Illustration.Covers) {
 			cov = res.Illustration.Covers[i]
 		}
-		out.Illustrative = append(out.Illustrative, illusJSON{t.Name, t.Signature, cov})
+		out.Illustrative = append(out.Illustrative, illusJSON{t.Name, t.Signature, orEmpty(cov)})
+	}
+	for _, c := range res.Candidates {
+		out.Candidates = append(out.Candidates, candidateJSON{Stub: c.Stub, Notes: orEmpty(c.Notes), WithContext: c.WithContext,
+			Seeds: orEmpty(c.Seeds), Agreement: c.Agreement, Check: c.Check, Error: c.Error})
 	}
 	return out
 }
@@ -283,14 +329,13 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 			case c.Check.LeanRan && c.Check.LeanOK:
 				fmt.Fprint(w, ", Lean: ok")
 			case c.Check.LeanRan:
-				fmt.Fprintf(w, ", Lean: %s", strings.Join(c.Check.Messages, "; "))
+				fmt.Fprint(w, ", Lean: rejected")
 			case c.Check.LeanSkipped != "":
 				fmt.Fprintf(w, ", Lean not run: %s", c.Check.LeanSkipped)
 			}
-			for _, u := range c.Check.Unknown {
-				fmt.Fprintf(w, ", unknown name %s", u)
-				if sug := c.Check.Suggestions[u]; len(sug) > 0 {
-					fmt.Fprintf(w, " (did you mean %s?)", strings.Join(sug, ", "))
+			for _, f := range c.Check.Findings() {
+				if f.Severity == leanrepl.SeverityError {
+					fmt.Fprintf(w, "\n     %d:%d %s", f.Line, max(f.Column, 0), oneLineSig(f.Message))
 				}
 			}
 		} else {
@@ -315,6 +360,10 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		u.Calls, u.CacheHits, u.Attempts, u.Failures, p.MaxCalls(), u.PromptTokens, u.CompletionTokens, u.Duration.Seconds(), d.Seconds())
 	if len(res.Opens) > 0 {
 		fmt.Fprintf(w, "\nNeeds in the header: %s\n", strings.Join(res.Opens, "; "))
+	}
+	if res.Report != nil && !res.Report.Passed() {
+		fmt.Fprintf(w, "\nChosen stub (FAILED the checks: %s):\n%s\n", res.Report.Summary(), res.Stub)
+		return
 	}
 	fmt.Fprintf(w, "\nChosen stub:\n%s\n", res.Stub)
 }

@@ -25,16 +25,18 @@ func init() {
 
 // indexSummary is the --json output of `drift-lsp index`.
 type indexSummary struct {
-	Files   int     `json:"files"`
-	Decls   int     `json:"decls"`
-	Errors  int     `json:"errors"`
-	Seconds float64 `json:"seconds"`
+	Files  int `json:"files"`
+	Decls  int `json:"decls"`
+	Errors int `json:"errors"`
+	// EmptyRoots counts roots that yielded no .lean file.
+	EmptyRoots int     `json:"empty_roots"`
+	Seconds    float64 `json:"seconds"`
 }
 
 func runIndex(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("index", stderr, "usage: drift-lsp index [--root DIR]... [--cache DIR] [--json]")
 	f := addIndexFlags(fs)
-	asJSON := fs.Bool("json", false, `print {"files":N,"decls":N,"errors":N,"seconds":S}`)
+	asJSON := fs.Bool("json", false, `print {"files":N,"decls":N,"errors":N,"empty_roots":N,"seconds":S}`)
 	verbose := fs.Bool("v", false, "list every warning and error")
 	if !parseNoArgs(fs, args) {
 		return 2
@@ -55,10 +57,18 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 			sum.Errors++
 		}
 	}
+	status := 0
+	sum.EmptyRoots = len(lib.EmptyRoots())
+	for _, r := range lib.EmptyRoots() {
+		if r.User && r.Package != "" || sum.Files == 0 { // a --root beyond the first, or nothing at all
+			fmt.Fprintf(stderr, "drift-lsp index: root %s holds no .lean files\n", r.Dir)
+			status = 1
+		}
+	}
 	if *asJSON {
 		b, _ := json.Marshal(sum)
 		fmt.Fprintln(stdout, string(b))
-		return 0
+		return status
 	}
 	ws := lib.Workspace()
 	fmt.Fprintf(stdout, "workspace %s\n", ws.Dir)
@@ -100,7 +110,27 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	if shown > 20 && !*verbose {
 		fmt.Fprintf(stdout, "… %d more (use -v)\n", shown-20)
 	}
-	return 0
+	if sum.EmptyRoots > 0 {
+		fmt.Fprintf(stdout, "%d root(s) with no .lean files\n", sum.EmptyRoots)
+	}
+	return status
+}
+
+// benchIndexResult is the --json output of `drift-lsp bench index`: medians
+// of wall and CPU time per phase, and peak resident memory.
+type benchIndexResult struct {
+	Files        int     `json:"files"`
+	Decls        int     `json:"decls"`
+	ColdS        float64 `json:"cold_s"`
+	WarmS        float64 `json:"warm_s"`
+	ColdCPUS     float64 `json:"cold_cpu_s"`
+	WarmCPUS     float64 `json:"warm_cpu_s"`
+	ReparseMs    float64 `json:"reparse_ms"`
+	ReparseCPUMs float64 `json:"reparse_cpu_ms"`
+	ReparseFile  string  `json:"reparse_file"`
+	ReparseLines int     `json:"reparse_lines"`
+	PeakRSSMB    int     `json:"peak_rss_mb"`
+	CPUs         int     `json:"cpus"`
 }
 
 // runBenchIndex measures the indexer on a workspace: cold full parse with an
@@ -168,22 +198,22 @@ func runBenchIndex(args []string, stdout, stderr io.Writer) int {
 			reparseCPU = append(reparseCPU, (cpuSeconds()-c)*1000)
 		}
 	}
-	res := map[string]any{
-		"files": len(lib.Files()), "decls": len(lib.Decls()),
-		"cold_s": median(cold), "warm_s": median(warm), "cold_cpu_s": median(coldCPU), "warm_cpu_s": median(warmCPU),
-		"reparse_ms": median(reparse), "reparse_cpu_ms": median(reparseCPU), "reparse_file": path, "reparse_lines": lines,
-		"peak_rss_mb": peakRSSMB(), "cpus": runtime.NumCPU(),
+	res := benchIndexResult{
+		Files: len(lib.Files()), Decls: len(lib.Decls()),
+		ColdS: median(cold), WarmS: median(warm), ColdCPUS: median(coldCPU), WarmCPUS: median(warmCPU),
+		ReparseMs: median(reparse), ReparseCPUMs: median(reparseCPU), ReparseFile: path, ReparseLines: lines,
+		PeakRSSMB: peakRSSMB(), CPUs: runtime.NumCPU(),
 	}
 	if *asJSON {
 		b, _ := json.Marshal(res)
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
-	fmt.Fprintf(stdout, "files %d, declarations %d, %d CPUs\n", res["files"], res["decls"], res["cpus"])
+	fmt.Fprintf(stdout, "files %d, declarations %d, %d CPUs\n", res.Files, res.Decls, res.CPUs)
 	fmt.Fprintf(stdout, "cold full parse   median %.2f s wall, %.2f s CPU (%d runs)\n", median(cold), median(coldCPU), *runs)
 	fmt.Fprintf(stdout, "warm start        median %.2f s wall, %.2f s CPU (%d runs)\n", median(warm), median(warmCPU), *runs)
 	fmt.Fprintf(stdout, "one-file reparse  median %.1f ms wall, %.1f ms CPU (%s, %d lines, %d runs)\n", median(reparse), median(reparseCPU), path, lines, *reparses)
-	fmt.Fprintf(stdout, "peak memory       %d MB (VmHWM)\n", res["peak_rss_mb"])
+	fmt.Fprintf(stdout, "peak memory       %d MB (VmHWM)\n", res.PeakRSSMB)
 	return 0
 }
 

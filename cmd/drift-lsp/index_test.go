@@ -40,6 +40,15 @@ func TestIndexAndDeclsCommands(t *testing.T) {
 	if code := dispatch([]string{"index", "--root", filepath.Join(root, "missing")}, &out, &errb); code != 1 {
 		t.Errorf("missing root: exit %d", code)
 	}
+	errb.Reset()
+	empty := t.TempDir()
+	if code := dispatch([]string{"index", "--root", empty, "--cache", ""}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "holds no .lean files") {
+		t.Errorf("empty root: exit %d, stderr %q", code, errb.String())
+	}
+	out.Reset()
+	if code := dispatch([]string{"index", "--root", root, "--root", empty, "--cache", "", "--json"}, &out, &errb); code != 1 || !strings.Contains(out.String(), `"empty_roots":1`) {
+		t.Errorf("empty extra root: exit %d, output %q", code, out.String())
+	}
 	if code := dispatch([]string{"decls", "extra-arg"}, &out, &errb); code != 2 {
 		t.Errorf("usage error: exit %d", code)
 	}

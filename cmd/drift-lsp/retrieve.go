@@ -63,7 +63,7 @@ func runRetrieve(args []string, stdout, stderr io.Writer) int {
 			out.Premises = append(out.Premises, toHitJSON(p.Hit))
 		}
 		for i, d := range ill.Theorems {
-			out.Illustrative = append(out.Illustrative, thm{toHitJSON(retrieval.Hit{Decl: d}), ill.Covers[i]})
+			out.Illustrative = append(out.Illustrative, thm{toHitJSON(retrieval.Hit{Decl: d}), orEmpty(ill.Covers[i])})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -9,9 +9,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
-	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 func init() {
@@ -93,6 +93,9 @@ type hitJSON struct {
 
 func toHitJSON(h retrieval.Hit) hitJSON {
 	d := h.Decl
+	if h.Channels == nil {
+		h.Channels = map[string]int{}
+	}
 	return hitJSON{Name: d.Name, Kind: string(d.Kind), Module: d.Module, File: d.File, Line: d.Range.Start.Line + 1,
 		Signature: d.Signature, Doc: d.Doc, Score: h.Score, Channels: h.Channels}
 }

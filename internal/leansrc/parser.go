@@ -7,7 +7,7 @@ import (
 
 // Version identifies the parser's output format and behaviour; caches of
 // parse results must be discarded when it changes.
-const Version = 15
+const Version = 16
 
 // strongStarters are keywords that begin a command wherever they appear:
 // they cannot occur inside a term.
@@ -228,6 +228,9 @@ func (p *parser) isStarter(i int, cmdCol int32) bool {
 			return false // `.opaque`, `(lemma := …)`: not a command keyword
 		}
 		if strongStarters[string(s)] {
+			if !t.BOL && i > 0 && (p.is(i-1, "|") || p.is(i-1, ":=")) {
+				return false // constructor `| opaque : Key`, `(name := lemma)`: not a command keyword
+			}
 			if !t.BOL && p.hashLine(i) {
 				return false // `#help command def`: an argument of a # command
 			}

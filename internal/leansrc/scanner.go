@@ -448,7 +448,9 @@ func (s *scanner) ident() {
 	for {
 		r, n := s.runeAt(s.pos)
 		if r == '«' {
+			open := s.pos
 			s.pos += n
+			closed := false
 			for s.pos < len(s.src) {
 				r, n = s.runeAt(s.pos)
 				if r == '\n' {
@@ -456,8 +458,12 @@ func (s *scanner) ident() {
 				}
 				s.pos += n
 				if r == '»' {
+					closed = true
 					break
 				}
+			}
+			if !closed {
+				s.errs = append(s.errs, ScanError{open, "unterminated «name»"})
 			}
 		} else {
 			s.pos += n
@@ -491,8 +497,9 @@ func isLetterLike(r rune) bool {
 		(0x1d49c <= r && r <= 0x1d59f)
 }
 
-// isSubScriptAlnum mirrors Lean's isSubScriptAlnum.
-func isSubScriptAlnum(r rune) bool {
+// IsSubScriptAlnum mirrors Lean's isSubScriptAlnum: subscript digits and
+// letters (₀…₉, ₐ…ₜ, ᵢ…ᵪ, ⱼ), which may continue an identifier.
+func IsSubScriptAlnum(r rune) bool {
 	return (0x2080 <= r && r <= 0x2089) || (0x2090 <= r && r <= 0x209c) || (0x1d62 <= r && r <= 0x1d6a) || r == 0x2c7c
 }
 
@@ -509,7 +516,7 @@ func isIDRest(r rune) bool {
 	if r < utf8.RuneSelf {
 		return (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') || r == '_' || r == '\'' || r == '!' || r == '?'
 	}
-	return isLetterLike(r) || isSubScriptAlnum(r)
+	return isLetterLike(r) || IsSubScriptAlnum(r)
 }
 
 // IsIdentifier reports whether s is a single well-formed (possibly dotted)

@@ -1,7 +1,10 @@
 package library
 
 import (
+	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -14,14 +17,19 @@ type builtFile struct {
 	pf *leansrc.File
 	// decls are fd.decls before twins are inserted, parallel to pf.Decls.
 	decls []*Decl
+	// dropped marks decls that repeat a name already declared in the file;
+	// they are resolved (harmlessly) but left out of the snapshot.
+	dropped map[*Decl]bool
 }
 
 // builder turns parse results into resolved declarations.
 type builder struct {
 	ws    *Workspace
 	files []builtFile
-	// lib is the snapshot being updated (incremental builds only).
+	// lib is the snapshot being updated and old the file's previous
+	// version (incremental builds only; old is empty for a new file).
 	lib *Library
+	old *fileData
 
 	names     map[string][]*Decl // declarations of the files being built
 	trans     map[string]string
@@ -48,20 +56,8 @@ func (b *builder) lookup(name string) (*Decl, bool) {
 // libLookup finds a declaration in the rest of the library during an
 // incremental build (hiding the previous version of the rebuilt file).
 func (b *builder) libLookup(name string) (*Decl, bool) {
-	self := b.files[0].fd.abs
-	if b.lib.over != nil {
-		for _, e := range b.lib.over.byName[name] {
-			if e.f.abs != self {
-				return e.d, true
-			}
-		}
-	}
-	for _, e := range b.lib.base.byName[name] {
-		if !b.lib.shadow[e.f.abs] {
-			return e.d, true
-		}
-	}
-	return nil, false
+	e, ok := b.lib.lookupExcept(name, b.files[0].fd.abs)
+	return e.d, ok
 }
 
 func (b *builder) translated(name string) (string, bool) {
@@ -86,17 +82,29 @@ func (b *builder) convert() {
 		bf.decls = make([]*Decl, len(bf.pf.Decls))
 		store := make([]Decl, len(bf.pf.Decls))
 		main := mainNames(bf.pf.ModuleDocs)
+		declared := make(map[string]int, len(bf.pf.Decls))
 		for j := range bf.pf.Decls {
 			x := &bf.pf.Decls[j]
 			d := &store[j]
-			*d = Decl{Name: x.Name, Kind: Kind(x.Kind), Module: mod, File: bf.fd.rel,
+			name, keep := uniqueName(x, declared)
+			if !keep {
+				if bf.dropped == nil {
+					bf.dropped = map[*Decl]bool{}
+				}
+				bf.dropped[d] = true
+				bf.fd.problems = append(bf.fd.problems, Problem{File: bf.fd.abs,
+					Msg: fmt.Sprintf("line %d: %s already declared in this file (line %d): kept the first", x.Range.Start.Line+1, x.Name, declared[x.Name])})
+			}
+			*d = Decl{Name: name, Kind: Kind(x.Kind), Module: mod, File: bf.fd.rel,
 				Range:     Range{Start: Position(x.Range.Start), End: Position(x.Range.End)},
 				Signature: x.Signature, Doc: x.Doc, Attrs: nonNil(x.Attrs), StatementDeps: []string{}, ProofDeps: []string{},
 				Private: x.Private, Protected: x.Protected, Anonymous: x.Anonymous, Parent: x.Parent, Symbol: x.Symbol,
 				Package: root.Package, User: root.User}
 			d.MainDoc, d.Main = mainDoc(d.Name, main)
 			bf.decls[j] = d
-			b.names[d.Name] = append(b.names[d.Name], d)
+			if keep {
+				b.names[d.Name] = append(b.names[d.Name], d)
+			}
 		}
 	}
 }
@@ -134,6 +142,40 @@ func mainDoc(name string, listed map[string]string) (string, bool) {
 		}
 		s = s[i+1:]
 	}
+}
+
+// uniqueName applies the counting rule shared by every consumer of the
+// library: a full name is declared at most once per file. Names Lean
+// generates (anonymous instances, notations) get Lean's `_1`, `_2`, …
+// suffix when taken, as mkUnusedBaseName does; a repeated explicit name
+// (which Lean rejects) is not kept. declared maps the names taken so far to
+// their 1-based line.
+func uniqueName(x *leansrc.Decl, declared map[string]int) (string, bool) {
+	name := x.Name
+	if _, taken := declared[name]; taken {
+		if !x.Anonymous && x.Kind != "notation" {
+			return name, false
+		}
+		for i := 1; ; i++ {
+			cand := appendIndex(x.Name, i)
+			if _, taken := declared[cand]; !taken {
+				name = cand
+				break
+			}
+		}
+	}
+	declared[name] = x.Range.Start.Line + 1
+	return name, true
+}
+
+// appendIndex is Lean's Name.appendIndexAfter on the last component,
+// inside guillemets when the component is escaped: `instFoo` → `instFoo_1`,
+// `A.«termσ»` → `A.«termσ_1»`.
+func appendIndex(name string, i int) string {
+	if s, ok := strings.CutSuffix(name, "»"); ok {
+		return s + "_" + strconv.Itoa(i) + "»"
+	}
+	return name + "_" + strconv.Itoa(i)
 }
 
 func nonNil(s []string) []string {
@@ -226,6 +268,7 @@ func (b *builder) generateTwins() {
 			continue
 		}
 		b.trans[src.Name] = tgt
+		r.bf.fd.tabs.trans = append(r.bf.fd.tabs.trans, [2]string{src.Name, tgt})
 		src.Twin = tgt
 		doc := r.a.Doc
 		if doc == "" {
@@ -240,6 +283,7 @@ func (b *builder) generateTwins() {
 				_, last := splitLast(f.Name)
 				ft := tgt + "." + GuessAdditiveName(last)
 				b.trans[f.Name] = ft
+				r.bf.fd.tabs.trans = append(r.bf.fd.tabs.trans, [2]string{f.Name, ft})
 				f.Twin = ft
 				b.twin(f, ft, f.Doc, r.a.Existing)
 			}
@@ -285,6 +329,9 @@ func (b *builder) finishTwins() {
 		}
 		out := make([]*Decl, 0, n)
 		for _, d := range bf.decls {
+			if bf.dropped[d] {
+				continue
+			}
 			out = append(out, d)
 			for _, g := range b.twins[d] {
 				g.Signature = b.translateText(g.Signature)
@@ -345,26 +392,47 @@ func isWordByte(c byte) bool {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 }
 
-// tables builds the export-alias table, then the notation tables (whose
-// targets may go through export aliases such as `norm`).
+// tables records each file's export aliases, then its notations (whose
+// targets may go through export aliases such as `norm`), and assembles the
+// library-wide tables from them.
 func (b *builder) tables() {
-	b.notations = map[string][]operator{}
-	b.operators = map[string][]operator{}
 	b.aliases = map[string]string{}
+	if b.lib != nil {
+		b.aliases = b.lib.aliases
+	}
 	for i := range b.files {
+		fd := b.files[i].fd
+		fd.tabs.aliases = nil
 		for _, ex := range b.files[i].pf.Exports {
 			for _, n := range ex.Names {
 				for _, c := range []string{joinName(ex.Namespace, ex.From) + "." + n, ex.From + "." + n} {
 					if _, ok := b.lookup(c); ok {
-						b.aliases[joinName(ex.Namespace, n)] = c
+						fd.tabs.aliases = append(fd.tabs.aliases, [2]string{joinName(ex.Namespace, n), c})
 						break
 					}
 				}
 			}
 		}
 	}
+	if b.lib == nil {
+		b.aliases = map[string]string{}
+		for i := range b.files {
+			for _, a := range b.files[i].fd.tabs.aliases {
+				b.aliases[a[0]] = a[1]
+			}
+		}
+	} else if len(b.files[0].fd.tabs.aliases) > 0 {
+		b.aliases = make(map[string]string, len(b.lib.aliases)+len(b.files[0].fd.tabs.aliases))
+		for k, v := range b.lib.aliases {
+			b.aliases[k] = v
+		}
+		for _, a := range b.files[0].fd.tabs.aliases {
+			b.aliases[a[0]] = a[1]
+		}
+	}
 	for i := range b.files {
 		bf := &b.files[i]
+		bf.fd.tabs.notes = nil
 		for j, x := range bf.pf.Decls {
 			if x.Kind != "notation" || len(x.StmtRefs) == 0 || x.Local {
 				continue // `local notation "v" => …` must not capture other files' `v`
@@ -378,12 +446,98 @@ func (b *builder) tables() {
 			ns, _ := splitLast(bf.decls[j].Name)
 			op := operator{atoms: x.Atoms, target: n, ns: ns, scoped: x.Scoped}
 			if leansrc.IsIdentifier(x.Symbol) {
-				b.notations[x.Symbol] = append(b.notations[x.Symbol], op)
+				bf.fd.tabs.notes = append(bf.fd.tabs.notes, note{key: x.Symbol, ident: true, op: op})
 			} else if len(x.Atoms) > 0 {
-				b.operators[x.Atoms[0]] = append(b.operators[x.Atoms[0]], op)
+				bf.fd.tabs.notes = append(bf.fd.tabs.notes, note{key: x.Atoms[0], op: op})
 			}
 		}
 	}
+	if b.lib == nil {
+		fds := make([]*fileData, len(b.files))
+		for i := range b.files {
+			fds[i] = b.files[i].fd
+		}
+		b.notations, b.operators = assembleNotes(fds)
+	}
+}
+
+// fileTables are the entries one file adds to the library-wide tables.
+type fileTables struct {
+	trans   [][2]string // to_additive: source → additive name
+	aliases [][2]string // export: alias → target
+	notes   []note
+}
+
+// note is one notation entry: an identifier-like symbol or an operator's
+// first atom.
+type note struct {
+	key   string
+	ident bool
+	op    operator
+}
+
+// equal reports whether two files contribute the same table entries.
+func (t *fileTables) equal(u *fileTables) bool {
+	if len(t.notes) != len(u.notes) || !slices.Equal(t.trans, u.trans) || !slices.Equal(t.aliases, u.aliases) {
+		return false
+	}
+	for i := range t.notes {
+		a, b := t.notes[i], u.notes[i]
+		if a.key != b.key || a.ident != b.ident || a.op.target != b.op.target || a.op.ns != b.op.ns ||
+			a.op.scoped != b.op.scoped || !slices.Equal(a.op.atoms, b.op.atoms) {
+			return false
+		}
+	}
+	return true
+}
+
+// keys returns the names and symbols t's entries are looked up by.
+func (t *fileTables) keys() []string {
+	var out []string
+	for _, e := range t.trans {
+		_, last := splitLast(e[0])
+		out = append(out, last)
+	}
+	for _, e := range t.aliases {
+		_, last := splitLast(e[0])
+		out = append(out, last)
+	}
+	for _, n := range t.notes {
+		out = append(out, n.key)
+	}
+	return out
+}
+
+// assembleNotes builds the notation tables from files in path order.
+func assembleNotes(files []*fileData) (notations, operators map[string][]operator) {
+	notations, operators = map[string][]operator{}, map[string][]operator{}
+	for _, f := range files {
+		for _, n := range f.tabs.notes {
+			if n.ident {
+				notations[n.key] = append(notations[n.key], n.op)
+			} else {
+				operators[n.key] = append(operators[n.key], n.op)
+			}
+		}
+	}
+	return notations, operators
+}
+
+// retable rebuilds the library-wide tables of l from its files.
+func (l *Library) retable() {
+	paths := l.Files()
+	files := make([]*fileData, len(paths))
+	l.trans, l.aliases = map[string]string{}, map[string]string{}
+	for i, p := range paths {
+		files[i] = l.files[p]
+		for _, e := range files[i].tabs.trans {
+			l.trans[e[0]] = e[1]
+		}
+		for _, e := range files[i].tabs.aliases {
+			l.aliases[e[0]] = e[1]
+		}
+	}
+	l.notations, l.operators = assembleNotes(files)
 }
 
 // operator is a notation keyed by its symbol or first atom.
@@ -488,14 +642,15 @@ func (b *builder) build(workers int) *Library {
 	close(next)
 	wg.Wait()
 	b.finishTwins()
-	l := &Library{ws: b.ws, files: make(map[string]*fileData, len(b.files)), shadow: map[string]bool{},
-		trans: b.trans, notations: b.notations, operators: b.operators, aliases: b.aliases}
+	l := &Library{ws: b.ws, files: make(map[string]*fileData, len(b.files)), shadow: map[string]bool{}}
 	fds := make([]*fileData, len(b.files))
 	for i, bf := range b.files {
+		bf.fd.refs = refFilterOf(bf.pf)
 		l.files[bf.fd.abs] = bf.fd
 		fds[i] = bf.fd
 	}
-	l.base = newIndex(fds)
+	l.base = newBase(fds)
+	l.retable() // the tables a snapshot loaded from disk rebuilds the same way
 	return l
 }
 
@@ -504,15 +659,9 @@ func (b *builder) buildIncremental() {
 	b.convert()
 	b.generateTwins()
 	b.lasts = lastComponents(b.names)
-	if len(b.trans) > 0 {
-		merged := make(map[string]string, len(b.lib.trans)+len(b.trans))
-		for k, v := range b.lib.trans {
-			merged[k] = v
-		}
-		for k, v := range b.trans {
-			merged[k] = v
-		}
-		b.lib.trans = merged
+	b.tables()
+	if fd := b.files[0].fd; !fd.tabs.equal(&b.old.tabs) {
+		b.lib.retable()
 	}
 	b.resolveFile(&b.files[0])
 	b.finishTwins()
@@ -547,7 +696,7 @@ func (b *builder) resolver() resolver {
 	}
 	r.lasts = []map[string]bool{b.lasts}
 	if b.lib != nil {
-		r.lasts = append(r.lasts, b.lib.base.lasts)
+		r.lasts = append(r.lasts, b.lib.base.get().lasts)
 		if b.lib.over != nil {
 			r.lasts = append(r.lasts, b.lib.over.lasts)
 		}

@@ -1,7 +1,9 @@
 package library
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,8 +55,17 @@ type fileData struct {
 	root     int
 	rel      string
 	hash     contentHash
+	size     int64 // size and modification time (ns) when read from disk
+	mtime    int64
 	decls    []*Decl
 	problems []Problem
+	// tabs are the file's entries in the library-wide tables.
+	tabs fileTables
+	// refs holds the last components of the identifiers the file uses.
+	refs refFilter
+	// pf is the parse result of files built by UpdateFile (nil for files
+	// from Load, which are re-read from disk when needed).
+	pf *leansrc.File
 }
 
 // entry is a declaration and the file holding it.
@@ -75,7 +86,7 @@ type index struct {
 type Library struct {
 	ws    *Workspace
 	files map[string]*fileData
-	base  *index
+	base  *baseIndex
 	// over indexes the files changed since base was built; shadow lists
 	// their paths (base entries from those paths are hidden).
 	over   *index
@@ -86,6 +97,8 @@ type Library struct {
 	operators map[string][]operator // operator notations by first atom
 	aliases   map[string]string     // export aliases: alias name → target
 
+	empty []Root // roots that yielded no file at Load
+
 	allOnce sync.Once
 	all     []*Decl
 }
@@ -94,17 +107,38 @@ type Library struct {
 // cache for unchanged content), resolves references across the library and
 // returns the snapshot.
 func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
-	srcs, err := ws.files()
+	ls, err := ws.walk()
 	if err != nil {
 		return nil, err
 	}
+	srcs := ls.files
 	logf := opts.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
+	var empty []Root
+	for i, n := range ls.perRoot {
+		if n == 0 {
+			r := ws.Roots[i]
+			empty = append(empty, r)
+			logf("warning: root %s yields no Lean files", r.Dir)
+		}
+	}
 	var cached map[contentHash]*leansrc.File
-	cpath := ""
+	cpath, spath := "", ""
 	if opts.CacheDir != "" {
+		spath = snapPath(opts.CacheDir, ws.Dir)
+		lib, err := readSnapshot(spath, ws, ls)
+		if err == nil {
+			lib.empty = empty
+			if opts.Progress != nil {
+				opts.Progress(len(srcs), len(srcs))
+			}
+			return lib, nil
+		}
+		if !errors.Is(err, errStale) {
+			logf("library snapshot %s unusable (%v): rebuilding", spath, err)
+		}
 		cpath = cachePath(opts.CacheDir, ws.Dir)
 		cached, err = readCache(cpath)
 		if err != nil {
@@ -136,9 +170,12 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 				}
 				s := srcs[i]
 				fd := &fileData{abs: s.abs, root: s.root, rel: s.rel}
-				content, err := readSource(s.abs)
+				content, st, err := readSourceStat(s.abs)
 				var pf *leansrc.File
 				fresh := false
+				if st != nil {
+					fd.size, fd.mtime = st.Size(), st.ModTime().UnixNano()
+				}
 				if err != nil {
 					fd.problems = append(fd.problems, Problem{File: s.abs, Msg: err.Error(), Error: true})
 					pf = &leansrc.File{}
@@ -184,19 +221,38 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 	for i, r := range results {
 		b.files[i] = builtFile{fd: r.fd, pf: r.pf}
 	}
-	return b.build(workers), nil
+	lib := b.build(workers)
+	lib.empty = empty
+	if spath != "" {
+		if err := writeSnapshot(spath, lib); err != nil {
+			logf("writing library snapshot: %v", err)
+		}
+	}
+	return lib, nil
 }
+
+// EmptyRoots returns the roots in which Load found no .lean file (a wrong
+// --root, an unfetched package): the library silently lacks their names.
+func (l *Library) EmptyRoots() []Root { return l.empty }
 
 // readSource reads a file, refusing ones larger than leansrc.MaxFileSize.
 func readSource(path string) ([]byte, error) {
+	b, _, err := readSourceStat(path)
+	return b, err
+}
+
+// readSourceStat is readSource that also returns the file's status, taken
+// before reading (a later change shows in the modification time).
+func readSourceStat(path string) ([]byte, os.FileInfo, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if st.Size() > leansrc.MaxFileSize {
-		return nil, fmt.Errorf("file too large (%d MB): skipped", st.Size()>>20)
+		return nil, st, fmt.Errorf("file too large (%d MB): skipped", st.Size()>>20)
 	}
-	return os.ReadFile(path)
+	b, err := os.ReadFile(path)
+	return b, st, err
 }
 
 // Workspace returns the workspace the library was loaded from.
@@ -250,23 +306,37 @@ func (l *Library) Problems() []Problem {
 // Lookup finds a declaration by exact full name. When several files declare
 // the name, the first in path order wins.
 func (l *Library) Lookup(name string) (*Decl, bool) {
+	e, ok := l.lookupExcept(name, "")
+	return e.d, ok
+}
+
+// lookupExcept is Lookup ignoring the file at skip.
+func (l *Library) lookupExcept(name, skip string) (entry, bool) {
+	var best entry
+	found := false
+	consider := func(e entry) {
+		if e.f.abs != skip && (!found || e.f.abs < best.f.abs) {
+			best, found = e, true
+		}
+	}
 	if l.over != nil {
-		if es := l.over.byName[name]; len(es) > 0 {
-			return es[0].d, true
+		for _, e := range l.over.byName[name] {
+			consider(e)
 		}
 	}
-	for _, e := range l.base.byName[name] {
+	for _, e := range l.base.get().byName[name] {
 		if !l.shadow[e.f.abs] {
-			return e.d, true
+			consider(e)
+			break // base entries are in path order
 		}
 	}
-	return nil, false
+	return best, found
 }
 
 // UsedBy returns the declarations whose statement uses name.
 func (l *Library) UsedBy(name string) []*Decl {
 	var out []*Decl
-	for _, e := range l.base.usedBy[name] {
+	for _, e := range l.base.get().usedBy[name] {
 		if !l.shadow[e.f.abs] {
 			out = append(out, e.d)
 		}
@@ -277,6 +347,26 @@ func (l *Library) UsedBy(name string) []*Decl {
 		}
 	}
 	return out
+}
+
+// baseIndex is the index of a snapshot's base files, built on first use
+// (a warm start that only lists declarations never pays for it) and shared
+// by the snapshots derived from it.
+type baseIndex struct {
+	once  sync.Once
+	files []*fileData
+	ix    *index
+}
+
+func newBase(files []*fileData) *baseIndex { return &baseIndex{files: files} }
+
+// get returns the index, building it once.
+func (b *baseIndex) get() *index {
+	b.once.Do(func() {
+		b.ix = newIndex(b.files)
+		b.files = nil
+	})
+	return b.ix
 }
 
 // newIndex builds name and used-by maps over files.
@@ -300,24 +390,23 @@ func newIndex(files []*fileData) *index {
 
 // UpdateFile parses new content for the file at path (absolute) and returns
 // a new snapshot in which that file's declarations are replaced, plus what
-// changed. The receiver is not modified.
+// changed. When the file declares other names than before, the other files
+// that may refer to those names are resolved again, so that the snapshot
+// equals a fresh Load of the same files. The receiver is not modified.
 func (l *Library) UpdateFile(path string, content []byte) (*Library, Delta) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
 	}
-	root, rel := l.ws.locate(abs)
-	fd := &fileData{abs: abs, root: root, rel: rel, hash: hashContent(content)}
-	pf := leansrc.Parse(content)
-	nl := l.derive(abs)
-	nl.files[abs] = fd
-	b := &builder{ws: l.ws, files: []builtFile{{fd: fd, pf: pf}}, lib: nl}
-	b.buildIncremental()
-	nl.finish(abs)
-	return nl, diff(abs, l.files[abs], fd)
+	nl := l.derive()
+	fd := nl.rebuild(abs, leansrc.Parse(content), hashContent(content))
+	d := diff(abs, l.files[abs], fd)
+	nl.refreshDependents(abs, l.files[abs], fd, &d)
+	return nl, d
 }
 
-// RemoveFile returns a snapshot without the file at path (absolute).
+// RemoveFile returns a snapshot without the file at path (absolute); files
+// that referred to its names are resolved again.
 func (l *Library) RemoveFile(path string) (*Library, Delta) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -327,16 +416,101 @@ func (l *Library) RemoveFile(path string) (*Library, Delta) {
 	if old == nil {
 		return l, Delta{File: abs}
 	}
-	nl := l.derive(abs)
+	nl := l.derive()
 	delete(nl.files, abs)
-	nl.finish(abs)
-	return nl, diff(abs, old, nil)
+	nl.shadow[abs] = true
+	if !old.tabs.equal(&fileTables{}) {
+		nl.retable()
+	}
+	nl.finish()
+	d := diff(abs, old, nil)
+	nl.refreshDependents(abs, old, nil, &d)
+	return nl, d
 }
 
-// derive copies the snapshot's file map and overlay bookkeeping so that one
-// file can change.
-func (l *Library) derive(abs string) *Library {
-	nl := &Library{ws: l.ws, base: l.base, trans: l.trans, notations: l.notations, operators: l.operators, aliases: l.aliases}
+// rebuild replaces the file at abs in l (a snapshot being derived) by the
+// parse result pf and resolves it against the rest of l.
+func (l *Library) rebuild(abs string, pf *leansrc.File, hash contentHash) *fileData {
+	root, rel := l.ws.locate(abs)
+	fd := &fileData{abs: abs, root: root, rel: rel, hash: hash, pf: pf, refs: refFilterOf(pf)}
+	old := l.files[abs]
+	if old == nil {
+		old = &fileData{}
+	}
+	l.files[abs] = fd
+	l.shadow[abs] = true
+	b := &builder{ws: l.ws, files: []builtFile{{fd: fd, pf: pf}}, lib: l, old: old}
+	b.buildIncremental()
+	l.finish()
+	return fd
+}
+
+// refreshDependents resolves again every file other than abs that may
+// refer to a name declared by old or by new but not by both, and adds what
+// changed in them to d. A file is re-parsed from disk unless its parse
+// result is kept (files built by UpdateFile); one whose disk content no
+// longer matches its hash is left as it is (its own update will follow).
+func (l *Library) refreshDependents(abs string, old, new *fileData, d *Delta) {
+	lasts := changedLasts(old, new)
+	if len(lasts) == 0 {
+		return
+	}
+	for _, p := range l.Files() {
+		f := l.files[p]
+		if p == abs || !f.refs.mayHaveAny(lasts) {
+			continue
+		}
+		pf := f.pf
+		if pf == nil {
+			content, err := readSource(p)
+			if err != nil || hashContent(content) != f.hash {
+				continue
+			}
+			pf = leansrc.Parse(content)
+		}
+		nf := l.rebuild(p, pf, f.hash)
+		fd := diff(p, f, nf)
+		d.Added = append(d.Added, fd.Added...)
+		d.Removed = append(d.Removed, fd.Removed...)
+		d.Changed = append(d.Changed, fd.Changed...)
+	}
+}
+
+// changedLasts returns the last components of the names declared by
+// exactly one of old and new (either may be nil).
+func changedLasts(old, new *fileData) []string {
+	var out []string
+	if old != nil && new != nil && !old.tabs.equal(&new.tabs) {
+		out = append(append(out, old.tabs.keys()...), new.tabs.keys()...)
+	} else if f := cmp.Or(old, new); f != nil {
+		out = append(out, f.tabs.keys()...) // added or removed
+	}
+	count := map[string]int{}
+	for i, f := range []*fileData{old, new} {
+		if f == nil {
+			continue
+		}
+		for _, d := range f.decls {
+			count[d.Name] |= 1 << i
+		}
+	}
+	seen := map[string]bool{}
+	for n, c := range count {
+		if c == 3 {
+			continue
+		}
+		if _, last := splitLast(n); !seen[last] {
+			seen[last] = true
+			out = append(out, last)
+		}
+	}
+	return out
+}
+
+// derive copies the snapshot's file map and overlay bookkeeping so that
+// files can change.
+func (l *Library) derive() *Library {
+	nl := &Library{ws: l.ws, empty: l.empty, base: l.base, trans: l.trans, notations: l.notations, operators: l.operators, aliases: l.aliases}
 	nl.files = make(map[string]*fileData, len(l.files)+1)
 	for k, v := range l.files {
 		nl.files[k] = v
@@ -345,7 +519,6 @@ func (l *Library) derive(abs string) *Library {
 	for k := range l.shadow {
 		nl.shadow[k] = true
 	}
-	nl.shadow[abs] = true
 	nl.over = l.over
 	return nl
 }
@@ -355,13 +528,13 @@ func (l *Library) derive(abs string) *Library {
 const maxOverlay = 64
 
 // finish rebuilds the overlay index (or the base, when the overlay is big).
-func (l *Library) finish(abs string) {
+func (l *Library) finish() {
 	if len(l.shadow) > maxOverlay {
 		files := make([]*fileData, 0, len(l.files))
 		for _, p := range l.Files() {
 			files = append(files, l.files[p])
 		}
-		l.base = newIndex(files)
+		l.base = newBase(files)
 		l.shadow = map[string]bool{}
 		l.over = nil
 		return

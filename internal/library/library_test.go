@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -280,13 +282,19 @@ func TestCacheWarmStart(t *testing.T) {
 	if a.String() != b.String() {
 		t.Errorf("warm start differs from cold parse")
 	}
-	if err := os.WriteFile(packs[0], []byte("garbage"), 0o644); err != nil {
-		t.Fatal(err)
+	snaps, _ := filepath.Glob(filepath.Join(cache, "*.lib"))
+	if len(snaps) != 1 {
+		t.Fatalf("snapshot files %v", snaps)
+	}
+	for _, f := range append(packs, snaps...) {
+		if err := os.WriteFile(f, []byte("garbage"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var logged []string
 	ws, _ := Discover(dir, nil)
 	again, err := Load(context.Background(), ws, Options{CacheDir: cache, Logf: func(f string, args ...any) { logged = append(logged, f) }})
-	if err != nil || len(again.Decls()) != len(cold.Decls()) || len(logged) == 0 {
+	if err != nil || len(again.Decls()) != len(cold.Decls()) || len(logged) != 2 {
 		t.Errorf("corrupt cache: err %v, %d decls, logs %q", err, len(again.Decls()), logged)
 	}
 }
@@ -472,5 +480,199 @@ func TestOddFilesInWorkspace(t *testing.T) {
 	}
 	if errs != 1 {
 		t.Errorf("%d errors, want 1:\n%s", errs, joined)
+	}
+}
+
+// TestOneNamePerFile checks the counting rule: generated names (anonymous
+// instances, notations) that repeat in a file get Lean's `_1` suffix, and a
+// repeated explicit name is kept once with a warning.
+func TestOneNamePerFile(t *testing.T) {
+	dir := writeTree(t, map[string]string{"lakefile.lean": "-- lake", "A.lean": `
+class Foo (α : Type) where x : α
+instance : Foo Nat := ⟨0⟩
+instance : Foo Nat := ⟨1⟩
+instance : Foo Nat := ⟨2⟩
+section
+local notation "σ" => Foo.x
+end
+section
+local notation "σ" => Foo.x
+end
+theorem t : True := trivial
+theorem t : True := trivial
+`})
+	lib := load(t, dir, "")
+	var names []string
+	for _, d := range lib.Decls() {
+		names = append(names, d.Name)
+	}
+	want := []string{"Foo", "Foo.mk", "Foo.x", "instFooNat", "instFooNat_1", "instFooNat_2", "«termσ»", "«termσ_1»", "t"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("names = %q, want %q", names, want)
+	}
+	var msgs []string
+	for _, p := range lib.Problems() {
+		msgs = append(msgs, p.Msg)
+		if p.Error {
+			t.Errorf("duplicate reported as an error: %s", p.Msg)
+		}
+	}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "line 13: t already declared in this file (line 12)") {
+		t.Errorf("problems = %q", msgs)
+	}
+}
+
+// declSet renders a library's declarations (name, kind, module, file,
+// dependencies) for comparisons between two loads.
+func declSet(lib *Library) []string {
+	var out []string
+	for _, d := range lib.Decls() {
+		out = append(out, fmt.Sprintf("%s %s %s %s %q %q %s", d.Name, d.Kind, d.Module, d.File, d.StatementDeps, d.ProofDeps, d.Twin))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// symlinkWorkspace builds a workspace with one file of its own whose
+// .lake/packages/mathlib is a symbolic link to pkg, and whose other
+// packages are links to pkg's own packages (as Lake lays them out).
+func symlinkWorkspace(t *testing.T, pkg string) string {
+	t.Helper()
+	ws := writeTree(t, map[string]string{"lakefile.lean": "-- lake\n", "User.lean": "theorem mine : True := trivial\n"})
+	if err := os.MkdirAll(filepath.Join(ws, ".lake", "packages"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	real, err := Discover(pkg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range real.Roots {
+		name := r.Package
+		if name == "" {
+			name = "mathlib"
+		}
+		if err := os.Symlink(r.Dir, filepath.Join(ws, ".lake", "packages", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ws
+}
+
+// pkgDecls keeps the declarations of one package, keyed without the package.
+func pkgDecls(lib *Library, pkg string) []string {
+	var out []string
+	for _, d := range lib.Decls() {
+		if d.Package == pkg {
+			out = append(out, fmt.Sprintf("%s %s %s %s %q %q %s", d.Name, d.Kind, d.Module, d.File, d.StatementDeps, d.ProofDeps, d.Twin))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestSymlinkedPackage checks that a .lake/packages/mathlib that is a
+// symbolic link indexes the same declarations as the real directory (the
+// testdata workspace, and the DRIFT_MATHLIB tree when set), that a root
+// given through a link is walked, and that link cycles end.
+func TestSymlinkedPackage(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	real := []string{filepath.Join("..", "..", "testdata", "workspace")}
+	if m := os.Getenv("DRIFT_MATHLIB"); m != "" {
+		real = append(real, m)
+	}
+	for _, dir := range real {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			direct := load(t, dir, "")
+			ws := symlinkWorkspace(t, dir)
+			linked := load(t, ws, "")
+			want := pkgDecls(direct, "")
+			got := pkgDecls(linked, "mathlib")
+			for _, r := range direct.Workspace().Roots[1:] {
+				want = append(want, pkgDecls(direct, r.Package)...)
+				got = append(got, pkgDecls(linked, r.Package)...)
+			}
+			if len(want) == 0 || !reflect.DeepEqual(got, want) {
+				for i := range want {
+					if i < len(got) && got[i] != want[i] {
+						t.Errorf("first difference:\n link   %s\n direct %s", got[i], want[i])
+						break
+					}
+				}
+				t.Fatalf("through the link: %d declarations, directly: %d", len(got), len(want))
+			}
+			if _, ok := linked.Lookup("mine"); !ok {
+				t.Error("the workspace's own file is missing")
+			}
+			// --root given as a link to the tree.
+			link := filepath.Join(t.TempDir(), "link")
+			abs, _ := filepath.Abs(dir)
+			if err := os.Symlink(abs, link); err != nil {
+				t.Fatal(err)
+			}
+			viaLink := load(t, link, "")
+			if got, want := declSet(viaLink), declSet(direct); len(want) == 0 || !reflect.DeepEqual(got, want) {
+				t.Errorf("root through a link: %d declarations, want %d", len(got), len(direct.Decls()))
+			}
+		})
+	}
+}
+
+// TestSymlinkCycle checks that link loops and links to trees already
+// walked neither hang nor index a file twice, and that Dirs lists the
+// directories reached through links.
+func TestSymlinkCycle(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	dir := writeTree(t, map[string]string{"lakefile.lean": "-- lake\n", "A/B.lean": "def b : Nat := 1\n", "Other/C.lean": "def c : Nat := 2\n"})
+	for link, target := range map[string]string{
+		"A/up":     "..",                           // loop to the workspace
+		"A/self":   "self",                         // loop to itself (dangling)
+		"A/again":  filepath.Join(dir, "A"),        // the tree it lives in
+		"Linked":   filepath.Join(dir, "Other"),    // second path to a walked tree
+		"Dangling": filepath.Join(dir, "missing"),  // broken link
+		"D.lean":   filepath.Join(dir, "A/B.lean"), // second path to a file
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib := load(t, dir, "")
+	var files []string
+	for _, f := range lib.Files() {
+		rel, _ := filepath.Rel(dir, f)
+		files = append(files, filepath.ToSlash(rel))
+	}
+	// Each real file once, by the first path the sorted walk reaches.
+	if want := []string{"A/B.lean", "Other/C.lean", "lakefile.lean"}; !reflect.DeepEqual(files, want) {
+		t.Errorf("files = %q, want %q", files, want)
+	}
+	ws, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := ws.Dirs()
+	if err != nil || len(dirs) != 3 {
+		t.Errorf("Dirs = %q, %v; want the workspace, A and Other", dirs, err)
+	}
+}
+
+// TestEmptyRoot checks that a root without Lean files is reported.
+func TestEmptyRoot(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	dir := writeTree(t, map[string]string{"lakefile.lean": "-- lake\n"})
+	empty := t.TempDir()
+	ws, err := Discover(dir, []string{empty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged []string
+	lib, err := Load(context.Background(), ws, Options{Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if er := lib.EmptyRoots(); len(er) != 1 || er[0].Dir != empty {
+		t.Errorf("EmptyRoots = %+v", er)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], empty+" yields no Lean files") {
+		t.Errorf("log = %q", logged)
 	}
 }

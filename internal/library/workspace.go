@@ -154,51 +154,110 @@ type sourceFile struct {
 	root int    // index into Workspace.Roots
 }
 
+// listing is the result of walking every root: the .lean files, the
+// directories descended into and how many files each root yielded.
+type listing struct {
+	files   []sourceFile
+	dirs    []string
+	perRoot []int
+}
+
 // files lists every .lean file of the workspace, skipping build outputs,
 // hidden directories and the package directories of nested roots.
 func (ws *Workspace) files() ([]sourceFile, error) {
-	var out []sourceFile
+	ls, err := ws.walk()
+	if err != nil {
+		return nil, err
+	}
+	return ls.files, nil
+}
+
+// Dirs returns every directory the indexer reads .lean files from, by the
+// path under its root (symbolic links followed, each real directory once):
+// the directories a file watcher must watch.
+func (ws *Workspace) Dirs() ([]string, error) {
+	ls, err := ws.walk()
+	if err != nil {
+		return nil, err
+	}
+	return ls.dirs, nil
+}
+
+// walk visits every root. Symbolic links to directories and files are
+// followed; each real directory is read once (a link cycle or a second
+// link to a tree already walked is skipped), and paths keep the name they
+// have under their root so that module names follow the workspace layout.
+func (ws *Workspace) walk() (*listing, error) {
+	ls := &listing{perRoot: make([]int, len(ws.Roots))}
 	rootDirs := map[string]bool{}
 	for _, r := range ws.Roots {
 		rootDirs[r.Dir] = true
-	}
-	seen := map[string]bool{}
-	for ri, r := range ws.Roots {
-		err := filepath.WalkDir(r.Dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if p == r.Dir {
-					return err
-				}
-				return nil // unreadable subdirectory: skip it
-			}
-			if d.IsDir() {
-				if p != r.Dir && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".") || rootDirs[p]) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(d.Name(), ".lean") || seen[p] {
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
-					return nil
-				}
-			}
-			seen[p] = true
-			rel, err := filepath.Rel(r.Dir, p)
-			if err != nil {
-				return nil
-			}
-			out = append(out, sourceFile{abs: p, rel: filepath.ToSlash(rel), root: ri})
-			return nil
-		})
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+		if real, err := filepath.EvalSymlinks(r.Dir); err == nil {
+			rootDirs[real] = true
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].abs < out[j].abs })
-	return out, nil
+	visited := map[string]bool{} // real directories already walked
+	seen := map[string]bool{}    // real files already listed
+	for ri, r := range ws.Roots {
+		real, err := filepath.EvalSymlinks(r.Dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, err
+		}
+		if visited[real] {
+			continue
+		}
+		var visit func(dir, realDir string)
+		visit = func(dir, realDir string) {
+			visited[realDir] = true
+			ls.dirs = append(ls.dirs, dir)
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				return // unreadable subdirectory: skip it
+			}
+			// Real entries before links, so that a tree reachable both ways
+			// keeps its own path.
+			sort.SliceStable(ents, func(i, j int) bool {
+				return ents[i].Type()&fs.ModeSymlink == 0 && ents[j].Type()&fs.ModeSymlink != 0
+			})
+			for _, e := range ents {
+				p := filepath.Join(dir, e.Name())
+				isDir, regular := e.IsDir(), e.Type().IsRegular()
+				rp := filepath.Join(realDir, e.Name())
+				if e.Type()&fs.ModeSymlink != 0 {
+					st, err := os.Stat(p)
+					if err != nil {
+						continue // dangling link
+					}
+					isDir, regular = st.IsDir(), st.Mode().IsRegular()
+					if rp, err = filepath.EvalSymlinks(p); err != nil {
+						continue
+					}
+				}
+				switch {
+				case isDir:
+					n := e.Name()
+					if skipDirs[n] || strings.HasPrefix(n, ".") || rootDirs[p] || rootDirs[rp] || visited[rp] {
+						continue
+					}
+					visit(p, rp)
+				case regular && strings.HasSuffix(e.Name(), ".lean") && !seen[rp]:
+					seen[rp] = true
+					rel, err := filepath.Rel(r.Dir, p)
+					if err != nil {
+						continue
+					}
+					ls.files = append(ls.files, sourceFile{abs: p, rel: filepath.ToSlash(rel), root: ri})
+					ls.perRoot[ri]++
+				}
+			}
+		}
+		visit(r.Dir, real)
+	}
+	sort.Slice(ls.files, func(i, j int) bool { return ls.files[i].abs < ls.files[j].abs })
+	return ls, nil
 }
 
 // locate maps an absolute file path to its root and relative path; files

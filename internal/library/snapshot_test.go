@@ -1,0 +1,166 @@
+package library
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// dump renders everything a library serves: declarations (decls schema),
+// problems, and lookups and used-by lists of every name.
+func dump(l *Library) string {
+	var b bytes.Buffer
+	WriteDecls(&b, l.Decls())
+	for _, p := range l.Problems() {
+		b.WriteString(p.File + ": " + p.Msg + "\n")
+	}
+	for _, d := range l.Decls() {
+		x, _ := l.Lookup(d.Name)
+		b.WriteString(d.Name + " → " + x.File + " used by " + strings.Join(usedBy(l, d.Name), ",") + "\n")
+	}
+	return b.String()
+}
+
+// TestSnapshot checks the library snapshot: a warm start serves exactly
+// what the cold build served; a corrupt, truncated or foreign-version
+// snapshot is rebuilt (the corrupt ones with a log line), never served; an
+// edited file makes it stale; a touched but unchanged file does not.
+func TestSnapshot(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	dir := copyTreeForTest(t, filepath.Join("..", "..", "testdata", "workspace"))
+	cache := t.TempDir()
+	ws, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() (*Library, []string) {
+		t.Helper()
+		var logged []string
+		lib, err := Load(context.Background(), ws, Options{CacheDir: cache, Logf: func(f string, a ...any) { logged = append(logged, f) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lib, logged
+	}
+	cold, _ := open()
+	want := dump(cold)
+	snap := snapPath(cache, ws.Dir)
+	good, err := os.ReadFile(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, logged := open()
+	if got := dump(warm); got != want || len(logged) != 0 {
+		t.Fatalf("warm start differs from the cold build (logs %q):\n%s", logged, firstLineDiff(got, want))
+	}
+	if !servedFromSnapshot(t, ws, cache) {
+		t.Fatal("warm start did not use the snapshot")
+	}
+
+	damage := map[string]func([]byte) []byte{
+		"flipped byte": func(b []byte) []byte { c := bytes.Clone(b); c[len(c)/2] ^= 0x55; return c },
+		"truncated":    func(b []byte) []byte { return b[:len(b)*2/3] },
+		"empty":        func([]byte) []byte { return nil },
+		"foreign version": func(b []byte) []byte {
+			c := bytes.Clone(b)
+			c[len(snapMagic)]++ // the version varint
+			return c
+		},
+	}
+	for name, f := range damage {
+		if err := os.WriteFile(snap, f(good), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if servedFromSnapshot(t, ws, cache) {
+			t.Errorf("%s: snapshot served", name)
+		}
+		lib, logged := open()
+		if got := dump(lib); got != want {
+			t.Errorf("%s: rebuilt library differs:\n%s", name, firstLineDiff(got, want))
+		}
+		if wantLog := name != "foreign version"; (len(logged) > 0) != wantLog {
+			t.Errorf("%s: logs %q", name, logged)
+		}
+		if !servedFromSnapshot(t, ws, cache) {
+			t.Errorf("%s: the snapshot was not rewritten", name)
+		}
+	}
+
+	// A touched file with the same content keeps the snapshot valid.
+	a := filepath.Join(dir, "DriftExample", "Algebra.lean")
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(a, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if !servedFromSnapshot(t, ws, cache) {
+		t.Error("touching a file made the snapshot stale")
+	}
+	// An edited file makes it stale, and the rebuild sees the edit.
+	if err := os.WriteFile(a, []byte("theorem edited_in_place : True := trivial\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if servedFromSnapshot(t, ws, cache) {
+		t.Error("an edited file did not make the snapshot stale")
+	}
+	lib, _ := open()
+	if _, ok := lib.Lookup("edited_in_place"); !ok {
+		t.Error("rebuild after an edit misses the new declaration")
+	}
+	// A new file too.
+	if err := os.WriteFile(filepath.Join(dir, "New.lean"), []byte("def n : Nat := 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if servedFromSnapshot(t, ws, cache) {
+		t.Error("a new file did not make the snapshot stale")
+	}
+}
+
+// servedFromSnapshot reports whether the snapshot in cache matches the
+// workspace's files now.
+func servedFromSnapshot(t *testing.T, ws *Workspace, cache string) bool {
+	t.Helper()
+	ls, err := ws.walk()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = readSnapshot(snapPath(cache, ws.Dir), ws, ls)
+	return err == nil
+}
+
+func firstLineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return "got  " + g[i] + "\nwant " + w[i]
+		}
+	}
+	return "lengths differ"
+}
+
+// copyTreeForTest copies a directory tree (following nothing special).
+func copyTreeForTest(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
