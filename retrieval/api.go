@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 )
 
@@ -22,9 +23,17 @@ func clip(s string) string {
 	return strings.ToValidUTF8(s[:MaxQueryBytes], "")
 }
 
+// PremiseKinds are the declaration kinds that can be premises: the things
+// a statement names.
+var PremiseKinds = []library.Kind{library.KindDef, library.KindAbbrev, library.KindStructure, library.KindClass,
+	library.KindInductive, library.KindClassInductive, library.KindOpaque, library.KindAxiom, library.KindField,
+	library.KindConstructor}
+
 // Retrieve finds premises for a statement: with sub-queries, the top k
-// premises of each (sentence and formal guess together; k = 1 is DRIFT's
-// top-1), deduplicated; without, the top k premises of the statement itself.
+// premises of each (sentence and formal guess together, ranked by the
+// search ranking restricted to PremiseKinds; k = 1 is DRIFT's top-1),
+// deduplicated; without, the top k premises of the statement itself
+// (premise ranking).
 func (e *Engine) Retrieve(ctx context.Context, statement string, subs []SubQuery, k int) ([]Premise, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
@@ -53,10 +62,16 @@ func (e *Engine) Retrieve(ctx context.Context, statement string, subs []SubQuery
 		}
 		return out, nil
 	}
+	// A sub-query is a short concept phrase and a formal guess: the search
+	// ranking, restricted to premise kinds, finds its declaration (see
+	// docs/retrieval.md, "Sub-query retrieval").
 	var out []Premise
 	seen := map[string]bool{}
 	for i, sq := range subs {
-		hits, err := e.rankPremises(ctx, s, clip(sq.Informal), clip(sq.Formal), k, e.ranking)
+		hits, err := e.search(ctx, s, Query{Text: sq.Informal, Formal: sq.Formal, K: k, Kinds: PremiseKinds}, DefaultSearch)
+		if errors.Is(err, ErrEmptyQuery) {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

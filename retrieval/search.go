@@ -84,6 +84,7 @@ const (
 	wName, wNS, wDoc, wLead, wBold, wMain = 1.0, 0.2, 0.35, 0.5, 0.9, 0.5
 	synonymWeight                         = 0.7
 	searchPool                            = 200
+	phraseDepth                           = 80
 	maxQueryTerms                         = 32
 )
 
@@ -101,6 +102,11 @@ func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]H
 	if err != nil {
 		return nil, err
 	}
+	return e.search(ctx, s, q, sr)
+}
+
+// search ranks snapshot s for q (the caller holds e.mu for reading).
+func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRanking) ([]Hit, error) {
 	text := clip(q.Text)
 	k := q.K
 	if k <= 0 {
@@ -204,18 +210,30 @@ func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]H
 			}
 		}
 	}
-	out := make([]*candidate, 0, len(cands))
+	// The phrase features (which analyze docstrings) are computed for the
+	// phraseDepth best candidates by lexical evidence and channel bonuses
+	// only: the rest cannot reach the top k.
+	pool := make([]*candidate, 0, len(cands))
 	for _, c := range cands {
-		d := m.decls[c.slot]
-		if !allowed(d) {
-			continue
+		if allowed(m.decls[c.slot]) {
+			c.score = c.base + c.bonus
+			pool = append(pool, c)
 		}
-		c.score = c.base + c.bonus
+	}
+	sort.Slice(pool, func(i, j int) bool {
+		if pool[i].score != pool[j].score {
+			return pool[i].score > pool[j].score
+		}
+		return pool[i].slot < pool[j].slot
+	})
+	out := make([]*candidate, 0, len(pool))
+	for i, c := range pool {
+		d := m.decls[c.slot]
 		if sr.Plain {
 			out = append(out, c)
 			continue
 		}
-		if sr.Phrase {
+		if sr.Phrase && i < phraseDepth {
 			c.phrase(d, seq, alts, sr.Main)
 			c.score += 0.35*c.phr + 0.5*c.exactBold + 0.4*c.exactName
 		}
@@ -563,6 +581,7 @@ func (m *model) searchScores(qs []string, exps []expansion, sr SearchRanking) fi
 		}
 	}
 	h := &topN{n: searchPool}
+	nameIDF := map[string]float64{} // memo: name terms recur across slots
 	for _, s := range a.touched {
 		v := a.v[s]
 		if sr.Plain {
@@ -574,7 +593,12 @@ func (m *model) searchScores(qs []string, exps []expansion, sr SearchRanking) fi
 			cov := 0.0
 			tot := 0.0
 			for _, t := range m.nameT[s] {
-				tot += m.gidf(fName, t)
+				w, ok := nameIDF[t]
+				if !ok {
+					w = m.gidf(fName, t)
+					nameIDF[t] = w
+				}
+				tot += w
 			}
 			if tot > 0 {
 				cov = min(1, v[fName]/tot)

@@ -76,7 +76,64 @@ func TestSearchAblation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Sub-query retrieval (a concept phrase → its top premise) is
+		// measured on the items whose gold are all premise-like.
+		var premItems []BenchItem
+		for _, it := range items {
+			ok := true
+			for _, g := range it.Gold {
+				if d, found := e.Lookup(g); !found || premiseKind(d.Kind) == 0 {
+					ok = false
+				}
+			}
+			if ok {
+				premItems = append(premItems, it)
+			}
+		}
 		for _, c := range configs {
+			if strings.HasPrefix(c, "subquery") {
+				// subquery: Retrieve with one sub-query (what DRIFT runs);
+				// subquery-premise: the premise ranking it used before;
+				// subquery-SIGNAL…: the search ranking without SIGNAL.
+				search := func(ctx context.Context, q Query) ([]Hit, error) {
+					ps, err := e.Retrieve(ctx, "", []SubQuery{{Informal: q.Text}}, q.K)
+					hs := make([]Hit, len(ps))
+					for i, p := range ps {
+						hs[i] = p.Hit
+					}
+					return hs, err
+				}
+				switch offs := strings.TrimPrefix(c, "subquery"); {
+				case offs == "-premise":
+					search = func(ctx context.Context, q Query) ([]Hit, error) {
+						e.mu.RLock()
+						defer e.mu.RUnlock()
+						s, err := e.current()
+						if err != nil {
+							return nil, err
+						}
+						return e.rankPremises(ctx, s, q.Text, "", q.K, e.ranking)
+					}
+				case offs != "":
+					r := DefaultSearch
+					for _, sig := range strings.Split(offs[1:], "-") {
+						if r, err = r.Off(sig); err != nil {
+							t.Fatal(err)
+						}
+					}
+					search = func(ctx context.Context, q Query) ([]Hit, error) {
+						q.Kinds = PremiseKinds
+						return e.SearchWith(ctx, q, r)
+					}
+				}
+				res, err := BenchSearch(ctx, premItems, 10, search, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Printf("DRIFT_SEARCH\t%s\t%s\tn=%d\tR@1 %.2f\tR@5 %.2f\tR@10 %.2f\tMRR %.2f\tp50 %.1f ms\tp95 %.1f ms\n",
+					filepath.Base(set), c, res.Queries, res.RecallAt["1"], res.RecallAt["5"], res.RecallAt["10"], res.MRR, res.P50ms, res.P95ms)
+				continue
+			}
 			r := DefaultSearch
 			switch {
 			case c == "bm25":

@@ -36,9 +36,11 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bench mkset", stderr, "usage: drift-lsp bench mkset [--root DIR]... [--cache DIR] --out DIR",
 		"Writes main-{dev,test}.jsonl (query: a module docstring's \"Main definitions/results\" bullet text,",
 		"gold: the names it lists) and bold-{dev,test}.jsonl (query: a bold docstring term, gold: the",
-		"declarations that bold it); the split is by a hash of the query text.")
+		"declarations that bold it), with --lead N lead-{dev,test}.jsonl (query: the first sentence of one in",
+		"N docstrings without code, gold: its declaration); the split is by a hash of the query text.")
 	f := addIndexFlags(fs)
 	outDir := fs.String("out", "", "directory for the sets (keep it outside the repository: the sets quote the library)")
+	leadEvery := fs.Int("lead", 0, "also write lead-{dev,test}.jsonl from one in N docstring first sentences (0: none)")
 	if !parseNoArgs(fs, args) {
 		return 2
 	}
@@ -54,11 +56,16 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	sets := map[string][]setItem{"main": mainSet(lib), "bold": boldSet(lib)}
+	kinds := []string{"main", "bold"}
+	if *leadEvery > 0 {
+		sets["lead"] = leadSet(lib, *leadEvery)
+		kinds = append(kinds, "lead")
+	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
 		return 1
 	}
-	for _, name := range []string{"main", "bold"} {
+	for _, name := range kinds {
 		var halves [2][]setItem
 		for _, it := range sets[name] {
 			h := fnv.New32a()
@@ -210,6 +217,39 @@ func boldSet(lib *library.Library) []setItem {
 			continue
 		}
 		out = append(out, setItem{ID: "bold:" + k, Query: text[k], Gold: golds[k]})
+	}
+	return out
+}
+
+// leadSet turns the first sentence of one in every n docstrings (chosen by
+// a hash of the name; sentences quoting code or math skipped) into a query
+// whose gold is every declaration with that first sentence.
+func leadSet(lib *library.Library, every int) []setItem {
+	golds := map[string][]string{}
+	var order []string
+	for _, d := range lib.Decls() {
+		if d.Generated || d.Doc == "" {
+			continue
+		}
+		h := fnv.New32a()
+		h.Write([]byte(d.Name))
+		if h.Sum32()%uint32(every) != 0 {
+			continue
+		}
+		lead := strings.TrimRight(leansrc.FirstSentence(d.Doc), ".")
+		if strings.ContainsAny(lead, "`$\\*") || len(strings.Fields(lead)) < 3 || len(strings.Fields(lead)) > 30 {
+			continue
+		}
+		if _, ok := golds[lead]; !ok {
+			order = append(order, lead)
+		}
+		golds[lead] = append(golds[lead], d.Name)
+	}
+	out := make([]setItem, 0, len(order))
+	for _, q := range order {
+		if len(golds[q]) <= maxBoldGold {
+			out = append(out, setItem{ID: "lead:" + golds[q][0], Query: q, Gold: golds[q]})
+		}
 	}
 	return out
 }
