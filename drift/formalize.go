@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
@@ -234,7 +235,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	default:
 		st.Name = "drift_statement"
 	}
-	sig, proof, hasProof := splitProof(rest)
+	sig, proof, hasProof := leanrepl.SplitProof(rest)
 	sig = strings.TrimRight(sig, " \t\n")
 	if strings.TrimSpace(sig) == "" || !strings.Contains(sig, ":") {
 		return nil, ErrEmptyStatement
@@ -284,115 +285,32 @@ func firstDeclLine(code string) string {
 	return ""
 }
 
-// stripComments removes line comments and (nested) block comments, including
-// docstrings, keeping line structure; string literals are left alone.
+// stripComments removes line comments and (nested) block comments,
+// docstrings included, keeping line structure; the comments are found by
+// leansrc's scanner, so string literals are left alone.
 func stripComments(code string) string {
+	toks, _ := leansrc.ScanWithComments([]byte(code))
 	var b strings.Builder
-	rs := []rune(code)
-	depth := 0
-	inStr := false
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
-		next := rune(0)
-		if i+1 < len(rs) {
-			next = rs[i+1]
-		}
-		switch {
-		case depth > 0:
-			if c == '/' && next == '-' {
-				depth++
-				i++
-			} else if c == '-' && next == '/' {
-				depth--
-				i++
-			} else if c == '\n' {
-				b.WriteRune('\n')
-			}
-		case inStr:
-			b.WriteRune(c)
-			if c == '\\' && next != 0 {
-				b.WriteRune(next)
-				i++
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-			b.WriteRune(c)
-		case c == '/' && next == '-':
-			depth = 1
-			i++
-		case c == '-' && next == '-':
-			for i < len(rs) && rs[i] != '\n' {
-				i++
-			}
-			if i < len(rs) {
-				b.WriteRune('\n')
-			}
-		default:
-			b.WriteRune(c)
+	last := 0
+	for _, t := range toks {
+		switch t.Kind {
+		case leansrc.TokComment, leansrc.TokDoc, leansrc.TokModDoc:
+			b.WriteString(code[last:t.Start])
+			b.WriteString(strings.Repeat("\n", strings.Count(code[t.Start:t.End], "\n")))
+			last = int(t.End)
 		}
 	}
+	b.WriteString(code[last:])
 	return b.String()
 }
 
-func hasRunePrefix(rs []rune, p string) bool {
-	i := 0
-	for _, r := range p {
-		if i >= len(rs) || rs[i] != r {
-			return false
-		}
-		i++
-	}
-	return true
-}
-
-// splitName splits "name rest" where name may contain «guillemets».
+// splitName splits "name rest": the name is the identifier (possibly
+// dotted, «quoted») that s starts with, as leansrc's scanner reads it; ""
+// when s does not start with one.
 func splitName(s string) (string, string) {
-	rs := []rune(s)
-	i := 0
-	inG := false
-	for ; i < len(rs); i++ {
-		c := rs[i]
-		if c == '«' {
-			inG = true
-		} else if c == '»' {
-			inG = false
-		} else if !inG && (unicode.IsSpace(c) || c == '(' || c == '{' || c == '[' || c == '⦃' || c == ':') {
-			break
-		}
+	toks, _ := leansrc.Scan([]byte(s))
+	if len(toks) == 0 || toks[0].Kind != leansrc.TokIdent || toks[0].Start != 0 {
+		return "", s
 	}
-	return string(rs[:i]), string(rs[i:])
-}
-
-// splitProof splits a declaration body at its top-level ":=" (outside
-// brackets), or at a top-level "|" alternative line. hasProof is false when
-// there is neither.
-func splitProof(s string) (sig, proof string, hasProof bool) {
-	depth := 0
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		switch rs[i] {
-		case '(', '[', '{', '⟨', '⦃':
-			depth++
-		case ')', ']', '}', '⟩', '⦄':
-			depth--
-		case ':':
-			if depth <= 0 && i+1 < len(rs) && rs[i+1] == '=' {
-				return string(rs[:i]), string(rs[i+2:]), true
-			}
-		case '\n':
-			if depth > 0 {
-				continue
-			}
-			j := i + 1
-			for j < len(rs) && (rs[j] == ' ' || rs[j] == '\t') {
-				j++
-			}
-			if hasRunePrefix(rs[j:], "| ") || hasRunePrefix(rs[j:], "where") {
-				return string(rs[:i]), string(rs[j:]), true
-			}
-		}
-	}
-	return s, "", false
+	return s[:toks[0].End], s[toks[0].End:]
 }

@@ -18,9 +18,13 @@ type CheckerConfig struct {
 	Names Names
 	// Kinds, if set, gives declaration kinds (for unqualified class fields).
 	Kinds KindFunc
-	// Pool runs Lean; nil means Lean is not run.
+	// Pool runs Lean in a REPL; it is preferred to Lean.
 	Pool *Pool
-	// NoLean says why Pool is nil, for reports ("no Lean REPL found: …").
+	// Lean runs `lean --json` when Pool is nil; when both are nil Lean is
+	// not run.
+	Lean *LeanRunner
+	// NoLean says why Pool and Lean are nil, for reports ("no Lean REPL
+	// found: …").
 	NoLean string
 	// AutoImplicit keeps Lean's default autoImplicit option; by default a
 	// stub is elaborated with `set_option autoImplicit false in`, as Mathlib
@@ -37,7 +41,7 @@ type Checker struct {
 
 // NewChecker returns a Checker.
 func NewChecker(cfg CheckerConfig) *Checker {
-	if cfg.Pool == nil && cfg.NoLean == "" {
+	if cfg.Pool == nil && cfg.Lean == nil && cfg.NoLean == "" {
 		cfg.NoLean = "no Lean REPL configured"
 	}
 	return &Checker{cfg: cfg}
@@ -46,17 +50,28 @@ func NewChecker(cfg CheckerConfig) *Checker {
 // OpenChecker returns a Checker with cfg and the Pool it runs Lean in.
 // Unless cfg.NoLean already says why Lean is not to run, it makes the Pool
 // with NewPool(pool), which finds the REPL (FindREPL) when pool.Command is
-// empty. When the Pool cannot be made, the Checker runs without Lean, its
-// reports give the error as the reason, and the error is returned too; the
-// Pool is then nil. The caller closes a non-nil Pool.
+// empty. When no REPL is configured or found, the Checker runs `lean
+// --json` instead (a LeanRunner with pool's limits and the toolchain
+// FindLean(pool.Root, pool.LeanCommand) finds) and the Pool is nil. When
+// neither can be made, the Checker runs without Lean, its reports give the
+// errors as the reason, and the error is returned too. The caller closes a
+// non-nil Pool.
 func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
+	cfg.Pool, cfg.Lean = nil, nil
 	if cfg.NoLean != "" {
-		cfg.Pool = nil
 		return NewChecker(cfg), nil, nil
 	}
 	p, err := NewPool(pool)
+	if err != nil && len(pool.Command) == 0 {
+		tc, lerr := FindLean(pool.Root, pool.LeanCommand)
+		if lerr == nil {
+			cfg.Lean = NewLeanRunner(tc, pool)
+			return NewChecker(cfg), nil, nil
+		}
+		err = fmt.Errorf("%w; %v", err, lerr)
+	}
 	if err != nil {
-		cfg.Pool, cfg.NoLean = nil, err.Error()
+		cfg.NoLean = err.Error()
 		return NewChecker(cfg), nil, err
 	}
 	cfg.Pool = p
@@ -64,7 +79,19 @@ func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
 }
 
 // HasLean reports whether the checker runs Lean.
-func (c *Checker) HasLean() bool { return c.cfg.Pool != nil }
+func (c *Checker) HasLean() bool { return c.cfg.Pool != nil || c.cfg.Lean != nil }
+
+// Backend names what runs Lean (BackendREPL or BackendLean) and its command
+// line; both are "" when Lean is not run.
+func (c *Checker) Backend() (name, command string) {
+	switch {
+	case c.cfg.Pool != nil:
+		return BackendREPL, strings.Join(c.cfg.Pool.Command(), " ")
+	case c.cfg.Lean != nil:
+		return BackendLean, c.cfg.Lean.Toolchain().String()
+	}
+	return "", ""
+}
 
 // Names returns the name resolver (nil if none).
 func (c *Checker) Names() Names { return c.cfg.Names }
@@ -111,6 +138,11 @@ type Report struct {
 	LeanRan     bool
 	LeanSkipped string
 	LeanFailed  bool
+	// LeanBackend is what ran (or failed to run) Lean: BackendREPL or
+	// BackendLean; "" when Lean was not tried. LeanCommand is its command
+	// line and where it was found.
+	LeanBackend string
+	LeanCommand string
 	// LeanOK is true when Lean reported no error.
 	LeanOK bool
 	// Messages are Lean's messages other than the expected "declaration
@@ -131,6 +163,8 @@ type ReportJSON struct {
 	LeanOK       bool          `json:"lean_ok"`
 	LeanFailed   bool          `json:"lean_failed"`
 	LeanSkipped  string        `json:"lean_skipped"`
+	LeanBackend  string        `json:"lean_backend"`
+	LeanCommand  string        `json:"lean_command"`
 	Findings     []Finding     `json:"findings"`
 }
 
@@ -138,7 +172,7 @@ type ReportJSON struct {
 func (r *Report) JSON() ReportJSON {
 	out := ReportJSON{Stub: r.Stub, Passed: r.Passed(), GatePassed: r.GatePassed, GateReason: r.GateReason, NamesSkipped: r.NamesSkipped,
 		Unknown: r.Unknown, Lints: r.Lints, LeanRan: r.LeanRan, LeanOK: r.LeanOK, LeanFailed: r.LeanFailed, LeanSkipped: r.LeanSkipped,
-		Findings: r.Findings()}
+		LeanBackend: r.LeanBackend, LeanCommand: r.LeanCommand, Findings: r.Findings()}
 	if out.Unknown == nil {
 		out.Unknown = []UnknownName{}
 	}
@@ -212,7 +246,7 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 	if a.Lints != nil {
 		rep.Lints = a.Lints
 	}
-	if c.cfg.Pool == nil {
+	if !c.HasLean() {
 		rep.LeanSkipped = c.cfg.NoLean
 		return rep, nil
 	}
@@ -239,11 +273,17 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error
 		cmd, shift = autoImplicitOff+rep.Stub, 1
 	}
 	var resp *Response
-	err := c.cfg.Pool.Session(ctx, header, func(s *Session) error {
-		r, err := s.Command(ctx, cmd)
-		resp = r
-		return err
-	})
+	var err error
+	rep.LeanBackend, rep.LeanCommand = c.Backend()
+	if c.cfg.Pool != nil {
+		err = c.cfg.Pool.Session(ctx, header, func(s *Session) error {
+			r, err := s.Command(ctx, cmd)
+			resp = r
+			return err
+		})
+	} else {
+		resp, err = c.cfg.Lean.Run(ctx, header, cmd)
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

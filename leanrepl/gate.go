@@ -252,35 +252,18 @@ func (p *gateParser) parse() error {
 	}
 	// The type, up to the top-level := .
 	typeStart := p.i
-	depth := 0
-	lets := 0 // let/have terms whose := is still to come
-	for ; ; p.i++ {
-		t := p.peek()
-		if t == nil {
-			return reject(-1, "no proof: a stub must end with `:= sorry` or `:= by sorry`")
-		}
+	at, bad := proofAt(s.Text, p.toks, typeStart, false)
+	end := len(p.toks)
+	switch {
+	case at >= 0:
+		end = at
+	case bad >= 0:
+		end = bad
+	}
+	for ; p.i < end; p.i++ {
+		t := &p.toks[p.i]
 		if err := p.forbiddenToken(t); err != nil {
 			return err
-		}
-		if t.kind == tSymbol {
-			switch t.text {
-			case "(", "[", "{", "⦃", "⟨", "{{", "#[", "%[", "@[":
-				depth++
-			case ")", "]", "}", "⦄", "⟩", "}}":
-				depth--
-				if depth < 0 {
-					return reject(t.start, "unbalanced %q", t.text)
-				}
-			case ":=":
-				if depth == 0 && lets > 0 {
-					lets--
-				} else if depth == 0 {
-					goto proof
-				}
-			}
-		}
-		if t.kind == tKeyword && (t.text == "let" || t.text == "have") {
-			lets++
 		}
 		if t.kind == tKeyword && t.text == "by" {
 			if err := p.bySorry(); err != nil {
@@ -288,7 +271,12 @@ func (p *gateParser) parse() error {
 			}
 		}
 	}
-proof:
+	switch {
+	case at < 0 && bad >= 0:
+		return reject(p.toks[bad].start, "unbalanced %q", p.toks[bad].text)
+	case at < 0:
+		return reject(-1, "no proof: a stub must end with `:= sorry` or `:= by sorry`")
+	}
 	if p.i == typeStart {
 		return reject(p.end(), "the statement's type is empty")
 	}
@@ -317,6 +305,59 @@ proof:
 		return reject(t.start, "text after the declaration: %q", clipString(s.Text[t.start:], 40))
 	}
 	return nil
+}
+
+// proofAt returns the index of the token that starts the proof of a
+// declaration whose signature starts at toks[from]: the first `:=` outside
+// brackets that does not belong to a let/have term, or, with alts, a `|`
+// that begins a line (pattern-matching alternatives) or `where`; -1 when
+// there is none. Scanning stops at a closing bracket without an opener,
+// whose index is returned as unbalanced (else -1).
+func proofAt(src string, toks []token, from int, alts bool) (at, unbalanced int) {
+	depth, lets := 0, 0 // lets: let/have terms whose := is still to come
+	for i := from; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.kind == tSymbol && isOpenBracket(t.text), t.kind == tSymbol && (t.text == "⟨" || t.text == "#[" || t.text == "%[" || t.text == "@["):
+			depth++
+		case t.kind == tSymbol && (t.text == ")" || t.text == "]" || t.text == "}" || t.text == "⦄" || t.text == "⟩" || t.text == "}}"):
+			if depth--; depth < 0 {
+				return -1, i
+			}
+		case t.kind == tSymbol && t.text == ":=" && depth == 0:
+			if lets == 0 {
+				return i, -1
+			}
+			lets--
+		case t.kind == tKeyword && (t.text == "let" || t.text == "have"):
+			lets++
+		case alts && depth == 0 && t.kind == tKeyword && t.text == "where":
+			return i, -1
+		case alts && depth == 0 && t.kind == tSymbol && t.text == "|" && t.end < len(src) && src[t.end] == ' ' &&
+			strings.TrimLeft(src[strings.LastIndexByte(src[:t.start], '\n')+1:t.start], " \t") == "":
+			return i, -1
+		}
+	}
+	return -1, -1
+}
+
+// SplitProof splits the text of a declaration at the start of its proof:
+// the first `:=` outside brackets that does not belong to a let/have term,
+// or else a `|` beginning a line (pattern-matching alternatives) or
+// `where`. It returns the text before (trailing white space removed) and
+// from there; ok is false when the declaration has no proof.
+func SplitProof(decl string) (statement, proof string, ok bool) {
+	toks, _ := lex(decl)
+	at, _ := proofAt(decl, toks, 0, true)
+	if at < 0 {
+		return decl, "", false
+	}
+	start := toks[at].start
+	proof = decl[start:]
+	if toks[at].text == ":=" {
+		proof = decl[toks[at].end:]
+	}
+	return strings.TrimRight(decl[:start], " \t\r\n"), proof, true
 }
 
 // bySorry accepts a `by` inside the statement only when its block is just

@@ -12,12 +12,16 @@ import (
 // build failed; fakeErr then says why).
 var fakeBin, fakeErr = "", error(nil)
 
+// testDir is a temporary directory for the whole test run.
+var testDir string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "leanrepl-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
+	testDir = dir
 	bin := filepath.Join(dir, "replfake")
 	out, err := exec.Command("go", "build", "-o", bin, "github.com/drift-lsp/drift-lsp/leanrepl/replfake").CombinedOutput()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,10 @@ type Config struct {
 	Command []string
 	// Root is the Lake workspace the processes run in.
 	Root string
+	// LeanCommand runs `lean` for the `lean --json` backend that
+	// OpenChecker uses when no REPL is configured or found (the lean.command
+	// setting); empty means FindLean(Root).
+	LeanCommand []string
 	// CacheDir, if set, holds pickled header environments so that a restart
 	// unpickles instead of importing again.
 	CacheDir string
@@ -94,6 +99,19 @@ func NewPool(cfg Config) (*Pool, error) {
 		}
 		cfg.Command = cmd
 	}
+	cfg = cfg.withDefaults()
+	p := &Pool{cfg: cfg, slots: make(chan *worker, cfg.Size), closed: make(chan struct{})}
+	for i := 0; i < cfg.Size; i++ {
+		w := &worker{}
+		p.workers = append(p.workers, w)
+		p.slots <- w
+	}
+	return p, nil
+}
+
+// withDefaults fills in the defaults of the limits the pool and the
+// LeanRunner share.
+func (cfg Config) withDefaults() Config {
 	if cfg.Size <= 0 {
 		cfg.Size = 1
 	}
@@ -109,13 +127,7 @@ func NewPool(cfg Config) (*Pool, error) {
 	if cfg.RecycleAfter <= 0 {
 		cfg.RecycleAfter = DefaultRecycleAfter
 	}
-	p := &Pool{cfg: cfg, slots: make(chan *worker, cfg.Size), closed: make(chan struct{})}
-	for i := 0; i < cfg.Size; i++ {
-		w := &worker{}
-		p.workers = append(p.workers, w)
-		p.slots <- w
-	}
-	return p, nil
+	return cfg
 }
 
 // Command returns the command line the pool starts.
@@ -284,17 +296,23 @@ func (p *Pool) picklePath(header string) string {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", header, strings.Join(p.cfg.Command, "\x01"), p.cfg.Root)
-	for _, f := range []string{"lean-toolchain", "lake-manifest.json"} {
-		if b, err := os.ReadFile(filepath.Join(p.cfg.Root, f)); err == nil {
-			h.Write(b)
-		}
-		h.Write([]byte{0})
-	}
+	hashToolchainFiles(h, p.cfg.Root)
 	abs, err := filepath.Abs(p.cfg.CacheDir)
 	if err != nil {
 		abs = p.cfg.CacheDir
 	}
 	return filepath.Join(abs, "leanrepl", hex.EncodeToString(h.Sum(nil))[:32]+".olean")
+}
+
+// hashToolchainFiles writes the workspace's lean-toolchain and
+// lake-manifest.json to h: a cache key changes with either.
+func hashToolchainFiles(h io.Writer, root string) {
+	for _, f := range []string{"lean-toolchain", "lake-manifest.json"} {
+		if b, err := os.ReadFile(filepath.Join(root, f)); err == nil {
+			h.Write(b)
+		}
+		h.Write([]byte{0})
+	}
 }
 
 // Send runs req in the session's process with the pool's request deadline.

@@ -98,10 +98,7 @@ func StartProcess(cfg ProcessConfig) (*Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrNotFound, cfg.Command[0], err)
 	}
-	cmd := exec.Command(path, cfg.Command[1:]...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = append(os.Environ(), cfg.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd := childCommand(path, cfg.Command[1:], cfg.Dir, cfg.Env)
 
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -141,12 +138,7 @@ func StartProcess(cfg ProcessConfig) (*Process, error) {
 		killed: make(chan struct{}),
 		stderr: &tailBuffer{max: 8 << 10},
 	}
-	if cfg.MemoryLimit > 0 {
-		lim := &unix.Rlimit{Cur: cfg.MemoryLimit, Max: cfg.MemoryLimit}
-		if err := unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_AS, lim, nil); err != nil {
-			p.logf("leanrepl: cannot set memory limit on pid %d: %v", cmd.Process.Pid, err)
-		}
-	}
+	limitMemory(cmd.Process.Pid, cfg.MemoryLimit, p.logf)
 	go p.readLoop()
 	go func() {
 		_, _ = io.Copy(p.stderr, errR)
@@ -158,6 +150,35 @@ func StartProcess(cfg ProcessConfig) (*Process, error) {
 	}()
 	p.logf("leanrepl: started %s (pid %d)", strings.Join(cfg.Command, " "), cmd.Process.Pid)
 	return p, nil
+}
+
+// childCommand returns the command that runs path with args in dir, with
+// env added to the environment, in its own process group (so that killing
+// the group ends its children too) and killed when drift-lsp dies.
+func childCommand(path string, args []string, dir string, env []string) *exec.Cmd {
+	cmd := exec.Command(path, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	return cmd
+}
+
+// limitMemory caps the address space (RLIMIT_AS) of the started process pid
+// and of the children it starts afterwards at limit bytes (0: no limit).
+func limitMemory(pid int, limit uint64, logf func(format string, args ...any)) {
+	if limit == 0 {
+		return
+	}
+	lim := &unix.Rlimit{Cur: limit, Max: limit}
+	if err := unix.Prlimit(pid, unix.RLIMIT_AS, lim, nil); err != nil {
+		logf("leanrepl: cannot set memory limit on pid %d: %v", pid, err)
+	}
+}
+
+// killGroup kills the process group of a child started by childCommand.
+func killGroup(cmd *exec.Cmd) {
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	_ = cmd.Process.Kill()
 }
 
 func (p *Process) logf(format string, args ...any) {
@@ -207,8 +228,7 @@ func (p *Process) Kill() {
 	p.setDead(ErrClosed)
 	p.killOnce.Do(func() {
 		close(p.killed)
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-		_ = p.cmd.Process.Kill()
+		killGroup(p.cmd)
 		p.stdin.Close()
 		p.stdout.Close()
 	})

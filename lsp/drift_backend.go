@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -255,21 +254,10 @@ func (b *driftBackend) Check(ctx context.Context, header, decl string) (*CheckRe
 }
 
 // statementStub replaces the proof of a theorem or example by sorry, so
-// that the checks see its statement: everything up to the first := outside
-// brackets is kept.
+// that the checks see its statement.
 func statementStub(decl string) string {
-	depth := 0
-	for i := 0; i+1 < len(decl); i++ {
-		switch decl[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ':':
-			if depth == 0 && decl[i+1] == '=' {
-				return strings.TrimRight(decl[:i], " \t\r\n") + " := by sorry"
-			}
-		}
+	if stmt, _, ok := leanrepl.SplitProof(decl); ok {
+		return stmt + " := by sorry"
 	}
 	return decl
 }

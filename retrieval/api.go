@@ -35,8 +35,6 @@ var PremiseKinds = []library.Kind{library.KindDef, library.KindAbbrev, library.K
 // deduplicated; without, the top k premises of the statement itself
 // (premise ranking).
 func (e *Engine) Retrieve(ctx context.Context, statement string, subs []SubQuery, k int) ([]Premise, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	s, err := e.current()
 	if err != nil {
 		return nil, err
@@ -62,11 +60,11 @@ func (e *Engine) Retrieve(ctx context.Context, statement string, subs []SubQuery
 		}
 		return out, nil
 	}
+	var out []Premise
+	seen := map[string]bool{}
 	// A sub-query is a short concept phrase and a formal guess: the search
 	// ranking, restricted to premise kinds, finds its declaration (see
 	// docs/retrieval.md, "Sub-query retrieval").
-	var out []Premise
-	seen := map[string]bool{}
 	for i, sq := range subs {
 		hits, err := e.search(ctx, s, Query{Text: sq.Informal, Formal: sq.Formal, K: k, Kinds: PremiseKinds}, DefaultSearch)
 		if errors.Is(err, ErrEmptyQuery) {

@@ -93,13 +93,11 @@ func (e *Engine) Bench(ctx context.Context, items []BenchItem, k int, r Ranking,
 	rat := make([]float64, len(cuts))
 	for _, it := range items {
 		start := time.Now()
-		e.mu.RLock()
 		s, err := e.current()
 		var hits []Hit
 		if err == nil {
 			hits, err = e.rankPremises(ctx, s, clip(it.Query), "", max(k, benchDepth), r)
 		}
-		e.mu.RUnlock()
 		if err != nil {
 			return res, err
 		}

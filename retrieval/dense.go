@@ -15,10 +15,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
-	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // embedBatch is how many declarations are embedded per model call.
@@ -36,7 +37,6 @@ type denseIndex struct {
 
 	mu   sync.RWMutex
 	vecs map[hashKey][]float32
-	keys map[*library.Decl]hashKey
 	tab  *denseTable
 }
 
@@ -45,7 +45,7 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // openDense loads the stored vectors of model from cacheDir ("" keeps them
 // in memory). A truncated last record (a crash mid-write) is cut off.
 func openDense(cacheDir string, model embed.Embedder) (*denseIndex, error) {
-	x := &denseIndex{model: model, dim: model.Dim(), vecs: map[hashKey][]float32{}, keys: map[*library.Decl]hashKey{}}
+	x := &denseIndex{model: model, dim: model.Dim(), vecs: map[hashKey][]float32{}}
 	if cacheDir == "" || x.dim <= 0 {
 		return x, nil
 	}
@@ -120,25 +120,29 @@ func (x *denseIndex) missing(s *snapshot) []*library.Decl {
 	defer x.mu.RUnlock()
 	var out []*library.Decl
 	seen := map[hashKey]bool{}
-	for _, d := range s.decls {
+	s.each(func(_ int32, d *library.Decl) {
 		if !wantsVector(d) {
-			continue
+			return
 		}
 		k := textKey(x.model.Name(), embedText(d))
 		if _, ok := x.vecs[k]; !ok && !seen[k] {
 			seen[k] = true
 			out = append(out, d)
 		}
-	}
+	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
 // fill embeds decls in batches, appending each batch to disk before the
-// next, and reports progress.
-func (x *denseIndex) fill(ctx context.Context, decls []*library.Decl, progress func(done int)) error {
+// next (except the vectors of declarations from unsaved buffers, which stay
+// in memory), and reports progress.
+func (x *denseIndex) fill(ctx context.Context, decls []*library.Decl, buffered map[string]bool, progress func(done int)) error {
 	var f *os.File
 	if x.path != "" {
+		if err := os.MkdirAll(filepath.Dir(x.path), 0o755); err != nil {
+			return fmt.Errorf("retrieval: %w", err)
+		}
 		var err error
 		if f, err = os.OpenFile(x.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 			return fmt.Errorf("retrieval: %w", err)
@@ -173,7 +177,7 @@ func (x *denseIndex) fill(ctx context.Context, decls []*library.Decl, progress f
 			}
 			k := textKey(x.model.Name(), texts[j])
 			x.vecs[k] = v
-			if f != nil {
+			if f != nil && !buffered[fileKey(batch[j])] {
 				out = append(out, k[:]...)
 				for _, c := range v {
 					out = binary.LittleEndian.AppendUint32(out, math.Float32bits(c))
@@ -191,90 +195,92 @@ func (x *denseIndex) fill(ctx context.Context, decls []*library.Decl, progress f
 	return nil
 }
 
-// denseTable is a contiguous matrix of the vectors of one snapshot's
-// declarations, rebuilt when the snapshot or the set of vectors changes.
+// denseTable is a contiguous matrix of the vectors of one base part's
+// declarations. Base slots never change while the engine runs, so a table
+// serves every snapshot over that base (hidden slots are skipped); only the
+// embedding loop rebuilds it, never a query.
 type denseTable struct {
-	snap  *snapshot
-	nvecs int
-	ids   []string
+	base  *part
+	slots []int32
 	mat   []float32
 }
 
-// table returns the matrix for s, building it when stale.
-func (x *denseIndex) table(s *snapshot) *denseTable {
+// refresh rebuilds the table over base from the stored vectors.
+func (x *denseIndex) refresh(base *part) {
 	x.mu.RLock()
-	t := x.tab
-	n := len(x.vecs)
-	x.mu.RUnlock()
-	if t != nil && t.snap == s && t.nvecs == n {
-		return t
-	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	t = &denseTable{snap: s, nvecs: len(x.vecs)}
-	ids := make([]string, 0, len(x.vecs))
-	for id, d := range s.decls {
-		if wantsVector(d) {
-			ids = append(ids, id)
+	t := &denseTable{base: base}
+	for i, d := range base.decls {
+		if !wantsVector(d) {
+			continue
 		}
-	}
-	sort.Strings(ids)
-	keys := make(map[*library.Decl]hashKey, len(ids))
-	for _, id := range ids {
-		d := s.decls[id]
-		k, ok := x.keys[d]
-		if !ok {
-			k = textKey(x.model.Name(), embedText(d))
-		}
-		keys[d] = k
-		if v, ok := x.vecs[k]; ok {
-			t.ids = append(t.ids, id)
+		if v, ok := x.vecs[textKey(x.model.Name(), embedText(d))]; ok {
+			t.slots = append(t.slots, int32(i))
 			t.mat = append(t.mat, v...)
 		}
 	}
-	x.tab, x.keys = t, keys
-	return t
+	x.mu.RUnlock()
+	x.mu.Lock()
+	x.tab = t
+	x.mu.Unlock()
 }
 
-// search returns the IDs of the declarations of s whose vectors are closest
-// to the query text, best first; nothing when the query cannot be embedded.
-func (x *denseIndex) search(ctx context.Context, s *snapshot, text string, n int) ([]string, []float32) {
+// search returns the slots of the declarations of s whose vectors are
+// closest to the query text, best first; nothing when the query cannot be
+// embedded. It reads the table built by the embedding loop and looks up the
+// overlay's few vectors, so it never waits for embedding.
+func (x *denseIndex) search(ctx context.Context, s *snapshot, text string, n int) ([]int32, []float32) {
 	vs, err := x.model.Embed(ctx, []string{text})
 	if err != nil || len(vs) != 1 || len(vs[0]) != x.dim || x.dim == 0 {
 		return nil, nil
 	}
 	q := vs[0]
-	t := x.table(s)
 	type sc struct {
-		i int
-		v float32
+		slot int32
+		v    float32
 	}
-	res := make([]sc, len(t.ids))
-	for i := range t.ids {
-		row := t.mat[i*x.dim : (i+1)*x.dim]
-		var dot float32
+	var res []sc
+	dot := func(row []float32) float32 {
+		var v float32
 		for j, c := range q {
-			dot += c * row[j]
+			v += c * row[j]
 		}
-		res[i] = sc{i, dot}
+		return v
+	}
+	x.mu.RLock()
+	t := x.tab
+	for i, d := range s.over.decls {
+		if wantsVector(d) {
+			if v, ok := x.vecs[textKey(x.model.Name(), embedText(d))]; ok {
+				res = append(res, sc{s.over.off + int32(i), dot(v)})
+			}
+		}
+	}
+	x.mu.RUnlock()
+	if t != nil && t.base == s.base {
+		for i, sl := range t.slots {
+			if s.live(sl) {
+				res = append(res, sc{sl, dot(t.mat[i*x.dim : (i+1)*x.dim])})
+			}
+		}
 	}
 	sort.Slice(res, func(i, j int) bool {
 		if res[i].v != res[j].v {
 			return res[i].v > res[j].v
 		}
-		return res[i].i < res[j].i
+		return docID(s.decl(res[i].slot)) < docID(s.decl(res[j].slot))
 	})
-	out := make([]string, 0, n)
+	out := make([]int32, 0, n)
 	sims := make([]float32, 0, n)
 	for _, r := range res[:min(n, len(res))] {
-		out = append(out, t.ids[r.i])
+		out = append(out, r.slot)
 		sims = append(sims, r.v)
 	}
 	return out, sims
 }
 
 // embedAll embeds every declaration that lacks a vector, in the background,
-// and again after updates; the dense channel serves whatever is done.
+// and again after updates; the dense channel serves whatever is done. It
+// never holds the engine's lock: queries go on at full speed.
 func (e *Engine) embedAll() {
 	defer e.finishEmbedding()
 	x, err := openDense(e.dir, e.cfg.Embedder)
@@ -283,28 +289,46 @@ func (e *Engine) embedAll() {
 		e.setStatus(func(s *Status) { s.Warning = "dense retrieval off: " + err.Error() })
 		return
 	}
-	e.mu.Lock()
-	e.dense = x
-	e.mu.Unlock()
+	s := e.snapshot()
+	x.refresh(s.base)
+	e.dense.Store(x)
 	for {
-		e.mu.RLock()
-		s := e.snap
-		e.mu.RUnlock()
+		s = e.snapshot()
+		x.mu.RLock()
+		stale := x.tab == nil || x.tab.base != s.base
+		x.mu.RUnlock()
+		if stale { // a compaction brought a new base
+			x.refresh(s.base)
+		}
 		todo := x.missing(s)
 		if len(todo) > 0 {
-			e.setStatus(func(st *Status) { st.Phase, st.Done, st.Total = "embedding", 0, len(todo) })
-			err := x.fill(e.ctx, todo, func(done int) {
-				e.setStatus(func(st *Status) { st.Done = done })
+			done0 := 0
+			e.setStatus(func(st *Status) {
+				st.Embed = Progress{Done: st.Embed.Done, Total: st.Embed.Done + len(todo)}
+				done0 = st.Embed.Done
+				st.Phase, st.Done, st.Total = "embedding", st.Embed.Done, st.Embed.Total
 			})
+			last := time.Now()
+			err := x.fill(e.ctx, todo, s.buffered, func(done int) {
+				e.setStatus(func(st *Status) { st.Embed.Done = done0 + done; st.Done = st.Embed.Done })
+				if time.Since(last) > 5*time.Second {
+					x.refresh(s.base)
+					last = time.Now()
+				}
+			})
+			x.refresh(s.base)
 			if err != nil {
 				if e.ctx.Err() == nil {
 					e.cfg.Logf("retrieval: %v", err)
-					e.setStatus(func(st *Status) { st.Phase, st.Warning = "ready", "dense retrieval incomplete: "+err.Error() })
+					e.setStatus(func(st *Status) {
+						st.Phase, st.Done, st.Total = "ready", st.Index.Done, st.Index.Total
+						st.Warning = "dense retrieval incomplete: " + err.Error()
+					})
 				}
 				return
 			}
 		}
-		e.setStatus(func(st *Status) { st.Phase, st.Done = "ready", st.Total })
+		e.setStatus(func(st *Status) { st.Phase, st.Done, st.Total = "ready", st.Index.Done, st.Index.Total })
 		e.finishEmbedding()
 		select {
 		case <-e.ctx.Done():

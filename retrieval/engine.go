@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,11 +9,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/embed"
-	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
@@ -43,14 +44,17 @@ type Engine struct {
 	// dir is this workspace's directory under cfg.CacheDir ("" in memory).
 	dir string
 
-	// mu is held for reading by queries and for writing while an update
-	// swaps the lexical index and the snapshot together, so a query never
-	// sees half of a file's update.
-	mu    sync.RWMutex
-	snap  *snapshot
-	lex   *lexical.Index
-	dense *denseIndex
-	src   source
+	// snap is the current snapshot: a query loads it once and reads only
+	// it, so it never sees half of a file's update and never waits for one.
+	snap  atomic.Pointer[snapshot]
+	dense atomic.Pointer[denseIndex]
+	// swapMu guards swapped, which is closed (and replaced) whenever a new
+	// snapshot is stored: tests and benchmarks wait on it instead of polling.
+	swapMu  sync.Mutex
+	swapped chan struct{}
+	// src is set before ready is closed and then used only by the update
+	// loop and the watcher.
+	src source
 
 	stMu   sync.Mutex
 	status Status
@@ -61,6 +65,10 @@ type Engine struct {
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
 	updates  chan fileUpdate
+	// compacted delivers a new base built in the background; compacting is
+	// true while one is being built (both used by the update loop only).
+	compacted  chan compaction
+	compacting bool
 	// embedKick wakes the embedding loop after an update.
 	embedKick chan struct{}
 	// embedDone is closed when the first embedding pass ends (at once when
@@ -91,9 +99,11 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		ctx:       bctx,
 		cancel:    cancel,
 		updates:   make(chan fileUpdate, 256),
+		compacted: make(chan compaction),
 		embedKick: make(chan struct{}, 1),
 		embedDone: make(chan struct{}),
 		status:    Status{Phase: "scanning"},
+		swapped:   make(chan struct{}),
 	}
 	if cfg.CacheDir != "" {
 		e.dir = filepath.Join(cfg.CacheDir, "retrieval", workspaceKey(cfg))
@@ -158,41 +168,60 @@ func (e *Engine) build() {
 func (e *Engine) buildIndexes() error {
 	t0 := time.Now()
 	src, decls, err := loadSource(e.ctx, e.cfg, func(done, total int) {
-		e.setStatus(func(s *Status) { s.Phase = "scanning"; s.Done, s.Total = done, total })
+		e.setStatus(func(s *Status) {
+			s.Phase, s.Done, s.Total = "scanning", done, total
+			s.Scan = Progress{Done: done, Total: total}
+		})
 	})
 	if err != nil {
 		return err
 	}
 	t1 := time.Now()
-	snap := newSnapshot(decls)
-	t2 := time.Now()
-	var lex *lexical.Index
-	fresh := true
-	if e.dir == "" {
-		lex, err = lexical.OpenMemory()
-	} else {
-		lex, fresh, err = lexical.Open(e.dir)
-	}
-	if err != nil {
-		return err
-	}
-	if !fresh {
-		e.cfg.Logf("retrieval: reusing lexical index in %s", e.dir)
-	}
-	if err := syncLexical(e.ctx, lex, snap, e.dir, func(done, total int) {
-		e.setStatus(func(s *Status) { s.Phase = "indexing"; s.Done, s.Total = done, total })
-	}); err != nil {
-		lex.Close()
-		return err
-	}
-	e.mu.Lock()
-	e.snap, e.lex, e.src = snap, lex, src
-	e.mu.Unlock()
-	e.cfg.Logf("retrieval: %d declarations: loaded in %v, in-memory indexes in %v, lexical index in %v",
-		len(snap.decls), t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
+	kept := dedup(decls)
 	e.setStatus(func(s *Status) {
-		s.Phase, s.Ready, s.Decls = "ready", true, len(snap.decls)
-		s.Done = s.Total
+		s.Phase, s.Done, s.Total = "indexing", 0, len(kept)
+		s.Index = Progress{Total: len(kept)}
+	})
+	fp := fingerprint(kept)
+	how := "opened"
+	b, nm, why := openBase(e.dir, kept, fp)
+	if b == nil {
+		how = "built (" + why + ")"
+		done := make(chan struct{})
+		go func() {
+			nm = names.New(kept)
+			close(done)
+		}()
+		b = buildPart(kept, 0, func(done int) {
+			e.setStatus(func(s *Status) {
+				if done > s.Index.Done { // workers report out of order
+					s.Index.Done, s.Done = done, done
+				}
+			})
+		})
+		<-done
+		if e.dir != "" {
+			e.wg.Add(1)
+			go func() {
+				defer e.wg.Done()
+				if err := saveBase(e.dir, b, nm, fp); err != nil {
+					e.cfg.Logf("retrieval: %v", err)
+				}
+			}()
+		}
+	}
+	if err := e.ctx.Err(); err != nil {
+		return err
+	}
+	snap := fromBase(b, nm)
+	e.src = src
+	e.store(snap)
+	e.cfg.Logf("retrieval: %d declarations: loaded in %v, indexes %s in %v (%s)", snap.count(),
+		t1.Sub(t0).Round(time.Millisecond), how, time.Since(t1).Round(time.Millisecond), cmp.Or(e.dir, "in memory"))
+	e.setStatus(func(s *Status) {
+		s.Phase, s.Ready, s.Decls = "ready", true, snap.count()
+		s.Index.Done = s.Index.Total
+		s.Done, s.Total = s.Index.Done, s.Index.Total
 	})
 	return nil
 }
@@ -255,48 +284,51 @@ func (e *Engine) current() (*snapshot, error) {
 		}
 		return nil, fmt.Errorf("%w: indexing, %d%%", ErrNotReady, pct)
 	}
-	return e.snap, nil
+	return e.snap.Load(), nil
 }
+
+// store makes s the current snapshot and wakes the waiters of Changed.
+func (e *Engine) store(s *snapshot) {
+	e.snap.Store(s)
+	e.swapMu.Lock()
+	close(e.swapped)
+	e.swapped = make(chan struct{})
+	e.swapMu.Unlock()
+}
+
+// Changed returns a channel that is closed when the next snapshot (a build
+// or an applied file update) becomes current.
+func (e *Engine) Changed() <-chan struct{} {
+	e.swapMu.Lock()
+	defer e.swapMu.Unlock()
+	return e.swapped
+}
+
+// snapshot returns the current snapshot (nil before the index is ready).
+func (e *Engine) snapshot() *snapshot { return e.snap.Load() }
 
 // Names returns the name channel of the current snapshot (nil before the
 // index is ready).
 func (e *Engine) Names() *names.Index {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if e.snap == nil {
-		return nil
+	if s := e.snapshot(); s != nil {
+		return s.names
 	}
-	return e.snap.names
+	return nil
 }
 
 // Lookup returns the declaration with a full name (the user's own first).
 func (e *Engine) Lookup(name string) (*library.Decl, bool) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if e.snap == nil {
-		return nil, false
+	if s := e.snapshot(); s != nil {
+		return s.lookup(name)
 	}
-	var best *library.Decl
-	for _, id := range e.snap.byName[name] {
-		d := e.snap.decls[id]
-		if best == nil || (d.User && !best.User) {
-			best = d
-		}
-	}
-	return best, best != nil
+	return nil, false
 }
 
-// Close stops background work and closes the indexes.
+// Close stops background work (waiting for a cache write under way).
 func (e *Engine) Close() error {
-	var err error
 	e.closeMu.Do(func() {
 		e.cancel()
 		e.wg.Wait()
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		if e.lex != nil {
-			err = e.lex.Close()
-		}
 	})
-	return err
+	return nil
 }

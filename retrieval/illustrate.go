@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 )
 
@@ -19,8 +20,6 @@ const maxScored = 2000
 // statement) to the statement, then by name; it stops at m theorems or when
 // no candidate adds coverage.
 func (e *Engine) Illustrate(ctx context.Context, statement string, premises []string, m int) (Illustration, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	s, err := e.current()
 	if err != nil {
 		return Illustration{}, err
@@ -34,17 +33,21 @@ func (e *Engine) Illustrate(ctx context.Context, statement string, premises []st
 	}
 	// covers maps each candidate theorem to the premises its statement uses.
 	covers := map[string][]int{}
+	declOf := map[string]*library.Decl{}
 	for pi, p := range prem {
-		for _, id := range s.usedBy[p] {
+		for _, sl := range s.usedBy(p) {
+			d := s.decl(sl)
+			id := docID(d)
+			declOf[id] = d
 			covers[id] = append(covers[id], pi)
 		}
 	}
 	qterms := lexical.Terms(clip(statement))
 	lexRank := map[string]int{}
 	if len(qterms) > 0 && len(covers) > 0 {
-		slots, _ := s.model.theoremScores(qterms, 1000)
+		slots, _ := s.theoremScores(qterms, 1000)
 		for i, sl := range slots {
-			lexRank[s.model.ids[sl]] = i + 1
+			lexRank[docID(s.decl(sl))] = i + 1
 		}
 	}
 	qset := map[string]bool{}
@@ -60,7 +63,7 @@ func (e *Engine) Illustrate(ctx context.Context, statement string, premises []st
 		if r, ok := lexRank[id]; ok {
 			v = 2 + 1/float64(r) // lexical hits first, in BM25 order
 		} else {
-			d := s.decls[id]
+			d := declOf[id]
 			text := d.Doc
 			if text == "" {
 				text = d.Signature
@@ -119,7 +122,7 @@ func (e *Engine) Illustrate(ctx context.Context, statement string, premises []st
 				newly = append(newly, prem[p])
 			}
 		}
-		ill.Theorems = append(ill.Theorems, s.decls[pick])
+		ill.Theorems = append(ill.Theorems, declOf[pick])
 		ill.Covers = append(ill.Covers, newly)
 		delete(covers, pick)
 	}

@@ -1,63 +1,103 @@
 package retrieval
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
-// TestKillDuringBuild kills (SIGKILL) a process in the middle of building
-// the persistent index, then checks that the next start repairs it: every
-// declaration indexed exactly once and search answering.
+// TestKillDuringBuild kills (SIGKILL) a process while it stores the index it
+// built — the new file written but not yet renamed into place, the one
+// point where a crash leaves something on disk — then checks that the next start serves
+// a correct index: every declaration once, search answering, and a stored
+// file that the start after opens. The child announces the point on
+// stdout and stops there, so the kill lands exactly at it, never after.
 func TestKillDuringBuild(t *testing.T) {
-	if os.Getenv("DRIFT_KILL_CHILD") != "" {
-		e, err := Open(context.Background(), Config{Corpus: []string{os.Getenv("DRIFT_KILL_CORPUS")}, CacheDir: os.Getenv("DRIFT_KILL_CACHE")})
+	if point := os.Getenv("DRIFT_KILL_CHILD"); point != "" {
+		stop := func() {
+			fmt.Println("at", point)
+			select {}
+		}
+		testHookBeforeRename = stop
+		cfg := Config{Corpus: []string{os.Getenv("DRIFT_KILL_CORPUS")}, CacheDir: os.Getenv("DRIFT_KILL_CACHE")}
+		e, err := Open(context.Background(), cfg)
 		if err != nil {
 			os.Exit(3)
 		}
 		e.WaitReady(context.Background())
+		e.Close()
 		os.Exit(0)
 	}
 	if testing.Short() {
 		t.Skip("spawns a child process")
 	}
 	var decls []*library.Decl
-	for i := range 30000 {
+	for i := range 20000 {
 		decls = append(decls, &library.Decl{Name: fmt.Sprintf("Gen.thing%d", i), Kind: library.KindDef,
 			File: fmt.Sprintf("F%d.lean", i/20), Doc: fmt.Sprintf("generated widget number %d", i)})
 	}
 	decls = append(decls, def("Special.zorble", "the zorbling operator"))
 	corpus := writeCorpus(t, decls)
-	cache := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKillDuringBuild$")
-	cmd.Env = append(os.Environ(), "DRIFT_KILL_CHILD=1", "DRIFT_KILL_CORPUS="+corpus, "DRIFT_KILL_CACHE="+cache)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Kill once the child has started writing the lexical index.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		m, _ := filepath.Glob(filepath.Join(cache, "retrieval", "*", manifestName))
-		if len(m) > 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	e := openReady(t, Config{Corpus: []string{corpus}, CacheDir: cache})
-	if c, err := e.lex.Count(); err != nil || int(c) != len(decls) {
-		t.Errorf("after kill -9: %d documents (%v), want %d", c, err, len(decls))
-	}
-	if !searchable(e, "zorbling operator", "Special.zorble") {
-		t.Error("repaired index does not answer")
+	for _, point := range []string{"rename"} {
+		t.Run(point, func(t *testing.T) {
+			cache := t.TempDir()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestKillDuringBuild$")
+			cmd.Env = append(os.Environ(), "DRIFT_KILL_CHILD="+point, "DRIFT_KILL_CORPUS="+corpus, "DRIFT_KILL_CACHE="+cache)
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			line, _ := bufio.NewReader(out).ReadString('\n')
+			if !strings.HasPrefix(line, "at "+point) {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("child said %q, want the kill point", line)
+			}
+			cmd.Process.Kill()
+			cmd.Wait()
+			tmps, _ := filepath.Glob(filepath.Join(cache, "retrieval", "*", "base-*.tmp"))
+			if len(tmps) != 1 {
+				t.Fatalf("temporary files after the kill: %v, want one", tmps)
+			}
+			// A temporary file that old is abandoned: the next write removes it.
+			old := time.Now().Add(-2 * abandonedAfter)
+			os.Chtimes(tmps[0], old, old)
+			for round, want := range []string{"built", "opened"} {
+				var mu sync.Mutex
+				var logged []string
+				e := openReady(t, Config{Corpus: []string{corpus}, CacheDir: cache, Logf: func(f string, a ...any) {
+					mu.Lock()
+					logged = append(logged, fmt.Sprintf(f, a...))
+					mu.Unlock()
+				}})
+				if c := e.snapshot().count(); c != len(decls) {
+					t.Errorf("start %d after kill -9: %d declarations, want %d", round, c, len(decls))
+				}
+				if !searchable(e, "zorbling operator", "Special.zorble") {
+					t.Errorf("start %d after kill -9: index does not answer", round)
+				}
+				e.Close()
+				mu.Lock()
+				defer mu.Unlock()
+				if !strings.Contains(strings.Join(logged, "\n"), "indexes "+want) {
+					t.Errorf("start %d: indexes not %s: %q", round, want, logged)
+				}
+			}
+			if _, err := os.Stat(tmps[0]); !os.IsNotExist(err) {
+				t.Errorf("abandoned temporary file still there (%v)", err)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -8,23 +9,38 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 )
 
-// eventually polls cond until it holds or the timeout passes.
-func eventually(t *testing.T, what string, cond func() bool) {
+// eventually re-checks cond after every snapshot swap of e until it holds,
+// failing after a generous timeout (a hang, not a timing assertion).
+func eventually(t *testing.T, e *Engine, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := waitFor(e, time.Minute, cond); err != nil {
+		t.Fatalf("waiting for %s: %v", what, err)
 	}
-	t.Fatalf("timed out waiting for %s", what)
+}
+
+// waitFor re-checks cond after every snapshot swap of e until it holds or
+// the timeout passes.
+func waitFor(e *Engine, timeout time.Duration, cond func() bool) error {
+	deadline := time.After(timeout)
+	for {
+		ch := e.Changed()
+		if cond() {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			return fmt.Errorf("timed out after %v", timeout)
+		}
+	}
 }
 
 func has(e *Engine, name string) bool {
@@ -55,15 +71,15 @@ func TestWatcher(t *testing.T) {
 	}
 	// create
 	write("Demo/New.lean", "/-- Zorbling numbers. -/\ndef zorble (n : Nat) : Nat := n\n")
-	eventually(t, "created file", func() bool { return has(e, "zorble") && searchable(e, "zorbling", "zorble") })
+	eventually(t, e, "created file", func() bool { return has(e, "zorble") && searchable(e, "zorbling", "zorble") })
 	// modify
 	write("Demo/New.lean", "def frobnicate (n : Nat) : Nat := n\n")
-	eventually(t, "modified file", func() bool { return has(e, "frobnicate") && !has(e, "zorble") })
+	eventually(t, e, "modified file", func() bool { return has(e, "frobnicate") && !has(e, "zorble") })
 	// rename
 	if err := os.Rename(filepath.Join(dir, "Demo/New.lean"), filepath.Join(dir, "Demo/Moved.lean")); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "renamed file", func() bool {
+	eventually(t, e, "renamed file", func() bool {
 		d, ok := e.Lookup("frobnicate")
 		return ok && strings.HasSuffix(d.File, "Moved.lean") && len(e.snapshotFiles("Moved.lean")) == 1 && len(e.snapshotFiles("New.lean")) == 0
 	})
@@ -75,20 +91,20 @@ func TestWatcher(t *testing.T) {
 	if err := os.Rename(tmp, filepath.Join(dir, "Demo/Moved.lean")); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "atomic save", func() bool { return has(e, "quuxify") && !has(e, "frobnicate") })
+	eventually(t, e, "atomic save", func() bool { return has(e, "quuxify") && !has(e, "frobnicate") })
 	// new directory with a file inside
 	write("Demo/Sub/Deep.lean", "def deepThing : Nat := 1\n")
-	eventually(t, "new directory", func() bool { return has(e, "deepThing") })
+	eventually(t, e, "new directory", func() bool { return has(e, "deepThing") })
 	// delete
 	if err := os.Remove(filepath.Join(dir, "Demo/Moved.lean")); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "deleted file", func() bool { return !has(e, "quuxify") })
+	eventually(t, e, "deleted file", func() bool { return !has(e, "quuxify") })
 	// burst of saves: the last one wins
 	for i := range 30 {
 		write("Demo/Burst.lean", fmt.Sprintf("def burst%d : Nat := %d\n", i, i))
 	}
-	eventually(t, "burst", func() bool { return has(e, "burst29") && !has(e, "burst28") && !has(e, "burst0") })
+	eventually(t, e, "burst", func() bool { return has(e, "burst29") && !has(e, "burst28") && !has(e, "burst0") })
 	if !has(e, "Demo.Prime") || !searchable(e, "prime number", "Demo.Prime") {
 		t.Error("untouched file lost its declarations")
 	}
@@ -97,14 +113,14 @@ func TestWatcher(t *testing.T) {
 // snapshotFiles returns the IDs of the current snapshot's files whose key
 // ends in suffix.
 func (e *Engine) snapshotFiles(suffix string) []string {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
+	seen := map[string]bool{}
 	var out []string
-	for k := range e.snap.files {
-		if strings.HasSuffix(k, suffix) {
+	e.snapshot().each(func(_ int32, d *library.Decl) {
+		if k := fileKey(d); strings.HasSuffix(k, suffix) && !seen[k] {
+			seen[k] = true
 			out = append(out, k)
 		}
-	}
+	})
 	return out
 }
 
@@ -113,56 +129,79 @@ func TestUpdateBuffer(t *testing.T) {
 	e := openReady(t, Config{Roots: []string{dir}})
 	path := filepath.Join(dir, "Demo/Basic.lean")
 	e.UpdateBuffer(path, []byte(basicLean+"\n/-- Unsaved wibbles. -/\ndef Demo.wibble : Nat := 3\n"))
-	eventually(t, "buffer text", func() bool { return has(e, "Demo.wibble") && searchable(e, "unsaved wibbles", "Demo.wibble") })
+	eventually(t, e, "buffer text", func() bool { return has(e, "Demo.wibble") && searchable(e, "unsaved wibbles", "Demo.wibble") })
 	if !has(e, "Demo.Prime") {
 		t.Error("buffer update lost the file's other declarations")
 	}
 	// A half-typed buffer keeps what parses.
 	e.UpdateBuffer(path, []byte(basicLean+"\ntheorem broken (n : Nat) : n = := by\n  simp [\n"))
-	eventually(t, "half-typed buffer", func() bool { return !has(e, "Demo.wibble") && has(e, "Demo.Prime") })
+	eventually(t, e, "half-typed buffer", func() bool { return !has(e, "Demo.wibble") && has(e, "Demo.Prime") })
 	e.CloseBuffer(path)
-	eventually(t, "closed buffer", func() bool { return has(e, "Demo.Prime.divides_mul") && !has(e, "broken") })
+	eventually(t, e, "closed buffer", func() bool { return has(e, "Demo.Prime.divides_mul") && !has(e, "broken") })
 }
 
 func TestRecovery(t *testing.T) {
 	dir := newWorkspace(t)
 	cache := t.TempDir()
 	e := openReady(t, Config{Roots: []string{dir}, CacheDir: cache})
-	n := len(e.snap.decls)
+	n := e.snapshot().count()
 	e.Close()
-	idxDir := e.dir
-	// A crash after a batch was committed but before the manifest recorded it:
-	// the file is re-indexed without duplicates.
-	if err := os.Remove(filepath.Join(idxDir, manifestName)); err != nil {
+	path := basePath(e.dir)
+	good, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	e = openReady(t, Config{Roots: []string{dir}, CacheDir: cache})
-	if c, _ := e.lex.Count(); int(c) != n {
-		t.Errorf("after manifest loss: %d documents, want %d", c, n)
-	}
-	e.Close()
-	// kill -9 in the middle of writing the index: its files are garbage.
-	bleveDir := filepath.Join(idxDir, fmt.Sprintf("bleve-v%d", lexical.Schema))
-	filepath.Walk(bleveDir, func(p string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() {
-			os.WriteFile(p, []byte("garbage"), 0o644)
-		}
-		return nil
-	})
-	e = openReady(t, Config{Roots: []string{dir}, CacheDir: cache})
-	if c, _ := e.lex.Count(); int(c) != n {
-		t.Errorf("after corruption: %d documents, want %d", c, n)
-	}
-	if !searchable(e, "prime number", "Demo.Prime") {
-		t.Error("rebuilt index does not answer")
+	flip := func(i int) []byte { b := append([]byte{}, good...); b[i] ^= 0xff; return b }
+	for _, tc := range []struct {
+		name string
+		data []byte
+		why  string
+	}{
+		{"intact", good, ""},
+		{"garbage", []byte("garbage"), "unreadable"},
+		{"truncated", good[:len(good)/2], "checksum"},
+		{"flipped byte", flip(len(good) / 2), "checksum"},
+		{"foreign version", flip(8), "another version"},
+		{"other library", flip(20), "library changed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var log strings.Builder
+			var mu sync.Mutex
+			e := openReady(t, Config{Roots: []string{dir}, CacheDir: cache, Logf: func(f string, a ...any) {
+				mu.Lock()
+				fmt.Fprintf(&log, f+"\n", a...)
+				mu.Unlock()
+			}})
+			if c := e.snapshot().count(); c != n {
+				t.Errorf("%d declarations, want %d", c, n)
+			}
+			if !searchable(e, "prime number", "Demo.Prime") {
+				t.Error("index does not answer")
+			}
+			e.Close()
+			mu.Lock()
+			got := log.String()
+			mu.Unlock()
+			if want := "indexes opened"; tc.why == "" && !strings.Contains(got, want) {
+				t.Errorf("intact file not reused; log:\n%s", got)
+			}
+			if tc.why != "" && !strings.Contains(got, tc.why) {
+				t.Errorf("log does not say %q:\n%s", tc.why, got)
+			}
+			// The rebuilt file is served by the next start.
+			if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, good) {
+				t.Errorf("stored index not rewritten identically (%v)", err)
+			}
+		})
 	}
 }
 
 // denseCount returns how many vectors the dense index holds.
 func (e *Engine) denseCount() int {
-	e.mu.RLock()
-	x := e.dense
-	e.mu.RUnlock()
+	x := e.dense.Load()
 	if x == nil {
 		return 0
 	}
@@ -235,7 +274,7 @@ func TestDense(t *testing.T) {
 	if err := e.WaitEmbedded(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if st := e.Status(); st.Phase != "ready" || st.Total != 1 {
+	if st := e.Status(); st.Phase != "ready" || st.Embed.Total != 1 {
 		t.Errorf("after restart: %+v", st)
 	}
 	if emb2.calls != 1 {

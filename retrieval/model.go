@@ -1,220 +1,56 @@
 package retrieval
 
 import (
-	"maps"
 	"math"
-	"runtime"
 	"sort"
 	"sync"
-
-	"strings"
-
-	"github.com/drift-lsp/drift-lsp/internal/leansrc"
-	"github.com/drift-lsp/drift-lsp/internal/library"
-	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
-	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
-
-// field indexes one analyzed field of the in-memory premise model.
-type field int
-
-const (
-	fName field = iota // pieces of the last name component
-	fNS                // pieces of the namespace
-	fDoc               // docstring, informal description, notation symbol
-	fLead              // the docstring's first sentence
-	fBold              // the docstring's bold terms and "also known as" names
-	fMain              // the module docstring's description of a main declaration
-	nFields
-)
-
-// posting is one document's term frequency in a field.
-type posting struct {
-	slot int32
-	tf   uint16
-}
-
-// model is the in-memory BM25F index that premise ranking reads: one slot
-// per declaration, postings per field. It is append-only: a newer model
-// shares the slots and posting arrays of the older one and hides replaced
-// slots, so an update costs time proportional to the changed file, and an
-// older snapshot still reads its own consistent prefix.
-type model struct {
-	n      int32           // slots visible in this version
-	ids    []string        // slot -> document ID
-	decls  []*library.Decl // slot -> declaration
-	dead   map[int32]bool  // replaced slots
-	post   [nFields]map[string][]posting
-	nameT  [][]string         // slot -> distinct name terms (for coverage)
-	coll   []uint8            // slot -> collection (0 premises, 1 theorems, 2 the rest)
-	length [nFields][]float32 // slot -> field length in terms
-	// per-field document counts and total lengths over live slots, split
-	// into premise-like, theorem and other collections.
-	stats [nColls]collStats
-}
-
-// collStats are BM25 collection statistics.
-type collStats struct {
-	docs   int
-	sumLen [nFields]float64
-	df     [nFields]map[string]int
-}
-
-// nColls is the number of collections: premise-like declarations (premise
-// ranking), theorems (graph feedback) and the rest (instances, aliases,
-// notations), which only search reads.
-const nColls = 3
-
-func collOf(d *library.Decl) int {
-	switch {
-	case premiseKind(d.Kind) > 0:
-		return 0
-	case d.Kind == library.KindTheorem:
-		return 1
-	}
-	return 2
-}
-
-// indexed reports whether a declaration enters the model at all: every
-// declaration is a search candidate.
-func indexed(d *library.Decl) bool {
-	return d.Name != ""
-}
-
-func fieldTerms(d *library.Decl) [nFields][]string {
-	var out [nFields][]string
-	last := names.Last(d.Name)
-	ns := ""
-	if len(last) < len(d.Name) {
-		ns = d.Name[:len(d.Name)-len(last)-1]
-	}
-	out[fName] = lexical.Terms(last)
-	out[fNS] = lexical.Terms(ns)
-	doc := d.Doc
-	if d.Informal != "" {
-		doc += "\n" + d.Informal
-	}
-	if len(doc) > 1200 {
-		doc = doc[:1200]
-	}
-	if d.Symbol != "" {
-		doc += " " + d.Symbol
-	}
-	out[fDoc] = lexical.Terms(doc)
-	out[fLead] = lexical.Terms(leansrc.FirstSentence(d.Doc))
-	out[fMain] = lexical.Terms(d.MainDoc)
-	out[fBold] = lexical.Terms(strings.Join(append(leansrc.BoldTerms(d.Doc), leansrc.AlsoKnownAs(d.Doc)...), "\n"))
-	return out
-}
-
-func newModel() *model {
-	m := &model{dead: map[int32]bool{}}
-	for f := range m.post {
-		m.post[f] = map[string][]posting{}
-		m.length[f] = nil
-	}
-	for c := range m.stats {
-		for f := range m.stats[c].df {
-			m.stats[c].df[f] = map[string]int{}
-		}
-	}
-	return m
-}
-
-// with returns a new model version with the slots of removed IDs hidden and
-// decls appended. The receiver stays valid for readers.
-func (m *model) with(removed []string, decls []*library.Decl, slotOf map[string]int32) *model {
-	nm := &model{n: m.n, ids: m.ids, decls: m.decls, nameT: m.nameT, coll: m.coll, length: m.length}
-	nm.dead = maps.Clone(m.dead)
-	for f := range m.post {
-		nm.post[f] = maps.Clone(m.post[f])
-	}
-	for c := range m.stats {
-		nm.stats[c] = collStats{docs: m.stats[c].docs, sumLen: m.stats[c].sumLen}
-		for f := range m.stats[c].df {
-			nm.stats[c].df[f] = maps.Clone(m.stats[c].df[f])
-		}
-	}
-	for _, id := range removed {
-		s, ok := slotOf[id]
-		if !ok || nm.dead[s] || s >= m.n {
-			continue
-		}
-		nm.dead[s] = true
-		d := m.decls[s]
-		c := collOf(d)
-		terms := fieldTerms(d)
-		nm.stats[c].docs--
-		for f := range terms {
-			nm.stats[c].sumLen[f] -= float64(len(terms[f]))
-			for _, t := range uniq(terms[f]) {
-				nm.stats[c].df[f][t]--
-			}
-		}
-	}
-	nm.add(decls, slotOf)
-	return nm
-}
-
-// add appends decls as new slots (only called on a version nobody reads
-// yet).
-func (m *model) add(decls []*library.Decl, slotOf map[string]int32) {
-	// Analyze in parallel, insert in order.
-	var keep []*library.Decl
-	for _, d := range decls {
-		if indexed(d) {
-			keep = append(keep, d)
-		}
-	}
-	analyzed := make([][nFields][]string, len(keep))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(keep)/256))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(keep); i += workers {
-				analyzed[i] = fieldTerms(keep[i])
-			}
-		}()
-	}
-	wg.Wait()
-	for i, d := range keep {
-		s := m.n
-		m.n++
-		id := docID(d)
-		slotOf[id] = s
-		m.ids = append(m.ids[:s], id)
-		m.decls = append(m.decls[:s], d)
-		terms := analyzed[i]
-		c := collOf(d)
-		m.stats[c].docs++
-		for f := range terms {
-			m.length[f] = append(m.length[f][:s], float32(len(terms[f])))
-			m.stats[c].sumLen[f] += float64(len(terms[f]))
-			ts := append([]string(nil), terms[f]...)
-			sort.Strings(ts)
-			for j := 0; j < len(ts); {
-				k := j
-				for k < len(ts) && ts[k] == ts[j] {
-					k++
-				}
-				t := ts[j]
-				m.stats[c].df[f][t]++
-				m.post[f][t] = append(m.post[f][t], posting{slot: s, tf: uint16(min(k-j, math.MaxUint16))})
-				j = k
-			}
-		}
-		m.nameT = append(m.nameT[:s], uniq(terms[fName]))
-		m.coll = append(m.coll[:s], uint8(c))
-	}
-}
 
 // idf is the BM25 inverse document frequency of t in field f of collection c.
-func (m *model) idf(c int, f field, t string) float64 {
-	n := float64(m.stats[c].docs)
-	df := float64(m.stats[c].df[f][t])
+func (s *snapshot) idf(c int, f field, t string) float64 {
+	n := float64(s.stats[c].docs)
+	df := float64(s.df(c, f, t))
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// idfAll is the inverse document frequency of t in field f over every
+// collection.
+func (s *snapshot) idfAll(f field, t string) float64 {
+	n, df := 0.0, 0.0
+	for c := range nColl {
+		n += float64(s.stats[c].docs)
+		df += float64(s.df(c, f, t))
+	}
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// eachPosting calls fn for every visible posting of term t in field f
+// whose declaration is in collection c (any collection when c < 0), with
+// the length of the declaration's field.
+func (s *snapshot) eachPosting(f field, t string, c int, fn func(p posting, length float64)) {
+	for _, pt := range []*part{s.base, s.over} {
+		i := pt.fields[f].find(t)
+		if i < 0 {
+			continue
+		}
+		coll, length, off := pt.coll, pt.length[f], pt.off
+		checkDead := pt == s.base && s.ndead > 0
+		for _, p := range pt.fields[f].list(i) {
+			local := p.slot - off
+			if c >= 0 && int(coll[local]) != c {
+				continue
+			}
+			if checkDead && !s.live(p.slot) {
+				continue
+			}
+			fn(p, float64(length[local]))
+		}
+	}
+}
+
+// avgLen is the mean length of field f over collection c.
+func (s *snapshot) avgLen(c int, f field) float64 {
+	return float64(s.stats[c].sumLen[f]) / float64(max(1, s.stats[c].docs))
 }
 
 // bm25 is the saturated, length-normalised term weight.
@@ -264,52 +100,52 @@ func (a *accum) add(i int, s int32, v float64) {
 // premiseScores scores premise-like slots against query terms: name-term
 // evidence scaled by how much of the name the query covers, namespace
 // evidence likewise, and BM25 over docstrings.
-func (m *model) premiseScores(q []string, w Ranking) map[int32]float64 {
+func (s *snapshot) premiseScores(q []string, w Ranking) map[int32]float64 {
 	qs := uniq(q)
-	st := &m.stats[0]
-	avgDoc := st.sumLen[fDoc] / float64(max(1, st.docs))
-	a := getAccum(m.n)
+	avgDoc := s.avgLen(collPremise, fDoc)
+	a := getAccum(s.n())
 	defer a.release()
 	for _, t := range qs {
 		for _, f := range []field{fName, fNS, fDoc} {
-			ps := m.post[f][t]
-			if len(ps) == 0 {
-				continue
-			}
-			idf := m.idf(0, f, t)
+			idf := s.idf(collPremise, f, t)
 			if idf <= 0 {
 				continue
 			}
-			for _, p := range ps {
-				if p.slot >= m.n || m.coll[p.slot] != 0 || m.dead[p.slot] {
-					continue
-				}
+			s.eachPosting(f, t, collPremise, func(p posting, length float64) {
 				v := idf
 				if f == fDoc {
-					v = idf * bm25(float64(p.tf), float64(m.length[fDoc][p.slot]), avgDoc)
+					v = idf * bm25(float64(p.tf), length, avgDoc)
 				}
 				a.add(int(f), p.slot, v)
-			}
+			})
 		}
 	}
+	idfs := map[string]float64{}
 	out := make(map[int32]float64, len(a.touched))
-	for _, s := range a.touched {
+	for _, sl := range a.touched {
 		v := 0.0
-		if h := a.v[fName][s]; h > 0 {
-			v += w.NameField * h * math.Pow(m.coverage(s, h), w.Coverage)
+		if h := a.v[fName][sl]; h > 0 {
+			v += w.NameField * h * math.Pow(s.coverage(sl, h, idfs), w.Coverage)
 		}
-		v += w.NSField*a.v[fNS][s] + w.DocField*a.v[fDoc][s]
-		out[s] = v
+		v += w.NSField*a.v[fNS][sl] + w.DocField*a.v[fDoc][sl]
+		out[sl] = v
 	}
 	return out
 }
 
-// coverage is the idf-weighted share of slot s's name terms that the query
-// matched (matched is their idf sum).
-func (m *model) coverage(s int32, matched float64) float64 {
+// coverage is the idf-weighted share of slot sl's name terms that the query
+// matched (matched is their idf sum); idfs caches idf by term.
+func (s *snapshot) coverage(sl int32, matched float64, idfs map[string]float64) float64 {
+	p, i := s.part(sl)
 	total := 0.0
-	for _, t := range m.nameT[s] {
-		total += m.idf(0, fName, t)
+	for _, ti := range p.nameT.row(int(i)) {
+		t := p.fields[fName].terms[ti]
+		v, ok := idfs[t]
+		if !ok {
+			v = s.idf(collPremise, fName, t)
+			idfs[t] = v
+		}
+		total += v
 	}
 	if total <= 0 {
 		return 0
@@ -319,52 +155,59 @@ func (m *model) coverage(s int32, matched float64) float64 {
 
 // theoremScores ranks theorems by BM25 over their name pieces and
 // docstrings, for graph feedback; it returns the best n slots with scores.
-func (m *model) theoremScores(q []string, n int) ([]int32, []float64) {
+func (s *snapshot) theoremScores(q []string, n int) ([]int32, []float64) {
 	qs := uniq(q)
-	st := &m.stats[1]
-	var avg [nFields]float64
-	for f := range avg {
-		avg[f] = st.sumLen[f] / float64(max(1, st.docs))
-	}
-	a := getAccum(m.n)
+	a := getAccum(s.n())
 	defer a.release()
 	for _, t := range qs {
 		for _, f := range []field{fName, fDoc} {
-			ps := m.post[f][t]
-			if len(ps) == 0 {
-				continue
-			}
-			idf := m.idf(1, f, t)
+			idf := s.idf(collTheorem, f, t)
 			if idf <= 0 {
 				continue
 			}
-			for _, p := range ps {
-				if p.slot >= m.n || m.coll[p.slot] != 1 || m.dead[p.slot] {
-					continue
-				}
-				a.add(0, p.slot, idf*bm25(float64(p.tf), float64(m.length[f][p.slot]), avg[f]))
-			}
+			avg := s.avgLen(collTheorem, f)
+			s.eachPosting(f, t, collTheorem, func(p posting, length float64) {
+				a.add(0, p.slot, idf*bm25(float64(p.tf), length, avg))
+			})
 		}
 	}
-	h := &topN{n: n}
-	for _, s := range a.touched {
-		h.push(s, a.v[0][s])
+	h := s.top(n)
+	for _, sl := range a.touched {
+		h.push(sl, a.v[0][sl])
 	}
 	return h.sorted()
 }
 
-// topN keeps the n best (slot, score) pairs seen.
+// topN keeps the n best (slot, score) pairs seen; ties go to the smaller
+// document ID, so the result does not depend on slot numbering.
 type topN struct {
 	n     int
+	s     *snapshot
 	slots []int32
 	sc    []float64
+}
+
+// top returns an empty topN of size n over s.
+func (s *snapshot) top(n int) *topN { return &topN{n: n, s: s} }
+
+// before reports whether slot a ranks before slot b at equal scores: by
+// package, file and name, an order independent of slot numbering.
+func (h *topN) before(a, b int32) bool {
+	x, y := h.s.decl(a), h.s.decl(b)
+	if x.Package != y.Package {
+		return x.Package < y.Package
+	}
+	if x.File != y.File {
+		return x.File < y.File
+	}
+	return x.Name < y.Name
 }
 
 func (h *topN) less(i, j int) bool { // min-heap: worst first
 	if h.sc[i] != h.sc[j] {
 		return h.sc[i] < h.sc[j]
 	}
-	return h.slots[i] > h.slots[j]
+	return h.before(h.slots[j], h.slots[i])
 }
 
 func (h *topN) swap(i, j int) {
@@ -389,7 +232,7 @@ func (h *topN) push(s int32, v float64) {
 		}
 		return
 	}
-	if v < h.sc[0] || (v == h.sc[0] && s > h.slots[0]) {
+	if v < h.sc[0] || (v == h.sc[0] && !h.before(s, h.slots[0])) {
 		return
 	}
 	h.slots[0], h.sc[0] = s, v
@@ -409,7 +252,7 @@ func (h *topN) push(s int32, v float64) {
 	}
 }
 
-// sorted returns the kept pairs, best first (ties by smaller slot).
+// sorted returns the kept pairs, best first.
 func (h *topN) sorted() ([]int32, []float64) {
 	idx := make([]int, len(h.slots))
 	for i := range idx {
@@ -420,7 +263,7 @@ func (h *topN) sorted() ([]int32, []float64) {
 		if h.sc[i] != h.sc[j] {
 			return h.sc[i] > h.sc[j]
 		}
-		return h.slots[i] < h.slots[j]
+		return h.before(h.slots[i], h.slots[j])
 	})
 	slots := make([]int32, len(idx))
 	sc := make([]float64, len(idx))

@@ -56,6 +56,7 @@ var DefaultRanking = Ranking{
 // scored accumulates a candidate's score and the rank at which each channel
 // found it.
 type scored struct {
+	slot     int32
 	id       string
 	score    float64
 	channels map[string]int
@@ -65,35 +66,34 @@ type scored struct {
 // formal guess.
 func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal string, n int, r Ranking) ([]Hit, error) {
 	terms := lexical.TermsLaTeX(text+"\n"+formal, r.LaTeX)
-	cands := map[string]*scored{}
-	get := func(id string) *scored {
-		c := cands[id]
+	cands := map[int32]*scored{}
+	get := func(sl int32) *scored {
+		c := cands[sl]
 		if c == nil {
-			c = &scored{id: id, channels: map[string]int{}}
-			cands[id] = c
+			c = &scored{slot: sl, id: docID(s.decl(sl)), channels: map[string]int{}}
+			cands[sl] = c
 		}
 		return c
 	}
-	m := s.model
 	if r.Lexical && len(terms) > 0 {
-		sc := m.premiseScores(terms, r)
+		sc := s.premiseScores(terms, r)
 		top := 0.0
 		for _, v := range sc {
 			top = max(top, v)
 		}
 		if top > 0 {
-			for i, sl := range topSlots(sc, r.LexDepth) {
-				c := get(m.ids[sl])
+			for i, sl := range s.topSlots(sc, r.LexDepth) {
+				c := get(sl)
 				c.score += r.LexWeight * sc[sl] / top
 				c.channels["lexical"] = i + 1
 			}
 		}
 	}
 	if r.PRF && len(terms) > 0 {
-		slots, scores := m.theoremScores(terms, r.PRFDepth)
+		slots, scores := s.theoremScores(terms, r.PRFDepth)
 		votes := map[string]float64{}
 		for i, sl := range slots {
-			d := m.decls[sl]
+			d := s.decl(sl)
 			if len(d.StatementDeps) == 0 {
 				continue
 			}
@@ -119,25 +119,24 @@ func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal str
 		if len(vs) > 0 {
 			top := vs[0].w
 			for i, x := range vs {
-				for _, id := range s.byName[x.name] {
-					d := s.decls[id]
-					if premiseKind(d.Kind) == 0 {
+				for _, sl := range s.slotsOf(x.name) {
+					if premiseKind(s.decl(sl).Kind) == 0 {
 						continue
 					}
-					c := get(id)
+					c := get(sl)
 					c.score += r.PRFWeight * x.w / top
 					c.channels["graph"] = i + 1
 				}
 			}
 		}
 	}
-	if r.Dense && e.dense != nil {
-		ids, sims := e.dense.search(ctx, s, text+" "+formal, r.LexDepth)
-		if len(ids) > 1 {
+	if x := e.dense.Load(); r.Dense && x != nil {
+		slots, sims := x.search(ctx, s, text+" "+formal, r.LexDepth)
+		if len(slots) > 1 {
 			hi, lo := sims[0], sims[len(sims)-1]
-			for i, id := range ids {
+			for i, sl := range slots {
 				if hi > lo {
-					c := get(id)
+					c := get(sl)
 					c.score += r.DenseWeight * float64((sims[i]-lo)/(hi-lo))
 					c.channels["dense"] = i + 1
 				}
@@ -146,8 +145,8 @@ func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal str
 	}
 	if r.Names {
 		for i, name := range e.nameMatches(s, text, formal) {
-			for _, id := range s.byName[name] {
-				c := get(id)
+			for _, sl := range s.slotsOf(name) {
+				c := get(sl)
 				c.score += r.NameWeight
 				c.channels["names"] = i + 1
 			}
@@ -155,7 +154,7 @@ func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal str
 	}
 	var out []*scored
 	for _, c := range cands {
-		d := s.decls[c.id]
+		d := s.decl(c.slot)
 		pk := premiseKind(d.Kind)
 		if pk == 0 {
 			continue
@@ -164,7 +163,7 @@ func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal str
 			c.score *= pk
 		}
 		c.score *= 1 + r.Popularity*s.popularity(d.Name)
-		if s.notationTarget[d.Name] {
+		if s.notationTarget(d.Name) {
 			c.score *= r.NotationPenalty
 		}
 		if d.User {
@@ -172,16 +171,11 @@ func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal str
 		}
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return out[i].id < out[j].id
-	})
+	sortScored(out)
 	hits := make([]Hit, 0, n)
 	seen := map[string]bool{}
 	for _, c := range out {
-		d := s.decls[c.id]
+		d := s.decl(c.slot)
 		if seen[d.Name] {
 			continue
 		}
@@ -194,9 +188,19 @@ func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal str
 	return hits, nil
 }
 
-// topSlots returns the n best-scoring slots, best first (ties by slot).
-func topSlots(sc map[int32]float64, n int) []int32 {
-	h := &topN{n: n}
+// sortScored orders candidates by score, then by document ID.
+func sortScored(out []*scored) {
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].id < out[j].id
+	})
+}
+
+// topSlots returns the n best-scoring slots, best first.
+func (s *snapshot) topSlots(sc map[int32]float64, n int) []int32 {
+	h := s.top(n)
 	for s, v := range sc {
 		h.push(s, v)
 	}

@@ -96,8 +96,6 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Hit, error) {
 
 // SearchWith is Search with the given signals (for the ablation).
 func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]Hit, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
 	s, err := e.current()
 	if err != nil {
 		return nil, err
@@ -105,7 +103,7 @@ func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]H
 	return e.search(ctx, s, q, sr)
 }
 
-// search ranks snapshot s for q (the caller holds e.mu for reading).
+// search ranks snapshot s for q.
 func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRanking) ([]Hit, error) {
 	text := clip(q.Text)
 	k := q.K
@@ -145,11 +143,10 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 	allowed := func(d *library.Decl) bool {
 		return len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)
 	}
-	m := s.model
 	qs := uniq(seq)
 	exps := syn.expand(qs)
 	alts := syn.rewrites(seq)
-	first := m.searchScores(qs, exps, sr)
+	first := s.humanScores(qs, exps, sr)
 	cands := map[int32]*candidate{}
 	get := func(sl int32) *candidate {
 		c := cands[sl]
@@ -170,11 +167,7 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 	if sr.Names {
 		exact := strings.TrimSpace(text)
 		for i, n := range nameHits {
-			for _, id := range s.byName[n] {
-				sl, ok := s.slotOf[id]
-				if !ok || sl >= m.n || m.dead[sl] {
-					continue
-				}
+			for _, sl := range s.slotsOf(n) {
 				c := get(sl)
 				c.nameRank = i + 1
 				c.bonus += 0.6 / (1 + float64(i)/5)
@@ -190,23 +183,23 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 			return nil, err
 		}
 		for i, h := range prem {
-			if sl, ok := s.slotOf[docID(h.Decl)]; ok && sl < m.n && !m.dead[sl] {
-				c := get(sl)
-				c.premRank = i + 1
-				c.bonus += 0.25 / (1 + float64(i)/3)
+			for _, sl := range s.slotsOf(h.Decl.Name) {
+				if s.decl(sl) == h.Decl {
+					c := get(sl)
+					c.premRank = i + 1
+					c.bonus += 0.25 / (1 + float64(i)/3)
+				}
 			}
 		}
 	}
-	if sr.Dense && e.ranking.Dense && e.dense != nil && len(seq) > 0 {
-		ids, sims := e.dense.search(ctx, s, text, 50)
-		if len(ids) > 1 && sims[0] > sims[len(sims)-1] {
+	if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
+		slots, sims := x.search(ctx, s, text, 50)
+		if len(slots) > 1 && sims[0] > sims[len(sims)-1] {
 			hi, lo := sims[0], sims[len(sims)-1]
-			for i, id := range ids {
-				if sl, ok := s.slotOf[id]; ok && sl < m.n && !m.dead[sl] {
-					c := get(sl)
-					c.denseRank = i + 1
-					c.bonus += 0.2 * float64((sims[i]-lo)/(hi-lo))
-				}
+			for i, sl := range slots {
+				c := get(sl)
+				c.denseRank = i + 1
+				c.bonus += 0.2 * float64((sims[i]-lo)/(hi-lo))
 			}
 		}
 	}
@@ -215,7 +208,7 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 	// only: the rest cannot reach the top k.
 	pool := make([]*candidate, 0, len(cands))
 	for _, c := range cands {
-		if allowed(m.decls[c.slot]) {
+		if allowed(s.decl(c.slot)) {
 			c.score = c.base + c.bonus
 			pool = append(pool, c)
 		}
@@ -228,7 +221,7 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 	})
 	out := make([]*candidate, 0, len(pool))
 	for i, c := range pool {
-		d := m.decls[c.slot]
+		d := s.decl(c.slot)
 		if sr.Plain {
 			out = append(out, c)
 			continue
@@ -260,12 +253,12 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 		if out[i].score != out[j].score {
 			return out[i].score > out[j].score
 		}
-		return m.ids[out[i].slot] < m.ids[out[j].slot]
+		return docID(s.decl(out[i].slot)) < docID(s.decl(out[j].slot))
 	})
 	hits := make([]Hit, 0, k)
 	seen := map[string]bool{}
 	for _, c := range out {
-		d := m.decls[c.slot]
+		d := s.decl(c.slot)
 		if seen[d.Name] {
 			continue
 		}
@@ -496,21 +489,12 @@ func (a *searchAccum) release() {
 	searchAccumPool.Put(a)
 }
 
-// gidf is the BM25 idf of t in field f over every collection.
-func (m *model) gidf(f field, t string) float64 {
-	n, df := 0, 0
-	for c := range m.stats {
-		n += m.stats[c].docs
-		df += m.stats[c].df[f][t]
-	}
-	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
-}
-
-// searchScores is the first stage of search: BM25F over every declaration's
-// name pieces, namespace, docstring, first sentence and bold terms, times
-// the square of the idf-weighted share of query terms matched (synonyms
-// stand in for the terms they replace at a lower weight).
-func (m *model) searchScores(qs []string, exps []expansion, sr SearchRanking) firstStage {
+// humanScores is the first stage of search: BM25F over every
+// declaration's name pieces, namespace, docstring, first sentence, bold
+// terms and main-declaration description, times the square of the
+// idf-weighted share of query terms matched (synonyms stand in for the terms
+// they replace at a lower weight).
+func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) firstStage {
 	type qterm struct {
 		t    string
 		w    float64
@@ -520,7 +504,7 @@ func (m *model) searchScores(qs []string, exps []expansion, sr SearchRanking) fi
 	total := 0.0
 	weights := make([]float64, len(qs))
 	for i, t := range qs {
-		weights[i] = max(m.gidf(fDoc, t), m.gidf(fName, t))
+		weights[i] = max(s.idfAll(fDoc, t), s.idfAll(fName, t))
 		total += weights[i]
 		terms = append(terms, qterm{t, 1, 1 << i})
 	}
@@ -530,12 +514,12 @@ func (m *model) searchScores(qs []string, exps []expansion, sr SearchRanking) fi
 	if total <= 0 {
 		return firstStage{}
 	}
-	var docs int
-	var sumLen [nFields]float64
-	for c := range m.stats {
-		docs += m.stats[c].docs
+	var docs int64
+	var sumLen [nFields]int64
+	for c := range nColl {
+		docs += s.stats[c].docs
 		for f := range sumLen {
-			sumLen[f] += m.stats[c].sumLen[f]
+			sumLen[f] += s.stats[c].sumLen[f]
 		}
 	}
 	fields := []field{fName, fNS, fDoc}
@@ -551,69 +535,62 @@ func (m *model) searchScores(qs []string, exps []expansion, sr SearchRanking) fi
 	if sr.Main {
 		fields = append(fields, fMain)
 	}
-	a := getSearchAccum(m.n)
+	a := getSearchAccum(s.n())
 	defer a.release()
 	for _, qt := range terms {
 		for _, f := range fields {
-			ps := m.post[f][qt.t]
-			if len(ps) == 0 {
-				continue
-			}
-			idf := m.gidf(f, qt.t)
+			idf := s.idfAll(f, qt.t)
 			if idf <= 0 {
 				continue
 			}
-			avg := sumLen[f] / float64(max(1, docs))
-			for _, p := range ps {
-				if p.slot >= m.n || m.dead[p.slot] {
-					continue
-				}
+			avg := float64(sumLen[f]) / float64(max(1, docs))
+			s.eachPosting(f, qt.t, -1, func(p posting, length float64) {
 				v := qt.w * idf
 				if f != fName && f != fNS || sr.Plain {
-					v *= bm25(float64(p.tf), float64(m.length[f][p.slot]), avg)
+					v *= bm25(float64(p.tf), length, avg)
 				}
 				if a.mask[p.slot] == 0 && a.v[p.slot] == [nFields]float64{} {
 					a.touched = append(a.touched, p.slot)
 				}
 				a.v[p.slot][f] += v
 				a.mask[p.slot] |= qt.bits
-			}
+			})
 		}
 	}
-	h := &topN{n: searchPool}
+	h := s.top(searchPool)
 	nameIDF := map[string]float64{} // memo: name terms recur across slots
-	for _, s := range a.touched {
-		v := a.v[s]
+	for _, sl := range a.touched {
+		v := a.v[sl]
 		if sr.Plain {
-			h.push(s, v[fName]+v[fDoc])
+			h.push(sl, v[fName]+v[fDoc])
 			continue
 		}
 		sc := 0.0
 		if v[fName] > 0 {
-			cov := 0.0
 			tot := 0.0
-			for _, t := range m.nameT[s] {
+			p, local := s.part(sl)
+			for _, ti := range p.nameT.row(int(local)) {
+				t := p.fields[fName].terms[ti]
 				w, ok := nameIDF[t]
 				if !ok {
-					w = m.gidf(fName, t)
+					w = s.idfAll(fName, t)
 					nameIDF[t] = w
 				}
 				tot += w
 			}
 			if tot > 0 {
-				cov = min(1, v[fName]/tot)
+				sc += wName * v[fName] * min(1, v[fName]/tot)
 			}
-			sc += wName * v[fName] * cov
 		}
 		sc += wNS*v[fNS] + wDoc*v[fDoc] + wLead*v[fLead] + wBold*v[fBold] + wMain*v[fMain]
 		matched := 0.0
 		for i, w := range weights {
-			if a.mask[s]&(1<<i) != 0 {
+			if a.mask[sl]&(1<<i) != 0 {
 				matched += w
 			}
 		}
 		cov := matched / total
-		h.push(s, sc*cov*cov)
+		h.push(sl, sc*cov*cov)
 	}
 	slots, scores := h.sorted()
 	for len(scores) > 0 && scores[len(scores)-1] <= 0 {
@@ -635,10 +612,7 @@ type libraryStats struct {
 // priors and vocabulary, not results).
 func (e *Engine) libStats(s *snapshot) *libraryStats {
 	e.statsOnce.Do(func() {
-		decls := make([]*library.Decl, 0, len(s.decls))
-		for _, d := range s.decls {
-			decls = append(decls, d)
-		}
+		decls := s.liveDecls()
 		sort.Slice(decls, func(i, j int) bool { return decls[i].Name < decls[j].Name })
 		st := &libraryStats{proofUses: make(map[string]int32, len(decls)/2)}
 		var wg sync.WaitGroup

@@ -106,8 +106,6 @@ func TestSearchAblation(t *testing.T) {
 				switch offs := strings.TrimPrefix(c, "subquery"); {
 				case offs == "-premise":
 					search = func(ctx context.Context, q Query) ([]Hit, error) {
-						e.mu.RLock()
-						defer e.mu.RUnlock()
 						s, err := e.current()
 						if err != nil {
 							return nil, err

@@ -16,10 +16,13 @@ import (
 // source is where the engine's declarations come from and how one file's
 // declarations are re-read after a change.
 type source interface {
-	// update re-parses the file at path from content (from disk when content
-	// is nil; a missing file has no declarations) and returns the file keys
-	// whose declarations it replaces and the new declarations.
-	update(path string, content []byte) (oldKeys []string, decls []*library.Decl, err error)
+	// update re-parses the file of u (from disk unless u is a buffer
+	// update; a missing file has no declarations) and records in changed
+	// the new declarations of every file key it touches (none for keys
+	// whose declarations are gone), and in buffered the keys now served
+	// from unsaved text. A disk change of a file with an open buffer is
+	// ignored.
+	update(u fileUpdate, changed map[string][]*library.Decl, buffered map[string]bool) error
 	// dirs returns the root directories to watch.
 	dirs() []string
 }
@@ -29,6 +32,10 @@ type libSource struct {
 	mu    sync.Mutex
 	lib   *library.Library // nil when only corpora are served
 	roots []string
+	// buffers are the files (absolute paths) with open editor buffers.
+	buffers map[string]bool
+	// paths maps file keys to absolute paths (see keyPath).
+	paths map[string]string
 }
 
 // files returns the absolute paths of the indexed source files.
@@ -43,43 +50,91 @@ func (s *libSource) files() []string {
 
 func (s *libSource) dirs() []string { return s.roots }
 
-func (s *libSource) update(path string, content []byte) ([]string, []*library.Decl, error) {
+func (s *libSource) update(u fileUpdate, changed map[string][]*library.Decl, buffered map[string]bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.lib == nil || !strings.HasSuffix(path, ".lean") {
-		return nil, nil, nil
+	if s.lib == nil || !strings.HasSuffix(u.path, ".lean") {
+		return nil
 	}
-	abs, err := filepath.Abs(path)
+	abs, err := filepath.Abs(u.path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("retrieval: %w", err)
+		return fmt.Errorf("retrieval: %w", err)
 	}
-	var oldKeys []string
-	seen := map[string]bool{}
-	for _, d := range s.lib.FileDecls(abs) {
-		if k := fileKey(d); !seen[k] {
-			seen[k] = true
-			oldKeys = append(oldKeys, k)
+	switch u.kind {
+	case fromDisk:
+		if s.buffers[abs] {
+			return nil
 		}
+	case fromBuffer:
+		s.buffers[abs] = true
+	case closed:
+		delete(s.buffers, abs)
 	}
-	if content == nil {
+	// Every file whose declarations may change: this one, and the files
+	// the library resolves again because names they use appeared or went.
+	touched := map[string]string{} // file key -> absolute path
+	for _, d := range s.lib.FileDecls(abs) {
+		touched[fileKey(d)] = abs
+	}
+	content := u.content
+	var delta library.Delta
+	if u.kind != fromBuffer {
 		b, err := os.ReadFile(abs)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			s.lib, _ = s.lib.RemoveFile(abs)
-			return oldKeys, nil, nil
+			s.lib, delta = s.lib.RemoveFile(abs)
 		case err != nil:
-			return nil, nil, fmt.Errorf("retrieval: %w", err)
+			return fmt.Errorf("retrieval: %w", err)
+		default:
+			content = b
 		}
-		content = b
 	}
-	s.lib, _ = s.lib.UpdateFile(abs, content)
-	return oldKeys, s.lib.FileDecls(abs), nil
+	if content != nil {
+		s.lib, delta = s.lib.UpdateFile(abs, content)
+	}
+	for _, d := range s.lib.FileDecls(abs) {
+		touched[fileKey(d)] = abs
+		s.keyPath()[fileKey(d)] = abs
+	}
+	for _, ds := range [][]*library.Decl{delta.Added, delta.Removed, delta.Changed} {
+		for _, d := range ds {
+			k := fileKey(d)
+			if p, ok := s.keyPath()[k]; ok && touched[k] == "" {
+				touched[k] = p
+			}
+		}
+	}
+	for k, p := range touched {
+		ds := []*library.Decl{}
+		for _, d := range s.lib.FileDecls(p) {
+			if fileKey(d) == k {
+				ds = append(ds, d)
+			}
+		}
+		changed[k] = ds
+		buffered[k] = s.buffers[p]
+	}
+	return nil
+}
+
+// keyPath returns the map from file keys to absolute paths, built on first
+// use from the library's files.
+func (s *libSource) keyPath() map[string]string {
+	if s.paths == nil {
+		s.paths = map[string]string{}
+		for _, p := range s.lib.Files() {
+			if ds := s.lib.FileDecls(p); len(ds) > 0 {
+				s.paths[fileKey(ds[0])] = p
+			}
+		}
+	}
+	return s.paths
 }
 
 // loadSource loads every configured root (through the indexer, with its
 // on-disk parse cache) and corpus.
 func loadSource(ctx context.Context, cfg Config, progress func(done, total int)) (*libSource, []*library.Decl, error) {
-	src := &libSource{}
+	src := &libSource{buffers: map[string]bool{}}
 	var all []*library.Decl
 	if len(cfg.Roots) > 0 {
 		ws, err := library.Discover(cfg.Roots[0], cfg.Roots[1:])

@@ -94,17 +94,15 @@ func TestSpeedMathlib(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "Probe.lean"), []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for {
-			if _, ok := e.Lookup(name); ok {
-				hits, _ := e.Search(ctx, Query{Text: name, K: 3})
-				if len(hits) > 0 && hits[0].Decl.Name == name {
-					break
-				}
+		err := waitFor(e, time.Minute, func() bool {
+			if _, ok := e.Lookup(name); !ok {
+				return false
 			}
-			if time.Since(t0) > 30*time.Second {
-				t.Fatal("update never became searchable")
-			}
-			time.Sleep(2 * time.Millisecond)
+			hits, _ := e.Search(ctx, Query{Text: name, K: 3})
+			return len(hits) > 0 && hits[0].Decl.Name == name
+		})
+		if err != nil {
+			t.Fatalf("update never became searchable: %v", err)
 		}
 		upd = append(upd, time.Since(t0))
 	}
@@ -117,14 +115,8 @@ func TestSpeedMathlib(t *testing.T) {
 			name := "driftBufferProbe" + strconv.Itoa(round)
 			t0 := time.Now()
 			e.UpdateBuffer(big, append(append([]byte{}, content...), []byte("\n/-- probe -/\ndef "+name+" : Nat := 1\n")...))
-			for {
-				if _, ok := e.Lookup(name); ok {
-					break
-				}
-				if time.Since(t0) > 30*time.Second {
-					t.Fatal("buffer update never became searchable")
-				}
-				time.Sleep(time.Millisecond)
+			if err := waitFor(e, time.Minute, func() bool { _, ok := e.Lookup(name); return ok }); err != nil {
+				t.Fatalf("buffer update never became searchable: %v", err)
 			}
 			buf = append(buf, time.Since(t0))
 		}

@@ -62,12 +62,24 @@ type Illustration struct {
 	Coverage float64
 }
 
+// Progress counts the work of one indexing phase; Done never decreases
+// while the phase runs.
+type Progress struct {
+	Done, Total int
+}
+
 // Status describes how far the index has come, for progress reporting.
 type Status struct {
-	// Phase is "scanning", "indexing", "embedding" or "ready".
+	// Phase is "scanning", "indexing", "embedding" (ready, dense vectors
+	// filling in), "ready" or "failed"; Done and Total mirror the counts of
+	// the phase under way.
 	Phase string
-	// Done and Total count files (or declarations while embedding).
+	// Done and Total count files (or declarations while indexing).
 	Done, Total int
+	// Scan counts the files read and parsed, Index the declarations
+	// indexed, Embed the declarations embedded by the dense channel (Total
+	// grows when updates bring new declarations).
+	Scan, Index, Embed Progress
 	// Decls is the number of declarations searchable now.
 	Decls int
 	// Ready is true when lexical and name search cover the whole library;

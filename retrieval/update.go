@@ -1,30 +1,39 @@
 package retrieval
 
 import (
-	"maps"
-	"sort"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
-// fileUpdate is a pending change to one file: new buffer text, or nil to
-// re-read it from disk.
+// updateKind says where a file update comes from.
+type updateKind int
+
+const (
+	fromDisk   updateKind = iota // the watcher saw the file change on disk
+	fromBuffer                   // unsaved editor text
+	closed                       // the editor closed its buffer: back to disk
+)
+
+// fileUpdate is a pending change to one file.
 type fileUpdate struct {
 	path    string
-	content []byte
+	kind    updateKind
+	content []byte // buffer text (fromBuffer only)
 }
 
 // UpdateBuffer indexes unsaved editor text for path in place of the file on
 // disk; it returns at once and the change becomes searchable shortly after.
+// Until CloseBuffer, changes of the file on disk do not override the
+// buffer, and the buffer's text never reaches the on-disk caches.
 func (e *Engine) UpdateBuffer(path string, text []byte) {
-	e.enqueue(fileUpdate{path: path, content: append([]byte{}, text...)})
+	e.enqueue(fileUpdate{path: path, kind: fromBuffer, content: append([]byte{}, text...)})
 }
 
 // CloseBuffer drops unsaved text for path and re-reads the file from disk.
 func (e *Engine) CloseBuffer(path string) {
-	e.enqueue(fileUpdate{path: path})
+	e.enqueue(fileUpdate{path: path, kind: closed})
 }
 
 func (e *Engine) enqueue(u fileUpdate) {
@@ -35,12 +44,21 @@ func (e *Engine) enqueue(u fileUpdate) {
 }
 
 // serveUpdates applies file updates until the engine closes, coalescing
-// queued updates of the same file to the latest.
+// queued updates of the same file to the latest (a disk change never
+// replaces a queued buffer update of the same file).
 func (e *Engine) serveUpdates() {
 	for {
 		select {
 		case <-e.ctx.Done():
 			return
+		case c := <-e.compacted:
+			e.store(rebase(c.base, c.names, c.from, e.snapshot()))
+			e.compacting = false
+			e.cfg.Logf("retrieval: overlay folded into a new base")
+			select {
+			case e.embedKick <- struct{}{}:
+			default:
+			}
 		case u := <-e.updates:
 			pending := map[string]fileUpdate{u.path: u}
 			order := []string{u.path}
@@ -48,195 +66,85 @@ func (e *Engine) serveUpdates() {
 			for {
 				select {
 				case u2 := <-e.updates:
-					if _, ok := pending[u2.path]; !ok {
+					prev, ok := pending[u2.path]
+					if !ok {
 						order = append(order, u2.path)
 					}
-					pending[u2.path] = u2
+					if !ok || u2.kind != fromDisk || prev.kind == fromDisk {
+						pending[u2.path] = u2
+					}
 				default:
 					break drain
 				}
 			}
+			var batch []fileUpdate
 			for _, p := range order {
-				e.applyUpdate(pending[p])
+				batch = append(batch, pending[p])
 			}
+			e.apply(batch)
 		}
 	}
 }
 
-// applyUpdate re-indexes one file in every channel and swaps the snapshot.
-func (e *Engine) applyUpdate(u fileUpdate) {
+// apply re-indexes the files of a batch of updates and swaps in the next
+// snapshot, built beside the current one (which queries go on reading).
+func (e *Engine) apply(batch []fileUpdate) {
 	start := time.Now()
-	oldKeys, decls, err := e.src.update(u.path, u.content)
-	if err != nil {
-		e.cfg.Logf("retrieval: updating %s: %v", u.path, err)
-		return
+	changed := map[string][]*library.Decl{}
+	buffered := map[string]bool{}
+	for _, u := range batch {
+		if err := e.src.update(u, changed, buffered); err != nil {
+			e.cfg.Logf("retrieval: updating %s: %v", u.path, err)
+		}
 	}
-	if len(oldKeys) == 0 && len(decls) == 0 {
+	if len(changed) == 0 {
 		return
 	}
 	parsed := time.Now()
-	e.mu.RLock()
-	old := e.snap
-	e.mu.RUnlock()
-	// Only this goroutine replaces e.snap, so the next snapshot can be built
-	// outside the lock while queries go on reading the old one.
-	next := old.with(oldKeys, decls)
-	built := time.Now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var del []string
-	for _, k := range oldKeys {
-		del = append(del, old.files[k]...)
-	}
-	docs := map[string]lexical.Doc{}
-	keys := map[string]bool{}
-	for _, d := range decls {
-		keys[fileKey(d)] = true
-	}
-	m := readManifest(e.dir)
-	for _, k := range oldKeys {
-		delete(m.Files, k)
-	}
-	for k := range keys {
-		delete(m.Files, k)
-	}
-	if err := writeManifest(e.dir, m); err != nil {
-		e.cfg.Logf("retrieval: %v", err)
-	}
-	hashes := map[string]string{}
-	for k := range keys {
-		ds, h := fileDocs(next, k)
-		for id, d := range ds {
-			docs[id] = d
-		}
-		hashes[k] = h
-	}
-	if err := e.lex.Apply(del, docs); err != nil {
-		e.cfg.Logf("retrieval: updating %s: %v", u.path, err)
-		return
-	}
-	for k, h := range hashes {
-		m.Files[k] = h
-	}
-	if err := writeManifest(e.dir, m); err != nil {
-		e.cfg.Logf("retrieval: %v", err)
-	}
-	e.snap = next
-	e.setStatus(func(s *Status) { s.Decls = len(next.decls) })
+	next := e.snapshot().with(changed, buffered)
+	e.store(next)
+	e.setStatus(func(s *Status) { s.Decls = next.count() })
 	select {
 	case e.embedKick <- struct{}{}:
 	default:
 	}
-	e.cfg.Logf("retrieval: reindexed %s (%d declarations) in %v (parse %v, snapshot %v, lexical %v)", u.path, len(decls),
+	if next.wantsCompaction() && !e.compacting {
+		e.compacting = true
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.compact(next)
+		}()
+	}
+	e.cfg.Logf("retrieval: reindexed %d file(s) in %v (parse %v, snapshot %v; overlay %d files, %d declarations)", len(batch),
 		time.Since(start).Round(time.Millisecond), parsed.Sub(start).Round(time.Millisecond),
-		built.Sub(parsed).Round(time.Millisecond), time.Since(built).Round(time.Millisecond))
+		time.Since(parsed).Round(time.Millisecond), len(next.changed), next.over.n())
 }
 
-// with returns a new snapshot in which the declarations of the files
-// oldKeys are replaced by decls; the receiver stays valid for readers.
-func (s *snapshot) with(oldKeys []string, decls []*library.Decl) *snapshot {
-	// maps.Clone copies a map's table wholesale, far faster than
-	// re-inserting every entry.
-	n := &snapshot{
-		decls:          maps.Clone(s.decls),
-		byName:         maps.Clone(s.byName),
-		files:          maps.Clone(s.files),
-		usedBy:         maps.Clone(s.usedBy),
-		indeg:          maps.Clone(s.indeg),
-		notationTarget: maps.Clone(s.notationTarget),
-		slotOf:         s.slotOf,
+// compaction is a new base built from the visible declarations of from.
+type compaction struct {
+	from  *snapshot
+	base  *part
+	names *names.Index
+}
+
+// compact builds a new base from s in the background and hands it to the
+// update loop, which re-applies the changes made meanwhile. Queries and
+// updates go on during the build. The new base holds buffer text, so it is
+// never stored.
+func (e *Engine) compact(s *snapshot) {
+	select {
+	case e.compacted <- newCompaction(s):
+	case <-e.ctx.Done():
 	}
-	gone := map[string]bool{}
-	var removedIDs, removedNames []string
-	for _, k := range oldKeys {
-		for _, id := range s.files[k] {
-			gone[id] = true
-			removedIDs = append(removedIDs, id)
-			removedNames = append(removedNames, s.decls[id].Name)
-		}
-	}
-	for id := range gone {
-		delete(n.decls, id)
-	}
-	for _, k := range oldKeys {
-		delete(n.files, k)
-	}
-	for _, name := range removedNames {
-		var keep []string
-		for _, id := range n.byName[name] {
-			if !gone[id] {
-				keep = append(keep, id)
-			}
-		}
-		if len(keep) == 0 {
-			delete(n.byName, name)
-		} else {
-			n.byName[name] = keep
-		}
-	}
-	// Retract the removed declarations' edges (each affected usedBy list is
-	// filtered once), then add the new ones.
-	retract := map[string]bool{}
-	for _, id := range removedIDs {
-		d := s.decls[id]
-		for _, dep := range uniq(d.StatementDeps) {
-			if dep == d.Name {
-				continue
-			}
-			n.indeg[dep]--
-			if d.Kind == library.KindTheorem {
-				retract[dep] = true
-			}
-		}
-	}
-	for dep := range retract {
-		var keep []string
-		for _, u := range n.usedBy[dep] {
-			if !gone[u] {
-				keep = append(keep, u)
-			}
-		}
-		n.usedBy[dep] = keep
-	}
-	var added []*library.Decl
-	for _, d := range decls {
-		if d == nil || d.Name == "" {
-			continue
-		}
-		id := docID(d)
-		if _, dup := n.decls[id]; dup {
-			continue
-		}
-		n.decls[id] = d
-		added = append(added, d)
-		n.byName[d.Name] = append(n.byName[d.Name][:len(n.byName[d.Name]):len(n.byName[d.Name])], id)
-		k := fileKey(d)
-		n.files[k] = append(n.files[k][:len(n.files[k]):len(n.files[k])], id)
-		if d.Kind == library.KindNotation {
-			for _, t := range d.StatementDeps {
-				n.notationTarget[t] = true
-			}
-			continue
-		}
-		for _, dep := range uniq(d.StatementDeps) {
-			if dep == d.Name {
-				continue
-			}
-			n.indeg[dep]++
-			if d.Kind == library.KindTheorem {
-				u := n.usedBy[dep]
-				n.usedBy[dep] = append(u[:len(u):len(u)], id)
-			}
-		}
-	}
-	var dropNames []string
-	for _, name := range uniq(removedNames) {
-		if len(n.byName[name]) == 0 {
-			dropNames = append(dropNames, name)
-		}
-	}
-	sort.Strings(dropNames)
-	n.names = s.names.With(dropNames, added)
-	n.model = s.model.with(removedIDs, added, s.slotOf)
-	return n
+}
+
+// newCompaction builds a base part and name index over s's visible
+// declarations.
+func newCompaction(s *snapshot) compaction {
+	decls := s.liveDecls()
+	done := make(chan *names.Index)
+	go func() { done <- names.New(decls) }()
+	b := buildPart(decls, 0, nil)
+	return compaction{from: s, base: b, names: <-done}
 }

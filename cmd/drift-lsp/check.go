@@ -32,13 +32,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	idx := addIndexFlags(fs)
 	corpusFlag := addCorpusFlag(fs)
 	repl := fs.String("repl", "", "shell command that starts a Lean REPL (default: a repl built under the workspace's .lake or on PATH)")
-	noLean := fs.Bool("no-lean", false, "do not run Lean even if a REPL is found")
+	leanCmd := fs.String("lean", "", "command that runs lean (split at spaces), used when no REPL is found (default: lake env lean in a Lake workspace, else the lean of its lean-toolchain or on PATH)")
+	noLean := fs.Bool("no-lean", false, "do not run Lean even if a REPL or lean is found")
 	header := fs.String("header", "", "file header (imports and opens) the stub is checked under (default: \"import Mathlib\" when the workspace uses Mathlib)")
 	timeout := fs.Duration("timeout", leanrepl.DefaultTimeout, "deadline for Lean to check the stub")
 	importTimeout := fs.Duration("import-timeout", leanrepl.DefaultImportTimeout, "deadline for Lean to import the header")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: drift-lsp check [--root DIR]... [--corpus FILE.jsonl] [--repl CMD] [--json] "theorem foo … := by sorry"`)
+		fmt.Fprintln(stderr, `usage: drift-lsp check [--root DIR]... [--corpus FILE.jsonl] [--repl CMD] [--lean CMD] [--json] "theorem foo … := by sorry"`)
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "\nexit status: 0 the stub passed every check that ran, 1 a check failed, 2 usage or setup error")
 	}
@@ -85,9 +86,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if *repl != "" {
 		pcfg.Command = []string{"/bin/sh", "-c", *repl}
 	}
+	pcfg.LeanCommand = strings.Fields(*leanCmd)
 	checker, pool, err := leanrepl.OpenChecker(cfg, pcfg)
 	switch {
-	case err != nil && *repl != "":
+	case err != nil && (*repl != "" || *leanCmd != ""):
 		fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
 		return 2
 	case err != nil:
@@ -157,6 +159,8 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 		})
 	}
 	switch {
+	case rep.LeanFailed:
+		w("lean:  FAILED — %s", rep.LeanSkipped)
 	case !rep.LeanRan:
 		w("lean:  not run — %s", strings.TrimPrefix(rep.LeanSkipped, "Lean was not run: "))
 	case rep.LeanOK:
@@ -165,6 +169,9 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 		w("lean:  %s", rep.Summary())
 	}
 	printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeLean })
+	if rep.LeanBackend != "" {
+		w("backend: %s — %s", rep.LeanBackend, rep.LeanCommand)
+	}
 	verdict := "PASS"
 	if code != 0 {
 		verdict = "FAIL"

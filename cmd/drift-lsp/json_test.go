@@ -53,13 +53,15 @@ func normalize(v any, key, ws string) any {
 // testdata/workspace: snake_case keys from tagged structs, [] for empty
 // lists. Run with -update to rewrite the goldens after an intended change.
 func TestJSONGolden(t *testing.T) {
-	t.Setenv("ELAN_HOME", t.TempDir()) // no Lean sources from the machine
 	t.Setenv("DRIFT_EMBED_PROVIDER", "")
-	t.Setenv("PATH", t.TempDir()) // no Lean REPL from the machine either
+	t.Setenv("PATH", t.TempDir()) // no Lean REPL or lean from the machine either
 	ws, err := filepath.Abs(filepath.Join("..", "..", "testdata", "workspace"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// No Lean sources or toolchains from the machine; the path (which
+	// reports name) does not exist.
+	t.Setenv("ELAN_HOME", filepath.Join(ws, ".no-elan"))
 	srv := llmtest.New(t, llmtest.Workspace())
 	defer srv.Close()
 	t.Setenv("DRIFT_LLM_BASE_URL", srv.URL)

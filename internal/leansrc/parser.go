@@ -7,7 +7,7 @@ import (
 
 // Version identifies the parser's output format and behaviour; caches of
 // parse results must be discarded when it changes.
-const Version = 16
+const Version = 18
 
 // strongStarters are keywords that begin a command wherever they appear:
 // they cannot occur inside a term.
@@ -440,13 +440,20 @@ func (p *parser) maybeIn(cmdCol int32, depth int) {
 
 func (p *parser) push(kind, name string) {
 	if kind != "namespace" {
-		p.stack = append(p.stack, scopeEntry{kind: kind, name: name, ns: p.ns, opens: p.opens, nvars: len(p.vars)})
+		// `section A.B` opens one scope per component, as Lean's addScopes does.
+		parts := []string{name}
+		if name != "" {
+			parts = splitName(name)
+		}
+		for _, part := range parts {
+			p.stack = append(p.stack, scopeEntry{kind: kind, name: part, ns: p.ns, opens: p.opens, nvars: len(p.vars)})
+		}
 		return
 	}
-	name = strings.TrimPrefix(name, "_root_.")
-	for _, part := range splitName(name) {
+	rest, root := strings.CutPrefix(name, "_root_.")
+	for i, part := range splitName(rest) {
 		p.stack = append(p.stack, scopeEntry{kind: kind, name: part, ns: p.ns, opens: p.opens, nvars: len(p.vars)})
-		if p.ns == "" {
+		if p.ns == "" || (i == 0 && root) { // `namespace _root_.X` opens X at the root
 			p.ns = part
 		} else {
 			p.ns = p.ns + "." + part
@@ -486,7 +493,7 @@ func (p *parser) end(kwIdx int, name string) {
 	}
 	keep := len(p.stack) - 1
 	if name != "" {
-		parts := splitName(name)
+		parts := splitName(strings.TrimPrefix(name, "_root_."))
 		keep = -1
 		for k := len(p.stack) - len(parts); k >= 0; k-- {
 			ok := true

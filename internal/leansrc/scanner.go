@@ -21,6 +21,7 @@ const (
 	TokModDoc                       // /-! module doc comment -/
 	TokNameLit                      // `name or ``name literal
 	TokQuote                        // `(syntax quotation)
+	TokComment                      // -- or /- -/ comment (ScanWithComments only)
 )
 
 // Token is one lexical token. Offsets are byte offsets into the scanned text;
@@ -49,6 +50,7 @@ type scanner struct {
 	bol       bool
 	toks      []Token
 	errs      []ScanError
+	comments  bool // emit TokComment tokens
 }
 
 // Scan splits src into tokens, dropping whitespace and ordinary comments but
@@ -56,7 +58,17 @@ type scanner struct {
 // unterminated comment, string or quotation) are reported alongside the
 // tokens and scanning stops or continues at a safe point.
 func Scan(src []byte) ([]Token, []ScanError) {
-	s := &scanner{src: src, bol: true}
+	return scan(src, false)
+}
+
+// ScanWithComments is Scan that also returns ordinary comments, as
+// TokComment tokens (a line comment ends before its line break).
+func ScanWithComments(src []byte) ([]Token, []ScanError) {
+	return scan(src, true)
+}
+
+func scan(src []byte, comments bool) ([]Token, []ScanError) {
+	s := &scanner{src: src, bol: true, comments: comments}
 	s.toks = make([]Token, 0, len(src)/5+8)
 	for s.pos < len(src) {
 		s.next()
@@ -117,9 +129,15 @@ func (s *scanner) next() {
 		for s.pos < len(s.src) && s.src[s.pos] != '\n' && s.src[s.pos] != '\r' {
 			s.pos++
 		}
+		if s.comments {
+			s.emit(TokComment, start, line, col)
+		}
 		return
 	case c == '/' && s.peek(1) == '-':
 		kind := TokenKind(0)
+		if s.comments {
+			kind = TokComment
+		}
 		if s.peek(2) == '-' && s.peek(3) != '/' {
 			kind = TokDoc
 		} else if s.peek(2) == '!' {

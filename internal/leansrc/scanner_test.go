@@ -213,3 +213,19 @@ theorem Finset.prod_range_succ_comm {β : Type*} [CommMonoid β] (f : ℕ → β
 	b.WriteString("end Bench\n")
 	return b.Bytes()
 }
+
+func TestScanWithComments(t *testing.T) {
+	src := "a -- line\nb /- x /- y -/ -/ c /-- d -/ \"-- s\""
+	toks, errs := ScanWithComments([]byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var got []string
+	for _, tk := range toks {
+		got = append(got, src[tk.Start:tk.End])
+	}
+	want := []string{"a", "-- line", "b", "/- x /- y -/ -/", "c", "/-- d -/", `"-- s"`}
+	if strings.Join(got, "|") != strings.Join(want, "|") || toks[1].Kind != TokComment || toks[3].Kind != TokComment || toks[5].Kind != TokDoc {
+		t.Fatalf("got %q", got)
+	}
+}

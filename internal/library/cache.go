@@ -161,36 +161,21 @@ func writeCache(path string, entries map[contentHash]*leansrc.File) error {
 		blob.WriteString(s)
 	}
 	head = binary.AppendUvarint(head, uint64(blob.Len()))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".pack-*")
-	if err != nil {
-		return err
-	}
-	_, err1 := tmp.Write(head)
-	_, err2 := tmp.Write(blob.Bytes())
-	_, err3 := tmp.Write(e.body)
-	err4 := tmp.Close()
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return writeAtomic(path, head, blob.Bytes(), e.body)
 }
 
 // errCorrupt reports a pack file that cannot be decoded.
 var errCorrupt = errors.New("corrupt index cache")
 
-// decoder reads the pack format.
-type decoder struct {
-	buf   []byte
-	pos   int
-	table []string
-	err   error
+// varReader reads the uvarints and bytes both cache formats are made of;
+// its first failure sticks in err.
+type varReader struct {
+	buf []byte
+	pos int
+	err error
 }
 
-func (d *decoder) uint() uint64 {
+func (d *varReader) uint() uint64 {
 	if d.err != nil {
 		return 0
 	}
@@ -201,6 +186,22 @@ func (d *decoder) uint() uint64 {
 	}
 	d.pos += n
 	return v
+}
+
+// count reads a length, refusing ones the input cannot hold.
+func (d *varReader) count() int {
+	n := d.uint()
+	if n > uint64(len(d.buf)) {
+		d.err = errCorrupt
+		return 0
+	}
+	return int(n)
+}
+
+// decoder reads the pack format.
+type decoder struct {
+	varReader
+	table []string
 }
 
 func (d *decoder) str() string {
@@ -234,15 +235,6 @@ func (d *decoder) additive() *leansrc.Additive {
 		return nil
 	}
 	return &leansrc.Additive{Existing: k == 2, Name: d.str(), Doc: d.str()}
-}
-
-func (d *decoder) count() int {
-	n := d.uint()
-	if n > uint64(len(d.buf)) {
-		d.err = errCorrupt
-		return 0
-	}
-	return int(n)
 }
 
 func (d *decoder) file() *leansrc.File {
@@ -309,7 +301,7 @@ func readCache(path string) (map[contentHash]*leansrc.File, error) {
 	if !bytes.HasPrefix(buf, []byte(cacheMagic)) {
 		return nil, errCorrupt
 	}
-	d := &decoder{buf: buf, pos: len(cacheMagic)}
+	d := &decoder{varReader: varReader{buf: buf, pos: len(cacheMagic)}}
 	if v := d.uint(); v != cacheVersion*1000+leansrc.Version {
 		return map[contentHash]*leansrc.File{}, nil // stale format: rebuild
 	}

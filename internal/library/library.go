@@ -226,6 +226,11 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 	if spath != "" {
 		if err := writeSnapshot(spath, lib); err != nil {
 			logf("writing library snapshot: %v", err)
+		} else if light, err := readSnapshot(spath, ws, ls); err == nil {
+			// Serve the mapped copy: its strings live in the shared mapping
+			// instead of pinning every parsed file's text on the heap.
+			light.empty = empty
+			return light, nil
 		}
 	}
 	return lib, nil

@@ -7,28 +7,38 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
-// refFilter is a Bloom filter (4,096 bits, 3 hashes) over the last name
-// components a file's identifiers can resolve through: when a file starts
-// or stops declaring a name, only the files whose filter may hold its last
-// component need resolving again. 512 bytes per file; false positives only
-// cost a needless re-resolution.
-type refFilter [64]uint64
+// refFilter is a Bloom filter over the last name components a file's
+// identifiers can resolve through: when a file starts or stops declaring a
+// name, only the files whose filter may hold its last component need
+// resolving again. It has 16 bits per distinct component and 4 probes
+// (false positives ≈ 0.2 %, which only cost a needless re-resolution).
+type refFilter []uint64
 
-func filterBits(s string) [3]uint32 {
+// probes returns the bit positions of s in a filter of n bits (double
+// hashing over one 64-bit FNV-1a hash).
+func probes(s string, n uint32) [4]uint32 {
 	h := fnv.New64a()
 	h.Write([]byte(s))
 	v := h.Sum64()
-	return [3]uint32{uint32(v) & 4095, uint32(v>>21) & 4095, uint32(v>>42) & 4095}
+	h1, h2 := uint32(v), uint32(v>>32)|1
+	var out [4]uint32
+	for i := range out {
+		out[i] = (h1 + uint32(i)*h2) % n
+	}
+	return out
 }
 
-func (f *refFilter) add(s string) {
-	for _, b := range filterBits(s) {
+func (f refFilter) add(s string) {
+	for _, b := range probes(s, uint32(len(f))*64) {
 		f[b/64] |= 1 << (b % 64)
 	}
 }
 
-func (f *refFilter) mayHave(s string) bool {
-	for _, b := range filterBits(s) {
+func (f refFilter) mayHave(s string) bool {
+	if len(f) == 0 {
+		return false
+	}
+	for _, b := range probes(s, uint32(len(f))*64) {
 		if f[b/64]&(1<<(b%64)) == 0 {
 			return false
 		}
@@ -37,7 +47,7 @@ func (f *refFilter) mayHave(s string) bool {
 }
 
 // mayHaveAny reports whether any of ss may be in the filter.
-func (f *refFilter) mayHaveAny(ss []string) bool {
+func (f refFilter) mayHaveAny(ss []string) bool {
 	for _, s := range ss {
 		if f.mayHave(s) {
 			return true
@@ -48,14 +58,15 @@ func (f *refFilter) mayHaveAny(ss []string) bool {
 
 // refFilterOf collects the identifiers of a parse result: each one's last
 // component and those of the prefixes resolution retries (`foo.mp` →
-// `foo`), from statements, proofs, notations, attribute commands and exports.
+// `foo`), from statements, proofs, notation atoms, attribute commands and
+// exports.
 func refFilterOf(pf *leansrc.File) refFilter {
-	var f refFilter
+	set := map[string]bool{}
 	addID := func(id string) {
 		id = strings.TrimPrefix(id, "_root_.")
 		for strip := 0; strip < 3 && id != ""; strip++ {
 			pre, last := splitLast(id)
-			f.add(last)
+			set[last] = true
 			id = pre
 		}
 	}
@@ -67,7 +78,7 @@ func refFilterOf(pf *leansrc.File) refFilter {
 			addID(id)
 		}
 		for _, op := range pf.Decls[i].StmtOps {
-			f.add(op)
+			set[op] = true
 		}
 	}
 	for _, a := range pf.AttrCmds {
@@ -79,6 +90,10 @@ func refFilterOf(pf *leansrc.File) refFilter {
 		for _, id := range e.Names {
 			addID(id)
 		}
+	}
+	f := make(refFilter, (len(set)*16+63)/64)
+	for s := range set {
+		f.add(s)
 	}
 	return f
 }

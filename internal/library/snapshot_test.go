@@ -31,7 +31,7 @@ func dump(l *Library) string {
 // edited file makes it stale; a touched but unchanged file does not.
 func TestSnapshot(t *testing.T) {
 	t.Setenv("ELAN_HOME", t.TempDir())
-	dir := copyTreeForTest(t, filepath.Join("..", "..", "testdata", "workspace"))
+	dir := copyLean(t, filepath.Join("..", "..", "testdata", "workspace"), false, nil)
 	cache := t.TempDir()
 	ws, err := Discover(dir, nil)
 	if err != nil {
@@ -139,28 +139,4 @@ func firstLineDiff(got, want string) string {
 		}
 	}
 	return "lengths differ"
-}
-
-// copyTreeForTest copies a directory tree (following nothing special).
-func copyTreeForTest(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }

@@ -1,7 +1,6 @@
-// Package lexical is the lexical channel of retrieval: a Lean-aware text
-// analyzer (identifier splitting, Unicode and LaTeX math folding, English
-// stemming) and a persistent bleve index with BM25 scoring over the
-// declarations' names, docstrings, signatures and modules.
+// Package lexical is the Lean-aware text analyzer of retrieval (identifier
+// splitting, Unicode and LaTeX math folding, English stemming), used for
+// indexed declarations and queries alike.
 package lexical
 
 import (
@@ -13,6 +12,10 @@ import (
 
 	porterstemmer "github.com/blevesearch/go-porterstemmer"
 )
+
+// Version identifies the analyzer's output: stored indexes built with
+// another version are rebuilt. Bump it with every change to Terms.
+const Version = 2
 
 // symbolWords folds Unicode math symbols to the words a docstring or a name
 // would use for them.

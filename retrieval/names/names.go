@@ -5,8 +5,15 @@
 package names
 
 import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
 	"index/suffixarray"
+	"io"
+	"maps"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,11 +44,14 @@ type Index struct {
 type base struct {
 	text  []byte
 	sa    *suffixarray.Index
-	names []string            // sorted, distinct
-	start []int               // start offset of names[i] in text
-	last  map[string][]string // last component -> names ending in it
-	sigs  []uint64            // letter-set signature of lasts[i]
-	lasts []string            // distinct last components, sorted
+	names []string // sorted, distinct
+	start []int    // start offset of names[i] in text
+	sigs  []uint64 // letter-set signature of lasts[i]
+	lasts []string // distinct last components, sorted
+	// lastOf lists, per entry of lasts, the indexes in names of the names
+	// ending in it: lastOf[lastAt[i]:lastAt[i+1]].
+	lastAt []int32
+	lastOf []int32
 }
 
 // New builds the index over the names of decls.
@@ -127,7 +137,7 @@ func (ix *Index) With(remove []string, add []*library.Decl) *Index {
 }
 
 func newBase(all []string) *base {
-	ix := &base{last: map[string][]string{}}
+	ix := &base{}
 	sort.Strings(all)
 	for i, n := range all {
 		if i == 0 || n != all[i-1] {
@@ -136,25 +146,123 @@ func newBase(all []string) *base {
 	}
 	var b strings.Builder
 	b.WriteString(sep)
-	ix.start = make([]int, len(ix.names))
-	for i, n := range ix.names {
-		ix.start[i] = b.Len()
+	for _, n := range ix.names {
 		b.WriteString(n)
 		b.WriteString(sep)
-		l := Last(n)
-		if _, ok := ix.last[l]; !ok {
-			ix.lasts = append(ix.lasts, l)
-		}
-		ix.last[l] = append(ix.last[l], n)
 	}
-	sort.Strings(ix.lasts)
+	ix.text = []byte(b.String())
+	ix.sa = suffixarray.New(ix.text)
+	ix.derive()
+	return ix
+}
+
+// derive fills the tables computed from names: offsets, last components
+// and their signatures.
+func (ix *base) derive() {
+	ix.start = make([]int, len(ix.names))
+	off := len(sep)
+	type pair struct {
+		last string
+		i    int32
+	}
+	pairs := make([]pair, len(ix.names))
+	for i, n := range ix.names {
+		ix.start[i] = off
+		off += len(n) + len(sep)
+		pairs[i] = pair{Last(n), int32(i)}
+	}
+	slices.SortFunc(pairs, func(a, b pair) int {
+		if c := strings.Compare(a.last, b.last); c != 0 {
+			return c
+		}
+		return int(a.i - b.i)
+	})
+	ix.lastOf = make([]int32, len(pairs))
+	for k, p := range pairs {
+		if k == 0 || p.last != pairs[k-1].last {
+			ix.lasts = append(ix.lasts, p.last)
+			ix.lastAt = append(ix.lastAt, int32(k))
+		}
+		ix.lastOf[k] = p.i
+	}
+	ix.lastAt = append(ix.lastAt, int32(len(pairs)))
 	ix.sigs = make([]uint64, len(ix.lasts))
 	for i, l := range ix.lasts {
 		ix.sigs[i] = signature(l)
 	}
-	ix.text = []byte(b.String())
-	ix.sa = suffixarray.New(ix.text)
-	return ix
+}
+
+// withLast returns the names whose last component is lasts[i].
+func (ix *base) withLast(i int) []string {
+	out := make([]string, 0, ix.lastAt[i+1]-ix.lastAt[i])
+	for _, k := range ix.lastOf[ix.lastAt[i]:ix.lastAt[i+1]] {
+		out = append(out, ix.names[k])
+	}
+	return out
+}
+
+// Encode writes an index without overlay (as New returns it) so that
+// Decode can restore it without rebuilding the suffix array.
+func (ix *Index) Encode(w io.Writer) error {
+	if len(ix.extra) > 0 || len(ix.removed) > 0 {
+		return errors.New("names: Encode of an index with an overlay")
+	}
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	buf = binary.AppendUvarint(buf, uint64(len(ix.twin)))
+	for _, k := range slices.Sorted(maps.Keys(ix.twin)) {
+		for _, s := range []string{k, ix.twin[k]} {
+			buf = binary.AppendUvarint(buf, uint64(len(s)))
+			buf = append(buf, s...)
+		}
+	}
+	if _, err := bw.Write(buf); err != nil {
+		return err
+	}
+	if err := ix.base.sa.Write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// Decode reads an index written by Encode.
+func Decode(r io.Reader) (*Index, error) {
+	br := bufio.NewReader(r)
+	n, err := binary.ReadUvarint(br)
+	if err != nil {
+		return nil, fmt.Errorf("names: %w", err)
+	}
+	str := func() (string, error) {
+		l, err := binary.ReadUvarint(br)
+		if err != nil || l > 1<<20 {
+			return "", fmt.Errorf("names: bad string (%v)", err)
+		}
+		b := make([]byte, l)
+		_, err = io.ReadFull(br, b)
+		return string(b), err
+	}
+	twin := make(map[string]string, n)
+	for range n {
+		k, err := str()
+		if err != nil {
+			return nil, err
+		}
+		v, err := str()
+		if err != nil {
+			return nil, err
+		}
+		twin[k] = v
+	}
+	b := &base{sa: &suffixarray.Index{}}
+	if err := b.sa.Read(br); err != nil {
+		return nil, fmt.Errorf("names: %w", err)
+	}
+	b.text = b.sa.Bytes()
+	if len(b.text) > len(sep) {
+		b.names = strings.Split(string(b.text[len(sep):len(b.text)-len(sep)]), sep)
+	}
+	b.derive()
+	return &Index{base: b, twin: twin}, nil
 }
 
 func (b *base) has(name string) bool {
@@ -283,9 +391,11 @@ func (ix *Index) Similar(name string, limit int) []string {
 	}
 	l := Last(name)
 	var same []string
-	for _, n := range ix.base.last[l] {
-		if !ix.removed[n] {
-			same = append(same, n)
+	if i, ok := slices.BinarySearch(ix.base.lasts, l); ok {
+		for _, n := range ix.base.withLast(i) {
+			if !ix.removed[n] {
+				same = append(same, n)
+			}
 		}
 	}
 	for _, n := range ix.extra {
@@ -315,7 +425,7 @@ func (ix *Index) Similar(name string, limit int) []string {
 			continue
 		}
 		if d, ok := within(c, l, maxDist); ok {
-			for _, n := range ix.base.last[c] {
+			for _, n := range ix.base.withLast(i) {
 				if !ix.removed[n] {
 					near = append(near, cand{n, d*1000 + Distance(n, name)})
 				}

@@ -47,7 +47,7 @@ func workspaces(t *testing.T) []workspace {
 	ws := []workspace{{name: "testdata", dir: copyTree(t, filepath.Join("..", "..", "..", "testdata", "workspace")),
 		query: "prime divisors", want: "DriftExample.Primes.prime_divisors"}}
 	if m := os.Getenv("DRIFT_MATHLIB"); m != "" {
-		ws = append(ws, workspace{name: "mathlib", dir: m, query: "infinitely many primes", want: "Nat.exists_infinite_primes"})
+		ws = append(ws, workspace{name: "mathlib", dir: m, query: "exists_infinite_primes", want: "Nat.exists_infinite_primes"})
 	}
 	return ws
 }

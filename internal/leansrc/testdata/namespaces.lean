@@ -51,3 +51,15 @@ theorem openIn : inner = inner := rfl
 export A.B (inner)
 
 def atRoot := 6
+
+namespace Complex
+namespace _root_.ComplexOrder
+theorem rootNs : True := trivial
+end _root_.ComplexOrder
+theorem backInComplex : True := trivial
+end Complex
+
+section SignType.sign
+theorem inDottedSection : True := trivial
+end SignType.sign
+theorem afterDottedSection : True := trivial

@@ -1,0 +1,149 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// probeFile is a 2,000-line Lean file of 500 documented definitions.
+func probeFile(round int) []byte {
+	var b strings.Builder
+	for i := range 500 {
+		b.WriteString("/-- A probe definition about widgets. -/\n")
+		b.WriteString("def probeDef" + strconv.Itoa(round) + "x" + strconv.Itoa(i) + " (n : Nat) : Nat :=\n  n + 1\n\n")
+	}
+	return []byte(b.String())
+}
+
+// benchEngine opens a ready engine over root with a reused cache
+// (DRIFT_BENCH_CACHE, else a temporary directory).
+func benchEngine(b *testing.B, root string) *Engine {
+	b.Helper()
+	cache := os.Getenv("DRIFT_BENCH_CACHE")
+	if cache == "" {
+		cache = b.TempDir()
+	}
+	e, err := Open(context.Background(), Config{Roots: []string{root}, CacheDir: cache})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { e.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if err := e.WaitReady(ctx); err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkUpdateFile measures one 2,000-line file pushed as an unsaved
+// buffer (parse, resolution, next snapshot) over the small testdata
+// workspace and, with DRIFT_MATHLIB set, over Mathlib: the cost depends on
+// the file, not on the library.
+func BenchmarkUpdateFile(b *testing.B) {
+	libs := [][2]string{{"testdata", "../testdata/workspace"}}
+	if m := os.Getenv("DRIFT_MATHLIB"); m != "" {
+		libs = append(libs, [2]string{"mathlib", m})
+	}
+	for _, lib := range libs {
+		b.Run(lib[0], func(b *testing.B) {
+			e := benchEngine(b, lib[1])
+			abs, _ := filepath.Abs(filepath.Join(lib[1], "DriftProbe.lean"))
+			b.ResetTimer()
+			for i := range b.N {
+				e.apply([]fileUpdate{{path: abs, kind: fromBuffer, content: probeFile(i)}})
+			}
+			b.StopTimer()
+			if _, ok := e.Lookup("probeDef" + strconv.Itoa(b.N-1) + "x499"); !ok {
+				b.Fatal("the last update is not visible")
+			}
+		})
+	}
+}
+
+// BenchmarkRetrieveMathlib measures premise ranking on Mathlib for the
+// queries of DRIFT_BENCH.
+func BenchmarkRetrieveMathlib(b *testing.B) {
+	root, bench := os.Getenv("DRIFT_MATHLIB"), os.Getenv("DRIFT_BENCH")
+	if root == "" || bench == "" {
+		b.Skip("set DRIFT_MATHLIB and DRIFT_BENCH")
+	}
+	f, err := os.Open(bench)
+	if err != nil {
+		b.Fatal(err)
+	}
+	items, err := ReadBench(f)
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := benchEngine(b, root)
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := e.Retrieve(context.Background(), items[i%len(items)].Query, nil, 5); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestMemoryMathlib reports the process's resident memory on Mathlib
+// (DRIFT_MATHLIB) when the engine is ready and after 1,000 edits pushed as
+// unsaved buffers to ten real files (a measurement, logged; not asserted).
+func TestMemoryMathlib(t *testing.T) {
+	root := os.Getenv("DRIFT_MATHLIB")
+	if root == "" {
+		t.Skip("set DRIFT_MATHLIB to measure memory on Mathlib")
+	}
+	cache := os.Getenv("DRIFT_BENCH_CACHE")
+	if cache == "" {
+		cache = t.TempDir()
+	}
+	e := openReady(t, Config{Roots: []string{root}, CacheDir: cache, Logf: func(string, ...any) {}})
+	runtime.GC()
+	t.Logf("ready: RSS %s", rss())
+	var files []string
+	ents, _ := os.ReadDir(filepath.Join(root, "Mathlib/Algebra/Group"))
+	for _, en := range ents {
+		if strings.HasSuffix(en.Name(), ".lean") && len(files) < 10 {
+			files = append(files, filepath.Join(root, "Mathlib/Algebra/Group", en.Name()))
+		}
+	}
+	texts := make([][]byte, len(files))
+	for i, f := range files {
+		texts[i], _ = os.ReadFile(f)
+	}
+	start := time.Now()
+	for i := range 1000 {
+		k := i % len(files)
+		e.apply([]fileUpdate{{path: files[k], kind: fromBuffer,
+			content: append(append([]byte{}, texts[k]...), fmt.Sprintf("\ndef driftEdit%d : Nat := %d\n", i, i)...)}})
+	}
+	if _, ok := e.Lookup("driftEdit999"); !ok {
+		t.Fatal("last edit not visible")
+	}
+	t.Logf("1,000 edits applied in %v", time.Since(start))
+	runtime.GC()
+	t.Logf("after 1,000 edits: RSS %s", rss())
+	debug.FreeOSMemory()
+	t.Logf("after 1,000 edits, heap returned to the OS: RSS %s", rss())
+}
+
+// rss returns the VmRSS and VmHWM lines of /proc/self/status.
+func rss() string {
+	b, _ := os.ReadFile("/proc/self/status")
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmRSS") || strings.HasPrefix(l, "VmHWM") {
+			out = append(out, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	return strings.Join(out, ", ")
+}
