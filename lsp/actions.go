@@ -336,12 +336,13 @@ func progressFunc(prog *progress) func(Progress) {
 	}
 }
 
-// header returns the import and open lines of a Lean file.
+// header returns the `prelude`, import and open lines of a Lean file (a
+// file that starts with `prelude` does not import Init).
 func header(text string) string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "import ") || (strings.HasPrefix(t, "open ") && !strings.Contains(t, " in ")) {
+		if t == "prelude" || strings.HasPrefix(t, "import ") || (strings.HasPrefix(t, "open ") && !strings.Contains(t, " in ")) {
 			out = append(out, t)
 		}
 	}
