@@ -34,6 +34,11 @@ setup-lean: setup-cc
 build:
 	$(GO) build -o $(BIN) ./cmd/drift-lsp
 
+# The benchmark drivers that need a fake editor and a fake model; they stay
+# out of drift-lsp.
+build-bench:
+	$(GO) build -o bin/drift-bench ./cmd/drift-bench
+
 demo: setup build
 	@echo "== index: declarations of $(DEMO_ROOT)"
 	$(BIN) index --root $(DEMO_ROOT)
@@ -59,6 +64,11 @@ test: setup
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+# The editor-session benchmark of docs/lsp.md on a Mathlib tree.
+bench-lsp: build-bench
+	@test -n "$$DRIFT_MATHLIB" || { echo "set DRIFT_MATHLIB to a Mathlib tree"; exit 2; }
+	bin/drift-bench lsp --root "$$DRIFT_MATHLIB"
 
 # Node 24, code-server, Chromium and Neovim for the editor end-to-end tests.
 setup-e2e:

@@ -268,9 +268,14 @@ const autoImplicitOff = "set_option autoImplicit false in\n"
 // runLean elaborates the stub and fills the Lean part of rep. It returns an
 // error only when ctx ended.
 func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error {
-	cmd, shift := rep.Stub, 0
+	// The gate saw to it that the proof is `sorry` or `by sorry`; Lean gets
+	// term-mode `sorry`, which checks the same statement and needs no
+	// tactic framework (the `sorry` tactic is declared in Init, which a
+	// prelude-only workspace lacks). Positions up to the proof are kept.
+	stub := rep.Stub[:rep.Parsed.ProofStart] + ":= sorry"
+	cmd, shift := stub, 0
 	if !c.cfg.AutoImplicit {
-		cmd, shift = autoImplicitOff+rep.Stub, 1
+		cmd, shift = autoImplicitOff+stub, 1
 	}
 	var resp *Response
 	var err error

@@ -210,6 +210,8 @@ func TestRealLeanMessages(t *testing.T) {
 	cases := []struct{ name, stub string }{
 		{"accepted", "/-- Addition is commutative. -/\ntheorem add_comm' (m n : Nat) : Eq (Nat.add m n) (Nat.add n m) := sorry"},
 		{"accepted-even", "theorem zero_even : Nat.Even Nat.zero := sorry"},
+		// Lean gets term-mode sorry: the tactic is declared in Init.
+		{"accepted-by-sorry", "theorem refl' (n : Nat) : Eq n n := by\n  sorry"},
 		{"unknown-identifier", "theorem t (n : Nat) : Eq n (double n) := sorry"},
 		{"unknown-constant", "theorem t (n : Nat) : Nat.Odd n := sorry"},
 		{"invalid-field", "theorem t (n : Nat) : n.IsEven := sorry"},

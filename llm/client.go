@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -86,8 +85,8 @@ type Client struct {
 	tr    *transport
 }
 
-// New returns a client for cfg, reading the API key from the environment
-// variable cfg.APIKeyEnv names.
+// New returns a client for cfg, with the API key cfg.APIKey (resolved by the
+// caller; New reads no environment).
 func New(cfg Config) (*Client, error) {
 	cfg = cfg.withDefaults()
 	if !cfg.Configured() {
@@ -100,7 +99,7 @@ func New(cfg Config) (*Client, error) {
 			}
 		}
 	}
-	key := os.Getenv(cfg.APIKeyEnv)
+	key := cfg.APIKey
 	tr := &transport{
 		base:     http.DefaultTransport,
 		retries:  cfg.MaxRetries,

@@ -6,8 +6,6 @@ package llm
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +46,9 @@ type Config struct {
 	// APIKeyEnv names the environment variable holding the API key
 	// (default OPENAI_API_KEY). An unset variable means no Authorization key.
 	APIKeyEnv string
+	// APIKey is the key itself, resolved from APIKeyEnv by whoever builds
+	// the Config (ConfigFrom, the application); never logged.
+	APIKey string
 	// StageModels overrides Model per stage (keys: the Stage* constants).
 	StageModels map[string]string
 	// Timeout bounds one call, its retries and their waits included.
@@ -75,17 +76,16 @@ type Config struct {
 	Logf func(format string, args ...any)
 }
 
-// ConfigFromEnv reads the DRIFT_LLM_* environment variables: DRIFT_LLM_BASE_URL,
+// ConfigFrom reads the DRIFT_LLM_* environment variables through getenv: DRIFT_LLM_BASE_URL,
 // DRIFT_LLM_MODEL, DRIFT_LLM_API_KEY_ENV, DRIFT_LLM_MODEL_<STAGE> (DECOMPOSE,
 // PROPOSE, FORMALIZE, INFORMALIZE, REPAIR), DRIFT_LLM_TIMEOUT (Go duration),
 // DRIFT_LLM_RETRIES, DRIFT_LLM_CONCURRENCY, DRIFT_LLM_BUDGET, DRIFT_LLM_CACHE
-// (directory, or "off"), DRIFT_LLM_MAX_TOKENS, DRIFT_LLM_STREAM (1/true).
-// Unparsable numbers are reported as an error and replaced by defaults.
-func ConfigFromEnv() (Config, error) {
-	return configFrom(os.Getenv)
-}
-
-func configFrom(getenv func(string) string) (Config, error) {
+// (directory, or "off"; default cacheDir), DRIFT_LLM_MAX_TOKENS,
+// DRIFT_LLM_STREAM (1/true), and the API key from the variable
+// DRIFT_LLM_API_KEY_ENV names. Unparsable numbers are reported as an error
+// and replaced by defaults. Nothing below the caller reads the environment
+// again.
+func ConfigFrom(getenv func(string) string, cacheDir string) (Config, error) {
 	cfg := Config{
 		BaseURL:     strings.TrimSpace(getenv("DRIFT_LLM_BASE_URL")),
 		Model:       strings.TrimSpace(getenv("DRIFT_LLM_MODEL")),
@@ -131,9 +131,7 @@ func configFrom(getenv func(string) string) (Config, error) {
 	switch v := strings.TrimSpace(getenv("DRIFT_LLM_CACHE")); v {
 	case "off", "none", "0":
 	case "":
-		if dir, err := os.UserCacheDir(); err == nil {
-			cfg.CacheDir = filepath.Join(dir, "drift-lsp", "llm")
-		}
+		cfg.CacheDir = cacheDir
 	default:
 		cfg.CacheDir = v
 	}
@@ -141,10 +139,12 @@ func configFrom(getenv func(string) string) (Config, error) {
 	case "1", "true", "yes", "on":
 		cfg.Stream = true
 	}
+	cfg = cfg.withDefaults()
+	cfg.APIKey = getenv(cfg.APIKeyEnv)
 	if len(errs) > 0 {
-		return cfg.withDefaults(), fmt.Errorf("llm settings: %s", strings.Join(errs, "; "))
+		return cfg, fmt.Errorf("llm settings: %s", strings.Join(errs, "; "))
 	}
-	return cfg.withDefaults(), nil
+	return cfg, nil
 }
 
 // Configured reports whether an endpoint is set.

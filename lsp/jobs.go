@@ -180,6 +180,26 @@ type progress struct {
 	mu    sync.Mutex
 }
 
+// tokenKey is the job manager's key of a progress token, "" for none.
+func tokenKey(t protocol.ProgressToken) string {
+	switch t := t.(type) {
+	case protocol.String:
+		return "s:" + string(t)
+	case protocol.Integer:
+		return fmt.Sprintf("n:%d", int64(t))
+	}
+	return ""
+}
+
+// WorkDoneProgressCancel implements protocol.Server: it cancels the job
+// reporting on the token.
+func (s *server) WorkDoneProgressCancel(ctx context.Context, p *protocol.WorkDoneProgressCancelParams) error {
+	if k := tokenKey(p.Token); k != "" {
+		s.jobs.cancelToken(k)
+	}
+	return nil
+}
+
 // newProgress starts work-done progress: on the client's token when the
 // request carried one, else on a token the server creates.
 func (s *server) newProgress(ctx context.Context, clientToken protocol.ProgressToken, title string, cancellable bool) *progress {
@@ -189,16 +209,13 @@ func (s *server) newProgress(ctx context.Context, clientToken protocol.ProgressT
 	s.tokens++
 	n := s.tokens
 	s.mu.Unlock()
-	switch t := clientToken.(type) {
-	case protocol.String:
-		p.token, p.key, p.live = t, "s:"+string(t), true
-	case protocol.Integer:
-		p.token, p.key, p.live = t, fmt.Sprintf("n:%d", int64(t)), true
-	default:
+	if k := tokenKey(clientToken); k != "" {
+		p.token, p.key, p.live = clientToken, k, true
+	} else {
 		if supported {
 			tok := protocol.String(fmt.Sprintf("drift/%d", n))
 			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			_, err := s.conn.Call(cctx, "window/workDoneProgress/create", &protocol.WorkDoneProgressCreateParams{Token: tok}, nil)
+			err := s.client.WorkDoneProgressCreate(cctx, &protocol.WorkDoneProgressCreateParams{Token: tok})
 			cancel()
 			if err == nil {
 				p.token, p.key, p.live = tok, "s:"+string(tok), true
@@ -221,7 +238,7 @@ func (p *progress) send(v any) {
 	if err != nil {
 		return
 	}
-	_ = p.s.conn.Notify(context.Background(), "$/progress", &protocol.ProgressParams{Token: p.token, Value: b})
+	_ = p.s.client.Progress(context.Background(), &protocol.ProgressParams{Token: p.token, Value: b})
 }
 
 // report sends a progress message; pct < 0 leaves the percentage out.

@@ -81,6 +81,9 @@ if not ok then fail(err) end
 `
 
 // TestNeovim runs the formalize action in a real editor: headless Neovim.
+// workspaceDir is the bundled example Lake workspace.
+var workspaceDir, _ = filepath.Abs(filepath.Join("..", "testdata", "workspace"))
+
 func TestNeovim(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
 	if err != nil {

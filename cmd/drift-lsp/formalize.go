@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
+	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -48,7 +50,7 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	cfg, err := llm.ConfigFromEnv()
+	cfg, err := app.ModelConfig(lsp.EnvSettings(os.Getenv), os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
 		return 2

@@ -61,7 +61,11 @@ func (f refFilter) mayHaveAny(ss []string) bool {
 // `foo`), from statements, proofs, notation atoms, attribute commands and
 // exports.
 func refFilterOf(pf *leansrc.File) refFilter {
-	set := map[string]bool{}
+	n := 0
+	for i := range pf.Decls {
+		n += len(pf.Decls[i].StmtRefs) + len(pf.Decls[i].ProofRefs)
+	}
+	set := make(map[string]bool, n/2)
 	addID := func(id string) {
 		id = strings.TrimPrefix(id, "_root_.")
 		for strip := 0; strip < 3 && id != ""; strip++ {

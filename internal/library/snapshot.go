@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"time"
 	"unsafe"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
@@ -26,12 +27,17 @@ import (
 // The body starts with the workspace's roots, then a blob of every distinct
 // string, then the files; strings are (offset, length) pairs into the blob
 // and decode without copying: the file is memory-mapped and the strings
-// point into the mapping (which is never unmapped: the strings may live as
-// long as the process). Files are replaced atomically (temporary file and
+// point into the mapping (which, once served, is never unmapped: the
+// strings may live as long as the process; a snapshot that is not served
+// is unmapped at once). Files are replaced atomically (temporary file and
 // rename), so a reader never sees a partial file and a writer killed at any
 // point leaves the previous snapshot or none; a corrupt or foreign-version
 // snapshot is reported and rebuilt, never served.
 
+// snapVersion must be bumped whenever the encoding or the output of the
+// library's build (resolution, twins, tables, counting rule) changes: a
+// snapshot holds that output, and the parser's version alone does not cover
+// it.
 const (
 	snapMagic   = "DRIFTLIB"
 	snapVersion = 2
@@ -182,11 +188,24 @@ func writeSnapshot(path string, lib *Library) error {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// staleTemp is the age after which a temporary file of writeAtomic is
+// taken as left by a killed writer (a write lasts seconds at most).
+const staleTemp = 10 * time.Minute
+
 // writeAtomic writes the parts to a temporary file beside path, syncs it
-// and renames it over path.
+// and renames it over path. Temporary files for path left by writers that
+// were killed are removed.
 func writeAtomic(path string, parts ...[]byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
+	}
+	pattern := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if old, err := filepath.Glob(pattern); err == nil {
+		for _, p := range old {
+			if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > staleTemp {
+				os.Remove(p)
+			}
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
@@ -321,6 +340,15 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
+	lib, err := decodeSnapshot(buf, ws, ls)
+	if err != nil {
+		unmapFile(buf) // nothing decoded from it survives
+	}
+	return lib, err
+}
+
+// decodeSnapshot decodes a mapped snapshot file (see readSnapshot).
+func decodeSnapshot(buf []byte, ws *Workspace, ls *listing) (*Library, error) {
 	if !bytes.HasPrefix(buf, []byte(snapMagic)) {
 		return nil, errCorrupt
 	}

@@ -1,0 +1,90 @@
+// Package app wires drift-lsp together for `serve` and the command-line
+// commands: it resolves the configuration once, at the top (editor
+// settings, then the environment, then the defaults), and builds from it the
+// retrieval engine over the workspace, the model client, the DRIFT pipeline
+// and the checker with its REPL pool. Nothing below it reads the
+// environment: llm, embed and retrieval get what they need injected. Its
+// Backend implements lsp.Backend, so that lsp stays the protocol edge.
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/drift-lsp/drift-lsp/internal/cachedir"
+	"github.com/drift-lsp/drift-lsp/llm"
+	"github.com/drift-lsp/drift-lsp/lsp"
+	"github.com/drift-lsp/drift-lsp/retrieval/embed"
+)
+
+// CacheDir is the index cache of settings s: the setting (or
+// DRIFT_CACHE_DIR, which lsp.EnvSettings folds in), else the one default
+// cache directory.
+func CacheDir(s lsp.Settings, getenv func(string) string) string {
+	if s.CacheDir != "" {
+		return s.CacheDir
+	}
+	return cachedir.Dir(getenv)
+}
+
+// ModelConfig resolves the model client's configuration: the DRIFT_LLM_*
+// environment and defaults, overridden by the editor's llm.* settings, with
+// the API key read from the variable the result names.
+func ModelConfig(s lsp.Settings, getenv func(string) string) (llm.Config, error) {
+	cfg, err := llm.ConfigFrom(getenv, filepath.Join(cachedir.Dir(getenv), "llm"))
+	if s.LLM.BaseURL != "" {
+		cfg.BaseURL = s.LLM.BaseURL
+	}
+	if s.LLM.Model != "" {
+		cfg.Model = s.LLM.Model
+	}
+	if s.LLM.APIKeyEnv != "" {
+		cfg.APIKeyEnv = s.LLM.APIKeyEnv
+	}
+	cfg.APIKey = getenv(cfg.APIKeyEnv)
+	return cfg, err
+}
+
+// NewModel builds the model client of s, or explains (wrapping
+// lsp.ErrNoModel) why there is none.
+func NewModel(s lsp.Settings, getenv func(string) string, logf func(string, ...any)) (*llm.Client, error) {
+	cfg, err := ModelConfig(s, getenv)
+	if err != nil && logf != nil {
+		logf("drift: %v", err)
+	}
+	cfg.Logf = logf
+	if !cfg.Configured() {
+		return nil, fmt.Errorf("%w: %s", lsp.ErrNoModel, llm.HowToConfigure)
+	}
+	return llm.New(cfg)
+}
+
+// EmbedConfig resolves the dense retrieval model's configuration: the
+// DRIFT_EMBED_* environment, overridden by the editor's embedding.*
+// settings.
+func EmbedConfig(s lsp.Settings, getenv func(string) string) embed.Config {
+	cfg := embed.ConfigFrom(getenv)
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	set(&cfg.Provider, s.Embedding.Provider)
+	set(&cfg.ModelDir, s.Embedding.ModelDir)
+	set(&cfg.BaseURL, s.Embedding.BaseURL)
+	set(&cfg.Model, s.Embedding.Model)
+	return cfg
+}
+
+// NewEmbedder builds the embedder cfg asks for; nil when dense retrieval is
+// off or unavailable (logf says why).
+func NewEmbedder(cfg embed.Config, logf func(string, ...any)) embed.Embedder {
+	if cfg.Provider == embed.ProviderNone {
+		return nil
+	}
+	emb, warn := embed.Default(cfg)
+	if warn != "" && logf != nil {
+		logf("drift: %s", warn)
+	}
+	return emb
+}
