@@ -26,47 +26,83 @@ Answer with a single ` + "```lean" + ` code block containing the theorem.`
 
 // formalizeNoContextInstruction is used for the adaptive draws without
 // retrieved context (DRIFT: context can distract on simple statements).
-var formalizeNoContextInstruction = strings.NewReplacer(
+var formalizeNoContextInstruction = withoutContext.Replace(formalizeInstruction)
+
+var withoutContext = strings.NewReplacer(
 	" (the declarations listed below exist in it)", "",
 	"- Prefer the listed premises and follow the style of the illustrative theorems.\n", "",
-).Replace(formalizeInstruction)
+)
+
+// asJSON turns an instruction's answer format into the structured one.
+var asJSON = strings.NewReplacer(
+	"Answer with a single ```lean code block containing the theorem.",
+	`Answer with JSON: {"name": "...", "binders": ["(x : T)", "(h : P x)"], "conclusion": "..."}; the theorem is "theorem NAME BINDERS : CONCLUSION := by sorry".`,
+)
+
+// The worked example of the Formalize prompt, in both answer formats.
+const (
+	formalizeExampleUser = "## Theorem name\n\nsq_even_of_even\n\n## Informal statement\n\nThe square of an even integer is even.\n"
+	formalizeExampleText = "```lean\ntheorem sq_even_of_even (n : ℤ) (h : Even n) : Even (n ^ 2) := by sorry\n```"
+	formalizeExampleJSON = `{"name": "sq_even_of_even", "binders": ["(n : ℤ)", "(h : Even n)"], "conclusion": "Even (n ^ 2)"}`
+)
 
 // Prompt-size bounds: signatures and docstrings are clipped so that a huge
-// declaration cannot blow up the prompt.
+// declaration cannot blow up the prompt, and the context sections together
+// stay under maxContextChars (about 1,500 tokens) so that the whole prompt
+// fits a 4k-token context with room for the answer.
 const (
-	maxSigChars = 600
-	maxDocChars = 400
+	maxSigChars     = 600
+	maxDocChars     = 400
+	maxContextChars = 4500
 )
 
 // formalizeMessages builds the Formalize prompt in the order DRIFT prescribes:
 // instruction, premises, illustrative theorems, theorem name, informal
-// statement. With no premises and no theorems the context sections are left
-// out (the adaptive no-context draw).
-func formalizeMessages(statement, name string, premises []*library.Decl, theorems []*library.Decl) []llm.Message {
-	var b strings.Builder
-	if len(premises) > 0 {
-		b.WriteString("## Premises (library declarations the statement may use)\n\n")
-		for _, d := range premises {
-			fmt.Fprintf(&b, "- %s\n  %s\n", d.Name, clip(oneLine(d.Signature), maxSigChars))
-			if doc := docOf(d); doc != "" {
-				fmt.Fprintf(&b, "  -- %s\n", clip(oneLine(doc), maxDocChars))
-			}
+// statement, after one worked example. With no premises and no theorems the
+// context sections are left out (the adaptive no-context draw). structured
+// asks for JSON instead of a ```lean block. Premises and theorems past the
+// context budget are left out.
+func formalizeMessages(statement, name string, premises []*library.Decl, theorems []*library.Decl, structured bool) []llm.Message {
+	var prem, thms strings.Builder
+	for _, d := range premises {
+		var e strings.Builder
+		fmt.Fprintf(&e, "- %s\n  %s\n", d.Name, clip(oneLine(d.Signature), maxSigChars))
+		if doc := docOf(d); doc != "" {
+			fmt.Fprintf(&e, "  -- %s\n", clip(oneLine(doc), maxDocChars))
 		}
-		b.WriteString("\n")
+		if prem.Len()+e.Len() > maxContextChars*2/3 {
+			break
+		}
+		prem.WriteString(e.String())
 	}
-	if len(theorems) > 0 {
-		b.WriteString("## Illustrative theorems (how the premises are used)\n\n")
-		for i, d := range theorems {
-			fmt.Fprintf(&b, "%d. Informal: %s\n   Formal: %s\n", i+1, clip(oneLine(docOrName(d)), maxDocChars), clip(oneLine(d.Signature), maxSigChars))
+	for i, d := range theorems {
+		e := fmt.Sprintf("%d. Informal: %s\n   Formal: %s\n", i+1, clip(oneLine(docOrName(d)), maxDocChars), clip(oneLine(d.Signature), maxSigChars))
+		if prem.Len()+thms.Len()+len(e) > maxContextChars {
+			break
 		}
-		b.WriteString("\n")
+		thms.WriteString(e)
+	}
+	var b strings.Builder
+	if prem.Len() > 0 {
+		b.WriteString("## Premises (library declarations the statement may use)\n\n" + prem.String() + "\n")
+	}
+	if thms.Len() > 0 {
+		b.WriteString("## Illustrative theorems (how the premises are used)\n\n" + thms.String() + "\n")
 	}
 	fmt.Fprintf(&b, "## Theorem name\n\n%s\n\n## Informal statement\n\n%s\n", name, strings.TrimSpace(statement))
-	instr := formalizeInstruction
-	if len(premises) == 0 && len(theorems) == 0 {
+	instr, example := formalizeInstruction, formalizeExampleText
+	if prem.Len() == 0 && thms.Len() == 0 {
 		instr = formalizeNoContextInstruction
 	}
-	return []llm.Message{{Role: "system", Content: instr}, {Role: "user", Content: b.String()}}
+	if structured {
+		instr, example = asJSON.Replace(instr), formalizeExampleJSON
+	}
+	return []llm.Message{
+		{Role: "system", Content: instr},
+		{Role: "user", Content: formalizeExampleUser},
+		{Role: "assistant", Content: example},
+		{Role: "user", Content: b.String()},
+	}
 }
 
 func docOf(d *library.Decl) string {
