@@ -30,16 +30,16 @@ func CacheDir(s lsp.Settings, getenv func(string) string) string {
 }
 
 // ModelConfig resolves the model client's configuration: the DRIFT_LLM_*
-// environment and defaults, overridden by the editor's llm.* settings, with
-// the API key read from the variable the result names.
+// environment and defaults for what the settings do not cover (timeouts,
+// retries, per-stage models, cache, …), and the settings' llm.* fields as
+// they are: s already holds the environment's DRIFT_LLM_BASE_URL, _MODEL
+// and _API_KEY_ENV under the editor's values (lsp.EnvSettings, Overlay), so
+// an editor that sets baseUrl to "" turns the model off even when the
+// environment names one. The API key is read from the variable the result
+// names.
 func ModelConfig(s lsp.Settings, getenv func(string) string) (llm.Config, error) {
 	cfg, err := llm.ConfigFrom(getenv, filepath.Join(cachedir.Dir(getenv), "llm"))
-	if s.LLM.BaseURL != "" {
-		cfg.BaseURL = s.LLM.BaseURL
-	}
-	if s.LLM.Model != "" {
-		cfg.Model = s.LLM.Model
-	}
+	cfg.BaseURL, cfg.Model = s.LLM.BaseURL, s.LLM.Model
 	if s.LLM.APIKeyEnv != "" {
 		cfg.APIKeyEnv = s.LLM.APIKeyEnv
 	}
@@ -85,19 +85,14 @@ func LocalModel(cfg llm.Config, getenv func(string) string, logf func(string, ..
 }
 
 // EmbedConfig resolves the dense retrieval model's configuration: the
-// DRIFT_EMBED_* environment, overridden by the editor's embedding.*
-// settings.
+// DRIFT_EMBED_* environment for what the settings do not cover (pooling,
+// threads, the ONNX Runtime library, …) and the settings' embedding.* fields
+// as they are (they already hold the environment's values under the
+// editor's, as in ModelConfig).
 func EmbedConfig(s lsp.Settings, getenv func(string) string) embed.Config {
 	cfg := embed.ConfigFrom(getenv)
-	set := func(dst *string, v string) {
-		if v != "" {
-			*dst = v
-		}
-	}
-	set(&cfg.Provider, s.Embedding.Provider)
-	set(&cfg.ModelDir, s.Embedding.ModelDir)
-	set(&cfg.BaseURL, s.Embedding.BaseURL)
-	set(&cfg.Model, s.Embedding.Model)
+	cfg.Provider, cfg.ModelDir = s.Embedding.Provider, s.Embedding.ModelDir
+	cfg.BaseURL, cfg.Model = s.Embedding.BaseURL, s.Embedding.Model
 	return cfg
 }
 
