@@ -103,6 +103,9 @@ type Library struct {
 	aliases   map[string]string     // export aliases: alias name → target
 
 	empty []Root // roots that yielded no file at Load
+	// touched marks a snapshot served although some files' modification
+	// times changed (same content): Load rewrites it with the new times.
+	touched bool
 
 	allOnce sync.Once
 	all     []*Decl
@@ -136,6 +139,11 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 		lib, err := readSnapshot(spath, ws, ls)
 		if err == nil {
 			lib.empty = empty
+			if lib.touched {
+				if err := writeSnapshot(spath, lib); err != nil {
+					logf("writing library snapshot: %v", err)
+				}
+			}
 			if opts.Progress != nil {
 				opts.Progress(len(srcs), len(srcs))
 			}
