@@ -505,11 +505,15 @@ func (l *Library) refreshDependents(abs string, old, new *fileData, d *Delta) {
 	if len(lasts) == 0 {
 		return
 	}
-	for _, p := range l.Files() {
-		f := l.files[p]
-		if p == abs || !f.refs.mayHaveAny(lasts) {
-			continue
+	var deps []string
+	for p, f := range l.files {
+		if p != abs && f.refs.mayHaveAny(lasts) {
+			deps = append(deps, p)
 		}
+	}
+	sort.Strings(deps) // rebuild in path order, as Load resolves
+	for _, p := range deps {
+		f := l.files[p]
 		pf := f.pf
 		if pf == nil {
 			content, err := readSource(p)
