@@ -579,7 +579,7 @@ func (l *Library) derive() *Library {
 
 // maxOverlay is the number of changed files after which the base index is
 // rebuilt instead of growing the overlay.
-const maxOverlay = 64
+const maxOverlay = 256
 
 // finish rebuilds the overlay index (or the base, when the overlay is big).
 func (l *Library) finish() {

@@ -40,7 +40,7 @@ import (
 // it.
 const (
 	snapMagic   = "DRIFTLIB"
-	snapVersion = 2
+	snapVersion = 3
 )
 
 // snapPath is the snapshot file for a workspace directory.
