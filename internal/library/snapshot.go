@@ -114,7 +114,7 @@ func (e *snapEncoder) decl(d *Decl) {
 	e.strList(d.StatementDeps)
 	e.strList(d.ProofDeps)
 	var fl uint64
-	for i, b := range []bool{d.Private, d.Protected, d.Anonymous, d.Generated, d.User} {
+	for i, b := range []bool{d.Private, d.Protected, d.Anonymous, d.Generated, d.User, d.Main} {
 		if b {
 			fl |= 1 << i
 		}
@@ -125,6 +125,7 @@ func (e *snapEncoder) decl(d *Decl) {
 	e.str(d.Twin)
 	e.str(d.Symbol)
 	e.str(d.Package)
+	e.str(d.MainDoc)
 }
 
 func (e *snapEncoder) file(f *fileData) {
@@ -325,8 +326,8 @@ func (d *snapDecoder) file() *fileData {
 		x.Signature, x.Doc = d.str(), d.str()
 		x.Attrs, x.StatementDeps, x.ProofDeps = d.strList(), d.strList(), d.strList()
 		fl := d.uint()
-		x.Private, x.Protected, x.Anonymous, x.Generated, x.User = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0
-		x.Informal, x.Parent, x.Twin, x.Symbol, x.Package = d.str(), d.str(), d.str(), d.str(), d.str()
+		x.Private, x.Protected, x.Anonymous, x.Generated, x.User, x.Main = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0, fl&32 != 0
+		x.Informal, x.Parent, x.Twin, x.Symbol, x.Package, x.MainDoc = d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
 		f.decls[i] = x
 	}
 	return f
