@@ -12,6 +12,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/llm/local"
 	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -33,6 +34,9 @@ type driftBackend struct {
 	checker  *leanrepl.Checker
 	pool     *leanrepl.Pool
 	replKey  string
+	// local is the bundled local model's server once the client used it;
+	// it is reused by later configurations and stopped by Close.
+	local *local.Server
 }
 
 // Opener returns the lsp.OpenFunc of drift-lsp, reading the environment
@@ -102,12 +106,18 @@ func (b *driftBackend) configureChecker(s lsp.Settings) {
 
 // Configure rebuilds the model client, the checker and the pipeline from s.
 func (b *driftBackend) Configure(s lsp.Settings) {
-	client, noModel := NewModel(s, b.getenv, b.logf)
+	b.mu.Lock()
+	srv := b.local
+	b.mu.Unlock()
+	client, srv, noModel := NewModel(s, b.getenv, b.logf, srv)
 	if noModel != nil {
 		client = nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if srv != nil {
+		b.local = srv
+	}
 	b.settings = s
 	b.noModel = noModel
 	b.configureChecker(s)
@@ -237,6 +247,9 @@ func (b *driftBackend) Close() error {
 	if b.pool != nil {
 		_ = b.pool.Close()
 		b.pool = nil
+	}
+	if b.local != nil {
+		_ = b.local.Close()
 	}
 	b.mu.Unlock()
 	return b.eng.Close()

@@ -257,7 +257,7 @@ func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 					Whole: whole, Scope: c.expand(sc), module: module}
 				if cm.Kind == leansrc.TokModDoc && syn != nil {
 					if spaces == nil {
-						spaces = fileSpaces(syn, own)
+						spaces = c.fileSpaces(syn, own)
 					}
 					r.fileSpaces = spaces
 				}
@@ -278,7 +278,7 @@ func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 
 // fileSpaces lists the namespaces and opens of every scope of a file and
 // the namespaces of its declarations' names.
-func fileSpaces(syn *leansrc.File, decls []*library.Decl) []string {
+func (c *Checker) fileSpaces(syn *leansrc.File, decls []*library.Decl) []string {
 	seen := map[string]bool{"": true}
 	var out []string
 	add := func(n string) {
@@ -287,7 +287,8 @@ func fileSpaces(syn *leansrc.File, decls []*library.Decl) []string {
 			out = append(out, n)
 		}
 	}
-	for _, sc := range syn.Scopes {
+	for i := range syn.Scopes {
+		sc := c.expand(&syn.Scopes[i])
 		add(sc.Namespace)
 		for _, o := range sc.Opens {
 			add(o)
@@ -372,8 +373,13 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 		return
 	}
 	for _, ns := range r.fileSpaces {
-		if n := c.Resolve(r.Name, &leansrc.Scope{Namespace: ns}, ""); n != "" {
+		sc := &leansrc.Scope{Namespace: ns}
+		if n := c.Resolve(r.Name, sc, ""); n != "" {
 			r.Target, r.Status = n, Resolved
+			return
+		}
+		if strings.Contains(r.Name, ".") && c.generated(&Ref{Name: r.Name, Scope: sc}, r.Name) {
+			r.Status = Resolved
 			return
 		}
 	}
@@ -390,6 +396,10 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 		r.Status = External
 	case dotted && c.generated(r, id):
 		r.Status = Resolved
+	case !dotted && plainWord(id):
+		r.Status = Bound // an English word in backticks (`rich`, `Input`)
+	case !dotted && lean3Words[id]:
+		r.Status = External // Lean 3 vocabulary
 	case c.missing[strings.ToLower(head)]:
 		r.Status = External // a package of the manifest that is not indexed
 	case !dotted && (strings.Contains(id, "?") || strings.HasPrefix(id, "_") || strings.HasSuffix(id, "_")):
@@ -487,7 +497,8 @@ func historical(text []byte) bool {
 var hypotheticalMarkers = []string{"doesn't exist", "does not exist", "don't have", "do not have", "no need for",
 	"not exist", "not defined", "we could", "would be", "no `", "not in the namespace", "might want", "can't",
 	"cannot", "is defined", "not implemented", "rather than", "should be called", "project:", "don't currently",
-	"add `", "assuming `", "complain"}
+	"add `", "assuming `", "complain", "do not define", "don't define", "we shorten", "irrelevant", "to exist",
+	"` not `", "if we had", "ever acquires", "would not", "` vs. `"}
 
 // hypothetical reports whether a line says the names it mentions do not exist.
 func hypothetical(line []byte) bool {
@@ -518,7 +529,7 @@ func commentedOut(body []byte) bool {
 }
 
 // placeholders are the words documentation uses for made-up names.
-var placeholders = []string{"foo", "Foo", "bar", "Bar", "baz", "xxx", "XXX", "Ixx", "Ixy"}
+var placeholders = []string{"foo", "Foo", "bar", "Bar", "baz", "xxx", "XXX", "Ixx", "Ixy", "something"}
 
 // placeholder reports whether a name is a made-up example (`Foo.bar`,
 // `ciSup_xxx`, `toFoo`).
@@ -595,6 +606,29 @@ var coreTypes = map[string]bool{"List": true, "Array": true, "String": true, "Ch
 	"ByteArray": true, "Substring": true, "Syntax": true, "Expr": true, "Name": true, "MVarId": true, "FVarId": true,
 	"Functor": true, "Monad": true, "Applicative": true, "Pure": true, "Bind": true, "Seq": true, "StateT": true,
 	"ReaderT": true, "ExceptT": true, "OptionT": true, "EStateM": true, "HashMap": true, "PUnit": true, "Unit": true}
+
+// plainWord reports whether an undotted name is a word rather than a
+// declaration name: lower-case letters only (`abbreviation`), or one
+// capital followed by lower-case letters (`Input`, `Leaf`). Declaration
+// names carry an underscore, a digit, a prime or a second capital.
+func plainWord(id string) bool {
+	for i, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z':
+		case r >= 'A' && r <= 'Z' && i == 0:
+		default:
+			return false
+		}
+	}
+	return id != ""
+}
+
+// lean3Words are Lean 3 keywords and tactics that mathlib's comments
+// still mention; they name nothing in Lean 4.
+var lean3Words = map[string]bool{"meta": true, "begin": true, "tidy": true, "obviously": true, "elide": true,
+	"unelide": true, "squeeze_simp": true, "case_bash": true, "rewrite_search": true, "library_search": true,
+	"hint": true, "localized": true, "finish": true, "nlinarith!": true, "equiv_rw": true, "auto_cases": true,
+	"reducible_and_instances": true}
 
 // coreOptions are the first components of Lean's own options
 // (`set_option pp.all`, `maxHeartbeats`).
@@ -681,8 +715,11 @@ func mathVariable(id string) bool {
 	if strings.HasSuffix(id, "!") {
 		return true
 	}
-	if h, t, ok := strings.Cut(id, "_"); ok && len([]rune(h)) <= 2 && len([]rune(t)) <= 2 && h != "" && t != "" {
-		return true
+	if h, t, ok := strings.Cut(id, "_"); ok && len([]rune(h)) <= 3 && len([]rune(t)) <= 2 && h != "" && t != "" {
+		return true // `p_i`, `X_0`, `val_v`
+	}
+	if i := strings.IndexByte(id, '\''); i > 0 && strings.TrimRight(id[i:], "'") != "" {
+		return true // notation with a prime inside: `F'Uε_Y`
 	}
 	if i := strings.LastIndexByte(id, '_'); i > 0 && len(id)-i == 2 && strings.ContainsAny(id[i+1:], "ijkmn") {
 		return true // an indexed name: `module_i`

@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 // loadWS copies the fixture workspace to a temporary directory (so --fix
 // can write) and loads it.
-func loadWS(t *testing.T) (*library.Library, string) {
+func loadWS(t testing.TB) (*library.Library, string) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "ws"))); err != nil {

@@ -27,7 +27,7 @@ func posOf(t *testing.T, text, needle string, delta int) leansrc.Pos {
 	return leansrc.Pos{Line: line, Character: col + delta}
 }
 
-func editorFixture(t *testing.T) (*Checker, *Doc, string, string) {
+func editorFixture(t testing.TB) (*Checker, *Doc, string, string) {
 	t.Helper()
 	lib, dir := loadWS(t)
 	known, err := LoadKnown(context.Background(), lib, 2)
@@ -203,4 +203,35 @@ func BenchmarkEditorMathlib(b *testing.B) {
 	prefixes := []string{"Filter.Tend", "isOpen_", "Continuous.", "nhds_", "Set.mem_", "closure_", "lintegral_"}
 	timed("completion", func(i int) { c.Complete(prefixes[i%len(prefixes)]) })
 	timed("diagnostics", func(i int) { c.Diagnostics(NewDoc(text, d.Decls)) })
+}
+
+// FuzzEditor feeds arbitrary text through every editor feature: none may
+// panic, and every reference must lie inside a comment of the text.
+func FuzzEditor(f *testing.F) {
+	for _, s := range []string{"/-- `Nat.succ` -/\ntheorem x : True := trivial", "-- `", "/- `a` `b", "/-- ``x`` `",
+		"/-! ```\n`x`\n``` -/", "\xff\xfe/-- `é` -/", "namespace A\nopen B in\n/-- `c` -/ def d := 1\nend A"} {
+		f.Add(s, 0, 3)
+	}
+	c, _, _, _ := editorFixture(f)
+	f.Fuzz(func(t *testing.T, text string, line, char int) {
+		d := NewDoc([]byte(text), nil)
+		for _, r := range c.Refs(d.Src, d.Comments, d.Syntax, nil) {
+			if _, ok := d.comment(r.Start); !ok || r.End > len(d.Src) || string(d.Src[r.Start:r.End]) != r.Name {
+				t.Fatalf("reference %+v outside a comment or not its text", r)
+			}
+		}
+		p := leansrc.Pos{Line: line % 8, Character: char % 80}
+		if r, ok := c.At(d, p); ok {
+			c.Hover(r)
+			c.Definition(r)
+		}
+		if comp, ok := d.CompletionAt(p); ok {
+			c.Complete(comp.Prefix)
+		}
+		for _, fd := range c.Diagnostics(d) {
+			if _, _, err := Fix(d.Src, []Finding{fd}); err != nil && fd.Sure {
+				t.Fatalf("sure finding %+v does not apply: %v", fd, err)
+			}
+		}
+	})
 }
