@@ -94,7 +94,7 @@ func TestFindLean(t *testing.T) {
 				writeScript(t, filepath.Join(tc, "bin"), "lake", "exit 0\n")
 				defer os.Remove(lakeBin)
 			}
-			got, err := FindLean(c.root, c.command)
+			got, err := FindLean(c.root, c.command, os.Getenv)
 			if c.err != "" {
 				if err == nil || !errors.Is(err, ErrLeanNotFound) || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("FindLean = %v, %v; want an ErrLeanNotFound with %q", got, err, c.err)
@@ -194,7 +194,7 @@ func preludeRunner(t *testing.T, cfg Config) (*LeanRunner, string) {
 	t.Helper()
 	lean := leantest.Binary(t)
 	root := leantest.PreludeWorkspace(t)
-	tc, err := FindLean(root, []string{lean})
+	tc, err := FindLean(root, []string{lean}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func faultRunner(t *testing.T, script string, cfg Config) (*LeanRunner, string) 
 	root := leantest.PreludeWorkspace(t)
 	dir := t.TempDir()
 	w := writeScript(t, dir, "lean-wrapper", strings.ReplaceAll(strings.ReplaceAll(script, "$LEAN", lean), "$DIR", dir))
-	tc, err := FindLean(root, []string{w})
+	tc, err := FindLean(root, []string{w}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +440,7 @@ func TestRealLeanCacheAndConcurrency(t *testing.T) {
 func BenchmarkRealLeanCheck(b *testing.B) {
 	lean := leantest.Binary(b)
 	root := leantest.PreludeWorkspace(b)
-	tc, err := FindLean(root, []string{lean})
+	tc, err := FindLean(root, []string{lean}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -470,7 +470,7 @@ func TestRealLeanFoundThroughElan(t *testing.T) {
 	t.Setenv("ELAN_HOME", elan)
 	t.Setenv("PATH", t.TempDir())
 	t.Setenv("LEAN_PATH", "")
-	found, err := FindLean(root, nil)
+	found, err := FindLean(root, nil, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,9 +503,9 @@ func TestOpenCheckerBackends(t *testing.T) {
 		backend, cmd string
 		noLean       string
 	}{
-		{"repl preferred", Config{Command: []string{fake}, Root: dir, LeanCommand: []string{lean}}, BackendREPL, fake, ""},
-		{"lean without a repl", Config{Root: dir, LeanCommand: []string{lean}}, BackendLean, lean + " (setting lean.command)", ""},
-		{"neither", Config{Root: dir}, "", "",
+		{"repl preferred", Config{Command: []string{fake}, Root: dir, LeanCommand: []string{lean}, Getenv: os.Getenv}, BackendREPL, fake, ""},
+		{"lean without a repl", Config{Root: dir, LeanCommand: []string{lean}, Getenv: os.Getenv}, BackendLean, lean + " (setting lean.command)", ""},
+		{"neither", Config{Root: dir, Getenv: os.Getenv}, "", "",
 			"Lean REPL not found: no repl binary under " + dir + "/.lake or on PATH (build leanprover-community/repl or pass --repl); no Lean toolchain found: no lean on PATH (install elan, or set lean.command)"},
 	}
 	for _, c := range cases {
