@@ -299,8 +299,10 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error
 	}
 	rep.LeanRan = true
 	rep.LeanOK = true
+	sorryWarned := false
 	for _, m := range resp.Messages {
 		if m.Severity == "warning" && strings.Contains(m.Data, "declaration uses `sorry`") || m.Data == "declaration uses 'sorry'" {
+			sorryWarned = true
 			continue
 		}
 		lm := LeanMessage{Message: shiftPos(m, shift), Start: -1, End: -1}
@@ -319,6 +321,13 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error
 			lm.End = lm.Start
 		}
 		rep.Messages = append(rep.Messages, lm)
+	}
+	if rep.LeanOK && !sorryWarned {
+		// Lean warns about every declaration that elaborates with sorry:
+		// silence means it did not elaborate the stub (a wrong command
+		// that exits 0, for instance), which is no acceptance.
+		rep.LeanRan, rep.LeanOK, rep.LeanFailed = false, false, true
+		rep.LeanSkipped = "Lean failed: it reported neither an error nor \"declaration uses `sorry`\", so it did not check the stub"
 	}
 	return nil
 }

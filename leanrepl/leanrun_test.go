@@ -349,6 +349,24 @@ func TestRealLeanFaults(t *testing.T) {
 	}
 }
 
+// TestSilentLeanIsNoSuccess: a lean command that exits 0 without a word
+// (here `true`) did not check the stub: the report says Lean failed.
+func TestSilentLeanIsNoSuccess(t *testing.T) {
+	dir := t.TempDir()
+	tc, err := FindLean(dir, []string{writeScript(t, dir, "lean", "exit 0\n")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := NewChecker(CheckerConfig{Lean: NewLeanRunner(tc, Config{})}).Check(context.Background(), CheckRequest{Stub: "theorem t : True := sorry"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Lean failed: it reported neither an error nor \"declaration uses `sorry`\", so it did not check the stub"
+	if rep.LeanRan || rep.LeanOK || !rep.LeanFailed || rep.Passed() || rep.LeanSkipped != want {
+		t.Errorf("report %+v", rep)
+	}
+}
+
 // TestRealLeanCancel: cancelling a check kills lean at once and returns the
 // context's error.
 func TestRealLeanCancel(t *testing.T) {
