@@ -212,15 +212,15 @@ func (a *Action) Usage() Usage {
 func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 	c := a.c
 	model := c.cfg.ModelFor(req.Stage)
+	maxTokens := c.cfg.MaxTokens
+	if req.MaxTokens > 0 && (maxTokens == 0 || req.MaxTokens < maxTokens) {
+		maxTokens = req.MaxTokens
+	}
 	creq := openai.ChatCompletionRequest{
 		Model: model,
 		//lint:ignore SA1019 max_tokens is what most OpenAI-compatible servers (vLLM, llama.cpp, Ollama) understand; reasoning models are retried with max_completion_tokens
-		MaxTokens: c.cfg.MaxTokens,
+		MaxTokens: maxTokens,
 		Seed:      req.Seed,
-	}
-	if req.MaxTokens > 0 && (creq.MaxTokens == 0 || req.MaxTokens < creq.MaxTokens) {
-		//lint:ignore SA1019 see above
-		creq.MaxTokens = req.MaxTokens
 	}
 	if req.Temperature > 0 {
 		creq.Temperature = float32(req.Temperature)

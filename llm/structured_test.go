@@ -91,7 +91,6 @@ type endpoint struct {
 	urls    []string
 	i       int
 	starts  int
-	lines   []string
 	failErr error
 }
 

@@ -193,7 +193,7 @@ func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr
 	if repl != "" {
 		cmd = []string{"/bin/sh", "-c", repl}
 	}
-	checker, pool, err := leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: root})
+	checker, pool, err := leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: root, Getenv: os.Getenv})
 	if err != nil && cmd != nil {
 		fmt.Fprintf(stderr, "drift-lsp formalize: Lean REPL: %v\n", err)
 	}

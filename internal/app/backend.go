@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -80,9 +81,9 @@ func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) 
 }
 
 // configureChecker (re)builds the checker and its REPL pool when the REPL
-// settings changed. It is called with b.mu held.
+// or lean settings changed. It is called with b.mu held.
 func (b *driftBackend) configureChecker(s lsp.Settings) {
-	key := fmt.Sprintf("%s\x00%d\x00%d\x00%d", s.REPL.Command, s.REPL.PoolSize, s.REPL.TimeoutSeconds, s.REPL.MemoryMB)
+	key := fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%s", s.REPL.Command, s.REPL.PoolSize, s.REPL.TimeoutSeconds, s.REPL.MemoryMB, s.Lean.Command)
 	if b.checker != nil && key == b.replKey {
 		return
 	}
@@ -95,10 +96,11 @@ func (b *driftBackend) configureChecker(s lsp.Settings) {
 	if s.REPL.Command != "" {
 		cmd = []string{"sh", "-c", s.REPL.Command}
 	}
-	// A pool that cannot be made leaves the checker without Lean; its
-	// reports say why.
+	// Without a REPL the checker runs `lean --json` (lean.command, else the
+	// workspace's toolchain); without either its reports say why.
 	b.checker, b.pool, _ = leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: b.root, Size: s.REPL.PoolSize,
-		Timeout: time.Duration(s.REPL.TimeoutSeconds) * time.Second, MemoryLimit: int64(s.REPL.MemoryMB) << 20, Logf: b.logf})
+		Timeout: time.Duration(s.REPL.TimeoutSeconds) * time.Second, MemoryLimit: int64(s.REPL.MemoryMB) << 20, Logf: b.logf,
+		LeanCommand: strings.Fields(s.Lean.Command), Getenv: b.getenv})
 	b.replKey = key
 }
 

@@ -40,7 +40,7 @@ import (
 // it.
 const (
 	snapMagic   = "DRIFTLIB"
-	snapVersion = 2
+	snapVersion = 3
 )
 
 // snapPath is the snapshot file for a workspace directory.
@@ -400,7 +400,7 @@ func decodeSnapshot(buf []byte, ws *Workspace, ls *listing) (*Library, error) {
 			return nil, d.err
 		}
 		s := ls.files[i]
-		if f.abs != s.abs || f.rel != s.rel || f.root != s.root || !unchanged(f) {
+		if f.abs != s.abs || f.rel != s.rel || f.root != s.root || !unchanged(f, &lib.touched) {
 			return nil, errStale
 		}
 		fds[i] = f
@@ -413,8 +413,9 @@ func decodeSnapshot(buf []byte, ws *Workspace, ls *listing) (*Library, error) {
 
 // unchanged reports whether the file on disk still has the content the
 // snapshot was built from: same size and modification time, or else the
-// same content hash.
-func unchanged(f *fileData) bool {
+// same content hash (then f takes the new time and touched is set, so that
+// the snapshot is rewritten rather than hashed again at every start).
+func unchanged(f *fileData, touched *bool) bool {
 	st, err := os.Stat(f.abs)
 	if err != nil || st.Size() != f.size {
 		return false
@@ -423,5 +424,9 @@ func unchanged(f *fileData) bool {
 		return true
 	}
 	b, err := readSource(f.abs)
-	return err == nil && hashContent(b) == f.hash
+	if err != nil || hashContent(b) != f.hash {
+		return false
+	}
+	f.mtime, *touched = st.ModTime().UnixNano(), true
+	return true
 }

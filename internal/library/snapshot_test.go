@@ -101,6 +101,11 @@ func TestSnapshot(t *testing.T) {
 	if !servedFromSnapshot(t, ws, cache) {
 		t.Error("touching a file made the snapshot stale")
 	}
+	open() // serves it and records the new time
+	ls, _ := ws.walk()
+	if lib, err := readSnapshot(snapPath(cache, ws.Dir), ws, ls); err != nil || lib.touched {
+		t.Errorf("after a start, the touched file still needs hashing (%v)", err)
+	}
 	// An edited file makes it stale, and the rebuild sees the edit.
 	if err := os.WriteFile(a, []byte("theorem edited_in_place : True := trivial\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -104,10 +104,9 @@ type Server struct {
 	inst Installation
 	opts Options
 
-	mu      sync.Mutex
-	proc    *process
-	closed  bool
-	lastErr error
+	mu     sync.Mutex
+	proc   *process
+	closed bool
 }
 
 // New returns a server for inst; nothing starts until Start or BaseURL.
