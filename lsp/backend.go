@@ -10,8 +10,8 @@ import (
 // Backend is what the language server needs from the rest of drift-lsp: the
 // library index (retrieval), the DRIFT pipeline (drift, llm) and the checks
 // (leanrepl). It is a consumer-side interface so that the server does not
-// depend on how those packages are put together; OpenDrift builds the real
-// one.
+// depend on how those packages are put together; internal/app builds the
+// real one (app.Opener).
 type Backend interface {
 	// Status reports how far the library index has come.
 	Status() IndexStatus

@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"time"
 	"unsafe"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
@@ -26,15 +27,20 @@ import (
 // The body starts with the workspace's roots, then a blob of every distinct
 // string, then the files; strings are (offset, length) pairs into the blob
 // and decode without copying: the file is memory-mapped and the strings
-// point into the mapping (which is never unmapped: the strings may live as
-// long as the process). Files are replaced atomically (temporary file and
+// point into the mapping (which, once served, is never unmapped: the
+// strings may live as long as the process; a snapshot that is not served
+// is unmapped at once). Files are replaced atomically (temporary file and
 // rename), so a reader never sees a partial file and a writer killed at any
 // point leaves the previous snapshot or none; a corrupt or foreign-version
 // snapshot is reported and rebuilt, never served.
 
+// snapVersion must be bumped whenever the encoding or the output of the
+// library's build (resolution, twins, tables, counting rule) changes: a
+// snapshot holds that output, and the parser's version alone does not cover
+// it.
 const (
 	snapMagic   = "DRIFTLIB"
-	snapVersion = 2
+	snapVersion = 3
 )
 
 // snapPath is the snapshot file for a workspace directory.
@@ -108,7 +114,7 @@ func (e *snapEncoder) decl(d *Decl) {
 	e.strList(d.StatementDeps)
 	e.strList(d.ProofDeps)
 	var fl uint64
-	for i, b := range []bool{d.Private, d.Protected, d.Anonymous, d.Generated, d.User} {
+	for i, b := range []bool{d.Private, d.Protected, d.Anonymous, d.Generated, d.User, d.Main} {
 		if b {
 			fl |= 1 << i
 		}
@@ -119,6 +125,7 @@ func (e *snapEncoder) decl(d *Decl) {
 	e.str(d.Twin)
 	e.str(d.Symbol)
 	e.str(d.Package)
+	e.str(d.MainDoc)
 }
 
 func (e *snapEncoder) file(f *fileData) {
@@ -182,11 +189,24 @@ func writeSnapshot(path string, lib *Library) error {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// staleTemp is the age after which a temporary file of writeAtomic is
+// taken as left by a killed writer (a write lasts seconds at most).
+const staleTemp = 10 * time.Minute
+
 // writeAtomic writes the parts to a temporary file beside path, syncs it
-// and renames it over path.
+// and renames it over path. Temporary files for path left by writers that
+// were killed are removed.
 func writeAtomic(path string, parts ...[]byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
+	}
+	pattern := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if old, err := filepath.Glob(pattern); err == nil {
+		for _, p := range old {
+			if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > staleTemp {
+				os.Remove(p)
+			}
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
@@ -246,10 +266,11 @@ func (d *snapDecoder) strList() []string {
 
 func (d *snapDecoder) flag() bool { return d.uint() != 0 }
 
+// bytes returns the next n bytes (nil after a failure).
 func (d *snapDecoder) bytes(n int) []byte {
-	if d.err != nil || d.pos+n > len(d.buf) {
+	if d.err != nil || n < 0 || n > len(d.buf)-d.pos {
 		d.err = errCorrupt
-		return make([]byte, n)
+		return nil
 	}
 	b := d.buf[d.pos : d.pos+n]
 	d.pos += n
@@ -279,6 +300,9 @@ func (d *snapDecoder) file() *fileData {
 	}
 	nw := d.count()
 	refs := d.bytes(nw * 8)
+	if d.err != nil {
+		return f
+	}
 	f.refs = make(refFilter, nw)
 	for i := range f.refs {
 		f.refs[i] = binary.LittleEndian.Uint64(refs[i*8:])
@@ -302,8 +326,8 @@ func (d *snapDecoder) file() *fileData {
 		x.Signature, x.Doc = d.str(), d.str()
 		x.Attrs, x.StatementDeps, x.ProofDeps = d.strList(), d.strList(), d.strList()
 		fl := d.uint()
-		x.Private, x.Protected, x.Anonymous, x.Generated, x.User = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0
-		x.Informal, x.Parent, x.Twin, x.Symbol, x.Package = d.str(), d.str(), d.str(), d.str(), d.str()
+		x.Private, x.Protected, x.Anonymous, x.Generated, x.User, x.Main = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0, fl&32 != 0
+		x.Informal, x.Parent, x.Twin, x.Symbol, x.Package, x.MainDoc = d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
 		f.decls[i] = x
 	}
 	return f
@@ -321,6 +345,15 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
+	lib, err := decodeSnapshot(buf, ws, ls)
+	if err != nil {
+		unmapFile(buf) // nothing decoded from it survives
+	}
+	return lib, err
+}
+
+// decodeSnapshot decodes a mapped snapshot file (see readSnapshot).
+func decodeSnapshot(buf []byte, ws *Workspace, ls *listing) (*Library, error) {
 	if !bytes.HasPrefix(buf, []byte(snapMagic)) {
 		return nil, errCorrupt
 	}
@@ -367,7 +400,7 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 			return nil, d.err
 		}
 		s := ls.files[i]
-		if f.abs != s.abs || f.rel != s.rel || f.root != s.root || !unchanged(f) {
+		if f.abs != s.abs || f.rel != s.rel || f.root != s.root || !unchanged(f, &lib.touched) {
 			return nil, errStale
 		}
 		fds[i] = f
@@ -380,8 +413,9 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 
 // unchanged reports whether the file on disk still has the content the
 // snapshot was built from: same size and modification time, or else the
-// same content hash.
-func unchanged(f *fileData) bool {
+// same content hash (then f takes the new time and touched is set, so that
+// the snapshot is rewritten rather than hashed again at every start).
+func unchanged(f *fileData, touched *bool) bool {
 	st, err := os.Stat(f.abs)
 	if err != nil || st.Size() != f.size {
 		return false
@@ -390,5 +424,9 @@ func unchanged(f *fileData) bool {
 		return true
 	}
 	b, err := readSource(f.abs)
-	return err == nil && hashContent(b) == f.hash
+	if err != nil || hashContent(b) != f.hash {
+		return false
+	}
+	f.mtime, *touched = st.ModTime().UnixNano(), true
+	return true
 }
