@@ -16,7 +16,8 @@ import (
 // nvimScript drives headless Neovim (0.7.2 API): it opens the file, starts
 // drift-lsp with vim.lsp.start_client and buf_attach_client, asks for the
 // code actions on a docstring, runs "Formalize with DRIFT", lets Neovim's
-// own workspace/applyEdit handler apply the edit, and writes the file. Any
+// own workspace/applyEdit handler apply the edit, hovers a name in a
+// comment, and writes the file. Any
 // Lua error leaves with `cquit 3` (an error would otherwise hang headless
 // Neovim).
 const nvimScript = `
@@ -72,6 +73,21 @@ local ok, err = xpcall(function()
     return l:find('^theorem ') ~= nil
   end, 20)
   if not inserted then return fail('no theorem after the docstring') end
+  -- Hover on a name in a comment, through Neovim's standard LSP client (the
+  -- checker of names in comments is built in the background: poll).
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, {'-- See ' .. string.char(96) .. 'Mm.Odd' .. string.char(96) .. ' for the definition.'})
+  local last = vim.api.nvim_buf_line_count(buf) - 1
+  local hover
+  local got = vim.wait(60000, function()
+    local r = client.request_sync('textDocument/hover', {textDocument = {uri = vim.uri_from_bufnr(buf)},
+      position = {line = last, character = 10}}, 2000, buf)
+    if r and r.result and r.result.contents then hover = r.result.contents.value end
+    return hover ~= nil
+  end, 200)
+  if not got then return fail('no hover on a name in a comment') end
+  if not hover:find('Mm.Odd', 1, true) then return fail('hover: ' .. hover) end
+  io.stdout:write('drift hover: ' .. hover:gsub('\n', ' ') .. '\n')
+  vim.api.nvim_buf_set_lines(buf, last, last + 1, false, {})
   vim.cmd('write')
   vim.lsp.stop_client(client_id)
   vim.wait(2000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20)
