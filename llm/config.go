@@ -5,6 +5,7 @@
 package llm
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -72,6 +73,15 @@ type Config struct {
 	MaxTokens int
 	// Stream requests server-sent-event streaming.
 	Stream bool
+	// NoStructured never sends response_format, even for requests with a
+	// Schema (their prompts also describe the format in words).
+	NoStructured bool
+	// Endpoint, used when BaseURL is empty, supplies the base URL at request
+	// time: a server started on first use (the local model, llm/local).
+	Endpoint Endpoint
+	// Observe, when set, receives every answered request and its answer,
+	// cache hits included (benchmarks record raw answers with it).
+	Observe func(req Request, resp *Response)
 	// Logf receives debug lines (never the key or full prompts); nil discards.
 	Logf func(format string, args ...any)
 }
@@ -147,8 +157,19 @@ func ConfigFrom(getenv func(string) string, cacheDir string) (Config, error) {
 	return cfg, nil
 }
 
+// Endpoint is a model server that drift-lsp starts itself when a request
+// first needs it (and again after it crashed), such as the local model.
+type Endpoint interface {
+	// Start makes the server ready, reporting progress lines; it returns at
+	// once when the server is already up.
+	Start(ctx context.Context, progress func(string)) error
+	// BaseURL returns the server's base URL (".../v1"), starting it if
+	// needed.
+	BaseURL(ctx context.Context) (string, error)
+}
+
 // Configured reports whether an endpoint is set.
-func (c Config) Configured() bool { return c.BaseURL != "" }
+func (c Config) Configured() bool { return c.BaseURL != "" || c.Endpoint != nil }
 
 // HowToConfigure is a one-line instruction for users without a configured
 // model.

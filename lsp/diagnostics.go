@@ -23,9 +23,12 @@ func (s *server) check(ctx context.Context, b Backend, doc *Document, t Target, 
 	}
 	summary := fmt.Sprintf("%d finding(s)", n)
 	if rep != nil {
-		if rep.LeanRan {
-			summary += "; checked by Lean"
-		} else if rep.LeanSkipped != "" {
+		switch {
+		case rep.LeanRan:
+			summary += "; checked by Lean (" + rep.LeanBackend + ")"
+		case rep.LeanFailed:
+			summary += "; Lean (" + rep.LeanBackend + ") " + strings.TrimPrefix(rep.LeanSkipped, "Lean ")
+		case rep.LeanSkipped != "":
 			summary += "; Lean not run: " + rep.LeanSkipped
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -107,13 +108,16 @@ func (s *server) Initialized(ctx context.Context, _ *protocol.InitializedParams)
 	return nil
 }
 
-// Shutdown implements protocol.Server: it refuses further requests and
-// cancels the running jobs.
+// Shutdown implements protocol.Server: it refuses further requests, cancels
+// the running jobs and answers once they ended (10 s at most), releasing
+// the read loop meanwhile.
 func (s *server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.state = stateShutdown
 	s.mu.Unlock()
+	jsonrpc2.Async(ctx)
 	s.jobs.cancelAll()
+	s.jobs.wait(10 * time.Second)
 	return nil
 }
 

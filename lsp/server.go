@@ -190,8 +190,9 @@ func (s *server) spawn(f func()) {
 	}()
 }
 
-// teardown cancels jobs, requests and timers, stops the owner (which closes
-// the backend) and waits for every goroutine the server started.
+// teardown cancels jobs, requests and timers, waits for the jobs (5 s at
+// most: they run in request handlers), stops the owner (which closes the
+// backend) and waits for every goroutine the server started.
 func (s *server) teardown() {
 	s.mu.Lock()
 	s.closing = true
@@ -201,6 +202,7 @@ func (s *server) teardown() {
 	s.mu.Unlock()
 	s.stop()
 	s.jobs.cancelAll()
+	s.jobs.wait(5 * time.Second)
 	s.wg.Wait()
 	s.log.close()
 }

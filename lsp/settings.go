@@ -27,6 +27,7 @@ type Settings struct {
 	// CacheDir holds the index and response caches.
 	CacheDir string           `json:"cacheDir"`
 	REPL     REPLSettings     `json:"repl"`
+	Lean     LeanSettings     `json:"lean"`
 	Pipeline PipelineSettings `json:"pipeline"`
 	// MaxJobs bounds the number of background jobs that run at once.
 	MaxJobs int         `json:"maxJobs"`
@@ -72,6 +73,15 @@ type REPLSettings struct {
 	TimeoutSeconds int    `json:"timeoutSeconds"`
 	PoolSize       int    `json:"poolSize"`
 	MemoryMB       int    `json:"memoryMB"`
+}
+
+// LeanSettings configure `lean --json`, which checks stubs when there is no
+// REPL (with the REPL's deadlines, pool size and memory limit).
+type LeanSettings struct {
+	// Command runs lean, split at spaces (for example "lake env lean");
+	// empty means lake env lean in a Lake workspace, else the lean of its
+	// lean-toolchain, else lean on PATH.
+	Command string `json:"command"`
 }
 
 // PipelineSettings are DRIFT's parameters.
@@ -132,6 +142,7 @@ func EnvSettings(getenv func(string) string) Settings {
 	str("DRIFT_EMBED_MODEL", &s.Embedding.Model)
 	str("DRIFT_CACHE_DIR", &s.CacheDir)
 	str("DRIFT_REPL", &s.REPL.Command)
+	str("DRIFT_LEAN", &s.Lean.Command)
 	num("DRIFT_REPL_TIMEOUT", &s.REPL.TimeoutSeconds)
 	num("DRIFT_MAX_JOBS", &s.MaxJobs)
 	str("DRIFT_LOG_LEVEL", &s.Log.Level)

@@ -3,7 +3,6 @@ package retrieval
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -24,106 +23,17 @@ func clip(s string) string {
 	return strings.ToValidUTF8(s[:MaxQueryBytes], "")
 }
 
-// Search runs hybrid library search: every kind of declaration (or those in
-// q.Kinds), ranked by the fused lexical, name and dense channels.
-func (e *Engine) Search(ctx context.Context, q Query) ([]Hit, error) {
-	s, err := e.current()
-	if err != nil {
-		return nil, err
-	}
-	text, formal := clip(q.Text), clip(q.Formal)
-	k := q.K
-	if k <= 0 {
-		k = 10
-	}
-	terms := lexical.Terms(text + "\n" + formal)
-	nameHits := e.nameMatches(s, text, formal)
-	if len(terms) == 0 && len(nameHits) == 0 {
-		if strings.TrimSpace(text+formal) == "" {
-			return nil, ErrEmptyQuery
-		}
-		return []Hit{}, nil
-	}
-	allowed := func(d *library.Decl) bool {
-		return len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)
-	}
-	depth := max(4*k, 50)
-	// Reciprocal-rank fusion of the lexical, name and dense channels, with the
-	// popularity and locality priors as tie-breakers.
-	const rrfK = 20
-	acc := map[int32]*scored{}
-	add := func(sl int32, ch string, rank int, w float64) {
-		c := acc[sl]
-		if c == nil {
-			c = &scored{slot: sl, id: docID(s.decl(sl)), channels: map[string]int{}}
-			acc[sl] = c
-		}
-		c.score += w / float64(rrfK+rank)
-		if _, ok := c.channels[ch]; !ok {
-			c.channels[ch] = rank
-		}
-	}
-	if len(terms) > 0 {
-		lex, _ := s.searchScores(terms, depth, func(sl int32) bool { return allowed(s.decl(sl)) })
-		for i, sl := range lex {
-			add(sl, "lexical", i+1, 1)
-		}
-		prem, err := e.rankPremises(ctx, s, text, formal, depth, e.ranking)
-		if err != nil {
-			return nil, err
-		}
-		r := 0
-		for _, h := range prem {
-			if allowed(h.Decl) {
-				r++
-				for _, sl := range s.slotsOf(h.Decl.Name) {
-					if s.decl(sl) == h.Decl {
-						add(sl, "premise", r, 1)
-					}
-				}
-			}
-		}
-	}
-	rank := 0
-	for _, n := range nameHits {
-		for _, sl := range s.slotsOf(n) {
-			if allowed(s.decl(sl)) {
-				rank++
-				add(sl, "names", rank, 2)
-			}
-		}
-	}
-	if x := e.dense.Load(); e.ranking.Dense && x != nil {
-		slots, _ := x.search(ctx, s, text+" "+formal, depth)
-		for i, sl := range slots {
-			if allowed(s.decl(sl)) {
-				add(sl, "dense", i+1, e.ranking.DenseWeight)
-			}
-		}
-	}
-	out := make([]*scored, 0, len(acc))
-	for _, c := range acc {
-		d := s.decl(c.slot)
-		c.score *= 1 + 0.02*s.popularity(d.Name)
-		if d.User {
-			c.score *= e.ranking.UserBoost
-		}
-		out = append(out, c)
-	}
-	sortScored(out)
-	hits := make([]Hit, 0, k)
-	for _, c := range out {
-		hits = append(hits, Hit{Decl: s.decl(c.slot), Score: c.score, Channels: c.channels})
-		if len(hits) == k {
-			break
-		}
-	}
-	return hits, nil
-}
+// PremiseKinds are the declaration kinds that can be premises: the things
+// a statement names.
+var PremiseKinds = []library.Kind{library.KindDef, library.KindAbbrev, library.KindStructure, library.KindClass,
+	library.KindInductive, library.KindClassInductive, library.KindOpaque, library.KindAxiom, library.KindField,
+	library.KindConstructor}
 
 // Retrieve finds premises for a statement: with sub-queries, the top k
-// premises of each (sentence and formal guess together; k = 1 is DRIFT's
-// top-1), deduplicated; without, the top k premises of the statement itself.
+// premises of each (sentence and formal guess together, ranked by the
+// search ranking restricted to PremiseKinds; k = 1 is DRIFT's top-1),
+// deduplicated; without, the top k premises of the statement itself
+// (premise ranking).
 func (e *Engine) Retrieve(ctx context.Context, statement string, subs []SubQuery, k int) ([]Premise, error) {
 	s, err := e.current()
 	if err != nil {
@@ -152,8 +62,14 @@ func (e *Engine) Retrieve(ctx context.Context, statement string, subs []SubQuery
 	}
 	var out []Premise
 	seen := map[string]bool{}
+	// A sub-query is a short concept phrase and a formal guess: the search
+	// ranking, restricted to premise kinds, finds its declaration (see
+	// docs/retrieval.md, "Sub-query retrieval").
 	for i, sq := range subs {
-		hits, err := e.rankPremises(ctx, s, clip(sq.Informal), clip(sq.Formal), k, e.ranking)
+		hits, err := e.search(ctx, s, Query{Text: sq.Informal, Formal: sq.Formal, K: k, Kinds: PremiseKinds}, DefaultSearch)
+		if errors.Is(err, ErrEmptyQuery) {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

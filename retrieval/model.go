@@ -178,44 +178,6 @@ func (s *snapshot) theoremScores(q []string, n int) ([]int32, []float64) {
 	return h.sorted()
 }
 
-// searchBoosts weight the fields of SearchScores: a query word in the last
-// name component counts three times one in the namespace.
-var searchBoosts = [nFields]float64{fName: 3, fNS: 1, fDoc: 1.2}
-
-// searchScores is BM25F over every kind of declaration (library search):
-// per field BM25 with statistics over all collections, weighted by
-// searchBoosts. It returns the best n slots, best first, for which keep
-// holds.
-func (s *snapshot) searchScores(q []string, n int, keep func(sl int32) bool) ([]int32, []float64) {
-	qs := uniq(q)
-	a := getAccum(s.n())
-	defer a.release()
-	for _, t := range qs {
-		for f := range nFields {
-			idf := s.idfAll(f, t)
-			if idf <= 0 {
-				continue
-			}
-			docs, sum := int64(0), int64(0)
-			for c := range nColl {
-				docs += s.stats[c].docs
-				sum += s.stats[c].sumLen[f]
-			}
-			avg := float64(sum) / float64(max(1, docs))
-			s.eachPosting(f, t, -1, func(p posting, length float64) {
-				a.add(0, p.slot, searchBoosts[f]*idf*bm25(float64(p.tf), length, avg))
-			})
-		}
-	}
-	h := s.top(n)
-	for _, sl := range a.touched {
-		if keep(sl) {
-			h.push(sl, a.v[0][sl])
-		}
-	}
-	return h.sorted()
-}
-
 // topN keeps the n best (slot, score) pairs seen; ties go to the smaller
 // document ID, so the result does not depend on slot numbering.
 type topN struct {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
@@ -21,6 +22,9 @@ const (
 	fName field = iota // pieces of the last name component
 	fNS                // pieces of the namespace
 	fDoc               // docstring, informal description, notation symbol
+	fLead              // the docstring's first sentence
+	fBold              // the docstring's bold terms and "also known as" names
+	fMain              // the module docstring's description of a main declaration
 	nFields
 )
 
@@ -203,6 +207,9 @@ func fieldTerms(d *library.Decl) [nFields][]string {
 		doc += " " + d.Symbol
 	}
 	out[fDoc] = lexical.Terms(doc)
+	out[fLead] = lexical.Terms(leansrc.FirstSentence(d.Doc))
+	out[fBold] = lexical.Terms(strings.Join(append(leansrc.BoldTerms(d.Doc), leansrc.AlsoKnownAs(d.Doc)...), "\n"))
+	out[fMain] = lexical.Terms(d.MainDoc)
 	return out
 }
 

@@ -27,6 +27,12 @@ type Hit struct {
 	// Channels records the rank (1-based) at which each channel ("lexical",
 	// "names", "dense", "graph", …) found the declaration, for explanation.
 	Channels map[string]int
+	// Why explains a search hit in one line: the matched docstring phrase
+	// or bold term and the channels (empty for premise ranking).
+	Why string
+	// Summary is the first sentence of the declaration's docstring, for
+	// search result lists (empty for premise ranking).
+	Summary string
 }
 
 // SubQuery is one concept of a decomposed statement: an informal sentence and

@@ -91,6 +91,8 @@ type hitJSON struct {
 	Doc       string         `json:"doc,omitempty"`
 	Score     float64        `json:"score"`
 	Channels  map[string]int `json:"channels"`
+	Why       string         `json:"why,omitempty"`
+	Summary   string         `json:"summary,omitempty"`
 }
 
 func toHitJSON(h retrieval.Hit) hitJSON {
@@ -99,7 +101,7 @@ func toHitJSON(h retrieval.Hit) hitJSON {
 		h.Channels = map[string]int{}
 	}
 	return hitJSON{Name: d.Name, Kind: string(d.Kind), Module: d.Module, File: d.File, Line: d.Range.Start.Line + 1,
-		Signature: d.Signature, Doc: d.Doc, Score: h.Score, Channels: h.Channels}
+		Signature: d.Signature, Doc: d.Doc, Score: h.Score, Channels: h.Channels, Why: h.Why, Summary: h.Summary}
 }
 
 func runSearch(args []string, stdout, stderr io.Writer) int {
@@ -153,6 +155,12 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 	for i, h := range hits {
 		d := h.Decl
 		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, oneLine(d.Signature, 160))
+		if h.Summary != "" {
+			fmt.Fprintf(stdout, "    %s\n", oneLine(h.Summary, 160))
+		}
+		if h.Why != "" {
+			fmt.Fprintf(stdout, "    why: %s\n", h.Why)
+		}
 	}
 	return 0
 }

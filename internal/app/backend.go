@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/llm/local"
 	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -40,6 +42,9 @@ type driftBackend struct {
 	comments      *docref.Checker
 	commentsStart sync.Once
 	ctx           context.Context
+	// local is the bundled local model's server once the client used it;
+	// it is reused by later configurations and stopped by Close.
+	local *local.Server
 }
 
 // Opener returns the lsp.OpenFunc of drift-lsp, reading the environment
@@ -115,9 +120,9 @@ func (b *driftBackend) Comments() *docref.Checker {
 }
 
 // configureChecker (re)builds the checker and its REPL pool when the REPL
-// settings changed. It is called with b.mu held.
+// or lean settings changed. It is called with b.mu held.
 func (b *driftBackend) configureChecker(s lsp.Settings) {
-	key := fmt.Sprintf("%s\x00%d\x00%d\x00%d", s.REPL.Command, s.REPL.PoolSize, s.REPL.TimeoutSeconds, s.REPL.MemoryMB)
+	key := fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%s", s.REPL.Command, s.REPL.PoolSize, s.REPL.TimeoutSeconds, s.REPL.MemoryMB, s.Lean.Command)
 	if b.checker != nil && key == b.replKey {
 		return
 	}
@@ -130,21 +135,28 @@ func (b *driftBackend) configureChecker(s lsp.Settings) {
 	if s.REPL.Command != "" {
 		cmd = []string{"sh", "-c", s.REPL.Command}
 	}
-	// A pool that cannot be made leaves the checker without Lean; its
-	// reports say why.
+	// Without a REPL the checker runs `lean --json` (lean.command, else the
+	// workspace's toolchain); without either its reports say why.
 	b.checker, b.pool, _ = leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: b.root, Size: s.REPL.PoolSize,
-		Timeout: time.Duration(s.REPL.TimeoutSeconds) * time.Second, MemoryLimit: int64(s.REPL.MemoryMB) << 20, Logf: b.logf})
+		Timeout: time.Duration(s.REPL.TimeoutSeconds) * time.Second, MemoryLimit: int64(s.REPL.MemoryMB) << 20, Logf: b.logf,
+		LeanCommand: strings.Fields(s.Lean.Command), Getenv: b.getenv})
 	b.replKey = key
 }
 
 // Configure rebuilds the model client, the checker and the pipeline from s.
 func (b *driftBackend) Configure(s lsp.Settings) {
-	client, noModel := NewModel(s, b.getenv, b.logf)
+	b.mu.Lock()
+	srv := b.local
+	b.mu.Unlock()
+	client, srv, noModel := NewModel(s, b.getenv, b.logf, srv)
 	if noModel != nil {
 		client = nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if srv != nil {
+		b.local = srv
+	}
 	b.settings = s
 	b.noModel = noModel
 	b.configureChecker(s)
@@ -274,6 +286,9 @@ func (b *driftBackend) Close() error {
 	if b.pool != nil {
 		_ = b.pool.Close()
 		b.pool = nil
+	}
+	if b.local != nil {
+		_ = b.local.Close()
 	}
 	b.mu.Unlock()
 	return b.eng.Close()

@@ -42,6 +42,13 @@ type session struct {
 // the response cache off).
 func startReal(t *testing.T, resp llmtest.Responder, env map[string]string) *session {
 	t.Helper()
+	return startIn(t, resp, env, workspaceDir, filepath.Join("DriftExample", "Demo.lean"))
+}
+
+// startIn starts the session on the workspace at root with the file rel
+// (relative to root) open.
+func startIn(t *testing.T, resp llmtest.Responder, env map[string]string, root, rel string) *session {
+	t.Helper()
 	srv := llmtest.New(t, resp)
 	t.Cleanup(srv.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -66,7 +73,7 @@ func startReal(t *testing.T, resp llmtest.Responder, env map[string]string) *ses
 		_ = e.Close()
 	})
 	if _, err := e.Initialize(ctx, fakeeditor.Options{
-		RootURI: string(uri.File(workspaceDir)),
+		RootURI: string(uri.File(root)),
 		InitOptions: map[string]any{
 			"llm":       map[string]any{"baseUrl": srv.URL, "model": "fake-model", "apiKeyEnv": "DRIFT_TEST_NO_KEY"},
 			"embedding": map[string]any{"provider": "none"},
@@ -76,7 +83,7 @@ func startReal(t *testing.T, resp llmtest.Responder, env map[string]string) *ses
 		t.Fatal(err)
 	}
 	s := &session{Editor: e, t: t, ctx: ctx, srv: srv}
-	path := filepath.Join(workspaceDir, "DriftExample", "Demo.lean")
+	path := filepath.Join(root, rel)
 	s.u = string(uri.File(path))
 	b, err := os.ReadFile(path)
 	if err != nil {

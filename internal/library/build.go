@@ -81,6 +81,7 @@ func (b *builder) convert() {
 		bf.fd.problems = append(bf.fd.problems, problemsOf(bf.fd.abs, bf.pf)...)
 		bf.decls = make([]*Decl, len(bf.pf.Decls))
 		store := make([]Decl, len(bf.pf.Decls))
+		main := mainNames(bf.pf.ModuleDocs)
 		declared := make(map[string]int, len(bf.pf.Decls))
 		for j := range bf.pf.Decls {
 			x := &bf.pf.Decls[j]
@@ -99,11 +100,47 @@ func (b *builder) convert() {
 				Signature: x.Signature, Doc: x.Doc, Attrs: nonNil(x.Attrs), StatementDeps: []string{}, ProofDeps: []string{},
 				Private: x.Private, Protected: x.Protected, Anonymous: x.Anonymous, Parent: x.Parent, Symbol: x.Symbol,
 				Package: root.Package, User: root.User}
+			d.MainDoc, d.Main = mainDoc(d.Name, main)
 			bf.decls[j] = d
 			if keep {
 				b.names[d.Name] = append(b.names[d.Name], d)
 			}
 		}
+	}
+}
+
+// mainNames maps the names listed in a file's main-declaration sections
+// (as written: possibly relative to a namespace) to their descriptions.
+func mainNames(moduleDocs []string) map[string]string {
+	var m map[string]string
+	for _, e := range leansrc.MainEntries(moduleDocs) {
+		for _, n := range e.Names {
+			if m == nil {
+				m = map[string]string{}
+			}
+			if m[n] == "" {
+				m[n] = e.Text
+			}
+		}
+	}
+	return m
+}
+
+// mainDoc reports whether full name is one of the listed names or ends with
+// one of them after a dot, and that entry's description.
+func mainDoc(name string, listed map[string]string) (string, bool) {
+	if len(listed) == 0 {
+		return "", false
+	}
+	for s := name; ; {
+		if text, ok := listed[s]; ok {
+			return text, true
+		}
+		i := strings.IndexByte(s, '.')
+		if i < 0 {
+			return "", false
+		}
+		s = s[i+1:]
 	}
 }
 

@@ -194,10 +194,11 @@ func (d *varReader) uint() uint64 {
 	return v
 }
 
-// count reads a length, refusing ones the input cannot hold.
+// count reads a length, refusing ones the rest of the input cannot hold
+// (every element takes at least one byte).
 func (d *varReader) count() int {
 	n := d.uint()
-	if n > uint64(len(d.buf)) {
+	if n > uint64(len(d.buf)-d.pos) {
 		d.err = errCorrupt
 		return 0
 	}

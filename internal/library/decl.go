@@ -93,4 +93,10 @@ type Decl struct {
 	// User marks declarations from the user's own workspace files (as opposed
 	// to dependencies), which rank higher in search.
 	User bool `json:"user,omitempty"`
+	// Main marks the declarations that the file's module docstring lists in
+	// a "Main definitions" / "Main results" / "Main statements" section.
+	Main bool `json:"main,omitempty"`
+	// MainDoc is the description that bullet gives ("intermediate value
+	// theorem"), when it has one.
+	MainDoc string `json:"main_doc,omitempty"`
 }

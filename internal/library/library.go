@@ -103,6 +103,9 @@ type Library struct {
 	aliases   map[string]string     // export aliases: alias name → target
 
 	empty []Root // roots that yielded no file at Load
+	// touched marks a snapshot served although some files' modification
+	// times changed (same content): Load rewrites it with the new times.
+	touched bool
 
 	allOnce sync.Once
 	all     []*Decl
@@ -136,6 +139,11 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 		lib, err := readSnapshot(spath, ws, ls)
 		if err == nil {
 			lib.empty = empty
+			if lib.touched {
+				if err := writeSnapshot(spath, lib); err != nil {
+					logf("writing library snapshot: %v", err)
+				}
+			}
 			if opts.Progress != nil {
 				opts.Progress(len(srcs), len(srcs))
 			}
@@ -497,11 +505,15 @@ func (l *Library) refreshDependents(abs string, old, new *fileData, d *Delta) {
 	if len(lasts) == 0 {
 		return
 	}
-	for _, p := range l.Files() {
-		f := l.files[p]
-		if p == abs || !f.refs.mayHaveAny(lasts) {
-			continue
+	var deps []string
+	for p, f := range l.files {
+		if p != abs && f.refs.mayHaveAny(lasts) {
+			deps = append(deps, p)
 		}
+	}
+	sort.Strings(deps) // rebuild in path order, as Load resolves
+	for _, p := range deps {
+		f := l.files[p]
 		pf := f.pf
 		if pf == nil {
 			content, err := readSource(p)
@@ -567,7 +579,7 @@ func (l *Library) derive() *Library {
 
 // maxOverlay is the number of changed files after which the base index is
 // rebuilt instead of growing the overlay.
-const maxOverlay = 64
+const maxOverlay = 256
 
 // finish rebuilds the overlay index (or the base, when the overlay is big).
 func (l *Library) finish() {

@@ -40,7 +40,7 @@ import (
 // it.
 const (
 	snapMagic   = "DRIFTLIB"
-	snapVersion = 2
+	snapVersion = 3
 )
 
 // snapPath is the snapshot file for a workspace directory.
@@ -114,7 +114,7 @@ func (e *snapEncoder) decl(d *Decl) {
 	e.strList(d.StatementDeps)
 	e.strList(d.ProofDeps)
 	var fl uint64
-	for i, b := range []bool{d.Private, d.Protected, d.Anonymous, d.Generated, d.User} {
+	for i, b := range []bool{d.Private, d.Protected, d.Anonymous, d.Generated, d.User, d.Main} {
 		if b {
 			fl |= 1 << i
 		}
@@ -125,6 +125,7 @@ func (e *snapEncoder) decl(d *Decl) {
 	e.str(d.Twin)
 	e.str(d.Symbol)
 	e.str(d.Package)
+	e.str(d.MainDoc)
 }
 
 func (e *snapEncoder) file(f *fileData) {
@@ -265,10 +266,11 @@ func (d *snapDecoder) strList() []string {
 
 func (d *snapDecoder) flag() bool { return d.uint() != 0 }
 
+// bytes returns the next n bytes (nil after a failure).
 func (d *snapDecoder) bytes(n int) []byte {
-	if d.err != nil || d.pos+n > len(d.buf) {
+	if d.err != nil || n < 0 || n > len(d.buf)-d.pos {
 		d.err = errCorrupt
-		return make([]byte, n)
+		return nil
 	}
 	b := d.buf[d.pos : d.pos+n]
 	d.pos += n
@@ -298,6 +300,9 @@ func (d *snapDecoder) file() *fileData {
 	}
 	nw := d.count()
 	refs := d.bytes(nw * 8)
+	if d.err != nil {
+		return f
+	}
 	f.refs = make(refFilter, nw)
 	for i := range f.refs {
 		f.refs[i] = binary.LittleEndian.Uint64(refs[i*8:])
@@ -321,8 +326,8 @@ func (d *snapDecoder) file() *fileData {
 		x.Signature, x.Doc = d.str(), d.str()
 		x.Attrs, x.StatementDeps, x.ProofDeps = d.strList(), d.strList(), d.strList()
 		fl := d.uint()
-		x.Private, x.Protected, x.Anonymous, x.Generated, x.User = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0
-		x.Informal, x.Parent, x.Twin, x.Symbol, x.Package = d.str(), d.str(), d.str(), d.str(), d.str()
+		x.Private, x.Protected, x.Anonymous, x.Generated, x.User, x.Main = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0, fl&32 != 0
+		x.Informal, x.Parent, x.Twin, x.Symbol, x.Package, x.MainDoc = d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
 		f.decls[i] = x
 	}
 	return f
@@ -395,7 +400,7 @@ func decodeSnapshot(buf []byte, ws *Workspace, ls *listing) (*Library, error) {
 			return nil, d.err
 		}
 		s := ls.files[i]
-		if f.abs != s.abs || f.rel != s.rel || f.root != s.root || !unchanged(f) {
+		if f.abs != s.abs || f.rel != s.rel || f.root != s.root || !unchanged(f, &lib.touched) {
 			return nil, errStale
 		}
 		fds[i] = f
@@ -408,8 +413,9 @@ func decodeSnapshot(buf []byte, ws *Workspace, ls *listing) (*Library, error) {
 
 // unchanged reports whether the file on disk still has the content the
 // snapshot was built from: same size and modification time, or else the
-// same content hash.
-func unchanged(f *fileData) bool {
+// same content hash (then f takes the new time and touched is set, so that
+// the snapshot is rewritten rather than hashed again at every start).
+func unchanged(f *fileData, touched *bool) bool {
 	st, err := os.Stat(f.abs)
 	if err != nil || st.Size() != f.size {
 		return false
@@ -418,5 +424,9 @@ func unchanged(f *fileData) bool {
 		return true
 	}
 	b, err := readSource(f.abs)
-	return err == nil && hashContent(b) == f.hash
+	if err != nil || hashContent(b) != f.hash {
+		return false
+	}
+	f.mtime, *touched = st.ModTime().UnixNano(), true
+	return true
 }

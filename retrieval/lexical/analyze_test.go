@@ -44,3 +44,33 @@ func TestTerms(t *testing.T) {
 		}
 	}
 }
+
+func TestAmerican(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"normalise", "normalize"}, {"factorisation", "factorization"}, {"characterisations", "characterizations"},
+		{"minimiser", "minimizer"}, {"stabiliser", "stabilizer"}, {"centraliser", "centralizer"}, {"symmetrised", "symmetrized"},
+		{"recognise", "recognize"}, {"parametrising", "parametrizing"}, {"neighbourhood", "neighborhood"},
+		{"colourings", "colorings"}, {"centre", "center"}, {"fibre", "fiber"}, {"labelled", "labeled"},
+		{"otherwise", "otherwise"}, {"precise", "precise"}, {"exercise", "exercise"}, {"premise", "premise"},
+		{"pairwise", "pairwise"}, {"arise", "arise"}, {"noise", "noise"}, {"promise", "promise"},
+		{"four", "four"}, {"hour", "hour"}, {"course", "course"}, {"basis", "basis"}, {"isomorphism", "isomorphism"},
+	} {
+		if got := American(tc.in); got != tc.want {
+			t.Errorf("American(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestStripAccents(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Bézout", "Bezout"}, {"Hölder", "Holder"}, {"Erdős", "Erdos"}, {"Poincaré", "Poincare"}, {"Cesàro", "Cesaro"},
+		{"plain", "plain"}, {"α₀", "α₀"}, {"ℝ", "ℝ"},
+	} {
+		if got := StripAccents(tc.in); got != tc.want {
+			t.Errorf("StripAccents(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got, want := Terms("Bézout's lemma"), Terms("Bezout lemma"); !reflect.DeepEqual(got, want) {
+		t.Errorf("Terms with accents = %q, without = %q", got, want)
+	}
+}

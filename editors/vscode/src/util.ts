@@ -29,6 +29,7 @@ export const SERVER_SETTINGS = [
   'repl.timeoutSeconds',
   'repl.poolSize',
   'repl.memoryMB',
+  'lean.command',
   'pipeline.subQueries',
   'pipeline.k',
   'pipeline.m',

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
+)
+
+func init() {
+	registerBench("mkset", "write search dev/test sets mined from the library's own docstrings", runBenchMkset)
+}
+
+// setItem is one line of a generated set, in the bench JSONL format.
+type setItem struct {
+	ID    string   `json:"full_name"`
+	Query string   `json:"informal_stmt"`
+	Gold  []string `json:"mathlib_dependencies"`
+}
+
+// maxBoldGold drops bold terms shared by more declarations (ambiguous).
+const maxBoldGold = 5
+
+func runBenchMkset(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("bench mkset", stderr, "usage: drift-lsp bench mkset [--root DIR]... [--cache DIR] --out DIR",
+		"Writes main-{dev,test}.jsonl (query: a module docstring's \"Main definitions/results\" bullet text,",
+		"gold: the names it lists) and bold-{dev,test}.jsonl (query: a bold docstring term, gold: the",
+		"declarations that bold it), with --lead N lead-{dev,test}.jsonl (query: the first sentence of one in",
+		"N docstrings without code, gold: its declaration); the split is by a hash of the query text.")
+	f := addIndexFlags(fs)
+	outDir := fs.String("out", "", "directory for the sets (keep it outside the repository: the sets quote the library)")
+	leadEvery := fs.Int("lead", 0, "also write lead-{dev,test}.jsonl from one in N docstring first sentences (0: none)")
+	if !parseNoArgs(fs, args) {
+		return 2
+	}
+	if *outDir == "" {
+		fs.Usage()
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	lib, err := f.load(ctx, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
+		return 1
+	}
+	sets := map[string][]setItem{"main": mainSet(lib), "bold": boldSet(lib)}
+	kinds := []string{"main", "bold"}
+	if *leadEvery > 0 {
+		sets["lead"] = leadSet(lib, *leadEvery)
+		kinds = append(kinds, "lead")
+	}
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
+		return 1
+	}
+	for _, name := range kinds {
+		var halves [2][]setItem
+		for _, it := range sets[name] {
+			h := fnv.New32a()
+			h.Write([]byte(strings.ToLower(it.Query)))
+			halves[h.Sum32()%2] = append(halves[h.Sum32()%2], it)
+		}
+		for i, half := range []string{"dev", "test"} {
+			path := filepath.Join(*outDir, name+"-"+half+".jsonl")
+			if err := writeSet(path, halves[i]); err != nil {
+				fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
+				return 1
+			}
+			fmt.Fprintf(stdout, "%s\t%d queries\n", path, len(halves[i]))
+		}
+	}
+	return 0
+}
+
+func writeSet(path string, items []setItem) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	for _, it := range items {
+		if err := enc.Encode(it); err != nil {
+			out.Close()
+			return err
+		}
+	}
+	return out.Close()
+}
+
+// mainSet turns the main-declaration bullets of every file's module
+// docstrings into queries: the bullet's description, with the names it lists
+// (resolved in that file, else in the library) as gold. Bullets whose text
+// quotes code or is shorter than two words are skipped.
+func mainSet(lib *library.Library) []setItem {
+	files := lib.Files()
+	results := make([][]setItem, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = mainItems(lib, files[i])
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []setItem
+	seen := map[string]bool{}
+	for _, r := range results {
+		for _, it := range r {
+			if key := strings.ToLower(it.Query); !seen[key] {
+				seen[key] = true
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+func mainItems(lib *library.Library, abs string) []setItem {
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return nil
+	}
+	content, _ := leansrc.Prepare(src)
+	pf := leansrc.Parse(content)
+	own := lib.FileDecls(abs)
+	var out []setItem
+	for i, e := range leansrc.MainEntries(pf.ModuleDocs) {
+		text := e.Text
+		if strings.ContainsAny(text, "`$") || len(strings.Fields(text)) < 2 || len(strings.Fields(text)) > 30 {
+			continue
+		}
+		var gold []string
+		for _, n := range e.Names {
+			if g := resolveListed(lib, own, n); g != "" {
+				gold = append(gold, g)
+			}
+		}
+		if len(gold) == 0 {
+			continue
+		}
+		mod := ""
+		if len(own) > 0 {
+			mod = own[0].Module
+		}
+		out = append(out, setItem{ID: fmt.Sprintf("main:%s:%d", mod, i), Query: text, Gold: gold})
+	}
+	return out
+}
+
+// resolveListed resolves a name listed in a module docstring: a declaration
+// of the file whose full name is it or ends with it, else the library's
+// declaration of that exact name.
+func resolveListed(lib *library.Library, own []*library.Decl, n string) string {
+	for _, d := range own {
+		if !d.Generated && (d.Name == n || strings.HasSuffix(d.Name, "."+n)) {
+			return d.Name
+		}
+	}
+	if d, ok := lib.Lookup(n); ok {
+		return d.Name
+	}
+	return ""
+}
+
+// boldSet turns the bold docstring terms into queries whose gold is every
+// declaration that bolds the same term (terms bolded by more than
+// maxBoldGold declarations, or quoting code or math, are skipped).
+func boldSet(lib *library.Library) []setItem {
+	golds := map[string][]string{}
+	text := map[string]string{}
+	for _, d := range lib.Decls() {
+		if d.Generated || d.Doc == "" {
+			continue
+		}
+		for _, b := range leansrc.BoldTerms(d.Doc) {
+			if strings.ContainsAny(b, "`$\\") || len(b) < 4 || len(strings.Fields(b)) > 8 {
+				continue
+			}
+			key := strings.ToLower(strings.TrimRight(b, ".:,"))
+			if !slices.Contains(golds[key], d.Name) {
+				golds[key] = append(golds[key], d.Name)
+			}
+			if _, ok := text[key]; !ok {
+				text[key] = strings.TrimRight(b, ".:,")
+			}
+		}
+	}
+	keys := make([]string, 0, len(golds))
+	for k := range golds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []setItem
+	for _, k := range keys {
+		if len(golds[k]) > maxBoldGold {
+			continue
+		}
+		out = append(out, setItem{ID: "bold:" + k, Query: text[k], Gold: golds[k]})
+	}
+	return out
+}
+
+// leadSet turns the first sentence of one in every n docstrings (chosen by
+// a hash of the name; sentences quoting code or math skipped) into a query
+// whose gold is every declaration with that first sentence.
+func leadSet(lib *library.Library, every int) []setItem {
+	golds := map[string][]string{}
+	var order []string
+	for _, d := range lib.Decls() {
+		if d.Generated || d.Doc == "" {
+			continue
+		}
+		h := fnv.New32a()
+		h.Write([]byte(d.Name))
+		if h.Sum32()%uint32(every) != 0 {
+			continue
+		}
+		lead := strings.TrimRight(leansrc.FirstSentence(d.Doc), ".")
+		if strings.ContainsAny(lead, "`$\\*") || len(strings.Fields(lead)) < 3 || len(strings.Fields(lead)) > 30 {
+			continue
+		}
+		if _, ok := golds[lead]; !ok {
+			order = append(order, lead)
+		}
+		golds[lead] = append(golds[lead], d.Name)
+	}
+	out := make([]setItem, 0, len(order))
+	for _, q := range order {
+		if len(golds[q]) <= maxBoldGold {
+			out = append(out, setItem{ID: "lead:" + golds[q][0], Query: q, Gold: golds[q]})
+		}
+	}
+	return out
+}

@@ -1,0 +1,137 @@
+package retrieval
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/drift-lsp/drift-lsp/internal/library"
+)
+
+// Intent is what a search query asks for, read from its wording; it shapes
+// the ranking (a kind prior), it never filters.
+type Intent int
+
+// The intents.
+const (
+	// IntentAny is a query with no cue: a concept or topic.
+	IntentAny Intent = iota
+	// IntentTheorem asks for a result: a named theorem, an inequality, a
+	// formula, a criterion, or a statement ("every prime is …").
+	IntentTheorem
+	// IntentDefinition asks for a concept: "the X of a Y", a structure noun.
+	IntentDefinition
+	// IntentName is a Lean identifier (dotted, snake case, camel case).
+	IntentName
+)
+
+// String names the intent for explanations and tests.
+func (i Intent) String() string {
+	return [...]string{"any", "theorem", "definition", "name"}[i]
+}
+
+// theoremCues are words by which mathematicians name results.
+var theoremCues = map[string]bool{
+	"theorem": true, "theorems": true, "lemma": true, "lemmas": true, "inequality": true, "inequalities": true,
+	"formula": true, "formulas": true, "formulae": true, "criterion": true, "criteria": true, "identity": true,
+	"identities": true, "law": true, "laws": true, "conjecture": true, "principle": true, "rule": true,
+	"corollary": true, "estimate": true, "bound": true, "test": true, "trick": true, "argument": true,
+	"equality": true, "theorema": true, "proposition": true, "property": true, "characterization": true,
+	"characterisation": true, "classification": true, "reciprocity": true, "decomposition": true,
+}
+
+// statementCues are words that make a query read as a statement.
+var statementCues = map[string]bool{
+	"is": true, "are": true, "iff": true, "implies": true, "every": true, "exists": true, "then": true,
+	"has": true, "have": true, "equals": true, "converges": true, "divides": true, "commutes": true,
+}
+
+// structureNouns are nouns that name mathematical structures and
+// constructions: a query ending in one asks for a definition.
+var structureNouns = map[string]bool{
+	"group": true, "groups": true, "ring": true, "rings": true, "field": true, "fields": true, "space": true,
+	"spaces": true, "module": true, "modules": true, "algebra": true, "algebras": true, "category": true,
+	"functor": true, "ideal": true, "ideals": true, "homomorphism": true, "homomorphisms": true, "morphism": true,
+	"map": true, "function": true, "functions": true, "set": true, "sets": true, "sequence": true, "series": true,
+	"measure": true, "integral": true, "derivative": true, "polynomial": true, "polynomials": true,
+	"matrix": true, "matrices": true, "number": true, "numbers": true, "divisor": true, "multiple": true,
+	"order": true, "degree": true, "rank": true, "dimension": true, "norm": true, "basis": true,
+	"subgroup": true, "subring": true, "submodule": true, "subspace": true, "quotient": true, "product": true,
+	"sum": true, "topology": true, "filter": true, "lattice": true, "monoid": true, "domain": true,
+	"extension": true, "closure": true, "interior": true, "boundary": true, "limit": true, "graph": true,
+	"manifold": true, "bundle": true, "sheaf": true, "scheme": true, "operator": true, "determinant": true,
+	"trace": true, "kernel": true, "image": true, "equivalence": true, "isomorphism": true, "action": true,
+	"representation": true, "character": true, "distance": true, "metric": true, "path": true, "loop": true,
+	"cover": true, "ultrafilter": true, "valuation": true, "completion": true, "localization": true,
+	"localisation": true, "spectrum": true, "eigenvalue": true, "eigenvector": true, "vector": true,
+	"tensor": true, "complex": true, "simplex": true, "cone": true, "structure": true, "class": true,
+	"type": true, "relation": true, "partition": true, "permutation": true, "cycle": true, "orbit": true,
+	"stabilizer": true, "centralizer": true, "normalizer": true, "center": true, "centre": true,
+	"coefficient": true, "root": true, "roots": true, "factorial": true, "exponential": true, "logarithm": true,
+	"gcd": true, "lcm": true, "totient": true, "cardinality": true, "cardinal": true, "ordinal": true,
+}
+
+// DetectIntent reads the intent of a search query.
+func DetectIntent(query string) Intent {
+	q := strings.TrimSpace(query)
+	if q == "" {
+		return IntentAny
+	}
+	if !strings.ContainsAny(q, " \t\n") && looksLikeIdent(q) {
+		return IntentName
+	}
+	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '\''
+	})
+	if len(words) == 0 {
+		return IntentAny
+	}
+	for _, w := range words {
+		if theoremCues[strings.TrimSuffix(w, "'s")] {
+			return IntentTheorem
+		}
+	}
+	for _, w := range words[1:] {
+		if statementCues[w] {
+			return IntentTheorem
+		}
+	}
+	last := strings.TrimSuffix(words[len(words)-1], "'s")
+	if words[0] == "the" || words[0] == "a" || words[0] == "an" || structureNouns[last] {
+		return IntentDefinition
+	}
+	for _, w := range words[:len(words)-1] {
+		if w == "of" && len(words) <= 8 {
+			return IntentDefinition
+		}
+	}
+	return IntentAny
+}
+
+// kindPrior is the factor by which a declaration's kind fits an intent.
+func kindPrior(in Intent, k library.Kind) float64 {
+	theorem := k == library.KindTheorem
+	def := premiseKind(k) == 1 || k == library.KindAbbrev
+	switch {
+	case k == library.KindInstance:
+		return 0.4
+	case k == library.KindNotation:
+		return 0.5
+	case k == library.KindField || k == library.KindConstructor:
+		return 0.7
+	}
+	switch in {
+	case IntentTheorem:
+		if def {
+			return 0.6
+		}
+	case IntentDefinition:
+		if theorem {
+			return 0.55
+		}
+	case IntentAny:
+		if theorem {
+			return 0.8
+		}
+	}
+	return 1
+}

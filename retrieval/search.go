@@ -1,0 +1,635 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
+	"github.com/drift-lsp/drift-lsp/retrieval/names"
+)
+
+// SearchRanking switches the signals of the search ranking. DefaultSearch is
+// what every caller gets; the switches exist for the ablation benchmark
+// (docs/retrieval.md).
+type SearchRanking struct {
+	// Intent reads the query's intent (theorem, definition, name) and
+	// applies the matching kind prior; off, a neutral kind prior is used.
+	Intent bool
+	// Phrase rewards consecutive query words found together (in a bold
+	// term, the first sentence, one docstring sentence or the name) and
+	// exact matches of the whole query.
+	Phrase bool
+	// Bold and Lead index the docstring's bold terms and first sentence as
+	// fields of their own.
+	Bold, Lead bool
+	// Main favours the declarations a module docstring lists as main and
+	// indexes the description it gives them.
+	Main bool
+	// Noise damps simp lemmas and deprecated aliases.
+	Noise bool
+	// Synonyms expands the query with the hand list and the synonyms mined
+	// from the library.
+	Synonyms bool
+	// Premise fuses in the premise ranking (graph feedback, popularity).
+	Premise bool
+	// Names fuses in the name channel for identifiers in the query.
+	Names bool
+	// Dense fuses in the embedding channel when vectors exist.
+	Dense bool
+	// Uses favours declarations that many proofs use (named theorems are
+	// used; simp-normal-form trivia less so).
+	Uses bool
+	// Plain replaces the first stage by plain BM25 over name pieces and
+	// docstrings and drops every prior: the baseline of the benchmark (use
+	// with every other switch off).
+	Plain bool
+}
+
+// DefaultSearch is the search ranking used by workspace/symbol, the editor
+// commands, `drift-lsp search` and `bench search`.
+var DefaultSearch = SearchRanking{
+	Intent: true, Phrase: true, Bold: true, Lead: true, Main: true, Noise: true,
+	Synonyms: true, Premise: true, Names: true, Dense: true, Uses: true,
+}
+
+// BaselineSearch is plain BM25 over split names and docstrings, with no
+// Lean or Mathlib knowledge: the baseline that bench search reports.
+var BaselineSearch = SearchRanking{Plain: true}
+
+// SearchSignals names the switches of SearchRanking for `bench search
+// --off`; Set turns one off.
+var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "premise", "names", "dense", "uses"}
+
+// Off returns r with the named signal switched off.
+func (r SearchRanking) Off(signal string) (SearchRanking, error) {
+	p := map[string]*bool{"intent": &r.Intent, "phrase": &r.Phrase, "bold": &r.Bold, "lead": &r.Lead, "main": &r.Main,
+		"noise": &r.Noise, "synonyms": &r.Synonyms, "premise": &r.Premise, "names": &r.Names, "dense": &r.Dense, "uses": &r.Uses}[signal]
+	if p == nil {
+		return r, fmt.Errorf("unknown search signal %q (known: %s)", signal, strings.Join(SearchSignals, ", "))
+	}
+	*p = false
+	return r, nil
+}
+
+// Field weights of the first-stage score and the size of the candidate
+// pool that the second stage re-ranks.
+const (
+	wName, wNS, wDoc, wLead, wBold, wMain = 1.0, 0.2, 0.35, 0.5, 0.9, 0.5
+	synonymWeight                         = 0.7
+	searchPool                            = 200
+	phraseDepth                           = 80
+	maxQueryTerms                         = 32
+)
+
+// Search runs library search for a human query: every kind of declaration
+// (or those in q.Kinds) is a candidate, ranked by DefaultSearch.
+func (e *Engine) Search(ctx context.Context, q Query) ([]Hit, error) {
+	return e.SearchWith(ctx, q, DefaultSearch)
+}
+
+// SearchWith is Search with the given signals (for the ablation).
+func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]Hit, error) {
+	s, err := e.current()
+	if err != nil {
+		return nil, err
+	}
+	return e.search(ctx, s, q, sr)
+}
+
+// search ranks snapshot s for q.
+func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRanking) ([]Hit, error) {
+	text := clip(q.Text)
+	k := q.K
+	if k <= 0 {
+		k = 10
+	}
+	seq := lexical.Terms(text + "\n" + clip(q.Formal))
+	if len(seq) > maxQueryTerms {
+		seq = seq[:maxQueryTerms]
+	}
+	var nameHits []string
+	if sr.Names {
+		nameHits = e.nameMatches(s, text, q.Formal)
+		if len(nameHits) == 0 && !strings.ContainsAny(strings.TrimSpace(text), " \t\n") {
+			// A single word may be a name's last component ("gcd").
+			nameHits = s.names.Suffix(strings.TrimSpace(text))
+			if len(nameHits) > 50 {
+				nameHits = nameHits[:50]
+			}
+		}
+	}
+	if len(seq) == 0 && len(nameHits) == 0 {
+		if strings.TrimSpace(text+q.Formal) == "" {
+			return nil, ErrEmptyQuery
+		}
+		return []Hit{}, nil
+	}
+	intent := IntentAny
+	if sr.Intent {
+		intent = DetectIntent(text)
+	}
+	stats := e.libStats(s)
+	var syn *synonymTable
+	if sr.Synonyms {
+		syn = stats.syn
+	}
+	allowed := func(d *library.Decl) bool {
+		return len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)
+	}
+	qs := uniq(seq)
+	exps := syn.expand(qs)
+	alts := syn.rewrites(seq)
+	first := s.humanScores(qs, exps, sr)
+	cands := map[int32]*candidate{}
+	get := func(sl int32) *candidate {
+		c := cands[sl]
+		if c == nil {
+			c = &candidate{slot: sl}
+			cands[sl] = c
+		}
+		return c
+	}
+	if len(first.slots) > 0 {
+		top := first.scores[0]
+		for i, sl := range first.slots {
+			c := get(sl)
+			c.base = first.scores[i] / top
+			c.lexRank = i + 1
+		}
+	}
+	if sr.Names {
+		exact := strings.TrimSpace(text)
+		for i, n := range nameHits {
+			for _, sl := range s.slotsOf(n) {
+				c := get(sl)
+				c.nameRank = i + 1
+				c.bonus += 0.6 / (1 + float64(i)/5)
+				if n == exact {
+					c.bonus += 1.5
+				}
+			}
+		}
+	}
+	if sr.Premise && len(seq) > 0 {
+		prem, err := e.rankPremises(ctx, s, text, q.Formal, 20, e.ranking)
+		if err != nil {
+			return nil, err
+		}
+		for i, h := range prem {
+			for _, sl := range s.slotsOf(h.Decl.Name) {
+				if s.decl(sl) == h.Decl {
+					c := get(sl)
+					c.premRank = i + 1
+					c.bonus += 0.25 / (1 + float64(i)/3)
+				}
+			}
+		}
+	}
+	if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
+		slots, sims := x.search(ctx, s, text, 50)
+		if len(slots) > 1 && sims[0] > sims[len(sims)-1] {
+			hi, lo := sims[0], sims[len(sims)-1]
+			for i, sl := range slots {
+				c := get(sl)
+				c.denseRank = i + 1
+				c.bonus += 0.2 * float64((sims[i]-lo)/(hi-lo))
+			}
+		}
+	}
+	// The phrase features (which analyze docstrings) are computed for the
+	// phraseDepth best candidates by lexical evidence and channel bonuses
+	// only: the rest cannot reach the top k.
+	pool := make([]*candidate, 0, len(cands))
+	for _, c := range cands {
+		if allowed(s.decl(c.slot)) {
+			c.score = c.base + c.bonus
+			pool = append(pool, c)
+		}
+	}
+	sort.Slice(pool, func(i, j int) bool {
+		if pool[i].score != pool[j].score {
+			return pool[i].score > pool[j].score
+		}
+		return pool[i].slot < pool[j].slot
+	})
+	out := make([]*candidate, 0, len(pool))
+	for i, c := range pool {
+		d := s.decl(c.slot)
+		if sr.Plain {
+			out = append(out, c)
+			continue
+		}
+		if sr.Phrase && i < phraseDepth {
+			c.phrase(d, seq, alts, sr.Main)
+			c.score += 0.35*c.phr + 0.5*c.exactBold + 0.4*c.exactName
+		}
+		c.score *= kindPrior(intent, d.Kind)
+		if sr.Main && d.Main {
+			c.score *= 1.2
+		}
+		if sr.Noise {
+			c.score *= noise(d)
+		}
+		if d.Private {
+			c.score *= 0.7
+		}
+		c.score *= 1 + 0.05*s.popularity(d.Name)
+		if sr.Uses {
+			c.score *= 1 + 0.05*math.Log1p(float64(stats.proofUses[d.Name]))
+		}
+		if d.User {
+			c.score *= e.ranking.UserBoost
+		}
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return docID(s.decl(out[i].slot)) < docID(s.decl(out[j].slot))
+	})
+	hits := make([]Hit, 0, k)
+	seen := map[string]bool{}
+	for _, c := range out {
+		d := s.decl(c.slot)
+		if seen[d.Name] {
+			continue
+		}
+		seen[d.Name] = true
+		hits = append(hits, Hit{Decl: d, Score: c.score, Channels: c.channels(), Why: c.why(intent), Summary: leansrc.FirstSentence(d.Doc)})
+		if len(hits) == k {
+			break
+		}
+	}
+	return hits, nil
+}
+
+// noise is the damping of declarations that are rarely what a person
+// searches for: deprecated aliases and simp lemmas.
+func noise(d *library.Decl) float64 {
+	f := 1.0
+	for _, a := range d.Attrs {
+		switch {
+		case strings.HasPrefix(a, "deprecated"):
+			f *= 0.3
+		case a == "simp" || strings.HasPrefix(a, "simp ") || a == "norm_cast" || a == "push_cast":
+			f *= 0.8
+		}
+	}
+	return f
+}
+
+// candidate is one declaration being ranked, with its evidence.
+type candidate struct {
+	slot                                   int32
+	base, bonus, score                     float64
+	lexRank, nameRank, premRank, denseRank int
+	// phr is the best share of consecutive query terms found together;
+	// exactBold and exactName are 1 when a bold term or the name's pieces
+	// equal the query's terms.
+	phr, exactBold, exactName float64
+	// where and what say which text matched best ("bold", "first
+	// sentence", "docstring", "name") and that text.
+	where, what string
+}
+
+// phrase computes the proximity features of c against the query terms
+// (alts are the query rewritten by synonyms, which count for exact matches
+// at a lower weight).
+func (c *candidate) phrase(d *library.Decl, seq []string, alts [][]string, mainDoc bool) {
+	consider := func(where, text string, tseq []string, weight float64) {
+		run := longestRun(seq, tseq)
+		v := 0.0
+		if len(seq) > 1 {
+			v = weight * float64(run-1) / float64(len(seq)-1)
+		}
+		if v > c.phr {
+			c.phr, c.where, c.what = v, where, text
+		}
+	}
+	// exact is 1 when ts is the query, synonymWeight when it is the query
+	// rewritten by a synonym.
+	exact := func(ts []string) float64 {
+		if slices.Equal(ts, seq) {
+			return 1
+		}
+		for _, a := range alts {
+			if slices.Equal(ts, a) {
+				return synonymWeight
+			}
+		}
+		return 0
+	}
+	nameSeq := lexical.Terms(names.Last(d.Name))
+	if x := exact(nameSeq); x > 0 {
+		c.exactName = x
+		c.where, c.what = "name", d.Name
+	}
+	consider("name", d.Name, nameSeq, 1)
+	for _, b := range leansrc.BoldTerms(d.Doc) {
+		bs := lexical.Terms(b)
+		if x := exact(bs); x > c.exactBold {
+			c.exactBold = x
+			c.phr, c.where, c.what = 1, "bold", b
+		}
+		consider("bold", b, bs, 1)
+	}
+	for _, a := range leansrc.AlsoKnownAs(d.Doc) {
+		if x := exact(lexical.Terms(a)); x > c.exactBold {
+			c.exactBold = x
+			c.phr, c.where, c.what = 1, "also known as", a
+		}
+	}
+	if c.exactBold == 1 {
+		return
+	}
+	if mainDoc && d.MainDoc != "" {
+		ms := lexical.Terms(d.MainDoc)
+		if x := exact(ms); x > c.exactBold {
+			c.exactBold = x
+			c.phr, c.where, c.what = 1, "module docstring", d.MainDoc
+		}
+		consider("module docstring", d.MainDoc, ms, 1)
+	}
+	if len(seq) < 2 || d.Doc == "" {
+		return
+	}
+	lead := leansrc.FirstSentence(d.Doc)
+	consider("first sentence", lead, lexical.Terms(lead), 1)
+	doc := d.Doc
+	if len(doc) > 1200 {
+		doc = doc[:1200]
+	}
+	for _, sent := range sentences(doc[min(len(lead), len(doc)):]) {
+		consider("docstring", sent, lexical.Terms(sent), 0.8)
+	}
+}
+
+// sentences splits text at sentence ends and blank lines.
+func sentences(text string) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n\n") {
+		for len(para) > 0 {
+			i := strings.Index(para, ". ")
+			if i < 0 {
+				out = append(out, para)
+				break
+			}
+			out = append(out, para[:i+1])
+			para = para[i+2:]
+		}
+	}
+	return out
+}
+
+// longestRun is the length of the longest run of consecutive query terms
+// (in query order) that occurs contiguously in t.
+func longestRun(q, t []string) int {
+	best := 0
+	if len(q) > 0 && len(t) > 0 && slices.Contains(t, q[0]) {
+		best = 1
+	}
+	for i := range t {
+		for j := range q {
+			if t[i] != q[j] {
+				continue
+			}
+			n := 0
+			for i+n < len(t) && j+n < len(q) && t[i+n] == q[j+n] {
+				n++
+			}
+			best = max(best, n)
+		}
+	}
+	return best
+}
+
+// channels reports the ranks at which the channels found c.
+func (c *candidate) channels() map[string]int {
+	out := map[string]int{}
+	for ch, r := range map[string]int{"lexical": c.lexRank, "names": c.nameRank, "premise": c.premRank, "dense": c.denseRank} {
+		if r > 0 {
+			out[ch] = r
+		}
+	}
+	return out
+}
+
+// why explains in one line why c matched.
+func (c *candidate) why(in Intent) string {
+	var parts []string
+	switch {
+	case c.exactName > 0:
+		parts = append(parts, "name matches the query")
+	case c.exactBold > 0:
+		parts = append(parts, fmt.Sprintf("%s %q", c.where, c.what))
+	case c.phr > 0:
+		parts = append(parts, fmt.Sprintf("phrase in %s: %q", c.where, oneLineCut(c.what, 120)))
+	}
+	for _, ch := range []struct {
+		name string
+		r    int
+	}{{"lexical", c.lexRank}, {"names", c.nameRank}, {"premise", c.premRank}, {"dense", c.denseRank}} {
+		if ch.r > 0 {
+			parts = append(parts, fmt.Sprintf("%s #%d", ch.name, ch.r))
+		}
+	}
+	if in != IntentAny {
+		parts = append(parts, "intent "+in.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+func oneLineCut(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// firstStage holds the best slots of the first-stage score, best first.
+type firstStage struct {
+	slots  []int32
+	scores []float64
+}
+
+// searchAccum accumulates per-field scores and matched-term masks over
+// slots; pooled because it spans the whole library.
+type searchAccum struct {
+	v       [][nFields]float64
+	mask    []uint64
+	touched []int32
+}
+
+var searchAccumPool = sync.Pool{New: func() any { return &searchAccum{} }}
+
+func getSearchAccum(n int32) *searchAccum {
+	a := searchAccumPool.Get().(*searchAccum)
+	if int32(len(a.v)) < n {
+		a.v = make([][nFields]float64, n+n/8)
+		a.mask = make([]uint64, n+n/8)
+	}
+	a.touched = a.touched[:0]
+	return a
+}
+
+func (a *searchAccum) release() {
+	for _, s := range a.touched {
+		a.v[s] = [nFields]float64{}
+		a.mask[s] = 0
+	}
+	searchAccumPool.Put(a)
+}
+
+// humanScores is the first stage of search: BM25F over every
+// declaration's name pieces, namespace, docstring, first sentence, bold
+// terms and main-declaration description, times the square of the
+// idf-weighted share of query terms matched (synonyms stand in for the terms
+// they replace at a lower weight).
+func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) firstStage {
+	type qterm struct {
+		t    string
+		w    float64
+		bits uint64
+	}
+	var terms []qterm
+	total := 0.0
+	weights := make([]float64, len(qs))
+	for i, t := range qs {
+		weights[i] = max(s.idfAll(fDoc, t), s.idfAll(fName, t))
+		total += weights[i]
+		terms = append(terms, qterm{t, 1, 1 << i})
+	}
+	for _, x := range exps {
+		terms = append(terms, qterm{x.term, synonymWeight, x.covers})
+	}
+	if total <= 0 {
+		return firstStage{}
+	}
+	var docs int64
+	var sumLen [nFields]int64
+	for c := range nColl {
+		docs += s.stats[c].docs
+		for f := range sumLen {
+			sumLen[f] += s.stats[c].sumLen[f]
+		}
+	}
+	fields := []field{fName, fNS, fDoc}
+	if sr.Plain {
+		fields = []field{fName, fDoc}
+	}
+	if sr.Lead {
+		fields = append(fields, fLead)
+	}
+	if sr.Bold {
+		fields = append(fields, fBold)
+	}
+	if sr.Main {
+		fields = append(fields, fMain)
+	}
+	a := getSearchAccum(s.n())
+	defer a.release()
+	for _, qt := range terms {
+		for _, f := range fields {
+			idf := s.idfAll(f, qt.t)
+			if idf <= 0 {
+				continue
+			}
+			avg := float64(sumLen[f]) / float64(max(1, docs))
+			s.eachPosting(f, qt.t, -1, func(p posting, length float64) {
+				v := qt.w * idf
+				if f != fName && f != fNS || sr.Plain {
+					v *= bm25(float64(p.tf), length, avg)
+				}
+				if a.mask[p.slot] == 0 && a.v[p.slot] == [nFields]float64{} {
+					a.touched = append(a.touched, p.slot)
+				}
+				a.v[p.slot][f] += v
+				a.mask[p.slot] |= qt.bits
+			})
+		}
+	}
+	h := s.top(searchPool)
+	nameIDF := map[string]float64{} // memo: name terms recur across slots
+	for _, sl := range a.touched {
+		v := a.v[sl]
+		if sr.Plain {
+			h.push(sl, v[fName]+v[fDoc])
+			continue
+		}
+		sc := 0.0
+		if v[fName] > 0 {
+			tot := 0.0
+			p, local := s.part(sl)
+			for _, ti := range p.nameT.row(int(local)) {
+				t := p.fields[fName].terms[ti]
+				w, ok := nameIDF[t]
+				if !ok {
+					w = s.idfAll(fName, t)
+					nameIDF[t] = w
+				}
+				tot += w
+			}
+			if tot > 0 {
+				sc += wName * v[fName] * min(1, v[fName]/tot)
+			}
+		}
+		sc += wNS*v[fNS] + wDoc*v[fDoc] + wLead*v[fLead] + wBold*v[fBold] + wMain*v[fMain]
+		matched := 0.0
+		for i, w := range weights {
+			if a.mask[sl]&(1<<i) != 0 {
+				matched += w
+			}
+		}
+		cov := matched / total
+		h.push(sl, sc*cov*cov)
+	}
+	slots, scores := h.sorted()
+	for len(scores) > 0 && scores[len(scores)-1] <= 0 {
+		slots, scores = slots[:len(slots)-1], scores[:len(scores)-1]
+	}
+	return firstStage{slots: slots, scores: scores}
+}
+
+// libraryStats is what search mines from the whole library once: the
+// synonym table and how many proofs use each name.
+type libraryStats struct {
+	syn *synonymTable
+	// proofUses counts the declarations whose proof uses a name.
+	proofUses map[string]int32
+}
+
+// libStats returns the engine's library statistics, mined from the library
+// the first time search needs them (later updates reuse them: they are
+// priors and vocabulary, not results).
+func (e *Engine) libStats(s *snapshot) *libraryStats {
+	e.statsOnce.Do(func() {
+		decls := s.liveDecls()
+		sort.Slice(decls, func(i, j int) bool { return decls[i].Name < decls[j].Name })
+		st := &libraryStats{proofUses: make(map[string]int32, len(decls)/2)}
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st.syn = mineSynonyms(decls)
+		}()
+		for _, d := range decls {
+			for _, n := range d.ProofDeps {
+				if n != d.Name {
+					st.proofUses[n]++
+				}
+			}
+		}
+		wg.Wait()
+		e.stats = st
+	})
+	return e.stats
+}

@@ -1,0 +1,201 @@
+package retrieval
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestDetectIntent(t *testing.T) {
+	for _, tc := range []struct {
+		q    string
+		want Intent
+	}{
+		{"Cauchy-Schwarz inequality", IntentTheorem},
+		{"Fermat's little theorem", IntentTheorem},
+		{"Bezout's identity", IntentTheorem},
+		{"Eisenstein's criterion", IntentTheorem},
+		{"Stirling's formula", IntentTheorem},
+		{"every prime greater than two is odd", IntentTheorem},
+		{"a continuous function on a compact set is bounded", IntentTheorem},
+		{"the order of an element of a group", IntentDefinition},
+		{"greatest common divisor", IntentDefinition},
+		{"vector space", IntentDefinition},
+		{"a normal subgroup", IntentDefinition},
+		{"Nat.Prime", IntentName},
+		{"exists_prime_and_dvd", IntentName},
+		{"IsPrimitiveRoot", IntentName},
+		{"prime", IntentAny},
+		{"compactness", IntentAny},
+		{"", IntentAny},
+		{"∑ ∏", IntentAny},
+	} {
+		if got := DetectIntent(tc.q); got != tc.want {
+			t.Errorf("DetectIntent(%q) = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestLongestRun(t *testing.T) {
+	terms := func(s string) []string { return lexical.Terms(s) }
+	for _, tc := range []struct {
+		query, text string
+		want        int
+	}{
+		{"Cauchy-Schwarz inequality", "the Cauchy–Schwarz inequality for sums", 3},
+		{"Cauchy Schwarz inequality", "**Cauchy-Schwarz inequality**", 3},
+		{"CauchySchwarz inequality", "an inequality of Cauchy, proved by Schwarz", 1},
+		{"greatest common divisor", "the greatest common divisor of two numbers", 3},
+		{"greatest common divisor", "a common divisor that is greatest", 2},
+		{"Euler's totient function", "Euler's totient function φ", 3},
+		{"normalised vectors", "normalized vector", 2},
+		{"prime numbers", "a prime number", 2},
+		{"prime", "nothing here", 0},
+	} {
+		if got := longestRun(terms(tc.query), terms(tc.text)); got != tc.want {
+			t.Errorf("longestRun(%q, %q) = %d, want %d", tc.query, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestPhraseOutranksScattered checks that consecutive query words in a
+// docstring outrank the same words scattered.
+func TestPhraseOutranksScattered(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"lakefile.lean":  "import Lake\nopen Lake DSL\npackage demo\n",
+		"lean-toolchain": "leanprover/lean4:v4.17.0\n",
+		"Demo/A.lean": `namespace Demo
+/-- A bound on the sum: the inequality of Cauchy, proved by Schwarz in another form. -/
+theorem scattered (a b : Nat) : a ≤ a + b := sorry
+/-- The Cauchy-Schwarz inequality for two sums. -/
+theorem together (a b : Nat) : a ≤ b + a := sorry
+/-- The Cauchy-Schwarz inequality for two sums. -/
+@[deprecated together (since := "2025-01-01")] theorem together_old (a b : Nat) : a ≤ b + a := sorry
+end Demo
+`,
+	})
+	e := openReady(t, Config{Roots: []string{dir}})
+	hits, err := e.Search(context.Background(), Query{Text: "Cauchy–Schwarz inequality", K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The phrase outranks the scattered words; the deprecated copy of the
+	// phrase ranks below both.
+	if got := hitNames(hits); !reflect.DeepEqual(got, []string{"Demo.together", "Demo.scattered", "Demo.together_old"}) {
+		t.Errorf("hits = %q", got)
+	}
+	if !strings.Contains(hits[0].Why, "Cauchy-Schwarz inequality") || hits[0].Summary != "The Cauchy-Schwarz inequality for two sums." {
+		t.Errorf("explanation = %q, summary = %q", hits[0].Why, hits[0].Summary)
+	}
+}
+
+func TestMineSynonyms(t *testing.T) {
+	doc := func(name, d string) *library.Decl { return &library.Decl{Name: name, Kind: library.KindDef, Doc: d} }
+	decls := []*library.Decl{
+		doc("A.x", "Every principal ideal domain (PID) is a unique factorization domain (UFD)."),
+		doc("B.y", "A principal ideal domain (PID) is Noetherian."),
+		doc("C.z", "A unique factorization domain (UFD) once."),
+		doc("Nat.gcd", "The greatest common divisor of two numbers."),
+		doc("Int.gcd", "The greatest common divisor of two integers."),
+		doc("Poly.gcd", "The gcd, computed by the Euclidean algorithm."),
+		doc("Foo.fg", "Finitely generated, fully generated."),
+		doc("Bar.fg", "Free group."),
+	}
+	tab := mineSynonyms(decls)
+	expand := func(q string) []string {
+		var out []string
+		for _, x := range tab.expand(lexical.Terms(q)) {
+			out = append(out, x.term)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		q    string
+		want []string
+	}{
+		{"PID", []string{"princip", "ideal", "domain", "ring"}}, // mined (2 declarations) + hand list
+		{"principal ideal domain", []string{"pid"}},             // both ways
+		{"greatest common divisor", []string{"gcd"}},            // hand list and name pieces
+		{"gcd", []string{"greatest", "common", "divisor"}},      //
+		{"fg", nil},                          // two spellings, no majority
+		{"vector spaces", []string{"modul"}}, // hand list, plural
+		{"prime", nil},                       //
+	} {
+		if got := expand(tc.q); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("expand(%q) = %q, want %q", tc.q, got, tc.want)
+		}
+	}
+	// The mined pair needs two declarations: UFD is attested once by
+	// parentheses but comes from the hand list anyway; a made-up acronym
+	// attested once is not mined.
+	one := mineSynonyms([]*library.Decl{doc("Q.r", "A quasi regular thing (QRT) here.")})
+	if got := one.expand(lexical.Terms("QRT")); len(got) != 0 {
+		t.Errorf("QRT mined from one declaration: %v", got)
+	}
+	two := mineSynonyms([]*library.Decl{doc("Q.r", "A quasi regular torus (QRT) here."), doc("Q.s", "Every quasi regular torus (QRT).")})
+	if got := two.expand(lexical.Terms("QRT")); len(got) != 3 {
+		t.Errorf("QRT not mined from two declarations: %v", got)
+	}
+}
+
+// TestSearchGolden pins the top 5 of a dozen queries over the demo
+// workspace (testdata/workspace); run with -update to rewrite the golden
+// file after an intended ranking change.
+func TestSearchGolden(t *testing.T) {
+	e := openReady(t, Config{Roots: []string{filepath.Join("..", "testdata", "workspace")}})
+	queries := []string{
+		"greatest common divisor",
+		"gcd",
+		"prime number",
+		"Mm.gcd",
+		"divisibility is transitive",
+		"group",
+		"every prime greater than two is odd",
+		"coprime numbers",
+		"congruence modulo n",
+		"the sum over a list",
+		"partial order",
+		"an odd number squared is odd",
+	}
+	var b strings.Builder
+	for _, q := range queries {
+		hits, err := e.Search(context.Background(), Query{Text: q, K: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s\t[%s]\n", q, DetectIntent(q))
+		for i, h := range hits {
+			fmt.Fprintf(&b, "  %d. %s (%s)\n", i+1, h.Decl.Name, h.Decl.Kind)
+		}
+	}
+	golden := filepath.Join("testdata", "search.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("search results differ from %s (run with -update after an intended change):\n%s", golden, b.String())
+	}
+	if !strings.Contains(string(want), "greatest common divisor\t[definition]\n  1. Mm.gcd (def)\n") {
+		t.Error("greatest common divisor must find Mm.gcd first")
+	}
+}
