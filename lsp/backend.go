@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
@@ -32,6 +33,9 @@ type Backend interface {
 	// Configure applies changed settings that do not need a new index
 	// (model, pipeline parameters, REPL limits).
 	Configure(s Settings)
+	// Comments returns the checker of names in comments over the current
+	// index, or nil while it is not built yet (it never blocks).
+	Comments() *docref.Checker
 	// Close releases the index, REPL processes and model client.
 	Close() error
 }
