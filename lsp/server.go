@@ -39,9 +39,11 @@ type Options struct {
 	// Getenv reads environment variables (os.Getenv when nil): the settings'
 	// environment fallbacks and the secrets the log must redact.
 	Getenv func(string) string
-	// Debounce delays feeding buffer text to the index and refreshing
-	// diagnostics after edits (default 300 ms).
+	// Debounce delays refreshing diagnostics after edits (default 300 ms).
 	Debounce time.Duration
+	// IndexDebounce delays feeding buffer text to the index after edits
+	// (default 40 ms: an update costs about the file, off the handlers).
+	IndexDebounce time.Duration
 	// Version is reported in serverInfo.
 	Version string
 	// MaxMessageBytes bounds the size of one message (default
@@ -144,6 +146,9 @@ func newServer(ctx context.Context, opts Options) *server {
 	}
 	if opts.Debounce <= 0 {
 		opts.Debounce = 300 * time.Millisecond
+	}
+	if opts.IndexDebounce <= 0 {
+		opts.IndexDebounce = 40 * time.Millisecond
 	}
 	if opts.Version == "" {
 		opts.Version = "dev"

@@ -54,9 +54,11 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	delete(s.docs, u)
 	delete(s.tracked, u)
 	delete(s.commentDiags, u)
-	if t := s.timers[u]; t != nil {
-		t.Stop()
-		delete(s.timers, u)
+	for _, k := range []string{u, indexTimer + u} {
+		if t := s.timers[k]; t != nil {
+			t.Stop()
+			delete(s.timers, k)
+		}
 	}
 	s.mu.Unlock()
 	if b := s.currentBackend(); b != nil {
@@ -67,22 +69,44 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	return nil
 }
 
-// scheduleBufferUpdate feeds the buffer to the index and refreshes drift's
-// diagnostics after the debounce delay. The timer is the server's: teardown
-// stops it, and a callback that already fired runs as an owned goroutine.
+// indexTimer prefixes the timers map key of a document's index update.
+const indexTimer = "index\x00"
+
+// scheduleBufferUpdate feeds the buffer to the index after the index
+// debounce delay and refreshes drift's diagnostics after the (longer)
+// debounce delay. The timers are the server's: teardown stops them, and a
+// callback that already fired runs as an owned goroutine.
 func (s *server) scheduleBufferUpdate(u string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
 		return
 	}
-	if t := s.timers[u]; t != nil {
-		t.Stop()
+	for _, k := range []string{u, indexTimer + u} {
+		if t := s.timers[k]; t != nil {
+			t.Stop()
+		}
 	}
+	s.timers[indexTimer+u] = time.AfterFunc(s.opts.IndexDebounce, func() { s.spawn(func() { s.indexBuffer(u) }) })
 	s.timers[u] = time.AfterFunc(s.opts.Debounce, func() { s.spawn(func() { s.bufferChanged(u) }) })
 }
 
-// bufferChanged is the debounced reaction to an edit of u.
+// indexBuffer feeds the text of u to the index (which applies it in its
+// own goroutine: this never waits for indexing).
+func (s *server) indexBuffer(u string) {
+	snap := s.snapshot(u)
+	if snap == nil {
+		return
+	}
+	if b := s.currentBackend(); b != nil {
+		if path := uriToPath(uri.URI(u)); path != "" {
+			b.UpdateBuffer(path, []byte(snap.Text))
+		}
+	}
+}
+
+// bufferChanged is the debounced refresh of drift's diagnostics and
+// comment features after an edit of u.
 func (s *server) bufferChanged(u string) {
 	s.mu.Lock()
 	d := s.docs[u]
@@ -94,11 +118,6 @@ func (s *server) bufferChanged(u string) {
 	s.mu.Unlock()
 	if snap == nil {
 		return
-	}
-	if b := s.currentBackend(); b != nil {
-		if path := uriToPath(uri.URI(u)); path != "" {
-			b.UpdateBuffer(path, []byte(snap.Text))
-		}
 	}
 	if names > 0 {
 		s.refreshDiagnostics(u)
