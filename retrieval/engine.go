@@ -156,9 +156,6 @@ func (e *Engine) build() {
 	if e.cfg.Embedder == nil {
 		e.finishEmbedding()
 	}
-	if e.cfg.Watch {
-		e.startWatcher()
-	}
 	if e.cfg.Embedder != nil {
 		e.wg.Add(1)
 		go func() {
@@ -180,6 +177,17 @@ func (e *Engine) buildIndexes() error {
 	if err != nil {
 		return err
 	}
+	if e.cfg.Watch {
+		// Watch from now on (changes during the index build are applied
+		// after it), and before ready: a change made once a caller saw the
+		// index ready is never missed.
+		watching := make(chan struct{})
+		go func() {
+			defer close(watching)
+			e.startWatcher(src)
+		}()
+		defer func() { <-watching }()
+	}
 	t1 := time.Now()
 	kept := dedup(decls)
 	e.setStatus(func(s *Status) {
@@ -196,7 +204,7 @@ func (e *Engine) buildIndexes() error {
 			nm = names.New(kept)
 			close(done)
 		}()
-		b = buildPart(kept, 0, func(done int) {
+		b = buildPart(e.ctx, kept, 0, func(done int) {
 			e.setStatus(func(s *Status) {
 				if done > s.Index.Done { // workers report out of order
 					s.Index.Done, s.Done = done, done
@@ -204,6 +212,9 @@ func (e *Engine) buildIndexes() error {
 			})
 		})
 		<-done
+		if err := e.ctx.Err(); err != nil {
+			return err // closing: the part is incomplete
+		}
 		if e.dir != "" {
 			e.wg.Add(1)
 			go func() {

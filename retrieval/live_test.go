@@ -318,3 +318,20 @@ func TestSettleDependents(t *testing.T) {
 		t.Errorf("after WaitSettled: Demo.uses_gizmo deps %v, want Demo.gizmo among them", deps())
 	}
 }
+
+// TestWatchSymlinkedDir checks that a directory reached through a symbolic
+// link (a linked package or fork) is watched like the others.
+func TestWatchSymlinkedDir(t *testing.T) {
+	dir := newWorkspace(t)
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"Linked.lean": "def linkedThing : Nat := 1\n"})
+	if err := os.Symlink(outside, filepath.Join(dir, "Demo", "Pkg")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	e := openReady(t, Config{Roots: []string{dir}, Watch: true})
+	if !has(e, "linkedThing") {
+		t.Fatal("the linked directory was not indexed")
+	}
+	writeTree(t, outside, map[string]string{"Linked.lean": "def linkedEdited : Nat := 2\n"})
+	eventually(t, e, "edit under the link", func() bool { return has(e, "linkedEdited") && !has(e, "linkedThing") })
+}

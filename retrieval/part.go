@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"slices"
@@ -226,7 +227,7 @@ func graphEdges(d *library.Decl, f func(dep string)) {
 
 // analyzeAll runs fieldTerms over decls in parallel; progress, when not
 // nil, is called with the number analyzed so far (every 4,096).
-func analyzeAll(decls []*library.Decl, progress func(done int)) [][nFields][]string {
+func analyzeAll(ctx context.Context, decls []*library.Decl, progress func(done int)) [][nFields][]string {
 	out := make([][nFields][]string, len(decls))
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(decls)/256))
 	var wg sync.WaitGroup
@@ -236,6 +237,9 @@ func analyzeAll(decls []*library.Decl, progress func(done int)) [][nFields][]str
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(decls); i += workers {
+				if i%1024 < workers && ctx.Err() != nil {
+					return // cancelled: the caller drops the result
+				}
 				out[i] = fieldTerms(decls[i])
 				if n := done.Add(1); progress != nil && n%4096 == 0 {
 					progress(int(n))
@@ -248,9 +252,10 @@ func analyzeAll(decls []*library.Decl, progress func(done int)) [][nFields][]str
 }
 
 // buildPart indexes decls (already deduplicated) at slots off, off+1, …;
-// progress, when not nil, counts the declarations analyzed.
-func buildPart(decls []*library.Decl, off int32, progress func(done int)) *part {
-	return buildAnalyzed(decls, analyzeAll(decls, progress), off)
+// progress, when not nil, counts the declarations analyzed. When ctx ends
+// the result is incomplete and must be dropped.
+func buildPart(ctx context.Context, decls []*library.Decl, off int32, progress func(done int)) *part {
+	return buildAnalyzed(decls, analyzeAll(ctx, decls, progress), off)
 }
 
 // buildAnalyzed is buildPart with the declarations' fields already
