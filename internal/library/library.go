@@ -141,7 +141,7 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 	var cached map[contentHash]*leansrc.File
 	cpath, spath := "", ""
 	if opts.CacheDir != "" {
-		spath = snapPath(opts.CacheDir, ws.Dir)
+		spath = snapPath(opts.CacheDir, ws)
 		lib, err := readSnapshot(spath, ws, ls)
 		if err == nil {
 			lib.empty = empty
