@@ -21,9 +21,16 @@ const (
 	codeDeprecated  = "deprecated-reference"
 )
 
+// parsedDoc is the comment features' view of one revision of a document.
+type parsedDoc struct {
+	rev     uint64
+	checker *docref.Checker
+	doc     *docref.Doc
+}
+
 // commentDoc returns the open document u, its view for the comment
-// features and the checker; nil values when the document is not open or
-// the checker is not built yet.
+// features (parsed once per revision) and the checker; nil values when the
+// document is not open or the checker is not built yet.
 func (s *server) commentDoc(u string) (*Document, *docref.Doc, *docref.Checker) {
 	b := s.currentBackend()
 	if b == nil {
@@ -34,7 +41,19 @@ func (s *server) commentDoc(u string) (*Document, *docref.Doc, *docref.Checker) 
 	if c == nil || d == nil {
 		return nil, nil, nil
 	}
-	return d, docref.NewDoc([]byte(d.Text), c.FileDecls(uriToPath(uri.URI(u)))), c
+	s.mu.Lock()
+	p := s.parsed[u]
+	s.mu.Unlock()
+	if p != nil && p.rev == d.Rev && p.checker == c {
+		return d, p.doc, c
+	}
+	p = &parsedDoc{rev: d.Rev, checker: c, doc: docref.NewDoc([]byte(d.Text), c.FileDecls(uriToPath(uri.URI(u))))}
+	s.mu.Lock()
+	if cur := s.docs[u]; cur != nil && cur.Rev == d.Rev {
+		s.parsed[u] = p
+	}
+	s.mu.Unlock()
+	return d, p.doc, c
 }
 
 func toSrcPos(p protocol.Position) leansrc.Pos {
