@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -121,6 +122,30 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 			TextEdit: &protocol.TextEdit{Range: rng, NewText: n}})
 	}
 	return out, nil
+}
+
+// commentsWhenReady waits (until ctx ends) for the backend's checker of
+// names in comments, which it builds in the background once the index is
+// ready, then computes the diagnostics of every open document.
+func (s *server) commentsWhenReady(ctx context.Context, b Backend) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for b.Comments() == nil {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+	s.mu.Lock()
+	us := make([]string, 0, len(s.docs))
+	for u := range s.docs {
+		us = append(us, u)
+	}
+	s.mu.Unlock()
+	for _, u := range us {
+		s.refreshComments(u)
+	}
 }
 
 // refreshComments recomputes the diagnostics of the names in u's comments
