@@ -76,10 +76,10 @@ type Engine struct {
 	embedDone chan struct{}
 	embedOnce sync.Once
 	closeMu   sync.Once
-	// statsOnce guards stats, what the first search mines from the whole
-	// library (synonyms, proof uses).
-	statsOnce sync.Once
-	stats     *libraryStats
+	// synOnce guards syn, the synonym table the first search mines from
+	// the library.
+	synOnce sync.Once
+	syn     *synonymTable
 }
 
 // Open starts an engine over cfg and returns at once; the library is loaded

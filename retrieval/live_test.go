@@ -251,7 +251,12 @@ func TestDense(t *testing.T) {
 	if st := e.Status(); st.Phase != "ready" || e.denseCount() < 4 || st.Warning != "" {
 		t.Fatalf("after embedding: %+v, %d vectors", st, e.denseCount())
 	}
-	hits, err := e.Search(context.Background(), Query{Text: "divisibility", K: 3})
+	// Search uses the dense channel when asked (it is off by default).
+	withDense, err := DefaultSearch.Toggle("dense")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := e.SearchWith(context.Background(), Query{Text: "divisibility", K: 3}, withDense)
 	if err != nil {
 		t.Fatal(err)
 	}
