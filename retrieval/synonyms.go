@@ -183,15 +183,26 @@ func mineSynonyms(decls []*library.Decl) *synonymTable {
 				}
 			}
 		}
+		var firsts []byte // lower-case first letters of words (0: not a-z)
 		seenPiece := map[string]bool{}
 		for _, piece := range lexical.SplitIdent(names.Last(d.Name)) {
 			if len(piece) < 2 || len(piece) > 5 || seenPiece[piece] || !isLetters(piece) {
 				continue
 			}
 			seenPiece[piece] = true
+			if firsts == nil {
+				firsts = make([]byte, len(words))
+				for i, w := range words {
+					if c := w[0] | 0x20; c >= 'a' && c <= 'z' {
+						firsts[i] = c
+					}
+				}
+			}
 			for i := 0; i+len(piece) <= len(words); i++ {
-				ph := words[i : i+len(piece)]
-				if initials(ph) == piece && plainWords(ph) {
+				if string(firsts[i:i+len(piece)]) != piece {
+					continue
+				}
+				if ph := words[i : i+len(piece)]; plainWords(ph) {
 					note(piece, strings.Join(ph, " "))
 					break
 				}
