@@ -62,6 +62,9 @@ type synRule struct {
 	to   []string
 	// source is "hand" or "mined".
 	source string
+	// name is the target written as a Lean type name ("monoid hom" →
+	// MonoidHom), which the name channel looks up.
+	name string
 }
 
 // synonymTable holds the rules by the first term they match.
@@ -75,7 +78,7 @@ func (t *synonymTable) add(from, to, source string) {
 	if len(f) == 0 || len(g) == 0 || strings.Join(f, " ") == strings.Join(g, " ") {
 		return
 	}
-	for _, r := range []synRule{{f, g, source}, {g, f, source}} {
+	for _, r := range []synRule{{f, g, source, camel(to)}, {g, f, source, camel(from)}} {
 		dup := false
 		for _, x := range t.byFirst[r.from[0]] {
 			if strings.Join(x.from, " ") == strings.Join(r.from, " ") && strings.Join(x.to, " ") == strings.Join(r.to, " ") {
@@ -141,6 +144,33 @@ func (t *synonymTable) rewrites(seq []string) [][]string {
 			}
 			alt := append(append(append([]string(nil), seq[:i]...), r.to...), seq[i+len(r.from):]...)
 			out = append(out, alt)
+		}
+	}
+	return out
+}
+
+// camel writes a phrase as a Lean type name: "monoid hom" → MonoidHom.
+func camel(phrase string) string {
+	var b strings.Builder
+	for _, w := range strings.Fields(phrase) {
+		r := []rune(w)
+		b.WriteRune(unicode.ToUpper(r[0]))
+		b.WriteString(string(r[1:]))
+	}
+	return b.String()
+}
+
+// names returns the Lean type names of the rules that rewrite seq.
+func (t *synonymTable) names(seq []string) []string {
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for i := range seq {
+		for _, r := range t.byFirst[seq[i]] {
+			if i+len(r.from) <= len(seq) && slices.Equal(seq[i:i+len(r.from)], r.from) && !slices.Contains(out, r.name) {
+				out = append(out, r.name)
+			}
 		}
 	}
 	return out
