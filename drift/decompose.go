@@ -1,6 +1,7 @@
 package drift
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 
@@ -19,9 +20,17 @@ Break the statement into the separate mathematical concepts a formal statement n
 - followed by "Lean:" and your best guess of its Lean 4 form in backticks.
 Wrap every query in \boxed{...}. Write as many queries as there are distinct concepts, usually 2 to 6. Do not describe proof steps, and do not restate the whole theorem as one query.`
 
+// decomposeSystemJSON is decomposeSystem for structured output: the same
+// queries as JSON objects instead of \boxed{…}.
+var decomposeSystemJSON = strings.NewReplacer(
+	"- followed by \"Lean:\" and your best guess of its Lean 4 form in backticks.\nWrap every query in \\boxed{...}.",
+	"- with your best guess of its Lean 4 form.\nAnswer with JSON: {\"queries\": [{\"sentence\": \"...\", \"lean\": \"...\"}]}.",
+).Replace(decomposeSystem)
+
 // decomposeExamples are few-shot worked examples across number theory,
 // algebra, analysis, topology and combinatorics. Each Lean form names a real
-// Mathlib declaration or notation.
+// Mathlib declaration or notation. The prompt uses the first
+// decomposeShots of them, so that it fits a 4k-token context.
 var decomposeExamples = []struct{ statement, answer string }{
 	{
 		statement: `Let $p$ be a prime number with $p \equiv 3 \pmod 4$. Then $p$ is not the sum of two squares of natural numbers.`,
@@ -57,23 +66,61 @@ var decomposeExamples = []struct{ statement, answer string }{
 	},
 }
 
-// decomposeMessages builds the Decompose prompt for statement.
-func decomposeMessages(statement string) []llm.Message {
-	msgs := []llm.Message{{Role: "system", Content: decomposeSystem}}
-	for _, ex := range decomposeExamples {
-		msgs = append(msgs,
-			llm.Message{Role: "user", Content: decomposeUser(ex.statement)},
-			llm.Message{Role: "assistant", Content: ex.answer})
+// decomposeShots is the number of worked examples in the prompt (about 250
+// tokens each).
+const decomposeShots = 3
+
+// decomposeMessages builds the Decompose prompt for statement, asking for
+// JSON when structured is set and for \boxed{…} queries otherwise.
+func decomposeMessages(statement string, structured bool) []llm.Message {
+	sys := decomposeSystem
+	if structured {
+		sys = decomposeSystemJSON
 	}
-	return append(msgs, llm.Message{Role: "user", Content: decomposeUser(statement)})
+	msgs := []llm.Message{{Role: "system", Content: sys}}
+	for _, ex := range decomposeExamples[:decomposeShots] {
+		answer := ex.answer
+		if structured {
+			answer = boxedAsJSON(ex.answer)
+		}
+		msgs = append(msgs,
+			llm.Message{Role: "user", Content: decomposeUser(ex.statement, structured)},
+			llm.Message{Role: "assistant", Content: answer})
+	}
+	return append(msgs, llm.Message{Role: "user", Content: decomposeUser(statement, structured)})
 }
 
-func decomposeUser(statement string) string {
+func decomposeUser(statement string, structured bool) string {
+	if structured {
+		return "Decompose this statement into queries for formalization.\n\nStatement: " + strings.TrimSpace(statement)
+	}
 	return "Decompose this statement into \\boxed{} queries for formalization.\n\nStatement: " + strings.TrimSpace(statement)
 }
 
-// ErrNoBoxed means an answer contained no complete \boxed{…}.
-var ErrNoBoxed = errors.New(`no complete \boxed{…} in the answer`)
+// boxedAsJSON renders a \boxed{} worked example as the structured answer.
+func boxedAsJSON(answer string) string {
+	type query struct {
+		Sentence string `json:"sentence"`
+		Lean     string `json:"lean"`
+	}
+	var v struct {
+		Queries []query `json:"queries"`
+	}
+	boxes, _ := ParseBoxed(answer)
+	for _, b := range boxes {
+		sq := ParseSubQuery(b)
+		v.Queries = append(v.Queries, query{sq.Informal, sq.Formal})
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return strings.TrimSpace(b.String())
+}
+
+// ErrNoBoxed means an answer contained no sub-query: no complete \boxed{…}
+// and no structured queries.
+var ErrNoBoxed = errors.New(`no sub-queries in the answer (no complete \boxed{…}, no JSON queries)`)
 
 // maxBoxes bounds the boxes ParseBoxed looks at, which also bounds its work
 // on hostile input.
@@ -136,15 +183,23 @@ func ParseSubQuery(box string) retrieval.SubQuery {
 	return retrieval.SubQuery{Informal: strings.TrimSpace(box[:i]), Formal: formal}
 }
 
-// ParseDecomposition turns a Decompose answer into sub-queries; it returns
-// ErrNoBoxed when there are none, so that the caller can fall back to
+// ParseDecomposition turns a Decompose answer — structured JSON
+// {"queries": [{"sentence", "lean"}]} or \boxed{…} text — into sub-queries; it
+// returns ErrNoBoxed when there are none, so that the caller can fall back to
 // retrieving with the whole statement. Duplicates are removed.
 func ParseDecomposition(text string) ([]retrieval.SubQuery, int, error) {
-	boxes, dropped := ParseBoxed(text)
+	all, fromJSON := subQueriesFromJSON(text)
+	dropped := 0
+	if !fromJSON {
+		var boxes []string
+		boxes, dropped = ParseBoxed(text)
+		for _, b := range boxes {
+			all = append(all, ParseSubQuery(b))
+		}
+	}
 	seen := map[retrieval.SubQuery]bool{}
 	var subs []retrieval.SubQuery
-	for _, b := range boxes {
-		sq := ParseSubQuery(b)
+	for _, sq := range all {
 		if sq.Informal == "" && sq.Formal == "" || seen[sq] {
 			continue
 		}

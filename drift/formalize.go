@@ -26,47 +26,83 @@ Answer with a single ` + "```lean" + ` code block containing the theorem.`
 
 // formalizeNoContextInstruction is used for the adaptive draws without
 // retrieved context (DRIFT: context can distract on simple statements).
-var formalizeNoContextInstruction = strings.NewReplacer(
+var formalizeNoContextInstruction = withoutContext.Replace(formalizeInstruction)
+
+var withoutContext = strings.NewReplacer(
 	" (the declarations listed below exist in it)", "",
 	"- Prefer the listed premises and follow the style of the illustrative theorems.\n", "",
-).Replace(formalizeInstruction)
+)
+
+// asJSON turns an instruction's answer format into the structured one.
+var asJSON = strings.NewReplacer(
+	"Answer with a single ```lean code block containing the theorem.",
+	`Answer with JSON: {"name": "...", "binders": ["(x : T)", "(h : P x)"], "conclusion": "..."}; the theorem is "theorem NAME BINDERS : CONCLUSION := by sorry".`,
+)
+
+// The worked example of the Formalize prompt, in both answer formats.
+const (
+	formalizeExampleUser = "## Theorem name\n\nsq_even_of_even\n\n## Informal statement\n\nThe square of an even integer is even.\n"
+	formalizeExampleText = "```lean\ntheorem sq_even_of_even (n : ℤ) (h : Even n) : Even (n ^ 2) := by sorry\n```"
+	formalizeExampleJSON = `{"name": "sq_even_of_even", "binders": ["(n : ℤ)", "(h : Even n)"], "conclusion": "Even (n ^ 2)"}`
+)
 
 // Prompt-size bounds: signatures and docstrings are clipped so that a huge
-// declaration cannot blow up the prompt.
+// declaration cannot blow up the prompt, and the context sections together
+// stay under maxContextChars (about 1,500 tokens) so that the whole prompt
+// fits a 4k-token context with room for the answer.
 const (
-	maxSigChars = 600
-	maxDocChars = 400
+	maxSigChars     = 600
+	maxDocChars     = 400
+	maxContextChars = 4500
 )
 
 // formalizeMessages builds the Formalize prompt in the order DRIFT prescribes:
 // instruction, premises, illustrative theorems, theorem name, informal
-// statement. With no premises and no theorems the context sections are left
-// out (the adaptive no-context draw).
-func formalizeMessages(statement, name string, premises []*library.Decl, theorems []*library.Decl) []llm.Message {
-	var b strings.Builder
-	if len(premises) > 0 {
-		b.WriteString("## Premises (library declarations the statement may use)\n\n")
-		for _, d := range premises {
-			fmt.Fprintf(&b, "- %s\n  %s\n", d.Name, clip(oneLine(d.Signature), maxSigChars))
-			if doc := docOf(d); doc != "" {
-				fmt.Fprintf(&b, "  -- %s\n", clip(oneLine(doc), maxDocChars))
-			}
+// statement, after one worked example. With no premises and no theorems the
+// context sections are left out (the adaptive no-context draw). structured
+// asks for JSON instead of a ```lean block. Premises and theorems past the
+// context budget are left out.
+func formalizeMessages(statement, name string, premises []*library.Decl, theorems []*library.Decl, structured bool) []llm.Message {
+	var prem, thms strings.Builder
+	for _, d := range premises {
+		var e strings.Builder
+		fmt.Fprintf(&e, "- %s\n  %s\n", d.Name, clip(oneLine(d.Signature), maxSigChars))
+		if doc := docOf(d); doc != "" {
+			fmt.Fprintf(&e, "  -- %s\n", clip(oneLine(doc), maxDocChars))
 		}
-		b.WriteString("\n")
+		if prem.Len()+e.Len() > maxContextChars*2/3 {
+			break
+		}
+		prem.WriteString(e.String())
 	}
-	if len(theorems) > 0 {
-		b.WriteString("## Illustrative theorems (how the premises are used)\n\n")
-		for i, d := range theorems {
-			fmt.Fprintf(&b, "%d. Informal: %s\n   Formal: %s\n", i+1, clip(oneLine(docOrName(d)), maxDocChars), clip(oneLine(d.Signature), maxSigChars))
+	for i, d := range theorems {
+		e := fmt.Sprintf("%d. Informal: %s\n   Formal: %s\n", i+1, clip(oneLine(docOrName(d)), maxDocChars), clip(oneLine(d.Signature), maxSigChars))
+		if prem.Len()+thms.Len()+len(e) > maxContextChars {
+			break
 		}
-		b.WriteString("\n")
+		thms.WriteString(e)
+	}
+	var b strings.Builder
+	if prem.Len() > 0 {
+		b.WriteString("## Premises (library declarations the statement may use)\n\n" + prem.String() + "\n")
+	}
+	if thms.Len() > 0 {
+		b.WriteString("## Illustrative theorems (how the premises are used)\n\n" + thms.String() + "\n")
 	}
 	fmt.Fprintf(&b, "## Theorem name\n\n%s\n\n## Informal statement\n\n%s\n", name, strings.TrimSpace(statement))
-	instr := formalizeInstruction
-	if len(premises) == 0 && len(theorems) == 0 {
+	instr, example := formalizeInstruction, formalizeExampleText
+	if prem.Len() == 0 && thms.Len() == 0 {
 		instr = formalizeNoContextInstruction
 	}
-	return []llm.Message{{Role: "system", Content: instr}, {Role: "user", Content: b.String()}}
+	if structured {
+		instr, example = asJSON.Replace(instr), formalizeExampleJSON
+	}
+	return []llm.Message{
+		{Role: "system", Content: instr},
+		{Role: "user", Content: formalizeExampleUser},
+		{Role: "assistant", Content: example},
+		{Role: "user", Content: b.String()},
+	}
 }
 
 func docOf(d *library.Decl) string {
@@ -103,11 +139,7 @@ var (
 )
 
 var (
-	leanFenceRE   = regexp.MustCompile("(?s)```[ \t]*(lean4?|)[ \t]*\r?\n(.*?)```")
-	declStartRE   = regexp.MustCompile(`^(?:@\[[^\]]*\]\s*)*(?:(?:private|protected|noncomputable|nonrec|partial)\s+)*(theorem|lemma|example|def|abbrev|structure|class|inductive|instance|axiom|opaque)\b`)
-	keywordRE     = regexp.MustCompile(`\b(theorem|lemma|example)\b`)
-	bareTheoremRE = regexp.MustCompile(`^(theorem|lemma)\s`)
-	headerLineRE  = regexp.MustCompile(`^(import|open|namespace|end|section|variable|universe)\b`)
+	leanFenceRE = regexp.MustCompile("(?s)```[ \t]*(lean4?|)[ \t]*\r?\n(.*?)```")
 )
 
 // Stub is a normalised candidate: exactly one `theorem NAME … := by sorry`.
@@ -171,7 +203,8 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 			continue
 		}
 		isTop := len(line) > 0 && !unicode.IsSpace(rune(line[0]))
-		if isTop && headerLineRE.MatchString(trimmed) {
+		cmd := commandWord(trimmed)
+		if isTop && headerCommands[cmd] {
 			if strings.HasPrefix(trimmed, "open ") {
 				st.Opens = append(st.Opens, trimmed)
 				st.Notes = append(st.Notes, "moved `"+trimmed+"` to the header")
@@ -184,15 +217,15 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 			continue
 		}
 		if isTop {
-			if m := declStartRE.FindStringSubmatch(trimmed); m != nil {
+			if declCommands[cmd] {
 				count++
 				if count > 1 {
 					return nil, ErrManyTheorems
 				}
-				switch m[1] {
+				switch cmd {
 				case "theorem", "lemma", "example":
 				default:
-					return nil, fmt.Errorf("%w: a %s instead of a theorem", ErrNoTheorem, m[1])
+					return nil, fmt.Errorf("%w: a %s instead of a theorem", ErrNoTheorem, cmd)
 				}
 			} else if count == 0 {
 				return nil, fmt.Errorf("%w: unexpected `%s`", ErrNoTheorem, clip(trimmed, 40))
@@ -207,12 +240,15 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	}
 	text := strings.TrimSpace(strings.Join(decl, "\n"))
 	// Drop attributes and modifiers in front of the keyword.
-	kw := keywordRE.FindStringIndex(text)
-	if kw[0] > 0 {
-		st.Notes = append(st.Notes, "dropped `"+strings.TrimSpace(text[:kw[0]])+"`")
+	kwStart, kwEnd, ok := declKeyword(text)
+	if !ok {
+		return nil, ErrNoTheorem
 	}
-	keyword := text[kw[0]:kw[1]]
-	rest := strings.TrimLeft(text[kw[1]:], " \t\n")
+	if kwStart > 0 {
+		st.Notes = append(st.Notes, "dropped `"+strings.TrimSpace(text[:kwStart])+"`")
+	}
+	keyword := text[kwStart:kwEnd]
+	rest := strings.TrimLeft(text[kwEnd:], " \t\n")
 	var given string
 	if keyword != "example" {
 		given, rest = splitName(rest)
@@ -257,7 +293,7 @@ func extractCode(answer string) (string, []string, error) {
 	ms := leanFenceRE.FindAllStringSubmatch(answer, -1)
 	var blocks []string
 	for _, m := range ms {
-		if declStartRE.MatchString(strings.TrimSpace(firstDeclLine(m[2]))) {
+		if declCommands[commandWord(firstDeclLine(m[2]))] {
 			blocks = append(blocks, m[2])
 		}
 	}
@@ -269,7 +305,7 @@ func extractCode(answer string) (string, []string, error) {
 	}
 	lines := strings.Split(answer, "\n")
 	for i, l := range lines {
-		if bareTheoremRE.MatchString(l) {
+		if w := commandWord(l); (w == "theorem" || w == "lemma") && strings.HasPrefix(l, w) {
 			return strings.Join(lines[i:], "\n"), []string{"the answer had no code block"}, nil
 		}
 	}
@@ -278,7 +314,7 @@ func extractCode(answer string) (string, []string, error) {
 
 func firstDeclLine(code string) string {
 	for _, l := range strings.Split(code, "\n") {
-		if t := strings.TrimSpace(l); t != "" && !headerLineRE.MatchString(t) && !strings.HasPrefix(t, "--") && !strings.HasPrefix(t, "/-") {
+		if t := strings.TrimSpace(l); t != "" && !headerCommands[commandWord(t)] && !strings.HasPrefix(t, "--") && !strings.HasPrefix(t, "/-") {
 			return t
 		}
 	}
@@ -304,11 +340,71 @@ func stripComments(code string) string {
 	return b.String()
 }
 
+// declCommands start a declaration; headerCommands are header lines that
+// normalisation moves (open) or drops.
+var (
+	declCommands = map[string]bool{"theorem": true, "lemma": true, "example": true, "def": true, "abbrev": true, "structure": true,
+		"class": true, "inductive": true, "instance": true, "axiom": true, "opaque": true}
+	headerCommands = map[string]bool{"import": true, "open": true, "namespace": true, "end": true, "section": true, "variable": true, "universe": true}
+	modifiers      = map[string]bool{"private": true, "protected": true, "noncomputable": true, "nonrec": true, "partial": true}
+)
+
+// commandWord returns the word a line of Lean starts with, as leansrc's
+// scanner reads it, after attributes (@[…]) and modifiers (private, …); ""
+// when the line starts with something else.
+func commandWord(line string) string {
+	line = headOf(strings.TrimSpace(line))
+	toks, _ := leansrc.Scan([]byte(line))
+	depth := 0
+	for _, t := range toks {
+		w := line[t.Start:t.End]
+		switch {
+		case w == "@[" || depth > 0 && w == "[":
+			depth++
+		case depth > 0 && w == "]":
+			depth--
+		case depth > 0:
+		case t.Kind == leansrc.TokIdent && modifiers[w]:
+		case t.Kind == leansrc.TokIdent:
+			return w
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// maxHead bounds the text scanned for a line's command word or a name: what
+// is read there lies at the start.
+const maxHead = 1 << 10
+
+// headOf returns the first maxHead bytes of s.
+func headOf(s string) string { return s[:min(len(s), maxHead)] }
+
+// declKeyword finds the `theorem`, `lemma` or `example` of a declaration:
+// the first such word, as leansrc's scanner reads it, outside attributes.
+func declKeyword(text string) (start, end int, ok bool) {
+	toks, _ := leansrc.Scan([]byte(text))
+	depth := 0
+	for _, t := range toks {
+		w := text[t.Start:t.End]
+		switch {
+		case t.Kind == leansrc.TokSymbol && (w == "@[" || w == "["):
+			depth++
+		case t.Kind == leansrc.TokSymbol && w == "]":
+			depth--
+		case depth <= 0 && t.Kind == leansrc.TokIdent && (w == "theorem" || w == "lemma" || w == "example"):
+			return int(t.Start), int(t.End), true
+		}
+	}
+	return 0, 0, false
+}
+
 // splitName splits "name rest": the name is the identifier (possibly
 // dotted, «quoted») that s starts with, as leansrc's scanner reads it; ""
 // when s does not start with one.
 func splitName(s string) (string, string) {
-	toks, _ := leansrc.Scan([]byte(s))
+	toks, _ := leansrc.Scan([]byte(headOf(s)))
 	if len(toks) == 0 || toks[0].Kind != leansrc.TokIdent || toks[0].Start != 0 {
 		return "", s
 	}

@@ -161,8 +161,10 @@ func (n namer) name(given string) string {
 	if n.forced != "" {
 		return n.forced
 	}
-	if s := SanitizeName(given); s != "" {
+	if s := SanitizeName(given); s != "" && s != SanitizeName(nameOrAsk("")) {
 		return uniqueName(s, n.taken)
 	}
+	// No name, or the prompt's request for one copied as the name (small
+	// models do that).
 	return n.fallback
 }

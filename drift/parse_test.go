@@ -142,6 +142,7 @@ func TestNormalizeStub(t *testing.T) {
 		{"run_cmd smuggled", "```lean\nrun_cmd Lean.logInfo \"x\"\ntheorem a : True := by sorry\n```", "", nil, ErrForbidden},
 		{"set_option", "```lean\nset_option maxHeartbeats 0 in\ntheorem a : True := by sorry\n```", "", nil, ErrForbidden},
 		{"unsafe def", "```lean\nunsafe def x : Nat := 1\ntheorem a : True := by sorry\n```", "", nil, ErrForbidden},
+		{"keyword in an attribute's string", "```lean\n@[to_additive \"an example\"] theorem odd_of_prime {p : Nat} (hp : Mm.Prime p) (h : p ≠ 2) : Mm.Odd p := by sorry\n```", want, []string{"dropped `@[to_additive \"an example\"]`"}, nil},
 		{"identifier containing a keyword", "```lean\ntheorem odd_of_prime {p : Nat} (hp : Mm.Prime p) (h : p ≠ 2) : Mm.Odd p := by\n  exact unsafe_elab_thing\n```", want, []string{"replaced the proof by sorry"}, nil},
 		{"no type", "```lean\ntheorem odd_of_prime := by sorry\n```", "", nil, ErrEmptyStatement},
 		{"only prose in block", "```lean\nThis is not Lean.\n```", "", nil, ErrNoTheorem},

@@ -49,6 +49,15 @@ type Params struct {
 	MaxSubQueries int
 	// NoPropose disables the direct-dependency stage.
 	NoPropose bool
+	// NoDecompose skips Decompose: premises are retrieved with the whole
+	// statement (top K), as in DRIFT's ablation.
+	NoDecompose bool
+	// NoContext formalizes without retrieved context: no Decompose, Propose,
+	// retrieval or illustration, only draws without context.
+	NoContext bool
+	// NoNameRepair keeps candidates with unknown names as drawn instead of
+	// giving them the library's namespaced names (RepairNames, no model).
+	NoNameRepair bool
 	// RepairBudget is the number of repair attempts (Aria's loop, the
 	// repair stage) on the chosen candidate when it fails Lean or names an
 	// unknown constant; 0 disables repair (default), at most MaxRepairBudget.
@@ -97,7 +106,13 @@ func (p Params) withDefaults() Params {
 // NoContextSamples without and RepairBudget repairs (each call may be retried
 // on 429/5xx by the client, which counts as one call).
 func (p Params) MaxCalls() int {
-	n := 1 + p.Samples + max(p.NoContextSamples, 0) + max(p.RepairBudget, 0)
+	if p.NoContext {
+		return p.Samples + max(p.RepairBudget, 0)
+	}
+	n := p.Samples + max(p.NoContextSamples, 0) + max(p.RepairBudget, 0)
+	if !p.NoDecompose {
+		n++
+	}
 	if !p.NoPropose {
 		n++
 	}
@@ -145,6 +160,8 @@ const (
 	StageCheck      = "check"
 	StageChoose     = "choose"
 	StageRepair     = "repair"
+	// StageModel reports the start of a model server drift-lsp runs itself.
+	StageModel = "model"
 )
 
 // Event is one progress report of the pipeline, the one progress type from
@@ -190,7 +207,10 @@ type Candidate struct {
 	Check *leanrepl.Report
 	// Error says why the sample is unusable (call failure or normalisation).
 	Error string
-	opens []string
+	// Repaired is true when unknown names were given the library's
+	// namespaced names (RepairNames; Notes lists the replacements).
+	Repaired bool
+	opens    []string
 }
 
 // Result is the outcome of one Formalize, with every stage's detail.
@@ -215,6 +235,9 @@ type Result struct {
 	Opens []string
 	// Repair reports the repair loop when it ran.
 	Repair *RepairInfo
+	// NameRepairs counts candidates whose unknown names were given the
+	// library's namespaced names (no model involved).
+	NameRepairs int
 	// Warnings record degraded stages (e.g. Decompose gave no \boxed{}).
 	Warnings []string
 	Usage    llm.Usage
@@ -274,32 +297,48 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	if cb := pl.client.Config().CallBudget; cb > 0 && cb < budget {
 		budget = cb
 	}
+	if err := pl.client.Start(ctx, func(msg string) { progress(Event{Stage: StageModel, Message: msg}) }); err != nil {
+		return nil, err
+	}
 	act := pl.client.NewAction(budget)
 	res := &Result{Statement: statement, SubQueries: []retrieval.SubQuery{}, Proposed: []ProposedName{}, Candidates: []*Candidate{}}
-	names := newNamer(req, statement)
 	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
+	// ask sends one request, with the stage's schema when the client does
+	// structured output.
+	ask := func(stage string, msgs []llm.Message, schema *llm.Schema, temp float64, seed *int) (*llm.Response, error) {
+		r := llm.Request{Stage: stage, Messages: msgs, Temperature: temp, Seed: seed, MaxTokens: stageMaxTokens[stage]}
+		if pl.client.Structured() {
+			r.Schema = schema
+		}
+		return act.Complete(ctx, r)
+	}
+	if pl.p.NoContext {
+		return pl.formalizeFrom(ctx, act, res, req, nil, progress, ask)
+	}
 
-	// 1. Decompose.
-	progress(Event{Stage: StageDecompose, Message: "Decomposing…"})
-	ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageDecompose, Messages: decomposeMessages(statement), Temperature: 0.2})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	// 1. Decompose (unless skipped: then retrieval uses the whole statement).
+	if !pl.p.NoDecompose {
+		progress(Event{Stage: StageDecompose, Message: "Decomposing…"})
+		ans, err := ask(llm.StageDecompose, decomposeMessages(statement, pl.client.Structured()), decomposeSchema, 0.2, nil)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			warn("decompose failed (%v); retrieving with the whole statement", err)
+		} else {
+			subs, dropped, perr := ParseDecomposition(ans.Text)
+			if perr != nil {
+				warn("decompose: %v; retrieving with the whole statement", perr)
+			}
+			if dropped > 0 {
+				warn("decompose: dropped %d unbalanced \\boxed{", dropped)
+			}
+			if len(subs) > pl.p.MaxSubQueries {
+				warn("decompose: kept the first %d of %d sub-queries", pl.p.MaxSubQueries, len(subs))
+				subs = subs[:pl.p.MaxSubQueries]
+			}
+			res.SubQueries = subs
 		}
-		warn("decompose failed (%v); retrieving with the whole statement", err)
-	} else {
-		subs, dropped, perr := ParseDecomposition(ans.Text)
-		if perr != nil {
-			warn("decompose: %v; retrieving with the whole statement", perr)
-		}
-		if dropped > 0 {
-			warn("decompose: dropped %d unbalanced \\boxed{", dropped)
-		}
-		if len(subs) > pl.p.MaxSubQueries {
-			warn("decompose: kept the first %d of %d sub-queries", pl.p.MaxSubQueries, len(subs))
-			subs = subs[:pl.p.MaxSubQueries]
-		}
-		res.SubQueries = subs
 	}
 
 	// 2. Retrieve.
@@ -327,7 +366,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	// 3. Propose dependencies directly (DDR).
 	if !pl.p.NoPropose && pl.names != nil {
 		progress(Event{Stage: StagePropose, Message: "Asking the model for dependencies…"})
-		ans, err := act.Complete(ctx, llm.Request{Stage: llm.StagePropose, Messages: proposeMessages(statement), Temperature: 0.2})
+		ans, err := ask(llm.StagePropose, proposeMessages(statement), proposeSchema, 0.2, nil)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil, ctx.Err()
@@ -365,29 +404,46 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		return nil, fmt.Errorf("drift: illustrate: %w", err)
 	}
 	res.Illustration = ill
-
-	// 5–6. Formalize: sample, normalise, name, check, choose.
-	name := names.forced
 	var decls []*library.Decl
 	for _, p := range res.Premises {
 		if p.Decl != nil {
 			decls = append(decls, p.Decl)
 		}
 	}
-	withCtx := formalizeMessages(statement, nameOrAsk(name), decls, ill.Theorems)
-	res.FormalizePrompt = withCtx[1].Content
+	return pl.formalizeFrom(ctx, act, res, req, decls, progress, ask)
+}
+
+// stageMaxTokens caps the answers of the stages whose answers are short (a
+// statement, a few queries, a list of names): several times what a good
+// answer takes, so that a small model that rambles (or loops inside a JSON
+// string) stops early.
+var stageMaxTokens = map[string]int{llm.StageDecompose: 400, llm.StagePropose: 160, llm.StageFormalize: 320}
+
+// formalizeFrom runs stages 5–6 and the repairs: sample, normalise, name,
+// check, repair names, choose, repair with the model. With no premises and
+// no illustrative theorems every draw is without context.
+func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Result, req Request, decls []*library.Decl,
+	progress func(Event), ask func(string, []llm.Message, *llm.Schema, float64, *int) (*llm.Response, error)) (*Result, error) {
+	statement, ill := res.Statement, res.Illustration
+	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
+	names := newNamer(req, statement)
+	name := names.forced
+	structured := pl.client.Structured()
+	withCtx := formalizeMessages(statement, nameOrAsk(name), decls, ill.Theorems, structured)
+	res.FormalizePrompt = withCtx[len(withCtx)-1].Content
 	type draw struct {
 		msgs    []llm.Message
 		withCtx bool
 		seed    int
 	}
+	hasCtx := len(decls) > 0 || len(ill.Theorems) > 0
 	var draws []draw
 	for i := 0; i < pl.p.Samples; i++ {
-		draws = append(draws, draw{withCtx, true, i + 1})
+		draws = append(draws, draw{withCtx, hasCtx, i + 1})
 	}
-	if len(decls) > 0 || len(ill.Theorems) > 0 {
+	if hasCtx {
 		extra := min(pl.p.NoContextSamples, act.Remaining()-len(draws))
-		noCtx := formalizeMessages(statement, nameOrAsk(name), nil, nil)
+		noCtx := formalizeMessages(statement, nameOrAsk(name), nil, nil, structured)
 		for i := 0; i < extra; i++ {
 			draws = append(draws, draw{noCtx, false, 101 + i})
 		}
@@ -410,10 +466,10 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		go func() {
 			defer wg.Done()
 			seed := d.seed
-			ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageFormalize, Messages: d.msgs, Temperature: pl.p.Temperature, Seed: &seed})
+			ans, err := ask(llm.StageFormalize, d.msgs, formalizeSchema, pl.p.Temperature, &seed)
 			if err == nil {
 				var st *Stub
-				st, err = NormalizeStub(ans.Text, name)
+				st, err = ParseFormalizeAnswer(ans.Text, name)
 				if err == nil {
 					st.rename(names.name(st.given))
 				}
@@ -477,6 +533,10 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 			c.Check = rep
 			if !rep.GatePassed {
 				c.Error = "rejected by the safety gate: " + rep.GateReason
+				continue
+			}
+			if !pl.p.NoNameRepair && len(rep.Unknown) > 0 && pl.repairNames(ctx, c, strings.TrimSpace(header)) {
+				res.NameRepairs++
 			}
 		}
 	}
@@ -511,6 +571,29 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	}
 	res.Stub, res.Report, res.Opens = best.Stub, best.Check, best.opens
 	return res, nil
+}
+
+// repairNames gives c's unknown names the library's namespaced names
+// (RepairNames) and keeps the result when it passes the gate with fewer
+// unknown names; it reports whether it did.
+func (pl *Pipeline) repairNames(ctx context.Context, c *Candidate, header string) bool {
+	var unknown []string
+	sugg := map[string][]string{}
+	for _, u := range c.Check.Unknown {
+		unknown = append(unknown, u.Name)
+		sugg[u.Name] = u.Suggestions
+	}
+	fixed, notes := RepairNames(c.Stub, unknown, sugg)
+	if len(notes) == 0 {
+		return false
+	}
+	rep, err := pl.checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: fixed})
+	if err != nil || !rep.GatePassed || len(rep.Unknown) >= len(c.Check.Unknown) {
+		return false
+	}
+	c.Stub, c.Check, c.Repaired = fixed, rep, true
+	c.Notes = append(c.Notes, notes...)
+	return true
 }
 
 // stubName returns the theorem name of a checked candidate.

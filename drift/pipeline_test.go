@@ -165,16 +165,8 @@ func (w *wordRetriever) Lookup(name string) (*library.Decl, bool) {
 
 // stageOf recognises which stage's prompt a request carries.
 func stageOf(req llmtest.Request) string {
-	p := req.Prompt()
-	switch {
-	case strings.Contains(p, `\boxed{`) && strings.Contains(p, "Decompose this statement"):
-		return llm.StageDecompose
-	case strings.Contains(p, `{"dependency"`):
-		return llm.StagePropose
-	case strings.Contains(p, "## Failing statement"):
-		return llm.StageRepair
-	case strings.Contains(p, "## Informal statement"):
-		return llm.StageFormalize
+	if st := llmtest.StageOf(req); st != "" {
+		return st
 	}
 	return "?"
 }
@@ -660,24 +652,45 @@ func TestFormalizeBadStatements(t *testing.T) {
 }
 
 // TestDefaultCheckerRanksUnknownNames: without Lean, the default checker's
-// unknown-name check outranks agreement, and reports suggestions.
+// unknown-name check outranks agreement, and reports suggestions; by
+// default the name missing its namespace is then given the library's name
+// (no model).
 func TestDefaultCheckerRanksUnknownNames(t *testing.T) {
-	s := goodScript()
-	invented := "```lean\ntheorem odd_of_prime {p : Nat} (hp : Mm.Prime p) (h : p ≠ 2) : Mm.IsOdd p := by sorry\n```"
-	s.formalize = []llmtest.Reply{{Text: invented}, {Text: invented}, {Text: goodStub}, {Text: invented}}
-	srv := llmtest.New(t, s.respond)
-	defer srv.Close()
-	pl, _ := newPipeline(t, srv, nil, Params{NoContextSamples: -1}, nil)
-	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(res.Stub, ": Mm.Odd p") || len(res.Candidates) != 2 {
-		t.Fatalf("chose %q from %+v", res.Stub, res.Candidates)
-	}
-	bad := res.Candidates[1].Check
-	if bad == nil || len(bad.Unknown) != 1 || bad.Unknown[0].Name != "Mm.IsOdd" || bad.LeanRan || bad.LeanSkipped == "" {
-		t.Fatalf("check of the invented-name candidate: %+v", bad)
+	for _, noRepair := range []bool{true, false} {
+		t.Run(fmt.Sprintf("NoNameRepair=%v", noRepair), func(t *testing.T) {
+			s := goodScript()
+			invented := "```lean\ntheorem odd_of_prime {p : Nat} (hp : Mm.Prime p) (h : p ≠ 2) : Odd p := by sorry\n```"
+			s.formalize = []llmtest.Reply{{Text: invented}, {Text: invented}, {Text: goodStub}, {Text: invented}}
+			srv := llmtest.New(t, s.respond)
+			defer srv.Close()
+			pl, _ := newPipeline(t, srv, nil, Params{NoContextSamples: -1, NoNameRepair: noRepair}, nil)
+			res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.Stub, ": Mm.Odd p") || len(res.Candidates) != 2 || !res.Report.Passed() {
+				t.Fatalf("chose %q from %+v", res.Stub, res.Candidates)
+			}
+			var inv *Candidate
+			for _, c := range res.Candidates {
+				if c.Agreement == 3 {
+					inv = c
+				}
+			}
+			if noRepair {
+				bad := inv.Check
+				if bad == nil || len(bad.Unknown) != 1 || bad.Unknown[0].Name != "Odd" || bad.LeanRan || bad.LeanSkipped == "" || inv != res.Candidates[1] || inv.Repaired || res.NameRepairs != 0 {
+					t.Fatalf("check of the invented-name candidate: %+v", inv)
+				}
+				return
+			}
+			// Repaired: Odd became Mm.Odd, the candidate passes and, agreeing
+			// three times, is chosen.
+			if !inv.Repaired || len(inv.Check.Unknown) != 0 || inv != res.Candidates[0] || res.NameRepairs != 1 ||
+				!strings.Contains(strings.Join(inv.Notes, ";"), "replaced the unknown name Odd by Mm.Odd") {
+				t.Fatalf("repaired candidate %+v, name repairs %d", inv, res.NameRepairs)
+			}
+		})
 	}
 }
 
@@ -689,7 +702,7 @@ func TestRepairLoop(t *testing.T) {
 	s.repair = llmtest.Reply{Text: goodStub}
 	srv := llmtest.New(t, s.respond)
 	defer srv.Close()
-	pl, _ := newPipeline(t, srv, nil, Params{Samples: 2, NoContextSamples: -1, RepairBudget: 2}, nil)
+	pl, _ := newPipeline(t, srv, nil, Params{Samples: 2, NoContextSamples: -1, RepairBudget: 2, NoNameRepair: true}, nil)
 	var events []string
 	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, func(e Event) { events = append(events, e.Message) })
 	if err != nil {

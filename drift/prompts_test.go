@@ -31,10 +31,13 @@ func TestPromptsGolden(t *testing.T) {
 	premises := []*library.Decl{byName["Mm.Prime"], byName["Mm.Odd"]}
 	theorems := []*library.Decl{byName["DriftExample.Primes.Prime.odd_of_ne_two"]}
 	for name, msgs := range map[string][]llm.Message{
-		"decompose":            decomposeMessages(statement),
-		"propose":              proposeMessages(statement),
-		"formalize":            formalizeMessages(statement, "odd_of_prime", premises, theorems),
-		"formalize-no-context": formalizeMessages(statement, nameOrAsk(""), nil, nil),
+		"decompose":                 decomposeMessages(statement, false),
+		"decompose-json":            decomposeMessages(statement, true),
+		"propose":                   proposeMessages(statement),
+		"formalize":                 formalizeMessages(statement, "odd_of_prime", premises, theorems, false),
+		"formalize-json":            formalizeMessages(statement, "odd_of_prime", premises, theorems, true),
+		"formalize-no-context":      formalizeMessages(statement, nameOrAsk(""), nil, nil, false),
+		"formalize-no-context-json": formalizeMessages(statement, nameOrAsk(""), nil, nil, true),
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := render(msgs)

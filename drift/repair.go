@@ -9,12 +9,9 @@ import (
 	"github.com/drift-lsp/drift-lsp/llm"
 )
 
-// Repair budgets: attempts are model calls after the chosen candidate's
-// check.
-const (
-	DefaultRepairBudget = 4
-	MaxRepairBudget     = 16
-)
+// MaxRepairBudget caps Params.RepairBudget: repair attempts are model calls
+// after the chosen candidate's check.
+const MaxRepairBudget = 16
 
 const repairSystem = `You are an expert in Lean 4 and its mathematical library. A theorem STATEMENT written for the informal statement below does not check. Correct the statement so that it type-checks against the workspace's library while keeping its meaning; do not prove it. Replace invented names by existing ones (use the suggestions and the library declarations listed). Keep the theorem name, end with ":= by sorry", and answer with a single ` + "```lean" + ` code block containing only the theorem.`
 

@@ -52,7 +52,7 @@ func NewChecker(cfg CheckerConfig) *Checker {
 // with NewPool(pool), which finds the REPL (FindREPL) when pool.Command is
 // empty. When no REPL is configured or found, the Checker runs `lean
 // --json` instead (a LeanRunner with pool's limits and the toolchain
-// FindLean(pool.Root, pool.LeanCommand) finds) and the Pool is nil. When
+// FindLean(pool.Root, pool.LeanCommand, pool.Getenv) finds) and the Pool is nil. When
 // neither can be made, the Checker runs without Lean, its reports give the
 // errors as the reason, and the error is returned too. The caller closes a
 // non-nil Pool.
@@ -63,7 +63,7 @@ func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
 	}
 	p, err := NewPool(pool)
 	if err != nil && len(pool.Command) == 0 {
-		tc, lerr := FindLean(pool.Root, pool.LeanCommand)
+		tc, lerr := FindLean(pool.Root, pool.LeanCommand, pool.Getenv)
 		if lerr == nil {
 			cfg.Lean = NewLeanRunner(tc, pool)
 			return NewChecker(cfg), nil, nil
@@ -268,9 +268,14 @@ const autoImplicitOff = "set_option autoImplicit false in\n"
 // runLean elaborates the stub and fills the Lean part of rep. It returns an
 // error only when ctx ended.
 func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error {
-	cmd, shift := rep.Stub, 0
+	// The gate saw to it that the proof is `sorry` or `by sorry`; Lean gets
+	// term-mode `sorry`, which checks the same statement and needs no
+	// tactic framework (the `sorry` tactic is declared in Init, which a
+	// prelude-only workspace lacks). Positions up to the proof are kept.
+	stub := rep.Stub[:rep.Parsed.ProofStart] + ":= sorry"
+	cmd, shift := stub, 0
 	if !c.cfg.AutoImplicit {
-		cmd, shift = autoImplicitOff+rep.Stub, 1
+		cmd, shift = autoImplicitOff+stub, 1
 	}
 	var resp *Response
 	var err error
@@ -294,8 +299,10 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error
 	}
 	rep.LeanRan = true
 	rep.LeanOK = true
+	sorryWarned := false
 	for _, m := range resp.Messages {
 		if m.Severity == "warning" && strings.Contains(m.Data, "declaration uses `sorry`") || m.Data == "declaration uses 'sorry'" {
+			sorryWarned = true
 			continue
 		}
 		lm := LeanMessage{Message: shiftPos(m, shift), Start: -1, End: -1}
@@ -314,6 +321,13 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error
 			lm.End = lm.Start
 		}
 		rep.Messages = append(rep.Messages, lm)
+	}
+	if rep.LeanOK && !sorryWarned {
+		// Lean warns about every declaration that elaborates with sorry:
+		// silence means it did not elaborate the stub (a wrong command
+		// that exits 0, for instance), which is no acceptance.
+		rep.LeanRan, rep.LeanOK, rep.LeanFailed = false, false, true
+		rep.LeanSkipped = "Lean failed: it reported neither an error nor \"declaration uses `sorry`\", so it did not check the stub"
 	}
 	return nil
 }

@@ -94,7 +94,7 @@ func TestFindLean(t *testing.T) {
 				writeScript(t, filepath.Join(tc, "bin"), "lake", "exit 0\n")
 				defer os.Remove(lakeBin)
 			}
-			got, err := FindLean(c.root, c.command)
+			got, err := FindLean(c.root, c.command, os.Getenv)
 			if c.err != "" {
 				if err == nil || !errors.Is(err, ErrLeanNotFound) || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("FindLean = %v, %v; want an ErrLeanNotFound with %q", got, err, c.err)
@@ -194,7 +194,7 @@ func preludeRunner(t *testing.T, cfg Config) (*LeanRunner, string) {
 	t.Helper()
 	lean := leantest.Binary(t)
 	root := leantest.PreludeWorkspace(t)
-	tc, err := FindLean(root, []string{lean})
+	tc, err := FindLean(root, []string{lean}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,6 +210,8 @@ func TestRealLeanMessages(t *testing.T) {
 	cases := []struct{ name, stub string }{
 		{"accepted", "/-- Addition is commutative. -/\ntheorem add_comm' (m n : Nat) : Eq (Nat.add m n) (Nat.add n m) := sorry"},
 		{"accepted-even", "theorem zero_even : Nat.Even Nat.zero := sorry"},
+		// Lean gets term-mode sorry: the tactic is declared in Init.
+		{"accepted-by-sorry", "theorem refl' (n : Nat) : Eq n n := by\n  sorry"},
 		{"unknown-identifier", "theorem t (n : Nat) : Eq n (double n) := sorry"},
 		{"unknown-constant", "theorem t (n : Nat) : Nat.Odd n := sorry"},
 		{"invalid-field", "theorem t (n : Nat) : n.IsEven := sorry"},
@@ -263,7 +265,7 @@ func faultRunner(t *testing.T, script string, cfg Config) (*LeanRunner, string) 
 	root := leantest.PreludeWorkspace(t)
 	dir := t.TempDir()
 	w := writeScript(t, dir, "lean-wrapper", strings.ReplaceAll(strings.ReplaceAll(script, "$LEAN", lean), "$DIR", dir))
-	tc, err := FindLean(root, []string{w})
+	tc, err := FindLean(root, []string{w}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,6 +346,24 @@ func TestRealLeanFaults(t *testing.T) {
 				t.Errorf("the wrapper's child outlived the run")
 			}
 		})
+	}
+}
+
+// TestSilentLeanIsNoSuccess: a lean command that exits 0 without a word
+// (here `true`) did not check the stub: the report says Lean failed.
+func TestSilentLeanIsNoSuccess(t *testing.T) {
+	dir := t.TempDir()
+	tc, err := FindLean(dir, []string{writeScript(t, dir, "lean", "exit 0\n")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := NewChecker(CheckerConfig{Lean: NewLeanRunner(tc, Config{})}).Check(context.Background(), CheckRequest{Stub: "theorem t : True := sorry"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Lean failed: it reported neither an error nor \"declaration uses `sorry`\", so it did not check the stub"
+	if rep.LeanRan || rep.LeanOK || !rep.LeanFailed || rep.Passed() || rep.LeanSkipped != want {
+		t.Errorf("report %+v", rep)
 	}
 }
 
@@ -438,7 +458,7 @@ func TestRealLeanCacheAndConcurrency(t *testing.T) {
 func BenchmarkRealLeanCheck(b *testing.B) {
 	lean := leantest.Binary(b)
 	root := leantest.PreludeWorkspace(b)
-	tc, err := FindLean(root, []string{lean})
+	tc, err := FindLean(root, []string{lean}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -468,7 +488,7 @@ func TestRealLeanFoundThroughElan(t *testing.T) {
 	t.Setenv("ELAN_HOME", elan)
 	t.Setenv("PATH", t.TempDir())
 	t.Setenv("LEAN_PATH", "")
-	found, err := FindLean(root, nil)
+	found, err := FindLean(root, nil, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -501,9 +521,9 @@ func TestOpenCheckerBackends(t *testing.T) {
 		backend, cmd string
 		noLean       string
 	}{
-		{"repl preferred", Config{Command: []string{fake}, Root: dir, LeanCommand: []string{lean}}, BackendREPL, fake, ""},
-		{"lean without a repl", Config{Root: dir, LeanCommand: []string{lean}}, BackendLean, lean + " (setting lean.command)", ""},
-		{"neither", Config{Root: dir}, "", "",
+		{"repl preferred", Config{Command: []string{fake}, Root: dir, LeanCommand: []string{lean}, Getenv: os.Getenv}, BackendREPL, fake, ""},
+		{"lean without a repl", Config{Root: dir, LeanCommand: []string{lean}, Getenv: os.Getenv}, BackendLean, lean + " (setting lean.command)", ""},
+		{"neither", Config{Root: dir, Getenv: os.Getenv}, "", "",
 			"Lean REPL not found: no repl binary under " + dir + "/.lake or on PATH (build leanprover-community/repl or pass --repl); no Lean toolchain found: no lean on PATH (install elan, or set lean.command)"},
 	}
 	for _, c := range cases {

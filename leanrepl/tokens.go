@@ -71,6 +71,15 @@ var multiSymbols = []string{
 	"⁻¹", "^^^", "<<<", ">>>", "×ˢ", "⟫_ℂ", "⟫_ℝ", "⟫_𝕜",
 }
 
+// multiFirst holds the first bytes of multiSymbols.
+var multiFirst = func() map[byte]bool {
+	m := map[byte]bool{}
+	for _, s := range multiSymbols {
+		m[s[0]] = true
+	}
+	return m
+}()
+
 // lexError reports malformed source: an unterminated comment, string,
 // quotation or «name».
 type lexError struct {
@@ -169,6 +178,9 @@ func lex(src string) ([]token, error) {
 // multiSymbols exactly, or 0.
 func mergeSymbol(src string, raw []leansrc.Token, i int) int {
 	start := int(raw[i].Start)
+	if !multiFirst[src[start]] {
+		return 0
+	}
 	for _, m := range multiSymbols {
 		if !strings.HasPrefix(src[start:], m) {
 			continue

@@ -45,15 +45,19 @@ func ElanToolchainDir(elanHome, toolchain string) string {
 	return filepath.Join(elanHome, "toolchains", name)
 }
 
-// FindLean finds how to run `lean --json` for the workspace at root, in
-// this order: the configured command (the lean.command setting, used as
+// FindLean finds how to run `lean --json` for the workspace at root; getenv
+// gives ELAN_HOME, HOME and LEAN_PATH (nil: none is set; programs are
+// looked up on the process's PATH). The order: the configured command (the lean.command setting, used as
 // given); in a Lake workspace, `lake env lean` with the lake of the
 // toolchain its lean-toolchain names (in elan's toolchain directory) or
 // else lake on PATH; the lean of that toolchain; lean on PATH. Without lake,
 // LEAN_PATH is set to the workspace's build directories (root/.lake/build/
 // lib/lean and those of its packages), as `lake env` would. The error wraps
 // ErrNotFound and says what was looked for.
-func FindLean(root string, command []string) (*Toolchain, error) {
+func FindLean(root string, command []string, getenv func(string) string) (*Toolchain, error) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
 	abs := root
 	if root != "" {
 		if a, err := filepath.Abs(root); err == nil {
@@ -64,14 +68,14 @@ func FindLean(root string, command []string) (*Toolchain, error) {
 		if _, err := exec.LookPath(command[0]); err != nil {
 			return nil, fmt.Errorf("%w: the configured lean command %q: %v", ErrLeanNotFound, strings.Join(command, " "), err)
 		}
-		return &Toolchain{Command: command, Dir: abs, Env: leanPathEnv(abs), Source: "setting lean.command"}, nil
+		return &Toolchain{Command: command, Dir: abs, Env: leanPathEnv(abs, getenv), Source: "setting lean.command"}, nil
 	}
 	var tried []string
 	var tcDir, tcName string
 	if abs != "" {
 		if b, err := os.ReadFile(filepath.Join(abs, "lean-toolchain")); err == nil {
 			tcName = strings.TrimSpace(string(b))
-			tcDir = ElanToolchainDir(elanHome(), tcName)
+			tcDir = ElanToolchainDir(elanHome(getenv), tcName)
 			if !isExecutable(filepath.Join(tcDir, "bin", "lean")) {
 				tried = append(tried, fmt.Sprintf("lean-toolchain names %s, not installed in %s", tcName, tcDir))
 				tcDir = ""
@@ -93,7 +97,7 @@ func FindLean(root string, command []string) (*Toolchain, error) {
 		}
 		tried = append(tried, "no lake for the Lake workspace "+abs)
 	}
-	env := leanPathEnv(abs)
+	env := leanPathEnv(abs, getenv)
 	if tcDir != "" {
 		return &Toolchain{Command: []string{filepath.Join(tcDir, "bin", "lean")}, Dir: abs, Env: env, Source: "toolchain " + tcName + " of " + filepath.Join(abs, "lean-toolchain")}, nil
 	}
@@ -109,7 +113,7 @@ var ErrLeanNotFound = errors.New("no Lean toolchain found")
 
 // leanPathEnv returns LEAN_PATH for the build directories of the workspace
 // at root and of its packages, when it has any; nil otherwise.
-func leanPathEnv(root string) []string {
+func leanPathEnv(root string, getenv func(string) string) []string {
 	if root == "" {
 		return nil
 	}
@@ -125,7 +129,7 @@ func leanPathEnv(root string) []string {
 	if len(dirs) == 0 {
 		return nil
 	}
-	if old := os.Getenv("LEAN_PATH"); old != "" {
+	if old := getenv("LEAN_PATH"); old != "" {
 		dirs = append(dirs, old)
 	}
 	return []string{"LEAN_PATH=" + strings.Join(dirs, string(os.PathListSeparator))}
@@ -141,15 +145,11 @@ func fileExists(path string) bool {
 	return err == nil && !st.IsDir()
 }
 
-func elanHome() string {
-	if h := os.Getenv("ELAN_HOME"); h != "" {
+func elanHome(getenv func(string) string) string {
+	if h := getenv("ELAN_HOME"); h != "" {
 		return h
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ".elan"
-	}
-	return filepath.Join(home, ".elan")
+	return filepath.Join(getenv("HOME"), ".elan")
 }
 
 func isExecutable(path string) bool {

@@ -26,8 +26,9 @@ func cacheKey(req openai.ChatCompletionRequest) string {
 		Seed        *int
 		MaxTokens   int
 		Messages    []openai.ChatCompletionMessage
+		Format      *openai.ChatCompletionResponseFormat `json:",omitempty"`
 		//lint:ignore SA1019 the cache key covers the field the request sets
-	}{cacheVersion, req.Model, req.Temperature, req.Seed, req.MaxTokens, req.Messages}
+	}{cacheVersion, req.Model, req.Temperature, req.Seed, req.MaxTokens, req.Messages, req.ResponseFormat}
 	b, _ := json.Marshal(keyed)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

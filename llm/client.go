@@ -2,13 +2,14 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -45,6 +46,23 @@ type Request struct {
 	Temperature float64
 	// Seed is sent when non-nil (servers that do not support seeds ignore it).
 	Seed *int
+	// MaxTokens, when positive and below Config.MaxTokens, caps this answer
+	// (a stage whose answers are short need not wait for a rambling model).
+	MaxTokens int
+	// Schema, when set, asks for structured output: a JSON answer matching
+	// it (response_format json_schema; llama.cpp and vLLM constrain decoding
+	// to it). A server that refuses response_format gets the request again
+	// without it, and the client stops sending it (Response.Structured tells
+	// which happened).
+	Schema *Schema
+}
+
+// Schema is a JSON schema for structured output.
+type Schema struct {
+	// Name identifies the schema (letters, digits, _ and -).
+	Name string
+	// JSON is the schema itself, a JSON object.
+	JSON json.RawMessage
 }
 
 // Response is a complete answer.
@@ -53,7 +71,10 @@ type Response struct {
 	Model        string
 	FinishReason string
 	// Cached is true when the answer came from the on-disk cache (free).
-	Cached           bool
+	Cached bool
+	// Structured is true when the request carried Request.Schema, so that the
+	// text should be JSON matching it.
+	Structured       bool
 	PromptTokens     int
 	CompletionTokens int
 }
@@ -84,10 +105,12 @@ type Client struct {
 	sem   chan struct{}
 	cache *cache
 	tr    *transport
+	// noSchema is set once the server refused response_format.
+	noSchema atomic.Bool
 }
 
-// New returns a client for cfg, reading the API key from the environment
-// variable cfg.APIKeyEnv names.
+// New returns a client for cfg, with the API key cfg.APIKey (resolved by the
+// caller; New reads no environment).
 func New(cfg Config) (*Client, error) {
 	cfg = cfg.withDefaults()
 	if !cfg.Configured() {
@@ -100,7 +123,7 @@ func New(cfg Config) (*Client, error) {
 			}
 		}
 	}
-	key := os.Getenv(cfg.APIKeyEnv)
+	key := cfg.APIKey
 	tr := &transport{
 		base:     http.DefaultTransport,
 		retries:  cfg.MaxRetries,
@@ -110,6 +133,11 @@ func New(cfg Config) (*Client, error) {
 	}
 	oc := openai.DefaultConfig(key)
 	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.BaseURL == "" {
+		// The transport asks cfg.Endpoint for the real address of every request.
+		oc.BaseURL = "http://endpoint.invalid/v1"
+		tr.endpoint = cfg.Endpoint
+	}
 	oc.HTTPClient = &http.Client{Transport: tr}
 	c := &Client{
 		cfg: cfg,
@@ -126,6 +154,20 @@ func New(cfg Config) (*Client, error) {
 
 // Config returns the client's effective configuration.
 func (c *Client) Config() Config { return c.cfg }
+
+// Structured reports whether requests with a Schema are sent as structured
+// output: not turned off, and not refused by the server so far.
+func (c *Client) Structured() bool { return !c.cfg.NoStructured && !c.noSchema.Load() }
+
+// Start makes the endpoint ready when it is one started on demand
+// (Config.Endpoint, e.g. the local model), reporting progress lines; with a
+// fixed BaseURL it returns nil at once.
+func (c *Client) Start(ctx context.Context, progress func(string)) error {
+	if c.tr.endpoint == nil {
+		return nil
+	}
+	return c.tr.endpoint.Start(ctx, progress)
+}
 
 // NewAction starts an action (one user request, e.g. one formalize) with the
 // configured call budget; budget > 0 overrides it.
@@ -170,10 +212,14 @@ func (a *Action) Usage() Usage {
 func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 	c := a.c
 	model := c.cfg.ModelFor(req.Stage)
+	maxTokens := c.cfg.MaxTokens
+	if req.MaxTokens > 0 && (maxTokens == 0 || req.MaxTokens < maxTokens) {
+		maxTokens = req.MaxTokens
+	}
 	creq := openai.ChatCompletionRequest{
 		Model: model,
 		//lint:ignore SA1019 max_tokens is what most OpenAI-compatible servers (vLLM, llama.cpp, Ollama) understand; reasoning models are retried with max_completion_tokens
-		MaxTokens: c.cfg.MaxTokens,
+		MaxTokens: maxTokens,
 		Seed:      req.Seed,
 	}
 	if req.Temperature > 0 {
@@ -182,6 +228,12 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 	for _, m := range req.Messages {
 		creq.Messages = append(creq.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
 	}
+	if req.Schema != nil && !c.cfg.NoStructured && !c.noSchema.Load() {
+		creq.ResponseFormat = &openai.ChatCompletionResponseFormat{
+			Type:       openai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: req.Schema.Name, Schema: req.Schema.JSON, Strict: true},
+		}
+	}
 	key := cacheKey(creq)
 	if c.cache != nil {
 		if r, ok := c.cache.get(key); ok {
@@ -189,6 +241,10 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 			a.usage.CacheHits++
 			a.mu.Unlock()
 			r.Cached = true
+			r.Structured = creq.ResponseFormat != nil
+			if c.cfg.Observe != nil {
+				c.cfg.Observe(req, r)
+			}
 			return r, nil
 		}
 	}
@@ -229,6 +285,17 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 		creq.MaxCompletionTokens, creq.MaxTokens, creq.Temperature = creq.MaxTokens, 0, 0
 		resp, err = send(creq)
 	}
+	if creq.ResponseFormat != nil && schemaRefused(err) {
+		// The server does not do structured output: ask again in plain text
+		// (the prompts say which format to use) and stop asking.
+		c.noSchema.Store(true)
+		if c.cfg.Logf != nil {
+			c.cfg.Logf("llm: the server refused response_format (%v); structured output off", c.clean(req.Stage, err))
+		}
+		creq.ResponseFormat = nil
+		key = cacheKey(creq)
+		resp, err = send(creq)
+	}
 	if err != nil && context.Cause(cctx) == ErrTimeout && ctx.Err() == nil {
 		err = fmt.Errorf("%w after %s (model %s)", ErrTimeout, c.cfg.Timeout, model)
 	}
@@ -240,6 +307,7 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 		return nil, a.fail(req.Stage, c.clean(req.Stage, err))
 	}
 	resp.Model = model
+	resp.Structured = creq.ResponseFormat != nil
 	a.mu.Lock()
 	a.usage.Calls++
 	a.usage.PerStage[req.Stage]++
@@ -250,6 +318,9 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 		if err := c.cache.put(key, resp); err != nil && c.cfg.Logf != nil {
 			c.cfg.Logf("llm: cache write: %v", err)
 		}
+	}
+	if c.cfg.Observe != nil {
+		c.cfg.Observe(req, resp)
 	}
 	return resp, nil
 }
@@ -335,6 +406,22 @@ func reasoningRejected(err error) bool {
 		}
 	}
 	return false
+}
+
+// schemaRefused reports whether err is a server's refusal of a request as
+// malformed (HTTP 400, 422, 501), which is how servers without structured
+// output answer response_format.
+func schemaRefused(err error) bool {
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	status := 0
+	switch {
+	case errors.As(err, &apiErr):
+		status = apiErr.HTTPStatusCode
+	case errors.As(err, &reqErr):
+		status = reqErr.HTTPStatusCode
+	}
+	return status == http.StatusBadRequest || status == http.StatusUnprocessableEntity || status == http.StatusNotImplemented
 }
 
 func checkFinish(r *Response) error {

@@ -17,11 +17,11 @@ const secret = "sk-test-SECRET-0123456789"
 
 func newClient(t *testing.T, srv *llmtest.Server, mod func(*llm.Config)) *llm.Client {
 	t.Helper()
-	t.Setenv("DRIFT_TEST_KEY", secret)
 	cfg := llm.Config{
 		BaseURL:      srv.URL,
 		Model:        "fake-model",
 		APIKeyEnv:    "DRIFT_TEST_KEY",
+		APIKey:       secret,
 		Timeout:      5 * time.Second,
 		MaxRetries:   2,
 		MaxRetryWait: 2 * time.Second,
@@ -225,12 +225,26 @@ func TestBudget(t *testing.T) {
 func TestConcurrencyLimit(t *testing.T) {
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
+	// The first two calls wait for each other: the test fails unless two
+	// run at once, and the limit of two is checked on every call.
+	both := make(chan struct{})
 	srv := llmtest.New(t, func(n int, _ llmtest.Request) llmtest.Reply {
 		mu.Lock()
 		inFlight++
 		peak = max(peak, inFlight)
+		if inFlight == 2 && peak == 2 {
+			select {
+			case <-both:
+			default:
+				close(both)
+			}
+		}
 		mu.Unlock()
-		time.Sleep(30 * time.Millisecond)
+		select {
+		case <-both:
+		case <-time.After(10 * time.Second):
+			t.Error("a second call never ran alongside the first")
+		}
 		mu.Lock()
 		inFlight--
 		mu.Unlock()
@@ -250,33 +264,35 @@ func TestConcurrencyLimit(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if peak > 2 {
-		t.Fatalf("peak concurrency %d > 2", peak)
+	if peak != 2 {
+		t.Fatalf("peak concurrency %d, want 2 (the limit, reached)", peak)
 	}
 }
 
-func TestConfigFromEnv(t *testing.T) {
-	t.Setenv("DRIFT_LLM_BASE_URL", "http://127.0.0.1:9/v1")
-	t.Setenv("DRIFT_LLM_MODEL", "m")
-	t.Setenv("DRIFT_LLM_MODEL_FORMALIZE", "big")
-	t.Setenv("DRIFT_LLM_API_KEY_ENV", "MY_KEY")
-	t.Setenv("DRIFT_LLM_TIMEOUT", "7s")
-	t.Setenv("DRIFT_LLM_RETRIES", "0")
-	t.Setenv("DRIFT_LLM_CACHE", "off")
-	cfg, err := llm.ConfigFromEnv()
+func TestConfigFrom(t *testing.T) {
+	env := map[string]string{
+		"DRIFT_LLM_BASE_URL": "http://127.0.0.1:9/v1", "DRIFT_LLM_MODEL": "m", "DRIFT_LLM_MODEL_FORMALIZE": "big",
+		"DRIFT_LLM_API_KEY_ENV": "MY_KEY", "MY_KEY": "sk-test", "DRIFT_LLM_TIMEOUT": "7s", "DRIFT_LLM_RETRIES": "0", "DRIFT_LLM_CACHE": "off",
+	}
+	getenv := func(k string) string { return env[k] }
+	cfg, err := llm.ConfigFrom(getenv, "/cache/llm")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !cfg.Configured() || cfg.ModelFor(llm.StageFormalize) != "big" || cfg.ModelFor(llm.StageDecompose) != "m" ||
-		cfg.APIKeyEnv != "MY_KEY" || cfg.Timeout != 7*time.Second || cfg.MaxRetries != 0 || cfg.CacheDir != "" {
+		cfg.APIKeyEnv != "MY_KEY" || cfg.APIKey != "sk-test" || cfg.Timeout != 7*time.Second || cfg.MaxRetries != 0 || cfg.CacheDir != "" {
 		t.Fatalf("config %+v", cfg)
 	}
-	t.Setenv("DRIFT_LLM_RETRIES", "many")
-	if _, err := llm.ConfigFromEnv(); err == nil || !strings.Contains(err.Error(), "DRIFT_LLM_RETRIES") {
+	delete(env, "DRIFT_LLM_CACHE")
+	if cfg, _ := llm.ConfigFrom(getenv, "/cache/llm"); cfg.CacheDir != "/cache/llm" {
+		t.Errorf("default cache dir %q", cfg.CacheDir)
+	}
+	env["DRIFT_LLM_RETRIES"] = "many"
+	if _, err := llm.ConfigFrom(getenv, ""); err == nil || !strings.Contains(err.Error(), "DRIFT_LLM_RETRIES") {
 		t.Fatalf("want a settings error, got %v", err)
 	}
-	t.Setenv("DRIFT_LLM_BASE_URL", "")
-	cfg, _ = llm.ConfigFromEnv()
+	env["DRIFT_LLM_BASE_URL"] = ""
+	cfg, _ = llm.ConfigFrom(getenv, "")
 	if _, err := llm.New(cfg); !errors.Is(err, llm.ErrNotConfigured) {
 		t.Fatalf("want ErrNotConfigured, got %v", err)
 	}

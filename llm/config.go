@@ -5,9 +5,8 @@
 package llm
 
 import (
+	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +47,9 @@ type Config struct {
 	// APIKeyEnv names the environment variable holding the API key
 	// (default OPENAI_API_KEY). An unset variable means no Authorization key.
 	APIKeyEnv string
+	// APIKey is the key itself, resolved from APIKeyEnv by whoever builds
+	// the Config (ConfigFrom, the application); never logged.
+	APIKey string
 	// StageModels overrides Model per stage (keys: the Stage* constants).
 	StageModels map[string]string
 	// Timeout bounds one call, its retries and their waits included.
@@ -71,21 +73,29 @@ type Config struct {
 	MaxTokens int
 	// Stream requests server-sent-event streaming.
 	Stream bool
+	// NoStructured never sends response_format, even for requests with a
+	// Schema (their prompts also describe the format in words).
+	NoStructured bool
+	// Endpoint, used when BaseURL is empty, supplies the base URL at request
+	// time: a server started on first use (the local model, llm/local).
+	Endpoint Endpoint
+	// Observe, when set, receives every answered request and its answer,
+	// cache hits included (benchmarks record raw answers with it).
+	Observe func(req Request, resp *Response)
 	// Logf receives debug lines (never the key or full prompts); nil discards.
 	Logf func(format string, args ...any)
 }
 
-// ConfigFromEnv reads the DRIFT_LLM_* environment variables: DRIFT_LLM_BASE_URL,
+// ConfigFrom reads the DRIFT_LLM_* environment variables through getenv: DRIFT_LLM_BASE_URL,
 // DRIFT_LLM_MODEL, DRIFT_LLM_API_KEY_ENV, DRIFT_LLM_MODEL_<STAGE> (DECOMPOSE,
 // PROPOSE, FORMALIZE, INFORMALIZE, REPAIR), DRIFT_LLM_TIMEOUT (Go duration),
 // DRIFT_LLM_RETRIES, DRIFT_LLM_CONCURRENCY, DRIFT_LLM_BUDGET, DRIFT_LLM_CACHE
-// (directory, or "off"), DRIFT_LLM_MAX_TOKENS, DRIFT_LLM_STREAM (1/true).
-// Unparsable numbers are reported as an error and replaced by defaults.
-func ConfigFromEnv() (Config, error) {
-	return configFrom(os.Getenv)
-}
-
-func configFrom(getenv func(string) string) (Config, error) {
+// (directory, or "off"; default cacheDir), DRIFT_LLM_MAX_TOKENS,
+// DRIFT_LLM_STREAM (1/true), and the API key from the variable
+// DRIFT_LLM_API_KEY_ENV names. Unparsable numbers are reported as an error
+// and replaced by defaults. Nothing below the caller reads the environment
+// again.
+func ConfigFrom(getenv func(string) string, cacheDir string) (Config, error) {
 	cfg := Config{
 		BaseURL:     strings.TrimSpace(getenv("DRIFT_LLM_BASE_URL")),
 		Model:       strings.TrimSpace(getenv("DRIFT_LLM_MODEL")),
@@ -131,9 +141,7 @@ func configFrom(getenv func(string) string) (Config, error) {
 	switch v := strings.TrimSpace(getenv("DRIFT_LLM_CACHE")); v {
 	case "off", "none", "0":
 	case "":
-		if dir, err := os.UserCacheDir(); err == nil {
-			cfg.CacheDir = filepath.Join(dir, "drift-lsp", "llm")
-		}
+		cfg.CacheDir = cacheDir
 	default:
 		cfg.CacheDir = v
 	}
@@ -141,14 +149,27 @@ func configFrom(getenv func(string) string) (Config, error) {
 	case "1", "true", "yes", "on":
 		cfg.Stream = true
 	}
+	cfg = cfg.withDefaults()
+	cfg.APIKey = getenv(cfg.APIKeyEnv)
 	if len(errs) > 0 {
-		return cfg.withDefaults(), fmt.Errorf("llm settings: %s", strings.Join(errs, "; "))
+		return cfg, fmt.Errorf("llm settings: %s", strings.Join(errs, "; "))
 	}
-	return cfg.withDefaults(), nil
+	return cfg, nil
+}
+
+// Endpoint is a model server that drift-lsp starts itself when a request
+// first needs it (and again after it crashed), such as the local model.
+type Endpoint interface {
+	// Start makes the server ready, reporting progress lines; it returns at
+	// once when the server is already up.
+	Start(ctx context.Context, progress func(string)) error
+	// BaseURL returns the server's base URL (".../v1"), starting it if
+	// needed.
+	BaseURL(ctx context.Context) (string, error)
 }
 
 // Configured reports whether an endpoint is set.
-func (c Config) Configured() bool { return c.BaseURL != "" }
+func (c Config) Configured() bool { return c.BaseURL != "" || c.Endpoint != nil }
 
 // HowToConfigure is a one-line instruction for users without a configured
 // model.

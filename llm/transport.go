@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,8 @@ type transport struct {
 	maxWait  time.Duration
 	maxBytes int64
 	logf     func(string, ...any)
+	// endpoint, when set, gives the address of every request.
+	endpoint Endpoint
 }
 
 type attemptKey struct{}
@@ -33,6 +36,7 @@ var baseBackoff = 500 * time.Millisecond
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	counter, _ := ctx.Value(attemptKey{}).(*int)
+
 	for attempt := 0; ; attempt++ {
 		r := req
 		if attempt > 0 {
@@ -44,6 +48,21 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				}
 				r.Body = body
 			}
+		}
+		if t.endpoint != nil {
+			// Ask on every attempt: a crashed local server is started again.
+			base, err := t.endpoint.BaseURL(ctx)
+			if err != nil {
+				return nil, err
+			}
+			u, err := url.Parse(base)
+			if err != nil {
+				return nil, fmt.Errorf("llm: endpoint address %q: %v", base, err)
+			}
+			if r == req {
+				r = req.Clone(ctx)
+			}
+			r.URL.Scheme, r.URL.Host, r.Host = u.Scheme, u.Host, ""
 		}
 		if counter != nil {
 			*counter++

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
+
 	"bufio"
 	"context"
 	"encoding/json"
@@ -16,14 +18,14 @@ import (
 // tests that need exact control of the wire (string ids, garbage).
 type rawClient struct {
 	t    *testing.T
-	in   *bufPipe
+	in   *fakeeditor.Pipe
 	out  *bufio.Reader
 	done chan int
 	msgs chan map[string]any
 }
 
 func newRawClient(t *testing.T, opts Options) *rawClient {
-	in, out := newBufPipe(), newBufPipe()
+	in, out := fakeeditor.NewPipe(), fakeeditor.NewPipe()
 	c := &rawClient{t: t, in: in, out: bufio.NewReader(out), done: make(chan int, 1), msgs: make(chan map[string]any, 1000)}
 	go func() {
 		c.done <- Serve(context.Background(), in, out, opts)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -63,13 +62,9 @@ func toJSONRange(s Span) jsonRange {
 	return jsonRange{Start: jsonPos{s.Start.Line, s.Start.Char}, End: jsonPos{s.End.Line, s.End.Char}}
 }
 
-// codeAction answers textDocument/codeAction from the document text alone:
-// no pipeline work happens in the request.
-func (s *server) codeAction(params []byte) (any, error) {
-	var p protocol.CodeActionParams
-	if err := protocol.Unmarshal(params, &p); err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: bad codeAction params: %v", err)
-	}
+// CodeAction implements protocol.Server from the document text alone: no
+// pipeline work happens in the request.
+func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
 	u := string(p.TextDocument.URI)
 	out := []protocol.CommandOrCodeAction{}
 	s.mu.Lock()
@@ -95,6 +90,9 @@ func (s *server) codeAction(params []byte) (any, error) {
 	if d == nil {
 		return out, nil
 	}
+	if kindWanted(protocol.CodeActionKindQuickFix, p.Context.Only) {
+		out = append(out, s.referenceFixes(u, fromRange(p.Range))...)
+	}
 	kind := protocol.CodeActionKindRefactorRewrite
 	add := func(title, command string, args actionArgs) {
 		raw, _ := json.Marshal(args)
@@ -118,6 +116,23 @@ func (s *server) codeAction(params []byte) (any, error) {
 	return out, nil
 }
 
+// versionedEdit wraps one edit of document d as a workspace edit tied to
+// d's version (the client refuses it if its text moved on), or as a plain
+// change for clients without document changes.
+func versionedEdit(caps clientCaps, d *Document, edit protocol.TextEdit) protocol.WorkspaceEdit {
+	var we protocol.WorkspaceEdit
+	if caps.documentChanges {
+		v := d.Version
+		we.DocumentChanges = []protocol.DocumentChange{&protocol.TextDocumentEdit{
+			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri.URI(d.URI)}, Version: &v},
+			Edits:        []protocol.TextDocumentEditElement{&edit},
+		}}
+	} else {
+		we.Changes = map[uri.URI][]protocol.TextEdit{uri.URI(d.URI): {edit}}
+	}
+	return we
+}
+
 // kindWanted applies the client's "only" filter.
 func kindWanted(k protocol.CodeActionKind, only []protocol.CodeActionKind) bool {
 	if len(only) == 0 {
@@ -131,20 +146,23 @@ func kindWanted(k protocol.CodeActionKind, only []protocol.CodeActionKind) bool 
 	return false
 }
 
-// executeCommand runs a drift.* command. Jobs run inside the request, so
-// $/cancelRequest on it cancels the job.
-func (s *server) executeCommand(ctx context.Context, params []byte) (any, error) {
-	var p protocol.ExecuteCommandParams
-	if err := protocol.Unmarshal(params, &p); err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: bad executeCommand params: %v", err)
-	}
+// ExecuteCommand implements protocol.Server: it runs a drift.* command.
+// Jobs run inside the request, released from the read loop, so
+// $/cancelRequest on it cancels the job; drift.reindex is a request to the
+// backend's owner and returns at once.
+func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
 	switch p.Command {
 	case cmdReindex:
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.reopenBackend()
-		}()
+		s.owner.request(ownerOpen)
+		return nil, nil
+	case cmdFixReference:
+		if len(p.Arguments) == 0 {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: %s needs an argument", p.Command)
+		}
+		jsonrpc2.Async(ctx) // the edit's answer comes through the read loop
+		if err := s.fixReference(ctx, json.RawMessage(p.Arguments[0])); err != nil && err != errRefused {
+			return nil, err
+		}
 		return nil, nil
 	case cmdFormalize, cmdPremises, cmdCheck:
 	default:
@@ -157,7 +175,9 @@ func (s *server) executeCommand(ctx context.Context, params []byte) (any, error)
 	if err := json.Unmarshal(p.Arguments[0], &a); err != nil || a.URI == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: %s: bad argument: want {uri, range}", p.Command)
 	}
-	return s.runJob(ctx, p.Command, a, p.WorkDoneToken)
+	jsonrpc2.Async(ctx)
+	_, err := s.runJob(ctx, p.Command, a, p.WorkDoneToken)
+	return nil, err
 }
 
 // errRefused marks a result that was not applied because the text it
@@ -345,12 +365,13 @@ func progressFunc(prog *progress) func(Progress) {
 	}
 }
 
-// header returns the import and open lines of a Lean file.
+// header returns the `prelude`, import and open lines of a Lean file (a
+// file that starts with `prelude` does not import Init).
 func header(text string) string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "import ") || (strings.HasPrefix(t, "open ") && !strings.Contains(t, " in ")) {
+		if t == "prelude" || strings.HasPrefix(t, "import ") || (strings.HasPrefix(t, "open ") && !strings.Contains(t, " in ")) {
 			out = append(out, t)
 		}
 	}
@@ -366,7 +387,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	if ph, ok := placeholderAfter(doc, t); ok {
 		name = ph.name
 	}
-	res, err := b.Formalize(ctx, FormalizeRequest{Statement: t.Statement, Name: name, Header: header(doc.Text), Path: uriToPath(doc.URI),
+	res, err := b.Formalize(ctx, FormalizeRequest{Statement: t.Statement, Name: name, Header: header(doc.Text), Path: uriToPath(uri.URI(doc.URI)),
 		Text: doc.Text}, progressFunc(prog))
 	if err != nil {
 		return "", err
@@ -394,11 +415,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 			// it is, not checked again.
 			s.storeFindings(doc.URI, "name:"+n, final, res.Report)
 		}
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.refreshDiagnostics(doc.URI)
-		}()
+		s.spawn(func() { s.refreshDiagnostics(doc.URI) })
 	}
 	summary := "Inserted " + firstLine(final)
 	if res.Summary != "" {
@@ -514,208 +531,6 @@ func safeComment(s string) string {
 	return strings.ReplaceAll(s, "/-", "/ -")
 }
 
-// check runs the checker on a declaration and publishes diagnostics.
-func (s *server) check(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
-	key := declKey(doc, t.Start, t.Raw)
-	s.track(doc.URI, key)
-	prog.report("Checking names and lints…", -1)
-	n, rep, err := s.refreshOne(ctx, b, doc.URI, key)
-	if err != nil {
-		return "", err
-	}
-	summary := fmt.Sprintf("%d finding(s)", n)
-	if rep != nil {
-		if rep.LeanRan {
-			summary += "; checked by Lean"
-		} else if rep.LeanSkipped != "" {
-			summary += "; Lean not run: " + rep.LeanSkipped
-		}
-	}
-	return summary, nil
-}
-
-// declKey identifies a tracked declaration: by name, or, for an example,
-// by its ordinal among the file's examples (so that edits inside it keep it
-// tracked).
-func declKey(d *Document, start int, decl string) string {
-	if n := stubName(decl); n != "" {
-		return "name:" + n
-	}
-	k := 0
-	for l := 0; l < d.LineCount() && d.LineStart(l) < start; l++ {
-		if m := declRE.FindStringSubmatch(d.LineText(l)); m != nil && m[1] == "example" {
-			k++
-		}
-	}
-	return "example:" + strconv.Itoa(k)
-}
-
-func (s *server) track(u, key string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.tracked[u] == nil {
-		s.tracked[u] = map[string]bool{}
-	}
-	s.tracked[u][key] = true
-}
-
-// findTracked finds the declaration a key names in d.
-func findTracked(d *Document, key string) (start, end int, ok bool) {
-	kind, val, _ := strings.Cut(key, ":")
-	examples := 0
-	for l := 0; l < d.LineCount(); l++ {
-		text := d.LineText(l)
-		m := declRE.FindStringSubmatch(text)
-		if m == nil {
-			continue
-		}
-		var hit bool
-		if kind == "name" {
-			n := stubNameRE.FindStringSubmatch(text)
-			hit = n != nil && n[2] == val
-		} else if m[1] == "example" {
-			hit = strconv.Itoa(examples) == val
-			examples++
-		}
-		if hit {
-			return findDecl(d, l)
-		}
-	}
-	return 0, 0, false
-}
-
-// refreshOne checks one tracked declaration and republishes the file's
-// diagnostics; it returns the number of findings of that declaration.
-func (s *server) refreshOne(ctx context.Context, b Backend, u, key string) (int, *CheckReport, error) {
-	d := s.snapshot(u)
-	if d == nil {
-		return 0, nil, errors.New("the document is not open")
-	}
-	start, end, ok := findTracked(d, key)
-	if !ok {
-		return 0, nil, fmt.Errorf("declaration %s not found", strings.TrimPrefix(key, "name:"))
-	}
-	rep, err := b.Check(ctx, header(d.Text), d.Text[start:end])
-	if err != nil {
-		return 0, nil, err
-	}
-	s.storeFindings(u, key, d.Text[start:end], rep)
-	s.publish(u)
-	return len(rep.Findings()), rep, nil
-}
-
-// refreshDiagnostics re-checks every tracked declaration of u whose text
-// changed and republishes.
-func (s *server) refreshDiagnostics(u string) {
-	b := s.currentBackend()
-	if b == nil || !b.Status().Ready {
-		return
-	}
-	s.mu.Lock()
-	var keys []string
-	for k := range s.tracked[u] {
-		keys = append(keys, k)
-	}
-	s.mu.Unlock()
-	d := s.snapshot(u)
-	if d == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
-	defer cancel()
-	for _, k := range keys {
-		start, end, ok := findTracked(d, k)
-		if !ok {
-			s.mu.Lock()
-			delete(s.tracked[u], k)
-			delete(s.findings, u+"\x00"+k)
-			s.mu.Unlock()
-			continue
-		}
-		text := d.Text[start:end]
-		s.mu.Lock()
-		f := s.findings[u+"\x00"+k]
-		s.mu.Unlock()
-		if f != nil && f.text == text {
-			continue
-		}
-		rep, err := b.Check(ctx, header(d.Text), text)
-		if err != nil {
-			s.log.Warnf("drift: check: %v", err)
-			continue
-		}
-		s.storeFindings(u, k, text, rep)
-	}
-	s.publish(u)
-}
-
-// checked is the last check result of a tracked declaration.
-type checked struct {
-	text     string
-	findings []Finding
-}
-
-// storeFindings keeps rep's findings for the declaration text; rep.Stub is
-// text trimmed (and cut at its proof), so offsets shift by the leading
-// white space.
-func (s *server) storeFindings(u, key, text string, rep *CheckReport) {
-	shift := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
-	fs := rep.Findings()
-	for i := range fs {
-		if fs[i].Start >= 0 {
-			fs[i].Start += shift
-			fs[i].End += shift
-		}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.findings[u+"\x00"+key] = &checked{text: text, findings: fs}
-}
-
-// publish sends the drift diagnostics of every tracked declaration of u,
-// located in the current text.
-func (s *server) publish(u string) {
-	s.mu.Lock()
-	d := s.docs[u]
-	if d == nil {
-		s.mu.Unlock()
-		return
-	}
-	d = d.clone()
-	diags := []protocol.Diagnostic{}
-	for k := range s.tracked[u] {
-		c := s.findings[u+"\x00"+k]
-		if c == nil {
-			continue
-		}
-		base, ok := locate(d.Text, c.text, 0)
-		if !ok {
-			continue
-		}
-		for _, f := range c.findings {
-			start, end := base, base+len(c.text)
-			if f.Start >= 0 && f.End >= f.Start && f.End <= len(c.text) {
-				start, end = base+f.Start, base+f.End
-			}
-			diag := protocol.Diagnostic{
-				Range:    toRange(d.SpanOf(start, end)),
-				Severity: protocol.DiagnosticSeverity(f.Severity),
-				Source:   protocol.NewOptional("drift"),
-				Message:  protocol.String(f.Message),
-			}
-			if f.Code != "" {
-				diag.Code = protocol.String(f.Code)
-			}
-			diags = append(diags, diag)
-		}
-	}
-	version := d.Version
-	s.mu.Unlock()
-	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", &protocol.PublishDiagnosticsParams{
-		URI: uri.URI(u), Version: protocol.NewOptional(version), Diagnostics: diags,
-	})
-}
-
 // applyAt applies the edit that build computes against the current text,
 // re-anchored on the target's text when the document changed since doc. It
 // refuses (and tells the user) when the target is gone or changed.
@@ -742,19 +557,10 @@ func (s *server) applyAt(ctx context.Context, doc *Document, t Target, title str
 		}
 		start, end, text := build(cur, at)
 		edit := protocol.TextEdit{Range: toRange(cur.SpanOf(start, end)), NewText: text}
-		var we protocol.WorkspaceEdit
-		if caps.documentChanges {
-			v := cur.Version
-			we.DocumentChanges = []protocol.DocumentChange{&protocol.TextDocumentEdit{
-				TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri.URI(cur.URI)}, Version: &v},
-				Edits:        []protocol.TextDocumentEditElement{&edit},
-			}}
-		} else {
-			we.Changes = map[uri.URI][]protocol.TextEdit{uri.URI(cur.URI): {edit}}
-		}
+		we := versionedEdit(caps, cur, edit)
 		label := "DRIFT: " + title
-		var res protocol.ApplyWorkspaceEditResult
-		if _, err := s.conn.Call(ctx, "workspace/applyEdit", &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: we}, &res); err != nil {
+		res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: we})
+		if err != nil {
 			return fmt.Errorf("workspace/applyEdit: %w", err)
 		}
 		if res.Applied {
@@ -787,79 +593,4 @@ func reanchor(cur, doc *Document, t Target) (Target, bool) {
 	t.End = start + len(t.Raw)
 	t.Start = start
 	return t, true
-}
-
-// workspaceSymbol answers workspace/symbol from the library search.
-func (s *server) workspaceSymbol(ctx context.Context, params []byte) (any, error) {
-	var p protocol.WorkspaceSymbolParams
-	if err := protocol.Unmarshal(params, &p); err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: bad workspace/symbol params: %v", err)
-	}
-	b := s.currentBackend()
-	if b == nil {
-		if s.opts.Open == nil {
-			return protocol.SymbolInformationSlice{}, nil
-		}
-		return nil, jsonrpc2.NewError(codeRequestFailed, "drift: indexing, 0%")
-	}
-	st := b.Status()
-	if st.Err != nil {
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "drift: library index failed: %s", firstLine(st.Err.Error()))
-	}
-	if !st.Ready {
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "drift: indexing, %d%%", st.Percent())
-	}
-	q := strings.TrimSpace(p.Query)
-	if q == "" {
-		return protocol.SymbolInformationSlice{}, nil
-	}
-	hits, err := b.Search(ctx, q, 50)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "drift: search failed: %s", firstLine(err.Error()))
-	}
-	out := make(protocol.SymbolInformationSlice, 0, len(hits))
-	for _, h := range hits {
-		if h.Path == "" {
-			continue
-		}
-		si := protocol.SymbolInformation{Location: protocol.Location{URI: pathToURI(h.Path), Range: toRange(h.Range)}}
-		si.Name = h.Name
-		si.Kind = symbolKind(h.Kind)
-		if h.Container != "" {
-			c := h.Container
-			si.ContainerName = &c
-		}
-		out = append(out, si)
-	}
-	return out, nil
-}
-
-// symbolKind maps declaration kinds to LSP symbol kinds.
-func symbolKind(k string) protocol.SymbolKind {
-	switch k {
-	case "theorem":
-		return protocol.SymbolKindMethod
-	case "def", "abbrev", "opaque":
-		return protocol.SymbolKindFunction
-	case "structure":
-		return protocol.SymbolKindStruct
-	case "class", "class inductive":
-		return protocol.SymbolKindClass
-	case "inductive":
-		return protocol.SymbolKindEnum
-	case "instance":
-		return protocol.SymbolKindObject
-	case "field":
-		return protocol.SymbolKindField
-	case "constructor":
-		return protocol.SymbolKindConstructor
-	case "notation":
-		return protocol.SymbolKindOperator
-	case "axiom":
-		return protocol.SymbolKindConstant
-	}
-	return protocol.SymbolKindVariable
 }

@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 
+	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
 // Backend is what the language server needs from the rest of drift-lsp: the
 // library index (retrieval), the DRIFT pipeline (drift, llm) and the checks
 // (leanrepl). It is a consumer-side interface so that the server does not
-// depend on how those packages are put together; OpenDrift builds the real
-// one.
+// depend on how those packages are put together; internal/app builds the
+// real one (app.Opener).
 type Backend interface {
 	// Status reports how far the library index has come.
 	Status() IndexStatus
@@ -32,6 +33,9 @@ type Backend interface {
 	// Configure applies changed settings that do not need a new index
 	// (model, pipeline parameters, REPL limits).
 	Configure(s Settings)
+	// Comments returns the checker of names in comments over the current
+	// index, or nil while it is not built yet (it never blocks).
+	Comments() *docref.Checker
 	// Close releases the index, REPL processes and model client.
 	Close() error
 }

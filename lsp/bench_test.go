@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"context"
-	"os"
 	"testing"
 )
 
@@ -44,23 +42,5 @@ func BenchmarkEditThenCodeAction(b *testing.B) {
 			"range": toRange(r), "context": map[string]any{"diagnostics": []any{}}}, &out); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// BenchmarkSessionMathlib runs the scripted session of RunBench when
-// DRIFT_MATHLIB names a Mathlib tree.
-func BenchmarkSessionMathlib(b *testing.B) {
-	root := os.Getenv("DRIFT_MATHLIB")
-	if root == "" {
-		b.Skip("set DRIFT_MATHLIB=/path/to/mathlib")
-	}
-	for range b.N {
-		res, err := RunBench(context.Background(), BenchConfig{Root: root, Requests: 200, SoakEdits: 2000, Logf: b.Logf})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(res.CodeAction.P95, "codeAction-p95-ms")
-		b.ReportMetric(res.Symbol.P95, "symbol-p95-ms")
-		b.ReportMetric(res.RSSEndMB, "rss-end-MiB")
 	}
 }

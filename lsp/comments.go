@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"regexp"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"strings"
 )
 
@@ -25,68 +27,25 @@ type comment struct {
 	ownLine bool
 }
 
-// scanComments finds every comment of a Lean text: nested block comments,
-// docstrings and -- comments, skipping string and character literals.
+// scanComments finds every comment of a Lean text with the one Lean
+// lexer (internal/leansrc): nested block comments, docstrings and --
+// comments, string and character literals skipped.
 func scanComments(text string) []comment {
+	toks, _ := leansrc.ScanWithComments([]byte(text))
 	var out []comment
-	lineStart := 0
-	for i := 0; i < len(text); {
-		c := text[i]
+	for _, t := range toks {
+		c := comment{start: int(t.Start), end: int(t.End)}
 		switch {
-		case c == '\n':
-			i++
-			lineStart = i
-		case c == '"':
-			i++
-			for i < len(text) && text[i] != '"' {
-				switch text[i] {
-				case '\\':
-					i++
-				case '\n':
-					lineStart = i + 1
-				}
-				i++
-			}
-			i++
-		case c == '\'' && i+2 < len(text) && text[i+2] == '\'' && text[i+1] != '\\':
-			i += 3
-		case c == '-' && i+1 < len(text) && text[i+1] == '-':
-			start := i
-			for i < len(text) && text[i] != '\n' && text[i] != '\r' {
-				i++
-			}
-			own := strings.TrimSpace(text[lineStart:start]) == ""
-			out = append(out, comment{kind: KindLineComments, start: start, end: i, ownLine: own})
-		case c == '/' && i+1 < len(text) && text[i+1] == '-':
-			start := i
-			kind := KindBlockComment
-			if i+2 < len(text) && text[i+2] == '-' && !(i+3 < len(text) && text[i+3] == '/') {
-				kind = KindDocComment
-			}
-			depth := 0
-			for i < len(text) {
-				if text[i] == '/' && i+1 < len(text) && text[i+1] == '-' {
-					depth++
-					i += 2
-					continue
-				}
-				if text[i] == '-' && i+1 < len(text) && text[i+1] == '/' {
-					depth--
-					i += 2
-					if depth == 0 {
-						break
-					}
-					continue
-				}
-				if text[i] == '\n' {
-					lineStart = i + 1
-				}
-				i++
-			}
-			out = append(out, comment{kind: kind, start: start, end: i})
+		case t.Kind != leansrc.TokComment && t.Kind != leansrc.TokDoc && t.Kind != leansrc.TokModDoc:
+			continue
+		case t.Kind == leansrc.TokDoc:
+			c.kind = KindDocComment
+		case strings.HasPrefix(text[c.start:], "--"):
+			c.kind, c.ownLine = KindLineComments, t.BOL
 		default:
-			i++
+			c.kind = KindBlockComment
 		}
+		out = append(out, c)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"regexp"
 	"strings"
 	"sync"
@@ -31,7 +32,16 @@ type scripted struct {
 	premises  *Premises
 	leanNote  string
 	statusErr error
+	sent      []string // progress messages Formalize reported
 	checks    []string // the texts Check was called with
+	comments  *docref.Checker
+}
+
+// reported returns the progress messages Formalize reported so far.
+func (b *scripted) reported() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.sent...)
 }
 
 func newScripted() *scripted {
@@ -97,7 +107,13 @@ func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, progress
 	b.requests = append(b.requests, req)
 	gate, stub, err := b.gate, b.stub, b.err
 	b.mu.Unlock()
-	progress(Progress{Stage: "decompose", Message: "Decomposing…"})
+	report := func(p Progress) {
+		b.mu.Lock()
+		b.sent = append(b.sent, p.Message)
+		b.mu.Unlock()
+		progress(p)
+	}
+	report(Progress{Stage: "decompose", Message: "Decomposing…"})
 	b.started <- req.Statement
 	if gate != nil {
 		select {
@@ -106,8 +122,8 @@ func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, progress
 			return nil, ctx.Err()
 		}
 	}
-	progress(Progress{Stage: "retrieve", Message: "Retrieving 3 sub-queries…", Done: 1, Total: 4})
-	progress(Progress{Stage: "check", Message: "Checking candidate 2/4 with Lean…", Done: 3, Total: 4})
+	report(Progress{Stage: "retrieve", Message: "Retrieving 3 sub-queries…", Done: 1, Total: 4})
+	report(Progress{Stage: "check", Message: "Checking candidate 2/4 with Lean…", Done: 3, Total: 4})
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +192,13 @@ func (b *scripted) Configure(s Settings) {
 	b.mu.Lock()
 	b.settings = append(b.settings, s)
 	b.mu.Unlock()
+}
+
+// Comments returns the checker a test set (a real one over a fixture).
+func (b *scripted) Comments() *docref.Checker {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.comments
 }
 
 func (b *scripted) Close() error {

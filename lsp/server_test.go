@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -94,19 +93,31 @@ func TestFormalizeGolden(t *testing.T) {
 			golden(t, "formalize_"+c.name+".lean", e.text(demoURI))
 			// The pipeline's report is what the diagnostics show: the
 			// inserted stub is not checked again.
-			e.waitFor("diagnostics of the stub", func() bool { _, ok := e.diags[demoURI]; return ok })
+			e.waitFor("diagnostics of the stub", func() bool { return e.Published(demoURI) })
 			b.mu.Lock()
 			checks := b.checks
 			b.mu.Unlock()
 			if len(checks) != 0 {
 				t.Errorf("the inserted stub was checked again: %q", checks)
 			}
+			// Every stage the backend reported reaches the editor, in order.
 			msgs := e.progressMessages("DRIFT: " + titleFormalize)
-			if !contains(msgs, "Retrieving 3 sub-queries…") || !contains(msgs, "Checking candidate 2/4 with Lean…") {
-				t.Errorf("stage messages missing: %q", msgs)
+			if !inOrder(msgs, b.reported()) {
+				t.Errorf("progress messages %q, want the backend's stages %q in order", msgs, b.reported())
 			}
 		})
 	}
+}
+
+// inOrder reports whether want is a subsequence of got.
+func inOrder(got, want []string) bool {
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
 }
 
 func contains(list []string, s string) bool {
@@ -177,19 +188,18 @@ func TestCheckDiagnostics(t *testing.T) {
 	if ends[0] != "1 finding(s); Lean not run: no Lean REPL found in the workspace" {
 		t.Errorf("end = %q", ends[0])
 	}
-	e.waitFor("diagnostic", func() bool { return len(e.diags[demoURI]) == 1 })
-	e.mu.Lock()
-	d := e.diags[demoURI][0]
-	e.mu.Unlock()
+	e.waitFor("diagnostic", func() bool { return len(e.Diagnostics(demoURI)) == 1 })
+	d := e.Diagnostics(demoURI)[0]
 	if d["source"] != "drift" || d["message"] != "unknown name `FooBar` (not in the library; likely invented)" {
 		t.Errorf("diagnostic = %v", d)
 	}
 	// Fixing the name clears the diagnostic; a new unknown name brings one back.
 	e.edit(demoURI, "example : FooBar 1", "example : Nat.succ 1")
-	e.waitFor("cleared diagnostics", func() bool { return len(e.diags[demoURI]) == 0 })
+	e.waitFor("cleared diagnostics", func() bool { return len(e.Diagnostics(demoURI)) == 0 })
 	e.edit(demoURI, "Nat.succ 1 = 2", "Nat.succ 1 = FooZ")
 	e.waitFor("new diagnostic", func() bool {
-		return len(e.diags[demoURI]) == 1 && e.diags[demoURI][0]["message"] == "unknown name `FooZ` (not in the library; likely invented)"
+		d := e.Diagnostics(demoURI)
+		return len(d) == 1 && d[0]["message"] == "unknown name `FooZ` (not in the library; likely invented)"
 	})
 }
 
@@ -243,9 +253,9 @@ func TestCommentChangedRefuses(t *testing.T) {
 	if ends[0] != "Not applied: the text changed" {
 		t.Errorf("end = %q", ends[0])
 	}
-	e.waitFor("showMessage", func() bool { return len(e.messages) > 0 })
-	if !strings.Contains(e.messages[0], "changed or was removed") {
-		t.Errorf("message = %q", e.messages[0])
+	e.waitFor("showMessage", func() bool { return len(e.Messages()) > 0 })
+	if !strings.Contains(e.Messages()[0], "changed or was removed") {
+		t.Errorf("message = %q", e.Messages()[0])
 	}
 	if strings.Contains(e.text(demoURI), "theorem prime") {
 		t.Errorf("edit applied to a changed comment")
@@ -256,9 +266,7 @@ func TestCommentChangedRefuses(t *testing.T) {
 func TestRejectedEditRetries(t *testing.T) {
 	b := newScripted()
 	e := startDemo(t, b, editorOptions{})
-	e.mu.Lock()
-	e.rejectN = 1
-	e.mu.Unlock()
+	e.RejectEdits(1)
 	if err := <-e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)); err != nil {
 		t.Fatal(err)
 	}
@@ -377,12 +385,12 @@ func TestModelFails(t *testing.T) {
 	if !strings.HasPrefix(ends[0], "Failed: model endpoint returned 500") {
 		t.Errorf("end = %q", ends[0])
 	}
-	e.waitFor("error message", func() bool { return len(e.messages) == 1 })
-	if e.messages[0] != "DRIFT: Formalize with DRIFT failed: "+errModel.Error() {
-		t.Errorf("message = %q", e.messages[0])
+	e.waitFor("error message", func() bool { return len(e.Messages()) == 1 })
+	if e.Messages()[0] != "DRIFT: Formalize with DRIFT failed: "+errModel.Error() {
+		t.Errorf("message = %q", e.Messages()[0])
 	}
 	e.waitFor("the detail in the log", func() bool {
-		return contains(e.logs, "drift: Formalize with DRIFT failed: "+errModel.Error())
+		return contains(e.Logs(), "drift: Formalize with DRIFT failed: "+errModel.Error())
 	})
 	if e.text(demoURI) != demoText {
 		t.Errorf("text changed after a failure")
@@ -448,9 +456,7 @@ func TestSettingsSources(t *testing.T) {
 	if s.LLM.Model != "init-model" || s.Pipeline.M != 5 || s.LLM.BaseURL != "http://127.0.0.1:9/v1" || s.LLM.APIKeyEnv != "OPENAI_API_KEY" {
 		t.Errorf("settings = %+v", s)
 	}
-	e.mu.Lock()
-	e.config = []byte(`{"llm": {"baseUrl": "http://127.0.0.1:9/v1", "model": "changed"}, "pipeline": {"samples": 2}}`)
-	e.mu.Unlock()
+	e.SetConfig([]byte(`{"llm": {"baseUrl": "http://127.0.0.1:9/v1", "model": "changed"}, "pipeline": {"samples": 2}}`))
 	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
 	e.waitFor("reconfigured", func() bool {
 		b.mu.Lock()
@@ -490,11 +496,10 @@ func TestNoBackend(t *testing.T) {
 	if err := <-e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)); err != nil {
 		t.Fatal(err)
 	}
-	e.waitFor("message", func() bool { return len(e.messages) == 1 })
-	if !strings.Contains(e.messages[0], "no library index is configured") {
-		t.Errorf("message = %q", e.messages[0])
+	e.waitFor("message", func() bool { return len(e.Messages()) == 1 })
+	if !strings.Contains(e.Messages()[0], "no library index is configured") {
+		t.Errorf("message = %q", e.Messages()[0])
 	}
-	time.Sleep(10 * time.Millisecond)
 }
 
 // TestInsertedStubDiagnostics publishes the checker's findings on a stub
@@ -507,10 +512,8 @@ func TestInsertedStubDiagnostics(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.waitEnds("DRIFT: "+titleFormalize, 1)
-	e.waitFor("diagnostic on the stub", func() bool { return len(e.diags[demoURI]) == 1 })
-	e.mu.Lock()
-	d := e.diags[demoURI][0]
-	e.mu.Unlock()
+	e.waitFor("diagnostic on the stub", func() bool { return len(e.Diagnostics(demoURI)) == 1 })
+	d := e.Diagnostics(demoURI)[0]
 	r := d["range"].(map[string]any)["start"].(map[string]any)
 	if d["source"] != "drift" || r["line"] != float64(5) || r["character"] != float64(29) {
 		t.Errorf("diagnostic = %v", d)

@@ -2,12 +2,16 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"go.lsp.dev/protocol"
 )
 
 // Settings are the server's settings (section "drift"). They come from the
@@ -23,10 +27,20 @@ type Settings struct {
 	// CacheDir holds the index and response caches.
 	CacheDir string           `json:"cacheDir"`
 	REPL     REPLSettings     `json:"repl"`
+	Lean     LeanSettings     `json:"lean"`
 	Pipeline PipelineSettings `json:"pipeline"`
 	// MaxJobs bounds the number of background jobs that run at once.
 	MaxJobs int         `json:"maxJobs"`
 	Log     LogSettings `json:"log"`
+	// Comments configure the checks of names in comments.
+	Comments CommentSettings `json:"comments"`
+}
+
+// CommentSettings configure the diagnostics of names in comments.
+type CommentSettings struct {
+	// Severity of a name that does not resolve: "information" (default),
+	// "hint", "warning", "error" or "off". Deprecated names are hints.
+	Severity string `json:"severity"`
 }
 
 // LLMSettings configure the OpenAI-compatible model endpoint.
@@ -59,6 +73,15 @@ type REPLSettings struct {
 	TimeoutSeconds int    `json:"timeoutSeconds"`
 	PoolSize       int    `json:"poolSize"`
 	MemoryMB       int    `json:"memoryMB"`
+}
+
+// LeanSettings configure `lean --json`, which checks stubs when there is no
+// REPL (with the REPL's deadlines, pool size and memory limit).
+type LeanSettings struct {
+	// Command runs lean, split at spaces (for example "lake env lean");
+	// empty means lake env lean in a Lake workspace, else the lean of its
+	// lean-toolchain, else lean on PATH.
+	Command string `json:"command"`
 }
 
 // PipelineSettings are DRIFT's parameters.
@@ -119,6 +142,7 @@ func EnvSettings(getenv func(string) string) Settings {
 	str("DRIFT_EMBED_MODEL", &s.Embedding.Model)
 	str("DRIFT_CACHE_DIR", &s.CacheDir)
 	str("DRIFT_REPL", &s.REPL.Command)
+	str("DRIFT_LEAN", &s.Lean.Command)
 	num("DRIFT_REPL_TIMEOUT", &s.REPL.TimeoutSeconds)
 	num("DRIFT_MAX_JOBS", &s.MaxJobs)
 	str("DRIFT_LOG_LEVEL", &s.Log.Level)
@@ -197,4 +221,58 @@ func (s Settings) IndexKey() string {
 func (s Settings) String() string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// DidChangeConfiguration implements protocol.Server: with pull support the
+// server asks for section "drift" again; otherwise the pushed settings
+// apply. Either way the owner applies them.
+func (s *server) DidChangeConfiguration(ctx context.Context, p *protocol.DidChangeConfigurationParams) error {
+	s.mu.Lock()
+	pull := s.caps.configuration
+	s.mu.Unlock()
+	if pull {
+		s.spawn(s.pullConfiguration)
+		return nil
+	}
+	s.setSettings(p.Settings)
+	return nil
+}
+
+// pullConfiguration asks the client for section "drift" and applies it.
+func (s *server) pullConfiguration() {
+	ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+	defer cancel()
+	section := "drift"
+	res, err := s.client.Configuration(ctx, &protocol.ConfigurationParams{Items: []protocol.ConfigurationItem{{Section: &section}}})
+	if err != nil {
+		s.log.Debugf("drift: workspace/configuration: %v", err)
+		return
+	}
+	if len(res) == 0 {
+		return
+	}
+	s.setSettings(res[0])
+}
+
+// setSettings resolves the settings once, in order (defaults, environment,
+// initializationOptions, then raw from the client), and hands them to the
+// logger, the job manager and the backend's owner.
+func (s *server) setSettings(raw []byte) {
+	s.mu.Lock()
+	settings, err := EnvSettings(s.opts.Getenv).Overlay(s.initOpts)
+	if err == nil {
+		settings, err = settings.Overlay(raw)
+	}
+	if err == nil {
+		s.settings = settings
+	}
+	s.mu.Unlock()
+	if err != nil {
+		s.log.Warnf("drift: ignoring settings: %v", err)
+		return
+	}
+	s.log.configure(settings, s.opts.Getenv)
+	s.jobs.setLimit(settings.MaxJobs)
+	s.log.Debugf("drift: settings %s", settings)
+	s.owner.request(ownerSettings)
 }

@@ -84,8 +84,28 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			s.reject(jsonrpc2.NewError(code, "drift-lsp: malformed JSON-RPC message: "+err.Error()))
 			continue
 		}
-		return msg, int64(hdr + length), nil
+		return withParams(msg), int64(hdr + length), nil
 	}
+}
+
+// nullParams stands for absent params.
+var nullParams = jsonrpc2.RawMessage("null")
+
+// withParams gives a request without params a null one: JSON-RPC lets params
+// be omitted, and protocol.ServerHandler decodes an absent one as a parse
+// error (before it could answer "method not found").
+func withParams(msg jsonrpc2.Message) jsonrpc2.Message {
+	switch m := msg.(type) {
+	case *jsonrpc2.Call:
+		if len(m.Params()) == 0 {
+			return jsonrpc2.NewCall(m.ID(), m.Method(), nullParams)
+		}
+	case *jsonrpc2.Notification:
+		if len(m.Params()) == 0 {
+			return jsonrpc2.NewNotification(m.Method(), nullParams)
+		}
+	}
+	return msg
 }
 
 // readHeader reads one header block and returns the Content-Length and the

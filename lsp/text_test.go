@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.lsp.dev/uri"
 )
 
 func TestOffsetPosition(t *testing.T) {
@@ -151,12 +153,6 @@ func TestFindDecl(t *testing.T) {
 	}
 }
 
-func TestStatementStub(t *testing.T) {
-	if got := statementStub("theorem t (x : ℕ := 3) : x = x := by\n  rfl"); got != "theorem t (x : ℕ := 3) : x = x := by sorry" {
-		t.Errorf("statementStub = %q", got)
-	}
-}
-
 func TestSettingsOverlay(t *testing.T) {
 	env := map[string]string{"DRIFT_LLM_BASE_URL": "http://env/v1", "DRIFT_LLM_MODEL": "env-model", "DRIFT_MAX_JOBS": "3"}
 	s := EnvSettings(func(k string) string { return env[k] })
@@ -216,6 +212,22 @@ func TestInsertionPoint(t *testing.T) {
 		i := strings.Index(d.Text, c.sel)
 		if got := insertionPoint(d, Target{Start: i, End: i + len(c.sel)}); got != c.want {
 			t.Errorf("%q: got %d (%q), want %d", c.sel, got, d.Text[:got], c.want)
+		}
+	}
+}
+
+// TestURIToPath converts document URIs with go.lsp.dev/uri: escapes are
+// decoded, other schemes have no path, and a Windows drive letter keeps its
+// colon (the old url.Parse conversion gave "/C:/…").
+func TestURIToPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"file:///work/ws/A.lean":                 "/work/ws/A.lean",
+		"file:///home/u/My%20Proofs/%CE%B1.lean": "/home/u/My Proofs/α.lean",
+		"untitled:Untitled-1":                    "",
+		"file:///C:/Users/u/Proofs/A.lean":       "c:/Users/u/Proofs/A.lean",
+	} {
+		if got := uriToPath(uri.URI(in)); got != want {
+			t.Errorf("uriToPath(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

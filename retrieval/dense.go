@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -195,30 +196,57 @@ func (x *denseIndex) fill(ctx context.Context, decls []*library.Decl, buffered m
 	return nil
 }
 
-// denseTable is a contiguous matrix of the vectors of one base part's
-// declarations. Base slots never change while the engine runs, so a table
-// serves every snapshot over that base (hidden slots are skipped); only the
-// embedding loop rebuilds it, never a query.
+// denseTable holds the vectors of one base part's declarations as
+// contiguous matrices (chunks). Base slots never change while the engine
+// runs, so a table serves every snapshot over that base (hidden slots are
+// skipped). A refresh appends one chunk with the vectors that arrived since
+// and shares the older chunks, so it costs the new vectors, not the whole
+// matrix; only the embedding loop refreshes, never a query.
 type denseTable struct {
-	base  *part
+	base   *part
+	keys   []hashKey // base slot -> key of its text (zero when it gets no vector)
+	has    []uint64  // bit set of the base slots in some chunk
+	chunks []denseChunk
+}
+
+// denseChunk is a matrix of vectors, one row per slot.
+type denseChunk struct {
 	slots []int32
 	mat   []float32
 }
 
-// refresh rebuilds the table over base from the stored vectors.
+// refresh adds to the table over base the stored vectors it lacks.
 func (x *denseIndex) refresh(base *part) {
 	x.mu.RLock()
+	old := x.tab
+	x.mu.RUnlock()
 	t := &denseTable{base: base}
-	for i, d := range base.decls {
-		if !wantsVector(d) {
+	if old != nil && old.base == base {
+		t.keys, t.has, t.chunks = old.keys, slices.Clone(old.has), slices.Clone(old.chunks)
+	} else {
+		t.keys, t.has = make([]hashKey, len(base.decls)), make([]uint64, (len(base.decls)+63)/64)
+		for i, d := range base.decls {
+			if wantsVector(d) {
+				t.keys[i] = textKey(x.model.Name(), embedText(d))
+			}
+		}
+	}
+	var c denseChunk
+	x.mu.RLock()
+	for i, k := range t.keys {
+		if k == (hashKey{}) || t.has[i/64]&(1<<(i%64)) != 0 {
 			continue
 		}
-		if v, ok := x.vecs[textKey(x.model.Name(), embedText(d))]; ok {
-			t.slots = append(t.slots, int32(i))
-			t.mat = append(t.mat, v...)
+		if v, ok := x.vecs[k]; ok {
+			c.slots = append(c.slots, int32(i))
+			c.mat = append(c.mat, v...)
+			t.has[i/64] |= 1 << (i % 64)
 		}
 	}
 	x.mu.RUnlock()
+	if len(c.slots) > 0 {
+		t.chunks = append(t.chunks, c)
+	}
 	x.mu.Lock()
 	x.tab = t
 	x.mu.Unlock()
@@ -257,9 +285,11 @@ func (x *denseIndex) search(ctx context.Context, s *snapshot, text string, n int
 	}
 	x.mu.RUnlock()
 	if t != nil && t.base == s.base {
-		for i, sl := range t.slots {
-			if s.live(sl) {
-				res = append(res, sc{sl, dot(t.mat[i*x.dim : (i+1)*x.dim])})
+		for _, c := range t.chunks {
+			for i, sl := range c.slots {
+				if s.live(sl) {
+					res = append(res, sc{sl, dot(c.mat[i*x.dim : (i+1)*x.dim])})
+				}
 			}
 		}
 	}

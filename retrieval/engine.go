@@ -53,7 +53,7 @@ type Engine struct {
 	swapMu  sync.Mutex
 	swapped chan struct{}
 	// src is set before ready is closed and then used only by the update
-	// loop and the watcher.
+	// loop, the watcher and Library.
 	src source
 
 	stMu   sync.Mutex
@@ -321,6 +321,20 @@ func (e *Engine) snapshot() *snapshot { return e.snap.Load() }
 func (e *Engine) Names() *names.Index {
 	if s := e.snapshot(); s != nil {
 		return s.names
+	}
+	return nil
+}
+
+// Library returns the workspace library the index was built from, as last
+// updated (nil before the index is ready or when only corpora are served).
+func (e *Engine) Library() *library.Library {
+	if e.snapshot() == nil {
+		return nil
+	}
+	if ls, ok := e.src.(*libSource); ok {
+		ls.mu.Lock()
+		defer ls.mu.Unlock()
+		return ls.lib
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sort"
 
-	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 )
 
@@ -32,30 +31,26 @@ func (e *Engine) Illustrate(ctx context.Context, statement string, premises []st
 		return Illustration{}, nil
 	}
 	// covers maps each candidate theorem to the premises its statement uses.
-	covers := map[string][]int{}
-	declOf := map[string]*library.Decl{}
+	covers := map[int32][]int{}
 	for pi, p := range prem {
 		for _, sl := range s.usedBy(p) {
-			d := s.decl(sl)
-			id := docID(d)
-			declOf[id] = d
-			covers[id] = append(covers[id], pi)
+			covers[sl] = append(covers[sl], pi)
 		}
 	}
 	qterms := lexical.Terms(clip(statement))
-	lexRank := map[string]int{}
+	lexRank := map[int32]int{}
 	if len(qterms) > 0 && len(covers) > 0 {
 		slots, _ := s.theoremScores(qterms, 1000)
 		for i, sl := range slots {
-			lexRank[docID(s.decl(sl))] = i + 1
+			lexRank[sl] = i + 1
 		}
 	}
 	qset := map[string]bool{}
 	for _, t := range qterms {
 		qset[t] = true
 	}
-	simCache := map[string]float64{}
-	sim := func(id string) float64 {
+	simCache := map[int32]float64{}
+	sim := func(id int32) float64 {
 		if v, ok := simCache[id]; ok {
 			return v
 		}
@@ -63,7 +58,7 @@ func (e *Engine) Illustrate(ctx context.Context, statement string, premises []st
 		if r, ok := lexRank[id]; ok {
 			v = 2 + 1/float64(r) // lexical hits first, in BM25 order
 		} else {
-			d := declOf[id]
+			d := s.decl(id)
 			text := d.Doc
 			if text == "" {
 				text = d.Signature
@@ -79,7 +74,7 @@ func (e *Engine) Illustrate(ctx context.Context, statement string, premises []st
 		if err := ctx.Err(); err != nil {
 			return Illustration{}, err
 		}
-		best, bestGain := []string(nil), 0
+		best, bestGain := []int32(nil), 0
 		for id, ps := range covers {
 			g := 0
 			for _, p := range ps {
@@ -89,7 +84,7 @@ func (e *Engine) Illustrate(ctx context.Context, statement string, premises []st
 			}
 			switch {
 			case g > bestGain:
-				best, bestGain = []string{id}, g
+				best, bestGain = []int32{id}, g
 			case g == bestGain && g > 0:
 				best = append(best, id)
 			}
@@ -97,9 +92,10 @@ func (e *Engine) Illustrate(ctx context.Context, statement string, premises []st
 		if bestGain == 0 {
 			break
 		}
-		sort.Strings(best)
+		h := s.top(0)
+		sort.Slice(best, func(i, j int) bool { return h.before(best[i], best[j]) })
 		if len(best) > maxScored {
-			var inLex, rest []string
+			var inLex, rest []int32
 			for _, id := range best {
 				if _, ok := lexRank[id]; ok {
 					inLex = append(inLex, id)
@@ -122,7 +118,7 @@ func (e *Engine) Illustrate(ctx context.Context, statement string, premises []st
 				newly = append(newly, prem[p])
 			}
 		}
-		ill.Theorems = append(ill.Theorems, declOf[pick])
+		ill.Theorems = append(ill.Theorems, s.decl(pick))
 		ill.Covers = append(ill.Covers, newly)
 		delete(covers, pick)
 	}

@@ -31,7 +31,7 @@ func TestQualityProofNet(t *testing.T) {
 	start := time.Now()
 	cfg := Config{Corpus: []string{corpus}, CacheDir: os.Getenv("DRIFT_BENCH_CACHE"), Logf: t.Logf}
 	if os.Getenv("DRIFT_BENCH_EMBED") != "" {
-		emb, warn := embed.Default(embed.ConfigFromEnv())
+		emb, warn := embed.Default(embed.ConfigFrom(os.Getenv))
 		if emb == nil {
 			t.Skip(warn)
 		}

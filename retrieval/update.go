@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"slices"
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -97,11 +98,19 @@ func (e *Engine) apply(batch []fileUpdate) {
 			e.cfg.Logf("retrieval: updating %s: %v", u.path, err)
 		}
 	}
+	cur := e.snapshot()
+	for k, ds := range changed {
+		// The library resolves again the files that use names an update
+		// added or removed; most come back with the same declarations.
+		if slices.EqualFunc(ds, cur.fileDecls(k), sameIndexed) && buffered[k] == cur.buffered[k] {
+			delete(changed, k)
+		}
+	}
 	if len(changed) == 0 {
 		return
 	}
 	parsed := time.Now()
-	next := e.snapshot().with(changed, buffered)
+	next := cur.with(changed, buffered)
 	e.store(next)
 	e.setStatus(func(s *Status) { s.Decls = next.count() })
 	select {
@@ -119,6 +128,17 @@ func (e *Engine) apply(batch []fileUpdate) {
 	e.cfg.Logf("retrieval: reindexed %d file(s) in %v (parse %v, snapshot %v; overlay %d files, %d declarations)", len(batch),
 		time.Since(start).Round(time.Millisecond), parsed.Sub(start).Round(time.Millisecond),
 		time.Since(parsed).Round(time.Millisecond), len(next.changed), next.over.n())
+}
+
+// sameIndexed reports whether two versions of a declaration look the same
+// to the engine and to whoever reads a hit: everything but proof
+// dependencies.
+func sameIndexed(a, b *library.Decl) bool {
+	return a.Name == b.Name && a.Kind == b.Kind && a.Module == b.Module && a.File == b.File && a.Range == b.Range &&
+		a.Signature == b.Signature && a.Doc == b.Doc && a.Private == b.Private && a.Informal == b.Informal &&
+		a.Protected == b.Protected && a.Anonymous == b.Anonymous && a.Parent == b.Parent && a.Twin == b.Twin &&
+		a.Generated == b.Generated && a.Symbol == b.Symbol && a.Package == b.Package && a.User == b.User &&
+		slices.Equal(a.Attrs, b.Attrs) && slices.Equal(a.StatementDeps, b.StatementDeps)
 }
 
 // compaction is a new base built from the visible declarations of from.

@@ -86,7 +86,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if *repl != "" {
 		pcfg.Command = []string{"/bin/sh", "-c", *repl}
 	}
-	pcfg.LeanCommand = strings.Fields(*leanCmd)
+	pcfg.LeanCommand, pcfg.Getenv = strings.Fields(*leanCmd), os.Getenv
 	checker, pool, err := leanrepl.OpenChecker(cfg, pcfg)
 	switch {
 	case err != nil && (*repl != "" || *leanCmd != ""):

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/cachedir"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -24,18 +24,6 @@ func (m *multiFlag) Set(v string) error {
 	return nil
 }
 
-// defaultCacheDir is $XDG_CACHE_HOME/drift-lsp, else ~/.cache/drift-lsp
-// ("" when neither can be determined).
-func defaultCacheDir() string {
-	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
-		return filepath.Join(x, "drift-lsp")
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(h, ".cache", "drift-lsp")
-	}
-	return ""
-}
-
 // indexFlags are the --root and --cache flags shared by commands that index
 // a workspace.
 type indexFlags struct {
@@ -47,7 +35,7 @@ type indexFlags struct {
 func addIndexFlags(fs *flag.FlagSet) *indexFlags {
 	f := &indexFlags{}
 	fs.Var(&f.roots, "root", "workspace root to index (repeatable; default: the current directory's workspace)")
-	fs.StringVar(&f.cache, "cache", defaultCacheDir(), `index cache directory ("" disables the cache)`)
+	fs.StringVar(&f.cache, "cache", cachedir.Dir(os.Getenv), `index cache directory ("" disables the cache)`)
 	return f
 }
 

@@ -12,9 +12,12 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
+	"github.com/drift-lsp/drift-lsp/llm/local"
+	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -48,14 +51,17 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	cfg, err := llm.ConfigFromEnv()
+	cfg, localModel, err := modelConfig(stderr)
+	if errors.Is(err, llm.ErrNotConfigured) {
+		fmt.Fprintf(stderr, "drift-lsp formalize: %v; `drift-lsp retrieve` works without one.\n", err)
+		return 2
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
 		return 2
 	}
-	if !cfg.Configured() {
-		fmt.Fprintf(stderr, "drift-lsp formalize: %s; `drift-lsp retrieve` works without one.\n", llm.HowToConfigure)
-		return 2
+	if localModel != nil {
+		defer localModel.Close()
 	}
 	client, err := llm.New(cfg)
 	if err != nil {
@@ -187,7 +193,7 @@ func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr
 	if repl != "" {
 		cmd = []string{"/bin/sh", "-c", repl}
 	}
-	checker, pool, err := leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: root})
+	checker, pool, err := leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: root, Getenv: os.Getenv})
 	if err != nil && cmd != nil {
 		fmt.Fprintf(stderr, "drift-lsp formalize: Lean REPL: %v\n", err)
 	}
@@ -346,6 +352,9 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		}
 		fmt.Fprintln(w)
 	}
+	if res.NameRepairs > 0 {
+		fmt.Fprintf(w, "\nName repair: %d candidate(s) had unknown names replaced by the library's namespaced names\n", res.NameRepairs)
+	}
 	if r := res.Repair; r != nil {
 		fmt.Fprintf(w, "\nRepair: %d attempt(s), fixed %v (stopped: %s)\n", r.Attempts, r.Fixed, r.Stop)
 	}
@@ -365,6 +374,9 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		fmt.Fprintf(w, "\nChosen stub (FAILED the checks: %s):\n%s\n", res.Report.Summary(), res.Stub)
 		return
 	}
+	if res.Report != nil {
+		fmt.Fprintf(w, "\nVerdict: %s\n", res.Report.Summary())
+	}
 	fmt.Fprintf(w, "\nChosen stub:\n%s\n", res.Stub)
 }
 
@@ -374,4 +386,26 @@ func oneLineSig(s string) string {
 		return string(r[:160]) + "…"
 	}
 	return s
+}
+
+// modelConfig resolves the model endpoint of a command (app.ModelConfig:
+// DRIFT_LLM_* from the environment), else the local model when it is
+// installed and DRIFT_LLM_LOCAL is not "off" (app.LocalModel; the returned
+// server, to be closed, starts on the first request). It returns
+// llm.ErrNotConfigured (wrapped, with how to fix it) when there is neither.
+func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
+	cfg, err := app.ModelConfig(lsp.EnvSettings(os.Getenv), os.Getenv)
+	if err != nil {
+		return cfg, nil, err
+	}
+	cfg, srv, err := app.LocalModel(cfg, os.Getenv, func(format string, args ...any) { fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...) })
+	switch {
+	case errors.Is(err, local.ErrNotInstalled):
+		return cfg, nil, fmt.Errorf("%w; or install the local model: %v", llm.ErrNotConfigured, err)
+	case err != nil:
+		return cfg, nil, err
+	case !cfg.Configured():
+		return cfg, nil, llm.ErrNotConfigured
+	}
+	return cfg, srv, nil
 }

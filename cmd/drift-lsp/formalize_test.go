@@ -34,13 +34,31 @@ func writeCorpus(t *testing.T) string {
 }
 
 func TestFormalizeWithoutModel(t *testing.T) {
-	t.Setenv("DRIFT_LLM_BASE_URL", "")
-	var out, errb bytes.Buffer
-	if rc := dispatch([]string{"formalize", "Every prime is odd."}, &out, &errb); rc != 2 {
-		t.Fatalf("exit %d", rc)
+	tests := []struct {
+		name, local, dir string
+		want             []string
+	}{
+		{"local model turned off", "off", "", []string{"DRIFT_LLM_BASE_URL"}},
+		{"local model not installed", "auto", t.TempDir(), []string{"DRIFT_LLM_BASE_URL", "make setup"}},
 	}
-	if lines := strings.Count(strings.TrimSpace(errb.String()), "\n"); lines != 0 || !strings.Contains(errb.String(), "DRIFT_LLM_BASE_URL") {
-		t.Fatalf("want one line naming DRIFT_LLM_BASE_URL, got %q", errb.String())
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("DRIFT_LLM_BASE_URL", "")
+			t.Setenv("DRIFT_LLM_LOCAL", tc.local)
+			t.Setenv("DRIFT_LOCAL_LLM_DIR", tc.dir)
+			var out, errb bytes.Buffer
+			if rc := dispatch([]string{"formalize", "Every prime is odd."}, &out, &errb); rc != 2 {
+				t.Fatalf("exit %d", rc)
+			}
+			if lines := strings.Count(strings.TrimSpace(errb.String()), "\n"); lines != 0 {
+				t.Fatalf("want one line, got %q", errb.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errb.String(), w) {
+					t.Fatalf("%q lacks %q", errb.String(), w)
+				}
+			}
+		})
 	}
 }
 

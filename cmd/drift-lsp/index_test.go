@@ -54,20 +54,11 @@ func TestIndexAndDeclsCommands(t *testing.T) {
 	}
 }
 
-func TestMultiFlagAndCacheDir(t *testing.T) {
+func TestMultiFlag(t *testing.T) {
 	var m multiFlag
 	m.Set("a")
 	m.Set("b")
 	if m.String() != "a,b" {
 		t.Errorf("multiFlag = %q", m.String())
-	}
-	t.Setenv("XDG_CACHE_HOME", "/x")
-	if got := defaultCacheDir(); got != "/x/drift-lsp" {
-		t.Errorf("defaultCacheDir = %q", got)
-	}
-	t.Setenv("XDG_CACHE_HOME", "")
-	t.Setenv("HOME", "/h")
-	if got := defaultCacheDir(); got != "/h/.cache/drift-lsp" {
-		t.Errorf("defaultCacheDir = %q", got)
 	}
 }

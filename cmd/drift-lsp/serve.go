@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/lsp"
 )
 
@@ -16,7 +17,8 @@ func init() {
 
 // runServe serves one LSP session on stdin/stdout. Settings come from the
 // client (initializationOptions, workspace/configuration section "drift") and
-// fall back to the DRIFT_* environment variables.
+// fall back to the DRIFT_* environment variables, read here, at the top. The
+// process exits when Serve returns, even if a read of stdin is pending.
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", stderr)
 	fs.Bool("stdio", true, "use stdin/stdout (the only transport; accepted for editors that pass it)")
@@ -25,5 +27,5 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return lsp.Serve(ctx, os.Stdin, stdout, lsp.Options{Open: lsp.OpenDrift})
+	return lsp.Serve(ctx, serverStdin(), stdout, lsp.Options{Open: app.Opener(os.Getenv), Getenv: os.Getenv})
 }

@@ -7,6 +7,8 @@
 # the VS Code extension as a .vsix, then
 #   nvim:   headless Neovim 0.7 drives the plugin in editors/nvim
 #           (formalize, find premises, search) — editors/e2e/nvim/run.sh;
+#           then "Formalize with DRIFT" with the real local model, which
+#           drift-lsp starts itself — editors/e2e/nvim/local-model.sh;
 #   vscode: code-server + Chromium drive the installed .vsix
 #           (same actions through the quick-fix menu and the command palette)
 #           — editors/e2e/vscode-e2e.mjs.
@@ -55,6 +57,12 @@ if [ "$WHICH" != vscode ]; then
 		echo "[e2e] nvim: PASS"
 	else
 		echo "[e2e] nvim: FAIL"
+		status=1
+	fi
+	if bash "$ROOT/editors/e2e/nvim/local-model.sh"; then
+		echo "[e2e] nvim with the local model: PASS (or skipped, see above)"
+	else
+		echo "[e2e] nvim with the local model: FAIL"
 		status=1
 	fi
 fi

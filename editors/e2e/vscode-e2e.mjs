@@ -150,22 +150,57 @@ async function shot(page, name) {
 }
 
 /**
- * Opens the quick-fix menu on the line showing `needle` (retrying: Ctrl+. is
- * sometimes swallowed) and picks the action titled `title`.
+ * Closes what other extensions may put over the editor: modal dialogs (the
+ * official Lean 4 extension asks "Lean is not installed… Install Elan?" when
+ * no Lean is found) and notification toasts. Returns how many it closed.
+ */
+async function dismissDialogs(page) {
+  let closed = 0;
+  for (let i = 0; i < 5; i++) {
+    const dialog = page.locator('.monaco-dialog-box');
+    if (!(await dialog.isVisible().catch(() => false))) {
+      break;
+    }
+    const text = ((await dialog.innerText().catch(() => '')) || '').split('\n')[0];
+    const cancel = dialog.locator('.dialog-buttons .monaco-button', { hasText: /^(Cancel|Close|No|Not now|Later|Don't)/i });
+    if ((await cancel.count().catch(() => 0)) > 0) {
+      await cancel.first().click({ timeout: 2000 }).catch(() => page.keyboard.press('Escape'));
+    } else {
+      await page.keyboard.press('Escape');
+    }
+    log(`dismissed a dialog: "${text}"`);
+    closed++;
+    await sleep(300);
+  }
+  const toastClose = page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear');
+  for (let i = 0; i < 10 && (await toastClose.first().isVisible().catch(() => false)); i++) {
+    await toastClose.first().click({ timeout: 2000 }).catch(() => {});
+    closed++;
+  }
+  return closed;
+}
+
+/**
+ * Opens the quick-fix menu on the line showing `needle` and picks the action
+ * titled `title`. Every attempt first closes dialogs and toasts, and every
+ * step of it (the click into the text, Ctrl+., the click on the action) is
+ * retried inside the loop: nothing depends on when another extension's
+ * dialog appears.
  */
 async function quickFix(page, needle, title) {
   const row = page.locator('.action-widget .monaco-list-row', { hasText: title });
   for (let attempt = 1; attempt <= 8; attempt++) {
-    // Clicking the text puts the cursor inside the comment and focuses the editor.
-    await page.locator('.editor-group-container.active .view-line', { hasText: needle }).first().click();
-    await sleep(300);
-    await page.keyboard.press('Control+.');
     try {
+      await dismissDialogs(page);
+      // Clicking the text puts the cursor inside the comment and focuses the editor.
+      await page.locator('.editor-group-container.active .view-line', { hasText: needle }).first().click({ timeout: 5000 });
+      await sleep(300);
+      await page.keyboard.press('Control+.');
       await row.first().waitFor({ state: 'visible', timeout: 4000 });
-      await row.first().click();
+      await row.first().click({ timeout: 5000 });
       return attempt;
-    } catch {
-      log(`quick-fix menu without "${title}" (attempt ${attempt}); retrying`);
+    } catch (err) {
+      log(`quick-fix "${title}" failed (attempt ${attempt}: ${err.message.split('\n')[0]}); retrying`);
       if (process.env.E2E_DEBUG) {
         await shot(page, `debug-quickfix-${attempt}.png`);
       }
@@ -178,6 +213,7 @@ async function quickFix(page, needle, title) {
 
 /** Runs a command from the command palette by its title. */
 async function runCommand(page, title) {
+  await dismissDialogs(page);
   await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');

@@ -3,6 +3,7 @@ package leansrc
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"unicode/utf8"
 )
 
@@ -73,6 +74,26 @@ type Scope struct {
 	Opens     []string
 }
 
+// Mark records the scope in force from byte offset Offset of the file to
+// the next mark: the namespace and opens (Scope indexes File.Scopes,
+// including those of `open … in`) and the names of the variables declared
+// with `variable`. Parse records one at each command where they change.
+type Mark struct {
+	Offset int
+	Scope  int
+	Vars   []string
+}
+
+// At returns the scope and the `variable` names in force at byte offset
+// off (nil outside any mark).
+func (f *File) At(off int) (*Scope, []string) {
+	i := sort.Search(len(f.Marks), func(i int) bool { return f.Marks[i].Offset > off }) - 1
+	if i < 0 || f.Marks[i].Scope >= len(f.Scopes) {
+		return nil, nil
+	}
+	return &f.Scopes[f.Marks[i].Scope], f.Marks[i].Vars
+}
+
 // AttrCmd is an `attribute [attrs] names` command.
 type AttrCmd struct {
 	Names    []string
@@ -102,8 +123,10 @@ type File struct {
 	ModuleDocs []string
 	Decls      []Decl
 	Scopes     []Scope
-	AttrCmds   []AttrCmd
-	Exports    []Export
+	// Marks locate Scopes in the text, in increasing Offset order.
+	Marks    []Mark
+	AttrCmds []AttrCmd
+	Exports  []Export
 	// Diags are syntax problems the parser recovered from.
 	Diags []Diag
 	// Warnings are problems with the file as a whole (encoding, size, BOM).
@@ -177,4 +200,45 @@ func utf16Col(src []byte, lineStart, off int) int {
 		}
 	}
 	return n
+}
+
+// LineIndex converts between byte offsets and LSP positions of one text.
+type LineIndex struct {
+	src    []byte
+	starts []int
+}
+
+// NewLineIndex indexes the line starts of src (after Prepare).
+func NewLineIndex(src []byte) *LineIndex { return &LineIndex{src: src, starts: lineStarts(src)} }
+
+// Pos returns the LSP position of byte offset off.
+func (x *LineIndex) Pos(off int) Pos {
+	l := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off }) - 1
+	return Pos{Line: l, Character: utf16Col(x.src, x.starts[l], off)}
+}
+
+// Offset returns the byte offset of an LSP position, clamped to the text.
+func (x *LineIndex) Offset(p Pos) int {
+	if p.Line < 0 {
+		return 0
+	}
+	if p.Line >= len(x.starts) {
+		return len(x.src)
+	}
+	off, end := x.starts[p.Line], len(x.src)
+	if p.Line+1 < len(x.starts) {
+		end = x.starts[p.Line+1]
+	}
+	for n := 0; off < end && n < p.Character; {
+		r, sz := utf8.DecodeRune(x.src[off:end])
+		if r == '\n' || r == '\r' {
+			break
+		}
+		off += sz
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return off
 }

@@ -159,6 +159,7 @@ func Parse(content []byte) *File {
 		if p.i == start {
 			p.i++
 		}
+		p.mark(p.toks[p.i-1].End) // comments after `end`, `open` see the new scope
 	}
 	return f
 }
@@ -185,6 +186,37 @@ func (p *parser) lineOf(off int) int {
 func (p *parser) pos(off int) Pos {
 	l := p.lineOf(off)
 	return Pos{Line: l, Character: utf16Col(p.src, p.lines[l], off)}
+}
+
+// mark records the scope and variables in force from byte offset off on,
+// when they differ from the last mark.
+func (p *parser) mark(off int32) {
+	sc := p.curScope()
+	if n := len(p.file.Marks); n > 0 {
+		last := &p.file.Marks[n-1]
+		if last.Scope == sc && sameVarNames(last.Vars, p.vars) {
+			return
+		}
+	}
+	var vars []string
+	for _, g := range p.vars {
+		vars = append(vars, g.names...)
+	}
+	p.file.Marks = append(p.file.Marks, Mark{Offset: int(off), Scope: sc, Vars: vars})
+}
+
+// sameVarNames reports whether names lists exactly the names of groups.
+func sameVarNames(names []string, groups []varGroup) bool {
+	i := 0
+	for _, g := range groups {
+		for _, n := range g.names {
+			if i >= len(names) || names[i] != n {
+				return false
+			}
+			i++
+		}
+	}
+	return i == len(names)
 }
 
 func (p *parser) text(i int) string {
@@ -287,6 +319,7 @@ func (p *parser) diag(i int, msg string) {
 func (p *parser) command(depth int) {
 	t := p.toks[p.i]
 	cmdCol := t.Col
+	p.mark(t.Start)
 	if t.Kind == TokModDoc {
 		p.file.ModuleDocs = append(p.file.ModuleDocs, commentText(p.text(p.i), 3))
 		p.i++

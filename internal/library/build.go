@@ -185,10 +185,12 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// resolveDecl finds the declaration an `attribute` command names.
+// resolveDecl finds the declaration an `attribute` command names: exactly
+// that constant (no projection stripping, which would put the attributes of
+// an unindexed `Set.foo` on `Set`).
 func (b *builder) resolveDecl(id string, sc *leansrc.Scope) (*Decl, bool) {
 	r := b.resolver()
-	if n := r.resolve(id, sc, ""); n != "" {
+	if n := r.resolveExact(id, sc, ""); n != "" {
 		return b.lookup(n)
 	}
 	return nil, false

@@ -119,6 +119,12 @@ func (e *encoder) file(f *leansrc.File) {
 		e.str(s.Namespace)
 		e.strs_(s.Opens)
 	}
+	e.uint(uint64(len(f.Marks)))
+	for _, m := range f.Marks {
+		e.uint(uint64(m.Offset))
+		e.uint(uint64(m.Scope))
+		e.strs_(m.Vars)
+	}
 	e.uint(uint64(len(f.AttrCmds)))
 	for _, a := range f.AttrCmds {
 		e.strs_(a.Names)
@@ -188,10 +194,11 @@ func (d *varReader) uint() uint64 {
 	return v
 }
 
-// count reads a length, refusing ones the input cannot hold.
+// count reads a length, refusing ones the rest of the input cannot hold
+// (every element takes at least one byte).
 func (d *varReader) count() int {
 	n := d.uint()
-	if n > uint64(len(d.buf)) {
+	if n > uint64(len(d.buf)-d.pos) {
 		d.err = errCorrupt
 		return 0
 	}
@@ -270,6 +277,14 @@ func (d *decoder) file() *leansrc.File {
 	}
 	n = d.count()
 	for i := 0; i < n && d.err == nil; i++ {
+		m := leansrc.Mark{Offset: int(d.uint()), Scope: int(d.uint()), Vars: d.strs()}
+		if m.Scope >= len(f.Scopes) {
+			d.err = errCorrupt
+		}
+		f.Marks = append(f.Marks, m)
+	}
+	n = d.count()
+	for i := 0; i < n && d.err == nil; i++ {
 		f.AttrCmds = append(f.AttrCmds, leansrc.AttrCmd{Names: d.strs(), Attrs: d.strs(), Additive: d.additive(), Scope: int(d.uint())})
 	}
 	n = d.count()
@@ -340,4 +355,21 @@ func readCache(path string) (map[contentHash]*leansrc.File, error) {
 		return nil, d.err
 	}
 	return out, nil
+}
+
+// Parser returns a function that parses file content for ws, reusing the
+// parse results cached under cacheDir by earlier loads (matched by content
+// hash) and parsing the rest. It is safe for concurrent use; with no cache
+// ("" or unreadable) it parses everything.
+func Parser(cacheDir string, ws *Workspace) func(content []byte) *leansrc.File {
+	var cached map[contentHash]*leansrc.File
+	if cacheDir != "" {
+		cached, _ = readCache(cachePath(cacheDir, ws.Dir))
+	}
+	return func(content []byte) *leansrc.File {
+		if f, ok := cached[hashContent(content)]; ok {
+			return f
+		}
+		return leansrc.Parse(content)
+	}
 }

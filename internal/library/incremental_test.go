@@ -16,7 +16,9 @@ import (
 // RemoveFile to a library (editing, truncating, emptying, restoring,
 // deleting and adding files, writing each change to disk too) and checks
 // that the result has the same declarations, resolved names, dependency
-// lists, to_additive twins and used-by lists as Load on the final files.
+// lists, to_additive twins and used-by lists as Load on the final files,
+// and that a consumer applying only the returned Deltas holds exactly the
+// final declarations.
 // It runs on testdata/workspace and, with DRIFT_MATHLIB set, on a sample of
 // Mathlib files. DRIFT_PROPERTY_SEED reproduces a run.
 func TestIncrementalEqualsFresh(t *testing.T) {
@@ -47,6 +49,7 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 					load(t, dir, cache)
 				}
 				lib := load(t, dir, cache)
+				mirror := newMirror(lib)
 				files := lib.Files()
 				originals := map[string][]byte{}
 				for _, p := range files {
@@ -61,15 +64,17 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 						if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
 							t.Fatal(err)
 						}
-						lib, _ = lib.RemoveFile(p)
+						var d Delta
+						lib, d = lib.RemoveFile(p)
+						mirror.apply(d)
 						op = "remove"
 					case k == 1: // a new file using names of the others
 						p = filepath.Join(dir, "Extra", fmt.Sprintf("New%d.lean", step))
-						lib = write(t, lib, p, []byte(newFile(lib, step, rng)))
+						lib = write(t, lib, mirror, p, []byte(newFile(lib, step, rng)))
 						files = append(files, p)
 						op = "add"
 					case k == 2: // restore the original text
-						lib = write(t, lib, p, originals[p])
+						lib = write(t, lib, mirror, p, originals[p])
 						op = "restore"
 					default:
 						b, err := os.ReadFile(p)
@@ -77,7 +82,7 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 							b = nil
 						}
 						b = mutate(b, rng)
-						lib = write(t, lib, p, b)
+						lib = write(t, lib, mirror, p, b)
 						op = fmt.Sprintf("update (%d bytes)", len(b))
 					}
 					log = append(log, op+" "+strings.TrimPrefix(p, dir))
@@ -86,7 +91,7 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 				if run == 0 {
 					t.Logf("%d files, %d declarations", len(fresh.Files()), len(fresh.Decls()))
 				}
-				if diff := compareLibs(lib, fresh); diff != "" {
+				if diff := compareLibs(lib, fresh) + mirror.diff(lib); diff != "" {
 					t.Fatalf("run %d: incremental ≠ fresh after\n  %s\n%s", run, strings.Join(log, "\n  "), diff)
 				}
 			}
@@ -94,8 +99,8 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 	}
 }
 
-// write stores content at p and applies it to lib.
-func write(t *testing.T, lib *Library, p string, content []byte) *Library {
+// write stores content at p and applies it to lib and its Delta to m.
+func write(t *testing.T, lib *Library, m deltaMirror, p string, content []byte) *Library {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -103,8 +108,50 @@ func write(t *testing.T, lib *Library, p string, content []byte) *Library {
 	if err := os.WriteFile(p, content, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	nl, _ := lib.UpdateFile(p, content)
+	nl, d := lib.UpdateFile(p, content)
+	m.apply(d)
 	return nl
+}
+
+// deltaMirror is what a consumer driven only by Deltas holds: declarations
+// by package, file and name.
+type deltaMirror map[string]*Decl
+
+func mirrorKey(d *Decl) string { return d.Package + ":" + d.File + "\x1f" + d.Name }
+
+func newMirror(l *Library) deltaMirror {
+	m := deltaMirror{}
+	for _, d := range l.Decls() {
+		m[mirrorKey(d)] = d
+	}
+	return m
+}
+
+// apply updates the mirror with a Delta.
+func (m deltaMirror) apply(d Delta) {
+	for _, x := range d.Removed {
+		delete(m, mirrorKey(x))
+	}
+	for _, x := range append(d.Added, d.Changed...) {
+		m[mirrorKey(x)] = x
+	}
+}
+
+// diff describes how the mirror differs from l's declarations.
+func (m deltaMirror) diff(l *Library) string {
+	var a, b []string
+	for _, d := range m {
+		a = append(a, declString(d))
+	}
+	for _, d := range l.Decls() {
+		b = append(b, declString(d))
+	}
+	sort.Strings(a)
+	sort.Strings(b)
+	if reflect.DeepEqual(a, b) {
+		return ""
+	}
+	return "declarations known from the Deltas:\n" + setDiff(a, b)
 }
 
 // newFile is the text of a new file whose declarations (a theorem with a

@@ -40,12 +40,17 @@ type Problem struct {
 	Error bool
 }
 
-// Delta describes what an UpdateFile or RemoveFile changed.
+// Delta describes what an UpdateFile or RemoveFile changed: applying it to
+// the previous snapshot's declarations (keyed by package, file and name)
+// gives the new snapshot's, so a consumer can update itself from it alone.
 type Delta struct {
-	// File is the absolute path of the file.
+	// File is the absolute path of the file that was updated or removed.
 	File string
-	// Added are declarations new in the file, Removed those gone from it,
-	// Changed those whose text, range or edges changed (new versions).
+	// Added are declarations new in the snapshot, Removed those gone from
+	// it, Changed those whose text, range, edges or twin changed (the new
+	// versions). They belong to File and to the other files that were
+	// resolved again because File started or stopped declaring names they
+	// may use; each Decl names its file.
 	Added, Removed, Changed []*Decl
 }
 
@@ -98,6 +103,9 @@ type Library struct {
 	aliases   map[string]string     // export aliases: alias name → target
 
 	empty []Root // roots that yielded no file at Load
+	// touched marks a snapshot served although some files' modification
+	// times changed (same content): Load rewrites it with the new times.
+	touched bool
 
 	allOnce sync.Once
 	all     []*Decl
@@ -131,6 +139,11 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 		lib, err := readSnapshot(spath, ws, ls)
 		if err == nil {
 			lib.empty = empty
+			if lib.touched {
+				if err := writeSnapshot(spath, lib); err != nil {
+					logf("writing library snapshot: %v", err)
+				}
+			}
 			if opts.Progress != nil {
 				opts.Progress(len(srcs), len(srcs))
 			}
@@ -299,6 +312,31 @@ func (l *Library) FileDecls(path string) []*Decl {
 	return nil
 }
 
+// Syntax returns the parse result (scopes and the marks that locate them)
+// of an indexed file (absolute path) when the snapshot holds it, as it does
+// for files given to UpdateFile; nil otherwise (see Parser).
+func (l *Library) Syntax(path string) *leansrc.File {
+	if fd, ok := l.files[path]; ok {
+		return fd.pf
+	}
+	return nil
+}
+
+// Resolve returns the full name that identifier id denotes in scope sc,
+// inside the declaration named self ("" outside declarations), the way Lean
+// resolves it: self's namespaces, the current namespaces, the root, the
+// opens, identifier-like notations and export aliases; "" when nothing
+// matches. Unlike the resolution of code references it does not strip
+// trailing components (projections).
+func (l *Library) Resolve(id string, sc *leansrc.Scope, self string) string {
+	r := resolver{fallback: l.Lookup, notations: l.notations, aliases: l.aliases}
+	r.lasts = []map[string]bool{l.base.get().lasts}
+	if l.over != nil {
+		r.lasts = append(r.lasts, l.over.lasts)
+	}
+	return r.resolveExact(id, sc, self)
+}
+
 // Problems returns the warnings and errors of every file, ordered by file.
 func (l *Library) Problems() []Problem {
 	var out []Problem
@@ -399,10 +437,7 @@ func newIndex(files []*fileData) *index {
 // that may refer to those names are resolved again, so that the snapshot
 // equals a fresh Load of the same files. The receiver is not modified.
 func (l *Library) UpdateFile(path string, content []byte) (*Library, Delta) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
-	}
+	abs := l.path(path)
 	nl := l.derive()
 	fd := nl.rebuild(abs, leansrc.Parse(content), hashContent(content))
 	d := diff(abs, l.files[abs], fd)
@@ -413,10 +448,7 @@ func (l *Library) UpdateFile(path string, content []byte) (*Library, Delta) {
 // RemoveFile returns a snapshot without the file at path (absolute); files
 // that referred to its names are resolved again.
 func (l *Library) RemoveFile(path string) (*Library, Delta) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
-	}
+	abs := l.path(path)
 	old := l.files[abs]
 	if old == nil {
 		return l, Delta{File: abs}
@@ -431,6 +463,19 @@ func (l *Library) RemoveFile(path string) (*Library, Delta) {
 	d := diff(abs, old, nil)
 	nl.refreshDependents(abs, old, nil, &d)
 	return nl, d
+}
+
+// path is the absolute path under which the library knows the file at p
+// (which may name it through the real directory of a linked root).
+func (l *Library) path(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = p
+	}
+	if _, ok := l.files[abs]; ok {
+		return abs
+	}
+	return l.ws.logical(abs)
 }
 
 // rebuild replaces the file at abs in l (a snapshot being derived) by the
@@ -460,11 +505,15 @@ func (l *Library) refreshDependents(abs string, old, new *fileData, d *Delta) {
 	if len(lasts) == 0 {
 		return
 	}
-	for _, p := range l.Files() {
-		f := l.files[p]
-		if p == abs || !f.refs.mayHaveAny(lasts) {
-			continue
+	var deps []string
+	for p, f := range l.files {
+		if p != abs && f.refs.mayHaveAny(lasts) {
+			deps = append(deps, p)
 		}
+	}
+	sort.Strings(deps) // rebuild in path order, as Load resolves
+	for _, p := range deps {
+		f := l.files[p]
 		pf := f.pf
 		if pf == nil {
 			content, err := readSource(p)
@@ -530,7 +579,7 @@ func (l *Library) derive() *Library {
 
 // maxOverlay is the number of changed files after which the base index is
 // rebuilt instead of growing the overlay.
-const maxOverlay = 64
+const maxOverlay = 256
 
 // finish rebuilds the overlay index (or the base, when the overlay is big).
 func (l *Library) finish() {

@@ -527,10 +527,15 @@ theorem t : True := trivial
 func declSet(lib *Library) []string {
 	var out []string
 	for _, d := range lib.Decls() {
-		out = append(out, fmt.Sprintf("%s %s %s %s %q %q %s", d.Name, d.Kind, d.Module, d.File, d.StatementDeps, d.ProofDeps, d.Twin))
+		out = append(out, declString(d))
 	}
 	sort.Strings(out)
 	return out
+}
+
+// declString renders what the comparisons look at in one declaration.
+func declString(d *Decl) string {
+	return fmt.Sprintf("%s %s %s %s %q %q %s", d.Name, d.Kind, d.Module, d.File, d.StatementDeps, d.ProofDeps, d.Twin)
 }
 
 // symlinkWorkspace builds a workspace with one file of its own whose
@@ -563,7 +568,7 @@ func pkgDecls(lib *Library, pkg string) []string {
 	var out []string
 	for _, d := range lib.Decls() {
 		if d.Package == pkg {
-			out = append(out, fmt.Sprintf("%s %s %s %s %q %q %s", d.Name, d.Kind, d.Module, d.File, d.StatementDeps, d.ProofDeps, d.Twin))
+			out = append(out, declString(d))
 		}
 	}
 	sort.Strings(out)
@@ -602,6 +607,15 @@ func TestSymlinkedPackage(t *testing.T) {
 			}
 			if _, ok := linked.Lookup("mine"); !ok {
 				t.Error("the workspace's own file is missing")
+			}
+			// An editor may name a package file by its real path.
+			f := direct.Files()[len(direct.Files())/2]
+			edited, _ := linked.UpdateFile(f, []byte("theorem edited_through_real_path : True := trivial\n"))
+			if len(edited.Files()) != len(linked.Files()) {
+				t.Errorf("update by real path added a file: %d files, was %d", len(edited.Files()), len(linked.Files()))
+			}
+			if d, ok := edited.Lookup("edited_through_real_path"); !ok || d.Package == "" {
+				t.Errorf("update by real path: %+v, %v", d, ok)
 			}
 			// --root given as a link to the tree.
 			link := filepath.Join(t.TempDir(), "link")
@@ -674,5 +688,27 @@ func TestEmptyRoot(t *testing.T) {
 	}
 	if len(logged) != 1 || !strings.Contains(logged[0], empty+" yields no Lean files") {
 		t.Errorf("log = %q", logged)
+	}
+}
+
+// TestNamesUniquePerFile checks the counting rule on real trees: no two
+// declarations share package, file and name, so every consumer that keys
+// declarations that way (retrieval's documents) counts what `index` counts.
+func TestNamesUniquePerFile(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	trees := []string{filepath.Join("..", "..", "testdata", "workspace")}
+	if m := os.Getenv("DRIFT_MATHLIB"); m != "" {
+		trees = append(trees, m)
+	}
+	for _, dir := range trees {
+		lib := load(t, dir, "")
+		seen := map[string]bool{}
+		for _, d := range lib.Decls() {
+			k := d.Package + ":" + d.File + "\x1f" + d.Name
+			if seen[k] || d.Name == "" {
+				t.Fatalf("%s: %q declared twice in %s", dir, d.Name, d.File)
+			}
+			seen[k] = true
+		}
 	}
 }

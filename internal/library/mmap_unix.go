@@ -23,3 +23,6 @@ func mapFile(path string) ([]byte, error) {
 	}
 	return syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 }
+
+// unmapFile removes a mapping made by mapFile.
+func unmapFile(b []byte) { _ = syscall.Munmap(b) }

@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"time"
 	"unsafe"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
@@ -26,15 +27,20 @@ import (
 // The body starts with the workspace's roots, then a blob of every distinct
 // string, then the files; strings are (offset, length) pairs into the blob
 // and decode without copying: the file is memory-mapped and the strings
-// point into the mapping (which is never unmapped: the strings may live as
-// long as the process). Files are replaced atomically (temporary file and
+// point into the mapping (which, once served, is never unmapped: the
+// strings may live as long as the process; a snapshot that is not served
+// is unmapped at once). Files are replaced atomically (temporary file and
 // rename), so a reader never sees a partial file and a writer killed at any
 // point leaves the previous snapshot or none; a corrupt or foreign-version
 // snapshot is reported and rebuilt, never served.
 
+// snapVersion must be bumped whenever the encoding or the output of the
+// library's build (resolution, twins, tables, counting rule) changes: a
+// snapshot holds that output, and the parser's version alone does not cover
+// it.
 const (
 	snapMagic   = "DRIFTLIB"
-	snapVersion = 2
+	snapVersion = 3
 )
 
 // snapPath is the snapshot file for a workspace directory.
@@ -183,11 +189,24 @@ func writeSnapshot(path string, lib *Library) error {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// staleTemp is the age after which a temporary file of writeAtomic is
+// taken as left by a killed writer (a write lasts seconds at most).
+const staleTemp = 10 * time.Minute
+
 // writeAtomic writes the parts to a temporary file beside path, syncs it
-// and renames it over path.
+// and renames it over path. Temporary files for path left by writers that
+// were killed are removed.
 func writeAtomic(path string, parts ...[]byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
+	}
+	pattern := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if old, err := filepath.Glob(pattern); err == nil {
+		for _, p := range old {
+			if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > staleTemp {
+				os.Remove(p)
+			}
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
@@ -247,10 +266,11 @@ func (d *snapDecoder) strList() []string {
 
 func (d *snapDecoder) flag() bool { return d.uint() != 0 }
 
+// bytes returns the next n bytes (nil after a failure).
 func (d *snapDecoder) bytes(n int) []byte {
-	if d.err != nil || d.pos+n > len(d.buf) {
+	if d.err != nil || n < 0 || n > len(d.buf)-d.pos {
 		d.err = errCorrupt
-		return make([]byte, n)
+		return nil
 	}
 	b := d.buf[d.pos : d.pos+n]
 	d.pos += n
@@ -280,6 +300,9 @@ func (d *snapDecoder) file() *fileData {
 	}
 	nw := d.count()
 	refs := d.bytes(nw * 8)
+	if d.err != nil {
+		return f
+	}
 	f.refs = make(refFilter, nw)
 	for i := range f.refs {
 		f.refs[i] = binary.LittleEndian.Uint64(refs[i*8:])
@@ -322,6 +345,15 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
+	lib, err := decodeSnapshot(buf, ws, ls)
+	if err != nil {
+		unmapFile(buf) // nothing decoded from it survives
+	}
+	return lib, err
+}
+
+// decodeSnapshot decodes a mapped snapshot file (see readSnapshot).
+func decodeSnapshot(buf []byte, ws *Workspace, ls *listing) (*Library, error) {
 	if !bytes.HasPrefix(buf, []byte(snapMagic)) {
 		return nil, errCorrupt
 	}
@@ -368,7 +400,7 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 			return nil, d.err
 		}
 		s := ls.files[i]
-		if f.abs != s.abs || f.rel != s.rel || f.root != s.root || !unchanged(f) {
+		if f.abs != s.abs || f.rel != s.rel || f.root != s.root || !unchanged(f, &lib.touched) {
 			return nil, errStale
 		}
 		fds[i] = f
@@ -381,8 +413,9 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 
 // unchanged reports whether the file on disk still has the content the
 // snapshot was built from: same size and modification time, or else the
-// same content hash.
-func unchanged(f *fileData) bool {
+// same content hash (then f takes the new time and touched is set, so that
+// the snapshot is rewritten rather than hashed again at every start).
+func unchanged(f *fileData, touched *bool) bool {
 	st, err := os.Stat(f.abs)
 	if err != nil || st.Size() != f.size {
 		return false
@@ -391,5 +424,9 @@ func unchanged(f *fileData) bool {
 		return true
 	}
 	b, err := readSource(f.abs)
-	return err == nil && hashContent(b) == f.hash
+	if err != nil || hashContent(b) != f.hash {
+		return false
+	}
+	f.mtime, *touched = st.ModTime().UnixNano(), true
+	return true
 }

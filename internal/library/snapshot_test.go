@@ -3,6 +3,8 @@ package library
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,6 +101,11 @@ func TestSnapshot(t *testing.T) {
 	if !servedFromSnapshot(t, ws, cache) {
 		t.Error("touching a file made the snapshot stale")
 	}
+	open() // serves it and records the new time
+	ls, _ := ws.walk()
+	if lib, err := readSnapshot(snapPath(cache, ws.Dir), ws, ls); err != nil || lib.touched {
+		t.Errorf("after a start, the touched file still needs hashing (%v)", err)
+	}
 	// An edited file makes it stale, and the rebuild sees the edit.
 	if err := os.WriteFile(a, []byte("theorem edited_in_place : True := trivial\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -139,4 +146,96 @@ func firstLineDiff(got, want string) string {
 		}
 	}
 	return "lengths differ"
+}
+
+// TestWriteAtomicRemovesStaleTemps checks that temporary files left by a
+// killed writer are removed by the next write, and a fresh one (another
+// process writing now) is kept.
+func TestWriteAtomicRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "library-x.lib")
+	stale, fresh := filepath.Join(dir, ".tmp-library-x.lib-1"), filepath.Join(dir, ".tmp-library-x.lib-2")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-staleTemp - time.Minute)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeAtomic(path, []byte("a"), []byte("b")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "ab" {
+		t.Errorf("written %q, %v", b, err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale temporary file kept: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("fresh temporary file removed: %v", err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
+	if len(left) != 1 {
+		t.Errorf("temporary files left: %q", left)
+	}
+}
+
+// FuzzReadSnapshot feeds readSnapshot damaged snapshots whose checksum
+// was recomputed (the damage a checksum cannot catch): it must return an
+// error or a library, never panic.
+func FuzzReadSnapshot(f *testing.F) {
+	// A fixed directory, so that inputs saved under testdata/fuzz replay
+	// (the snapshot holds the workspace's paths); files are written only
+	// when missing or different, as fuzz workers share it.
+	dir := filepath.Join(os.TempDir(), "drift-fuzz-snapshot")
+	for name, text := range map[string]string{"lakefile.lean": "-- lake\n", "A.lean": resolutionSrc,
+		"B.lean": "/-- doc -/\n@[to_additive]\ntheorem mul_b : Foo.bar = 1 := Foo.baz\nnotation \"ν\" => Foo.bar\n"} {
+		p := filepath.Join(dir, name)
+		if b, err := os.ReadFile(p); err == nil && string(b) == text {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			f.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	cache := f.TempDir()
+	ws, err := Discover(dir, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := Load(context.Background(), ws, Options{CacheDir: cache}); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(snapPath(cache, ws.Dir))
+	if err != nil {
+		f.Fatal(err)
+	}
+	ls, err := ws.walk()
+	if err != nil {
+		f.Fatal(err)
+	}
+	head := len(snapMagic) + len(binary.AppendUvarint(nil, snapFormat())) // magic and version
+	f.Add(good[head+12:])
+	f.Fuzz(func(t *testing.T, body []byte) {
+		b := append([]byte(nil), good[:head]...)
+		b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(body, castagnoli))
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(body)))
+		path := filepath.Join(t.TempDir(), "s.lib")
+		if err := os.WriteFile(path, append(b, body...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if lib, err := readSnapshot(path, ws, ls); err == nil {
+			_ = dump(lib)
+		}
+		if bytes.Equal(body, good[head+12:]) { // the seed itself must be served
+			if _, err := readSnapshot(path, ws, ls); err != nil {
+				t.Fatalf("the intact snapshot is refused: %v", err)
+			}
+		}
+	})
 }

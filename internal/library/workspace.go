@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Root is one directory tree of Lean sources: the workspace itself, a Lake
@@ -30,6 +31,9 @@ type Workspace struct {
 	Toolchain string
 	// Roots are the trees to index, the workspace first.
 	Roots []Root
+
+	realOnce sync.Once
+	realDirs []string // Roots[i].Dir with symbolic links resolved
 }
 
 // skipDirs are directory names never descended into.
@@ -162,16 +166,6 @@ type listing struct {
 	perRoot []int
 }
 
-// files lists every .lean file of the workspace, skipping build outputs,
-// hidden directories and the package directories of nested roots.
-func (ws *Workspace) files() ([]sourceFile, error) {
-	ls, err := ws.walk()
-	if err != nil {
-		return nil, err
-	}
-	return ls.files, nil
-}
-
 // Dirs returns every directory the indexer reads .lean files from, by the
 // path under its root (symbolic links followed, each real directory once):
 // the directories a file watcher must watch.
@@ -258,6 +252,31 @@ func (ws *Workspace) walk() (*listing, error) {
 	}
 	sort.Slice(ls.files, func(i, j int) bool { return ls.files[i].abs < ls.files[j].abs })
 	return ls, nil
+}
+
+// logical maps a path reached through a root's real directory (an editor
+// that resolved the link of a symlinked package) to the path under the
+// root that the library uses; other paths are returned unchanged.
+func (ws *Workspace) logical(abs string) string {
+	ws.realOnce.Do(func() {
+		ws.realDirs = make([]string, len(ws.Roots))
+		for i, r := range ws.Roots {
+			if real, err := filepath.EvalSymlinks(r.Dir); err == nil && real != r.Dir {
+				ws.realDirs[i] = real
+			}
+		}
+	})
+	for _, r := range ws.Roots {
+		if strings.HasPrefix(abs, r.Dir+string(filepath.Separator)) {
+			return abs
+		}
+	}
+	for i, real := range ws.realDirs {
+		if real != "" && strings.HasPrefix(abs, real+string(filepath.Separator)) {
+			return filepath.Join(ws.Roots[i].Dir, abs[len(real)+1:])
+		}
+	}
+	return abs
 }
 
 // locate maps an absolute file path to its root and relative path; files

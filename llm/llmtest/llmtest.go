@@ -22,13 +22,25 @@ type Message struct {
 
 // Request is one recorded chat-completion request.
 type Request struct {
-	Model         string    `json:"model"`
-	Messages      []Message `json:"messages"`
-	Temperature   float64   `json:"temperature"`
-	Seed          *int      `json:"seed"`
-	MaxTokens     int       `json:"max_tokens"`
-	Stream        bool      `json:"stream"`
-	Authorization string    `json:"-"`
+	Model       string    `json:"model"`
+	Messages    []Message `json:"messages"`
+	Temperature float64   `json:"temperature"`
+	Seed        *int      `json:"seed"`
+	MaxTokens   int       `json:"max_tokens"`
+	Stream      bool      `json:"stream"`
+	// ResponseFormat is the structured-output request, if any.
+	ResponseFormat *ResponseFormat `json:"response_format"`
+	Authorization  string          `json:"-"`
+}
+
+// ResponseFormat is a request's response_format.
+type ResponseFormat struct {
+	Type       string `json:"type"`
+	JSONSchema *struct {
+		Name   string          `json:"name"`
+		Schema json.RawMessage `json:"schema"`
+		Strict bool            `json:"strict"`
+	} `json:"json_schema"`
 }
 
 // Prompt returns all message contents joined by blank lines.
@@ -91,6 +103,9 @@ type Server struct {
 	resp Responder
 	// APIKey, when set, must arrive as "Authorization: Bearer APIKey".
 	APIKey string
+	// NoStructured makes the server refuse response_format with HTTP 400, as
+	// servers without structured output do.
+	NoStructured bool
 
 	mu   sync.Mutex
 	reqs []Request
@@ -197,10 +212,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.shapeError(w, "temperature %v out of range", req.Temperature)
 		return
 	}
+	if rf := req.ResponseFormat; rf != nil {
+		switch {
+		case rf.Type == "json_schema" && (rf.JSONSchema == nil || rf.JSONSchema.Name == "" || !json.Valid(rf.JSONSchema.Schema) || !strings.HasPrefix(strings.TrimSpace(string(rf.JSONSchema.Schema)), "{")):
+			s.shapeError(w, "response_format json_schema without a name and a schema object")
+			return
+		case rf.Type != "json_schema" && rf.Type != "json_object" && rf.Type != "text":
+			s.shapeError(w, "response_format type %q", rf.Type)
+			return
+		}
+	}
 	s.mu.Lock()
 	n := len(s.reqs)
 	s.reqs = append(s.reqs, req)
 	s.mu.Unlock()
+	if req.ResponseFormat != nil && s.NoStructured {
+		writeError(w, http.StatusBadRequest, "unsupported parameter: response_format")
+		return
+	}
 
 	rep := s.resp(n, req)
 	if rep.Delay > 0 {

@@ -24,7 +24,7 @@ const (
 func StageOf(req Request) string {
 	p := req.Prompt()
 	switch {
-	case strings.Contains(p, `\boxed{`) && strings.Contains(p, "Decompose this statement"):
+	case strings.Contains(p, "Decompose this statement"):
 		return StageDecompose
 	case strings.Contains(p, `{"dependency"`):
 		return StagePropose
@@ -90,15 +90,20 @@ var templates = []template{
 // their full names as {"dependency": [...]}, Formalize with a ```lean block
 // (a scripted template when one matches, else a stub assembled from the
 // concepts), and Informalize with a one-sentence description.
+//
+// A request with a json_schema response format (structured output) gets the
+// same content as JSON of drift's schemas, as a server constraining its
+// decoding to them would give.
 func Workspace() Responder {
 	return func(_ int, req Request) Reply {
+		structured := req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema"
 		switch StageOf(req) {
 		case StageDecompose:
-			return Reply{Text: decomposeAnswer(lastUser(req, "Statement:"))}
+			return Reply{Text: decomposeAnswer(lastUser(req, "Statement:"), structured)}
 		case StagePropose:
-			return Reply{Text: proposeAnswer(lastUser(req, "Statement:"))}
+			return Reply{Text: proposeAnswer(lastUser(req, "Statement:"), structured)}
 		case StageFormalize:
-			return Reply{Text: formalizeAnswer(req.Prompt())}
+			return Reply{Text: formalizeAnswer(lastUser(req, ""), structured)}
 		case StageInformalize:
 			return Reply{Text: informalizeAnswer(req.Prompt())}
 		case StageRepair:
@@ -111,7 +116,7 @@ func Workspace() Responder {
 func lastUser(req Request, marker string) string {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		if m := req.Messages[i]; m.Role == "user" {
-			if j := strings.LastIndex(m.Content, marker); j >= 0 {
+			if j := strings.LastIndex(m.Content, marker); j >= 0 && marker != "" {
 				return strings.TrimSpace(m.Content[j+len(marker):])
 			}
 			return m.Content
@@ -146,8 +151,23 @@ func found(statement string) []concept {
 	return out
 }
 
-func decomposeAnswer(statement string) string {
+func decomposeAnswer(statement string, structured bool) string {
 	cs := found(statement)
+	if structured {
+		type query struct {
+			Sentence string `json:"sentence"`
+			Lean     string `json:"lean"`
+		}
+		qs := []query{{"The type of natural numbers.", "Nat"}}
+		if len(cs) > 0 {
+			qs = qs[:0]
+		}
+		for _, c := range cs {
+			qs = append(qs, query{c.sentence, c.lean})
+		}
+		b, _ := json.Marshal(map[string][]query{"queries": qs})
+		return string(b)
+	}
 	if len(cs) == 0 {
 		return "The statement is about natural numbers.\n\\boxed{The type of natural numbers. Lean: `Nat`}"
 	}
@@ -159,12 +179,15 @@ func decomposeAnswer(statement string) string {
 	return b.String()
 }
 
-func proposeAnswer(statement string) string {
+func proposeAnswer(statement string, structured bool) string {
 	names := []string{}
 	for _, c := range found(statement) {
 		names = append(names, c.name)
 	}
 	b, _ := json.Marshal(map[string][]string{"dependency": names})
+	if structured {
+		return string(b)
+	}
 	return "```json\n" + string(b) + "\n```"
 }
 
@@ -173,7 +196,7 @@ var (
 	stmtRE = regexp.MustCompile(`(?s)## Informal statement\s*\n(.*)$`)
 )
 
-func formalizeAnswer(prompt string) string {
+func formalizeAnswer(prompt string, structured bool) string {
 	statement := ""
 	if m := stmtRE.FindStringSubmatch(prompt); m != nil {
 		statement = strings.TrimSpace(m[1])
@@ -201,7 +224,42 @@ func formalizeAnswer(prompt string) string {
 		stub = assembled(found(statement))
 	}
 	stub = strings.Replace(stub, "NAME", name, 1)
+	if structured {
+		return stubJSON(stub)
+	}
 	return "Here is the formal statement:\n\n```lean\n" + stub + "\n```\n"
+}
+
+// stubJSON splits "theorem NAME BINDERS : CONCLUSION := by sorry" into drift's
+// structured form {"name", "binders", "conclusion"}.
+func stubJSON(stub string) string {
+	rest := strings.TrimSuffix(strings.TrimPrefix(stub, "theorem "), " := by sorry")
+	name, rest, _ := strings.Cut(rest, " ")
+	var binders []string
+	depth, start := 0, -1
+	concl := ""
+	for i, r := range rest {
+		switch {
+		case strings.ContainsRune("({[⦃", r):
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case strings.ContainsRune(")}]⦄", r):
+			depth--
+			if depth == 0 && start >= 0 {
+				binders = append(binders, rest[start:i+len(string(r))])
+				start = -1
+			}
+		case r == ':' && depth == 0:
+			concl = strings.TrimSpace(rest[i+1:])
+		}
+		if concl != "" {
+			break
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"name": name, "binders": append([]string{}, binders...), "conclusion": concl})
+	return string(b)
 }
 
 // assembled builds a stub from the predicates found: every concept but the

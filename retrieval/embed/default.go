@@ -28,7 +28,7 @@ var BundledModels = []string{"use-lite-int8", "use-lite", "all-minilm-l6-v2"}
 // Config selects and configures the embedder (LSP settings and environment).
 type Config struct {
 	Provider  string // see the Provider constants
-	ModelsDir string // where setup put models (default ModelsDir())
+	ModelsDir string // where setup put models (ConfigFrom: ModelsDirFrom)
 	ModelDir  string // bert: a model directory (model.onnx + vocab.txt/tokenizer.json)
 	Pooling   string // bert: "mean" or "cls" (overrides the directory's setting)
 	MaxLength int    // bert: tokens per text (overrides)
@@ -37,31 +37,44 @@ type Config struct {
 	BaseURL   string // openai: endpoint
 	Model     string // openai: model name
 	APIKeyEnv string // openai: name of the env var holding the key (default OPENAI_API_KEY)
+	APIKey    string // openai: the key (resolved from APIKeyEnv by ConfigFrom or the caller)
 	Dim       int    // openai: requested dimensions
 }
 
-// ConfigFromEnv reads DRIFT_EMBED_PROVIDER, DRIFT_MODELS, DRIFT_EMBED_MODEL_DIR,
+// ConfigFrom reads DRIFT_EMBED_PROVIDER, DRIFT_MODELS, DRIFT_EMBED_MODEL_DIR,
 // DRIFT_EMBED_POOLING, DRIFT_EMBED_MAX_LENGTH, DRIFT_ORT_LIBRARY,
 // DRIFT_EMBED_THREADS, DRIFT_EMBED_BASE_URL, DRIFT_EMBED_MODEL,
-// DRIFT_EMBED_API_KEY_ENV and DRIFT_EMBED_DIM.
-func ConfigFromEnv() Config {
+// DRIFT_EMBED_API_KEY_ENV (and the key it names) and DRIFT_EMBED_DIM through
+// getenv; the models directory defaults to ModelsDirFrom(getenv). Nothing
+// in this package reads the environment afterwards.
+func ConfigFrom(getenv func(string) string) Config {
 	atoi := func(k string) int {
-		n, _ := strconv.Atoi(os.Getenv(k))
+		n, _ := strconv.Atoi(getenv(k))
 		return n
 	}
-	return Config{
-		Provider:  os.Getenv("DRIFT_EMBED_PROVIDER"),
-		ModelsDir: os.Getenv("DRIFT_MODELS"),
-		ModelDir:  os.Getenv("DRIFT_EMBED_MODEL_DIR"),
-		Pooling:   os.Getenv("DRIFT_EMBED_POOLING"),
+	cfg := Config{
+		Provider:  getenv("DRIFT_EMBED_PROVIDER"),
+		ModelsDir: ModelsDirFrom(getenv),
+		ModelDir:  getenv("DRIFT_EMBED_MODEL_DIR"),
+		Pooling:   getenv("DRIFT_EMBED_POOLING"),
 		MaxLength: atoi("DRIFT_EMBED_MAX_LENGTH"),
-		Library:   os.Getenv("DRIFT_ORT_LIBRARY"),
+		Library:   getenv("DRIFT_ORT_LIBRARY"),
 		Threads:   atoi("DRIFT_EMBED_THREADS"),
-		BaseURL:   os.Getenv("DRIFT_EMBED_BASE_URL"),
-		Model:     os.Getenv("DRIFT_EMBED_MODEL"),
-		APIKeyEnv: os.Getenv("DRIFT_EMBED_API_KEY_ENV"),
+		BaseURL:   getenv("DRIFT_EMBED_BASE_URL"),
+		Model:     getenv("DRIFT_EMBED_MODEL"),
+		APIKeyEnv: getenv("DRIFT_EMBED_API_KEY_ENV"),
 		Dim:       atoi("DRIFT_EMBED_DIM"),
 	}
+	cfg.APIKey = getenv(cfg.apiKeyEnv())
+	return cfg
+}
+
+// apiKeyEnv is the variable holding the openai provider's key.
+func (c Config) apiKeyEnv() string {
+	if c.APIKeyEnv == "" {
+		return "OPENAI_API_KEY"
+	}
+	return c.APIKeyEnv
 }
 
 // Default builds the embedder cfg asks for. With no provider (or "auto") it
@@ -72,9 +85,6 @@ func ConfigFromEnv() Config {
 // sentence for the user's log, empty when all went as configured.
 func Default(cfg Config) (Embedder, string) {
 	modelsDir := cfg.ModelsDir
-	if modelsDir == "" {
-		modelsDir = ModelsDir()
-	}
 	opts := LocalOptions{Library: cfg.Library, Threads: cfg.Threads}
 	if opts.Library == "" {
 		opts.Library = filepath.Join(modelsDir, "lib", ORTLibraryName)
@@ -85,7 +95,7 @@ func Default(cfg Config) (Embedder, string) {
 	case ProviderNone:
 		return nil, ""
 	case ProviderOpenAI:
-		e, err := NewOpenAI(OpenAIOptions{BaseURL: cfg.BaseURL, Model: cfg.Model, APIKeyEnv: cfg.APIKeyEnv, Dim: cfg.Dim})
+		e, err := NewOpenAI(OpenAIOptions{BaseURL: cfg.BaseURL, Model: cfg.Model, APIKey: cfg.APIKey, Dim: cfg.Dim})
 		if err == nil {
 			return e, ""
 		}
@@ -104,6 +114,13 @@ func Default(cfg Config) (Embedder, string) {
 		failed = err.Error()
 	default:
 		failed = fmt.Sprintf("unknown embedding provider %q (want auto, use-lite, bert, openai or none)", cfg.Provider)
+	}
+	if errNoLocal != nil {
+		// A cgo-free build: say so once, not once per bundled model.
+		if failed != "" {
+			return nil, fmt.Sprintf("dense search disabled: %s; %v", failed, errNoLocal)
+		}
+		return nil, fmt.Sprintf("dense search disabled: %v", errNoLocal)
 	}
 	e, err := bundled(modelsDir, opts)
 	switch {

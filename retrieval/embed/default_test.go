@@ -37,7 +37,7 @@ func TestDefaultDegradesWithWarning(t *testing.T) {
 
 func TestDefaultPicksBundled(t *testing.T) {
 	needModel(t, "use-lite")
-	e, warn := Default(Config{})
+	e, warn := Default(Config{ModelsDir: ModelsDir()})
 	if e == nil {
 		t.Fatalf("no embedder: %s", warn)
 	}
@@ -47,7 +47,7 @@ func TestDefaultPicksBundled(t *testing.T) {
 	if e.Name() != "use-lite-int8" && e.Name() != "use-lite" {
 		t.Errorf("picked %s", e.Name())
 	}
-	e2, warn := Default(Config{Provider: "bert", ModelDir: t.TempDir()})
+	e2, warn := Default(Config{ModelsDir: ModelsDir(), Provider: "bert", ModelDir: t.TempDir()})
 	if e2 == nil || !strings.Contains(warn, "using bundled model") {
 		t.Errorf("bad bert dir: %v %q, want fallback to bundled with warning", e2, warn)
 	}

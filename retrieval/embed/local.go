@@ -1,6 +1,8 @@
 package embed
 
 import (
+	"github.com/drift-lsp/drift-lsp/internal/cachedir"
+
 	"context"
 	"fmt"
 	"os"
@@ -30,21 +32,18 @@ func (o LocalOptions) withDefaults() LocalOptions {
 	return o
 }
 
-// ModelsDir is where setup places models: $DRIFT_MODELS, else
-// $XDG_CACHE_HOME/drift-lsp/models, else ~/.cache/drift-lsp/models.
-func ModelsDir() string {
-	if d := os.Getenv("DRIFT_MODELS"); d != "" {
+// ModelsDirFrom is where setup places models: $DRIFT_MODELS, else the
+// models folder of drift-lsp's cache directory (internal/cachedir).
+func ModelsDirFrom(getenv func(string) string) string {
+	if d := getenv("DRIFT_MODELS"); d != "" {
 		return d
 	}
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "drift-lsp", "models")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join(os.TempDir(), "drift-lsp", "models")
-	}
-	return filepath.Join(home, ".cache", "drift-lsp", "models")
+	return filepath.Join(cachedir.Dir(getenv), "models")
 }
+
+// ModelsDir is ModelsDirFrom of the process environment, for callers that
+// build an embedder without a resolved Config (tests, converters).
+func ModelsDir() string { return ModelsDirFrom(os.Getenv) }
 
 // Local is an Embedder backed by an ONNX model run in-process by ONNX
 // Runtime; it is safe for concurrent use.

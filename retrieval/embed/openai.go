@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -18,7 +17,7 @@ import (
 type OpenAIOptions struct {
 	BaseURL   string // e.g. https://api.openai.com/v1 or http://localhost:11434 ("/v1" is added to a bare host)
 	Model     string // e.g. text-embedding-3-small, nomic-embed-text, BAAI/bge-m3
-	APIKeyEnv string // name of the environment variable holding the key (default OPENAI_API_KEY); may be unset for local servers
+	APIKey    string // the key (the caller resolves it; embed reads no environment); may be empty for local servers
 	Dim       int    // requested dimensions (sent only when set), else learned from the first answer
 	BatchSize int    // texts per request (default 64)
 	Timeout   time.Duration
@@ -37,7 +36,7 @@ type OpenAI struct {
 }
 
 // NewOpenAI makes a client; it does not contact the server. The API key is
-// read from the environment at construction and never logged or echoed.
+// never logged or echoed.
 func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
 	if o.Model == "" {
 		return nil, errors.New("openai embeddings: no model configured")
@@ -46,11 +45,7 @@ func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
 	if err != nil {
 		return nil, err
 	}
-	envName := o.APIKeyEnv
-	if envName == "" {
-		envName = "OPENAI_API_KEY"
-	}
-	cfg := openai.DefaultConfig(os.Getenv(envName))
+	cfg := openai.DefaultConfig(o.APIKey)
 	cfg.BaseURL = base
 	if o.HTTPClient != nil {
 		cfg.HTTPClient = o.HTTPClient

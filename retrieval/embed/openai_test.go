@@ -53,11 +53,10 @@ func fakeEmbeddings(t *testing.T, key string, calls *atomic.Int32) *httptest.Ser
 
 func TestOpenAIEmbedder(t *testing.T) {
 	const key = "sk-test-secret-123"
-	t.Setenv("DRIFT_TEST_EMBED_KEY", key)
 	var calls atomic.Int32
 	srv := fakeEmbeddings(t, key, &calls)
 	defer srv.Close()
-	e, err := NewOpenAI(OpenAIOptions{BaseURL: srv.URL, Model: "test-embed", APIKeyEnv: "DRIFT_TEST_EMBED_KEY", BatchSize: 2})
+	e, err := NewOpenAI(OpenAIOptions{BaseURL: srv.URL, Model: "test-embed", APIKey: key, BatchSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +89,10 @@ func TestOpenAIEmbedder(t *testing.T) {
 
 func TestOpenAIErrorsHideKey(t *testing.T) {
 	const key = "sk-test-secret-456"
-	t.Setenv("DRIFT_TEST_EMBED_KEY", key)
 	var calls atomic.Int32
 	srv := fakeEmbeddings(t, "another-key", &calls)
 	defer srv.Close()
-	e, err := NewOpenAI(OpenAIOptions{BaseURL: srv.URL + "/v1/", Model: "m", APIKeyEnv: "DRIFT_TEST_EMBED_KEY"})
+	e, err := NewOpenAI(OpenAIOptions{BaseURL: srv.URL + "/v1/", Model: "m", APIKey: key})
 	if err != nil {
 		t.Fatal(err)
 	}

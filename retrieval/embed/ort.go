@@ -1,3 +1,5 @@
+//go:build cgo
+
 package embed
 
 import (
@@ -10,9 +12,8 @@ import (
 	ort "github.com/yalue/onnxruntime_go"
 )
 
-// ORTLibraryName is the file name of the ONNX Runtime shared library that
-// setup places in the models directory's lib/ folder.
-const ORTLibraryName = "libonnxruntime.so.1"
+// errNoLocal is nil: this build can run local models.
+var errNoLocal error
 
 var ortState struct {
 	sync.Mutex
@@ -126,14 +127,6 @@ func openONNX(modelPath string, threads, batch int) (*onnxModel, error) {
 	}
 	return m, nil
 }
-
-// pooling says how per-token outputs become one vector.
-type pooling int
-
-const (
-	poolMean pooling = iota
-	poolCLS
-)
 
 // run embeds pre-tokenised sequences, batching sequences of similar length
 // together; per-token outputs are pooled. Results are L2-normalised.

@@ -319,6 +319,39 @@ func (ix *Index) lookup(pattern string, limit int) []string {
 	return out
 }
 
+// Contains reports whether some name contains s.
+func (ix *Index) Contains(s string) bool {
+	return ix.any(s)
+}
+
+// EndsWith reports whether some name ends with s.
+func (ix *Index) EndsWith(s string) bool {
+	return s != "" && ix.any(s+sep)
+}
+
+// any reports whether some name's text sep+name+sep contains pattern; it
+// stops at the first match.
+func (ix *Index) any(pattern string) bool {
+	if pattern == "" || strings.Contains(strings.TrimSuffix(pattern, sep), sep) {
+		return false
+	}
+	n := 1
+	if len(ix.removed) > 0 {
+		n = -1
+	}
+	for _, off := range ix.base.sa.Lookup([]byte(pattern), n) {
+		if !ix.removed[ix.base.nameAt(off)] {
+			return true
+		}
+	}
+	for _, x := range ix.extra {
+		if strings.Contains(sep+x+sep, pattern) {
+			return true
+		}
+	}
+	return false
+}
+
 // Suffix returns the names equal to s or ending in "."+s, shortest first.
 func (ix *Index) Suffix(s string) []string {
 	s = strings.TrimPrefix(s, "_root_.")
@@ -403,9 +436,12 @@ func (ix *Index) Similar(name string, limit int) []string {
 			same = append(same, n)
 		}
 	}
+	dist := make(map[string]int, len(same))
+	for _, n := range same {
+		dist[n] = Distance(n, name)
+	}
 	sort.Slice(same, func(i, j int) bool {
-		di, dj := Distance(same[i], name), Distance(same[j], name)
-		if di != dj {
+		if di, dj := dist[same[i]], dist[same[j]]; di != dj {
 			return di < dj
 		}
 		return same[i] < same[j]

@@ -213,3 +213,26 @@ func BenchmarkMathlib(b *testing.B) {
 		})
 	}
 }
+
+func TestContainsAndEndsWith(t *testing.T) {
+	ix := New([]*library.Decl{{Name: "Nat.rat_smul_eq"}, {Name: "Foo.map_rat_smul"}})
+	tests := []struct {
+		s          string
+		contains   bool
+		endsWithIt bool
+	}{
+		{"_smul_", true, false}, {"rat_smul", true, true}, {"_smul", true, true}, {"zzz", false, false}, {"", false, false},
+	}
+	for _, tt := range tests {
+		if got := ix.Contains(tt.s); got != tt.contains {
+			t.Errorf("Contains(%q) = %v", tt.s, got)
+		}
+		if got := ix.EndsWith(tt.s); got != tt.endsWithIt {
+			t.Errorf("EndsWith(%q) = %v", tt.s, got)
+		}
+	}
+	ix2 := ix.With([]string{"Foo.map_rat_smul"}, nil)
+	if ix2.EndsWith("rat_smul") {
+		t.Error("EndsWith sees a removed name")
+	}
+}

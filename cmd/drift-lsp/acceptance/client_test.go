@@ -24,7 +24,9 @@ type server struct {
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
 	stderr  bytes.Buffer
-	mu      sync.Mutex
+	logMu   sync.Mutex // guards stderr
+	wmu     sync.Mutex // serialises writes to stdin
+	mu      sync.Mutex // guards nextID and pending
 	nextID  int
 	pending map[int]chan response
 	done    chan struct{}
@@ -52,7 +54,7 @@ func startServer(t *testing.T, environ []string, root string, settings map[strin
 	s := &server{t: t, pending: map[int]chan response{}, done: make(chan struct{})}
 	s.cmd = exec.Command(binary, "serve")
 	s.cmd.Env = environ
-	s.cmd.Stderr = &syncWriter{w: &s.stderr, mu: &s.mu}
+	s.cmd.Stderr = &syncWriter{w: &s.stderr, mu: &s.logMu}
 	var err error
 	if s.stdin, err = s.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -94,15 +96,15 @@ func (w *syncWriter) Write(b []byte) (int, error) {
 
 // log returns the server's stderr so far.
 func (s *server) log() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
 	return s.stderr.String()
 }
 
 func (s *server) write(v any) {
 	b, _ := json.Marshal(v)
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	fmt.Fprintf(s.stdin, "Content-Length: %d\r\n\r\n%s", len(b), b)
 }
 
@@ -167,7 +169,8 @@ func (s *server) read(r io.Reader, settings map[string]any) {
 				}
 				result = items
 			}
-			s.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+			// Answer from another goroutine: this one must keep reading.
+			go s.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
 		case m.ID != nil:
 			id, err := strconv.Atoi(string(*m.ID))
 			if err != nil {

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 /** The command a user runs to install the server when it is missing. */
-export const INSTALL_COMMAND = 'go install github.com/drift-lsp/drift-lsp/cmd/drift-lsp@latest';
+export const INSTALL_COMMAND = 'go install ./cmd/drift-lsp  # run in a checkout of the drift-lsp repository (or: make build, then put bin/drift-lsp on PATH)';
 
 /** The server's executable name. */
 export const SERVER_NAME = 'drift-lsp';
@@ -29,6 +29,7 @@ export const SERVER_SETTINGS = [
   'repl.timeoutSeconds',
   'repl.poolSize',
   'repl.memoryMB',
+  'lean.command',
   'pipeline.subQueries',
   'pipeline.k',
   'pipeline.m',
@@ -37,6 +38,7 @@ export const SERVER_SETTINGS = [
   'maxJobs',
   'log.level',
   'log.file',
+  'comments.severity',
 ] as const;
 
 /** Default API-key variable when neither the setting nor DRIFT_LLM_API_KEY_ENV names one. */

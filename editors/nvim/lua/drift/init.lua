@@ -10,7 +10,9 @@
 -- vim.lsp.start where it exists (Neovim >= 0.8).
 local M = {}
 
-local INSTALL = 'go install github.com/drift-lsp/drift-lsp/cmd/drift-lsp@latest'
+-- How to get the server: it is built from a checkout of the repository (no
+-- release is published to the Go module proxy, so `go install …@latest` fails).
+local INSTALL = 'in a checkout of drift-lsp, `make build` (then put bin/drift-lsp on PATH) or `go install ./cmd/drift-lsp` (into $(go env GOPATH)/bin)'
 
 local defaults = {
   -- Command that starts the server; nil: drift-lsp on PATH.

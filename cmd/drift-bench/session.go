@@ -1,4 +1,4 @@
-package lsp
+package main
 
 import (
 	"context"
@@ -11,16 +11,20 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/drift-lsp/drift-lsp/internal/app"
+	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/lsp"
 )
 
-// BenchConfig configures RunBench, a scripted editor session replayed
+// sessionConfig configures runSession, a scripted editor session replayed
 // against a real server over OS pipes.
-type BenchConfig struct {
+type sessionConfig struct {
 	// Root is the workspace the server indexes (for example a Mathlib tree).
 	Root string
 	// File is the Lean file the session edits; empty picks the largest .lean
@@ -38,43 +42,41 @@ type BenchConfig struct {
 	Queries []string
 	// Logf receives progress lines; nil discards them.
 	Logf func(format string, args ...any)
-	// Open overrides the backend (default OpenDrift).
-	Open OpenFunc
 	// Settle is a pause after the index is ready and before measuring, so
 	// that post-load work (watchers, buffer updates) does not count.
 	Settle time.Duration
 }
 
-// Latency summarises request latencies in milliseconds.
-type Latency struct {
+// latency summarises request latencies in milliseconds.
+type latency struct {
 	N   int     `json:"n"`
 	P50 float64 `json:"p50_ms"`
 	P95 float64 `json:"p95_ms"`
 	Max float64 `json:"max_ms"`
 }
 
-func latencyOf(ds []time.Duration) Latency {
+func latencyOf(ds []time.Duration) latency {
 	if len(ds) == 0 {
-		return Latency{}
+		return latency{}
 	}
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	return Latency{N: len(ds), P50: ms(ds[len(ds)/2]), P95: ms(ds[(len(ds)*95)/100]), Max: ms(ds[len(ds)-1])}
+	return latency{N: len(ds), P50: ms(ds[len(ds)/2]), P95: ms(ds[(len(ds)*95)/100]), Max: ms(ds[len(ds)-1])}
 }
 
-// BenchResult holds the figures of RunBench.
-type BenchResult struct {
+// sessionResult holds the figures of runSession.
+type sessionResult struct {
 	File         string  `json:"file"`
 	FileLines    int     `json:"file_lines"`
 	InitializeMS float64 `json:"initialize_ms"`
 	IndexSeconds float64 `json:"index_seconds"`
 	Decls        int     `json:"decls"`
-	CodeAction   Latency `json:"code_action"`
-	Symbol       Latency `json:"workspace_symbol"`
-	DuringJob    Latency `json:"during_job"`
+	CodeAction   latency `json:"code_action"`
+	Symbol       latency `json:"workspace_symbol"`
+	DuringJob    latency `json:"during_job"`
 	// DuringJobActions and DuringJobSymbol split DuringJob by request kind.
-	DuringJobActions Latency `json:"during_job_code_action"`
-	DuringJobSymbol  Latency `json:"during_job_symbol"`
+	DuringJobActions latency `json:"during_job_code_action"`
+	DuringJobSymbol  latency `json:"during_job_symbol"`
 	JobSeconds       float64 `json:"job_seconds"`
 	JobOutcome       string  `json:"job_outcome"`
 	SoakEdits        int     `json:"soak_edits"`
@@ -90,122 +92,17 @@ type BenchResult struct {
 	Goroutines       [2]int  `json:"goroutines_start_end"`
 }
 
-// benchClient is a minimal editor: it keeps the document, applies
-// workspace/applyEdit and sends the matching didChange, and records the end
-// of progress sessions.
-type benchClient struct {
-	conn jsonrpc2.Conn
-	mu   sync.Mutex
-	doc  *Document
-	ends map[string]string // token → end message
-	tits map[string]string // token → title
-	wake chan struct{}
-}
-
-func (c *benchClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	params := append([]byte(nil), req.Params()...)
-	switch req.Method() {
-	case "workspace/applyEdit":
-		var p protocol.ApplyWorkspaceEditParams
-		if err := protocol.Unmarshal(params, &p); err != nil {
-			return nil, err
-		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		var changes []Change
-		for _, dc := range p.Edit.DocumentChanges {
-			if tde, ok := dc.(*protocol.TextDocumentEdit); ok {
-				for i := len(tde.Edits) - 1; i >= 0; i-- {
-					if te, ok := tde.Edits[i].(*protocol.TextEdit); ok {
-						r := fromRange(te.Range)
-						changes = append(changes, Change{Range: &r, Text: te.NewText})
-					}
-				}
-			}
-		}
-		c.doc.Apply(c.doc.Version+1, changes)
-		wire := make([]map[string]any, 0, len(changes))
-		for _, ch := range changes {
-			wire = append(wire, map[string]any{"range": toRange(*ch.Range), "text": ch.Text})
-		}
-		_ = c.conn.Notify(ctx, "textDocument/didChange", map[string]any{
-			"textDocument": map[string]any{"uri": c.doc.URI, "version": c.doc.Version}, "contentChanges": wire})
-		return map[string]any{"applied": true}, nil
-	case "$/progress":
-		var p struct {
-			Token any `json:"token"`
-			Value struct {
-				Kind    string `json:"kind"`
-				Title   string `json:"title"`
-				Message string `json:"message"`
-			} `json:"value"`
-		}
-		_ = json.Unmarshal(params, &p)
-		tok := fmt.Sprint(p.Token)
-		c.mu.Lock()
-		switch p.Value.Kind {
-		case "begin":
-			c.tits[tok] = p.Value.Title
-		case "end":
-			c.ends[tok] = p.Value.Message
-		}
-		close(c.wake)
-		c.wake = make(chan struct{})
-		c.mu.Unlock()
-	}
-	return nil, nil
-}
-
-// waitEnd waits for the end of the first progress with the given title that
-// has not been seen yet.
-func (c *benchClient) waitEnd(ctx context.Context, title string, seen map[string]bool) (string, error) {
-	for {
-		c.mu.Lock()
-		for tok, t := range c.tits {
-			if t == title && !seen[tok] {
-				if msg, ok := c.ends[tok]; ok {
-					seen[tok] = true
-					c.mu.Unlock()
-					return msg, nil
-				}
-			}
-		}
-		wake := c.wake
-		c.mu.Unlock()
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case <-wake:
-		}
-	}
-}
-
-func (c *benchClient) call(ctx context.Context, method string, params, result any) (time.Duration, error) {
-	start := time.Now()
-	_, err := c.conn.Call(ctx, method, params, result)
-	return time.Since(start), err
-}
-
-// edit replaces [start,end) of the document and notifies the server.
-func (c *benchClient) edit(ctx context.Context, start, end int, text string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r := c.doc.SpanOf(start, end)
-	c.doc.Apply(c.doc.Version+1, []Change{{Range: &r, Text: text}})
-	_ = c.conn.Notify(ctx, "textDocument/didChange", map[string]any{
-		"textDocument":   map[string]any{"uri": c.doc.URI, "version": c.doc.Version},
-		"contentChanges": []any{map[string]any{"range": toRange(r), "text": text}},
-	})
-}
-
 var benchQueries = []string{"Nat.Prime", "prime", "continuous function", "IsOpen", "Finset.sum", "group homomorphism",
 	"derivative", "ZMod", "metric space", "Real.sqrt", "linear map", "ideal", "polynomial roots", "Ring", "compact", "gcd"}
 
-// RunBench starts a server in-process over OS pipes, indexes cfg.Root, and
-// replays a scripted session: code actions on the comments of a large file,
-// workspace/symbol queries, the same requests while a formalize job runs,
-// and a soak of edits and actions.
-func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
+// titleFormalize is the server's title of the formalize action.
+const titleFormalize = "Formalize with DRIFT"
+
+// runSession starts a server in-process over OS pipes, indexes cfg.Root,
+// and replays a scripted session: code actions on the comments of a large
+// file, workspace/symbol queries, the same requests while a formalize job
+// runs, and a soak of edits and actions.
+func runSession(ctx context.Context, cfg sessionConfig) (*sessionResult, error) {
 	logf := cfg.Logf
 	if logf == nil {
 		logf = func(string, ...any) {}
@@ -218,9 +115,6 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	}
 	if len(cfg.Queries) == 0 {
 		cfg.Queries = benchQueries
-	}
-	if cfg.Open == nil {
-		cfg.Open = OpenDrift
 	}
 	root, err := filepath.Abs(cfg.Root)
 	if err != nil {
@@ -243,7 +137,7 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		}
 		defer os.RemoveAll(cache)
 	}
-	res := &BenchResult{File: file, FileLines: strings.Count(string(text), "\n") + 1}
+	res := &sessionResult{File: file, FileLines: strings.Count(string(text), "\n") + 1}
 	res.RSSBeforeIndexMB, _ = memMB()
 
 	sr, cw, err := os.Pipe()
@@ -254,42 +148,55 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The model's responses are never cached: every job calls the model.
+	getenv := func(k string) string {
+		if k == "DRIFT_LLM_CACHE" {
+			return "off"
+		}
+		return os.Getenv(k)
+	}
 	served := make(chan int, 1)
 	go func() {
-		served <- Serve(ctx, sr, sw, Options{Open: cfg.Open, Debounce: 300 * time.Millisecond})
+		served <- lsp.Serve(ctx, sr, sw, lsp.Options{Open: app.Opener(getenv), Getenv: getenv, Debounce: 300 * time.Millisecond})
 		_ = sw.Close()
 	}()
-	c := &benchClient{ends: map[string]string{}, tits: map[string]string{}, wake: make(chan struct{})}
-	c.conn = jsonrpc2.NewConn(newStream(cr, cw, cw, 0, nil), jsonrpc2.WithCodec(codec{}))
-	c.conn.Go(ctx, c.handle)
+	e := fakeeditor.Connect(ctx, fakeeditor.Duplex{Reader: cr, WriteCloser: cw})
 	defer func() {
 		_ = cw.Close()
 		select {
 		case <-served:
+			_ = e.Close()
 		case <-time.After(10 * time.Second):
+			// The engine finishes an update in flight before it closes;
+			// the figures are taken, the process exit ends the rest.
+			logf("the server had not stopped 10 s after exit; not waiting for it")
 		}
-		_ = c.conn.Close()
 	}()
+	timed := func(f func() error) (time.Duration, error) {
+		start := time.Now()
+		err := f()
+		return time.Since(start), err
+	}
 
-	caps := map[string]any{"workspace": map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}},
-		"window": map[string]any{"workDoneProgress": true}}
 	init := map[string]any{"cacheDir": cache, "embedding": map[string]any{"provider": "none"}, "maxJobs": 2}
 	if cfg.ModelURL != "" {
 		init["llm"] = map[string]any{"baseUrl": cfg.ModelURL, "model": "bench-model"}
 	}
 	start := time.Now()
-	d, err := c.call(ctx, "initialize", map[string]any{"processId": nil, "rootUri": string(pathToURI(root)), "capabilities": caps, "initializationOptions": init}, nil)
+	d, err := timed(func() error {
+		_, err := e.Initialize(ctx, fakeeditor.Options{RootURI: string(uri.File(root)), InitOptions: init})
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("initialize: %w", err)
+		return nil, err
 	}
 	res.InitializeMS = float64(d.Microseconds()) / 1000
-	_ = c.conn.Notify(ctx, "initialized", map[string]any{})
-	u := string(pathToURI(file))
-	c.doc = newDocument(u, "lean4", 1, string(text))
-	_ = c.conn.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "lean4", "version": 1, "text": string(text)}})
-	seen := map[string]bool{}
+	u := string(uri.File(file))
+	if err := e.Open(ctx, u, string(text)); err != nil {
+		return nil, err
+	}
 	logf("indexing %s…", root)
-	end, err := c.waitEnd(ctx, "DRIFT: indexing library", seen)
+	end, err := waitEnd(ctx, e, "DRIFT: indexing library", 1)
 	if err != nil {
 		return nil, err
 	}
@@ -305,29 +212,42 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	}
 	runtime.GC()
 
-	// Cursor positions on comments (and some elsewhere) of the file.
-	comments := scanComments(c.doc.Text)
+	// Cursor positions on comments (and some elsewhere) of the file, found
+	// with the Lean lexer.
+	doc := &fakeeditor.Doc{Text: string(text)}
+	toks, _ := leansrc.ScanWithComments(text)
+	var comments []leansrc.Token
+	for _, t := range toks {
+		if t.Kind == leansrc.TokComment || t.Kind == leansrc.TokDoc || t.Kind == leansrc.TokModDoc {
+			comments = append(comments, t)
+		}
+	}
 	if len(comments) == 0 {
 		return nil, fmt.Errorf("%s has no comments", file)
 	}
-	positions := make([]Pos, 0, cfg.Requests)
+	positions := make([]protocol.Position, 0, cfg.Requests)
 	for i := 0; len(positions) < cfg.Requests; i++ {
 		cm := comments[i%len(comments)]
-		off := cm.start + 3
+		off := int(cm.Start) + 3
 		if i%4 == 3 {
-			off = cm.end + 1
+			off = int(cm.End) + 1
 		}
-		positions = append(positions, c.doc.Position(off))
+		positions = append(positions, doc.Position(off))
 	}
-	codeAction := func(p Pos) (time.Duration, []map[string]any, error) {
-		var out []map[string]any
-		d, err := c.call(ctx, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": u},
-			"range": toRange(Span{p, p}), "context": map[string]any{"diagnostics": []any{}}}, &out)
-		return d, out, err
+	codeAction := func(p protocol.Position) (time.Duration, []fakeeditor.CodeAction, error) {
+		var acts []fakeeditor.CodeAction
+		d, err := timed(func() error {
+			var err error
+			acts, err = e.CodeActions(ctx, u, protocol.Range{Start: p, End: p})
+			return err
+		})
+		return d, acts, err
 	}
 	symbol := func(i int) (time.Duration, error) {
-		var out json.RawMessage
-		return c.call(ctx, "workspace/symbol", map[string]any{"query": cfg.Queries[i%len(cfg.Queries)]}, &out)
+		return timed(func() error {
+			var out json.RawMessage
+			return e.Call(ctx, "workspace/symbol", map[string]any{"query": cfg.Queries[i%len(cfg.Queries)]}, &out)
+		})
 	}
 	var ds []time.Duration
 	for _, p := range positions {
@@ -352,18 +272,18 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 
 	// The same requests while a formalize job runs.
 	if cfg.ModelURL != "" {
-		var action map[string]any
-		var docs []Pos
+		var action *fakeeditor.CodeAction
+		var docs []protocol.Position
 		for _, cm := range comments {
-			if cm.kind == KindDocComment {
-				docs = append(docs, c.doc.Position(cm.start+4))
+			if cm.Kind == leansrc.TokDoc {
+				docs = append(docs, doc.Position(int(cm.Start)+4))
 			}
 		}
 		for _, p := range append(docs, positions...) {
 			_, acts, _ := codeAction(p)
-			for _, a := range acts {
-				if a["title"] == titleFormalize {
-					action = a
+			for i := range acts {
+				if acts[i].Title == titleFormalize {
+					action = &acts[i]
 				}
 			}
 			if action != nil {
@@ -375,10 +295,7 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 		}
 		jobStart := time.Now()
 		jobDone := make(chan error, 1)
-		go func() {
-			_, err := c.call(ctx, "workspace/executeCommand", action["command"], nil)
-			jobDone <- err
-		}()
+		go func() { jobDone <- e.Execute(ctx, *action) }()
 		ds = nil
 		var dsA, dsS []time.Duration
 		running := true
@@ -406,7 +323,7 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 			ds = append(ds, d)
 		}
 		res.JobSeconds = time.Since(jobStart).Seconds()
-		res.JobOutcome, _ = c.waitEnd(ctx, "DRIFT: "+titleFormalize, seen)
+		res.JobOutcome, _ = waitEnd(ctx, e, "DRIFT: "+titleFormalize, 1)
 		res.DuringJob = latencyOf(ds)
 		res.DuringJobActions, res.DuringJobSymbol = latencyOf(dsA), latencyOf(dsS)
 		logf("during job (%.1fs, %s): %+v", res.JobSeconds, res.JobOutcome, res.DuringJob)
@@ -418,17 +335,28 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	res.Goroutines[0] = runtime.NumGoroutine()
 	soakStart := time.Now()
 	for i := 0; i < cfg.SoakEdits; i++ {
-		c.mu.Lock()
-		n := len(c.doc.Text)
-		c.mu.Unlock()
+		cur, _ := e.Text(u)
+		n := len(cur)
 		off := (i * 7919) % max(n, 1)
+		// Keep edits on rune boundaries.
+		for off > 0 && off < n && cur[off]&0xC0 == 0x80 {
+			off--
+		}
+		next := off + 1
+		for next < n && cur[next]&0xC0 == 0x80 {
+			next++
+		}
+		var err error
 		switch i % 3 {
 		case 0:
-			c.edit(ctx, off, off, "x")
+			err = e.EditOffsets(ctx, u, off, off, "x")
 		case 1:
-			c.edit(ctx, off, min(off+1, n), "")
+			err = e.EditOffsets(ctx, u, off, min(next, n), "")
 		default:
-			c.edit(ctx, off, off, "\n-- soak comment "+strconv.Itoa(i)+"\n")
+			err = e.EditOffsets(ctx, u, off, off, "\n-- soak comment "+strconv.Itoa(i)+"\n")
+		}
+		if err != nil {
+			return nil, err
 		}
 		if i%10 == 0 {
 			if _, _, err := codeAction(positions[i%len(positions)]); err != nil {
@@ -445,14 +373,31 @@ func RunBench(ctx context.Context, cfg BenchConfig) (*BenchResult, error) {
 	}
 	res.SoakEdits = cfg.SoakEdits
 	res.SoakSeconds = time.Since(soakStart).Seconds()
+	// Let the last debounced buffer update run before measuring memory.
 	time.Sleep(time.Second)
 	runtime.GC()
 	res.RSSEndMB, res.HeapEndMB = memMB()
 	res.Goroutines[1] = runtime.NumGoroutine()
 	logf("soak: %d edits, %d actions in %.1fs; RSS %.0f → %.0f MB", res.SoakEdits, res.SoakActions, res.SoakSeconds, res.RSSStartMB, res.RSSEndMB)
-	_, _ = c.call(ctx, "shutdown", nil, nil)
-	_ = c.conn.Notify(ctx, "exit", nil)
+	_ = e.Shutdown(ctx)
 	return res, nil
+}
+
+// waitEnd waits until n progress sessions titled title have ended and
+// returns the end message of the last one to end.
+func waitEnd(ctx context.Context, e *fakeeditor.Editor, title string, n int) (string, error) {
+	var end string
+	err := e.Wait(ctx, func() bool {
+		ended := 0
+		for _, p := range e.Progresses(title) {
+			if p.Ended && p.Title == title {
+				ended++
+				end = p.End
+			}
+		}
+		return ended >= n
+	})
+	return end, err
 }
 
 // largestLean returns the largest .lean file under root (outside .lake)

@@ -1,4 +1,4 @@
-package lsp
+package app
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // over Engine.Search, as cmd/drift-lsp runs it) rank the same: for a dozen
 // queries over testdata/workspace the top 10 names are identical.
 func TestSymbolRankingIsBenchRanking(t *testing.T) {
-	e, _, _, _ := startReal(t, llmtest.Workspace())
+	s := startReal(t, llmtest.Workspace(), nil)
 	eng, err := retrieval.Open(context.Background(), retrieval.Config{Roots: []string{workspaceDir}, CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -38,15 +38,10 @@ func TestSymbolRankingIsBenchRanking(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range queries {
-		var syms []struct {
-			Name string `json:"name"`
-		}
-		if err := e.call("workspace/symbol", map[string]any{"query": q}, &syms); err != nil {
-			t.Fatal(err)
-		}
 		var names []string
-		for _, s := range syms[:min(10, len(syms))] {
-			names = append(names, s.Name)
+		syms := s.symbols(q)
+		for _, sym := range syms[:min(10, len(syms))] {
+			names = append(names, sym.Name)
 		}
 		if len(names) == 0 || !slices.Equal(names, bench[q]) {
 			t.Errorf("%q: workspace/symbol %q, bench search %q", q, names, bench[q])

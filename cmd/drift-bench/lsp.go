@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,12 +12,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
-	"github.com/drift-lsp/drift-lsp/lsp"
 )
-
-func init() {
-	registerBench("lsp", "replay a scripted editor session against the language server (latency, soak RSS)", runBenchLSP)
-}
 
 // benchTB reports the fake model's request-shape errors on stderr.
 type benchTB struct{ w io.Writer }
@@ -30,7 +26,8 @@ func (b benchTB) Errorf(format string, args ...any) {
 func (b benchTB) Helper() {}
 
 func runBenchLSP(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench lsp", stderr)
+	fs := flag.NewFlagSet("drift-bench lsp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	root := fs.String("root", os.Getenv("DRIFT_MATHLIB"), "workspace to index (default $DRIFT_MATHLIB)")
 	file := fs.String("file", "", "Lean file to edit (default: the largest .lean file under --root)")
 	cache := fs.String("cache", "", "index cache directory (default: a temporary directory, i.e. a cold index)")
@@ -44,7 +41,7 @@ func runBenchLSP(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *root == "" {
-		fmt.Fprintln(stderr, "drift-lsp bench lsp: --root (or DRIFT_MATHLIB) is required")
+		fmt.Fprintln(stderr, "drift-bench lsp: --root (or DRIFT_MATHLIB) is required")
 		return 2
 	}
 	url := *modelURL
@@ -60,13 +57,12 @@ func runBenchLSP(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	os.Setenv("DRIFT_LLM_CACHE", "off")
-	res, err := lsp.RunBench(ctx, lsp.BenchConfig{
+	res, err := runSession(ctx, sessionConfig{
 		Root: *root, File: *file, CacheDir: *cache, ModelURL: url, Requests: *requests, SoakEdits: *soak, Settle: *settle,
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, "bench lsp: "+format+"\n", args...) },
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "drift-lsp bench lsp: %v\n", err)
+		fmt.Fprintf(stderr, "drift-bench lsp: %v\n", err)
 		return 1
 	}
 	if *asJSON {
@@ -75,7 +71,7 @@ func runBenchLSP(args []string, stdout, stderr io.Writer) int {
 		_ = enc.Encode(res)
 		return 0
 	}
-	row := func(name string, l lsp.Latency) {
+	row := func(name string, l latency) {
 		fmt.Fprintf(stdout, "%-28s n=%-5d p50=%7.2f ms  p95=%7.2f ms  max=%7.2f ms\n", name, l.N, l.P50, l.P95, l.Max)
 	}
 	fmt.Fprintf(stdout, "file %s (%d lines); index %d decls in %.1fs; initialize %.2f ms\n", res.File, res.FileLines, res.Decls, res.IndexSeconds, res.InitializeMS)

@@ -1,0 +1,423 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/llm"
+	"github.com/drift-lsp/drift-lsp/retrieval"
+)
+
+func init() {
+	registerBench("formalize", "formalization with a real model: well-formed stubs, unknown names, repairs, cost (proxy metrics, no Lean)", runBenchFormalize)
+}
+
+// benchConfig is one pipeline configuration of the formalize benchmark.
+type benchConfig struct {
+	Name string
+	// Text sends no response_format (the text formats only).
+	Text   bool
+	Params drift.Params
+	About  string
+}
+
+// benchConfigs are the configurations, in table order. All draw one
+// candidate with context and none without, and skip Propose, to keep the
+// number of calls of a slow local model low; "structured" and "full" ask
+// the same questions, so the second is served from the response cache.
+func benchConfigs() []benchConfig {
+	base := drift.Params{Samples: 1, NoContextSamples: -1, NoPropose: true}
+	with := func(f func(*drift.Params)) drift.Params { p := base; f(&p); return p }
+	return []benchConfig{
+		{"text", true, with(func(p *drift.Params) { p.NoNameRepair = true }), "before: text formats, no name repair"},
+		{"structured", false, with(func(p *drift.Params) { p.NoNameRepair = true }), "structured output, no name repair"},
+		{"full", false, base, "after: structured output and name repair"},
+		{"no-retrieval", false, with(func(p *drift.Params) { p.NoContext = true }), "full, without retrieved context"},
+		{"no-decompose", false, with(func(p *drift.Params) { p.NoDecompose = true }), "full, retrieval with the whole statement"},
+	}
+}
+
+// benchRow is one problem under one configuration (a line of --out).
+type benchRow struct {
+	Config     string  `json:"config"`
+	ID         string  `json:"id"`
+	WellFormed bool    `json:"well_formed"`
+	Passed     bool    `json:"passed"`
+	Unknown    int     `json:"unknown"`
+	Repairs    int     `json:"repairs"`
+	Calls      int     `json:"calls"`
+	Tokens     int     `json:"tokens"`
+	Seconds    float64 `json:"seconds"`
+	SubQueries int     `json:"sub_queries"`
+	Stub       string  `json:"stub,omitempty"`
+	Verdict    string  `json:"verdict,omitempty"`
+	Error      string  `json:"error,omitempty"`
+}
+
+// benchSummary aggregates the rows of one configuration.
+type benchSummary struct {
+	Config   string `json:"config"`
+	About    string `json:"about"`
+	Problems int    `json:"problems"`
+	// WellFormed is the share of problems with a stub that passed the
+	// safety gate; Passed the share that also passed the name check.
+	WellFormed float64 `json:"well_formed_rate"`
+	Passed     float64 `json:"passed_rate"`
+	// UnknownRate is the share of well-formed stubs naming at least one
+	// constant the library lacks.
+	UnknownRate float64 `json:"unknown_name_rate"`
+	Repairs     float64 `json:"mean_repairs"`
+	Calls       float64 `json:"calls_per_problem"`
+	Tokens      float64 `json:"tokens_per_problem"`
+	Seconds     float64 `json:"median_seconds_per_problem"`
+}
+
+func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("bench formalize", stderr,
+		"usage: drift-lsp bench formalize --bench FILE.jsonl [--root DIR]... [--limit N] [--offset N] [--configs a,b] [--out ROWS.jsonl] [--answers RAW.jsonl] [--json]",
+		"       drift-lsp bench formalize --from ROWS.jsonl [--json]     (summarise an earlier run)",
+		"Runs drift's pipeline with the configured model (or the local one) on the informal statements only.")
+	rf := addRetrievalFlags(fs)
+	bench := fs.String("bench", "", "benchmark JSONL in ProofNet's format (informal_stmt is read)")
+	limit := fs.Int("limit", 50, "problems to run")
+	offset := fs.Int("offset", 0, "problems to skip first")
+	configs := fs.String("configs", "", "comma-separated configurations (default all: text, structured, full, no-retrieval, no-decompose)")
+	out := fs.String("out", "", "append one JSON line per problem and configuration to this file")
+	answers := fs.String("answers", "", "append the model's raw answers (stage, statement, answer; no prompt or library text) to this file")
+	from := fs.String("from", "", "summarise the rows of an earlier --out file instead of running")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	if !parseNoArgs(fs, args) {
+		return 2
+	}
+	all := benchConfigs()
+	about := map[string]string{}
+	for _, c := range all {
+		about[c.Name] = c.About
+	}
+	if *from != "" {
+		rows, err := readRows(*from)
+		if err != nil {
+			fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
+			return 1
+		}
+		return printBenchSummary(stdout, stderr, summarize(rows, all), *asJSON)
+	}
+	if *bench == "" || *limit <= 0 {
+		fs.Usage()
+		return 2
+	}
+	var chosen []benchConfig
+	if *configs == "" {
+		chosen = all
+	} else {
+		for _, name := range strings.Split(*configs, ",") {
+			var found bool
+			for _, c := range all {
+				if c.Name == strings.TrimSpace(name) {
+					chosen, found = append(chosen, c), true
+				}
+			}
+			if !found {
+				fmt.Fprintf(stderr, "drift-lsp bench formalize: unknown configuration %q\n", name)
+				return 2
+			}
+		}
+	}
+	f, err := os.Open(*bench)
+	if err != nil {
+		fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
+		return 2
+	}
+	items, err := retrieval.ReadBench(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
+		return 2
+	}
+	if *offset < len(items) {
+		items = items[*offset:]
+	} else {
+		items = nil
+	}
+	if len(items) > *limit {
+		items = items[:*limit]
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var rec *answerLog
+	if *answers != "" {
+		if rec, err = openAnswerLog(*answers); err != nil {
+			fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
+			return 1
+		}
+		defer rec.close()
+	}
+	cfg, local, err := modelConfig(stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
+		return 2
+	}
+	if local != nil {
+		defer local.Close()
+	}
+	m := &meter{log: rec}
+	cfg.Observe = m.observe
+	clients := map[bool]*llm.Client{}
+	for _, text := range []bool{false, true} {
+		c := cfg
+		c.NoStructured = text
+		if clients[text], err = llm.New(c); err != nil {
+			fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
+			return 2
+		}
+	}
+	eng, err := rf.open(ctx, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
+		return 1
+	}
+	defer eng.Close()
+	checker, closeChecker := formalizeChecker("", nil, eng, stderr)
+	defer closeChecker()
+	var rows []benchRow
+	var rowOut *json.Encoder
+	if *out != "" {
+		of, err := os.OpenFile(*out, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
+			return 1
+		}
+		defer of.Close()
+		rowOut = json.NewEncoder(of)
+		rowOut.SetEscapeHTML(false)
+	}
+	for i, it := range items {
+		for _, c := range chosen {
+			if ctx.Err() != nil {
+				break
+			}
+			m.start(it.Query)
+			pl := drift.New(eng, clients[c.Text], checker, c.Params)
+			start := time.Now()
+			res, err := pl.Formalize(ctx, drift.Request{Statement: it.Query, Header: "import Mathlib"}, nil)
+			row := benchRow{Config: c.Name, ID: it.ID, Seconds: time.Since(start).Seconds()}
+			row.Calls, row.Tokens = m.usage()
+			switch {
+			case err != nil:
+				row.Error = err.Error()
+			default:
+				if r := res.Report; r != nil {
+					row.WellFormed, row.Passed, row.Unknown, row.Verdict = r.GatePassed, r.Passed(), len(r.Unknown), r.Summary()
+				}
+				row.Repairs = res.NameRepairs
+				if res.Repair != nil {
+					row.Repairs += res.Repair.Attempts
+				}
+				row.SubQueries = len(res.SubQueries)
+				row.Stub = res.Stub
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			rows = append(rows, row)
+			if rowOut != nil {
+				_ = rowOut.Encode(row)
+			}
+			fmt.Fprintf(stderr, "[%d/%d %s] %s: well-formed %v, passed %v, unknown %d, %.0fs %s\n", i+1, len(items), c.Name, it.ID, row.WellFormed, row.Passed, row.Unknown, row.Seconds, shortErr(row.Error))
+		}
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "drift-lsp bench formalize: interrupted; summarising the finished problems")
+	}
+	return printBenchSummary(stdout, stderr, summarize(rows, chosen), *asJSON)
+}
+
+func shortErr(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "(" + clipRunes(s, 100) + ")"
+}
+
+func clipRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// summarize aggregates rows per configuration, in the order of configs;
+// a failed pipeline (no usable candidate, a model error) counts as a
+// problem without a well-formed stub.
+func summarize(rows []benchRow, configs []benchConfig) []benchSummary {
+	var out []benchSummary
+	for _, c := range configs {
+		s := benchSummary{Config: c.Name, About: c.About}
+		var secs []float64
+		wf := 0
+		for _, r := range rows {
+			if r.Config != c.Name {
+				continue
+			}
+			s.Problems++
+			if r.WellFormed {
+				wf++
+				if r.Unknown > 0 {
+					s.UnknownRate++
+				}
+			}
+			if r.Passed {
+				s.Passed++
+			}
+			s.Repairs += float64(r.Repairs)
+			s.Calls += float64(r.Calls)
+			s.Tokens += float64(r.Tokens)
+			secs = append(secs, r.Seconds)
+		}
+		if s.Problems == 0 {
+			continue
+		}
+		n := float64(s.Problems)
+		s.WellFormed = float64(wf) / n
+		s.Passed /= n
+		if wf > 0 {
+			s.UnknownRate /= float64(wf)
+		}
+		s.Repairs /= n
+		s.Calls /= n
+		s.Tokens /= n
+		sort.Float64s(secs)
+		s.Seconds = secs[len(secs)/2]
+		out = append(out, s)
+	}
+	return out
+}
+
+func printBenchSummary(stdout, stderr io.Writer, sums []benchSummary, asJSON bool) int {
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sums); err != nil {
+			fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Fprintln(stdout, "| configuration | problems | well-formed (gate) | passed gate + names | unknown-name rate | mean repairs | calls | tokens | median s |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|")
+	for _, s := range sums {
+		fmt.Fprintf(stdout, "| %s (%s) | %d | %.0f%% | %.0f%% | %.0f%% | %.2f | %.1f | %.0f | %.0f |\n",
+			s.Config, s.About, s.Problems, 100*s.WellFormed, 100*s.Passed, 100*s.UnknownRate, s.Repairs, s.Calls, s.Tokens, s.Seconds)
+	}
+	return 0
+}
+
+func readRows(path string) ([]benchRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var rows []benchRow
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var r benchRow
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		rows = append(rows, r)
+	}
+	if len(rows) == 0 && sc.Err() == nil {
+		return nil, errors.New(path + ": no rows")
+	}
+	return rows, sc.Err()
+}
+
+// meter counts the answers (cache hits included: configurations that ask
+// the same question share them) and tokens of the current problem, and
+// passes them to the answer log.
+type meter struct {
+	mu          sync.Mutex
+	calls, toks int
+	log         *answerLog
+}
+
+func (m *meter) start(statement string) {
+	m.mu.Lock()
+	m.calls, m.toks = 0, 0
+	m.mu.Unlock()
+	m.log.setStatement(statement)
+}
+
+func (m *meter) usage() (int, int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.calls, m.toks
+}
+
+// observe is the llm.Config.Observe hook.
+func (m *meter) observe(req llm.Request, resp *llm.Response) {
+	m.mu.Lock()
+	m.calls++
+	m.toks += resp.PromptTokens + resp.CompletionTokens
+	m.mu.Unlock()
+	m.log.observe(req, resp)
+}
+
+// answerLog appends the model's raw answers, one JSON line each: the stage,
+// the informal statement of the problem, whether structured output was on,
+// and the answer text. Prompts (which hold library text) are not written.
+type answerLog struct {
+	mu        sync.Mutex
+	f         *os.File
+	enc       *json.Encoder
+	statement string
+}
+
+func openAnswerLog(path string) (*answerLog, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	enc := json.NewEncoder(f)
+	enc.SetEscapeHTML(false)
+	return &answerLog{f: f, enc: enc}, nil
+}
+
+func (l *answerLog) setStatement(s string) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	l.statement = s
+	l.mu.Unlock()
+}
+
+// observe records one answer (a nil log records nothing).
+func (l *answerLog) observe(req llm.Request, resp *llm.Response) {
+	if l == nil || resp.Cached {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_ = l.enc.Encode(map[string]any{"stage": req.Stage, "statement": l.statement, "structured": resp.Structured, "answer": resp.Text})
+}
+
+func (l *answerLog) close() {
+	if l != nil {
+		l.f.Close()
+	}
+}

@@ -1,0 +1,127 @@
+-- Headless Neovim (0.7.2) end-to-end test with the REAL local model, run by
+-- editors/e2e/nvim/local-model.sh: the plugin starts drift-lsp with no model
+-- endpoint configured, so the server starts the bundled local model itself
+-- (llama.cpp's server, xllamacpp) when "Formalize with DRIFT" first needs
+-- it. Passes when the action ends either with a `theorem … := by sorry`
+-- inserted after the docstring or with a clear failure message, and the
+-- model's start-up was reported as progress. Timeouts are generous: on a
+-- loaded 2-core machine the model writes 1–3 tokens a second.
+local function log(msg)
+  io.stdout:write('[nvim-local] ' .. msg .. '\n')
+  io.stdout:flush()
+end
+
+_G.print = function(...)
+  local parts = {}
+  for i = 1, select('#', ...) do
+    parts[#parts + 1] = tostring(select(i, ...))
+  end
+  log('nvim: ' .. table.concat(parts, ' '))
+end
+
+local function fail(msg)
+  error(msg, 0)
+end
+
+local function find_line(needle)
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+    if l:find(needle, 1, true) then
+      return i
+    end
+  end
+  fail('"' .. needle .. '" not found in the buffer')
+end
+
+local function main()
+  local plugin = assert(os.getenv('DRIFT_NVIM_PLUGIN'), 'DRIFT_NVIM_PLUGIN not set')
+  local bin = assert(os.getenv('DRIFT_LSP_BIN'), 'DRIFT_LSP_BIN not set')
+  local demo = assert(os.getenv('DRIFT_DEMO'), 'DRIFT_DEMO not set')
+  local minutes = tonumber(os.getenv('DRIFT_LOCAL_E2E_MINUTES') or '25')
+  vim.opt.runtimepath:prepend(plugin)
+  vim.opt.swapfile = false
+  local drift = require('drift')
+  drift.setup({
+    cmd = { bin, 'serve' },
+    settings = { cacheDir = os.getenv('DRIFT_CACHE_DIR'), log = { level = 'debug' }, pipeline = { samples = 1 } },
+    flags = { debounce_text_changes = 0 },
+  })
+  vim.cmd('edit ' .. vim.fn.fnameescape(demo))
+  if not vim.wait(30000, function()
+    local c = drift.get_client()
+    return c ~= nil and c.initialized ~= false
+  end, 50) then
+    fail('drift-lsp did not attach')
+  end
+  log('drift-lsp attached; no model endpoint configured')
+
+  local doc = find_line('Every prime number greater than 2 is odd')
+  vim.api.nvim_win_set_cursor(0, { doc, 4 })
+  local done, err = false, nil
+  local seen, statuses = {}, {}
+  local start = vim.loop.now()
+  drift.formalize({ on_done = function(e)
+    done, err = true, e
+  end })
+  if not vim.wait(minutes * 60000, function()
+    local s = drift.status()
+    if s ~= '' and not seen[s] then
+      seen[s] = true
+      statuses[#statuses + 1] = s
+      log(('%5.0fs status: %s'):format((vim.loop.now() - start) / 1000, s))
+    end
+    return done
+  end, 100) then
+    fail('Formalize with DRIFT did not finish within ' .. minutes .. ' minutes')
+  end
+  local started = false
+  for _, s in ipairs(statuses) do
+    if s:find('local model', 1, true) then
+      started = true
+    end
+  end
+  if not started then
+    fail('no progress reported the local model starting; statuses seen: ' .. vim.inspect(statuses))
+  end
+  local secs = (vim.loop.now() - start) / 1000
+  if err then
+    local msg = type(err) == 'table' and err.message or tostring(err)
+    if not msg or #msg < 10 then
+      fail('formalize failed without a clear message: ' .. vim.inspect(err))
+    end
+    log(('formalize ended with the failure message after %.0fs: %s'):format(secs, msg))
+    return
+  end
+  local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  local i = find_line('Every prime number greater than 2 is odd')
+  local nxt
+  for j = i + 1, #lines do
+    if lines[j]:match('%S') then
+      nxt = j
+      break
+    end
+  end
+  if not nxt or not lines[nxt]:match('^%s*theorem%s+%S+') then
+    fail('formalize reported success but no theorem follows the docstring; got ' .. vim.inspect(nxt and lines[nxt]))
+  end
+  local stub = {}
+  for j = nxt, #lines do
+    if not lines[j]:match('%S') then
+      break
+    end
+    table.insert(stub, lines[j])
+  end
+  local text = table.concat(stub, '\n')
+  if not text:match(':=%s*by%s+sorry') then
+    fail('the inserted stub has no `:= by sorry`: ' .. text)
+  end
+  log(('formalize inserted after %.0fs:\n%s'):format(secs, text))
+end
+
+local ok, e = xpcall(main, debug.traceback)
+if ok then
+  log('PASS')
+  vim.cmd('qall!')
+else
+  log('FAIL: ' .. tostring(e))
+  vim.cmd('cquit 3')
+end

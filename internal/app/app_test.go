@@ -1,0 +1,52 @@
+package app
+
+import (
+	"testing"
+
+	"github.com/drift-lsp/drift-lsp/lsp"
+)
+
+// TestConfigSources checks the order settings → environment → defaults, once:
+// the environment fills what the editor does not set, an editor value wins,
+// an editor's "" clears an environment value, and the key is read from the
+// variable the resolved settings name.
+func TestConfigSources(t *testing.T) {
+	env := map[string]string{
+		"DRIFT_LLM_BASE_URL": "http://env/v1", "DRIFT_LLM_MODEL": "env-model", "DRIFT_LLM_TIMEOUT": "7s",
+		"DRIFT_LLM_API_KEY_ENV": "ENV_KEY", "ENV_KEY": "sk-env", "EDITOR_KEY": "sk-editor",
+		"DRIFT_EMBED_PROVIDER": "bert", "DRIFT_EMBED_MODEL_DIR": "/env/model", "DRIFT_EMBED_THREADS": "3",
+		"XDG_CACHE_HOME": "/xdg",
+	}
+	getenv := func(k string) string { return env[k] }
+	cases := []struct {
+		name, editor                            string
+		baseURL, model, key, provider, modelDir string
+	}{
+		{"environment only", `{}`, "http://env/v1", "env-model", "sk-env", "bert", "/env/model"},
+		{"editor wins", `{"llm": {"model": "editor-model", "apiKeyEnv": "EDITOR_KEY"}, "embedding": {"provider": "none"}}`,
+			"http://env/v1", "editor-model", "sk-editor", "none", "/env/model"},
+		{"editor clears", `{"llm": {"baseUrl": ""}, "embedding": {"modelDir": ""}}`, "", "env-model", "sk-env", "bert", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := lsp.EnvSettings(getenv).Overlay([]byte(c.editor))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := ModelConfig(s, getenv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.BaseURL != c.baseURL || m.Model != c.model || m.APIKey != c.key || m.Timeout.String() != "7s" || m.CacheDir != "/xdg/drift-lsp/llm" {
+				t.Errorf("model config %+v", m)
+			}
+			e := EmbedConfig(s, getenv)
+			if e.Provider != c.provider || e.ModelDir != c.modelDir || e.Threads != 3 || e.ModelsDir != "/xdg/drift-lsp/models" {
+				t.Errorf("embed config %+v", e)
+			}
+		})
+	}
+	if got := CacheDir(lsp.EnvSettings(getenv), getenv); got != "/xdg/drift-lsp" {
+		t.Errorf("CacheDir = %q", got)
+	}
+}

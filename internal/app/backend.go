@@ -1,0 +1,295 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/llm/local"
+	"github.com/drift-lsp/drift-lsp/lsp"
+	"github.com/drift-lsp/drift-lsp/retrieval"
+)
+
+// driftBackend is the real lsp.Backend: the retrieval engine, the model client,
+// the DRIFT pipeline and the checks.
+type driftBackend struct {
+	getenv func(string) string
+	eng    *retrieval.Engine
+	logf   func(string, ...any)
+	roots  map[string]string // package → absolute root directory
+
+	root string
+
+	mu       sync.Mutex
+	pipeline *drift.Pipeline
+	settings lsp.Settings
+	noModel  error
+	checker  *leanrepl.Checker
+	pool     *leanrepl.Pool
+	replKey  string
+
+	// comments is the checker of names in comments, built once in the
+	// background when the index is first ready (building starts on the
+	// first call of Comments).
+	comments      *docref.Checker
+	commentsStart sync.Once
+	ctx           context.Context
+	// local is the bundled local model's server once the client used it;
+	// it is reused by later configurations and stopped by Close.
+	local *local.Server
+}
+
+// Opener returns the lsp.OpenFunc of drift-lsp, reading the environment
+// through getenv: it opens the retrieval engine over the workspace at root
+// plus the extra roots and corpora of the settings (building the index in
+// the background), and sets up the model client, the checker and the
+// pipeline.
+func Opener(getenv func(string) string) lsp.OpenFunc {
+	return func(ctx context.Context, root string, s lsp.Settings, logf func(string, ...any)) (lsp.Backend, error) {
+		return open(ctx, root, s, getenv, logf)
+	}
+}
+
+func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) string, logf func(string, ...any)) (lsp.Backend, error) {
+	var roots []string
+	if root != "" {
+		roots = append(roots, root)
+	}
+	roots = append(roots, s.Roots...)
+	if len(roots) == 0 && len(s.Corpus) == 0 {
+		return nil, errors.New("no workspace folder and no drift.roots or drift.corpus setting: nothing to index")
+	}
+	b := &driftBackend{getenv: getenv, logf: logf, roots: map[string]string{}}
+	if len(roots) > 0 {
+		b.root = roots[0]
+		if ws, err := library.Discover(roots[0], roots[1:]); err == nil {
+			for _, r := range ws.Roots {
+				if _, dup := b.roots[r.Package]; !dup {
+					b.roots[r.Package] = r.Dir
+				}
+			}
+		}
+	}
+	emb := NewEmbedder(EmbedConfig(s, getenv), logf)
+	eng, err := retrieval.Open(ctx, retrieval.Config{Roots: roots, Corpus: s.Corpus, CacheDir: CacheDir(s, getenv), Embedder: emb, Watch: true, Logf: logf})
+	if err != nil {
+		return nil, err
+	}
+	b.eng = eng
+	b.ctx = ctx
+	b.Configure(s)
+	return b, nil
+}
+
+// Comments implements lsp.Backend: nil until the index is ready and the
+// names that the library's code uses have been read (a few seconds on
+// Mathlib, in the background).
+func (b *driftBackend) Comments() *docref.Checker {
+	b.mu.Lock()
+	c := b.comments
+	b.mu.Unlock()
+	if c != nil || !b.eng.Status().Ready {
+		return c
+	}
+	b.commentsStart.Do(func() {
+		go func() {
+			lib, ix := b.eng.Library(), b.eng.Names()
+			if lib == nil || ix == nil {
+				return
+			}
+			known, err := docref.LoadKnown(b.ctx, lib, 1)
+			if err != nil {
+				b.logf("drift: names in comments: %v", err)
+				return
+			}
+			c := docref.New(lib, ix, known)
+			b.mu.Lock()
+			b.comments = c
+			b.mu.Unlock()
+		}()
+	})
+	return nil
+}
+
+// configureChecker (re)builds the checker and its REPL pool when the REPL
+// or lean settings changed. It is called with b.mu held.
+func (b *driftBackend) configureChecker(s lsp.Settings) {
+	key := fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%s", s.REPL.Command, s.REPL.PoolSize, s.REPL.TimeoutSeconds, s.REPL.MemoryMB, s.Lean.Command)
+	if b.checker != nil && key == b.replKey {
+		return
+	}
+	if b.pool != nil {
+		_ = b.pool.Close()
+		b.pool = nil
+	}
+	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(b.eng), Kinds: leanrepl.LibraryKinds(b.eng.Lookup)}
+	var cmd []string
+	if s.REPL.Command != "" {
+		cmd = []string{"sh", "-c", s.REPL.Command}
+	}
+	// Without a REPL the checker runs `lean --json` (lean.command, else the
+	// workspace's toolchain); without either its reports say why.
+	b.checker, b.pool, _ = leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: b.root, Size: s.REPL.PoolSize,
+		Timeout: time.Duration(s.REPL.TimeoutSeconds) * time.Second, MemoryLimit: int64(s.REPL.MemoryMB) << 20, Logf: b.logf,
+		LeanCommand: strings.Fields(s.Lean.Command), Getenv: b.getenv})
+	b.replKey = key
+}
+
+// Configure rebuilds the model client, the checker and the pipeline from s.
+func (b *driftBackend) Configure(s lsp.Settings) {
+	b.mu.Lock()
+	srv := b.local
+	b.mu.Unlock()
+	client, srv, noModel := NewModel(s, b.getenv, b.logf, srv)
+	if noModel != nil {
+		client = nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if srv != nil {
+		b.local = srv
+	}
+	b.settings = s
+	b.noModel = noModel
+	b.configureChecker(s)
+	params := drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples, RepairBudget: s.Pipeline.RepairBudget}
+	if s.Pipeline.SubQueries == "topk" {
+		params.PerSubQuery = s.Pipeline.K
+	}
+	b.pipeline = drift.New(b.eng, client, b.checker, params)
+}
+
+func (b *driftBackend) current() (*drift.Pipeline, lsp.Settings, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.pipeline, b.settings, b.noModel
+}
+
+// Status implements lsp.Backend.
+func (b *driftBackend) Status() lsp.IndexStatus {
+	st := b.eng.Status()
+	out := lsp.IndexStatus{Phase: st.Phase, Done: st.Done, Total: st.Total, Ready: st.Ready, Decls: st.Decls, Warning: st.Warning}
+	if st.Phase == "failed" {
+		out.Err = errors.New(st.Warning)
+		out.Warning = ""
+	}
+	return out
+}
+
+// Search implements lsp.Backend.
+func (b *driftBackend) Search(ctx context.Context, query string, k int) ([]lsp.Symbol, error) {
+	hits, err := b.eng.Search(ctx, retrieval.Query{Text: query, K: k})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]lsp.Symbol, 0, len(hits))
+	for _, h := range hits {
+		if h.Decl != nil {
+			out = append(out, b.symbol(h.Decl))
+		}
+	}
+	return out, nil
+}
+
+// symbol converts a declaration, resolving its file against its root.
+func (b *driftBackend) symbol(d *library.Decl) lsp.Symbol {
+	path := d.File
+	if dir, ok := b.roots[d.Package]; ok && !filepath.IsAbs(path) {
+		path = filepath.Join(dir, filepath.FromSlash(d.File))
+	} else if !filepath.IsAbs(path) {
+		path = ""
+	}
+	return lsp.Symbol{
+		Name: d.Name, Kind: string(d.Kind), Signature: d.Signature, Path: path, Container: d.Module,
+		Range: lsp.Span{Start: lsp.Pos{Line: d.Range.Start.Line, Char: d.Range.Start.Character}, End: lsp.Pos{Line: d.Range.End.Line, Char: d.Range.End.Character}},
+	}
+}
+
+// Formalize implements lsp.Backend.
+func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, progress func(lsp.Progress)) (*lsp.Formalized, error) {
+	pl, _, noModel := b.current()
+	if noModel != nil {
+		return nil, noModel
+	}
+	res, err := pl.Formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}, func(e drift.Event) {
+		progress(lsp.Progress{Stage: e.Stage, Message: e.Message, Done: e.Done, Total: e.Total})
+	})
+	if err != nil {
+		return nil, err
+	}
+	summary := fmt.Sprintf("%d candidate(s), %d premise(s), %d model call(s)", len(res.Candidates), len(res.Premises), res.Usage.Calls)
+	return &lsp.Formalized{Stub: res.Stub, Summary: summary, Report: res.Report}, nil
+}
+
+// FindPremises implements lsp.Backend.
+func (b *driftBackend) FindPremises(ctx context.Context, statement string, progress func(lsp.Progress)) (*lsp.Premises, error) {
+	pl, s, _ := b.current()
+	progress(lsp.Progress{Stage: "retrieve", Message: fmt.Sprintf("Retrieving the top %d premises…", s.Pipeline.K)})
+	prem, ill, err := pl.FindPremises(ctx, statement, s.Pipeline.K, s.Pipeline.M)
+	if err != nil {
+		return nil, err
+	}
+	out := &lsp.Premises{Coverage: ill.Coverage}
+	for _, p := range prem {
+		if p.Decl != nil {
+			out.Premises = append(out.Premises, b.symbol(p.Decl))
+		}
+	}
+	for _, d := range ill.Theorems {
+		out.Examples = append(out.Examples, b.symbol(d))
+	}
+	return out, nil
+}
+
+// Check implements lsp.Backend: the leanrepl checks (gate, unknown names,
+// lints, Lean when a REPL is available) on the statement of decl, its proof
+// replaced by sorry; the report's positions are in its Stub, decl's text
+// trimmed up to the proof.
+func (b *driftBackend) Check(ctx context.Context, header, decl string) (*lsp.CheckReport, error) {
+	stub := statementStub(decl)
+	b.mu.Lock()
+	checker := b.checker
+	b.mu.Unlock()
+	rep, err := checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: stub})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// statementStub replaces the proof of a theorem or example by sorry, so
+// that the checks see its statement.
+func statementStub(decl string) string {
+	if stmt, _, ok := leanrepl.SplitProof(decl); ok {
+		return stmt + " := by sorry"
+	}
+	return decl
+}
+
+// UpdateBuffer implements lsp.Backend.
+func (b *driftBackend) UpdateBuffer(path string, text []byte) { b.eng.UpdateBuffer(path, text) }
+
+// CloseBuffer implements lsp.Backend.
+func (b *driftBackend) CloseBuffer(path string) { b.eng.CloseBuffer(path) }
+
+// Close implements lsp.Backend.
+func (b *driftBackend) Close() error {
+	b.mu.Lock()
+	if b.pool != nil {
+		_ = b.pool.Close()
+		b.pool = nil
+	}
+	if b.local != nil {
+		_ = b.local.Close()
+	}
+	b.mu.Unlock()
+	return b.eng.Close()
+}

@@ -1,0 +1,39 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/drift-lsp/drift-lsp/llm/llmtest"
+)
+
+// TestEndToEndReportPositions: the pipeline's report on the chosen stub
+// reaches the editor with its positions: the model invents a name, and the
+// diagnostic of the inserted stub covers exactly that name.
+func TestEndToEndReportPositions(t *testing.T) {
+	ws := llmtest.Workspace()
+	invented := "```lean\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.IsOddNumber p := by sorry\n```"
+	s := startReal(t, func(i int, req llmtest.Request) llmtest.Reply {
+		if llmtest.StageOf(req) == llmtest.StageFormalize {
+			return llmtest.Reply{Text: invented}
+		}
+		return ws(i, req)
+	}, nil)
+	s.run("greater than 2 is odd", titleFormalize)
+	s.waitEnd("DRIFT: " + titleFormalize)
+	if err := s.Wait(s.ctx, func() bool { return len(s.Diagnostics(s.u)) > 0 }); err != nil {
+		t.Fatalf("no diagnostic for the inserted stub: %v", err)
+	}
+	d := s.Diagnostics(s.u)[0]
+	want, err := s.RangeOf(s.u, "Mm.IsOddNumber")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := d["range"].(map[string]any)
+	start, end := r["start"].(map[string]any), r["end"].(map[string]any)
+	if uint32(start["line"].(float64)) != want.Start.Line || uint32(start["character"].(float64)) != want.Start.Character ||
+		uint32(end["character"].(float64)) != want.End.Character || d["code"] != "unknown-name" ||
+		!strings.Contains(d["message"].(string), "`Mm.IsOddNumber`") {
+		t.Fatalf("diagnostic %v, want code unknown-name at %+v", d, want)
+	}
+}

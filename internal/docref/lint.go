@@ -1,0 +1,222 @@
+package docref
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/names"
+)
+
+// FileReport holds the findings of one file.
+type FileReport struct {
+	// Path is the file's absolute path; Src the text the findings refer to
+	// (after leansrc.Prepare).
+	Path     string
+	Src      []byte
+	Findings []Finding
+	// Refs counts the file's references (findings or not).
+	Refs int
+}
+
+// parsedFile is a file read during Lint.
+type parsedFile struct {
+	path     string
+	raw      []byte
+	src      []byte
+	comments []Comment
+	known    Known
+	err      error
+}
+
+// Lint checks the comments of every file of lib. It reads each file once,
+// learns from all of them which names the code uses (see Known), then
+// resolves every reference in the scopes that parse (library.Parser, or
+// Library.Syntax when the snapshot holds them) gives; files are processed
+// by workers goroutines (0: GOMAXPROCS). Reports are in path order and
+// include only files with findings; refs counts all references.
+func Lint(ctx context.Context, lib *library.Library, ix *names.Index, parse func([]byte) *leansrc.File, workers int) (reports []FileReport, refs int, err error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	files, known, err := readAll(ctx, lib, workers)
+	if err != nil {
+		return nil, 0, err
+	}
+	c := New(lib, ix, known)
+	out := make([]FileReport, len(files))
+	var total atomic.Int64
+	parallel(workers, len(files), func(i int) {
+		if ctx.Err() != nil {
+			return
+		}
+		pf := &files[i]
+		syn := lib.Syntax(pf.path)
+		if syn == nil && len(pf.comments) > 0 {
+			syn = parse(pf.raw)
+		}
+		pf.raw = nil
+		rs := c.Refs(pf.src, pf.comments, syn, lib.FileDecls(pf.path))
+		total.Add(int64(len(rs)))
+		out[i] = FileReport{Path: pf.path, Src: pf.src, Findings: c.Findings(rs), Refs: len(rs)}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	for _, r := range out {
+		if len(r.Findings) > 0 {
+			reports = append(reports, r)
+		}
+	}
+	return reports, int(total.Load()), nil
+}
+
+// LoadKnown reads every file of lib and returns the identifiers their code
+// uses (see Known), for a Checker that serves an editor.
+func LoadKnown(ctx context.Context, lib *library.Library, workers int) (Known, error) {
+	_, known, err := readAll(ctx, lib, workers)
+	return known, err
+}
+
+// readAll reads and scans every file of lib on workers goroutines (0:
+// GOMAXPROCS), returning the files in path order and the merged Known set.
+func readAll(ctx context.Context, lib *library.Library, workers int) ([]parsedFile, Known, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	paths := lib.Files()
+	files := make([]parsedFile, len(paths))
+	parallel(workers, len(paths), func(i int) {
+		pf := &files[i]
+		pf.path = paths[i]
+		if ctx.Err() != nil {
+			return
+		}
+		raw, err := os.ReadFile(pf.path)
+		if err != nil {
+			pf.err = err
+			return
+		}
+		pf.raw = raw
+		pf.src, _ = leansrc.Prepare(raw)
+		var code []leansrc.Token
+		pf.comments, code = Comments(pf.src)
+		pf.known = Known{}
+		pf.known.Add(pf.src, code)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	known := Known{}
+	for i := range files {
+		if files[i].err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", files[i].path, files[i].err)
+		}
+		for k := range files[i].known {
+			known[k] = true
+		}
+		files[i].known = nil
+	}
+	return files, known, nil
+}
+
+// parallel runs f(0..n-1) on workers goroutines.
+func parallel(workers, n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// Fix applies the sure first suggestion of each finding to src and returns
+// the new text and the number of references rewritten. It fails, leaving
+// src alone, if the result would differ from src anywhere outside comments.
+func Fix(src []byte, findings []Finding) ([]byte, int, error) {
+	var b bytes.Buffer
+	last, n := 0, 0
+	for _, f := range findings {
+		if !f.Sure || len(f.Suggestions) == 0 || f.Start < last || f.End > len(src) {
+			continue
+		}
+		if string(src[f.Start:f.End]) != f.Name {
+			return nil, 0, fmt.Errorf("reference %q at byte %d is no longer in the text", f.Name, f.Start)
+		}
+		b.Write(src[last:f.Start])
+		b.WriteString(f.Suggestions[0])
+		last = f.End
+		n++
+	}
+	b.Write(src[last:])
+	out := b.Bytes()
+	if !sameCode(src, out) {
+		return nil, 0, fmt.Errorf("a rewrite would change code outside comments: nothing written")
+	}
+	return out, n, nil
+}
+
+// sameCode reports whether a and b have the same code tokens.
+func sameCode(a, b []byte) bool {
+	_, ca := Comments(a)
+	_, cb := Comments(b)
+	if len(ca) != len(cb) {
+		return false
+	}
+	for i := range ca {
+		if !bytes.Equal(a[ca[i].Start:ca[i].End], b[cb[i].Start:cb[i].End]) {
+			return false
+		}
+	}
+	return true
+}
+
+// WriteAtomic replaces the file at path with data through a temporary file
+// in the same directory and a rename, keeping its permissions.
+func WriteAtomic(path string, data []byte) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,4 @@
+import Lake
+open Lake DSL
+package ws
+lean_lib Lib

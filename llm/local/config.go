@@ -1,0 +1,71 @@
+package local
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/drift-lsp/drift-lsp/llm"
+)
+
+// Modes of the llm.local setting (DRIFT_LLM_LOCAL).
+const (
+	// ModeAuto uses the local model when no endpoint is configured and it
+	// is installed (the default).
+	ModeAuto = "auto"
+	// ModeOff never starts it.
+	ModeOff = "off"
+)
+
+// Limits for a small model on a CPU, applied when the configuration keeps
+// the client's defaults: one call at a time (the server has one slot), a
+// long per-call timeout (a loaded 2-core machine generates 1–3 tokens/s),
+// and short answers (the context is 4k tokens).
+const (
+	Timeout   = 15 * time.Minute
+	MaxTokens = 512
+)
+
+// Configure returns cfg unchanged when it names an endpoint or mode is
+// ModeOff; else, when the local model is installed in dir (DefaultDir()
+// when empty), a configuration whose Endpoint is a new Server over it, with
+// the model's name and limits suited to it, and that server (the caller
+// closes it). When the model is not installed, the error is ErrNotInstalled
+// (wrapped) and cfg is returned unchanged.
+func Configure(cfg llm.Config, mode, dir string, opts Options) (llm.Config, *Server, error) {
+	switch mode {
+	case "", ModeAuto:
+	case ModeOff:
+		return cfg, nil, nil
+	default:
+		return cfg, nil, fmt.Errorf("llm.local: %q is neither %q nor %q", mode, ModeAuto, ModeOff)
+	}
+	if cfg.Configured() {
+		return cfg, nil, nil
+	}
+	inst, err := Find(dir)
+	if err != nil {
+		return cfg, nil, err
+	}
+	srv := New(inst, opts)
+	return srv.Apply(cfg), srv, nil
+}
+
+// Apply returns cfg with s as its endpoint, the model's name when cfg names
+// none, and the limits for a small local model where cfg keeps the
+// client's defaults.
+func (s *Server) Apply(cfg llm.Config) llm.Config {
+	cfg.BaseURL, cfg.Endpoint = "", s
+	if cfg.Model == "" {
+		cfg.Model = s.inst.ModelName()
+	}
+	if cfg.Timeout == 0 || cfg.Timeout == llm.DefaultTimeout {
+		cfg.Timeout = Timeout
+	}
+	if cfg.MaxTokens == 0 || cfg.MaxTokens == llm.DefaultMaxTokens {
+		cfg.MaxTokens = MaxTokens
+	}
+	if cfg.Concurrency == 0 || cfg.Concurrency == llm.DefaultConcurrency {
+		cfg.Concurrency = 1
+	}
+	return cfg
+}

@@ -1,0 +1,48 @@
+# drift-lsp's launcher for the local model server (llama.cpp's server through
+# the xllamacpp wheel). Started by drift-lsp (llm/local) as
+#   python serve.py MODEL.gguf PORT N_CTX THREADS ALIAS
+# It serves /v1/chat/completions and /health on 127.0.0.1:PORT and exits as
+# soon as its standard input closes (drift-lsp holds the other end, so the
+# server never outlives it) or its parent changes.
+import ctypes, os, signal, sys, threading
+
+def die_with_parent():
+    try:  # Linux: SIGKILL when the parent dies (drift-lsp sets it too).
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+    parent = os.getppid()
+    def watch():
+        try:
+            while sys.stdin.buffer.read(4096):
+                pass
+        except Exception:
+            pass
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:
+        os._exit(0)
+
+def main():
+    model, port, n_ctx, threads, alias = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+    die_with_parent()
+    import xllamacpp
+    p = xllamacpp.CommonParams()
+    p.model.path = model
+    p.model_alias = alias
+    p.hostnames = ["127.0.0.1"]
+    p.port = port
+    p.n_ctx = n_ctx
+    p.n_parallel = 1
+    p.cpuparams.n_threads = threads
+    p.cpuparams_batch.n_threads = threads
+    # No busy-waiting between operations: on a shared machine spinning
+    # threads steal the CPU that the computation needs.
+    p.cpuparams.poll = 0
+    p.cpuparams_batch.poll = 0
+    p.warmup = False
+    server = xllamacpp.Server(p)
+    print("drift-local-llm: listening on http://127.0.0.1:%d" % port, flush=True)
+    threading.Event().wait()
+
+main()

@@ -1,0 +1,219 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// check runs the checker on a declaration and publishes diagnostics.
+func (s *server) check(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
+	key := declKey(doc, t.Start, t.Raw)
+	s.track(doc.URI, key)
+	prog.report("Checking names and lints…", -1)
+	n, rep, err := s.refreshOne(ctx, b, doc.URI, key)
+	if err != nil {
+		return "", err
+	}
+	summary := fmt.Sprintf("%d finding(s)", n)
+	if rep != nil {
+		switch {
+		case rep.LeanRan:
+			summary += "; checked by Lean (" + rep.LeanBackend + ")"
+		case rep.LeanFailed:
+			summary += "; Lean (" + rep.LeanBackend + ") " + strings.TrimPrefix(rep.LeanSkipped, "Lean ")
+		case rep.LeanSkipped != "":
+			summary += "; Lean not run: " + rep.LeanSkipped
+		}
+	}
+	return summary, nil
+}
+
+// declKey identifies a tracked declaration: by name, or, for an example,
+// by its ordinal among the file's examples (so that edits inside it keep it
+// tracked).
+func declKey(d *Document, start int, decl string) string {
+	if n := stubName(decl); n != "" {
+		return "name:" + n
+	}
+	k := 0
+	for l := 0; l < d.LineCount() && d.LineStart(l) < start; l++ {
+		if m := declRE.FindStringSubmatch(d.LineText(l)); m != nil && m[1] == "example" {
+			k++
+		}
+	}
+	return "example:" + strconv.Itoa(k)
+}
+
+func (s *server) track(u, key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tracked[u] == nil {
+		s.tracked[u] = map[string]bool{}
+	}
+	s.tracked[u][key] = true
+}
+
+// findTracked finds the declaration a key names in d.
+func findTracked(d *Document, key string) (start, end int, ok bool) {
+	kind, val, _ := strings.Cut(key, ":")
+	examples := 0
+	for l := 0; l < d.LineCount(); l++ {
+		text := d.LineText(l)
+		m := declRE.FindStringSubmatch(text)
+		if m == nil {
+			continue
+		}
+		var hit bool
+		if kind == "name" {
+			n := stubNameRE.FindStringSubmatch(text)
+			hit = n != nil && n[2] == val
+		} else if m[1] == "example" {
+			hit = strconv.Itoa(examples) == val
+			examples++
+		}
+		if hit {
+			return findDecl(d, l)
+		}
+	}
+	return 0, 0, false
+}
+
+// refreshOne checks one tracked declaration and republishes the file's
+// diagnostics; it returns the number of findings of that declaration.
+func (s *server) refreshOne(ctx context.Context, b Backend, u, key string) (int, *CheckReport, error) {
+	d := s.snapshot(u)
+	if d == nil {
+		return 0, nil, errors.New("the document is not open")
+	}
+	start, end, ok := findTracked(d, key)
+	if !ok {
+		return 0, nil, fmt.Errorf("declaration %s not found", strings.TrimPrefix(key, "name:"))
+	}
+	rep, err := b.Check(ctx, header(d.Text), d.Text[start:end])
+	if err != nil {
+		return 0, nil, err
+	}
+	s.storeFindings(u, key, d.Text[start:end], rep)
+	s.publish(u)
+	return len(rep.Findings()), rep, nil
+}
+
+// refreshDiagnostics re-checks every tracked declaration of u whose text
+// changed and republishes.
+func (s *server) refreshDiagnostics(u string) {
+	b := s.currentBackend()
+	if b == nil || !b.Status().Ready {
+		return
+	}
+	s.mu.Lock()
+	var keys []string
+	for k := range s.tracked[u] {
+		keys = append(keys, k)
+	}
+	s.mu.Unlock()
+	d := s.snapshot(u)
+	if d == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
+	defer cancel()
+	for _, k := range keys {
+		start, end, ok := findTracked(d, k)
+		if !ok {
+			s.mu.Lock()
+			delete(s.tracked[u], k)
+			delete(s.findings, u+"\x00"+k)
+			s.mu.Unlock()
+			continue
+		}
+		text := d.Text[start:end]
+		s.mu.Lock()
+		f := s.findings[u+"\x00"+k]
+		s.mu.Unlock()
+		if f != nil && f.text == text {
+			continue
+		}
+		rep, err := b.Check(ctx, header(d.Text), text)
+		if err != nil {
+			s.log.Warnf("drift: check: %v", err)
+			continue
+		}
+		s.storeFindings(u, k, text, rep)
+	}
+	s.publish(u)
+}
+
+// checked is the last check result of a tracked declaration.
+type checked struct {
+	text     string
+	findings []Finding
+}
+
+// storeFindings keeps rep's findings for the declaration text; rep.Stub is
+// text trimmed (and cut at its proof), so offsets shift by the leading
+// white space.
+func (s *server) storeFindings(u, key, text string, rep *CheckReport) {
+	shift := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
+	fs := rep.Findings()
+	for i := range fs {
+		if fs[i].Start >= 0 {
+			fs[i].Start += shift
+			fs[i].End += shift
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.findings[u+"\x00"+key] = &checked{text: text, findings: fs}
+}
+
+// publish sends the drift diagnostics of every tracked declaration of u,
+// located in the current text.
+func (s *server) publish(u string) {
+	s.mu.Lock()
+	d := s.docs[u]
+	if d == nil {
+		s.mu.Unlock()
+		return
+	}
+	d = d.clone()
+	diags := []protocol.Diagnostic{}
+	for k := range s.tracked[u] {
+		c := s.findings[u+"\x00"+k]
+		if c == nil {
+			continue
+		}
+		base, ok := locate(d.Text, c.text, 0)
+		if !ok {
+			continue
+		}
+		for _, f := range c.findings {
+			start, end := base, base+len(c.text)
+			if f.Start >= 0 && f.End >= f.Start && f.End <= len(c.text) {
+				start, end = base+f.Start, base+f.End
+			}
+			diag := protocol.Diagnostic{
+				Range:    toRange(d.SpanOf(start, end)),
+				Severity: protocol.DiagnosticSeverity(f.Severity),
+				Source:   protocol.NewOptional("drift"),
+				Message:  protocol.String(f.Message),
+			}
+			if f.Code != "" {
+				diag.Code = protocol.String(f.Code)
+			}
+			diags = append(diags, diag)
+		}
+	}
+	diags = append(diags, s.commentDiags[u]...)
+	version := d.Version
+	s.mu.Unlock()
+	_ = s.client.PublishDiagnostics(context.Background(), &protocol.PublishDiagnosticsParams{
+		URI: uri.URI(u), Version: protocol.NewOptional(version), Diagnostics: diags,
+	})
+}
