@@ -156,6 +156,15 @@ func (e *Engine) build() {
 	if e.cfg.Embedder == nil {
 		e.finishEmbedding()
 	}
+	// Mine search's synonyms now rather than in the first search (which
+	// waits for this if it comes first).
+	if s, err := e.current(); err == nil {
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.synonyms(s)
+		}()
+	}
 	if e.cfg.Embedder != nil {
 		e.wg.Add(1)
 		go func() {
