@@ -79,8 +79,8 @@ type Engine struct {
 	embedDone chan struct{}
 	embedOnce sync.Once
 	closeMu   sync.Once
-	// synOnce guards syn, the synonym table the first search mines from
-	// the library.
+	// synOnce guards syn, the synonym table stored with the base (mined
+	// by the first search in engines made otherwise, as in tests).
 	synOnce sync.Once
 	syn     *synonymTable
 }
@@ -156,15 +156,6 @@ func (e *Engine) build() {
 	if e.cfg.Embedder == nil {
 		e.finishEmbedding()
 	}
-	// Mine search's synonyms now rather than in the first search (which
-	// waits for this if it comes first).
-	if s, err := e.current(); err == nil {
-		e.wg.Add(1)
-		go func() {
-			defer e.wg.Done()
-			e.synonyms(s)
-		}()
-	}
 	if e.cfg.Embedder != nil {
 		e.wg.Add(1)
 		go func() {
@@ -209,8 +200,10 @@ func (e *Engine) buildIndexes() error {
 	if b == nil {
 		how = "built (" + why + ")"
 		done := make(chan struct{})
+		var mined [][2]string
 		go func() {
 			nm = names.New(kept)
+			mined = minePairs(kept)
 			close(done)
 		}()
 		b = buildPart(e.ctx, kept, 0, func(done int) {
@@ -221,6 +214,7 @@ func (e *Engine) buildIndexes() error {
 			})
 		})
 		<-done
+		b.synPairs = mined
 		if err := e.ctx.Err(); err != nil {
 			return err // closing: the part is incomplete
 		}
@@ -238,6 +232,8 @@ func (e *Engine) buildIndexes() error {
 		return err
 	}
 	snap := fromBase(b, nm)
+	// Search's synonyms come with the base (mined at its build).
+	e.synOnce.Do(func() { e.syn = synonymsFrom(b.synPairs) })
 	e.src = src
 	e.store(snap)
 	e.cfg.Logf("retrieval: %d declarations: loaded in %v, indexes %s in %v (%s)", snap.count(),

@@ -105,6 +105,10 @@ type part struct {
 	notes  []int32 // key -> number of notations unfolding to it
 	files  []string
 	fileOf csr // file index -> local slots
+
+	// synPairs (base only) are the synonyms mined from its declarations
+	// (see minePairs), stored so that a warm start does not mine again.
+	synPairs [][2]string
 }
 
 // docID is a declaration's identity: unique per file and name.
