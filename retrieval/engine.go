@@ -163,6 +163,15 @@ func (e *Engine) build() {
 			e.embedAll()
 		}()
 	}
+	if lib := e.Library(); lib != nil && e.cfg.Watch {
+		// A live engine will update files: build the library's name index
+		// now rather than in the first update.
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			lib.Prepare()
+		}()
+	}
 	e.serveUpdates()
 }
 

@@ -48,7 +48,7 @@ func (e *Engine) enqueue(u fileUpdate) {
 
 // settleBatch bounds the files the update loop resolves again between two
 // looks at the update queue.
-const settleBatch = 4
+const settleBatch = 1
 
 // serveUpdates applies file updates until the engine closes, coalescing
 // queued updates of the same file to the latest (a disk change never
