@@ -227,14 +227,12 @@ func (e *Engine) buildIndexes() error {
 		if err := e.ctx.Err(); err != nil {
 			return err // closing: the part is incomplete
 		}
+		// Stored before ready (a second or so on Mathlib): a process that
+		// starts once this one is ready opens it instead of building again.
 		if e.dir != "" {
-			e.wg.Add(1)
-			go func() {
-				defer e.wg.Done()
-				if err := saveBase(e.dir, b, nm, fp); err != nil {
-					e.cfg.Logf("retrieval: %v", err)
-				}
-			}()
+			if err := saveBase(e.dir, b, nm, fp); err != nil {
+				e.cfg.Logf("retrieval: %v", err)
+			}
 		}
 	}
 	if err := e.ctx.Err(); err != nil {
