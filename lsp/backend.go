@@ -90,6 +90,9 @@ type Symbol struct {
 	Range Span
 	// Container is the namespace or module shown next to the name.
 	Container string
+	// Summary is the first sentence of the declaration's docstring and Why
+	// says what matched the query (both empty when unknown).
+	Summary, Why string
 }
 
 // Progress is one progress event of a pipeline stage.
