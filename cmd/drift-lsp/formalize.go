@@ -14,6 +14,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/local"
@@ -100,11 +101,11 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	defer closeChecker()
 	pl := drift.New(eng, client, checker, drift.Params{Samples: *samples, NoContextSamples: *noCtx, K: *k, M: *m, RepairBudget: *repair})
 	start := time.Now()
-	res, err := pl.Formalize(ctx, drift.Request{Statement: statement, Name: *name, Header: *header}, func(e drift.Event) {
-		if !*asJSON {
-			fmt.Fprintf(stderr, "[%s] %s\n", e.Stage, e.Message)
-		}
-	})
+	var report progress.Func
+	if !*asJSON {
+		report = printProgress(stderr)
+	}
+	res, err := pl.Formalize(ctx, drift.Request{Statement: statement, Name: *name, Header: *header}, report)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "drift-lsp formalize: cancelled")
@@ -144,9 +145,7 @@ func informalizedCorpus(ctx context.Context, idx *indexFlags, client *llm.Client
 	decls := lib.Decls()
 	targets := drift.InformalizeTargets(decls)
 	pl := drift.NewWith(nil, nil, client, nil, drift.Params{})
-	desc, usage, err := pl.Informalize(ctx, targets, lib.Lookup, 0, func(e drift.Event) {
-		fmt.Fprintf(stderr, "[%s] %s\n", e.Stage, e.Message)
-	})
+	desc, usage, err := pl.Informalize(ctx, targets, lib.Lookup, 0, printProgress(stderr))
 	if err != nil && ctx.Err() != nil {
 		return "", nil, err
 	}
@@ -408,4 +407,9 @@ func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
 		return cfg, nil, llm.ErrNotConfigured
 	}
 	return cfg, srv, nil
+}
+
+// printProgress prints progress events as "[stage] message" lines on w.
+func printProgress(w io.Writer) progress.Func {
+	return func(e progress.Event) { fmt.Fprintf(w, "[%s] %s\n", e.Stage, e.Message) }
 }
