@@ -16,6 +16,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/drift-lsp/drift-lsp/internal/lake"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl/leantest"
 	"golang.org/x/sys/unix"
@@ -36,7 +37,7 @@ func writeScript(t *testing.T, dir, name, body string) string {
 func TestFindLean(t *testing.T) {
 	dir := t.TempDir()
 	elan := filepath.Join(dir, "elan")
-	tc := ElanToolchainDir(elan, "leanprover/lean4:v4.35.0")
+	tc := lake.ToolchainDir(elan, "leanprover/lean4:v4.35.0")
 	if want := filepath.Join(elan, "toolchains", "leanprover--lean4---v4.35.0"); tc != want {
 		t.Fatalf("ElanToolchainDir = %s, want %s", tc, want)
 	}
@@ -62,7 +63,7 @@ func TestFindLean(t *testing.T) {
 	installed := ws("installed", "leanprover/lean4:v4.35.0", false)
 	other := ws("other", "leanprover/lean4:v4.9.0", false)
 	plain := ws("plain", "", false)
-	lake := ws("lake", "leanprover/lean4:v4.35.0", true)
+	lakeWS := ws("lake", "leanprover/lean4:v4.35.0", true)
 	built := filepath.Join(installed, ".lake", "packages", "mathlib", ".lake", "build", "lib", "lean")
 	os.MkdirAll(built, 0o755)
 
@@ -82,10 +83,10 @@ func TestFindLean(t *testing.T) {
 		{"elan toolchain", installed, nil, pathDir, false, []string{tcLean}, "LEAN_PATH=" + built, "toolchain leanprover/lean4:v4.35.0 of " + filepath.Join(installed, "lean-toolchain"), ""},
 		{"toolchain not installed, PATH", other, nil, pathDir, false, []string{pathLean}, "", "lean on PATH", ""},
 		{"PATH", plain, nil, pathDir, false, []string{pathLean}, "", "lean on PATH", ""},
-		{"lake env", lake, nil, "", true, []string{filepath.Join(tc, "bin", "lake"), "env", "lean"}, "", "lake env in the Lake workspace " + lake, ""},
-		{"Lake workspace without lake", lake, nil, "", false, []string{tcLean}, "", "toolchain leanprover/lean4:v4.35.0 of " + filepath.Join(lake, "lean-toolchain"), ""},
+		{"lake env", lakeWS, nil, "", true, []string{filepath.Join(tc, "bin", "lake"), "env", "lean"}, "", "lake env in the Lake workspace " + lakeWS, ""},
+		{"Lake workspace without lake", lakeWS, nil, "", false, []string{tcLean}, "", "toolchain leanprover/lean4:v4.35.0 of " + filepath.Join(lakeWS, "lean-toolchain"), ""},
 		{"nothing", other, nil, filepath.Join(dir, "empty"), false, nil, "", "",
-			"no Lean toolchain found: lean-toolchain names leanprover/lean4:v4.9.0, not installed in " + ElanToolchainDir(elan, "leanprover/lean4:v4.9.0") + "; no lean on PATH (install elan, or set lean.command)"},
+			"no Lean toolchain found: lean-toolchain names leanprover/lean4:v4.9.0, not installed in " + lake.ToolchainDir(elan, "leanprover/lean4:v4.9.0") + "; no lean on PATH (install elan, or set lean.command)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -528,7 +529,7 @@ func TestRealLeanFoundThroughElan(t *testing.T) {
 	leantest.Binary(t)
 	root := leantest.PreludeWorkspace(t)
 	elan := t.TempDir()
-	tc := ElanToolchainDir(elan, "leanprover/lean4:v4.35.0")
+	tc := lake.ToolchainDir(elan, "leanprover/lean4:v4.35.0")
 	os.MkdirAll(filepath.Dir(tc), 0o755)
 	if err := os.Symlink(leantest.Home(), tc); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/lake"
 )
 
 // Defaults for Config.
@@ -397,19 +399,10 @@ func FindREPL(root string) ([]string, error) {
 	if bin == "" {
 		return nil, fmt.Errorf("%w: no repl binary under %s/.lake or on PATH (build leanprover-community/repl or pass --repl)", ErrNotFound, orDot(root))
 	}
-	if lake, err := exec.LookPath("lake"); err == nil && root != "" && isLakeRoot(root) {
-		return []string{lake, "env", bin}, nil
+	if lakeBin, err := exec.LookPath("lake"); err == nil && root != "" && lake.IsRoot(root) {
+		return []string{lakeBin, "env", bin}, nil
 	}
 	return []string{bin}, nil
-}
-
-func isLakeRoot(dir string) bool {
-	for _, f := range []string{"lakefile.lean", "lakefile.toml", "lean-toolchain"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 func orDot(s string) string {
