@@ -175,4 +175,3 @@ func TestNeovim(t *testing.T) {
 		t.Errorf("the model was never called")
 	}
 }
-
