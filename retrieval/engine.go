@@ -69,6 +69,9 @@ type Engine struct {
 	// true while one is being built (both used by the update loop only).
 	compacted  chan compaction
 	compacting bool
+	// settleReq takes the channels of WaitSettled callers, closed by the
+	// update loop when nothing is queued or left to resolve.
+	settleReq chan chan struct{}
 	// embedKick wakes the embedding loop after an update.
 	embedKick chan struct{}
 	// embedDone is closed when the first embedding pass ends (at once when
@@ -100,6 +103,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		cancel:    cancel,
 		updates:   make(chan fileUpdate, 256),
 		compacted: make(chan compaction),
+		settleReq: make(chan chan struct{}),
 		embedKick: make(chan struct{}, 1),
 		embedDone: make(chan struct{}),
 		status:    Status{Phase: "scanning"},
@@ -151,6 +155,15 @@ func (e *Engine) build() {
 	close(e.ready)
 	if e.cfg.Embedder == nil {
 		e.finishEmbedding()
+	}
+	// Mine search's synonyms now rather than in the first search (which
+	// waits for this if it comes first).
+	if s, err := e.current(); err == nil {
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.synonyms(s)
+		}()
 	}
 	if e.cfg.Watch {
 		e.startWatcher()

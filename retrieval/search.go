@@ -174,7 +174,20 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 			}
 		}
 	}
-	if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
+	// A synonym's target written as a type name (vector space → Module,
+	// group homomorphism → MonoidHom) is a name match.
+	if sr.Names {
+		for _, n := range syn.names(seq) {
+			if s.names.Exact(n) {
+				for _, sl := range s.slotsOf(n) {
+					c := get(sl)
+					c.nameRank = max(c.nameRank, 1)
+					c.bonus += 0.8
+				}
+			}
+		}
+	}
+		if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
 		slots, sims := x.search(ctx, s, text, 50)
 		if len(slots) > 1 && sims[0] > sims[len(sims)-1] {
 			hi, lo := sims[0], sims[len(sims)-1]

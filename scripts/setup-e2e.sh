@@ -19,6 +19,12 @@ NODE_MAJOR="24"
 
 log() { printf '[setup-e2e] %s\n' "$*"; }
 
+# npm reads its global config (a system CA, proxy or registry mirror) from
+# {prefix}/etc/npmrc, so the `npm install --prefix` calls below would skip the
+# machine's /usr/etc/npmrc; keep the one the default prefix uses.
+npm_config_globalconfig="${npm_config_globalconfig:-$(npm config get globalconfig)}"
+export npm_config_globalconfig
+
 # --- Debian packages -------------------------------------------------------
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)

@@ -194,7 +194,9 @@ func (b *driftBackend) Search(ctx context.Context, query string, k int) ([]lsp.S
 	out := make([]lsp.Symbol, 0, len(hits))
 	for _, h := range hits {
 		if h.Decl != nil {
-			out = append(out, b.symbol(h.Decl))
+			sym := b.symbol(h.Decl)
+			sym.Summary, sym.Why = h.Summary, h.Why
+			out = append(out, sym)
 		}
 	}
 	return out, nil
