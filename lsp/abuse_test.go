@@ -136,7 +136,7 @@ func (c *rawClient) initialize() {
 // TestProtocolAbuse sends bad input; the server answers with errors and
 // keeps serving.
 func TestProtocolAbuse(t *testing.T) {
-	c := newRawClient(t, Options{Getenv: func(string) string { return "" }, MaxMessageBytes: 1 << 16})
+	c := newRawClient(t, Options{MaxMessageBytes: 1 << 16})
 	// Requests before initialize.
 	c.send(map[string]any{"jsonrpc": "2.0", "id": 100, "method": "textDocument/codeAction", "params": map[string]any{}})
 	if m := c.response("100"); errCode(m) != -32002 {
@@ -222,7 +222,7 @@ func TestProtocolAbuse(t *testing.T) {
 
 // TestExitWithoutShutdown exits with status 1.
 func TestExitWithoutShutdown(t *testing.T) {
-	c := newRawClient(t, Options{Getenv: func(string) string { return "" }})
+	c := newRawClient(t, Options{})
 	c.initialize()
 	c.send(map[string]any{"jsonrpc": "2.0", "method": "exit"})
 	code := <-c.done
@@ -240,7 +240,7 @@ func TestCancelRequestIDs(t *testing.T) {
 			b := newScripted()
 			b.gate = make(chan struct{})
 			defer close(b.gate)
-			c := newRawClient(t, Options{Open: b.open, Getenv: func(string) string { return "" }})
+			c := newRawClient(t, Options{Open: b.open})
 			c.initialize()
 			c.send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
 				"uri": demoURI, "languageId": "lean4", "version": 1, "text": demoText}}})

@@ -18,7 +18,6 @@ import (
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/local"
-	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -393,7 +392,7 @@ func oneLineSig(s string) string {
 // server, to be closed, starts on the first request). It returns
 // llm.ErrNotConfigured (wrapped, with how to fix it) when there is neither.
 func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
-	cfg, err := app.ModelConfig(lsp.EnvSettings(os.Getenv), os.Getenv)
+	cfg, err := app.ModelConfig(app.EnvSettings(os.Getenv), os.Getenv)
 	if err != nil {
 		return cfg, nil, err
 	}
