@@ -1,17 +1,15 @@
 package lsp
 
 import (
-	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
-
 	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
 )
 
 // rawClient writes hand-made frames to a Server and reads its messages, for
@@ -53,7 +51,7 @@ func newRawClient(t *testing.T, opts Options) *rawClient {
 }
 
 func (c *rawClient) frame(body string) {
-	fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	_ = fakeeditor.WriteFrame(c.in, []byte(body))
 }
 
 func (c *rawClient) send(v any) {
@@ -64,29 +62,7 @@ func (c *rawClient) send(v any) {
 	c.frame(string(b))
 }
 
-func (c *rawClient) read() (map[string]any, error) {
-	n := -1
-	for {
-		line, err := c.out.ReadString('\n')
-		if err != nil {
-			return nil, err
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
-		}
-		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-			n, _ = strconv.Atoi(v)
-		}
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(c.out, body); err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	err := json.Unmarshal(body, &m)
-	return m, err
-}
+func (c *rawClient) read() (map[string]any, error) { return fakeeditor.ReadMessage(c.out) }
 
 // response waits for the response with the given id (as JSON text, e.g.
 // `7` or `"abc"`), answering the server's own requests with null.
