@@ -62,7 +62,7 @@ func (pl *Pipeline) Informalize(ctx context.Context, targets []*library.Decl, lo
 		if err := ctx.Err(); err != nil {
 			return out, act.Usage(), err
 		}
-		report(progress.Event{Stage: "informalize", Message: fmt.Sprintf("Describing %s (%d/%d)…", d.Name, i+1, len(order)), Done: i, Total: len(order)})
+		report(progress.Event{Stage: llm.StageInformalize, Message: fmt.Sprintf("Describing %s (%d/%d)…", d.Name, i+1, len(order)), Done: i, Total: len(order)})
 		var deps strings.Builder
 		for _, dep := range d.StatementDeps {
 			desc := out[dep]

@@ -151,16 +151,17 @@ func NewWith(r Retriever, names leanrepl.Names, client *llm.Client, checker Chec
 // Params returns the effective parameters.
 func (pl *Pipeline) Params() Params { return pl.p }
 
-// Stage names reported in events.
+// Stage names reported in events; the stages that call the model are
+// llm's stage names (a model may be configured per stage).
 const (
-	StageDecompose  = "decompose"
+	StageDecompose  = llm.StageDecompose
 	StageRetrieve   = "retrieve"
-	StagePropose    = "propose"
+	StagePropose    = llm.StagePropose
 	StageIllustrate = "illustrate"
-	StageFormalize  = "formalize"
+	StageFormalize  = llm.StageFormalize
 	StageCheck      = "check"
 	StageChoose     = "choose"
-	StageRepair     = "repair"
+	StageRepair     = llm.StageRepair
 	// StageModel reports the start of a model server drift-lsp runs itself.
 	StageModel = "model"
 )
