@@ -90,6 +90,9 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	if d == nil {
 		return out, nil
 	}
+	if kindWanted(protocol.CodeActionKindQuickFix, p.Context.Only) {
+		out = append(out, s.referenceFixes(u, fromRange(p.Range))...)
+	}
 	kind := protocol.CodeActionKindRefactorRewrite
 	add := func(title, command string, args actionArgs) {
 		raw, _ := json.Marshal(args)
@@ -113,6 +116,23 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	return out, nil
 }
 
+// versionedEdit wraps one edit of document d as a workspace edit tied to
+// d's version (the client refuses it if its text moved on), or as a plain
+// change for clients without document changes.
+func versionedEdit(caps clientCaps, d *Document, edit protocol.TextEdit) protocol.WorkspaceEdit {
+	var we protocol.WorkspaceEdit
+	if caps.documentChanges {
+		v := d.Version
+		we.DocumentChanges = []protocol.DocumentChange{&protocol.TextDocumentEdit{
+			TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri.URI(d.URI)}, Version: &v},
+			Edits:        []protocol.TextDocumentEditElement{&edit},
+		}}
+	} else {
+		we.Changes = map[uri.URI][]protocol.TextEdit{uri.URI(d.URI): {edit}}
+	}
+	return we
+}
+
 // kindWanted applies the client's "only" filter.
 func kindWanted(k protocol.CodeActionKind, only []protocol.CodeActionKind) bool {
 	if len(only) == 0 {
@@ -134,6 +154,15 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 	switch p.Command {
 	case cmdReindex:
 		s.owner.request(ownerOpen)
+		return nil, nil
+	case cmdFixReference:
+		if len(p.Arguments) == 0 {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: %s needs an argument", p.Command)
+		}
+		jsonrpc2.Async(ctx) // the edit's answer comes through the read loop
+		if err := s.fixReference(ctx, json.RawMessage(p.Arguments[0])); err != nil && err != errRefused {
+			return nil, err
+		}
 		return nil, nil
 	case cmdFormalize, cmdPremises, cmdCheck:
 	default:
@@ -528,16 +557,7 @@ func (s *server) applyAt(ctx context.Context, doc *Document, t Target, title str
 		}
 		start, end, text := build(cur, at)
 		edit := protocol.TextEdit{Range: toRange(cur.SpanOf(start, end)), NewText: text}
-		var we protocol.WorkspaceEdit
-		if caps.documentChanges {
-			v := cur.Version
-			we.DocumentChanges = []protocol.DocumentChange{&protocol.TextDocumentEdit{
-				TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri.URI(cur.URI)}, Version: &v},
-				Edits:        []protocol.TextDocumentEditElement{&edit},
-			}}
-		} else {
-			we.Changes = map[uri.URI][]protocol.TextEdit{uri.URI(cur.URI): {edit}}
-		}
+		we := versionedEdit(caps, cur, edit)
 		label := "DRIFT: " + title
 		res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: we})
 		if err != nil {

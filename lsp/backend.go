@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
@@ -32,6 +33,9 @@ type Backend interface {
 	// Configure applies changed settings that do not need a new index
 	// (model, pipeline parameters, REPL limits).
 	Configure(s Settings)
+	// Comments returns the checker of names in comments over the current
+	// index, or nil while it is not built yet (it never blocks).
+	Comments() *docref.Checker
 	// Close releases the index, REPL processes and model client.
 	Close() error
 }
@@ -86,6 +90,9 @@ type Symbol struct {
 	Range Span
 	// Container is the namespace or module shown next to the name.
 	Container string
+	// Summary is the first sentence of the declaration's docstring and Why
+	// says what matched the query (both empty when unknown).
+	Summary, Why string
 }
 
 // Progress is one progress event of a pipeline stage.

@@ -210,6 +210,7 @@ func (s *server) publish(u string) {
 			diags = append(diags, diag)
 		}
 	}
+	diags = append(diags, s.commentDiags[u]...)
 	version := d.Version
 	s.mu.Unlock()
 	_ = s.client.PublishDiagnostics(context.Background(), &protocol.PublishDiagnosticsParams{

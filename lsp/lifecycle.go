@@ -73,8 +73,11 @@ func (s *server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 			PositionEncoding:        protocol.PositionEncodingKindUTF16,
 			TextDocumentSync:        &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &change},
 			CodeActionProvider:      actions,
-			ExecuteCommandProvider:  protocol.ExecuteCommandOptions{Commands: []string{cmdFormalize, cmdPremises, cmdCheck, cmdReindex}},
+			ExecuteCommandProvider:  protocol.ExecuteCommandOptions{Commands: []string{cmdFormalize, cmdPremises, cmdCheck, cmdReindex, cmdFixReference}},
 			WorkspaceSymbolProvider: protocol.Boolean(true),
+			HoverProvider:           protocol.Boolean(true),
+			DefinitionProvider:      protocol.Boolean(true),
+			CompletionProvider:      &protocol.CompletionOptions{TriggerCharacters: []string{"`", "."}},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "drift-lsp", Version: protocol.NewOptional(s.opts.Version)},
 	}, nil
@@ -289,6 +292,9 @@ func (s *server) watchIndex(ctx context.Context, b Backend) {
 	st := b.Status()
 	if st.Ready || st.Err != nil {
 		s.reportIndexDone(st)
+		if st.Err == nil {
+			s.commentsWhenReady(ctx, b)
+		}
 		return
 	}
 	p := s.newProgress(ctx, nil, "DRIFT: indexing library", false)
@@ -318,6 +324,9 @@ func (s *server) watchIndex(ctx context.Context, b Backend) {
 	}
 	p.end(indexSummary(st))
 	s.reportIndexDone(st)
+	if st.Err == nil {
+		s.commentsWhenReady(ctx, b)
+	}
 }
 
 func indexSummary(st IndexStatus) string {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"sync"
 	"testing"
 	"time"
@@ -38,6 +39,8 @@ func (es *engines) open(ctx context.Context, root string, s Settings, logf func(
 	es.mu.Unlock()
 	return e, nil
 }
+
+func (e *engine) Comments() *docref.Checker { return nil }
 
 func (e *engine) Close() error {
 	e.owner.mu.Lock()

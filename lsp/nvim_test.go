@@ -80,7 +80,8 @@ end
 `
 
 // nvimScript runs "Formalize with DRIFT" on a docstring, lets Neovim's own
-// workspace/applyEdit handler apply the edit, and writes the file.
+// workspace/applyEdit handler apply the edit, hovers a name in a comment
+// (added, then removed again) and writes the file.
 const nvimScript = nvimCommon + `
 run(function()
   local buf, client, client_id = start({
@@ -95,6 +96,21 @@ run(function()
     return l:find('^theorem ') ~= nil
   end, 20)
   if not inserted then error('no theorem after the docstring') end
+  -- Hover on a name in a comment, through Neovim's standard LSP client (the
+  -- checker of names in comments is built in the background: poll).
+  vim.api.nvim_buf_set_lines(buf, -1, -1, false, {'-- See ' .. string.char(96) .. 'Mm.Odd' .. string.char(96) .. ' for the definition.'})
+  local last = vim.api.nvim_buf_line_count(buf) - 1
+  local hover
+  local got = vim.wait(60000, function()
+    local r = client.request_sync('textDocument/hover', {textDocument = {uri = vim.uri_from_bufnr(buf)},
+      position = {line = last, character = 10}}, 2000, buf)
+    if r and r.result and r.result.contents then hover = r.result.contents.value end
+    return hover ~= nil
+  end, 200)
+  if not got then error('no hover on a name in a comment') end
+  if not hover:find('Mm.Odd', 1, true) then error('hover: ' .. hover) end
+  io.stdout:write('drift hover: ' .. hover:gsub('\n', ' ') .. '\n')
+  vim.api.nvim_buf_set_lines(buf, last, last + 1, false, {})
   vim.cmd('write')
   stop(client_id)
   vim.cmd('qall!')

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"regexp"
 	"strings"
 	"sync"
@@ -33,6 +34,7 @@ type scripted struct {
 	statusErr error
 	sent      []string // progress messages Formalize reported
 	checks    []string // the texts Check was called with
+	comments  *docref.Checker
 }
 
 // reported returns the progress messages Formalize reported so far.
@@ -190,6 +192,13 @@ func (b *scripted) Configure(s Settings) {
 	b.mu.Lock()
 	b.settings = append(b.settings, s)
 	b.mu.Unlock()
+}
+
+// Comments returns the checker a test set (a real one over a fixture).
+func (b *scripted) Comments() *docref.Checker {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.comments
 }
 
 func (b *scripted) Close() error {

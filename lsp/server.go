@@ -80,10 +80,14 @@ type server struct {
 	timers   map[string]*time.Timer
 	tracked  map[string]map[string]bool // uri → keys of declarations with drift diagnostics
 	findings map[string]*checked        // uri+"\x00"+key → last check result
-	exitCode int
-	exitCh   chan struct{}
-	exitOnce sync.Once
-	tokens   int
+	// commentDiags are the diagnostics of names in comments, by uri;
+	// parsed caches each document's parse for them.
+	commentDiags map[string][]protocol.Diagnostic
+	parsed       map[string]*parsedDoc
+	exitCode     int
+	exitCh       chan struct{}
+	exitOnce     sync.Once
+	tokens       int
 
 	owner *owner
 	jobs  *jobManager
@@ -150,13 +154,15 @@ func newServer(ctx context.Context, opts Options) *server {
 		opts.ProcessPoll = 500 * time.Millisecond
 	}
 	s := &server{
-		opts:     opts,
-		docs:     map[string]*Document{},
-		timers:   map[string]*time.Timer{},
-		tracked:  map[string]map[string]bool{},
-		findings: map[string]*checked{},
-		exitCode: 1,
-		exitCh:   make(chan struct{}),
+		opts:         opts,
+		docs:         map[string]*Document{},
+		timers:       map[string]*time.Timer{},
+		tracked:      map[string]map[string]bool{},
+		findings:     map[string]*checked{},
+		commentDiags: map[string][]protocol.Diagnostic{},
+		parsed:       map[string]*parsedDoc{},
+		exitCode:     1,
+		exitCh:       make(chan struct{}),
 	}
 	s.ctx, s.stop = context.WithCancel(ctx)
 	s.settings = EnvSettings(opts.Getenv)

@@ -32,6 +32,15 @@ type Settings struct {
 	// MaxJobs bounds the number of background jobs that run at once.
 	MaxJobs int         `json:"maxJobs"`
 	Log     LogSettings `json:"log"`
+	// Comments configure the checks of names in comments.
+	Comments CommentSettings `json:"comments"`
+}
+
+// CommentSettings configure the diagnostics of names in comments.
+type CommentSettings struct {
+	// Severity of a name that does not resolve: "information" (default),
+	// "hint", "warning", "error" or "off". Deprecated names are hints.
+	Severity string `json:"severity"`
 }
 
 // LLMSettings configure the OpenAI-compatible model endpoint.

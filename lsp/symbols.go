@@ -46,13 +46,31 @@ func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 		si := protocol.SymbolInformation{Location: protocol.Location{URI: uri.File(h.Path), Range: toRange(h.Range)}}
 		si.Name = h.Name
 		si.Kind = symbolKind(h.Kind)
-		if h.Container != "" {
-			c := h.Container
+		if c := containerOf(h); c != "" {
 			si.ContainerName = &c
 		}
 		out = append(out, si)
 	}
 	return out, nil
+}
+
+// containerOf is what the editor's symbol list shows beside a hit's name:
+// its module and the first sentence of its docstring. SymbolInformation has
+// no detail field, and editors (VS Code's pickers, Neovim's quickfix list)
+// show containerName next to the name, so the summary travels there.
+func containerOf(h Symbol) string {
+	const max = 120
+	sum := strings.Join(strings.Fields(h.Summary), " ")
+	if n := len([]rune(sum)); n > max {
+		sum = string([]rune(sum)[:max-1]) + "…"
+	}
+	switch {
+	case sum == "":
+		return h.Container
+	case h.Container == "":
+		return sum
+	}
+	return h.Container + " — " + sum
 }
 
 // symbolKind maps declaration kinds to LSP symbol kinds.

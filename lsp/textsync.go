@@ -53,6 +53,8 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	s.mu.Lock()
 	delete(s.docs, u)
 	delete(s.tracked, u)
+	delete(s.commentDiags, u)
+	delete(s.parsed, u)
 	if t := s.timers[u]; t != nil {
 		t.Stop()
 		delete(s.timers, u)
@@ -102,6 +104,7 @@ func (s *server) bufferChanged(u string) {
 	if names > 0 {
 		s.refreshDiagnostics(u)
 	}
+	s.refreshComments(u)
 }
 
 // snapshot returns a copy of the open document u, or nil.

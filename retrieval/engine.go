@@ -53,7 +53,7 @@ type Engine struct {
 	swapMu  sync.Mutex
 	swapped chan struct{}
 	// src is set before ready is closed and then used only by the update
-	// loop and the watcher.
+	// loop, the watcher and Library.
 	src source
 
 	stMu   sync.Mutex
@@ -69,6 +69,9 @@ type Engine struct {
 	// true while one is being built (both used by the update loop only).
 	compacted  chan compaction
 	compacting bool
+	// settleReq takes the channels of WaitSettled callers, closed by the
+	// update loop when nothing is queued or left to resolve.
+	settleReq chan chan struct{}
 	// embedKick wakes the embedding loop after an update.
 	embedKick chan struct{}
 	// embedDone is closed when the first embedding pass ends (at once when
@@ -76,10 +79,10 @@ type Engine struct {
 	embedDone chan struct{}
 	embedOnce sync.Once
 	closeMu   sync.Once
-	// statsOnce guards stats, what the first search mines from the whole
-	// library (synonyms, proof uses).
-	statsOnce sync.Once
-	stats     *libraryStats
+	// synOnce guards syn, the synonym table the first search mines from
+	// the library.
+	synOnce sync.Once
+	syn     *synonymTable
 }
 
 // Open starts an engine over cfg and returns at once; the library is loaded
@@ -100,6 +103,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		cancel:    cancel,
 		updates:   make(chan fileUpdate, 256),
 		compacted: make(chan compaction),
+		settleReq: make(chan chan struct{}),
 		embedKick: make(chan struct{}, 1),
 		embedDone: make(chan struct{}),
 		status:    Status{Phase: "scanning"},
@@ -151,6 +155,15 @@ func (e *Engine) build() {
 	close(e.ready)
 	if e.cfg.Embedder == nil {
 		e.finishEmbedding()
+	}
+	// Mine search's synonyms now rather than in the first search (which
+	// waits for this if it comes first).
+	if s, err := e.current(); err == nil {
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.synonyms(s)
+		}()
 	}
 	if e.cfg.Watch {
 		e.startWatcher()
@@ -312,6 +325,20 @@ func (e *Engine) snapshot() *snapshot { return e.snap.Load() }
 func (e *Engine) Names() *names.Index {
 	if s := e.snapshot(); s != nil {
 		return s.names
+	}
+	return nil
+}
+
+// Library returns the workspace library the index was built from, as last
+// updated (nil before the index is ready or when only corpora are served).
+func (e *Engine) Library() *library.Library {
+	if e.snapshot() == nil {
+		return nil
+	}
+	if ls, ok := e.src.(*libSource); ok {
+		ls.mu.Lock()
+		defer ls.mu.Unlock()
+		return ls.lib
 	}
 	return nil
 }

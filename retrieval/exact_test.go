@@ -120,6 +120,8 @@ func checkIncremental(t *testing.T, extra []string, seed uint64) {
 				e.apply([]fileUpdate{{path: p, kind: fromDisk}})
 			}
 		}
+		// the update loop resolves the dependents again between updates
+		e.settle(rng.IntN(4))
 	}
 	// Buffers still open: check the overlay against a fresh build of the
 	// same declarations, then close them and compare with a fresh start.
@@ -129,6 +131,8 @@ func checkIncremental(t *testing.T, extra []string, seed uint64) {
 	}
 	for p := range buffers {
 		e.apply([]fileUpdate{{path: p, kind: closed}})
+	}
+	for e.settle(1 + rng.IntN(8)) {
 	}
 	inc = e.snapshot()
 	same := newSnapshot(inc.liveDecls())

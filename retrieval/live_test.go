@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -251,7 +252,12 @@ func TestDense(t *testing.T) {
 	if st := e.Status(); st.Phase != "ready" || e.denseCount() < 4 || st.Warning != "" {
 		t.Fatalf("after embedding: %+v, %d vectors", st, e.denseCount())
 	}
-	hits, err := e.Search(context.Background(), Query{Text: "divisibility", K: 3})
+	// Search uses the dense channel when asked (it is off by default).
+	withDense, err := DefaultSearch.Toggle("dense")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := e.SearchWith(context.Background(), Query{Text: "divisibility", K: 3}, withDense)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,5 +285,36 @@ func TestDense(t *testing.T) {
 	}
 	if emb2.calls != 1 {
 		t.Errorf("restart embedded %d batches, want 1 (the truncated record)", emb2.calls)
+	}
+}
+
+// TestSettleDependents checks that a buffer declaring a name another file
+// uses is searchable at once and that, once WaitSettled returns, the other
+// file's dependency edges name it, as a fresh build's do.
+func TestSettleDependents(t *testing.T) {
+	dir := newWorkspace(t)
+	writeTree(t, dir, map[string]string{"Demo/User.lean": "theorem Demo.uses_gizmo : Demo.gizmo = 3 := rfl\n"})
+	e := openReady(t, Config{Roots: []string{dir}})
+	deps := func() []string {
+		d, ok := e.Lookup("Demo.uses_gizmo")
+		if !ok {
+			t.Fatal("Demo.uses_gizmo not indexed")
+		}
+		return d.StatementDeps
+	}
+	if slices.Contains(deps(), "Demo.gizmo") {
+		t.Fatalf("before the update: deps %v name an undeclared name", deps())
+	}
+	e.UpdateBuffer(filepath.Join(dir, "Demo/Basic.lean"), []byte(basicLean+"\n/-- The gizmo. -/\ndef Demo.gizmo : Nat := 3\n"))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := e.WaitSettled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !has(e, "Demo.gizmo") {
+		t.Error("Demo.gizmo not searchable after WaitSettled")
+	}
+	if !slices.Contains(deps(), "Demo.gizmo") {
+		t.Errorf("after WaitSettled: Demo.uses_gizmo deps %v, want Demo.gizmo among them", deps())
 	}
 }

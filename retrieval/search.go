@@ -3,11 +3,11 @@ package retrieval
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -37,15 +37,12 @@ type SearchRanking struct {
 	// Synonyms expands the query with the hand list and the synonyms mined
 	// from the library.
 	Synonyms bool
-	// Premise fuses in the premise ranking (graph feedback, popularity).
-	Premise bool
 	// Names fuses in the name channel for identifiers in the query.
 	Names bool
-	// Dense fuses in the embedding channel when vectors exist.
+	// Dense fuses in the embedding channel when vectors exist (off by
+	// default: +0.5 R@1 on the OOD set for 20–100 ms per query, see
+	// docs/retrieval.md).
 	Dense bool
-	// Uses favours declarations that many proofs use (named theorems are
-	// used; simp-normal-form trivia less so).
-	Uses bool
 	// Plain replaces the first stage by plain BM25 over name pieces and
 	// docstrings and drops every prior: the baseline of the benchmark (use
 	// with every other switch off).
@@ -56,7 +53,7 @@ type SearchRanking struct {
 // commands, `drift-lsp search` and `bench search`.
 var DefaultSearch = SearchRanking{
 	Intent: true, Phrase: true, Bold: true, Lead: true, Main: true, Noise: true,
-	Synonyms: true, Premise: true, Names: true, Dense: true, Uses: true,
+	Synonyms: true, Names: true,
 }
 
 // BaselineSearch is plain BM25 over split names and docstrings, with no
@@ -64,17 +61,18 @@ var DefaultSearch = SearchRanking{
 var BaselineSearch = SearchRanking{Plain: true}
 
 // SearchSignals names the switches of SearchRanking for `bench search
-// --off`; Set turns one off.
-var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "premise", "names", "dense", "uses"}
+// --toggle`; Toggle flips one.
+var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "names", "dense"}
 
-// Off returns r with the named signal switched off.
-func (r SearchRanking) Off(signal string) (SearchRanking, error) {
+// Toggle returns r with the named signal switched (off when it was on, on
+// when it was off).
+func (r SearchRanking) Toggle(signal string) (SearchRanking, error) {
 	p := map[string]*bool{"intent": &r.Intent, "phrase": &r.Phrase, "bold": &r.Bold, "lead": &r.Lead, "main": &r.Main,
-		"noise": &r.Noise, "synonyms": &r.Synonyms, "premise": &r.Premise, "names": &r.Names, "dense": &r.Dense, "uses": &r.Uses}[signal]
+		"noise": &r.Noise, "synonyms": &r.Synonyms, "names": &r.Names, "dense": &r.Dense}[signal]
 	if p == nil {
 		return r, fmt.Errorf("unknown search signal %q (known: %s)", signal, strings.Join(SearchSignals, ", "))
 	}
-	*p = false
+	*p = !*p
 	return r, nil
 }
 
@@ -135,10 +133,9 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 	if sr.Intent {
 		intent = DetectIntent(text)
 	}
-	stats := e.libStats(s)
 	var syn *synonymTable
 	if sr.Synonyms {
-		syn = stats.syn
+		syn = e.synonyms(s)
 	}
 	allowed := func(d *library.Decl) bool {
 		return len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)
@@ -177,22 +174,20 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 			}
 		}
 	}
-	if sr.Premise && len(seq) > 0 {
-		prem, err := e.rankPremises(ctx, s, text, q.Formal, 20, e.ranking)
-		if err != nil {
-			return nil, err
-		}
-		for i, h := range prem {
-			for _, sl := range s.slotsOf(h.Decl.Name) {
-				if s.decl(sl) == h.Decl {
+	// A synonym's target written as a type name (vector space → Module,
+	// group homomorphism → MonoidHom) is a name match.
+	if sr.Names {
+		for _, n := range syn.names(seq) {
+			if s.names.Exact(n) {
+				for _, sl := range s.slotsOf(n) {
 					c := get(sl)
-					c.premRank = i + 1
-					c.bonus += 0.25 / (1 + float64(i)/3)
+					c.nameRank = max(c.nameRank, 1)
+					c.bonus += 0.8
 				}
 			}
 		}
 	}
-	if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
+		if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
 		slots, sims := x.search(ctx, s, text, 50)
 		if len(slots) > 1 && sims[0] > sims[len(sims)-1] {
 			hi, lo := sims[0], sims[len(sims)-1]
@@ -241,9 +236,6 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 			c.score *= 0.7
 		}
 		c.score *= 1 + 0.05*s.popularity(d.Name)
-		if sr.Uses {
-			c.score *= 1 + 0.05*math.Log1p(float64(stats.proofUses[d.Name]))
-		}
 		if d.User {
 			c.score *= e.ranking.UserBoost
 		}
@@ -288,9 +280,9 @@ func noise(d *library.Decl) float64 {
 
 // candidate is one declaration being ranked, with its evidence.
 type candidate struct {
-	slot                                   int32
-	base, bonus, score                     float64
-	lexRank, nameRank, premRank, denseRank int
+	slot                         int32
+	base, bonus, score           float64
+	lexRank, nameRank, denseRank int
 	// phr is the best share of consecutive query terms found together;
 	// exactBold and exactName are 1 when a bold term or the name's pieces
 	// equal the query's terms.
@@ -414,7 +406,7 @@ func longestRun(q, t []string) int {
 // channels reports the ranks at which the channels found c.
 func (c *candidate) channels() map[string]int {
 	out := map[string]int{}
-	for ch, r := range map[string]int{"lexical": c.lexRank, "names": c.nameRank, "premise": c.premRank, "dense": c.denseRank} {
+	for ch, r := range map[string]int{"lexical": c.lexRank, "names": c.nameRank, "dense": c.denseRank} {
 		if r > 0 {
 			out[ch] = r
 		}
@@ -436,7 +428,7 @@ func (c *candidate) why(in Intent) string {
 	for _, ch := range []struct {
 		name string
 		r    int
-	}{{"lexical", c.lexRank}, {"names", c.nameRank}, {"premise", c.premRank}, {"dense", c.denseRank}} {
+	}{{"lexical", c.lexRank}, {"names", c.nameRank}, {"dense", c.denseRank}} {
 		if ch.r > 0 {
 			parts = append(parts, fmt.Sprintf("%s #%d", ch.name, ch.r))
 		}
@@ -599,37 +591,22 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) 
 	return firstStage{slots: slots, scores: scores}
 }
 
-// libraryStats is what search mines from the whole library once: the
-// synonym table and how many proofs use each name.
-type libraryStats struct {
-	syn *synonymTable
-	// proofUses counts the declarations whose proof uses a name.
-	proofUses map[string]int32
-}
-
-// libStats returns the engine's library statistics, mined from the library
-// the first time search needs them (later updates reuse them: they are
-// priors and vocabulary, not results).
-func (e *Engine) libStats(s *snapshot) *libraryStats {
-	e.statsOnce.Do(func() {
+// synonyms returns the engine's synonym table, mined from the library the
+// first time search needs it (later updates reuse it: it is vocabulary, not
+// results).
+func (e *Engine) synonyms(s *snapshot) *synonymTable {
+	e.synOnce.Do(func() {
+		start := time.Now()
 		decls := s.liveDecls()
 		sort.Slice(decls, func(i, j int) bool { return decls[i].Name < decls[j].Name })
-		st := &libraryStats{proofUses: make(map[string]int32, len(decls)/2)}
-		var wg sync.WaitGroup
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			st.syn = mineSynonyms(decls)
-		}()
-		for _, d := range decls {
-			for _, n := range d.ProofDeps {
-				if n != d.Name {
-					st.proofUses[n]++
-				}
-			}
+		e.syn = mineSynonyms(decls)
+		n := 0
+		for _, rs := range e.syn.byFirst {
+			n += len(rs)
 		}
-		wg.Wait()
-		e.stats = st
+		if e.cfg.Logf != nil {
+			e.cfg.Logf("retrieval: %d synonym rules mined in %v", n, time.Since(start).Round(time.Millisecond))
+		}
 	})
-	return e.stats
+	return e.syn
 }

@@ -16,7 +16,7 @@ import (
 // in DRIFT_SEARCH_SETS (for example the output of `drift-lsp bench mkset`),
 // on the library at DRIFT_MATHLIB (or the dump DRIFT_BENCH_CORPUS), loading
 // it once. DRIFT_SEARCH_CONFIGS limits the configurations (comma-separated:
-// default, bm25, -signal, -signal-signal…).
+// default, bm25, -signal, -signal-signal… where -signal toggles a signal).
 func TestSearchAblation(t *testing.T) {
 	dir := os.Getenv("DRIFT_SEARCH_SETS")
 	root, corpus := os.Getenv("DRIFT_MATHLIB"), os.Getenv("DRIFT_BENCH_CORPUS")
@@ -115,7 +115,7 @@ func TestSearchAblation(t *testing.T) {
 				case offs != "":
 					r := DefaultSearch
 					for _, sig := range strings.Split(offs[1:], "-") {
-						if r, err = r.Off(sig); err != nil {
+						if r, err = r.Toggle(sig); err != nil {
 							t.Fatal(err)
 						}
 					}
@@ -138,7 +138,7 @@ func TestSearchAblation(t *testing.T) {
 				r = BaselineSearch
 			case strings.HasPrefix(c, "-"):
 				for _, sig := range strings.Split(c[1:], "-") {
-					if r, err = r.Off(sig); err != nil {
+					if r, err = r.Toggle(sig); err != nil {
 						t.Fatal(err)
 					}
 				}

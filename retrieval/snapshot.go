@@ -352,3 +352,17 @@ func (s *snapshot) liveDecls() []*library.Decl {
 	s.each(func(_ int32, d *library.Decl) { out = append(out, d) })
 	return out
 }
+
+// fileDecls returns the visible declarations of one file key, in order.
+func (s *snapshot) fileDecls(key string) []*library.Decl {
+	if ds, ok := s.changed[key]; ok {
+		return dedup(ds)
+	}
+	var out []*library.Decl
+	if i, ok := sortedFind(s.base.files, key); ok {
+		for _, sl := range s.base.fileOf.row(i) {
+			out = append(out, s.base.decls[sl])
+		}
+	}
+	return out
+}

@@ -22,7 +22,13 @@ type source interface {
 	// whose declarations are gone), and in buffered the keys now served
 	// from unsaved text. A disk change of a file with an open buffer is
 	// ignored.
+	// The files that may use names the update added or removed are only
+	// resolved again by settle.
 	update(u fileUpdate, changed map[string][]*library.Decl, buffered map[string]bool) error
+	// settle resolves again up to max of the files that updates left,
+	// records their declarations as update does, and reports whether
+	// some are left.
+	settle(max int, changed map[string][]*library.Decl, buffered map[string]bool) bool
 	// dirs returns the root directories to watch.
 	dirs() []string
 }
@@ -70,8 +76,8 @@ func (s *libSource) update(u fileUpdate, changed map[string][]*library.Decl, buf
 	case closed:
 		delete(s.buffers, abs)
 	}
-	// Every file whose declarations may change: this one, and the files
-	// the library resolves again because names they use appeared or went.
+	// Every file key whose declarations may change: this file's old and
+	// new ones.
 	touched := map[string]string{} // file key -> absolute path
 	for _, d := range s.lib.FileDecls(abs) {
 		touched[fileKey(d)] = abs
@@ -82,7 +88,7 @@ func (s *libSource) update(u fileUpdate, changed map[string][]*library.Decl, buf
 		b, err := os.ReadFile(abs)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			s.lib, delta = s.lib.RemoveFile(abs)
+			s.lib, delta = s.lib.RemoveFileDeferred(abs)
 		case err != nil:
 			return fmt.Errorf("retrieval: %w", err)
 		default:
@@ -90,12 +96,31 @@ func (s *libSource) update(u fileUpdate, changed map[string][]*library.Decl, buf
 		}
 	}
 	if content != nil {
-		s.lib, delta = s.lib.UpdateFile(abs, content)
+		s.lib, delta = s.lib.UpdateFileDeferred(abs, content)
 	}
 	for _, d := range s.lib.FileDecls(abs) {
 		touched[fileKey(d)] = abs
 		s.keyPath()[fileKey(d)] = abs
 	}
+	s.record(delta, touched, changed, buffered)
+	return nil
+}
+
+func (s *libSource) settle(max int, changed map[string][]*library.Decl, buffered map[string]bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lib == nil {
+		return false
+	}
+	var delta library.Delta
+	s.lib, delta = s.lib.ResolvePending(max)
+	s.record(delta, map[string]string{}, changed, buffered)
+	return s.lib.Pending()
+}
+
+// record adds to touched the file keys of delta's declarations and stores
+// in changed and buffered the current declarations of every touched key.
+func (s *libSource) record(delta library.Delta, touched map[string]string, changed map[string][]*library.Decl, buffered map[string]bool) {
 	for _, ds := range [][]*library.Decl{delta.Added, delta.Removed, delta.Changed} {
 		for _, d := range ds {
 			k := fileKey(d)
@@ -114,7 +139,6 @@ func (s *libSource) update(u fileUpdate, changed map[string][]*library.Decl, buf
 		changed[k] = ds
 		buffered[k] = s.buffers[p]
 	}
-	return nil
 }
 
 // keyPath returns the map from file keys to absolute paths, built on first

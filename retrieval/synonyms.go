@@ -62,6 +62,9 @@ type synRule struct {
 	to   []string
 	// source is "hand" or "mined".
 	source string
+	// name is the target written as a Lean type name ("monoid hom" →
+	// MonoidHom), which the name channel looks up.
+	name string
 }
 
 // synonymTable holds the rules by the first term they match.
@@ -75,7 +78,7 @@ func (t *synonymTable) add(from, to, source string) {
 	if len(f) == 0 || len(g) == 0 || strings.Join(f, " ") == strings.Join(g, " ") {
 		return
 	}
-	for _, r := range []synRule{{f, g, source}, {g, f, source}} {
+	for _, r := range []synRule{{f, g, source, camel(to)}, {g, f, source, camel(from)}} {
 		dup := false
 		for _, x := range t.byFirst[r.from[0]] {
 			if strings.Join(x.from, " ") == strings.Join(r.from, " ") && strings.Join(x.to, " ") == strings.Join(r.to, " ") {
@@ -146,6 +149,33 @@ func (t *synonymTable) rewrites(seq []string) [][]string {
 	return out
 }
 
+// camel writes a phrase as a Lean type name: "monoid hom" → MonoidHom.
+func camel(phrase string) string {
+	var b strings.Builder
+	for _, w := range strings.Fields(phrase) {
+		r := []rune(w)
+		b.WriteRune(unicode.ToUpper(r[0]))
+		b.WriteString(string(r[1:]))
+	}
+	return b.String()
+}
+
+// names returns the Lean type names of the rules that rewrite seq.
+func (t *synonymTable) names(seq []string) []string {
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for i := range seq {
+		for _, r := range t.byFirst[seq[i]] {
+			if i+len(r.from) <= len(seq) && slices.Equal(seq[i:i+len(r.from)], r.from) && !slices.Contains(out, r.name) {
+				out = append(out, r.name)
+			}
+		}
+	}
+	return out
+}
+
 // minSynonymSupport is how many declarations must attest a mined pair.
 const minSynonymSupport = 2
 
@@ -183,15 +213,26 @@ func mineSynonyms(decls []*library.Decl) *synonymTable {
 				}
 			}
 		}
+		var firsts []byte // lower-case first letters of words (0: not a-z)
 		seenPiece := map[string]bool{}
 		for _, piece := range lexical.SplitIdent(names.Last(d.Name)) {
 			if len(piece) < 2 || len(piece) > 5 || seenPiece[piece] || !isLetters(piece) {
 				continue
 			}
 			seenPiece[piece] = true
+			if firsts == nil {
+				firsts = make([]byte, len(words))
+				for i, w := range words {
+					if c := w[0] | 0x20; c >= 'a' && c <= 'z' {
+						firsts[i] = c
+					}
+				}
+			}
 			for i := 0; i+len(piece) <= len(words); i++ {
-				ph := words[i : i+len(piece)]
-				if initials(ph) == piece && plainWords(ph) {
+				if string(firsts[i:i+len(piece)]) != piece {
+					continue
+				}
+				if ph := words[i : i+len(piece)]; plainWords(ph) {
 					note(piece, strings.Join(ph, " "))
 					break
 				}

@@ -1,6 +1,9 @@
 package retrieval
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -43,14 +46,34 @@ func (e *Engine) enqueue(u fileUpdate) {
 	}
 }
 
+// settleBatch bounds the files the update loop resolves again between two
+// looks at the update queue.
+const settleBatch = 16
+
 // serveUpdates applies file updates until the engine closes, coalescing
 // queued updates of the same file to the latest (a disk change never
-// replaces a queued buffer update of the same file).
+// replaces a queued buffer update of the same file). When no update waits,
+// it resolves again, in batches, the files that use names updates added or
+// removed (which changes only their dependency edges).
 func (e *Engine) serveUpdates() {
+	pending := false
+	var waiters []chan struct{}
 	for {
+		if !pending && len(e.updates) == 0 {
+			for _, w := range waiters {
+				close(w)
+			}
+			waiters = nil
+		}
+		var work <-chan struct{}
+		if pending {
+			work = closedChan
+		}
 		select {
 		case <-e.ctx.Done():
 			return
+		case w := <-e.settleReq:
+			waiters = append(waiters, w)
 		case c := <-e.compacted:
 			e.store(rebase(c.base, c.names, c.from, e.snapshot()))
 			e.compacting = false
@@ -60,48 +83,116 @@ func (e *Engine) serveUpdates() {
 			default:
 			}
 		case u := <-e.updates:
-			pending := map[string]fileUpdate{u.path: u}
-			order := []string{u.path}
-		drain:
-			for {
-				select {
-				case u2 := <-e.updates:
-					prev, ok := pending[u2.path]
-					if !ok {
-						order = append(order, u2.path)
-					}
-					if !ok || u2.kind != fromDisk || prev.kind == fromDisk {
-						pending[u2.path] = u2
-					}
-				default:
-					break drain
-				}
+			pending = e.apply(e.coalesce(u))
+		case <-work:
+			select {
+			case u := <-e.updates:
+				pending = e.apply(e.coalesce(u))
+			default:
+				pending = e.settle(settleBatch)
 			}
-			var batch []fileUpdate
+		}
+	}
+}
+
+// closedChan is always ready.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// coalesce returns u and the updates queued after it, one per file.
+func (e *Engine) coalesce(u fileUpdate) []fileUpdate {
+	pending := map[string]fileUpdate{u.path: u}
+	order := []string{u.path}
+	for {
+		select {
+		case u2 := <-e.updates:
+			prev, ok := pending[u2.path]
+			if !ok {
+				order = append(order, u2.path)
+			}
+			if !ok || u2.kind != fromDisk || prev.kind == fromDisk {
+				pending[u2.path] = u2
+			}
+		default:
+			batch := make([]fileUpdate, 0, len(order))
 			for _, p := range order {
 				batch = append(batch, pending[p])
 			}
-			e.apply(batch)
+			return batch
 		}
+	}
+}
+
+// WaitSettled blocks until the updates queued so far are applied and the
+// files they make the library resolve again are done, or ctx ends.
+func (e *Engine) WaitSettled(ctx context.Context) error {
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	w := make(chan struct{})
+	select {
+	case e.settleReq <- w:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-e.ctx.Done():
+		return e.ctx.Err()
+	}
+	select {
+	case <-w:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-e.ctx.Done():
+		return e.ctx.Err()
 	}
 }
 
 // apply re-indexes the files of a batch of updates and swaps in the next
 // snapshot, built beside the current one (which queries go on reading).
-func (e *Engine) apply(batch []fileUpdate) {
+// It reports whether other files are left to resolve again (see settle).
+func (e *Engine) apply(batch []fileUpdate) bool {
 	start := time.Now()
 	changed := map[string][]*library.Decl{}
 	buffered := map[string]bool{}
 	for _, u := range batch {
+		if e.ctx.Err() != nil {
+			return false // closing: drop the rest
+		}
 		if err := e.src.update(u, changed, buffered); err != nil {
 			e.cfg.Logf("retrieval: updating %s: %v", u.path, err)
+		}
+	}
+	e.commit(changed, buffered, start, fmt.Sprintf("reindexed %d file(s)", len(batch)))
+	return e.src.settle(0, changed, buffered)
+}
+
+// settle resolves again up to max of the files that updates left and
+// swaps in the snapshot with their new dependency edges; it reports
+// whether some are left.
+func (e *Engine) settle(max int) bool {
+	start := time.Now()
+	changed := map[string][]*library.Decl{}
+	buffered := map[string]bool{}
+	more := e.src.settle(max, changed, buffered)
+	e.commit(changed, buffered, start, "resolved dependents again")
+	return more
+}
+
+// commit swaps in the snapshot with the declarations of changed (by file
+// key), skipping those that look the same as before.
+func (e *Engine) commit(changed map[string][]*library.Decl, buffered map[string]bool, start time.Time, what string) {
+	cur := e.snapshot()
+	for k, ds := range changed {
+		if slices.EqualFunc(ds, cur.fileDecls(k), sameIndexed) && buffered[k] == cur.buffered[k] {
+			delete(changed, k)
 		}
 	}
 	if len(changed) == 0 {
 		return
 	}
 	parsed := time.Now()
-	next := e.snapshot().with(changed, buffered)
+	next := cur.with(changed, buffered)
 	e.store(next)
 	e.setStatus(func(s *Status) { s.Decls = next.count() })
 	select {
@@ -116,9 +207,20 @@ func (e *Engine) apply(batch []fileUpdate) {
 			e.compact(next)
 		}()
 	}
-	e.cfg.Logf("retrieval: reindexed %d file(s) in %v (parse %v, snapshot %v; overlay %d files, %d declarations)", len(batch),
+	e.cfg.Logf("retrieval: %s in %v (parse %v, snapshot %v; overlay %d files, %d declarations)", what,
 		time.Since(start).Round(time.Millisecond), parsed.Sub(start).Round(time.Millisecond),
 		time.Since(parsed).Round(time.Millisecond), len(next.changed), next.over.n())
+}
+
+// sameIndexed reports whether two versions of a declaration look the same
+// to the engine and to whoever reads a hit: everything but proof
+// dependencies.
+func sameIndexed(a, b *library.Decl) bool {
+	return a.Name == b.Name && a.Kind == b.Kind && a.Module == b.Module && a.File == b.File && a.Range == b.Range &&
+		a.Signature == b.Signature && a.Doc == b.Doc && a.Private == b.Private && a.Informal == b.Informal &&
+		a.Protected == b.Protected && a.Anonymous == b.Anonymous && a.Parent == b.Parent && a.Twin == b.Twin &&
+		a.Generated == b.Generated && a.Symbol == b.Symbol && a.Package == b.Package && a.User == b.User &&
+		slices.Equal(a.Attrs, b.Attrs) && slices.Equal(a.StatementDeps, b.StatementDeps)
 }
 
 // compaction is a new base built from the visible declarations of from.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,18 +48,30 @@ func benchEngine(b *testing.B, root string) *Engine {
 // BenchmarkUpdateFile measures one 2,000-line file pushed as an unsaved
 // buffer with one new declaration per round (parse, resolution, next
 // snapshot) over the small testdata workspace and, with DRIFT_MATHLIB set,
-// over Mathlib: the cost depends on the file, not on the library.
+// over Mathlib: the same text (Mathlib's Topology/Constructions.lean when
+// available, else a generated file) in both, at the file's own path in
+// Mathlib. The cost depends on the file, not on the library.
 func BenchmarkUpdateFile(b *testing.B) {
-	libs := [][2]string{{"testdata", "../testdata/workspace"}}
-	if m := os.Getenv("DRIFT_MATHLIB"); m != "" {
-		libs = append(libs, [2]string{"mathlib", m})
+	mathlib := os.Getenv("DRIFT_MATHLIB")
+	base := probeFile(0)
+	libs := [][2]string{{"testdata", "../testdata/workspace/DriftProbe.lean"}}
+	if mathlib != "" {
+		real := filepath.Join(mathlib, "Mathlib/Topology/Constructions.lean")
+		if t, err := os.ReadFile(real); err == nil {
+			base = t
+		}
+		libs = append(libs, [2]string{"mathlib", real})
 	}
 	for _, lib := range libs {
 		b.Run(lib[0], func(b *testing.B) {
-			e := benchEngine(b, lib[1])
-			abs, _ := filepath.Abs(filepath.Join(lib[1], "DriftProbe.lean"))
+			root := filepath.Dir(lib[1])
+			if lib[0] == "mathlib" {
+				root = mathlib
+			}
+			e := benchEngine(b, root)
+			abs, _ := filepath.Abs(lib[1])
 			text := func(i int) []byte {
-				return append(probeFile(0), fmt.Sprintf("\ndef probeRound%d : Nat := %d\n", i, i)...)
+				return append(slices.Clone(base), fmt.Sprintf("\ndef probeRound%d : Nat := %d\n", i, i)...)
 			}
 			e.apply([]fileUpdate{{path: abs, kind: fromBuffer, content: text(-1)}})
 			b.ResetTimer()

@@ -16,14 +16,14 @@ func init() {
 }
 
 func runBenchSearch(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench search", stderr, "usage: drift-lsp bench search --bench FILE.jsonl [--root DIR]... [--corpus FILE.jsonl] [-k 10] [--json] [--out PER_QUERY.jsonl] [--baseline | --off SIGNAL,...]")
+	fs := newFlagSet("bench search", stderr, "usage: drift-lsp bench search --bench FILE.jsonl [--root DIR]... [--corpus FILE.jsonl] [-k 10] [--json] [--out PER_QUERY.jsonl] [--baseline | --toggle SIGNAL,...]")
 	rf := addRetrievalFlags(fs)
 	bench := fs.String("bench", "", "benchmark JSONL (query = informal_stmt, gold = mathlib_dependencies)")
 	k := fs.Int("k", 10, "cut-off for MRR (recall is reported at 1, 5, 10 and k)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	out := fs.String("out", "", "write one JSON line per query to this file")
 	baseline := fs.Bool("baseline", false, "rank by plain BM25 over split names and docstrings instead (the baseline)")
-	off := fs.String("off", "", "switch off these search signals (ablation): "+strings.Join(retrieval.SearchSignals, ","))
+	off := fs.String("toggle", "", "switch these search signals (ablation; on ones off, off ones on): "+strings.Join(retrieval.SearchSignals, ","))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -40,7 +40,7 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		var err error
-		if ranking, err = ranking.Off(sig); err != nil {
+		if ranking, err = ranking.Toggle(sig); err != nil {
 			fmt.Fprintln(stderr, "drift-lsp bench search:", err)
 			return 2
 		}

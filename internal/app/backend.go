@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm/local"
@@ -34,6 +35,13 @@ type driftBackend struct {
 	checker  *leanrepl.Checker
 	pool     *leanrepl.Pool
 	replKey  string
+
+	// comments is the checker of names in comments, built once in the
+	// background when the index is first ready (building starts on the
+	// first call of Comments).
+	comments      *docref.Checker
+	commentsStart sync.Once
+	ctx           context.Context
 	// local is the bundled local model's server once the client used it;
 	// it is reused by later configurations and stopped by Close.
 	local *local.Server
@@ -76,8 +84,39 @@ func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) 
 		return nil, err
 	}
 	b.eng = eng
+	b.ctx = ctx
 	b.Configure(s)
 	return b, nil
+}
+
+// Comments implements lsp.Backend: nil until the index is ready and the
+// names that the library's code uses have been read (a few seconds on
+// Mathlib, in the background).
+func (b *driftBackend) Comments() *docref.Checker {
+	b.mu.Lock()
+	c := b.comments
+	b.mu.Unlock()
+	if c != nil || !b.eng.Status().Ready {
+		return c
+	}
+	b.commentsStart.Do(func() {
+		go func() {
+			lib, ix := b.eng.Library(), b.eng.Names()
+			if lib == nil || ix == nil {
+				return
+			}
+			known, err := docref.LoadKnown(b.ctx, lib, 1)
+			if err != nil {
+				b.logf("drift: names in comments: %v", err)
+				return
+			}
+			c := docref.New(lib, ix, known)
+			b.mu.Lock()
+			b.comments = c
+			b.mu.Unlock()
+		}()
+	})
+	return nil
 }
 
 // configureChecker (re)builds the checker and its REPL pool when the REPL
@@ -154,7 +193,9 @@ func (b *driftBackend) Search(ctx context.Context, query string, k int) ([]lsp.S
 	out := make([]lsp.Symbol, 0, len(hits))
 	for _, h := range hits {
 		if h.Decl != nil {
-			out = append(out, b.symbol(h.Decl))
+			sym := b.symbol(h.Decl)
+			sym.Summary, sym.Why = h.Summary, h.Why
+			out = append(out, sym)
 		}
 	}
 	return out, nil

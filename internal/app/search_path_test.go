@@ -48,3 +48,17 @@ func TestSymbolRankingIsBenchRanking(t *testing.T) {
 		}
 	}
 }
+
+// TestSymbolShowsSummary: the editor's symbol list shows, beside a hit's
+// name, its module and the first sentence of its docstring.
+func TestSymbolShowsSummary(t *testing.T) {
+	s := startReal(t, llmtest.Workspace(), nil)
+	syms := s.symbols("greatest common divisor")
+	if len(syms) == 0 || syms[0].Name != "Mm.gcd" {
+		t.Fatalf("top hit %+v, want Mm.gcd", syms)
+	}
+	want := "Minimath.Basic — The greatest common divisor of two natural numbers, by Euclid's algorithm."
+	if c := syms[0].ContainerName; c == nil || *c != want {
+		t.Fatalf("containerName %v, want %q", c, want)
+	}
+}

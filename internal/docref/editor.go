@@ -224,6 +224,10 @@ func (c *Checker) Complete(prefix string) []string {
 	return out
 }
 
+// FileDecls returns the indexed declarations of a file (absolute path), for
+// NewDoc.
+func (c *Checker) FileDecls(path string) []*library.Decl { return c.lib.FileDecls(path) }
+
 // Diagnostics returns the findings of a document.
 func (c *Checker) Diagnostics(d *Doc) []Finding {
 	return c.Findings(c.Refs(d.Src, d.Comments, d.Syntax, d.Decls))

@@ -121,6 +121,13 @@ func BenchmarkUpdateFile2000(b *testing.B) {
 			lib.UpdateFile(path, append(content[:len(content):len(content)], fmt.Sprintf("\ntheorem my_new_thm%d : True := trivial\n", i)...))
 		}
 	})
+	// The same with the dependents left to ResolvePending, as the engine
+	// does: the cost of making the file itself searchable.
+	b.Run("new-name-deferred", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			lib.UpdateFileDeferred(path, append(content[:len(content):len(content)], fmt.Sprintf("\ntheorem my_new_thm%d : True := trivial\n", i)...))
+		}
+	})
 }
 
 func abs(x int) int {

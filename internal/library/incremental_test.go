@@ -50,6 +50,9 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 				}
 				lib := load(t, dir, cache)
 				mirror := newMirror(lib)
+				// every third run defers the resolution of dependents and
+				// drains it in random small batches between the edits
+				deferred := run%3 == 2
 				files := lib.Files()
 				originals := map[string][]byte{}
 				for _, p := range files {
@@ -65,16 +68,20 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 							t.Fatal(err)
 						}
 						var d Delta
-						lib, d = lib.RemoveFile(p)
+						if deferred {
+							lib, d = lib.RemoveFileDeferred(p)
+						} else {
+							lib, d = lib.RemoveFile(p)
+						}
 						mirror.apply(d)
 						op = "remove"
 					case k == 1: // a new file using names of the others
 						p = filepath.Join(dir, "Extra", fmt.Sprintf("New%d.lean", step))
-						lib = write(t, lib, mirror, p, []byte(newFile(lib, step, rng)))
+						lib = write(t, lib, mirror, deferred, p, []byte(newFile(lib, step, rng)))
 						files = append(files, p)
 						op = "add"
 					case k == 2: // restore the original text
-						lib = write(t, lib, mirror, p, originals[p])
+						lib = write(t, lib, mirror, deferred, p, originals[p])
 						op = "restore"
 					default:
 						b, err := os.ReadFile(p)
@@ -82,10 +89,20 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 							b = nil
 						}
 						b = mutate(b, rng)
-						lib = write(t, lib, mirror, p, b)
+						lib = write(t, lib, mirror, deferred, p, b)
 						op = fmt.Sprintf("update (%d bytes)", len(b))
 					}
 					log = append(log, op+" "+strings.TrimPrefix(p, dir))
+					if deferred {
+						var d Delta
+						lib, d = lib.ResolvePending(rng.Intn(4))
+						mirror.apply(d)
+					}
+				}
+				for lib.Pending() {
+					var d Delta
+					lib, d = lib.ResolvePending(1 + rng.Intn(8))
+					mirror.apply(d)
 				}
 				fresh := load(t, dir, "")
 				if run == 0 {
@@ -99,8 +116,9 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 	}
 }
 
-// write stores content at p and applies it to lib and its Delta to m.
-func write(t *testing.T, lib *Library, m deltaMirror, p string, content []byte) *Library {
+// write stores content at p and applies it to lib (with UpdateFileDeferred
+// when deferred) and its Delta to m.
+func write(t *testing.T, lib *Library, m deltaMirror, deferred bool, p string, content []byte) *Library {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -108,7 +126,11 @@ func write(t *testing.T, lib *Library, m deltaMirror, p string, content []byte) 
 	if err := os.WriteFile(p, content, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	nl, d := lib.UpdateFile(p, content)
+	update := lib.UpdateFile
+	if deferred {
+		update = lib.UpdateFileDeferred
+	}
+	nl, d := update(p, content)
 	m.apply(d)
 	return nl
 }

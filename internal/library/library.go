@@ -107,6 +107,12 @@ type Library struct {
 	// times changed (same content): Load rewrites it with the new times.
 	touched bool
 
+	// stale are the last components of names that deferred updates made
+	// appear or disappear; queue the files (sorted) found to use some of
+	// them. Both wait for ResolvePending.
+	stale []string
+	queue []string
+
 	allOnce sync.Once
 	all     []*Decl
 }
@@ -437,17 +443,30 @@ func newIndex(files []*fileData) *index {
 // that may refer to those names are resolved again, so that the snapshot
 // equals a fresh Load of the same files. The receiver is not modified.
 func (l *Library) UpdateFile(path string, content []byte) (*Library, Delta) {
-	abs := l.path(path)
-	nl := l.derive()
-	fd := nl.rebuild(abs, leansrc.Parse(content), hashContent(content))
-	d := diff(abs, l.files[abs], fd)
-	nl.refreshDependents(abs, l.files[abs], fd, &d)
-	return nl, d
+	return settleAll(l.UpdateFileDeferred(path, content))
 }
 
 // RemoveFile returns a snapshot without the file at path (absolute); files
 // that referred to its names are resolved again.
 func (l *Library) RemoveFile(path string) (*Library, Delta) {
+	return settleAll(l.RemoveFileDeferred(path))
+}
+
+// UpdateFileDeferred is UpdateFile at a cost proportional to the file: the
+// other files that may use names the file started or stopped declaring
+// (which changes only their dependency edges) are left for ResolvePending.
+// The Delta describes the file alone.
+func (l *Library) UpdateFileDeferred(path string, content []byte) (*Library, Delta) {
+	abs := l.path(path)
+	nl := l.derive()
+	fd := nl.rebuild(abs, leansrc.Parse(content), hashContent(content))
+	nl.stale = append(nl.stale, changedLasts(l.files[abs], fd)...)
+	return nl, diff(abs, l.files[abs], fd)
+}
+
+// RemoveFileDeferred is RemoveFile leaving the files that referred to the
+// file's names for ResolvePending.
+func (l *Library) RemoveFileDeferred(path string) (*Library, Delta) {
 	abs := l.path(path)
 	old := l.files[abs]
 	if old == nil {
@@ -460,8 +479,71 @@ func (l *Library) RemoveFile(path string) (*Library, Delta) {
 		nl.retable()
 	}
 	nl.finish()
-	d := diff(abs, old, nil)
-	nl.refreshDependents(abs, old, nil, &d)
+	nl.stale = append(nl.stale, changedLasts(old, nil)...)
+	return nl, diff(abs, old, nil)
+}
+
+// Pending reports whether deferred updates left files to resolve again.
+func (l *Library) Pending() bool { return len(l.stale) > 0 || len(l.queue) > 0 }
+
+// ResolvePending resolves again up to max of the files that deferred
+// updates left (in path order) and returns the new snapshot, with a Delta
+// (File empty) of what changed in them. When Pending is false afterwards,
+// the snapshot equals what the non-deferred updates would have given.
+func (l *Library) ResolvePending(max int) (*Library, Delta) {
+	if !l.Pending() || max <= 0 {
+		return l, Delta{}
+	}
+	nl := l.derive()
+	if len(nl.stale) > 0 {
+		queued := map[string]bool{}
+		for _, p := range nl.queue {
+			queued[p] = true
+		}
+		for p, f := range nl.files {
+			if !queued[p] && f.refs.mayHaveAny(nl.stale) {
+				nl.queue = append(nl.queue, p)
+			}
+		}
+		sort.Strings(nl.queue) // resolve in path order, as Load does
+		nl.stale = nil
+	}
+	n := min(max, len(nl.queue))
+	batch := nl.queue[:n]
+	nl.queue = nl.queue[n:len(nl.queue):len(nl.queue)]
+	var d Delta
+	for _, p := range batch {
+		f := nl.files[p]
+		if f == nil {
+			continue // removed since
+		}
+		pf := f.pf
+		if pf == nil {
+			content, err := readSource(p)
+			if err != nil || hashContent(content) != f.hash {
+				continue // changed on disk: its own update follows
+			}
+			pf = leansrc.Parse(content)
+		}
+		nf := nl.rebuild(p, pf, f.hash)
+		fd := diff(p, f, nf)
+		d.Added = append(d.Added, fd.Added...)
+		d.Removed = append(d.Removed, fd.Removed...)
+		d.Changed = append(d.Changed, fd.Changed...)
+	}
+	return nl, d
+}
+
+// settleAll resolves every pending file of nl, the snapshot a deferred
+// update gave with Delta d, and adds what changed to d.
+func settleAll(nl *Library, d Delta) (*Library, Delta) {
+	for nl.Pending() {
+		var more Delta
+		nl, more = nl.ResolvePending(len(nl.files) + 1)
+		d.Added = append(d.Added, more.Added...)
+		d.Removed = append(d.Removed, more.Removed...)
+		d.Changed = append(d.Changed, more.Changed...)
+	}
 	return nl, d
 }
 
@@ -493,41 +575,6 @@ func (l *Library) rebuild(abs string, pf *leansrc.File, hash contentHash) *fileD
 	b.buildIncremental()
 	l.finish()
 	return fd
-}
-
-// refreshDependents resolves again every file other than abs that may
-// refer to a name declared by old or by new but not by both, and adds what
-// changed in them to d. A file is re-parsed from disk unless its parse
-// result is kept (files built by UpdateFile); one whose disk content no
-// longer matches its hash is left as it is (its own update will follow).
-func (l *Library) refreshDependents(abs string, old, new *fileData, d *Delta) {
-	lasts := changedLasts(old, new)
-	if len(lasts) == 0 {
-		return
-	}
-	var deps []string
-	for p, f := range l.files {
-		if p != abs && f.refs.mayHaveAny(lasts) {
-			deps = append(deps, p)
-		}
-	}
-	sort.Strings(deps) // rebuild in path order, as Load resolves
-	for _, p := range deps {
-		f := l.files[p]
-		pf := f.pf
-		if pf == nil {
-			content, err := readSource(p)
-			if err != nil || hashContent(content) != f.hash {
-				continue
-			}
-			pf = leansrc.Parse(content)
-		}
-		nf := l.rebuild(p, pf, f.hash)
-		fd := diff(p, f, nf)
-		d.Added = append(d.Added, fd.Added...)
-		d.Removed = append(d.Removed, fd.Removed...)
-		d.Changed = append(d.Changed, fd.Changed...)
-	}
 }
 
 // changedLasts returns the last components of the names declared by
@@ -574,6 +621,8 @@ func (l *Library) derive() *Library {
 		nl.shadow[k] = true
 	}
 	nl.over = l.over
+	nl.stale = slices.Clip(l.stale)
+	nl.queue = slices.Clip(l.queue)
 	return nl
 }
 

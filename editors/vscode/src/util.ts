@@ -38,6 +38,7 @@ export const SERVER_SETTINGS = [
   'maxJobs',
   'log.level',
   'log.file',
+  'comments.severity',
 ] as const;
 
 /** Default API-key variable when neither the setting nor DRIFT_LLM_API_KEY_ENV names one. */

@@ -1,0 +1,279 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+)
+
+// The command and diagnostic codes of names in comments.
+const (
+	cmdFixReference = "drift.fixReference"
+	codeStale       = "stale-reference"
+	codeDeprecated  = "deprecated-reference"
+)
+
+// parsedDoc is the comment features' view of one revision of a document.
+type parsedDoc struct {
+	rev     uint64
+	checker *docref.Checker
+	doc     *docref.Doc
+}
+
+// commentDoc returns the open document u, its view for the comment
+// features (parsed once per revision) and the checker; nil values when the
+// document is not open or the checker is not built yet.
+func (s *server) commentDoc(u string) (*Document, *docref.Doc, *docref.Checker) {
+	b := s.currentBackend()
+	if b == nil {
+		return nil, nil, nil
+	}
+	c := b.Comments()
+	d := s.snapshot(u)
+	if c == nil || d == nil {
+		return nil, nil, nil
+	}
+	s.mu.Lock()
+	p := s.parsed[u]
+	s.mu.Unlock()
+	if p != nil && p.rev == d.Rev && p.checker == c {
+		return d, p.doc, c
+	}
+	p = &parsedDoc{rev: d.Rev, checker: c, doc: docref.NewDoc([]byte(d.Text), c.FileDecls(uriToPath(uri.URI(u))))}
+	s.mu.Lock()
+	if cur := s.docs[u]; cur != nil && cur.Rev == d.Rev {
+		s.parsed[u] = p
+	}
+	s.mu.Unlock()
+	return d, p.doc, c
+}
+
+func toSrcPos(p protocol.Position) leansrc.Pos {
+	return leansrc.Pos{Line: int(p.Line), Character: int(p.Character)}
+}
+
+func fromSrcRange(r leansrc.Range) protocol.Range {
+	return toRange(Span{Start: Pos{r.Start.Line, r.Start.Character}, End: Pos{r.End.Line, r.End.Character}})
+}
+
+// Hover implements protocol.Server: on a name in backticks inside a
+// comment, its signature, docstring's first sentence, kind, module, file
+// and, when deprecated, its replacement. Elsewhere (code) it answers null.
+func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	_, doc, c := s.commentDoc(string(p.TextDocument.URI))
+	if doc == nil {
+		return nil, nil
+	}
+	r, ok := c.At(doc, toSrcPos(p.Position))
+	if !ok {
+		return nil, nil
+	}
+	h, ok := c.Hover(r)
+	if !ok {
+		return nil, nil
+	}
+	rng := fromSrcRange(r.Range)
+	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: h.Markdown()}, Range: &rng}, nil
+}
+
+// Definition implements protocol.Server for names in comments only (the
+// Lean server owns code).
+func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) (protocol.DefinitionResult, error) {
+	_, doc, c := s.commentDoc(string(p.TextDocument.URI))
+	if doc == nil {
+		return protocol.LocationSlice{}, nil
+	}
+	r, ok := c.At(doc, toSrcPos(p.Position))
+	if !ok {
+		return protocol.LocationSlice{}, nil
+	}
+	loc, ok := c.Definition(r)
+	if !ok {
+		return protocol.LocationSlice{}, nil
+	}
+	rng := toRange(Span{Start: Pos{loc.Range.Start.Line, loc.Range.Start.Character}, End: Pos{loc.Range.End.Line, loc.Range.End.Character}})
+	return &protocol.Location{URI: uri.File(loc.Path), Range: rng}, nil
+}
+
+// Completion implements protocol.Server: after a backtick inside a comment,
+// the names that start with what was typed; nothing in code.
+func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
+	out := &protocol.CompletionList{IsIncomplete: true, Items: []protocol.CompletionItem{}}
+	_, doc, c := s.commentDoc(string(p.TextDocument.URI))
+	if doc == nil {
+		return out, nil
+	}
+	comp, ok := doc.CompletionAt(toSrcPos(p.Position))
+	if !ok {
+		return out, nil
+	}
+	rng := toRange(Span{Start: Pos{comp.Start.Line, comp.Start.Character}, End: Pos{int(p.Position.Line), int(p.Position.Character)}})
+	for _, n := range c.Complete(comp.Prefix) {
+		out.Items = append(out.Items, protocol.CompletionItem{Label: n, Kind: protocol.CompletionItemKindReference,
+			TextEdit: &protocol.TextEdit{Range: rng, NewText: n}})
+	}
+	return out, nil
+}
+
+// commentsWhenReady waits (until ctx ends) for the backend's checker of
+// names in comments, which it builds in the background once the index is
+// ready, then computes the diagnostics of every open document.
+func (s *server) commentsWhenReady(ctx context.Context, b Backend) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for b.Comments() == nil {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+	s.mu.Lock()
+	us := make([]string, 0, len(s.docs))
+	for u := range s.docs {
+		us = append(us, u)
+	}
+	s.mu.Unlock()
+	for _, u := range us {
+		s.refreshComments(u)
+	}
+}
+
+// refreshComments recomputes the diagnostics of the names in u's comments
+// (after the debounce, off the read loop) and republishes.
+func (s *server) refreshComments(u string) {
+	d, doc, c := s.commentDoc(u)
+	if doc == nil {
+		return
+	}
+	s.mu.Lock()
+	severity := commentSeverity(s.settings.Comments.Severity)
+	s.mu.Unlock()
+	var diags []protocol.Diagnostic
+	for _, f := range c.Diagnostics(doc) {
+		diag := protocol.Diagnostic{Range: fromSrcRange(f.Range), Source: protocol.NewOptional("drift")}
+		if f.Status == docref.Deprecated {
+			diag.Severity = protocol.DiagnosticSeverityHint
+			diag.Code = protocol.String(codeDeprecated)
+			msg := fmt.Sprintf("`%s` is deprecated", f.Name)
+			if len(f.Suggestions) > 0 {
+				msg += fmt.Sprintf(": use `%s`", f.Suggestions[0])
+			}
+			diag.Message = protocol.String(msg)
+		} else {
+			if severity == 0 {
+				continue
+			}
+			diag.Severity = severity
+			diag.Code = protocol.String(codeStale)
+			msg := fmt.Sprintf("`%s` does not resolve here", f.Name)
+			if len(f.Suggestions) > 0 {
+				msg += "; did you mean `" + strings.Join(f.Suggestions, "`, `") + "`?"
+			}
+			diag.Message = protocol.String(msg)
+		}
+		diags = append(diags, diag)
+	}
+	s.mu.Lock()
+	if cur := s.docs[u]; cur == nil || cur.Rev != d.Rev {
+		s.mu.Unlock()
+		return // a newer edit will refresh again
+	}
+	s.commentDiags[u] = diags
+	s.mu.Unlock()
+	s.publish(u)
+}
+
+// commentSeverity maps the comments.severity setting to a severity (0:
+// off). The default is Information.
+func commentSeverity(v string) protocol.DiagnosticSeverity {
+	switch strings.ToLower(v) {
+	case "off", "none":
+		return 0
+	case "hint":
+		return protocol.DiagnosticSeverityHint
+	case "warning":
+		return protocol.DiagnosticSeverityWarning
+	case "error":
+		return protocol.DiagnosticSeverityError
+	}
+	return protocol.DiagnosticSeverityInformation
+}
+
+// fixArgs is the argument of drift.fixReference: the reference as it was
+// when the quick fix was offered.
+type fixArgs struct {
+	URI         string    `json:"uri"`
+	Version     int32     `json:"version"`
+	Range       jsonRange `json:"range"`
+	Name        string    `json:"name"`
+	Replacement string    `json:"replacement"`
+}
+
+// referenceFixes returns the quick fixes of the names in comments within
+// r: one per suggestion, each a drift.fixReference command.
+func (s *server) referenceFixes(u string, r Span) []protocol.CommandOrCodeAction {
+	d, doc, c := s.commentDoc(u)
+	if doc == nil {
+		return nil
+	}
+	kind := protocol.CodeActionKindQuickFix
+	var out []protocol.CommandOrCodeAction
+	for _, f := range c.Diagnostics(doc) {
+		fs := Span{Start: Pos{f.Range.Start.Line, f.Range.Start.Character}, End: Pos{f.Range.End.Line, f.Range.End.Character}}
+		if before(fs.End, r.Start) || before(r.End, fs.Start) {
+			continue
+		}
+		for i, sug := range f.Suggestions {
+			title := fmt.Sprintf("Replace `%s` by `%s`", f.Name, sug)
+			raw, _ := json.Marshal(fixArgs{URI: u, Version: d.Version, Range: toJSONRange(fs), Name: f.Name, Replacement: sug})
+			preferred := i == 0 && f.Sure
+			out = append(out, &protocol.CodeAction{Title: title, Kind: &kind, IsPreferred: &preferred,
+				Command: protocol.Command{Title: title, Command: cmdFixReference, Arguments: []protocol.LSPAny{raw}}})
+		}
+	}
+	return out
+}
+
+func before(a, b Pos) bool { return a.Line < b.Line || (a.Line == b.Line && a.Char < b.Char) }
+
+// fixReference applies a quick fix as a versioned edit, refusing it when
+// the document changed since the fix was offered.
+func (s *server) fixReference(ctx context.Context, raw json.RawMessage) error {
+	var a fixArgs
+	if err := json.Unmarshal(raw, &a); err != nil || a.URI == "" || a.Replacement == "" {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: %s: bad argument", cmdFixReference)
+	}
+	s.mu.Lock()
+	cur := s.docs[a.URI]
+	var d *Document
+	if cur != nil {
+		d = cur.clone()
+	}
+	caps := s.caps
+	s.mu.Unlock()
+	span := Span{Start: Pos{a.Range.Start.Line, a.Range.Start.Character}, End: Pos{a.Range.End.Line, a.Range.End.Character}}
+	if d == nil || d.Version != a.Version || d.Text[d.Offset(span.Start):d.Offset(span.End)] != a.Name {
+		s.showMessage(protocol.MessageTypeWarning, "DRIFT: the document changed since the fix was offered; nothing was replaced.")
+		return errRefused
+	}
+	we := versionedEdit(caps, d, protocol.TextEdit{Range: toRange(span), NewText: a.Replacement})
+	label := "DRIFT: fix reference"
+	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: we})
+	if err != nil {
+		return fmt.Errorf("workspace/applyEdit: %w", err)
+	}
+	if res == nil || !res.Applied {
+		return errRefused
+	}
+	return nil
+}

@@ -1,0 +1,184 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/names"
+)
+
+// startComments opens the docref fixture's Lib/Uses.lean in a fake editor
+// whose backend serves a real docref.Checker over the fixture workspace.
+func startComments(t *testing.T) (*editor, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "internal", "docref", "testdata", "ws"))); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := library.Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Load(context.Background(), ws, library.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	known, err := docref.LoadKnown(context.Background(), lib, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newScripted()
+	b.comments = docref.New(lib, names.New(lib.Decls()), known)
+	e := newEditor(t, editorOptions{open: b.open})
+	path := filepath.Join(dir, "Lib", "Uses.lean")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := string(uri.File(path))
+	e.open(u, string(text))
+	// The backend opens in the background: wait until drift answers a hover.
+	pos := map[string]any{"textDocument": map[string]any{"uri": u}, "position": e.at(u, "`Lib.old_name`", 3)}
+	e.waitFor("the backend", func() bool {
+		var h *struct{ Contents any }
+		return e.callJSON("textDocument/hover", pos, &h) == nil && h != nil
+	})
+	return e, u, dir
+}
+
+// callJSON calls method and decodes the answer with encoding/json.
+func (e *editor) callJSON(method string, params, result any) error {
+	var raw json.RawMessage
+	if err := e.call(method, params, &raw); err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, result)
+}
+
+// at returns the position delta characters into the first occurrence of s.
+func (e *editor) at(u, s string, delta int) protocol.Position {
+	r := e.rangeOf(u, s)
+	return protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Char + delta)}
+}
+
+func TestCommentHoverAndDefinition(t *testing.T) {
+	e, u, dir := startComments(t)
+	var h struct {
+		Contents struct {
+			Kind  string `json:"kind"`
+			Value string `json:"value"`
+		} `json:"contents"`
+	}
+	pos := map[string]any{"textDocument": map[string]any{"uri": u}, "position": e.at(u, "`Lib.old_name`", 3)}
+	if err := e.callJSON("textDocument/hover", pos, &h); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"alias Lib.old_name := new_name", "**Deprecated**: use `Lib.new_name`.", "module `Lib.Defs`"} {
+		if !strings.Contains(h.Contents.Value, want) || h.Contents.Kind != "markdown" {
+			t.Errorf("hover %q lacks %q", h.Contents.Value, want)
+		}
+	}
+	var locs []struct {
+		URI string `json:"uri"`
+	}
+	var loc struct {
+		URI string `json:"uri"`
+	}
+	if err := e.callJSON("textDocument/definition", pos, &loc); err != nil {
+		t.Fatal(err)
+	}
+	if want := string(uri.File(filepath.Join(dir, "Lib", "Defs.lean"))); loc.URI != want {
+		t.Errorf("definition %q, want %q", loc.URI, want)
+	}
+	// In code the Lean server answers, not drift.
+	code := map[string]any{"textDocument": map[string]any{"uri": u}, "position": e.at(u, "theorem uses2", 9)}
+	var none *struct{ Contents any }
+	if err := e.callJSON("textDocument/hover", code, &none); err != nil || none != nil {
+		t.Errorf("hover in code = %+v, %v; want null", none, err)
+	}
+	if err := e.callJSON("textDocument/definition", code, &locs); err != nil || len(locs) != 0 {
+		t.Errorf("definition in code = %+v, %v; want none", locs, err)
+	}
+}
+
+func TestCommentCompletion(t *testing.T) {
+	e, u, _ := startComments(t)
+	e.edit(u, "-- An ordinary comment:", "-- See `Lib.Wid. An ordinary comment:")
+	var list struct {
+		Items []struct {
+			Label    string `json:"label"`
+			TextEdit struct {
+				Range struct {
+					Start, End struct {
+						Character int `json:"character"`
+					}
+				} `json:"range"`
+				NewText string `json:"newText"`
+			} `json:"textEdit"`
+		} `json:"items"`
+	}
+	p := e.at(u, "`Lib.Wid.", 8)
+	if err := e.callJSON("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": u}, "position": p}, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) == 0 || list.Items[0].Label != "Lib.Widget" || list.Items[0].TextEdit.NewText != "Lib.Widget" {
+		t.Fatalf("completion = %+v", list.Items)
+	}
+	if r := list.Items[0].TextEdit.Range; r.Start.Character != int(p.Character)-7 || r.End.Character != int(p.Character) {
+		t.Errorf("completion replaces %+v, want the 7 characters typed", r)
+	}
+	code := e.at(u, "def code", 8)
+	if err := e.callJSON("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": u}, "position": code}, &list); err != nil || len(list.Items) != 0 {
+		t.Errorf("completion in code = %+v, %v", list.Items, err)
+	}
+}
+
+func TestCommentDiagnosticsAndQuickFix(t *testing.T) {
+	e, u, _ := startComments(t)
+	find := func(name string) map[string]any {
+		for _, d := range e.Diagnostics(u) {
+			if strings.Contains(d["message"].(string), "`"+name+"`") {
+				return d
+			}
+		}
+		return nil
+	}
+	e.waitFor("diagnostics of names in comments", func() bool { return find("Lib.new_nam") != nil })
+	d := find("Lib.new_nam")
+	if d["severity"].(float64) != float64(protocol.DiagnosticSeverityInformation) || d["source"] != "drift" || d["code"] != "stale-reference" {
+		t.Errorf("diagnostic %v", d)
+	}
+	if dep := find("Lib.old_name"); dep == nil || dep["severity"].(float64) != float64(protocol.DiagnosticSeverityHint) ||
+		!strings.Contains(dep["message"].(string), "use `Lib.new_name`") {
+		t.Errorf("deprecated diagnostic %v", dep)
+	}
+
+	// The quick fix is offered at the reference and rewrites it.
+	r := e.rangeOf(u, "Lib.new_nam`")
+	fix := e.action(u, r, "Replace `Lib.new_nam` by `Lib.new_name`")
+	// A stale offer: the document changes before the fix runs.
+	e.edit(u, "A typo:", "A typo here:")
+	if err := <-e.run(fix); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(e.text(u), "`Lib.new_name`. Inside") {
+		t.Fatal("a fix offered for an older version was applied")
+	}
+	fix = e.action(u, e.rangeOf(u, "Lib.new_nam`"), "Replace `Lib.new_nam` by `Lib.new_name`")
+	if err := <-e.run(fix); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(e.text(u), "A typo here: `Lib.new_name`.") {
+		t.Fatalf("fix not applied:\n%s", e.text(u))
+	}
+	e.waitFor("the diagnostic to clear after the fix", func() bool { return find("Lib.new_nam") == nil })
+}
