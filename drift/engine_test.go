@@ -68,7 +68,7 @@ func TestEndToEndWorkspace(t *testing.T) {
 			}
 			var prompt string
 			for _, r := range srv.Requests()[before:] {
-				if llmtest.StageOf(r) == llmtest.StageFormalize && strings.Contains(r.Prompt(), "## Premises") {
+				if llmtest.StageOf(r) == llm.StageFormalize && strings.Contains(r.Prompt(), "## Premises") {
 					prompt = r.Prompt()
 				}
 			}

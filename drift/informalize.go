@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/llm"
 )
 
@@ -43,12 +44,12 @@ func InformalizeTargets(decls []*library.Decl) []*library.Decl {
 // declarations cost nothing. It returns name → description for every target
 // that got one; a failed call skips that declaration (and is returned as the
 // first error) unless the context ends, which stops the run.
-func (pl *Pipeline) Informalize(ctx context.Context, targets []*library.Decl, lookup func(string) (*library.Decl, bool), budget int, progress func(Event)) (map[string]string, llm.Usage, error) {
+func (pl *Pipeline) Informalize(ctx context.Context, targets []*library.Decl, lookup func(string) (*library.Decl, bool), budget int, report progress.Func) (map[string]string, llm.Usage, error) {
 	if pl.client == nil {
 		return nil, llm.Usage{}, llm.ErrNotConfigured
 	}
-	if progress == nil {
-		progress = func(Event) {}
+	if report == nil {
+		report = func(progress.Event) {}
 	}
 	order := topoOrder(targets)
 	if budget <= 0 {
@@ -61,7 +62,7 @@ func (pl *Pipeline) Informalize(ctx context.Context, targets []*library.Decl, lo
 		if err := ctx.Err(); err != nil {
 			return out, act.Usage(), err
 		}
-		progress(Event{Stage: "informalize", Message: fmt.Sprintf("Describing %s (%d/%d)…", d.Name, i+1, len(order)), Done: i, Total: len(order)})
+		report(progress.Event{Stage: llm.StageInformalize, Message: fmt.Sprintf("Describing %s (%d/%d)…", d.Name, i+1, len(order)), Done: i, Total: len(order)})
 		var deps strings.Builder
 		for _, dep := range d.StatementDeps {
 			desc := out[dep]

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
@@ -150,30 +151,20 @@ func NewWith(r Retriever, names leanrepl.Names, client *llm.Client, checker Chec
 // Params returns the effective parameters.
 func (pl *Pipeline) Params() Params { return pl.p }
 
-// Stage names reported in events.
+// Stage names reported in events; the stages that call the model are
+// llm's stage names (a model may be configured per stage).
 const (
-	StageDecompose  = "decompose"
+	StageDecompose  = llm.StageDecompose
 	StageRetrieve   = "retrieve"
-	StagePropose    = "propose"
+	StagePropose    = llm.StagePropose
 	StageIllustrate = "illustrate"
-	StageFormalize  = "formalize"
+	StageFormalize  = llm.StageFormalize
 	StageCheck      = "check"
 	StageChoose     = "choose"
-	StageRepair     = "repair"
+	StageRepair     = llm.StageRepair
 	// StageModel reports the start of a model server drift-lsp runs itself.
 	StageModel = "model"
 )
-
-// Event is one progress report of the pipeline, the one progress type from
-// here to the editor: Stage is one of the Stage constants, Message a short
-// sentence ("Formalizing: candidate 3/5"), Done of Total work units when
-// Total > 0.
-type Event struct {
-	Stage   string
-	Message string
-	Done    int
-	Total   int
-}
 
 // Request is one formalization request.
 type Request struct {
@@ -278,13 +269,14 @@ func premiseNames(ps []retrieval.Premise) []string {
 }
 
 // Formalize runs the whole pipeline for one statement. On error the result is
-// nil: nothing is half-applied. progress may be nil.
-func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Event)) (*Result, error) {
+// nil: nothing is half-applied. report may be nil; its events' Stage is one
+// of the Stage constants.
+func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.Func) (*Result, error) {
 	if pl.client == nil {
 		return nil, llm.ErrNotConfigured
 	}
-	if progress == nil {
-		progress = func(Event) {}
+	if report == nil {
+		report = func(progress.Event) {}
 	}
 	statement := strings.TrimSpace(req.Statement)
 	if statement == "" {
@@ -297,7 +289,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	if cb := pl.client.Config().CallBudget; cb > 0 && cb < budget {
 		budget = cb
 	}
-	if err := pl.client.Start(ctx, func(msg string) { progress(Event{Stage: StageModel, Message: msg}) }); err != nil {
+	if err := pl.client.Start(ctx, func(msg string) { report(progress.Event{Stage: StageModel, Message: msg}) }); err != nil {
 		return nil, err
 	}
 	act := pl.client.NewAction(budget)
@@ -313,12 +305,12 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 		return act.Complete(ctx, r)
 	}
 	if pl.p.NoContext {
-		return pl.formalizeFrom(ctx, act, res, req, nil, progress, ask)
+		return pl.formalizeFrom(ctx, act, res, req, nil, report, ask)
 	}
 
 	// 1. Decompose (unless skipped: then retrieval uses the whole statement).
 	if !pl.p.NoDecompose {
-		progress(Event{Stage: StageDecompose, Message: "Decomposing…"})
+		report(progress.Event{Stage: StageDecompose, Message: "Decomposing…"})
 		ans, err := ask(llm.StageDecompose, decomposeMessages(statement, pl.client.Structured()), decomposeSchema, 0.2, nil)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -343,9 +335,9 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 
 	// 2. Retrieve.
 	if len(res.SubQueries) > 0 {
-		progress(Event{Stage: StageRetrieve, Message: fmt.Sprintf("Retrieving %d sub-queries…", len(res.SubQueries)), Total: len(res.SubQueries)})
+		report(progress.Event{Stage: StageRetrieve, Message: fmt.Sprintf("Retrieving %d sub-queries…", len(res.SubQueries)), Total: len(res.SubQueries)})
 	} else {
-		progress(Event{Stage: StageRetrieve, Message: "Retrieving premises…"})
+		report(progress.Event{Stage: StageRetrieve, Message: "Retrieving premises…"})
 	}
 	perQuery := pl.p.K
 	if len(res.SubQueries) > 0 {
@@ -365,7 +357,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 
 	// 3. Propose dependencies directly (DDR).
 	if !pl.p.NoPropose && pl.names != nil {
-		progress(Event{Stage: StagePropose, Message: "Asking the model for dependencies…"})
+		report(progress.Event{Stage: StagePropose, Message: "Asking the model for dependencies…"})
 		ans, err := ask(llm.StagePropose, proposeMessages(statement), proposeSchema, 0.2, nil)
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -398,7 +390,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 	}
 
 	// 4. Illustrate over the union.
-	progress(Event{Stage: StageIllustrate, Message: fmt.Sprintf("Finding illustrative theorems for %d premises…", len(res.Premises))})
+	report(progress.Event{Stage: StageIllustrate, Message: fmt.Sprintf("Finding illustrative theorems for %d premises…", len(res.Premises))})
 	ill, err := pl.r.Illustrate(ctx, statement, premiseNames(res.Premises), pl.p.M)
 	if err != nil {
 		return nil, fmt.Errorf("drift: illustrate: %w", err)
@@ -410,7 +402,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, progress func(Ev
 			decls = append(decls, p.Decl)
 		}
 	}
-	return pl.formalizeFrom(ctx, act, res, req, decls, progress, ask)
+	return pl.formalizeFrom(ctx, act, res, req, decls, report, ask)
 }
 
 // stageMaxTokens caps the answers of the stages whose answers are short (a
@@ -423,7 +415,7 @@ var stageMaxTokens = map[string]int{llm.StageDecompose: 400, llm.StagePropose: 1
 // check, repair names, choose, repair with the model. With no premises and
 // no illustrative theorems every draw is without context.
 func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Result, req Request, decls []*library.Decl,
-	progress func(Event), ask func(string, []llm.Message, *llm.Schema, float64, *int) (*llm.Response, error)) (*Result, error) {
+	report progress.Func, ask func(string, []llm.Message, *llm.Schema, float64, *int) (*llm.Response, error)) (*Result, error) {
 	statement, ill := res.Statement, res.Illustration
 	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
 	names := newNamer(req, statement)
@@ -460,7 +452,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
-	progress(Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: drawing %d candidates…", len(draws)), Total: len(draws)})
+	report(progress.Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: drawing %d candidates…", len(draws)), Total: len(draws)})
 	for i, d := range draws {
 		wg.Add(1)
 		go func() {
@@ -479,7 +471,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 			}
 			mu.Lock()
 			done++
-			progress(Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: candidate %d/%d", done, len(draws)), Done: done, Total: len(draws)})
+			report(progress.Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: candidate %d/%d", done, len(draws)), Done: done, Total: len(draws)})
 			mu.Unlock()
 		}()
 	}
@@ -517,12 +509,13 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 	}
 	if pl.checker != nil {
 		for i, c := range valid {
-			progress(Event{Stage: StageCheck, Message: fmt.Sprintf("Checking candidate %d/%d…", i+1, len(valid)), Done: i, Total: len(valid)})
+			ev := progress.Event{Stage: StageCheck, Message: fmt.Sprintf("Checking candidate %d/%d…", i+1, len(valid)), Done: i, Total: len(valid)}
+			report(ev)
 			header := req.Header
 			if len(c.opens) > 0 {
 				header = strings.TrimRight(header, "\n") + "\n" + strings.Join(c.opens, "\n")
 			}
-			rep, err := pl.checker.Check(ctx, leanrepl.CheckRequest{Header: strings.TrimSpace(header), Stub: c.Stub})
+			rep, err := pl.checker.Check(ctx, leanrepl.CheckRequest{Header: strings.TrimSpace(header), Stub: c.Stub, Progress: within(ev, report)})
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -542,7 +535,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 	}
 
 	// Rank and choose.
-	progress(Event{Stage: StageChoose, Message: "Choosing the best candidate…"})
+	report(progress.Event{Stage: StageChoose, Message: "Choosing the best candidate…"})
 	sort.SliceStable(res.Candidates, func(i, j int) bool { return better(res.Candidates[i], res.Candidates[j]) })
 	res.Usage = act.Usage()
 	if len(res.Candidates) == 0 || res.Candidates[0].Error != "" {
@@ -559,7 +552,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 		if len(best.opens) > 0 {
 			header = strings.TrimRight(header, "\n") + "\n" + strings.Join(best.opens, "\n")
 		}
-		fixed, err := pl.repair(ctx, act, res, best, strings.TrimSpace(header), progress)
+		fixed, err := pl.repair(ctx, act, res, best, strings.TrimSpace(header), report)
 		if err != nil {
 			return nil, err
 		}
@@ -571,6 +564,14 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 	}
 	res.Stub, res.Report, res.Opens = best.Stub, best.Check, best.opens
 	return res, nil
+}
+
+// within passes the checker's events on as parts of the stage ev reports:
+// ev's stage and counts, ev's message followed by the checker's.
+func within(ev progress.Event, report progress.Func) progress.Func {
+	return func(sub progress.Event) {
+		report(progress.Event{Stage: ev.Stage, Message: strings.TrimSuffix(ev.Message, "…") + ": " + sub.Message, Done: ev.Done, Total: ev.Total})
+	}
 }
 
 // repairNames gives c's unknown names the library's namespaced names

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
@@ -238,8 +239,8 @@ func TestFormalizeHappyPath(t *testing.T) {
 	srv := llmtest.New(t, s.respond)
 	defer srv.Close()
 	pl, _ := newPipeline(t, srv, nil, Params{}, nil)
-	var events []Event
-	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, func(e Event) { events = append(events, e) })
+	var events []progress.Event
+	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, func(e progress.Event) { events = append(events, e) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -704,7 +705,7 @@ func TestRepairLoop(t *testing.T) {
 	defer srv.Close()
 	pl, _ := newPipeline(t, srv, nil, Params{Samples: 2, NoContextSamples: -1, RepairBudget: 2, NoNameRepair: true}, nil)
 	var events []string
-	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, func(e Event) { events = append(events, e.Message) })
+	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, func(e progress.Event) { events = append(events, e.Message) })
 	if err != nil {
 		t.Fatal(err)
 	}

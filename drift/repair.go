@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 )
@@ -49,13 +50,13 @@ func needsRepair(r *leanrepl.Report) bool {
 // checks it again, until a candidate passes, the budget is spent or ctx
 // ends. It returns the repaired candidate when one passed (nil otherwise)
 // and an error only when ctx ended.
-func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, best *Candidate, header string, progress func(Event)) (*Candidate, error) {
+func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, best *Candidate, header string, report progress.Func) (*Candidate, error) {
 	budget := min(pl.p.RepairBudget, act.Remaining())
 	info := &RepairInfo{Stop: "budget"}
 	res.Repair = info
 	stub, rep := best.Stub, best.Check
 	var previous []string
-	progress(Event{Stage: StageRepair, Message: "Repairing the best candidate…", Total: budget})
+	report(progress.Event{Stage: StageRepair, Message: "Repairing the best candidate…", Total: budget})
 	for n := 1; n <= budget; n++ {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -78,8 +79,9 @@ func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, be
 			next = st.Text
 		}
 		previous = append(previous, stub)
-		progress(Event{Stage: StageRepair, Message: fmt.Sprintf("Checking repair %d/%d…", n, budget), Done: n, Total: budget})
-		rep, err = pl.checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: next})
+		ev := progress.Event{Stage: StageRepair, Message: fmt.Sprintf("Checking repair %d/%d…", n, budget), Done: n, Total: budget}
+		report(ev)
+		rep, err = pl.checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: next, Progress: within(ev, report)})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

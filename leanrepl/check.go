@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
+
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 )
 
 // CheckerConfig configures a Checker. Every part is optional: without Names
@@ -101,7 +104,14 @@ func (c *Checker) Names() Names { return c.cfg.Names }
 type CheckRequest struct {
 	Header string
 	Stub   string
+	// Progress, if set, hears what the Lean part does while it runs
+	// (importing the header, running lean), which can take minutes with
+	// Mathlib; Stage is always StageLean.
+	Progress progress.Func
 }
+
+// StageLean is the Stage of the checker's progress events.
+const StageLean = "lean"
 
 // LeanMessage is one message Lean printed about a stub, with its
 // classification and its byte range in the stub (-1 when it lies outside).
@@ -250,7 +260,7 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 		rep.LeanSkipped = c.cfg.NoLean
 		return rep, nil
 	}
-	if err := c.runLean(ctx, req.Header, rep); err != nil {
+	if err := c.runLean(ctx, req.Header, rep, req.Progress); err != nil {
 		return nil, err
 	}
 	if rep.LeanRan && rep.LeanOK && !c.cfg.AutoImplicit {
@@ -267,7 +277,7 @@ const autoImplicitOff = "set_option autoImplicit false in\n"
 
 // runLean elaborates the stub and fills the Lean part of rep. It returns an
 // error only when ctx ended.
-func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error {
+func (c *Checker) runLean(ctx context.Context, header string, rep *Report, report progress.Func) error {
 	// The gate saw to it that the proof is `sorry` or `by sorry`; Lean gets
 	// term-mode `sorry`, which checks the same statement and needs no
 	// tactic framework (the `sorry` tactic is declared in Init, which a
@@ -280,14 +290,24 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report) error
 	var resp *Response
 	var err error
 	rep.LeanBackend, rep.LeanCommand = c.Backend()
+	say := func(msg string) { report.Report(progress.Event{Stage: StageLean, Message: msg}) }
+	start := time.Now()
 	if c.cfg.Pool != nil {
-		err = c.cfg.Pool.Session(ctx, header, func(s *Session) error {
+		err = c.cfg.Pool.session(ctx, header, say, func(s *Session) error {
+			say("Checking with Lean (" + BackendREPL + ")…")
 			r, err := s.Command(ctx, cmd)
 			resp = r
 			return err
 		})
 	} else {
-		resp, err = c.cfg.Lean.Run(ctx, header, cmd)
+		resp, err = c.cfg.Lean.run(ctx, header, cmd, say)
+	}
+	if ctx.Err() == nil {
+		verdict := "finished"
+		if err != nil {
+			verdict = "failed"
+		}
+		say(fmt.Sprintf("Lean (%s) %s in %s", rep.LeanBackend, verdict, time.Since(start).Round(time.Millisecond)))
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()

@@ -6,9 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 )
 
 // stubPool starts a pool over the stub-answering double with the given
@@ -83,6 +86,28 @@ func TestCheckWithLean(t *testing.T) {
 	rep, _ = c.Check(ctx, CheckRequest{Header: "import Mathlib", Stub: "theorem t (n : ℕ) : n = n + 1 := by sorry"})
 	if rep.LeanOK || rep.Messages[0].Category != "type-mismatch" || rep.Messages[0].Class != OtherError {
 		t.Fatalf("report %+v", rep)
+	}
+}
+
+// TestCheckProgressREPL: a check on the REPL path tells its Progress that
+// the REPL starts and imports the header the first time, and only that it
+// checks the next time (the process keeps the header's environment).
+func TestCheckProgressREPL(t *testing.T) {
+	c := NewChecker(CheckerConfig{Names: testLibrary, Pool: stubPool(t, map[string]any{"known": known})})
+	durations := regexp.MustCompile(`in [0-9.]+(ms|s|m)$`)
+	for _, want := range [][]string{
+		{"Starting the Lean REPL…", "Importing the header (seconds to minutes with Mathlib)…", "Checking with Lean (repl)…", "Lean (repl) finished in D"},
+		{"Checking with Lean (repl)…", "Lean (repl) finished in D"},
+	} {
+		var got []string
+		rep, err := c.Check(context.Background(), CheckRequest{Header: "import Mathlib", Stub: "theorem t (n : ℕ) : Nat.totient n ≤ n := by sorry",
+			Progress: func(ev progress.Event) { got = append(got, durations.ReplaceAllString(ev.Message, "in D")) }})
+		if err != nil || !rep.LeanRan {
+			t.Fatalf("report %+v, error %v", rep, err)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("progress %q, want %q", got, want)
+		}
 	}
 }
 

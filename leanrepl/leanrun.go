@@ -84,22 +84,38 @@ func (r *LeanRunner) Deadline() time.Duration {
 // ErrGarbage; each kills lean's process group. When ctx ends the run is
 // killed and ctx.Err() returned.
 func (r *LeanRunner) Run(ctx context.Context, header, cmd string) (*Response, error) {
+	return r.run(ctx, header, cmd, nil)
+}
+
+// run is Run telling say (when not nil) when it waits for a free run and
+// when lean starts.
+func (r *LeanRunner) run(ctx context.Context, header, cmd string, say func(string)) (*Response, error) {
+	if say == nil {
+		say = func(string) {}
+	}
 	key := r.key(header, cmd)
 	if res, ok := r.cached(key); ok {
 		r.logf("leanrepl: lean result from the cache")
+		say("Lean's result from the cache (same toolchain, header and stub)")
 		return res.unpack()
 	}
 	select {
 	case r.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	default:
+		say("Waiting for a running lean check to finish…")
+		select {
+		case r.sem <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	defer func() { <-r.sem }()
 	if res, ok := r.cached(key); ok {
 		// An identical check finished while this one waited.
 		return res.unpack()
 	}
-	msgs, err := r.run(ctx, header, cmd)
+	say("Running lean --json (each run imports the header again: seconds to minutes with Mathlib)…")
+	msgs, err := r.runLean(ctx, header, cmd)
 	if err != nil {
 		return nil, err
 	}
@@ -208,9 +224,9 @@ func decodeLeanLine(line []byte) (Message, bool) {
 	return Message{Severity: sev, Pos: *jm.Pos, EndPos: jm.EndPos, Data: jm.Data}, true
 }
 
-// run writes the file, runs lean on it and returns its messages (file
+// runLean writes the file, runs lean on it and returns its messages (file
 // positions).
-func (r *LeanRunner) run(ctx context.Context, header, cmd string) ([]Message, error) {
+func (r *LeanRunner) runLean(ctx context.Context, header, cmd string) ([]Message, error) {
 	f, err := os.CreateTemp("", "drift-check-*.lean")
 	if err != nil {
 		return nil, fmt.Errorf("leanrepl: temporary file: %w", err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,7 +16,10 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/drift-lsp/drift-lsp/internal/lake"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl/leantest"
+	"golang.org/x/sys/unix"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -33,7 +37,7 @@ func writeScript(t *testing.T, dir, name, body string) string {
 func TestFindLean(t *testing.T) {
 	dir := t.TempDir()
 	elan := filepath.Join(dir, "elan")
-	tc := ElanToolchainDir(elan, "leanprover/lean4:v4.35.0")
+	tc := lake.ToolchainDir(elan, "leanprover/lean4:v4.35.0")
 	if want := filepath.Join(elan, "toolchains", "leanprover--lean4---v4.35.0"); tc != want {
 		t.Fatalf("ElanToolchainDir = %s, want %s", tc, want)
 	}
@@ -59,7 +63,7 @@ func TestFindLean(t *testing.T) {
 	installed := ws("installed", "leanprover/lean4:v4.35.0", false)
 	other := ws("other", "leanprover/lean4:v4.9.0", false)
 	plain := ws("plain", "", false)
-	lake := ws("lake", "leanprover/lean4:v4.35.0", true)
+	lakeWS := ws("lake", "leanprover/lean4:v4.35.0", true)
 	built := filepath.Join(installed, ".lake", "packages", "mathlib", ".lake", "build", "lib", "lean")
 	os.MkdirAll(built, 0o755)
 
@@ -79,10 +83,10 @@ func TestFindLean(t *testing.T) {
 		{"elan toolchain", installed, nil, pathDir, false, []string{tcLean}, "LEAN_PATH=" + built, "toolchain leanprover/lean4:v4.35.0 of " + filepath.Join(installed, "lean-toolchain"), ""},
 		{"toolchain not installed, PATH", other, nil, pathDir, false, []string{pathLean}, "", "lean on PATH", ""},
 		{"PATH", plain, nil, pathDir, false, []string{pathLean}, "", "lean on PATH", ""},
-		{"lake env", lake, nil, "", true, []string{filepath.Join(tc, "bin", "lake"), "env", "lean"}, "", "lake env in the Lake workspace " + lake, ""},
-		{"Lake workspace without lake", lake, nil, "", false, []string{tcLean}, "", "toolchain leanprover/lean4:v4.35.0 of " + filepath.Join(lake, "lean-toolchain"), ""},
+		{"lake env", lakeWS, nil, "", true, []string{filepath.Join(tc, "bin", "lake"), "env", "lean"}, "", "lake env in the Lake workspace " + lakeWS, ""},
+		{"Lake workspace without lake", lakeWS, nil, "", false, []string{tcLean}, "", "toolchain leanprover/lean4:v4.35.0 of " + filepath.Join(lakeWS, "lean-toolchain"), ""},
 		{"nothing", other, nil, filepath.Join(dir, "empty"), false, nil, "", "",
-			"no Lean toolchain found: lean-toolchain names leanprover/lean4:v4.9.0, not installed in " + ElanToolchainDir(elan, "leanprover/lean4:v4.9.0") + "; no lean on PATH (install elan, or set lean.command)"},
+			"no Lean toolchain found: lean-toolchain names leanprover/lean4:v4.9.0, not installed in " + lake.ToolchainDir(elan, "leanprover/lean4:v4.9.0") + "; no lean on PATH (install elan, or set lean.command)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -274,7 +278,8 @@ func faultRunner(t *testing.T, script string, cfg Config) (*LeanRunner, string) 
 
 // gone reports whether the process whose pid is in file has exited (gone,
 // or a zombie left to init). SIGKILL is delivered asynchronously, so it
-// waits up to 10 s for the exit to complete.
+// waits up to 10 s for the exit, on a pidfd: it becomes readable when the
+// process terminates.
 func gone(t *testing.T, file string) bool {
 	t.Helper()
 	b, err := os.ReadFile(file)
@@ -285,18 +290,24 @@ func gone(t *testing.T, file string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 1000; i++ {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			return true
-		}
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(f) > 0 && f[0] == "Z" {
-			return true
-		}
-		time.Sleep(10 * time.Millisecond)
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return true
 	}
-	return false
+	if err != nil {
+		t.Fatalf("pidfd_open(%d): %v", pid, err)
+	}
+	defer unix.Close(fd)
+	for {
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 10_000)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("poll: %v", err)
+		}
+		return n > 0
+	}
 }
 
 func TestRealLeanFaults(t *testing.T) {
@@ -370,22 +381,30 @@ func TestSilentLeanIsNoSuccess(t *testing.T) {
 // TestRealLeanCancel: cancelling a check kills lean at once and returns the
 // context's error.
 func TestRealLeanCancel(t *testing.T) {
-	run, dir := faultRunner(t, "sleep 600 &\necho $! > $DIR/child\nwait\n", Config{})
+	// The wrapper says it has started its child on a FIFO, whose open
+	// blocks until both ends are there.
+	run, dir := faultRunner(t, "sleep 600 &\necho $! > $DIR/child\necho started > $DIR/started\nwait\n", Config{})
+	if err := unix.Mkfifo(filepath.Join(dir, "started"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
 		_, err := run.Run(ctx, leantest.PreludeHeader, "theorem t : True := sorry")
 		errc <- err
 	}()
-	// Synchronise on the wrapper having started its child.
-	for i := 0; ; i++ {
-		if b, err := os.ReadFile(filepath.Join(dir, "child")); err == nil && strings.HasSuffix(string(b), "\n") {
-			break
+	started := make(chan error, 1)
+	go func() {
+		_, err := os.ReadFile(filepath.Join(dir, "started"))
+		started <- err
+	}()
+	select {
+	case err := <-started:
+		if err != nil {
+			t.Fatal(err)
 		}
-		if i > 6000 {
-			t.Fatal("the wrapper never started")
-		}
-		time.Sleep(5 * time.Millisecond)
+	case err := <-errc:
+		t.Fatalf("Run ended before the wrapper started its child: %v", err)
 	}
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
@@ -476,11 +495,41 @@ func BenchmarkRealLeanCheck(b *testing.B) {
 // names leanprover/lean4:v4.35.0; with the real toolchain in an elan
 // directory and nothing on PATH, FindLean finds it there and sets
 // LEAN_PATH to the workspace's build directory, and the check runs.
+// TestRealLeanProgress: a check tells its Progress what Lean does: the run
+// of lean, then its end; a repeated check, the cache.
+func TestRealLeanProgress(t *testing.T) {
+	tc, err := FindLean(leantest.PreludeWorkspace(t), []string{leantest.Binary(t)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewChecker(CheckerConfig{Lean: NewLeanRunner(tc, Config{})})
+	durations := regexp.MustCompile(`in [0-9.]+(ms|s|m)$`)
+	for _, want := range [][]string{
+		{"Running lean --json (each run imports the header again: seconds to minutes with Mathlib)…", "Lean (lean) finished in D"},
+		{"Lean's result from the cache (same toolchain, header and stub)", "Lean (lean) finished in D"},
+	} {
+		var got []string
+		rep, err := c.Check(context.Background(), CheckRequest{Header: leantest.PreludeHeader, Stub: "theorem t : True := sorry",
+			Progress: func(ev progress.Event) {
+				if ev.Stage != StageLean {
+					t.Errorf("stage %q, want %q", ev.Stage, StageLean)
+				}
+				got = append(got, durations.ReplaceAllString(ev.Message, "in D"))
+			}})
+		if err != nil || !rep.LeanRan {
+			t.Fatalf("report %+v, error %v", rep, err)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("progress %q, want %q", got, want)
+		}
+	}
+}
+
 func TestRealLeanFoundThroughElan(t *testing.T) {
 	leantest.Binary(t)
 	root := leantest.PreludeWorkspace(t)
 	elan := t.TempDir()
-	tc := ElanToolchainDir(elan, "leanprover/lean4:v4.35.0")
+	tc := lake.ToolchainDir(elan, "leanprover/lean4:v4.35.0")
 	os.MkdirAll(filepath.Dir(tc), 0o755)
 	if err := os.Symlink(leantest.Home(), tc); err != nil {
 		t.Fatal(err)

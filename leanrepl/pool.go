@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/lake"
 )
 
 // Defaults for Config.
@@ -155,13 +157,29 @@ type Session struct {
 // for a free process (or ctx), starts or restarts it as needed and imports
 // the header unless this process already has.
 func (p *Pool) Session(ctx context.Context, header string, fn func(*Session) error) error {
+	return p.session(ctx, header, nil, fn)
+}
+
+// session is Session telling say (when not nil) when it waits for a
+// process, starts one, or imports the header.
+func (p *Pool) session(ctx context.Context, header string, say func(string), fn func(*Session) error) error {
+	if say == nil {
+		say = func(string) {}
+	}
 	var w *worker
 	select {
-	case <-p.closed:
-		return ErrClosed
-	case <-ctx.Done():
-		return ctx.Err()
 	case w = <-p.slots:
+	default:
+		say("Waiting for a free Lean REPL…")
+	}
+	if w == nil {
+		select {
+		case <-p.closed:
+			return ErrClosed
+		case <-ctx.Done():
+			return ctx.Err()
+		case w = <-p.slots:
+		}
 	}
 	defer func() { p.slots <- w }()
 	select {
@@ -169,10 +187,10 @@ func (p *Pool) Session(ctx context.Context, header string, fn func(*Session) err
 		return ErrClosed
 	default:
 	}
-	if err := p.ensure(w); err != nil {
+	if err := p.ensure(w, say); err != nil {
 		return err
 	}
-	env, err := p.headerEnv(ctx, w, header)
+	env, err := p.headerEnv(ctx, w, header, say)
 	if err != nil {
 		return err
 	}
@@ -180,7 +198,7 @@ func (p *Pool) Session(ctx context.Context, header string, fn func(*Session) err
 }
 
 // ensure gives w a live process.
-func (p *Pool) ensure(w *worker) error {
+func (p *Pool) ensure(w *worker, say func(string)) error {
 	old := w.proc.Load()
 	if old != nil && old.Err() == nil && w.requests < p.cfg.RecycleAfter {
 		return nil
@@ -199,6 +217,7 @@ func (p *Pool) ensure(w *worker) error {
 	if p.cfg.MemoryLimit > 0 {
 		lim = uint64(p.cfg.MemoryLimit)
 	}
+	say("Starting the Lean REPL…")
 	proc, err := StartProcess(ProcessConfig{Command: p.cfg.Command, Dir: p.cfg.Root, MemoryLimit: lim, Logf: p.cfg.Logf})
 	if err != nil {
 		return err
@@ -215,7 +234,7 @@ func (p *Pool) send(ctx context.Context, w *worker, req Request, timeout time.Du
 
 // headerEnv returns the environment of header in w's process, importing or
 // unpickling it the first time.
-func (p *Pool) headerEnv(ctx context.Context, w *worker, header string) (int, error) {
+func (p *Pool) headerEnv(ctx context.Context, w *worker, header string, say func(string)) (int, error) {
 	if env, ok := w.headers[header]; ok {
 		return env, nil
 	}
@@ -225,6 +244,7 @@ func (p *Pool) headerEnv(ctx context.Context, w *worker, header string) (int, er
 	pickle := p.picklePath(header)
 	if pickle != "" && !p.noUnpickle.Load() {
 		if _, err := os.Stat(pickle); err == nil {
+			say("Loading the header's environment…")
 			resp, err := p.send(ctx, w, UnpickleEnv{UnpickleEnvFrom: pickle}, p.cfg.ImportTimeout)
 			var re *ReplError
 			switch {
@@ -243,6 +263,7 @@ func (p *Pool) headerEnv(ctx context.Context, w *worker, header string) (int, er
 			}
 		}
 	}
+	say("Importing the header (seconds to minutes with Mathlib)…")
 	resp, err := p.send(ctx, w, Command{Cmd: header}, p.cfg.ImportTimeout)
 	if err != nil {
 		return 0, p.importErr(err)
@@ -378,19 +399,10 @@ func FindREPL(root string) ([]string, error) {
 	if bin == "" {
 		return nil, fmt.Errorf("%w: no repl binary under %s/.lake or on PATH (build leanprover-community/repl or pass --repl)", ErrNotFound, orDot(root))
 	}
-	if lake, err := exec.LookPath("lake"); err == nil && root != "" && isLakeRoot(root) {
-		return []string{lake, "env", bin}, nil
+	if lakeBin, err := exec.LookPath("lake"); err == nil && root != "" && lake.IsRoot(root) {
+		return []string{lakeBin, "env", bin}, nil
 	}
 	return []string{bin}, nil
-}
-
-func isLakeRoot(dir string) bool {
-	for _, f := range []string{"lakefile.lean", "lakefile.toml", "lean-toolchain"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 func orDot(s string) string {

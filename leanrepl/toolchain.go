@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/lake"
 )
 
 // Toolchain is how to run `lean` for a workspace, as FindLean found it.
@@ -32,17 +34,6 @@ func (t *Toolchain) String() string {
 		s = strings.Join(t.Env, " ") + " " + s
 	}
 	return s + " (" + t.Source + ")"
-}
-
-// ElanToolchainDir returns the directory elan installs the toolchain named
-// in a lean-toolchain file into, for example "leanprover/lean4:v4.17.0" →
-// $ELAN_HOME/toolchains/leanprover--lean4---v4.17.0 (ELAN_HOME defaults to
-// ~/.elan).
-func ElanToolchainDir(elanHome, toolchain string) string {
-	name := strings.TrimSpace(toolchain)
-	name = strings.ReplaceAll(name, "/", "--")
-	name = strings.ReplaceAll(name, ":", "---")
-	return filepath.Join(elanHome, "toolchains", name)
 }
 
 // FindLean finds how to run `lean --json` for the workspace at root; getenv
@@ -75,14 +66,14 @@ func FindLean(root string, command []string, getenv func(string) string) (*Toolc
 	if abs != "" {
 		if b, err := os.ReadFile(filepath.Join(abs, "lean-toolchain")); err == nil {
 			tcName = strings.TrimSpace(string(b))
-			tcDir = ElanToolchainDir(elanHome(getenv), tcName)
+			tcDir = lake.ToolchainDir(lake.ElanHome(getenv), tcName)
 			if !isExecutable(filepath.Join(tcDir, "bin", "lean")) {
 				tried = append(tried, fmt.Sprintf("lean-toolchain names %s, not installed in %s", tcName, tcDir))
 				tcDir = ""
 			}
 		}
 	}
-	if abs != "" && hasLakefile(abs) {
+	if abs != "" && lake.HasLakefile(abs) {
 		lake := ""
 		switch {
 		case tcDir != "" && isExecutable(filepath.Join(tcDir, "bin", "lake")):
@@ -135,21 +126,9 @@ func leanPathEnv(root string, getenv func(string) string) []string {
 	return []string{"LEAN_PATH=" + strings.Join(dirs, string(os.PathListSeparator))}
 }
 
-// hasLakefile reports whether dir is a Lake workspace `lake env` can run in.
-func hasLakefile(dir string) bool {
-	return fileExists(filepath.Join(dir, "lakefile.lean")) || fileExists(filepath.Join(dir, "lakefile.toml"))
-}
-
 func fileExists(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && !st.IsDir()
-}
-
-func elanHome(getenv func(string) string) string {
-	if h := getenv("ELAN_HOME"); h != "" {
-		return h
-	}
-	return filepath.Join(getenv("HOME"), ".elan")
 }
 
 func isExecutable(path string) bool {

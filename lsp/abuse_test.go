@@ -1,17 +1,15 @@
 package lsp
 
 import (
-	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
-
 	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
 )
 
 // rawClient writes hand-made frames to a Server and reads its messages, for
@@ -53,7 +51,7 @@ func newRawClient(t *testing.T, opts Options) *rawClient {
 }
 
 func (c *rawClient) frame(body string) {
-	fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	_ = fakeeditor.WriteFrame(c.in, []byte(body))
 }
 
 func (c *rawClient) send(v any) {
@@ -64,29 +62,7 @@ func (c *rawClient) send(v any) {
 	c.frame(string(b))
 }
 
-func (c *rawClient) read() (map[string]any, error) {
-	n := -1
-	for {
-		line, err := c.out.ReadString('\n')
-		if err != nil {
-			return nil, err
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
-		}
-		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-			n, _ = strconv.Atoi(v)
-		}
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(c.out, body); err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	err := json.Unmarshal(body, &m)
-	return m, err
-}
+func (c *rawClient) read() (map[string]any, error) { return fakeeditor.ReadMessage(c.out) }
 
 // response waits for the response with the given id (as JSON text, e.g.
 // `7` or `"abc"`), answering the server's own requests with null.
@@ -136,7 +112,7 @@ func (c *rawClient) initialize() {
 // TestProtocolAbuse sends bad input; the server answers with errors and
 // keeps serving.
 func TestProtocolAbuse(t *testing.T) {
-	c := newRawClient(t, Options{Getenv: func(string) string { return "" }, MaxMessageBytes: 1 << 16})
+	c := newRawClient(t, Options{MaxMessageBytes: 1 << 16})
 	// Requests before initialize.
 	c.send(map[string]any{"jsonrpc": "2.0", "id": 100, "method": "textDocument/codeAction", "params": map[string]any{}})
 	if m := c.response("100"); errCode(m) != -32002 {
@@ -222,7 +198,7 @@ func TestProtocolAbuse(t *testing.T) {
 
 // TestExitWithoutShutdown exits with status 1.
 func TestExitWithoutShutdown(t *testing.T) {
-	c := newRawClient(t, Options{Getenv: func(string) string { return "" }})
+	c := newRawClient(t, Options{})
 	c.initialize()
 	c.send(map[string]any{"jsonrpc": "2.0", "method": "exit"})
 	code := <-c.done
@@ -240,7 +216,7 @@ func TestCancelRequestIDs(t *testing.T) {
 			b := newScripted()
 			b.gate = make(chan struct{})
 			defer close(b.gate)
-			c := newRawClient(t, Options{Open: b.open, Getenv: func(string) string { return "" }})
+			c := newRawClient(t, Options{Open: b.open})
 			c.initialize()
 			c.send(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
 				"uri": demoURI, "languageId": "lean4", "version": 1, "text": demoText}}})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -254,7 +255,7 @@ func (s *server) runJob(ctx context.Context, cmd string, a actionArgs, token pro
 }
 
 // jobStopped ends a cancelled or replaced job.
-func (s *server) jobStopped(ctx context.Context, j *job, prog *progress, title string) (any, error) {
+func (s *server) jobStopped(ctx context.Context, j *job, prog *workDone, title string) (any, error) {
 	if s.jobs.isReplaced(j) {
 		prog.end("Replaced by a newer request")
 		return nil, nil
@@ -319,7 +320,7 @@ func locate(text, needle string, hint int) (int, bool) {
 
 // waitBackend waits until the backend's index is ready, reporting
 // "indexing, N%" meanwhile.
-func (s *server) waitBackend(ctx context.Context, prog *progress) (Backend, error) {
+func (s *server) waitBackend(ctx context.Context, prog *workDone) (Backend, error) {
 	if s.opts.Open == nil {
 		return nil, errors.New("no library index is configured in this server")
 	}
@@ -350,18 +351,14 @@ func (s *server) waitBackend(ctx context.Context, prog *progress) (Backend, erro
 	}
 }
 
-// progressFunc turns pipeline events into progress reports.
-func progressFunc(prog *progress) func(Progress) {
-	return func(ev Progress) {
+// progressFunc turns pipeline and checker events into progress reports.
+func progressFunc(prog *workDone) progress.Func {
+	return func(ev progress.Event) {
 		msg := ev.Message
 		if msg == "" {
 			msg = ev.Stage
 		}
-		pct := -1
-		if ev.Total > 0 {
-			pct = ev.Done * 100 / ev.Total
-		}
-		prog.report(msg, pct)
+		prog.report(msg, ev.Percent())
 	}
 }
 
@@ -379,7 +376,7 @@ func header(text string) string {
 }
 
 // formalize runs the pipeline and inserts the stub after the comment.
-func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
+func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Target, prog *workDone) (string, error) {
 	// A placeholder's name is used as given; otherwise the pipeline decides
 	// the name (the comment's "name: foo", the model's, a few words of the
 	// statement), unique in the file.
@@ -465,7 +462,7 @@ func placeholderAfter(d *Document, t Target) (placeholder, bool) {
 
 // findPremises runs retrieval and illustrate and inserts (or replaces) the
 // premises block under the comment.
-func (s *server) findPremises(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
+func (s *server) findPremises(ctx context.Context, b Backend, doc *Document, t Target, prog *workDone) (string, error) {
 	res, err := b.FindPremises(ctx, t.Statement, progressFunc(prog))
 	if err != nil {
 		return "", err

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
@@ -19,12 +20,13 @@ type Backend interface {
 	// Search runs the library search for workspace/symbol.
 	Search(ctx context.Context, query string, k int) ([]Symbol, error)
 	// Formalize runs the full pipeline for an informal statement.
-	Formalize(ctx context.Context, req FormalizeRequest, progress func(Progress)) (*Formalized, error)
+	Formalize(ctx context.Context, req FormalizeRequest, report progress.Func) (*Formalized, error)
 	// FindPremises runs retrieval and illustration only (no model).
-	FindPremises(ctx context.Context, statement string, progress func(Progress)) (*Premises, error)
+	FindPremises(ctx context.Context, statement string, report progress.Func) (*Premises, error)
 	// Check runs the checks that need no compiler (and Lean when available)
-	// on one theorem or example.
-	Check(ctx context.Context, header, stub string) (*CheckReport, error)
+	// on one theorem or example; report (which may be nil) hears what Lean
+	// does meanwhile (importing the header, running lean).
+	Check(ctx context.Context, header, stub string, report progress.Func) (*CheckReport, error)
 	// UpdateBuffer feeds unsaved buffer text to the index.
 	UpdateBuffer(path string, text []byte)
 	// CloseBuffer tells the index that the buffer is closed (the file on
@@ -93,14 +95,6 @@ type Symbol struct {
 	// Summary is the first sentence of the declaration's docstring and Why
 	// says what matched the query (both empty when unknown).
 	Summary, Why string
-}
-
-// Progress is one progress event of a pipeline stage.
-type Progress struct {
-	Stage   string
-	Message string
-	Done    int
-	Total   int
 }
 
 // FormalizeRequest is the input of Backend.Formalize.

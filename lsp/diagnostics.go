@@ -8,16 +8,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
 
 // check runs the checker on a declaration and publishes diagnostics.
-func (s *server) check(ctx context.Context, b Backend, doc *Document, t Target, prog *progress) (string, error) {
+func (s *server) check(ctx context.Context, b Backend, doc *Document, t Target, prog *workDone) (string, error) {
 	key := declKey(doc, t.Start, t.Raw)
 	s.track(doc.URI, key)
 	prog.report("Checking names and lints…", -1)
-	n, rep, err := s.refreshOne(ctx, b, doc.URI, key)
+	n, rep, err := s.refreshOne(ctx, b, doc.URI, key, progressFunc(prog))
 	if err != nil {
 		return "", err
 	}
@@ -87,7 +88,7 @@ func findTracked(d *Document, key string) (start, end int, ok bool) {
 
 // refreshOne checks one tracked declaration and republishes the file's
 // diagnostics; it returns the number of findings of that declaration.
-func (s *server) refreshOne(ctx context.Context, b Backend, u, key string) (int, *CheckReport, error) {
+func (s *server) refreshOne(ctx context.Context, b Backend, u, key string, report progress.Func) (int, *CheckReport, error) {
 	d := s.snapshot(u)
 	if d == nil {
 		return 0, nil, errors.New("the document is not open")
@@ -96,7 +97,7 @@ func (s *server) refreshOne(ctx context.Context, b Backend, u, key string) (int,
 	if !ok {
 		return 0, nil, fmt.Errorf("declaration %s not found", strings.TrimPrefix(key, "name:"))
 	}
-	rep, err := b.Check(ctx, header(d.Text), d.Text[start:end])
+	rep, err := b.Check(ctx, header(d.Text), d.Text[start:end], report)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -140,7 +141,7 @@ func (s *server) refreshDiagnostics(u string) {
 		if f != nil && f.text == text {
 			continue
 		}
-		rep, err := b.Check(ctx, header(d.Text), text)
+		rep, err := b.Check(ctx, header(d.Text), text, nil)
 		if err != nil {
 			s.log.Warnf("drift: check: %v", err)
 			continue

@@ -43,7 +43,7 @@ func newEditor(t testing.TB, o editorOptions) *editor {
 	cw := fakeeditor.NewPipe() // client → server
 	sw := fakeeditor.NewPipe() // server → client
 	e := &editor{t: t, done: make(chan int, 1)}
-	opts := Options{Open: o.open, Getenv: func(string) string { return "" }, Debounce: o.debounce}
+	opts := Options{Open: o.open, Debounce: o.debounce}
 	if opts.Debounce == 0 {
 		opts.Debounce = 20 * time.Millisecond
 	}

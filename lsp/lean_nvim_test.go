@@ -11,14 +11,20 @@ import (
 
 // nvimLeanScript runs "Check this theorem" on `every_even` in Stubs.lean
 // of the prelude workspace and writes the buffer's diagnostics (0-based
-// line and byte column, as Neovim keeps them) and the progress end messages
-// to DRIFT_OUT.
+// line and byte column, as Neovim keeps them) and the end message of the
+// check's progress to DRIFT_OUT.
 const nvimLeanScript = nvimCommon + `
 run(function()
-  local ends = {}
+  local ends, titles = {}, {}
   local buf, client, client_id = start({embedding = {provider = 'none'}, cacheDir = os.getenv('DRIFT_CACHE')}, {
     ['$/progress'] = function(_, result)
-      if result and result.value and result.value.kind == 'end' then
+      -- Only the check's progress: whether the index's ends before or
+      -- after the handler is in place is a race.
+      if not (result and result.value) then return end
+      local tok = tostring(result.token)
+      if result.value.kind == 'begin' then
+        titles[tok] = result.value.title
+      elseif result.value.kind == 'end' and titles[tok] == 'DRIFT: Check this theorem' then
         table.insert(ends, result.value.message or '')
       end
     end,

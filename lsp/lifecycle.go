@@ -55,7 +55,7 @@ func (s *server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 	s.initOpts = append([]byte(nil), p.InitializationOptions...)
 	s.settings = settings
 	s.mu.Unlock()
-	s.log.configure(settings, s.opts.Getenv)
+	s.log.configure(settings, s.opts.Secrets)
 	s.jobs.setLimit(settings.MaxJobs)
 	if p.ProcessID != nil && *p.ProcessID > 0 {
 		pid := int(*p.ProcessID)

@@ -47,15 +47,17 @@ func newLogger(send func(level, string)) *logger {
 	return &logger{level: levelInfo, send: send}
 }
 
-// configure applies log settings and the names of secret-holding variables.
-func (l *logger) configure(s Settings, getenv func(string) string) {
+// configure applies log settings and the secrets (Options.Secrets) of s.
+func (l *logger) configure(s Settings, secrets func(Settings) []string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.level = parseLevel(s.Log.Level)
 	l.secrets = l.secrets[:0]
-	for _, name := range []string{s.LLM.APIKeyEnv, "OPENAI_API_KEY"} {
-		if v := getenv(name); len(v) >= 4 {
-			l.secrets = append(l.secrets, v)
+	if secrets != nil {
+		for _, v := range secrets(s) {
+			if len(v) >= 4 {
+				l.secrets = append(l.secrets, v)
+			}
 		}
 	}
 	if s.Log.File != l.path {

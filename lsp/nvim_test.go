@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,7 +160,9 @@ func runNeovim(t *testing.T, dir, script string, env ...string) []byte {
 // TestNeovim runs the formalize action in a real editor: headless Neovim.
 func TestNeovim(t *testing.T) {
 	ws := filepath.Join(t.TempDir(), "workspace")
-	copyTree(t, workspaceDir, ws)
+	if err := os.CopyFS(ws, os.DirFS(workspaceDir)); err != nil {
+		t.Fatal(err)
+	}
 	file := filepath.Join(ws, "DriftExample", "Demo.lean")
 	srv := llmtest.New(t, llmtest.Workspace())
 	defer srv.Close()
@@ -172,31 +173,5 @@ func TestNeovim(t *testing.T) {
 	}
 	if len(srv.Requests()) == 0 {
 		t.Errorf("the model was never called")
-	}
-}
-
-// copyTree copies the regular files under src to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// progress is one work-done progress session; without client support it
+// workDone is one work-done progress session; without client support it
 // only logs.
-type progress struct {
+type workDone struct {
 	s     *server
 	token protocol.ProgressToken
 	key   string
@@ -42,8 +42,8 @@ func (s *server) WorkDoneProgressCancel(ctx context.Context, p *protocol.WorkDon
 
 // newProgress starts work-done progress: on the client's token when the
 // request carried one, else on a token the server creates.
-func (s *server) newProgress(ctx context.Context, clientToken protocol.ProgressToken, title string, cancellable bool) *progress {
-	p := &progress{s: s}
+func (s *server) newProgress(ctx context.Context, clientToken protocol.ProgressToken, title string, cancellable bool) *workDone {
+	p := &workDone{s: s}
 	s.mu.Lock()
 	supported := s.caps.workDoneProgress
 	s.tokens++
@@ -73,7 +73,7 @@ func (s *server) newProgress(ctx context.Context, clientToken protocol.ProgressT
 
 func ptr[T any](v T) *T { return &v }
 
-func (p *progress) send(v any) {
+func (p *workDone) send(v any) {
 	b, err := protocol.Marshal(v)
 	if err != nil {
 		return
@@ -82,7 +82,7 @@ func (p *progress) send(v any) {
 }
 
 // report sends a progress message; pct < 0 leaves the percentage out.
-func (p *progress) report(msg string, pct int) {
+func (p *workDone) report(msg string, pct int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ended {
@@ -101,7 +101,7 @@ func (p *progress) report(msg string, pct int) {
 }
 
 // end finishes the progress with a final message.
-func (p *progress) end(msg string) {
+func (p *workDone) end(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ended {

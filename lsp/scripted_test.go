@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
@@ -102,18 +103,18 @@ func (b *scripted) Search(ctx context.Context, q string, k int) ([]Symbol, error
 	return out, nil
 }
 
-func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, progress func(Progress)) (*Formalized, error) {
+func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, sink progress.Func) (*Formalized, error) {
 	b.mu.Lock()
 	b.requests = append(b.requests, req)
 	gate, stub, err := b.gate, b.stub, b.err
 	b.mu.Unlock()
-	report := func(p Progress) {
+	report := func(p progress.Event) {
 		b.mu.Lock()
 		b.sent = append(b.sent, p.Message)
 		b.mu.Unlock()
-		progress(p)
+		sink(p)
 	}
-	report(Progress{Stage: "decompose", Message: "Decomposing…"})
+	report(progress.Event{Stage: "decompose", Message: "Decomposing…"})
 	b.started <- req.Statement
 	if gate != nil {
 		select {
@@ -122,8 +123,8 @@ func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, progress
 			return nil, ctx.Err()
 		}
 	}
-	report(Progress{Stage: "retrieve", Message: "Retrieving 3 sub-queries…", Done: 1, Total: 4})
-	report(Progress{Stage: "check", Message: "Checking candidate 2/4 with Lean…", Done: 3, Total: 4})
+	report(progress.Event{Stage: "retrieve", Message: "Retrieving 3 sub-queries…", Done: 1, Total: 4})
+	report(progress.Event{Stage: "check", Message: "Checking candidate 2/4 with Lean…", Done: 3, Total: 4})
 	if err != nil {
 		return nil, err
 	}
@@ -151,15 +152,15 @@ func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, progress
 	return &Formalized{Stub: stub, Summary: "1 of 4 candidates passed", Report: b.report(stub)}, nil
 }
 
-func (b *scripted) FindPremises(ctx context.Context, statement string, progress func(Progress)) (*Premises, error) {
-	progress(Progress{Stage: "retrieve", Message: "Retrieving premises…"})
+func (b *scripted) FindPremises(ctx context.Context, statement string, report progress.Func) (*Premises, error) {
+	report(progress.Event{Stage: "retrieve", Message: "Retrieving premises…"})
 	return b.premises, nil
 }
 
 // unknownRE plays the unknown-name check: names that start with "Foo".
 var unknownRE = regexp.MustCompile(`\bFoo[\w.]*`)
 
-func (b *scripted) Check(ctx context.Context, header, stub string) (*CheckReport, error) {
+func (b *scripted) Check(ctx context.Context, header, stub string, _ progress.Func) (*CheckReport, error) {
 	b.mu.Lock()
 	b.checks = append(b.checks, stub)
 	b.mu.Unlock()

@@ -20,7 +20,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -36,9 +35,13 @@ type Options struct {
 	// Open builds the backend after initialize; nil runs the server without
 	// one (code actions then explain that the pipeline is unavailable).
 	Open OpenFunc
-	// Getenv reads environment variables (os.Getenv when nil): the settings'
-	// environment fallbacks and the secrets the log must redact.
-	Getenv func(string) string
+	// Base are the settings the editor's are laid over: the defaults and
+	// the environment, resolved once by internal/app (nil:
+	// DefaultSettings). The server never reads the environment.
+	Base *Settings
+	// Secrets returns the values the log must redact under settings s (the
+	// API key); nil: none.
+	Secrets func(s Settings) []string
 	// Debounce delays refreshing diagnostics after edits (default 300 ms).
 	Debounce time.Duration
 	// IndexDebounce delays feeding buffer text to the index after edits
@@ -143,8 +146,9 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 }
 
 func newServer(ctx context.Context, opts Options) *server {
-	if opts.Getenv == nil {
-		opts.Getenv = os.Getenv
+	if opts.Base == nil {
+		d := DefaultSettings()
+		opts.Base = &d
 	}
 	if opts.Debounce <= 0 {
 		opts.Debounce = 300 * time.Millisecond
@@ -170,9 +174,9 @@ func newServer(ctx context.Context, opts Options) *server {
 		exitCh:       make(chan struct{}),
 	}
 	s.ctx, s.stop = context.WithCancel(ctx)
-	s.settings = EnvSettings(opts.Getenv)
+	s.settings = opts.Base.Normalized()
 	s.log = newLogger(s.sendLog)
-	s.log.configure(s.settings, opts.Getenv)
+	s.log.configure(s.settings, opts.Secrets)
 	s.jobs = newJobManager(s.settings.MaxJobs)
 	return s
 }

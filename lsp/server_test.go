@@ -3,10 +3,11 @@ package lsp
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/drift-lsp/drift-lsp/leanrepl/leantest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -14,23 +15,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // golden compares got with testdata/golden/name (rewriting it with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from golden file:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	leantest.Golden(t, filepath.Join("testdata", "golden", name), got, *update)
 }
 
 const demoURI = "file:///work/ws/DriftExample/Demo.lean"

@@ -5,18 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
 )
 
-// Settings are the server's settings (section "drift"). They come from the
-// defaults, then the environment, then initializationOptions, then
-// workspace/configuration; each later source overrides the fields it sets.
+// Settings are the server's settings (section "drift"). They come from
+// Options.Base (the defaults, then the environment, resolved by
+// internal/app), then initializationOptions, then workspace/configuration;
+// each later source overrides the fields it sets.
 type Settings struct {
 	LLM       LLMSettings       `json:"llm"`
 	Embedding EmbeddingSettings `json:"embedding"`
@@ -119,40 +118,6 @@ func DefaultSettings() Settings {
 	}
 }
 
-// EnvSettings returns the defaults overridden by the environment variables
-// of the LLM-stages issue and a few of drift-lsp's own.
-func EnvSettings(getenv func(string) string) Settings {
-	s := DefaultSettings()
-	str := func(name string, dst *string) {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			*dst = v
-		}
-	}
-	num := func(name string, dst *int) {
-		if v, err := strconv.Atoi(strings.TrimSpace(getenv(name))); err == nil && v > 0 {
-			*dst = v
-		}
-	}
-	str("DRIFT_LLM_BASE_URL", &s.LLM.BaseURL)
-	str("DRIFT_LLM_MODEL", &s.LLM.Model)
-	str("DRIFT_LLM_API_KEY_ENV", &s.LLM.APIKeyEnv)
-	str("DRIFT_EMBED_PROVIDER", &s.Embedding.Provider)
-	str("DRIFT_EMBED_MODEL_DIR", &s.Embedding.ModelDir)
-	str("DRIFT_EMBED_BASE_URL", &s.Embedding.BaseURL)
-	str("DRIFT_EMBED_MODEL", &s.Embedding.Model)
-	str("DRIFT_CACHE_DIR", &s.CacheDir)
-	str("DRIFT_REPL", &s.REPL.Command)
-	str("DRIFT_LEAN", &s.Lean.Command)
-	num("DRIFT_REPL_TIMEOUT", &s.REPL.TimeoutSeconds)
-	num("DRIFT_MAX_JOBS", &s.MaxJobs)
-	str("DRIFT_LOG_LEVEL", &s.Log.Level)
-	str("DRIFT_LOG_FILE", &s.Log.File)
-	if v := getenv("DRIFT_ROOTS"); v != "" {
-		s.Roots = filepath.SplitList(v)
-	}
-	return s.normalized()
-}
-
 // Overlay returns s with the fields present in the JSON object raw replaced.
 // raw may be the section itself or an object with a "drift" member; null or
 // empty input leaves s unchanged. Invalid values are reported and ignored.
@@ -177,11 +142,12 @@ func (s Settings) Overlay(raw []byte) (Settings, error) {
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return s, fmt.Errorf("settings: %w", err)
 	}
-	return out.normalized(), nil
+	return out.Normalized(), nil
 }
 
-// normalized clamps settings to sane ranges.
-func (s Settings) normalized() Settings {
+// Normalized returns s clamped to sane ranges, unknown words replaced by
+// the defaults.
+func (s Settings) Normalized() Settings {
 	d := DefaultSettings()
 	clamp := func(v *int, lo, hi, def int) {
 		if *v < lo || *v > hi {
@@ -254,12 +220,12 @@ func (s *server) pullConfiguration() {
 	s.setSettings(res[0])
 }
 
-// setSettings resolves the settings once, in order (defaults, environment,
-// initializationOptions, then raw from the client), and hands them to the
+// setSettings resolves the settings once, in order (Options.Base: defaults
+// and environment, initializationOptions, then raw from the client), and hands them to the
 // logger, the job manager and the backend's owner.
 func (s *server) setSettings(raw []byte) {
 	s.mu.Lock()
-	settings, err := EnvSettings(s.opts.Getenv).Overlay(s.initOpts)
+	settings, err := s.opts.Base.Overlay(s.initOpts)
 	if err == nil {
 		settings, err = settings.Overlay(raw)
 	}
@@ -271,7 +237,7 @@ func (s *server) setSettings(raw []byte) {
 		s.log.Warnf("drift: ignoring settings: %v", err)
 		return
 	}
-	s.log.configure(settings, s.opts.Getenv)
+	s.log.configure(settings, s.opts.Secrets)
 	s.jobs.setLimit(settings.MaxJobs)
 	s.log.Debugf("drift: settings %s", settings)
 	s.owner.request(ownerSettings)

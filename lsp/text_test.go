@@ -154,11 +154,8 @@ func TestFindDecl(t *testing.T) {
 }
 
 func TestSettingsOverlay(t *testing.T) {
-	env := map[string]string{"DRIFT_LLM_BASE_URL": "http://env/v1", "DRIFT_LLM_MODEL": "env-model", "DRIFT_MAX_JOBS": "3"}
-	s := EnvSettings(func(k string) string { return env[k] })
-	if s.LLM.BaseURL != "http://env/v1" || s.MaxJobs != 3 || s.Pipeline.M != 3 {
-		t.Fatalf("env settings %+v", s)
-	}
+	s := DefaultSettings()
+	s.LLM.BaseURL, s.LLM.Model, s.MaxJobs = "http://env/v1", "env-model", 3
 	s2, err := s.Overlay([]byte(`{"drift": {"llm": {"model": "m2"}, "pipeline": {"k": 500, "subQueries": "topk"}, "log": {"level": "loud"}}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -180,11 +177,11 @@ func TestLoggerRedacts(t *testing.T) {
 	s := DefaultSettings()
 	s.LLM.APIKeyEnv = "MY_KEY"
 	s.Log.File = filepath.Join(t.TempDir(), "drift.log")
-	l.configure(s, func(k string) string {
-		if k == "MY_KEY" {
-			return "sk-secret-123"
+	l.configure(s, func(s Settings) []string {
+		if s.LLM.APIKeyEnv == "MY_KEY" {
+			return []string{"sk-secret-123", ""}
 		}
-		return ""
+		return nil
 	})
 	l.Errorf("request failed: Authorization: Bearer %s", "sk-secret-123")
 	l.Debugf("not shown at info level")

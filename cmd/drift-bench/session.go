@@ -167,9 +167,11 @@ func runSession(ctx context.Context, cfg sessionConfig) (*sessionResult, error) 
 		}
 		return os.Getenv(k)
 	}
+	opts := app.ServerOptions(getenv)
+	opts.Debounce = 300 * time.Millisecond
 	served := make(chan int, 1)
 	go func() {
-		served <- lsp.Serve(ctx, sr, sw, lsp.Options{Open: app.Opener(getenv), Getenv: getenv, Debounce: 300 * time.Millisecond})
+		served <- lsp.Serve(ctx, sr, sw, opts)
 		_ = sw.Close()
 	}()
 	e := fakeeditor.Connect(ctx, fakeeditor.Duplex{Reader: cr, WriteCloser: cw})

@@ -14,10 +14,10 @@ import (
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/local"
-	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -100,11 +100,11 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	defer closeChecker()
 	pl := drift.New(eng, client, checker, drift.Params{Samples: *samples, NoContextSamples: *noCtx, K: *k, M: *m, RepairBudget: *repair})
 	start := time.Now()
-	res, err := pl.Formalize(ctx, drift.Request{Statement: statement, Name: *name, Header: *header}, func(e drift.Event) {
-		if !*asJSON {
-			fmt.Fprintf(stderr, "[%s] %s\n", e.Stage, e.Message)
-		}
-	})
+	var report progress.Func
+	if !*asJSON {
+		report = printProgress(stderr)
+	}
+	res, err := pl.Formalize(ctx, drift.Request{Statement: statement, Name: *name, Header: *header}, report)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "drift-lsp formalize: cancelled")
@@ -144,9 +144,7 @@ func informalizedCorpus(ctx context.Context, idx *indexFlags, client *llm.Client
 	decls := lib.Decls()
 	targets := drift.InformalizeTargets(decls)
 	pl := drift.NewWith(nil, nil, client, nil, drift.Params{})
-	desc, usage, err := pl.Informalize(ctx, targets, lib.Lookup, 0, func(e drift.Event) {
-		fmt.Fprintf(stderr, "[%s] %s\n", e.Stage, e.Message)
-	})
+	desc, usage, err := pl.Informalize(ctx, targets, lib.Lookup, 0, printProgress(stderr))
 	if err != nil && ctx.Err() != nil {
 		return "", nil, err
 	}
@@ -394,7 +392,7 @@ func oneLineSig(s string) string {
 // server, to be closed, starts on the first request). It returns
 // llm.ErrNotConfigured (wrapped, with how to fix it) when there is neither.
 func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
-	cfg, err := app.ModelConfig(lsp.EnvSettings(os.Getenv), os.Getenv)
+	cfg, err := app.ModelConfig(app.EnvSettings(os.Getenv), os.Getenv)
 	if err != nil {
 		return cfg, nil, err
 	}
@@ -408,4 +406,9 @@ func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
 		return cfg, nil, llm.ErrNotConfigured
 	}
 	return cfg, srv, nil
+}
+
+// printProgress prints progress events as "[stage] message" lines on w.
+func printProgress(w io.Writer) progress.Func {
+	return func(e progress.Event) { fmt.Fprintf(w, "[%s] %s\n", e.Stage, e.Message) }
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 )
 
@@ -137,7 +138,7 @@ func TestFormalizeWithREPL(t *testing.T) {
 	var n atomic.Int32 // the handler runs concurrently, one goroutine per sample
 	ws := llmtest.Workspace()
 	srv := llmtest.New(t, func(i int, req llmtest.Request) llmtest.Reply {
-		if llmtest.StageOf(req) == llmtest.StageFormalize {
+		if llmtest.StageOf(req) == llm.StageFormalize {
 			if n.Add(1) == 2 {
 				return llmtest.Reply{Text: good}
 			}
@@ -183,7 +184,7 @@ func TestFormalizeInformalize(t *testing.T) {
 	}
 	var informal []string
 	for _, r := range srv.Requests() {
-		if llmtest.StageOf(r) == llmtest.StageInformalize {
+		if llmtest.StageOf(r) == llm.StageInformalize {
 			informal = append(informal, r.Prompt())
 		}
 	}

@@ -3,14 +3,13 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
 )
 
 // TestMain lets the lifecycle tests run this test binary as the drift-lsp
@@ -97,36 +96,12 @@ func (p *lspProcess) send(v any) {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	if _, err := fmt.Fprintf(p.stdin, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+	if err := fakeeditor.WriteFrame(p.stdin, body); err != nil {
 		p.t.Fatalf("write to the server: %v", err)
 	}
 }
 
-func (p *lspProcess) read() (map[string]any, error) {
-	n := -1
-	for {
-		line, err := p.out.ReadString('\n')
-		if err != nil {
-			return nil, err
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
-		}
-		if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
-			n, _ = strconv.Atoi(strings.TrimSpace(v))
-		}
-	}
-	if n < 0 {
-		return nil, fmt.Errorf("no Content-Length")
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(p.out, body); err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	return m, json.Unmarshal(body, &m)
-}
+func (p *lspProcess) read() (map[string]any, error) { return fakeeditor.ReadMessage(p.out) }
 
 // response waits for the response with the given numeric id.
 func (p *lspProcess) response(id int) map[string]any {

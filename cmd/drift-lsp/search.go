@@ -11,7 +11,6 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
-	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
@@ -44,7 +43,7 @@ func (f *retrievalFlags) open(ctx context.Context, stderr io.Writer) (*retrieval
 	var emb embed.Embedder
 	if os.Getenv("DRIFT_EMBED_PROVIDER") != "" {
 		var warn string
-		if emb, warn = embed.Default(app.EmbedConfig(lsp.EnvSettings(os.Getenv), os.Getenv)); warn != "" {
+		if emb, warn = embed.Default(app.EmbedConfig(app.EnvSettings(os.Getenv), os.Getenv)); warn != "" {
 			fmt.Fprintln(stderr, "drift-lsp: warning:", warn)
 		}
 	}

@@ -27,5 +27,5 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return lsp.Serve(ctx, serverStdin(), stdout, lsp.Options{Open: app.Opener(os.Getenv), Getenv: os.Getenv})
+	return lsp.Serve(ctx, serverStdin(), stdout, app.ServerOptions(os.Getenv))
 }

@@ -20,7 +20,7 @@ import (
 )
 
 // CacheDir is the index cache of settings s: the setting (or
-// DRIFT_CACHE_DIR, which lsp.EnvSettings folds in), else the one default
+// DRIFT_CACHE_DIR, which EnvSettings folds in), else the one default
 // cache directory.
 func CacheDir(s lsp.Settings, getenv func(string) string) string {
 	if s.CacheDir != "" {
@@ -33,7 +33,7 @@ func CacheDir(s lsp.Settings, getenv func(string) string) string {
 // environment and defaults for what the settings do not cover (timeouts,
 // retries, per-stage models, cache, …), and the settings' llm.* fields as
 // they are: s already holds the environment's DRIFT_LLM_BASE_URL, _MODEL
-// and _API_KEY_ENV under the editor's values (lsp.EnvSettings, Overlay), so
+// and _API_KEY_ENV under the editor's values (EnvSettings, Overlay), so
 // an editor that sets baseUrl to "" turns the model off even when the
 // environment names one. The API key is read from the variable the result
 // names.

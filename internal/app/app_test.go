@@ -1,9 +1,8 @@
 package app
 
 import (
+	"strings"
 	"testing"
-
-	"github.com/drift-lsp/drift-lsp/lsp"
 )
 
 // TestConfigSources checks the order settings → environment → defaults, once:
@@ -29,7 +28,7 @@ func TestConfigSources(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s, err := lsp.EnvSettings(getenv).Overlay([]byte(c.editor))
+			s, err := EnvSettings(getenv).Overlay([]byte(c.editor))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,7 +45,28 @@ func TestConfigSources(t *testing.T) {
 			}
 		})
 	}
-	if got := CacheDir(lsp.EnvSettings(getenv), getenv); got != "/xdg/drift-lsp" {
+	if got := CacheDir(EnvSettings(getenv), getenv); got != "/xdg/drift-lsp" {
 		t.Errorf("CacheDir = %q", got)
+	}
+}
+
+// TestEnvSettings: the environment's settings are the defaults with the
+// variables of README's table laid over, clamped; Secrets names the API
+// keys of the settings it is given.
+func TestEnvSettings(t *testing.T) {
+	env := map[string]string{"DRIFT_LLM_BASE_URL": "http://env/v1", "DRIFT_LLM_MODEL": "env-model", "DRIFT_MAX_JOBS": "3",
+		"DRIFT_REPL_TIMEOUT": "99999", "DRIFT_ROOTS": "/a:/b", "DRIFT_LLM_API_KEY_ENV": "MY_KEY", "MY_KEY": "sk-mine", "OPENAI_API_KEY": "sk-openai"}
+	getenv := func(k string) string { return env[k] }
+	s := EnvSettings(getenv)
+	if s.LLM.BaseURL != "http://env/v1" || s.LLM.Model != "env-model" || s.MaxJobs != 3 || s.Pipeline.M != 3 ||
+		s.REPL.TimeoutSeconds != 60 || strings.Join(s.Roots, ",") != "/a,/b" || s.LLM.APIKeyEnv != "MY_KEY" {
+		t.Fatalf("env settings %+v", s)
+	}
+	if got := Secrets(getenv)(s); strings.Join(got, ",") != "sk-mine,sk-openai" {
+		t.Errorf("secrets %q", got)
+	}
+	opts := ServerOptions(getenv)
+	if opts.Open == nil || opts.Base == nil || opts.Base.LLM.Model != "env-model" || opts.Secrets == nil {
+		t.Errorf("server options %+v", opts)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm/local"
 	"github.com/drift-lsp/drift-lsp/lsp"
@@ -216,14 +217,12 @@ func (b *driftBackend) symbol(d *library.Decl) lsp.Symbol {
 }
 
 // Formalize implements lsp.Backend.
-func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, progress func(lsp.Progress)) (*lsp.Formalized, error) {
+func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, report progress.Func) (*lsp.Formalized, error) {
 	pl, _, noModel := b.current()
 	if noModel != nil {
 		return nil, noModel
 	}
-	res, err := pl.Formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}, func(e drift.Event) {
-		progress(lsp.Progress{Stage: e.Stage, Message: e.Message, Done: e.Done, Total: e.Total})
-	})
+	res, err := pl.Formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}, report)
 	if err != nil {
 		return nil, err
 	}
@@ -232,9 +231,9 @@ func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, 
 }
 
 // FindPremises implements lsp.Backend.
-func (b *driftBackend) FindPremises(ctx context.Context, statement string, progress func(lsp.Progress)) (*lsp.Premises, error) {
+func (b *driftBackend) FindPremises(ctx context.Context, statement string, report progress.Func) (*lsp.Premises, error) {
 	pl, s, _ := b.current()
-	progress(lsp.Progress{Stage: "retrieve", Message: fmt.Sprintf("Retrieving the top %d premises…", s.Pipeline.K)})
+	report.Report(progress.Event{Stage: drift.StageRetrieve, Message: fmt.Sprintf("Retrieving the top %d premises…", s.Pipeline.K)})
 	prem, ill, err := pl.FindPremises(ctx, statement, s.Pipeline.K, s.Pipeline.M)
 	if err != nil {
 		return nil, err
@@ -255,16 +254,12 @@ func (b *driftBackend) FindPremises(ctx context.Context, statement string, progr
 // lints, Lean when a REPL is available) on the statement of decl, its proof
 // replaced by sorry; the report's positions are in its Stub, decl's text
 // trimmed up to the proof.
-func (b *driftBackend) Check(ctx context.Context, header, decl string) (*lsp.CheckReport, error) {
+func (b *driftBackend) Check(ctx context.Context, header, decl string, report progress.Func) (*lsp.CheckReport, error) {
 	stub := statementStub(decl)
 	b.mu.Lock()
 	checker := b.checker
 	b.mu.Unlock()
-	rep, err := checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: stub})
-	if err != nil {
-		return nil, err
-	}
-	return rep, nil
+	return checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: stub, Progress: report})
 }
 
 // statementStub replaces the proof of a theorem or example by sorry, so

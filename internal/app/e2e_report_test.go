@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 )
 
@@ -14,7 +15,7 @@ func TestEndToEndReportPositions(t *testing.T) {
 	ws := llmtest.Workspace()
 	invented := "```lean\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.IsOddNumber p := by sorry\n```"
 	s := startReal(t, func(i int, req llmtest.Request) llmtest.Reply {
-		if llmtest.StageOf(req) == llmtest.StageFormalize {
+		if llmtest.StageOf(req) == llm.StageFormalize {
 			return llmtest.Reply{Text: invented}
 		}
 		return ws(i, req)

@@ -60,10 +60,12 @@ func startIn(t *testing.T, resp llmtest.Responder, env map[string]string, root, 
 		}
 		return env[k]
 	}
+	opts := ServerOptions(getenv)
+	opts.Debounce = 20 * time.Millisecond
 	cw, sw := fakeeditor.NewPipe(), fakeeditor.NewPipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- lsp.Serve(ctx, cw, sw, lsp.Options{Open: Opener(getenv), Getenv: getenv, Debounce: 20 * time.Millisecond})
+		done <- lsp.Serve(ctx, cw, sw, opts)
 		_ = sw.Close()
 	}()
 	e := fakeeditor.Connect(ctx, fakeeditor.Duplex{Reader: sw, WriteCloser: cw})

@@ -4,13 +4,19 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
 	"github.com/drift-lsp/drift-lsp/leanrepl/leantest"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 )
+
+// durationRE matches the duration of a progress message ("in 1.2s").
+var durationRE = regexp.MustCompile(`in [0-9.]+(ms|s|m)\b`)
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
@@ -18,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // the prelude workspace, with the real Lean 4.35.0 as lean.command (through
 // DRIFT_LEAN) and no REPL: the diagnostics are Lean's own, at the right
 // places in LSP coordinates (UTF-16 columns after a non-ASCII name), and the
-// progress names the backend.
+// progress names the backend and shows the run of lean while it lasts.
 func TestEndToEndCheckRealLean(t *testing.T) {
 	lean := leantest.Binary(t)
 	root := leantest.PreludeWorkspace(t)
@@ -29,13 +35,15 @@ func TestEndToEndCheckRealLean(t *testing.T) {
 		{"theorem add_comm'", "0 finding(s); checked by Lean (lean)"},
 		{"theorem every_even", "2 finding(s); checked by Lean (lean)"},
 		{"theorem zero_eq_nat", "1 finding(s); checked by Lean (lean)"},
+		// The same stub again: Lean's result comes from the cache.
+		{"theorem add_comm'", "0 finding(s); checked by Lean (lean)"},
 	} {
 		s.run(c.anchor, titleCheck)
-		var end string
+		var got fakeeditor.Progress
 		if err := s.Wait(s.ctx, func() bool {
 			for _, p := range s.Progresses("DRIFT: " + titleCheck) {
 				if p.Ended && !seen[p.Token] {
-					seen[p.Token], end = true, p.End
+					seen[p.Token], got = true, p
 					return true
 				}
 			}
@@ -43,10 +51,15 @@ func TestEndToEndCheckRealLean(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if end != c.end {
-			t.Errorf("%s: progress ended with %q, want %q", c.anchor, end, c.end)
+		if got.End != c.end {
+			t.Errorf("%s: progress ended with %q, want %q", c.anchor, got.End, c.end)
 		}
-		fmt.Fprintf(&view, "check: %s → %s\n", c.anchor, end)
+		fmt.Fprintf(&view, "check: %s → %s\n", c.anchor, got.End)
+		// What the editor showed while Lean ran: the run of lean --json,
+		// then its end (durations vary: replaced by D).
+		for _, m := range got.Messages {
+			fmt.Fprintf(&view, "  progress: %s\n", durationRE.ReplaceAllString(m, "in D"))
+		}
 	}
 	diags := s.Diagnostics(s.u)
 	var lines []string
@@ -63,5 +76,41 @@ func TestEndToEndCheckRealLean(t *testing.T) {
 	// editor's as two UTF-16 units, the bytes as four: 32, not 34.
 	if !strings.Contains(view.String(), "7:32-7:39 severity 1") {
 		t.Errorf("no diagnostic at 7:32-7:39 (UTF-16) for Nat.Evn:\n%s", view.String())
+	}
+}
+
+// TestEndToEndFormalizeRealLean runs "Formalize with DRIFT" in the fake
+// editor on the prelude workspace with the real Lean as lean.command: the
+// check stage shows what Lean does while it runs.
+func TestEndToEndFormalizeRealLean(t *testing.T) {
+	lean := leantest.Binary(t)
+	root := leantest.PreludeWorkspace(t)
+	s := startIn(t, llmtest.Workspace(), map[string]string{"DRIFT_LEAN": lean}, root, "Stubs.lean")
+	s.run("Every number is even", titleFormalize)
+	end := s.waitEnd("DRIFT: " + titleFormalize)
+	var msgs []string
+	for _, p := range s.Progresses("DRIFT: " + titleFormalize) {
+		msgs = append(msgs, p.Messages...)
+	}
+	if !strings.HasPrefix(end, "Inserted theorem") {
+		t.Fatalf("formalize ended with %q; messages %q", end, s.Messages())
+	}
+	// The candidate's check: lean runs, then ends; its events are parts of
+	// the check stage's.
+	want := []string{
+		"Checking candidate 1/1…",
+		"Checking candidate 1/1: Running lean --json (each run imports the header again: seconds to minutes with Mathlib)…",
+		"Checking candidate 1/1: Lean (lean) finished in D",
+	}
+	i := slices.Index(msgs, want[0])
+	if i < 0 || i+len(want) > len(msgs) {
+		t.Fatalf("no %q in the progress: %q", want[0], msgs)
+	}
+	got := slices.Clone(msgs[i : i+len(want)])
+	for j := range got {
+		got[j] = durationRE.ReplaceAllString(got[j], "in D")
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("check stage progress %q, want %q", got, want)
 	}
 }

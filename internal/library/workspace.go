@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/drift-lsp/drift-lsp/internal/lake"
 )
 
 // Root is one directory tree of Lean sources: the workspace itself, a Lake
@@ -65,7 +67,7 @@ func Discover(dir string, extra []string) (*Workspace, error) {
 	}
 	root := abs
 	for d := abs; ; {
-		if isLakeRoot(d) {
+		if lake.IsRoot(d) {
 			root = d
 			break
 		}
@@ -120,31 +122,13 @@ func Discover(dir string, extra []string) (*Workspace, error) {
 	return ws, nil
 }
 
-func isLakeRoot(d string) bool {
-	for _, f := range []string{"lakefile.lean", "lakefile.toml", "lean-toolchain"} {
-		if _, err := os.Stat(filepath.Join(d, f)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
 // toolchainSources returns ~/.elan/toolchains/<name>/src/lean for a
 // toolchain spec like "leanprover/lean4:v4.17.0", or "" when not installed.
 func toolchainSources(tc string) string {
 	if tc == "" {
 		return ""
 	}
-	home := os.Getenv("ELAN_HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		home = filepath.Join(h, ".elan")
-	}
-	name := strings.ReplaceAll(strings.ReplaceAll(tc, "/", "--"), ":", "---")
-	p := filepath.Join(home, "toolchains", name, "src", "lean")
+	p := filepath.Join(lake.ToolchainDir(lake.ElanHome(os.Getenv), tc), "src", "lean")
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
 		return p
 	}

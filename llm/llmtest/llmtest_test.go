@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/drift-lsp/drift-lsp/llm"
 )
 
 // recTB records shape errors instead of failing the test.
@@ -77,7 +79,7 @@ func TestWorkspaceTemplates(t *testing.T) {
 func TestWorkspaceRepair(t *testing.T) {
 	prompt := "## Informal statement\n\nx\n\n## Failing statement (repair attempt 1)\n\n```lean\ntheorem a (p : Nat) : Mm.IsOdd p := by sorry\n```\n\n## Problems\n\n- line 1, column 20 (unknown-name): unknown name `Mm.IsOdd` (not in the library; likely invented) — did you mean: Mm.Odd, Mm.Even\n"
 	req := Request{Messages: []Message{{Role: "user", Content: prompt}}}
-	if StageOf(req) != StageRepair {
+	if StageOf(req) != llm.StageRepair {
 		t.Fatalf("stage %q", StageOf(req))
 	}
 	if got := Workspace()(0, req).Text; !strings.Contains(got, "theorem a (p : Nat) : Mm.Odd p := by sorry") {

@@ -7,33 +7,25 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/drift-lsp/drift-lsp/llm"
 )
 
-// Stage names as recognised from prompts (they equal the llm package's stage
-// constants).
-const (
-	StageDecompose   = "decompose"
-	StagePropose     = "propose"
-	StageFormalize   = "formalize"
-	StageInformalize = "informalize"
-	StageRepair      = "repair"
-)
-
-// StageOf recognises which drift stage a request's prompt belongs to, from
+// StageOf recognises which drift stage (an llm.Stage constant) a request's prompt belongs to, from
 // the wording of drift's prompts; "" when none.
 func StageOf(req Request) string {
 	p := req.Prompt()
 	switch {
 	case strings.Contains(p, "Decompose this statement"):
-		return StageDecompose
+		return llm.StageDecompose
 	case strings.Contains(p, `{"dependency"`):
-		return StagePropose
+		return llm.StagePropose
 	case strings.Contains(p, "## Failing statement"):
-		return StageRepair
+		return llm.StageRepair
 	case strings.Contains(p, "## Informal statement"):
-		return StageFormalize
+		return llm.StageFormalize
 	case strings.Contains(p, "Describe the given Lean declaration"):
-		return StageInformalize
+		return llm.StageInformalize
 	}
 	return ""
 }
@@ -98,15 +90,15 @@ func Workspace() Responder {
 	return func(_ int, req Request) Reply {
 		structured := req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema"
 		switch StageOf(req) {
-		case StageDecompose:
+		case llm.StageDecompose:
 			return Reply{Text: decomposeAnswer(lastUser(req, "Statement:"), structured)}
-		case StagePropose:
+		case llm.StagePropose:
 			return Reply{Text: proposeAnswer(lastUser(req, "Statement:"), structured)}
-		case StageFormalize:
+		case llm.StageFormalize:
 			return Reply{Text: formalizeAnswer(lastUser(req, ""), structured)}
-		case StageInformalize:
+		case llm.StageInformalize:
 			return Reply{Text: informalizeAnswer(req.Prompt())}
-		case StageRepair:
+		case llm.StageRepair:
 			return Reply{Text: repairAnswer(req.Prompt())}
 		}
 		return Reply{Status: 400, Text: "fake model: unrecognised prompt (not one of drift's stages)"}
