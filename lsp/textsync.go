@@ -55,6 +55,7 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	delete(s.tracked, u)
 	delete(s.commentDiags, u)
 	delete(s.parsed, u)
+	delete(s.indexed, u)
 	for _, k := range []string{u, indexTimer + u} {
 		if t := s.timers[k]; t != nil {
 			t.Stop()
@@ -73,28 +74,48 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 // indexTimer prefixes the timers map key of a document's index update.
 const indexTimer = "index\x00"
 
-// scheduleBufferUpdate feeds the buffer to the index after the index
-// debounce delay and refreshes drift's diagnostics after the (longer)
-// debounce delay. The timers are the server's: teardown stops them, and a
-// callback that already fired runs as an owned goroutine.
+// scheduleBufferUpdate feeds the buffer to the index — at once after a
+// quiet spell of the index debounce, else when edits pause that long — and
+// refreshes drift's diagnostics after the (longer) debounce delay. The
+// timers are the server's: teardown stops them, and a callback that already
+// fired runs as an owned goroutine.
 func (s *server) scheduleBufferUpdate(u string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
 		return
 	}
-	for _, k := range []string{u, indexTimer + u} {
-		if t := s.timers[k]; t != nil {
-			t.Stop()
-		}
+	if t := s.timers[u]; t != nil {
+		t.Stop()
+	}
+	s.timers[u] = time.AfterFunc(s.opts.Debounce, func() { s.spawn(func() { s.bufferChanged(u) }) })
+	waiting := false
+	if t := s.timers[indexTimer+u]; t != nil {
+		waiting = t.Stop()
+	}
+	if !waiting && time.Since(s.indexed[u]) >= s.opts.IndexDebounce {
+		delete(s.timers, indexTimer+u)
+		s.indexed[u] = time.Now()
+		s.wg.Add(1) // as spawn does; s.mu is held and s.closing false
+		go func() {
+			defer s.wg.Done()
+			s.indexBuffer(u)
+		}()
+		return
 	}
 	s.timers[indexTimer+u] = time.AfterFunc(s.opts.IndexDebounce, func() { s.spawn(func() { s.indexBuffer(u) }) })
-	s.timers[u] = time.AfterFunc(s.opts.Debounce, func() { s.spawn(func() { s.bufferChanged(u) }) })
 }
 
 // indexBuffer feeds the text of u to the index (which applies it in its
 // own goroutine: this never waits for indexing).
 func (s *server) indexBuffer(u string) {
+	s.mu.Lock()
+	if _, open := s.docs[u]; open {
+		s.indexed[u] = time.Now()
+	}
+	s.mu.Unlock()
+	s.feedMu.Lock()
+	defer s.feedMu.Unlock()
 	snap := s.snapshot(u)
 	if snap == nil {
 		return
