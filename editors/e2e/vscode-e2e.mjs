@@ -507,10 +507,19 @@ async function main() {
       const rows = await page.locator('.quick-input-list .monaco-list-row').allTextContents();
       return rows.length > 0 && !/No declarations found|indexing/.test(rows[0]) ? rows : undefined;
     }, 60000, 500);
-    const firstHit = page.locator('.quick-input-list .monaco-list-row').first();
     log(`search library: ${hits.length} hits, first: ${hits[0].replace(/\s+/g, ' ').slice(0, 120)}`);
     await shot(page, 'vscode-search-library.png');
-    const hitLabel = (await firstHit.locator('.label-name').first().textContent()).trim();
+    // Choose the first hit declared outside the open file, so that opening
+    // it shows as a new active tab.
+    const pick = hits.findIndex((r) => !r.includes('Demo.lean'));
+    if (pick < 0) {
+      throw new Error(`search library: every hit is in Demo.lean: ${hits.join(' | ')}`);
+    }
+    const chosen = page.locator('.quick-input-list .monaco-list-row').nth(pick);
+    const hitLabel = (await chosen.locator('.label-name').first().textContent()).trim();
+    for (let i = 0; i < pick; i++) {
+      await page.keyboard.press('ArrowDown');
+    }
     await page.keyboard.press('Enter');
     const opened = await waitFor('the chosen declaration to open', async () => {
       const tab = (await page.locator('.tab.active').first().textContent()).trim();
