@@ -49,6 +49,9 @@ type LLMSettings struct {
 	// APIKeyEnv names the environment variable that holds the API key; the
 	// key itself is never a setting.
 	APIKeyEnv string `json:"apiKeyEnv"`
+	// Local is "auto" (start the bundled local model when no endpoint is
+	// set and it is installed; the default) or "off" (never).
+	Local string `json:"local"`
 }
 
 // EmbeddingSettings choose the dense retrieval model.
@@ -109,7 +112,7 @@ type LogSettings struct {
 // DefaultSettings returns the built-in defaults.
 func DefaultSettings() Settings {
 	return Settings{
-		LLM:       LLMSettings{APIKeyEnv: "OPENAI_API_KEY"},
+		LLM:       LLMSettings{APIKeyEnv: "OPENAI_API_KEY", Local: "auto"},
 		Embedding: EmbeddingSettings{Provider: "auto"},
 		REPL:      REPLSettings{TimeoutSeconds: 60, PoolSize: 1, MemoryMB: 8192},
 		Pipeline:  PipelineSettings{SubQueries: "top1", K: 5, M: 3, Samples: 4, RepairBudget: 4},
@@ -167,6 +170,9 @@ func (s Settings) Normalized() Settings {
 	}
 	if s.LLM.APIKeyEnv == "" {
 		s.LLM.APIKeyEnv = d.LLM.APIKeyEnv
+	}
+	if s.LLM.Local = strings.ToLower(strings.TrimSpace(s.LLM.Local)); s.LLM.Local != "auto" && s.LLM.Local != "off" {
+		s.LLM.Local = d.LLM.Local
 	}
 	switch s.Log.Level {
 	case "error", "warn", "info", "debug":

@@ -392,11 +392,12 @@ func oneLineSig(s string) string {
 // server, to be closed, starts on the first request). It returns
 // llm.ErrNotConfigured (wrapped, with how to fix it) when there is neither.
 func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
-	cfg, err := app.ModelConfig(app.EnvSettings(os.Getenv), os.Getenv)
+	settings := app.EnvSettings(os.Getenv)
+	cfg, err := app.ModelConfig(settings, os.Getenv)
 	if err != nil {
 		return cfg, nil, err
 	}
-	cfg, srv, err := app.LocalModel(cfg, os.Getenv, func(format string, args ...any) { fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...) })
+	cfg, srv, err := app.LocalModel(cfg, settings.LLM.Local, os.Getenv, func(format string, args ...any) { fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...) })
 	switch {
 	case errors.Is(err, local.ErrNotInstalled):
 		return cfg, nil, fmt.Errorf("%w; or install the local model: %v", llm.ErrNotConfigured, err)

@@ -48,7 +48,8 @@ func ModelConfig(s lsp.Settings, getenv func(string) string) (llm.Config, error)
 }
 
 // NewModel builds the model client of s: its endpoint, else the bundled
-// local model (LocalModel; srv, when not nil, is reused), or explains
+// local model unless s.LLM.Local is "off" (LocalModel; srv, when not nil,
+// is reused), or explains
 // (wrapping lsp.ErrNoModel) why there is none. It returns the local model's
 // server when the client uses it (the caller closes it at exit).
 func NewModel(s lsp.Settings, getenv func(string) string, logf func(string, ...any), srv *local.Server) (*llm.Client, *local.Server, error) {
@@ -57,15 +58,18 @@ func NewModel(s lsp.Settings, getenv func(string) string, logf func(string, ...a
 		logf("drift: %v", err)
 	}
 	cfg.Logf = logf
-	if !cfg.Configured() && srv != nil && getenv("DRIFT_LLM_LOCAL") != local.ModeOff {
+	if !cfg.Configured() && srv != nil && s.LLM.Local != local.ModeOff {
 		cfg = srv.Apply(cfg)
 	} else if !cfg.Configured() {
-		cfg, srv, err = LocalModel(cfg, getenv, logf)
+		cfg, srv, err = LocalModel(cfg, s.LLM.Local, getenv, logf)
 		if err != nil && !errors.Is(err, local.ErrNotInstalled) && logf != nil {
 			logf("drift: %v", err)
 		}
 	}
-	if !cfg.Configured() {
+	switch {
+	case !cfg.Configured() && s.LLM.Local == local.ModeOff:
+		return nil, nil, fmt.Errorf("%w: %s (the bundled local model is turned off: llm.local is off)", lsp.ErrNoModel, llm.HowToConfigure)
+	case !cfg.Configured():
 		return nil, nil, fmt.Errorf("%w: %s (or install the local model: make setup-llm)", lsp.ErrNoModel, llm.HowToConfigure)
 	}
 	if cfg.Endpoint == nil {
@@ -76,12 +80,12 @@ func NewModel(s lsp.Settings, getenv func(string) string, logf func(string, ...a
 }
 
 // LocalModel points cfg, when it names no endpoint, at the bundled local
-// model (llm/local) unless DRIFT_LLM_LOCAL is "off": installed in
-// DRIFT_LOCAL_LLM_DIR or the default directory, started on the first
-// request. It returns the server (the caller closes it), or
+// model (llm/local) unless mode (the llm.local setting) is "off":
+// installed in DRIFT_LOCAL_LLM_DIR or the default directory, started on the
+// first request. It returns the server (the caller closes it), or
 // local.ErrNotInstalled (wrapped) with cfg unchanged.
-func LocalModel(cfg llm.Config, getenv func(string) string, logf func(string, ...any)) (llm.Config, *local.Server, error) {
-	return local.Configure(cfg, getenv("DRIFT_LLM_LOCAL"), getenv("DRIFT_LOCAL_LLM_DIR"), local.Options{Logf: logf})
+func LocalModel(cfg llm.Config, mode string, getenv func(string) string, logf func(string, ...any)) (llm.Config, *local.Server, error) {
+	return local.Configure(cfg, mode, getenv("DRIFT_LOCAL_LLM_DIR"), local.Options{Logf: logf})
 }
 
 // EmbedConfig resolves the dense retrieval model's configuration: the

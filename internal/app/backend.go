@@ -14,6 +14,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/local"
 	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
@@ -46,6 +47,22 @@ type driftBackend struct {
 	// local is the bundled local model's server once the client used it;
 	// it is reused by later configurations and stopped by Close.
 	local *local.Server
+	// model describes the model client for the log (modelDescription).
+	model string
+}
+
+// modelDescription says which model client is in use, for the log: the
+// bundled local model, an endpoint's model, or none and why.
+func modelDescription(client *llm.Client, srv *local.Server, noModel error) string {
+	switch {
+	case noModel != nil:
+		return "none: " + noModel.Error()
+	case srv != nil:
+		return fmt.Sprintf("the bundled local model %s (started on first use)", srv.Installation().ModelName())
+	case client != nil:
+		return fmt.Sprintf("%s at the configured endpoint", client.Config().Model)
+	}
+	return "none"
 }
 
 // Opener returns the lsp.OpenFunc of drift-lsp, reading the environment
@@ -155,8 +172,15 @@ func (b *driftBackend) Configure(s lsp.Settings) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if srv != nil {
-		b.local = srv
+	// A local model the new client does not use (turned off, or an
+	// endpoint set) is stopped; a later configuration starts a new one.
+	if b.local != nil && srv != b.local {
+		_ = b.local.Close()
+	}
+	b.local = srv
+	if desc := modelDescription(client, srv, noModel); desc != b.model {
+		b.model = desc
+		b.logf("drift: model: %s", desc)
 	}
 	b.settings = s
 	b.noModel = noModel

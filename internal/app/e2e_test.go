@@ -49,8 +49,18 @@ func startReal(t *testing.T, resp llmtest.Responder, env map[string]string) *ses
 // (relative to root) open.
 func startIn(t *testing.T, resp llmtest.Responder, env map[string]string, root, rel string) *session {
 	t.Helper()
+	return startWith(t, resp, env, root, rel, nil)
+}
+
+// startWith starts the session as startIn, with llmSettings as the
+// editor's llm settings (nil: the fake model's endpoint).
+func startWith(t *testing.T, resp llmtest.Responder, env map[string]string, root, rel string, llmSettings map[string]any) *session {
+	t.Helper()
 	srv := llmtest.New(t, resp)
 	t.Cleanup(srv.Close)
+	if llmSettings == nil {
+		llmSettings = map[string]any{"baseUrl": srv.URL, "model": "fake-model", "apiKeyEnv": "DRIFT_TEST_NO_KEY"}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	// The model's responses are never cached: every test calls the model.
@@ -77,7 +87,7 @@ func startIn(t *testing.T, resp llmtest.Responder, env map[string]string, root, 
 	if _, err := e.Initialize(ctx, fakeeditor.Options{
 		RootURI: string(uri.File(root)),
 		InitOptions: map[string]any{
-			"llm":       map[string]any{"baseUrl": srv.URL, "model": "fake-model", "apiKeyEnv": "DRIFT_TEST_NO_KEY"},
+			"llm":       llmSettings,
 			"embedding": map[string]any{"provider": "none"},
 			"cacheDir":  t.TempDir(),
 		},

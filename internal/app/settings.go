@@ -26,6 +26,7 @@ func EnvSettings(getenv func(string) string) lsp.Settings {
 	str("DRIFT_LLM_BASE_URL", &s.LLM.BaseURL)
 	str("DRIFT_LLM_MODEL", &s.LLM.Model)
 	str("DRIFT_LLM_API_KEY_ENV", &s.LLM.APIKeyEnv)
+	str("DRIFT_LLM_LOCAL", &s.LLM.Local)
 	str("DRIFT_EMBED_PROVIDER", &s.Embedding.Provider)
 	str("DRIFT_EMBED_MODEL_DIR", &s.Embedding.ModelDir)
 	str("DRIFT_EMBED_BASE_URL", &s.Embedding.BaseURL)

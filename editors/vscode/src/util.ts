@@ -18,6 +18,7 @@ export const SERVER_SETTINGS = [
   'llm.baseUrl',
   'llm.model',
   'llm.apiKeyEnv',
+  'llm.local',
   'embedding.provider',
   'embedding.modelDir',
   'embedding.baseUrl',
