@@ -583,15 +583,15 @@ async function main() {
       const rows = await page.locator('.quick-input-list .monaco-list-row').allTextContents();
       return rows.length > 0 && !/No declarations found|indexing/.test(rows[0]) ? rows : undefined;
     }, 60000, 500);
-    // The theorems formalized above are indexed live and may rank first:
-    // choose the first hit in another file, so that opening it shows a new tab.
-    const pick = hits.findIndex((h) => !h.includes('DriftExample/Demo.lean'));
+    log(`search library: ${hits.length} hits, first: ${hits[0].replace(/\s+/g, ' ').slice(0, 120)}`);
+    await shot(page, 'vscode-search-library.png');
+    // Choose the first hit declared outside the open file, so that opening
+    // it shows as a new active tab.
+    const pick = hits.findIndex((r) => !r.includes('Demo.lean'));
     if (pick < 0) {
-      throw new Error(`search library: every hit is in Demo.lean: ${JSON.stringify(hits)}`);
+      throw new Error(`search library: every hit is in Demo.lean: ${hits.join(' | ')}`);
     }
     const chosen = page.locator('.quick-input-list .monaco-list-row').nth(pick);
-    log(`search library: ${hits.length} hits, chosen (#${pick + 1}): ${hits[pick].replace(/\s+/g, ' ').slice(0, 120)}`);
-    await shot(page, 'vscode-search-library.png');
     const hitLabel = (await chosen.locator('.label-name').first().textContent()).trim();
     for (let i = 0; i < pick; i++) {
       await page.keyboard.press('ArrowDown');
