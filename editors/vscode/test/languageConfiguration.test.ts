@@ -19,6 +19,13 @@ test('the lean4 language configuration holds only the comment markers', () => {
   assert.deepEqual(conf.comments, { lineComment: '--', blockComment: ['/-', '-/'] });
 });
 
+test('the lean4 language keeps vscode-lean4\'s name', () => {
+  // VS Code shows the first alias of the merged contributions as the
+  // language's name (status bar, language picker); vscode-lean4 declares none.
+  const lean4 = (pkg.contributes.languages as Array<{ id: string; aliases?: string[] }>).find((l) => l.id === 'lean4');
+  assert.equal(lean4?.aliases, undefined);
+});
+
 test('nothing else that could clash with vscode-lean4 is contributed', () => {
   const c = pkg.contributes;
   for (const key of ['grammars', 'keybindings', 'snippets', 'semanticTokenScopes', 'configurationDefaults']) {
