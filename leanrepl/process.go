@@ -69,6 +69,8 @@ type Process struct {
 	killOnce sync.Once
 	stderr   *tailBuffer
 	waitErr  error
+	// stderrDone is closed when stderr has been read to its end.
+	stderrDone chan struct{}
 
 	mu       sync.Mutex // serialises Send
 	answered bool       // a response has been read
@@ -137,12 +139,15 @@ func StartProcess(cfg ProcessConfig) (*Process, error) {
 		exited: make(chan struct{}),
 		killed: make(chan struct{}),
 		stderr: &tailBuffer{max: 8 << 10},
+
+		stderrDone: make(chan struct{}),
 	}
 	limitMemory(cmd.Process.Pid, cfg.MemoryLimit, p.logf)
 	go p.readLoop()
 	go func() {
 		_, _ = io.Copy(p.stderr, errR)
 		errR.Close()
+		close(p.stderrDone)
 	}()
 	go func() {
 		p.waitErr = cmd.Wait()
@@ -365,6 +370,11 @@ func (p *Process) streamError(err error) error {
 	case <-time.After(2 * time.Second):
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 		<-p.exited
+	}
+	// All of stderr, unless a child that outlived the process holds it open.
+	select {
+	case <-p.stderrDone:
+	case <-time.After(time.Second):
 	}
 	status := "closed its output"
 	if p.waitErr != nil {

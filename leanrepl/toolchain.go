@@ -126,11 +126,6 @@ func leanPathEnv(root string, getenv func(string) string) []string {
 	return []string{"LEAN_PATH=" + strings.Join(dirs, string(os.PathListSeparator))}
 }
 
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && !st.IsDir()
-}
-
 func isExecutable(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0

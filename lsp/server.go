@@ -42,9 +42,13 @@ type Options struct {
 	// Secrets returns the values the log must redact under settings s (the
 	// API key); nil: none.
 	Secrets func(s Settings) []string
-	// Debounce delays feeding buffer text to the index and refreshing
-	// diagnostics after edits (default 300 ms).
+	// Debounce delays refreshing diagnostics after edits (default 300 ms).
 	Debounce time.Duration
+	// IndexDebounce is the shortest time between two feeds of a buffer's
+	// text to the index: an edit after a quiet spell is fed at once, edits
+	// closer together once they pause this long (default 40 ms: an update
+	// costs about the file, off the handlers).
+	IndexDebounce time.Duration
 	// Version is reported in serverInfo.
 	Version string
 	// MaxMessageBytes bounds the size of one message (default
@@ -81,6 +85,10 @@ type server struct {
 	settings Settings
 	docs     map[string]*Document
 	timers   map[string]*time.Timer
+	indexed  map[string]time.Time // uri → when its text was last fed to the index
+	// feedMu orders the feeds of buffer text to the index: a feed that
+	// read older text never lands after one that read newer text.
+	feedMu   sync.Mutex
 	tracked  map[string]map[string]bool // uri → keys of declarations with drift diagnostics
 	findings map[string]*checked        // uri+"\x00"+key → last check result
 	// commentDiags are the diagnostics of names in comments, by uri;
@@ -151,6 +159,9 @@ func newServer(ctx context.Context, opts Options) *server {
 	if opts.Debounce <= 0 {
 		opts.Debounce = 300 * time.Millisecond
 	}
+	if opts.IndexDebounce <= 0 {
+		opts.IndexDebounce = 40 * time.Millisecond
+	}
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
@@ -161,6 +172,7 @@ func newServer(ctx context.Context, opts Options) *server {
 		opts:         opts,
 		docs:         map[string]*Document{},
 		timers:       map[string]*time.Timer{},
+		indexed:      map[string]time.Time{},
 		tracked:      map[string]map[string]bool{},
 		findings:     map[string]*checked{},
 		commentDiags: map[string][]protocol.Diagnostic{},

@@ -55,9 +55,12 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	delete(s.tracked, u)
 	delete(s.commentDiags, u)
 	delete(s.parsed, u)
-	if t := s.timers[u]; t != nil {
-		t.Stop()
-		delete(s.timers, u)
+	delete(s.indexed, u)
+	for _, k := range []string{u, indexTimer + u} {
+		if t := s.timers[k]; t != nil {
+			t.Stop()
+			delete(s.timers, k)
+		}
 	}
 	s.mu.Unlock()
 	if b := s.currentBackend(); b != nil {
@@ -68,9 +71,14 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	return nil
 }
 
-// scheduleBufferUpdate feeds the buffer to the index and refreshes drift's
-// diagnostics after the debounce delay. The timer is the server's: teardown
-// stops it, and a callback that already fired runs as an owned goroutine.
+// indexTimer prefixes the timers map key of a document's index update.
+const indexTimer = "index\x00"
+
+// scheduleBufferUpdate feeds the buffer to the index — at once after a
+// quiet spell of the index debounce, else when edits pause that long — and
+// refreshes drift's diagnostics after the (longer) debounce delay. The
+// timers are the server's: teardown stops them, and a callback that already
+// fired runs as an owned goroutine.
 func (s *server) scheduleBufferUpdate(u string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -81,9 +89,46 @@ func (s *server) scheduleBufferUpdate(u string) {
 		t.Stop()
 	}
 	s.timers[u] = time.AfterFunc(s.opts.Debounce, func() { s.spawn(func() { s.bufferChanged(u) }) })
+	waiting := false
+	if t := s.timers[indexTimer+u]; t != nil {
+		waiting = t.Stop()
+	}
+	if !waiting && time.Since(s.indexed[u]) >= s.opts.IndexDebounce {
+		delete(s.timers, indexTimer+u)
+		s.indexed[u] = time.Now()
+		s.wg.Add(1) // as spawn does; s.mu is held and s.closing false
+		go func() {
+			defer s.wg.Done()
+			s.indexBuffer(u)
+		}()
+		return
+	}
+	s.timers[indexTimer+u] = time.AfterFunc(s.opts.IndexDebounce, func() { s.spawn(func() { s.indexBuffer(u) }) })
 }
 
-// bufferChanged is the debounced reaction to an edit of u.
+// indexBuffer feeds the text of u to the index (which applies it in its
+// own goroutine: this never waits for indexing).
+func (s *server) indexBuffer(u string) {
+	s.mu.Lock()
+	if _, open := s.docs[u]; open {
+		s.indexed[u] = time.Now()
+	}
+	s.mu.Unlock()
+	s.feedMu.Lock()
+	defer s.feedMu.Unlock()
+	snap := s.snapshot(u)
+	if snap == nil {
+		return
+	}
+	if b := s.currentBackend(); b != nil {
+		if path := uriToPath(uri.URI(u)); path != "" {
+			b.UpdateBuffer(path, []byte(snap.Text))
+		}
+	}
+}
+
+// bufferChanged is the debounced refresh of drift's diagnostics and
+// comment features after an edit of u.
 func (s *server) bufferChanged(u string) {
 	s.mu.Lock()
 	d := s.docs[u]
@@ -95,11 +140,6 @@ func (s *server) bufferChanged(u string) {
 	s.mu.Unlock()
 	if snap == nil {
 		return
-	}
-	if b := s.currentBackend(); b != nil {
-		if path := uriToPath(uri.URI(u)); path != "" {
-			b.UpdateBuffer(path, []byte(snap.Text))
-		}
 	}
 	if names > 0 {
 		s.refreshDiagnostics(u)

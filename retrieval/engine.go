@@ -83,8 +83,8 @@ type Engine struct {
 	embedDone chan struct{}
 	embedOnce sync.Once
 	closeMu   sync.Once
-	// synOnce guards syn, the synonym table the first search mines from
-	// the library.
+	// synOnce guards syn, the synonym table stored with the base (mined
+	// by the first search in engines made otherwise, as in tests).
 	synOnce sync.Once
 	syn     *synonymTable
 }
@@ -161,23 +161,20 @@ func (e *Engine) build() {
 	if e.cfg.Embedder == nil {
 		e.finishEmbedding()
 	}
-	// Mine search's synonyms now rather than in the first search (which
-	// waits for this if it comes first).
-	if s, err := e.current(); err == nil {
-		e.wg.Add(1)
-		go func() {
-			defer e.wg.Done()
-			e.synonyms(s)
-		}()
-	}
-	if e.cfg.Watch {
-		e.startWatcher()
-	}
 	if e.cfg.Embedder != nil {
 		e.wg.Add(1)
 		go func() {
 			defer e.wg.Done()
 			e.embedAll()
+		}()
+	}
+	if lib := e.Library(); lib != nil && e.cfg.Watch {
+		// A live engine will update files: build the library's name index
+		// now rather than in the first update.
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			lib.Prepare()
 		}()
 	}
 	e.serveUpdates()
@@ -194,6 +191,17 @@ func (e *Engine) buildIndexes() error {
 	if err != nil {
 		return err
 	}
+	if e.cfg.Watch {
+		// Watch from now on (changes during the index build are applied
+		// after it), and before ready: a change made once a caller saw the
+		// index ready is never missed.
+		watching := make(chan struct{})
+		go func() {
+			defer close(watching)
+			e.startWatcher(src)
+		}()
+		defer func() { <-watching }()
+	}
 	t1 := time.Now()
 	kept := dedup(decls)
 	e.setStatus(func(s *Status) {
@@ -206,11 +214,13 @@ func (e *Engine) buildIndexes() error {
 	if b == nil {
 		how = "built (" + why + ")"
 		done := make(chan struct{})
+		var mined [][2]string
 		go func() {
 			nm = names.New(kept)
+			mined = minePairs(kept)
 			close(done)
 		}()
-		b = buildPart(kept, 0, func(done int) {
+		b = buildPart(e.ctx, kept, 0, func(done int) {
 			e.setStatus(func(s *Status) {
 				if done > s.Index.Done { // workers report out of order
 					s.Index.Done, s.Done = done, done
@@ -218,20 +228,24 @@ func (e *Engine) buildIndexes() error {
 			})
 		})
 		<-done
+		b.synPairs = mined
+		if err := e.ctx.Err(); err != nil {
+			return err // closing: the part is incomplete
+		}
+		// Stored before ready (a second or so on Mathlib): a process that
+		// starts once this one is ready opens it instead of building again.
 		if e.dir != "" {
-			e.wg.Add(1)
-			go func() {
-				defer e.wg.Done()
-				if err := saveBase(e.dir, b, nm, fp); err != nil {
-					e.cfg.Logf("retrieval: %v", err)
-				}
-			}()
+			if err := saveBase(e.dir, b, nm, fp); err != nil {
+				e.cfg.Logf("retrieval: %v", err)
+			}
 		}
 	}
 	if err := e.ctx.Err(); err != nil {
 		return err
 	}
 	snap := fromBase(b, nm)
+	// Search's synonyms come with the base (mined at its build).
+	e.synOnce.Do(func() { e.syn = synonymsFrom(b.synPairs) })
 	e.src = src
 	e.store(snap)
 	e.cfg.Logf("retrieval: %d declarations: loaded in %v, indexes %s in %v (%s)", snap.count(),

@@ -85,7 +85,7 @@ func checkIncremental(t *testing.T, extra []string, seed uint64) {
 		// while steps 15–19 go on, as the background compaction does.
 		switch step {
 		case 15:
-			fold = newCompaction(e.snapshot())
+			fold = newCompaction(context.Background(), e.snapshot())
 		case 20:
 			e.store(rebase(fold.base, fold.names, fold.from, e.snapshot()))
 		}

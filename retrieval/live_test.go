@@ -318,3 +318,46 @@ func TestSettleDependents(t *testing.T) {
 		t.Errorf("after WaitSettled: Demo.uses_gizmo deps %v, want Demo.gizmo among them", deps())
 	}
 }
+
+// TestWatchSymlinkedDir checks that a directory reached through a symbolic
+// link (a linked package or fork) is watched like the others.
+func TestWatchSymlinkedDir(t *testing.T) {
+	dir := newWorkspace(t)
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"Linked.lean": "def linkedThing : Nat := 1\n"})
+	if err := os.Symlink(outside, filepath.Join(dir, "Demo", "Pkg")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	e := openReady(t, Config{Roots: []string{dir}, Watch: true})
+	if !has(e, "linkedThing") {
+		t.Fatal("the linked directory was not indexed")
+	}
+	writeTree(t, outside, map[string]string{"Linked.lean": "def linkedEdited : Nat := 2\n"})
+	eventually(t, e, "edit under the link", func() bool { return has(e, "linkedEdited") && !has(e, "linkedThing") })
+}
+
+// TestSynonymsStoredWithBase checks that an engine opening the stored base
+// serves the synonym table a fresh build mines, without mining again.
+func TestSynonymsStoredWithBase(t *testing.T) {
+	dir := newWorkspace(t)
+	writeTree(t, dir, map[string]string{"Demo/Abbrev.lean": "/-- A quasi regular torus (QRT). -/\ndef Demo.qrt_a : Nat := 1\n/-- Every quasi regular torus (QRT) here. -/\ndef Demo.qrt_b : Nat := 2\n"})
+	cache := t.TempDir()
+	var logs []string
+	var mu sync.Mutex
+	logf := func(f string, a ...any) { mu.Lock(); logs = append(logs, fmt.Sprintf(f, a...)); mu.Unlock() }
+	first := openReady(t, Config{Roots: []string{dir}, CacheDir: cache})
+	want := first.syn
+	if len(want.byFirst["qrt"]) == 0 {
+		t.Fatalf("the fresh build mined no rule for QRT: %v", want.byFirst)
+	}
+	first.Close() // waits for the base to be written
+	second := openReady(t, Config{Roots: []string{dir}, CacheDir: cache, Logf: logf})
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.ContainsFunc(logs, func(l string) bool { return strings.Contains(l, "indexes opened") }) {
+		t.Fatalf("the second engine did not open the stored base: %q", logs)
+	}
+	if fmt.Sprint(second.syn.byFirst) != fmt.Sprint(want.byFirst) {
+		t.Errorf("stored synonyms differ:\n got %v\nwant %v", second.syn.byFirst, want.byFirst)
+	}
+}

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"context"
 	"math"
 	"runtime"
 	"slices"
@@ -104,6 +105,10 @@ type part struct {
 	notes  []int32 // key -> number of notations unfolding to it
 	files  []string
 	fileOf csr // file index -> local slots
+
+	// synPairs (base only) are the synonyms mined from its declarations
+	// (see minePairs), stored so that a warm start does not mine again.
+	synPairs [][2]string
 }
 
 // docID is a declaration's identity: unique per file and name.
@@ -226,7 +231,7 @@ func graphEdges(d *library.Decl, f func(dep string)) {
 
 // analyzeAll runs fieldTerms over decls in parallel; progress, when not
 // nil, is called with the number analyzed so far (every 4,096).
-func analyzeAll(decls []*library.Decl, progress func(done int)) [][nFields][]string {
+func analyzeAll(ctx context.Context, decls []*library.Decl, progress func(done int)) [][nFields][]string {
 	out := make([][nFields][]string, len(decls))
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(decls)/256))
 	var wg sync.WaitGroup
@@ -236,6 +241,9 @@ func analyzeAll(decls []*library.Decl, progress func(done int)) [][nFields][]str
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(decls); i += workers {
+				if i%1024 < workers && ctx.Err() != nil {
+					return // cancelled: the caller drops the result
+				}
 				out[i] = fieldTerms(decls[i])
 				if n := done.Add(1); progress != nil && n%4096 == 0 {
 					progress(int(n))
@@ -248,9 +256,10 @@ func analyzeAll(decls []*library.Decl, progress func(done int)) [][nFields][]str
 }
 
 // buildPart indexes decls (already deduplicated) at slots off, off+1, …;
-// progress, when not nil, counts the declarations analyzed.
-func buildPart(decls []*library.Decl, off int32, progress func(done int)) *part {
-	return buildAnalyzed(decls, analyzeAll(decls, progress), off)
+// progress, when not nil, counts the declarations analyzed. When ctx ends
+// the result is incomplete and must be dropped.
+func buildPart(ctx context.Context, decls []*library.Decl, off int32, progress func(done int)) *part {
+	return buildAnalyzed(decls, analyzeAll(ctx, decls, progress), off)
 }
 
 // buildAnalyzed is buildPart with the declarations' fields already

@@ -33,7 +33,7 @@ import (
 
 // baseVersion is the format version; bump it whenever the layout or what a
 // part holds changes. A file of another version is rebuilt.
-const baseVersion = 2
+const baseVersion = 3
 
 const baseMagic = "DRIFTIDX"
 
@@ -149,6 +149,11 @@ func saveBase(dir string, b *part, nm *names.Index, fp [32]byte) error {
 	e.section(raw(b.notes))
 	e.strings(b.files)
 	e.csr(b.fileOf)
+	var syn []string
+	for _, p := range b.synPairs {
+		syn = append(syn, p[0], p[1])
+	}
+	e.strings(syn)
 	var nb bytes.Buffer
 	if err := nm.Encode(&nb); err != nil {
 		return fmt.Errorf("retrieval: %w", err)
@@ -336,6 +341,10 @@ func decodeBase(data []byte, decls []*library.Decl, fp [32]byte) (*part, *names.
 	b.notes = view[int32](d)
 	b.files = d.strings()
 	b.fileOf = d.csr()
+	syn := d.strings()
+	for i := 0; i+1 < len(syn); i += 2 {
+		b.synPairs = append(b.synPairs, [2]string{syn[i], syn[i+1]})
+	}
 	nb := d.section()
 	if d.err != nil {
 		return nil, nil, "stored index corrupt: " + d.err.Error()

@@ -187,7 +187,7 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 			}
 		}
 	}
-		if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
+	if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
 		slots, sims := x.search(ctx, s, text, 50)
 		if len(slots) > 1 && sims[0] > sims[len(sims)-1] {
 			hi, lo := sims[0], sims[len(sims)-1]

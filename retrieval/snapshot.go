@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"context"
 	"maps"
 	"math"
 	"slices"
@@ -58,14 +59,14 @@ func newSnapshot(decls []*library.Decl) *snapshot {
 		nm = names.New(kept)
 		close(done)
 	}()
-	b := buildPart(kept, 0, nil)
+	b := buildPart(context.Background(), kept, 0, nil)
 	<-done
 	return fromBase(b, nm)
 }
 
 // fromBase returns the snapshot of a base part with no overlay.
 func fromBase(b *part, nm *names.Index) *snapshot {
-	s := &snapshot{base: b, over: buildPart(nil, b.n(), nil), names: nm, baseNames: nm, stats: b.stats}
+	s := &snapshot{base: b, over: buildPart(context.Background(), nil, b.n(), nil), names: nm, baseNames: nm, stats: b.stats}
 	for f := range nFields {
 		s.deadDF[f] = map[string][nColl]int32{}
 	}
@@ -164,7 +165,7 @@ func (b *part) overlay(baseNames *names.Index, changed map[string][]*library.Dec
 			ft = prev.analysis[k]
 		}
 		if ft == nil || !slices.Equal(ft.decls, ds) {
-			ft = &fileTerms{decls: ds, terms: analyzeAll(ds, nil)}
+			ft = &fileTerms{decls: ds, terms: analyzeAll(context.Background(), ds, nil)}
 		} else {
 			ft = &fileTerms{decls: ft.decls, terms: ft.terms, base: ft.base, goneTerms: ft.goneTerms}
 		}
@@ -180,7 +181,7 @@ func (b *part) overlay(baseNames *names.Index, changed map[string][]*library.Dec
 				hidden[j] = b.decls[sl]
 			}
 			if ft.base != b {
-				ft.base, ft.goneTerms = b, analyzeAll(hidden, nil)
+				ft.base, ft.goneTerms = b, analyzeAll(context.Background(), hidden, nil)
 			}
 			gone = append(gone, hidden...)
 			goneTerms = append(goneTerms, ft.goneTerms...)

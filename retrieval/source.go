@@ -29,15 +29,14 @@ type source interface {
 	// records their declarations as update does, and reports whether
 	// some are left.
 	settle(max int, changed map[string][]*library.Decl, buffered map[string]bool) bool
-	// dirs returns the root directories to watch.
-	dirs() []string
+	// dirs returns the directories to watch.
+	dirs() ([]string, error)
 }
 
 // libSource serves a workspace loaded by the indexer plus fixed corpora.
 type libSource struct {
-	mu    sync.Mutex
-	lib   *library.Library // nil when only corpora are served
-	roots []string
+	mu  sync.Mutex
+	lib *library.Library // nil when only corpora are served
 	// buffers are the files (absolute paths) with open editor buffers.
 	buffers map[string]bool
 	// paths maps file keys to absolute paths (see keyPath).
@@ -54,7 +53,17 @@ func (s *libSource) files() []string {
 	return s.lib.Files()
 }
 
-func (s *libSource) dirs() []string { return s.roots }
+// dirs returns the directories the library reads files from (symbolic
+// links followed, each real directory once).
+func (s *libSource) dirs() ([]string, error) {
+	s.mu.Lock()
+	lib := s.lib
+	s.mu.Unlock()
+	if lib == nil {
+		return nil, nil
+	}
+	return lib.Workspace().Dirs()
+}
 
 func (s *libSource) update(u fileUpdate, changed map[string][]*library.Decl, buffered map[string]bool) error {
 	s.mu.Lock()
@@ -174,9 +183,6 @@ func loadSource(ctx context.Context, cfg Config, progress func(done, total int))
 			return nil, nil, err
 		}
 		src.lib = lib
-		for _, r := range ws.Roots {
-			src.roots = append(src.roots, r.Dir)
-		}
 		all = append(all, lib.Decls()...)
 	}
 	for _, path := range cfg.Corpus {

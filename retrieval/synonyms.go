@@ -186,10 +186,27 @@ const minSynonymSupport = 2
 // greatest common divisor"). A mined pair needs minSynonymSupport
 // declarations and must be the piece's most frequent spelling.
 func mineSynonyms(decls []*library.Decl) *synonymTable {
+	return synonymsFrom(minePairs(decls))
+}
+
+// synonymsFrom builds the synonym table from the hand list and mined
+// (abbreviation, phrase) pairs.
+func synonymsFrom(mined [][2]string) *synonymTable {
 	t := &synonymTable{byFirst: map[string][]synRule{}}
 	for _, p := range handSynonyms {
 		t.add(p[0], p[1], "hand")
 	}
+	for _, p := range mined {
+		t.add(p[0], p[1], "mined")
+	}
+	return t
+}
+
+// minePairs returns the (abbreviation, phrase) pairs that decls' docstrings
+// and names support, sorted by abbreviation (independent of decls' order,
+// so the base index stores them).
+func minePairs(decls []*library.Decl) [][2]string {
+	var out [][2]string
 	counts := map[string]map[string]int{} // acronym -> phrase -> support
 	note := func(acr, phrase string) {
 		acr = strings.ToLower(acr)
@@ -253,10 +270,10 @@ func mineSynonyms(decls []*library.Decl) *synonymTable {
 			}
 		}
 		if bestN >= minSynonymSupport && 2*bestN > total {
-			t.add(a, best, "mined")
+			out = append(out, [2]string{a, best})
 		}
 	}
-	return t
+	return out
 }
 
 // docWords splits a docstring into words, keeping parentheses on the words

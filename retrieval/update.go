@@ -48,7 +48,7 @@ func (e *Engine) enqueue(u fileUpdate) {
 
 // settleBatch bounds the files the update loop resolves again between two
 // looks at the update queue.
-const settleBatch = 16
+const settleBatch = 1
 
 // serveUpdates applies file updates until the engine closes, coalescing
 // queued updates of the same file to the latest (a disk change never
@@ -239,18 +239,22 @@ type compaction struct {
 // updates go on during the build. The new base holds buffer text, so it is
 // never stored.
 func (e *Engine) compact(s *snapshot) {
+	c := newCompaction(e.ctx, s)
+	if e.ctx.Err() != nil {
+		return // closing: c is incomplete
+	}
 	select {
-	case e.compacted <- newCompaction(s):
+	case e.compacted <- c:
 	case <-e.ctx.Done():
 	}
 }
 
 // newCompaction builds a base part and name index over s's visible
-// declarations.
-func newCompaction(s *snapshot) compaction {
+// declarations (incomplete when ctx ends).
+func newCompaction(ctx context.Context, s *snapshot) compaction {
 	decls := s.liveDecls()
 	done := make(chan *names.Index)
 	go func() { done <- names.New(decls) }()
-	b := buildPart(decls, 0, nil)
+	b := buildPart(ctx, decls, 0, nil)
 	return compaction{from: s, base: b, names: <-done}
 }

@@ -20,32 +20,38 @@ func skipDir(name string) bool {
 	return name == "build" || name == ".git" || name == "node_modules" || (strings.HasPrefix(name, ".") && name != "." && name != ".lake")
 }
 
-// startWatcher watches every directory under the source roots and feeds
-// changed .lean files to the update loop.
-func (e *Engine) startWatcher() {
-	dirs := e.src.dirs()
-	if len(dirs) == 0 {
+// startWatcher watches every directory the source reads files from (links
+// followed) and feeds changed .lean files to the update loop, which takes
+// them once the index is ready. It returns when the watches are in place.
+func (e *Engine) startWatcher(src source) {
+	dirs, err := src.dirs()
+	if err == nil && len(dirs) == 0 {
 		return
 	}
-	w, err := fsnotify.NewWatcher()
+	var w *fsnotify.Watcher
+	if err == nil {
+		w, err = fsnotify.NewWatcher()
+	}
 	if err != nil {
 		e.cfg.Logf("retrieval: file watching off: %v", err)
 		e.setStatus(func(s *Status) { s.Warning = "file watching off: " + err.Error() })
 		return
 	}
 	for _, d := range dirs {
-		e.watchTree(w, d, nil)
+		if err := w.Add(d); err != nil {
+			e.cfg.Logf("retrieval: watching %s: %v", d, err)
+		}
 	}
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
 		defer w.Close()
-		e.watchLoop(w)
+		e.watchLoop(w, src)
 	}()
 }
 
-// watchTree adds watches for dir and its subdirectories; found, when not
-// nil, receives the .lean files inside (a directory that appeared).
+// watchTree adds watches for dir, a directory that appeared, and its
+// subdirectories; found receives the .lean files inside.
 func (e *Engine) watchTree(w *fsnotify.Watcher, dir string, found func(string)) {
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -60,14 +66,14 @@ func (e *Engine) watchTree(w *fsnotify.Watcher, dir string, found func(string)) 
 			}
 			return nil
 		}
-		if found != nil && strings.HasSuffix(p, ".lean") {
+		if strings.HasSuffix(p, ".lean") {
 			found(p)
 		}
 		return nil
 	})
 }
 
-func (e *Engine) watchLoop(w *fsnotify.Watcher) {
+func (e *Engine) watchLoop(w *fsnotify.Watcher, src source) {
 	pending := map[string]time.Time{}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
@@ -103,7 +109,7 @@ func (e *Engine) watchLoop(w *fsnotify.Watcher) {
 			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 				// A directory went away: re-check the files indexed under it.
 				prefix := ev.Name + string(filepath.Separator)
-				for _, f := range e.indexedFiles() {
+				for _, f := range indexedFiles(src) {
 					if strings.HasPrefix(f, prefix) {
 						mark(f)
 					}
@@ -124,9 +130,9 @@ func (e *Engine) watchLoop(w *fsnotify.Watcher) {
 	}
 }
 
-// indexedFiles returns the absolute paths of the files the source holds.
-func (e *Engine) indexedFiles() []string {
-	if ls, ok := e.src.(*libSource); ok {
+// indexedFiles returns the absolute paths of the files src holds.
+func indexedFiles(src source) []string {
+	if ls, ok := src.(*libSource); ok {
 		return ls.files()
 	}
 	return nil

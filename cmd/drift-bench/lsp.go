@@ -77,6 +77,7 @@ func runBenchLSP(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "file %s (%d lines); index %d decls in %.1fs; initialize %.2f ms\n", res.File, res.FileLines, res.Decls, res.IndexSeconds, res.InitializeMS)
 	row("textDocument/codeAction", res.CodeAction)
 	row("workspace/symbol", res.Symbol)
+	row("edit → searchable", res.EditSearchable)
 	row("during job: codeAction", res.DuringJobActions)
 	row("during job: workspace/symbol", res.DuringJobSymbol)
 	fmt.Fprintf(stdout, "formalize job: %.1fs, %s\n", res.JobSeconds, strings.TrimSpace(res.JobOutcome))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -77,11 +78,14 @@ type sessionResult struct {
 	// DuringJobActions and DuringJobSymbol split DuringJob by request kind.
 	DuringJobActions latency `json:"during_job_code_action"`
 	DuringJobSymbol  latency `json:"during_job_symbol"`
-	JobSeconds       float64 `json:"job_seconds"`
-	JobOutcome       string  `json:"job_outcome"`
-	SoakEdits        int     `json:"soak_edits"`
-	SoakActions      int     `json:"soak_actions"`
-	SoakSeconds      float64 `json:"soak_seconds"`
+	// EditSearchable is the time from a didChange that appends a new
+	// theorem to the file to the first workspace/symbol answer naming it.
+	EditSearchable latency `json:"edit_searchable"`
+	JobSeconds     float64 `json:"job_seconds"`
+	JobOutcome     string  `json:"job_outcome"`
+	SoakEdits      int     `json:"soak_edits"`
+	SoakActions    int     `json:"soak_actions"`
+	SoakSeconds    float64 `json:"soak_seconds"`
 	// RSSBeforeIndexMB is the resident size before the index loaded;
 	// RSSStartMB and RSSEndMB bracket the soak (both after a GC).
 	RSSBeforeIndexMB float64 `json:"rss_before_index_mb"`
@@ -94,6 +98,14 @@ type sessionResult struct {
 
 var benchQueries = []string{"Nat.Prime", "prime", "continuous function", "IsOpen", "Finset.sum", "group homomorphism",
 	"derivative", "ZMod", "metric space", "Real.sqrt", "linear map", "ideal", "polynomial roots", "Ring", "compact", "gcd"}
+
+// symbolHit is the part of a workspace/symbol answer the bench reads.
+type symbolHit struct {
+	Name string `json:"name"`
+}
+
+// editRounds is the number of edit → searchable measurements.
+const editRounds = 40
 
 // titleFormalize is the server's title of the formalize action.
 const titleFormalize = "Formalize with DRIFT"
@@ -271,6 +283,34 @@ func runSession(ctx context.Context, cfg sessionConfig) (*sessionResult, error) 
 	}
 	res.Symbol = latencyOf(ds)
 	logf("workspace/symbol: %+v", res.Symbol)
+
+	// Edit → searchable: append a theorem with a new name, then ask
+	// workspace/symbol for it until it answers with it.
+	ds = nil
+	for i := 0; i < editRounds; i++ {
+		name := fmt.Sprintf("driftBenchProbe%d", i)
+		cur, _ := e.Text(u)
+		t0 := time.Now()
+		if err := e.EditOffsets(ctx, u, len(cur), len(cur), "\ntheorem "+name+" : True := trivial\n"); err != nil {
+			return nil, err
+		}
+		for {
+			var out []symbolHit
+			if err := e.Call(ctx, "workspace/symbol", map[string]any{"query": name}, &out); err != nil {
+				return nil, fmt.Errorf("workspace/symbol: %w", err)
+			}
+			if slices.ContainsFunc(out, func(s symbolHit) bool { return strings.HasSuffix(s.Name, name) }) {
+				break
+			}
+			if time.Since(t0) > time.Minute {
+				return nil, fmt.Errorf("%s not searchable after a minute", name)
+			}
+			time.Sleep(5 * time.Millisecond) // each probe is a search: polling harder steals the CPU the update needs
+		}
+		ds = append(ds, time.Since(t0))
+	}
+	res.EditSearchable = latencyOf(ds)
+	logf("edit → searchable: %+v", res.EditSearchable)
 
 	// The same requests while a formalize job runs.
 	if cfg.ModelURL != "" {

@@ -34,13 +34,19 @@ func TestLintDocsCommand(t *testing.T) {
 	if code := dispatch([]string{"lint-docs", "--root", root, "--cache", "", "--json"}, &out, &errb); code != 1 {
 		t.Fatalf("--json exit %d", code)
 	}
-	n := 0
+	n, unsure := 0, 0
 	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var f lintFinding
 		if err := json.Unmarshal([]byte(l), &f); err != nil || f.File == "" || f.Line == 0 || f.Name == "" {
 			t.Errorf("--json line %q: %+v, %v", l, f, err)
 		}
+		if !f.Sure {
+			unsure++
+		}
 		n++
+	}
+	if unsure == 0 || unsure == n {
+		t.Fatalf("the fixture must have findings with and without a sure fix: %d of %d unsure", unsure, n)
 	}
 	if n != lines {
 		t.Errorf("--json gave %d objects, text %d lines", n, lines)
@@ -57,7 +63,7 @@ func TestLintDocsCommand(t *testing.T) {
 		t.Errorf("--fix wrote:\n%s\nwant:\n%s", after, want)
 	}
 	out.Reset()
-	if code := dispatch([]string{"lint-docs", "--root", root, "--cache", ""}, &out, &errb); code != 1 || strings.Count(out.String(), "\n") != 1 {
-		t.Errorf("after --fix: exit %d, output %q; want only the finding without a fix", code, out.String())
+	if code := dispatch([]string{"lint-docs", "--root", root, "--cache", ""}, &out, &errb); code != 1 || strings.Count(out.String(), "\n") != unsure {
+		t.Errorf("after --fix: exit %d, output %q; want only the %d findings without a sure fix", code, out.String(), unsure)
 	}
 }

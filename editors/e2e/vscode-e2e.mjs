@@ -8,6 +8,7 @@
 // "Formalize with DRIFT" from the quick-fix menu on a docstring, waits for the
 // job, saves, and checks the file on disk; runs "Find premises and examples"
 // likewise, and "DRIFT: Formalize statement" from the command palette; runs
+// hovers a name in a comment and applies the quick fix of a stale reference;
 // "DRIFT: Search library", opening the chosen declaration;
 // stores an API key (checking it reaches no log) and reindexes.
 // Screenshots go to editors/e2e/artifacts/. Exit status 0 means every step
@@ -182,18 +183,23 @@ async function dismissDialogs(page) {
 
 /**
  * Opens the quick-fix menu on the line showing `needle` and picks the action
- * titled `title`. Every attempt first closes dialogs and toasts, and every
+ * titled `title` (with `back`, the cursor is put that many characters before
+ * the end of the line, on a reference). Every attempt first closes dialogs and toasts, and every
  * step of it (the click into the text, Ctrl+., the click on the action) is
  * retried inside the loop: nothing depends on when another extension's
  * dialog appears.
  */
-async function quickFix(page, needle, title) {
+async function quickFix(page, needle, title, back) {
   const row = page.locator('.action-widget .monaco-list-row', { hasText: title });
   for (let attempt = 1; attempt <= 8; attempt++) {
     try {
       await dismissDialogs(page);
-      // Clicking the text puts the cursor inside the comment and focuses the editor.
-      await page.locator('.editor-group-container.active .view-line', { hasText: needle }).first().click({ timeout: 5000 });
+      if (back === undefined) {
+        // Clicking the text puts the cursor inside the comment and focuses the editor.
+        await page.locator('.editor-group-container.active .view-line', { hasText: needle }).first().click({ timeout: 5000 });
+      } else {
+        await cursorNearEnd(page, needle, back);
+      }
       await sleep(300);
       await page.keyboard.press('Control+.');
       await row.first().waitFor({ state: 'visible', timeout: 4000 });
@@ -209,6 +215,46 @@ async function quickFix(page, needle, title) {
     }
   }
   throw new Error(`the quick-fix menu never offered "${title}"`);
+}
+
+/**
+ * Puts the cursor `back` characters before the end of the line showing
+ * `needle`, scrolling to the end of the file when the line is not in view
+ * (clicking the text focuses the editor; End is exact where a click is not).
+ */
+async function cursorNearEnd(page, needle, back) {
+  const line = page.locator('.editor-group-container.active .view-line', { hasText: needle });
+  if ((await line.count()) === 0) {
+    // The editor renders only the lines in view: the references are at the
+    // end of the file, so scroll there first.
+    await page.locator('.editor-group-container.active .view-line').first().click({ timeout: 5000 });
+    await page.keyboard.press('Control+End');
+  }
+  await line.first().click({ timeout: 5000 });
+  await page.keyboard.press('End');
+  for (let i = 0; i < back; i++) {
+    await page.keyboard.press('ArrowLeft');
+  }
+}
+
+/**
+ * Shows the hover at the cursor ("Show or Focus Hover", Ctrl+K Ctrl+I) of
+ * the reference ending the line showing `needle` and returns its text once
+ * it contains `want`. Dialogs are closed and every step retried inside the
+ * loop.
+ */
+async function hoverText(page, needle, want) {
+  const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content');
+  return waitFor(`a hover containing "${want}"`, async () => {
+    await dismissDialogs(page);
+    await page.keyboard.press('Escape');
+    await cursorNearEnd(page, needle, 3);
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+    await hover.first().waitFor({ state: 'visible', timeout: 4000 });
+    const t = (await hover.allInnerTexts()).join('\n');
+    return t.includes(want) ? t : undefined;
+  }, 90000, 500);
 }
 
 /** Runs a command from the command palette by its title. */
@@ -303,7 +349,15 @@ async function main() {
   const ws = path.join(tmp, 'workspace');
   fs.cpSync(path.join(repo, 'testdata/workspace'), ws, { recursive: true });
   const demo = path.join(ws, 'DriftExample/Demo.lean');
+  // Two references in comments for step 4: a live one to hover and a stale
+  // one (a typo of the theorem above) to fix. Each ends its line, so End and
+  // a few ArrowLefts put the cursor inside it.
+  fs.writeFileSync(demo, fs.readFileSync(demo, 'utf8').replace(/^end DriftExample\.Demo$/m,
+    '-- The lattice fact above is `inf_le_sup`\n-- and here is a stale reference to it: `inf_le_sp`\n\nend DriftExample.Demo'));
   const original = fs.readFileSync(demo, 'utf8');
+  if (!original.includes('`inf_le_sp`')) {
+    throw new Error('could not add the comment references to Demo.lean');
+  }
   log(`temp dir ${tmp}`);
 
   const baseEnv = {
@@ -495,7 +549,29 @@ async function main() {
       log(`"DRIFT: Formalize statement" OK: ${next.trim()}`);
     }
 
-    // 4. DRIFT: Search library through the command palette.
+    // 4. Names in comments: the hover of a live reference, and the quick fix
+    // of a stale one, applied to the document and saved.
+    const hover = await hoverText(page, 'The lattice fact above is', 'inf_le_sup');
+    if (!/theorem/.test(hover) || !/Demo\.lean|DriftExample\.Demo/.test(hover)) {
+      throw new Error(`hover: expected the theorem's kind and module, got ${JSON.stringify(hover)}`);
+    }
+    log(`hover OK: ${hover.replace(/\s+/g, ' ').slice(0, 160)}`);
+    await shot(page, 'vscode-hover.png');
+    await page.keyboard.press('Escape');
+    const fixTitle = 'Replace `inf_le_sp` by `inf_le_sup`';
+    await quickFix(page, 'here is a stale reference to it', fixTitle, 3);
+    log(`"${fixTitle}" chosen`);
+    await waitFor('the reference to be rewritten in the editor', async () =>
+      (await editorText(page)).includes('here is a stale reference to it: `inf_le_sup`'), 30000, 300);
+    await shot(page, 'vscode-reference-fixed.png');
+    const afterFix = await save(page, demo, afterCommand);
+    if (!afterFix.includes('-- and here is a stale reference to it: `inf_le_sup`\n') || afterFix.includes('`inf_le_sp`')) {
+      throw new Error('quick fix: the stale reference was not rewritten on disk');
+    }
+    assertKept(afterCommand.replace('`inf_le_sp`', '`inf_le_sup`'), afterFix, 'reference quick fix');
+    log('stale-reference quick fix OK on disk');
+
+    // 5. DRIFT: Search library through the command palette.
     await runCommand(page, 'DRIFT: Search library');
     const cmdInput = page.locator('.quick-input-widget input');
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'DRIFT: Search library' }).waitFor({ state: 'visible' });
@@ -507,10 +583,19 @@ async function main() {
       const rows = await page.locator('.quick-input-list .monaco-list-row').allTextContents();
       return rows.length > 0 && !/No declarations found|indexing/.test(rows[0]) ? rows : undefined;
     }, 60000, 500);
-    const firstHit = page.locator('.quick-input-list .monaco-list-row').first();
     log(`search library: ${hits.length} hits, first: ${hits[0].replace(/\s+/g, ' ').slice(0, 120)}`);
     await shot(page, 'vscode-search-library.png');
-    const hitLabel = (await firstHit.locator('.label-name').first().textContent()).trim();
+    // Choose the first hit declared outside the open file, so that opening
+    // it shows as a new active tab.
+    const pick = hits.findIndex((r) => !r.includes('Demo.lean'));
+    if (pick < 0) {
+      throw new Error(`search library: every hit is in Demo.lean: ${hits.join(' | ')}`);
+    }
+    const chosen = page.locator('.quick-input-list .monaco-list-row').nth(pick);
+    const hitLabel = (await chosen.locator('.label-name').first().textContent()).trim();
+    for (let i = 0; i < pick; i++) {
+      await page.keyboard.press('ArrowDown');
+    }
     await page.keyboard.press('Enter');
     const opened = await waitFor('the chosen declaration to open', async () => {
       const tab = (await page.locator('.tab.active').first().textContent()).trim();
@@ -524,7 +609,7 @@ async function main() {
     await shot(page, 'vscode-search-opened.png');
     log(`search library OK: "${hitLabel}" opened in ${opened}`);
 
-    // 5. DRIFT: Set API key: stored in SecretStorage, the server restarts with
+    // 6. DRIFT: Set API key: stored in SecretStorage, the server restarts with
     // it in its environment, and it appears in no log.
     const secret = `sk-e2e-${Date.now()}-do-not-log`;
     await runCommand(page, 'DRIFT: Set API key');
@@ -547,7 +632,7 @@ async function main() {
     }
     log(`set API key OK: server restarted; the key is in none of ${logs.length} log files`);
 
-    // 6. DRIFT: Reindex workspace.
+    // 7. DRIFT: Reindex workspace.
     await runCommand(page, 'DRIFT: Reindex workspace');
     await sleep(500);
     await waitFor('the reindex to finish', async () => (await statusBarText(page)) === 'DRIFT ready', 60000, 500);

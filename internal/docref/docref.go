@@ -247,6 +247,7 @@ func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 		self := documented(own, cm, lines)
 		var bound map[string]bool
 		var spaces []string
+		first := len(out)
 		for _, s := range spans {
 			ids, whole := refsIn(src, s)
 			if len(ids) > 0 && hypothetical(lineOf(src, s.start)) {
@@ -272,8 +273,60 @@ func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 				out = append(out, r)
 			}
 		}
+		c.madeUp(out[first:], fencedIdents(src, from, to))
 	}
 	return out
+}
+
+// madeUp marks as Bound the unresolved references of one comment that name
+// the comment's own worked example rather than the library: a name written
+// in the comment's fenced code (`class CoolerIsoClass …` in a ``` block), or
+// a dotted name whose head the same comment mentions alone as a word or
+// variable and that is no namespace (`Bottom.toMiddle` after "three
+// classes `Top`, `Middle`, `Bottom`").
+func (c *Checker) madeUp(refs []Ref, fenced map[string]bool) {
+	words := map[string]bool{}
+	for _, r := range refs {
+		if r.Status == Bound && !strings.Contains(r.Name, ".") {
+			words[r.Name] = true
+		}
+	}
+	for i := range refs {
+		r := &refs[i]
+		if r.Status != Unresolved {
+			continue
+		}
+		head, _, dotted := strings.Cut(r.Name, ".")
+		if fenced[r.Name] || fenced[head] || (dotted && (fenced[parent(r.Name)] || words[head] && !c.namespace(r, head))) {
+			r.Status = Bound
+		}
+	}
+}
+
+// namespace reports whether name, read at r's place, is a namespace of the
+// library.
+func (c *Checker) namespace(r *Ref, name string) bool {
+	return c.anyExpansion(&Ref{Name: name, Scope: r.Scope, Self: r.Self, fileSpaces: r.fileSpaces},
+		func(n string) bool { return c.spaces[n] })
+}
+
+// fencedIdents returns the identifiers written in the fenced code blocks
+// of the comment body src[from:to], scanned with the Lean lexer.
+func fencedIdents(src []byte, from, to int) map[string]bool {
+	var set map[string]bool
+	for _, b := range fencedBlocks(src, from, to) {
+		toks, _ := leansrc.Scan(src[b.start:b.end])
+		for _, t := range toks {
+			if t.Kind != leansrc.TokIdent {
+				continue
+			}
+			if set == nil {
+				set = map[string]bool{}
+			}
+			set[string(src[b.start+int(t.Start):b.start+int(t.End)])] = true
+		}
+	}
+	return set
 }
 
 // fileSpaces lists the namespaces and opens of every scope of a file and
@@ -396,6 +449,10 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 		r.Status = External
 	case dotted && c.generated(r, id):
 		r.Status = Resolved
+	case dotted && generatedSuffixes[names.Last(id)] && c.known[parent(id)]:
+		// Lean generates it for a type the code uses but the index lacks
+		// (Batteries' `Rat.casesOn` without Batteries' sources).
+		r.Status = External
 	case !dotted && plainWord(id):
 		r.Status = Bound // an English word in backticks (`rich`, `Input`)
 	case !dotted && lean3Words[id]:
@@ -498,7 +555,8 @@ var hypotheticalMarkers = []string{"doesn't exist", "does not exist", "don't hav
 	"not exist", "not defined", "we could", "would be", "no `", "not in the namespace", "might want", "can't",
 	"cannot", "is defined", "not implemented", "rather than", "should be called", "project:", "don't currently",
 	"add `", "assuming `", "complain", "do not define", "don't define", "we shorten", "irrelevant", "to exist",
-	"` not `", "if we had", "ever acquires", "would not", "` vs. `"}
+	"` not `", "if we had", "ever acquires", "would not", "` vs. `", "such a thing", "not needed", "avoid the",
+	"suppose we", "imagine", "hypothetical"}
 
 // hypothetical reports whether a line says the names it mentions do not exist.
 func hypothetical(line []byte) bool {

@@ -119,6 +119,30 @@ func lineEnd(src []byte, i, to int) int {
 	return i
 }
 
+// fencedBlocks returns the contents of the fenced (``` or ~~~) code blocks
+// of the comment body src[from:to], the parts codeSpans skips.
+func fencedBlocks(src []byte, from, to int) []span {
+	var out []span
+	start := -1
+	for i := from; i < to; {
+		j := i
+		for j < to && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		next := lineEnd(src, i, to)
+		if bytes.HasPrefix(src[j:to], []byte("```")) || bytes.HasPrefix(src[j:to], []byte("~~~")) {
+			if start < 0 {
+				start = next
+			} else {
+				out = append(out, span{start: start, end: i})
+				start = -1
+			}
+		}
+		i = next
+	}
+	return out
+}
+
 // fenceLine reports whether offset j starts a line that opens a fence.
 func fenceLine(src []byte, from, j, to int) bool {
 	if !atLineStart(src, from, j) {

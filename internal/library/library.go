@@ -141,7 +141,7 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 	var cached map[contentHash]*leansrc.File
 	cpath, spath := "", ""
 	if opts.CacheDir != "" {
-		spath = snapPath(opts.CacheDir, ws.Dir)
+		spath = snapPath(opts.CacheDir, ws)
 		lib, err := readSnapshot(spath, ws, ls)
 		if err == nil {
 			lib.empty = empty
@@ -397,6 +397,11 @@ func (l *Library) UsedBy(name string) []*Decl {
 	}
 	return out
 }
+
+// Prepare builds the name index now (otherwise built by the first lookup
+// or update): a server calls it in the background so that the first edit
+// does not pay for it.
+func (l *Library) Prepare() { l.base.get() }
 
 // baseIndex is the index of a snapshot's base files, built on first use
 // (a warm start that only lists declarations never pays for it) and shared

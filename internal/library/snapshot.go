@@ -43,10 +43,15 @@ const (
 	snapVersion = 3
 )
 
-// snapPath is the snapshot file for a workspace directory.
-func snapPath(cacheDir, wsDir string) string {
-	h := sha256.Sum256([]byte(wsDir))
-	return filepath.Join(cacheDir, fmt.Sprintf("library-%x.lib", h[:8]))
+// snapPath is the snapshot file of a workspace and its set of roots: two
+// processes on one directory with different extra roots keep two files.
+func snapPath(cacheDir string, ws *Workspace) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "workspace %s\n", ws.Dir)
+	for _, r := range ws.Roots {
+		fmt.Fprintf(h, "root %q %q %t\n", r.Dir, r.Package, r.User)
+	}
+	return filepath.Join(cacheDir, fmt.Sprintf("library-%x.lib", h.Sum(nil)[:8]))
 }
 
 // snapFormat identifies the encoding and the parser whose output it holds.

@@ -50,7 +50,7 @@ func TestSnapshot(t *testing.T) {
 	}
 	cold, _ := open()
 	want := dump(cold)
-	snap := snapPath(cache, ws.Dir)
+	snap := snapPath(cache, ws)
 	good, err := os.ReadFile(snap)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestSnapshot(t *testing.T) {
 	}
 	open() // serves it and records the new time
 	ls, _ := ws.walk()
-	if lib, err := readSnapshot(snapPath(cache, ws.Dir), ws, ls); err != nil || lib.touched {
+	if lib, err := readSnapshot(snapPath(cache, ws), ws, ls); err != nil || lib.touched {
 		t.Errorf("after a start, the touched file still needs hashing (%v)", err)
 	}
 	// An edited file makes it stale, and the rebuild sees the edit.
@@ -134,7 +134,7 @@ func servedFromSnapshot(t *testing.T, ws *Workspace, cache string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = readSnapshot(snapPath(cache, ws.Dir), ws, ls)
+	_, err = readSnapshot(snapPath(cache, ws), ws, ls)
 	return err == nil
 }
 
@@ -211,7 +211,7 @@ func FuzzReadSnapshot(f *testing.F) {
 	if _, err := Load(context.Background(), ws, Options{CacheDir: cache}); err != nil {
 		f.Fatal(err)
 	}
-	good, err := os.ReadFile(snapPath(cache, ws.Dir))
+	good, err := os.ReadFile(snapPath(cache, ws))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -238,4 +238,44 @@ func FuzzReadSnapshot(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSnapshotPerRootSet checks that two processes on one workspace
+// directory with different extra roots keep separate snapshots, so that a
+// warm start of each serves its own declarations.
+func TestSnapshotPerRootSet(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	dir := copyLean(t, filepath.Join("..", "..", "testdata", "workspace"), false, nil)
+	extra := t.TempDir()
+	if err := os.WriteFile(filepath.Join(extra, "Extra.lean"), []byte("def extraOnly : Nat := 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	plain, err := Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withExtra, err := Discover(dir, []string{extra})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snapPath(cache, plain) == snapPath(cache, withExtra) {
+		t.Fatal("one snapshot file for two root sets")
+	}
+	load := func(ws *Workspace) *Library {
+		t.Helper()
+		lib, err := Load(context.Background(), ws, Options{CacheDir: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lib
+	}
+	for range 2 { // cold, then warm from each one's snapshot
+		if _, ok := load(plain).Lookup("extraOnly"); ok {
+			t.Error("the plain workspace serves the extra root's declarations")
+		}
+		if _, ok := load(withExtra).Lookup("extraOnly"); !ok {
+			t.Error("the workspace with the extra root lost its declarations")
+		}
+	}
 }

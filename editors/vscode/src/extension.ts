@@ -381,8 +381,10 @@ async function searchLibrary(initial: string): Promise<void> {
   const qp = vscode.window.createQuickPick<SymbolItem>();
   qp.title = 'DRIFT: Search library';
   qp.placeholder = 'Describe a definition or theorem, or type part of its name';
-  qp.matchOnDescription = true;
-  qp.matchOnDetail = true;
+  // The server ranks the hits; matching the client's filter on the
+  // description (module and docstring summary) would re-sort them.
+  qp.matchOnDescription = false;
+  qp.matchOnDetail = false;
   let cts: vscode.CancellationTokenSource | undefined;
   let timer: NodeJS.Timeout | undefined;
   const search = (query: string) => {

@@ -39,3 +39,13 @@ theorem uses6 : True := trivial
 def code := "`Nat.not_checked_in_strings`"
 
 -- TODO: a future `Lib.not_yet_written` is not flagged in a TODO.
+
+/-- A worked example names what it makes up: three classes `Top`, `Middle` and `Bottom`, the
+instance `Bottom.toMiddle`, and `Gadget.spin` of the block below; `Lib.Widget.tripel` is still a
+typo, and so is `Lib.Gadjet`.
+```
+class Gadget where
+  spin : Nat
+```
+This would work if there was such a thing as `Lib.Gizmo`. -/
+theorem uses7 : True := trivial
