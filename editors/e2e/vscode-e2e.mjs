@@ -259,14 +259,19 @@ async function hoverText(page, needle, want) {
 
 /** Runs a command from the command palette by its title. */
 async function runCommand(page, title) {
-  await dismissDialogs(page);
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^DRIFT: /, '') }).first().waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^DRIFT: /, '') });
+  // Every step is retried after closing dialogs, as in quickFix.
+  await waitFor(`"${title}" in the command palette`, async () => {
+    await dismissDialogs(page);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 5000 });
+    await input.fill(`>${title}`);
+    await row.first().waitFor({ state: 'visible', timeout: 5000 });
+    await page.keyboard.press('Enter');
+    return true;
+  }, 60000, 500);
 }
 
 /** Every file under dir (recursively) whose name matches re. */
@@ -309,11 +314,16 @@ async function statusBarText(page) {
 }
 
 async function save(page, file, before) {
-  await page.keyboard.press('Control+S');
-  return waitFor(`${path.basename(file)} to be saved`, () => {
-    const now = fs.readFileSync(file, 'utf8');
-    return now !== before ? now : undefined;
-  }, 15000);
+  // A dialog of another extension can swallow Ctrl+S: close dialogs and press
+  // it again until the file changes on disk.
+  return waitFor(`${path.basename(file)} to be saved`, async () => {
+    await dismissDialogs(page);
+    await page.keyboard.press('Control+S');
+    return waitFor('the file to change on disk', () => {
+      const now = fs.readFileSync(file, 'utf8');
+      return now !== before ? now : undefined;
+    }, 3000, 100).catch(() => undefined);
+  }, 30000, 0);
 }
 
 /** Checks that every line of `orig` is still in `now`, in order. */
@@ -529,7 +539,11 @@ async function main() {
     log(`find premises OK; first premise: ${firstPremise}`);
 
     // 3. DRIFT: Formalize statement from the command palette, on the run of -- comments.
-    await page.locator('.editor-group-container.active .view-line', { hasText: 'then it divides one of the two factors' }).first().click();
+    await waitFor('a click on the -- comments', async () => {
+      await dismissDialogs(page);
+      await page.locator('.editor-group-container.active .view-line', { hasText: 'then it divides one of the two factors' }).first().click({ timeout: 5000 });
+      return true;
+    }, 60000, 500);
     await runCommand(page, 'DRIFT: Formalize statement');
     await waitFor('the stub after the -- comments', async () => {
       const lines = (await editorText(page)).split('\n');
