@@ -253,6 +253,13 @@ func (b *driftBackend) Configure(s lsp.Settings) {
 		params.PerSubQuery = s.Pipeline.K
 	}
 	b.pipeline = drift.New(b.eng, client, b.checker, params)
+	// The background descriptions run only against a configured endpoint:
+	// with the bundled local model (one slot, two cores on a laptop) they
+	// would start it after every start-up and hold it for up to
+	// informalizeCalls answers while the user waits to formalize.
+	if srv != nil {
+		client = nil
+	}
 	b.startInformalize(b.pipeline, client)
 }
 
