@@ -72,6 +72,10 @@ type Engine struct {
 	// settleReq takes the channels of WaitSettled callers, closed by the
 	// update loop when nothing is queued or left to resolve.
 	settleReq chan chan struct{}
+	// describe takes Describe's descriptions; informal holds them all by
+	// name (used by the update loop only).
+	describe chan map[string]Description
+	informal map[string]Description
 	// embedKick wakes the embedding loop after an update.
 	embedKick chan struct{}
 	// embedDone is closed when the first embedding pass ends (at once when
@@ -104,6 +108,7 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		updates:   make(chan fileUpdate, 256),
 		compacted: make(chan compaction),
 		settleReq: make(chan chan struct{}),
+		describe:  make(chan map[string]Description),
 		embedKick: make(chan struct{}, 1),
 		embedDone: make(chan struct{}),
 		status:    Status{Phase: "scanning"},

@@ -84,6 +84,8 @@ func (e *Engine) serveUpdates() {
 			}
 		case u := <-e.updates:
 			pending = e.apply(e.coalesce(u))
+		case d := <-e.describe:
+			e.applyDescriptions(d)
 		case <-work:
 			select {
 			case u := <-e.updates:
@@ -184,6 +186,8 @@ func (e *Engine) settle(max int) bool {
 func (e *Engine) commit(changed map[string][]*library.Decl, buffered map[string]bool, start time.Time, what string) {
 	cur := e.snapshot()
 	for k, ds := range changed {
+		ds = e.described(ds)
+		changed[k] = ds
 		if slices.EqualFunc(ds, cur.fileDecls(k), sameIndexed) && buffered[k] == cur.buffered[k] {
 			delete(changed, k)
 		}

@@ -49,6 +49,69 @@ type driftBackend struct {
 	local *local.Server
 	// model describes the model client for the log (modelDescription).
 	model string
+	// stopInformal cancels the running informalization and waits for it.
+	stopInformal func()
+}
+
+// informalizeCalls bounds the model calls of one background
+// informalization run.
+const informalizeCalls = 64
+
+// startInformalize stops the running informalization and, when client is
+// not nil, starts one with pl in the background. It is called with b.mu
+// held (the run never takes it).
+func (b *driftBackend) startInformalize(pl *drift.Pipeline, client *llm.Client) {
+	if b.stopInformal != nil {
+		b.stopInformal()
+		b.stopInformal = nil
+	}
+	if client == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(b.ctx)
+	done := make(chan struct{})
+	b.stopInformal = func() {
+		cancel()
+		<-done
+	}
+	go func() {
+		defer close(done)
+		b.informalize(ctx, pl)
+	}()
+}
+
+// informalize waits for the index, describes the user's own undocumented
+// declarations (drift's Informalize stage: the workspace's files, not its
+// packages; in dependency order, at most informalizeCalls model calls,
+// answers cached on disk by the client) and hands the descriptions to the
+// engine, whose search then finds the declarations by them.
+func (b *driftBackend) informalize(ctx context.Context, pl *drift.Pipeline) {
+	if b.eng.WaitReady(ctx) != nil {
+		return
+	}
+	lib := b.eng.Library()
+	if lib == nil {
+		return
+	}
+	targets := drift.InformalizeTargets(lib.Decls())
+	if len(targets) == 0 {
+		return
+	}
+	desc, usage, err := pl.Informalize(ctx, targets, b.eng.Lookup, informalizeCalls, nil)
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		b.logf("drift: describing your declarations: %v", err)
+	}
+	out := make(map[string]retrieval.Description, len(desc))
+	for _, d := range targets {
+		if text, ok := desc[d.Name]; ok {
+			out[d.Name] = retrieval.Description{Signature: d.Signature, Text: text}
+		}
+	}
+	b.eng.Describe(out)
+	b.logf("drift: described %d of %d undocumented declarations of yours (%d model calls, %d cache hits)", len(out), len(targets), usage.Calls, usage.CacheHits)
 }
 
 // modelDescription says which model client is in use, for the log: the
@@ -190,6 +253,14 @@ func (b *driftBackend) Configure(s lsp.Settings) {
 		params.PerSubQuery = s.Pipeline.K
 	}
 	b.pipeline = drift.New(b.eng, client, b.checker, params)
+	// The background descriptions run only against a configured endpoint:
+	// with the bundled local model (one slot, two cores on a laptop) they
+	// would start it after every start-up and hold it for up to
+	// informalizeCalls answers while the user waits to formalize.
+	if srv != nil {
+		client = nil
+	}
+	b.startInformalize(b.pipeline, client)
 }
 
 func (b *driftBackend) current() (*drift.Pipeline, lsp.Settings, error) {
@@ -304,6 +375,7 @@ func (b *driftBackend) CloseBuffer(path string) { b.eng.CloseBuffer(path) }
 // Close implements lsp.Backend.
 func (b *driftBackend) Close() error {
 	b.mu.Lock()
+	b.startInformalize(nil, nil)
 	if b.pool != nil {
 		_ = b.pool.Close()
 		b.pool = nil
