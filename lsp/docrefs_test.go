@@ -38,6 +38,12 @@ func startComments(t *testing.T) (*editor, string, string) {
 	}
 	b := newScripted()
 	b.comments = docref.New(lib, names.New(lib.Decls()), known)
+	// The library search (workspace/symbol's) over the fixture's declarations
+	// and their docstrings.
+	b.premises = &Premises{}
+	for _, d := range lib.Decls() {
+		b.premises.Premises = append(b.premises.Premises, Symbol{Name: d.Name, Kind: string(d.Kind), Path: d.File, Summary: d.Doc})
+	}
 	e := newEditor(t, editorOptions{open: b.open})
 	path := filepath.Join(dir, "Lib", "Uses.lean")
 	text, err := os.ReadFile(path)
@@ -139,6 +145,31 @@ func TestCommentCompletion(t *testing.T) {
 	code := e.at(u, "def code", 8)
 	if err := e.callJSON("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": u}, "position": code}, &list); err != nil || len(list.Items) != 0 {
 		t.Errorf("completion in code = %+v, %v", list.Items, err)
+	}
+}
+
+// TestCommentCompletionSearch: words after a backtick that start no name
+// get the library search's hits (here a docstring match) after the prefix
+// matches.
+func TestCommentCompletionSearch(t *testing.T) {
+	e, u, _ := startComments(t)
+	e.edit(u, "-- An ordinary comment:", "-- See `A lemma An ordinary comment:")
+	var list struct {
+		Items []struct {
+			Label  string `json:"label"`
+			Detail string `json:"detail"`
+		} `json:"items"`
+	}
+	p := e.at(u, "`A lemma", 8)
+	if err := e.callJSON("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": u}, "position": p}, &list); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, it := range list.Items {
+		found = found || (it.Label == "Nat.add_twice" && it.Detail == "A lemma.")
+	}
+	if !found || len(list.Items) > searchHits {
+		t.Errorf("completion of `A lemma = %+v, want Nat.add_twice from the search", list.Items)
 	}
 }
 

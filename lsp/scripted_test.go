@@ -96,7 +96,7 @@ func (b *scripted) Search(ctx context.Context, q string, k int) ([]Symbol, error
 	}
 	var out []Symbol
 	for _, s := range append(b.premises.Premises, b.premises.Examples...) {
-		if strings.Contains(strings.ToLower(s.Name), strings.ToLower(q)) && len(out) < k {
+		if (strings.Contains(strings.ToLower(s.Name), strings.ToLower(q)) || strings.Contains(strings.ToLower(s.Summary), strings.ToLower(q))) && len(out) < k {
 			out = append(out, s)
 		}
 	}

@@ -153,14 +153,16 @@ func (c *Checker) Definition(r Ref) (Location, bool) {
 }
 
 // Completion is the backtick name being typed at a position: Prefix is the
-// text since the backtick, which the chosen name replaces from Start.
+// text since the backtick (a name's start, or words separated by spaces for
+// the search), which the chosen name replaces from Start.
 type Completion struct {
 	Prefix string
 	Start  leansrc.Pos
 }
 
 // CompletionAt reports whether position p is right after "`" plus the
-// start of a name inside a comment (never in code), and what was typed.
+// start of a name or words on the same line inside a comment (never in
+// code), and what was typed.
 func (d *Doc) CompletionAt(p leansrc.Pos) (Completion, bool) {
 	off := d.Lines.Offset(p)
 	cm, ok := d.comment(off)
@@ -177,7 +179,7 @@ func (d *Doc) CompletionAt(p leansrc.Pos) (Completion, bool) {
 		if r == '`' {
 			break
 		}
-		if r == ' ' || r == '\n' || r == '\t' || !(r == '.' || r == '_' || r == '\'' || r == '«' || r == '»' ||
+		if r == '\n' || !(r == ' ' || r == '\t' || r == '.' || r == '_' || r == '\'' || r == '«' || r == '»' ||
 			leansrc.IsIdentifier(string(r)) || (r >= '0' && r <= '9')) {
 			return Completion{}, false
 		}

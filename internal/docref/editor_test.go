@@ -95,6 +95,8 @@ func TestCompletion(t *testing.T) {
 		{"-- see `add_tw", "add_tw", true},
 		{"/-- `", "", true},
 		{"/-- a `closed` span and", "", false},
+		{"-- see `sum of range", "sum of range", true},
+		{"-- a `closed` span, `b", "b", true},
 		{"def x := Lib.Wid", "", false},
 	}
 	for _, tt := range tests {
