@@ -38,6 +38,9 @@ type Backend interface {
 	// Comments returns the checker of names in comments over the current
 	// index, or nil while it is not built yet (it never blocks).
 	Comments() *docref.Checker
+	// CommentsChanged returns a channel that is closed when Comments next
+	// returns a newer checker (the library changed).
+	CommentsChanged() <-chan struct{}
 	// Close releases the index, REPL processes and model client.
 	Close() error
 }

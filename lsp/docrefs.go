@@ -177,7 +177,8 @@ func (s *server) completionSearch(ctx context.Context, typed string) []Symbol {
 
 // commentsWhenReady waits (until ctx ends) for the backend's checker of
 // names in comments, which it builds in the background once the index is
-// ready, then computes the diagnostics of every open document.
+// ready, then computes the diagnostics of every open document, and again
+// each time the backend rebuilt the checker because the library changed.
 func (s *server) commentsWhenReady(ctx context.Context, b Backend) {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
@@ -188,14 +189,22 @@ func (s *server) commentsWhenReady(ctx context.Context, b Backend) {
 		case <-tick.C:
 		}
 	}
-	s.mu.Lock()
-	us := make([]string, 0, len(s.docs))
-	for u := range s.docs {
-		us = append(us, u)
-	}
-	s.mu.Unlock()
-	for _, u := range us {
-		s.refreshComments(u)
+	for {
+		changed := b.CommentsChanged()
+		s.mu.Lock()
+		us := make([]string, 0, len(s.docs))
+		for u := range s.docs {
+			us = append(us, u)
+		}
+		s.mu.Unlock()
+		for _, u := range us {
+			s.refreshComments(u)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+		}
 	}
 }
 

@@ -20,24 +20,40 @@ import (
 // whose backend serves a real docref.Checker over the fixture workspace.
 func startComments(t *testing.T) (*editor, string, string) {
 	t.Helper()
+	e, u, dir, _ := startCommentsBackend(t)
+	return e, u, dir
+}
+
+// loadChecker builds the checker over the workspace in dir as it is on disk.
+func loadChecker(dir string) (*library.Library, *docref.Checker, error) {
+	ws, err := library.Discover(dir, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	lib, err := library.Load(context.Background(), ws, library.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	known, err := docref.LoadKnown(context.Background(), lib, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	return lib, docref.New(lib, names.New(lib.Decls()), known), nil
+}
+
+// startCommentsBackend is startComments that also returns the backend.
+func startCommentsBackend(t *testing.T) (*editor, string, string, *scripted) {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "internal", "docref", "testdata", "ws"))); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := library.Discover(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lib, err := library.Load(context.Background(), ws, library.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	known, err := docref.LoadKnown(context.Background(), lib, 1)
+	lib, c, err := loadChecker(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := newScripted()
-	b.comments = docref.New(lib, names.New(lib.Decls()), known)
+	b.comments = c
 	// The library search (workspace/symbol's) over the fixture's declarations
 	// and their docstrings.
 	b.premises = &Premises{}
@@ -58,7 +74,7 @@ func startComments(t *testing.T) (*editor, string, string) {
 		var h *struct{ Contents any }
 		return e.callJSON("textDocument/hover", pos, &h) == nil && h != nil
 	})
-	return e, u, dir
+	return e, u, dir, b
 }
 
 // callJSON calls method and decodes the answer with encoding/json.
@@ -212,4 +228,49 @@ func TestCommentDiagnosticsAndQuickFix(t *testing.T) {
 		t.Fatalf("fix not applied:\n%s", e.text(u))
 	}
 	e.waitFor("the diagnostic to clear after the fix", func() bool { return find("Lib.new_nam") == nil })
+}
+
+// TestCommentDiagnosticsFollowLibrary: a reference to a name nobody
+// declares is flagged; once another open file declares it (its buffer
+// reaches the backend, which rebuilds the checker), the diagnostic clears.
+func TestCommentDiagnosticsFollowLibrary(t *testing.T) {
+	e, u, dir, b := startCommentsBackend(t)
+	defs := filepath.Join(dir, "Lib", "Defs.lean")
+	b.mu.Lock()
+	b.onBuffer = func(path string, text []byte) {
+		if path != defs {
+			return
+		}
+		// The backend's index applies the buffer; here the fixture is
+		// reloaded from disk with the buffer written there.
+		if err := os.WriteFile(path, text, 0o644); err != nil {
+			t.Error(err)
+			return
+		}
+		_, c, err := loadChecker(dir)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		b.setComments(c)
+	}
+	b.mu.Unlock()
+	flagged := func() bool {
+		for _, d := range e.Diagnostics(u) {
+			if strings.Contains(d["message"].(string), "`Lib.brand_new`") {
+				return true
+			}
+		}
+		return false
+	}
+	e.edit(u, "-- An ordinary comment:", "-- See `Lib.brand_new`. An ordinary comment:")
+	e.waitFor("the unknown name to be flagged", flagged)
+	text, err := os.ReadFile(defs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	du := string(uri.File(defs))
+	e.open(du, string(text))
+	e.edit(du, "namespace Lib\n", "namespace Lib\n\ntheorem brand_new : True := trivial\n")
+	e.waitFor("the diagnostic to clear after the library changed", func() bool { return !flagged() })
 }

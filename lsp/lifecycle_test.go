@@ -42,6 +42,8 @@ func (es *engines) open(ctx context.Context, root string, s Settings, logf func(
 
 func (e *engine) Comments() *docref.Checker { return nil }
 
+func (e *engine) CommentsChanged() <-chan struct{} { return nil }
+
 func (e *engine) Close() error {
 	e.owner.mu.Lock()
 	defer e.owner.mu.Unlock()

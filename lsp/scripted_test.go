@@ -36,6 +36,10 @@ type scripted struct {
 	sent      []string // progress messages Formalize reported
 	checks    []string // the texts Check was called with
 	comments  *docref.Checker
+	// swapped is closed when comments is replaced (CommentsChanged);
+	// onBuffer, when set, runs on every UpdateBuffer (outside mu).
+	swapped  chan struct{}
+	onBuffer func(path string, text []byte)
 }
 
 // reported returns the progress messages Formalize reported so far.
@@ -52,6 +56,7 @@ func newScripted() *scripted {
 		stub:    "theorem NAME (p : ℕ) (hp : Nat.Prime p) (h : p % 4 = 3) : ¬ ∃ a b : ℕ, a ^ 2 + b ^ 2 = p := by sorry",
 		started: make(chan string, 16),
 		buffers: map[string]string{},
+		swapped: make(chan struct{}),
 		premises: &Premises{
 			Premises: []Symbol{
 				{Name: "Nat.Prime", Kind: "def", Signature: "def Nat.Prime (p : ℕ) : Prop", Path: "/work/ws/.lake/packages/mathlib/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{40, 0}}},
@@ -180,7 +185,11 @@ func (b *scripted) report(stub string) *CheckReport {
 func (b *scripted) UpdateBuffer(path string, text []byte) {
 	b.mu.Lock()
 	b.buffers[path] = string(text)
+	hook := b.onBuffer
 	b.mu.Unlock()
+	if hook != nil {
+		hook(path, text)
+	}
 }
 
 func (b *scripted) CloseBuffer(path string) {
@@ -200,6 +209,23 @@ func (b *scripted) Comments() *docref.Checker {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.comments
+}
+
+// CommentsChanged returns the channel that setComments closes.
+func (b *scripted) CommentsChanged() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.swapped
+}
+
+// setComments replaces the checker, as a backend does after the library
+// changed.
+func (b *scripted) setComments(c *docref.Checker) {
+	b.mu.Lock()
+	b.comments = c
+	close(b.swapped)
+	b.swapped = make(chan struct{})
+	b.mu.Unlock()
 }
 
 func (b *scripted) Close() error {

@@ -38,11 +38,15 @@ type driftBackend struct {
 	pool     *leanrepl.Pool
 	replKey  string
 
-	// comments is the checker of names in comments, built once in the
+	// comments is the checker of names in comments, built in the
 	// background when the index is first ready (building starts on the
-	// first call of Comments).
-	comments      *docref.Checker
-	commentsStart sync.Once
+	// first call of Comments) and rebuilt after the index's snapshot
+	// changes (followComments); commentsSwapped is closed at each new one.
+	comments        *docref.Checker
+	commentsSwapped chan struct{}
+	commentsStart   sync.Once
+	// closed is closed by Close; it stops followComments.
+	closed chan struct{}
 	ctx           context.Context
 	// local is the bundled local model's server once the client used it;
 	// it is reused by later configurations and stopped by Close.
@@ -148,7 +152,7 @@ func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) 
 	if len(roots) == 0 && len(s.Corpus) == 0 {
 		return nil, errors.New("no workspace folder and no drift.roots or drift.corpus setting: nothing to index")
 	}
-	b := &driftBackend{getenv: getenv, logf: logf, roots: map[string]string{}}
+	b := &driftBackend{getenv: getenv, logf: logf, roots: map[string]string{}, commentsSwapped: make(chan struct{}), closed: make(chan struct{})}
 	if len(roots) > 0 {
 		b.root = roots[0]
 		if ws, err := library.Discover(roots[0], roots[1:]); err == nil {
@@ -172,7 +176,7 @@ func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) 
 
 // Comments implements lsp.Backend: nil until the index is ready and the
 // names that the library's code uses have been read (a few seconds on
-// Mathlib, in the background).
+// Mathlib, in the background); then the checker over the latest snapshot.
 func (b *driftBackend) Comments() *docref.Checker {
 	b.mu.Lock()
 	c := b.comments
@@ -180,24 +184,75 @@ func (b *driftBackend) Comments() *docref.Checker {
 	if c != nil || !b.eng.Status().Ready {
 		return c
 	}
-	b.commentsStart.Do(func() {
-		go func() {
-			lib, ix := b.eng.Library(), b.eng.Names()
-			if lib == nil || ix == nil {
-				return
-			}
-			known, err := docref.LoadKnown(b.ctx, lib, 1)
-			if err != nil {
-				b.logf("drift: names in comments: %v", err)
-				return
+	b.commentsStart.Do(func() { go b.followComments() })
+	return nil
+}
+
+// CommentsChanged implements lsp.Backend.
+func (b *driftBackend) CommentsChanged() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.commentsSwapped
+}
+
+// commentsDebounce is how long the index's snapshot must stay unchanged
+// before the checker of names in comments is rebuilt over it.
+const commentsDebounce = 300 * time.Millisecond
+
+// followComments builds the checker of names in comments over the current
+// snapshot, then rebuilds it each time the snapshot changed and settled
+// for commentsDebounce, until the backend closes. The names the library's
+// code uses (Known) are read once: the rebuild is one pass over the
+// declarations, off every request and the typing path.
+func (b *driftBackend) followComments() {
+	var known docref.Known
+	for {
+		changed := b.eng.Changed()
+		if lib, ix := b.eng.Library(), b.eng.Names(); lib != nil && ix != nil {
+			if known == nil {
+				var err error
+				if known, err = docref.LoadKnown(b.ctx, lib, 1); err != nil {
+					b.logf("drift: names in comments: %v", err)
+					return
+				}
 			}
 			c := docref.New(lib, ix, known)
 			b.mu.Lock()
 			b.comments = c
+			close(b.commentsSwapped)
+			b.commentsSwapped = make(chan struct{})
 			b.mu.Unlock()
-		}()
-	})
-	return nil
+		}
+		select {
+		case <-b.ctx.Done():
+			return
+		case <-b.closed:
+			return
+		case <-changed:
+		}
+		if !b.settle() {
+			return
+		}
+	}
+}
+
+// settle waits until the index's snapshot has not changed for
+// commentsDebounce; false when the backend closes first.
+func (b *driftBackend) settle() bool {
+	t := time.NewTimer(commentsDebounce)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.ctx.Done():
+			return false
+		case <-b.closed:
+			return false
+		case <-b.eng.Changed():
+			t.Reset(commentsDebounce)
+		case <-t.C:
+			return true
+		}
+	}
 }
 
 // configureChecker (re)builds the checker and its REPL pool when the REPL
@@ -375,6 +430,11 @@ func (b *driftBackend) CloseBuffer(path string) { b.eng.CloseBuffer(path) }
 // Close implements lsp.Backend.
 func (b *driftBackend) Close() error {
 	b.mu.Lock()
+	select {
+	case <-b.closed:
+	default:
+		close(b.closed)
+	}
 	b.startInformalize(nil, nil)
 	if b.pool != nil {
 		_ = b.pool.Close()
