@@ -6,31 +6,9 @@
 -- inserted after the docstring or with a clear failure message, and the
 -- model's start-up was reported as progress. Timeouts are generous: on a
 -- loaded 2-core machine the model writes 1–3 tokens a second.
-local function log(msg)
-  io.stdout:write('[nvim-local] ' .. msg .. '\n')
-  io.stdout:flush()
-end
-
-_G.print = function(...)
-  local parts = {}
-  for i = 1, select('#', ...) do
-    parts[#parts + 1] = tostring(select(i, ...))
-  end
-  log('nvim: ' .. table.concat(parts, ' '))
-end
-
-local function fail(msg)
-  error(msg, 0)
-end
-
-local function find_line(needle)
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
-    if l:find(needle, 1, true) then
-      return i
-    end
-  end
-  fail('"' .. needle .. '" not found in the buffer')
-end
+local lib = dofile(debug.getinfo(1, 'S').source:sub(2):gsub('[^/]*$', '') .. 'lib.lua')
+lib.setup('nvim-local')
+local log, fail, find_line = lib.log, lib.fail, lib.find_line
 
 local function main()
   local plugin = assert(os.getenv('DRIFT_NVIM_PLUGIN'), 'DRIFT_NVIM_PLUGIN not set')
@@ -91,26 +69,7 @@ local function main()
     log(('formalize ended with the failure message after %.0fs: %s'):format(secs, msg))
     return
   end
-  local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
-  local i = find_line('Every prime number greater than 2 is odd')
-  local nxt
-  for j = i + 1, #lines do
-    if lines[j]:match('%S') then
-      nxt = j
-      break
-    end
-  end
-  if not nxt or not lines[nxt]:match('^%s*theorem%s+%S+') then
-    fail('formalize reported success but no theorem follows the docstring; got ' .. vim.inspect(nxt and lines[nxt]))
-  end
-  local stub = {}
-  for j = nxt, #lines do
-    if not lines[j]:match('%S') then
-      break
-    end
-    table.insert(stub, lines[j])
-  end
-  local text = table.concat(stub, '\n')
+  local text = lib.stub_after('Every prime number greater than 2 is odd')
   if not text:match(':=%s*by%s+sorry') then
     fail('the inserted stub has no `:= by sorry`: ' .. text)
   end

@@ -5,24 +5,9 @@
 -- DRIFT_LLM_BASE_URL points the server at the fake model server.
 -- Exits 0 on success; on any Lua error prints it and leaves with `cquit 3`
 -- (a Lua error would otherwise hang headless Neovim).
-local function log(msg)
-  io.stdout:write('[nvim-e2e] ' .. msg .. '\n')
-  io.stdout:flush()
-end
-
--- Messages Neovim prints (e.g. the applyEdit handler's "Workspace edit …")
--- go to stdout on their own lines.
-_G.print = function(...)
-  local parts = {}
-  for i = 1, select('#', ...) do
-    parts[#parts + 1] = tostring(select(i, ...))
-  end
-  log('nvim: ' .. table.concat(parts, ' '))
-end
-
-local function fail(msg)
-  error(msg, 0)
-end
+local lib = dofile(debug.getinfo(1, 'S').source:sub(2):gsub('[^/]*$', '') .. 'lib.lua')
+lib.setup('nvim-e2e')
+local log, fail, find_line = lib.log, lib.fail, lib.find_line
 
 local function wait(what, ms, cond)
   if not vim.wait(ms, cond, 50) then
@@ -32,15 +17,6 @@ end
 
 local function buf_text()
   return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
-end
-
-local function find_line(needle)
-  for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
-    if l:find(needle, 1, true) then
-      return i
-    end
-  end
-  fail('"' .. needle .. '" not found in the buffer')
 end
 
 local function read_file(path)
@@ -110,26 +86,7 @@ local function main()
   if err then
     fail('formalize: ' .. vim.inspect(err))
   end
-  local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
-  local i = find_line('Every prime number greater than 2 is odd')
-  local nxt
-  for j = i + 1, #lines do
-    if lines[j]:match('%S') then
-      nxt = j
-      break
-    end
-  end
-  if not nxt or not lines[nxt]:match('^%s*theorem%s+%S+') then
-    fail('formalize: no theorem after the docstring; got ' .. vim.inspect(nxt and lines[nxt]))
-  end
-  local stub = {}
-  for j = nxt, #lines do
-    if not lines[j]:match('%S') then
-      break
-    end
-    table.insert(stub, lines[j])
-  end
-  local stub_text = table.concat(stub, '\n')
+  local stub_text = lib.stub_after('Every prime number greater than 2 is odd')
   if not stub_text:match(':=%s*by%s+sorry') and not stub_text:match(':=%s*sorry') then
     fail('formalize: stub has no `:= by sorry`: ' .. stub_text)
   end
