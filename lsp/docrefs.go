@@ -155,7 +155,7 @@ const (
 	searchBelow    = 5
 	searchMinChars = 3
 	searchHits     = 20
-	searchTimeout  = 150 * time.Millisecond
+	searchTimeout  = 40 * time.Millisecond
 )
 
 // completionSearch returns the library search's hits for the words typed
