@@ -34,7 +34,10 @@ type parsedDoc struct {
 // document is not open or the checker is not built yet.
 func (s *server) commentDoc(u string) (*Document, *docref.Doc, *docref.Checker) {
 	b := s.currentBackend()
-	if b == nil {
+	s.mu.Lock()
+	on := s.settings.Comments.Enable
+	s.mu.Unlock()
+	if b == nil || !on {
 		return nil, nil, nil
 	}
 	c := b.Comments()
@@ -191,15 +194,7 @@ func (s *server) commentsWhenReady(ctx context.Context, b Backend) {
 	}
 	for {
 		changed := b.CommentsChanged()
-		s.mu.Lock()
-		us := make([]string, 0, len(s.docs))
-		for u := range s.docs {
-			us = append(us, u)
-		}
-		s.mu.Unlock()
-		for _, u := range us {
-			s.refreshComments(u)
-		}
+		s.refreshOpenComments()
 		select {
 		case <-ctx.Done():
 			return
@@ -208,11 +203,35 @@ func (s *server) commentsWhenReady(ctx context.Context, b Backend) {
 	}
 }
 
+// refreshOpenComments recomputes the comment diagnostics of every open
+// document.
+func (s *server) refreshOpenComments() {
+	s.mu.Lock()
+	us := make([]string, 0, len(s.docs))
+	for u := range s.docs {
+		us = append(us, u)
+	}
+	s.mu.Unlock()
+	for _, u := range us {
+		s.refreshComments(u)
+	}
+}
+
 // refreshComments recomputes the diagnostics of the names in u's comments
 // (after the debounce, off the read loop) and republishes.
 func (s *server) refreshComments(u string) {
 	d, doc, c := s.commentDoc(u)
 	if doc == nil {
+		// Turned off (comments.enable): take back what was published.
+		s.mu.Lock()
+		had := len(s.commentDiags[u]) > 0 && !s.settings.Comments.Enable
+		if had {
+			delete(s.commentDiags, u)
+		}
+		s.mu.Unlock()
+		if had {
+			s.publish(u)
+		}
 		return
 	}
 	s.mu.Lock()

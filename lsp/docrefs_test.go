@@ -274,3 +274,27 @@ func TestCommentDiagnosticsFollowLibrary(t *testing.T) {
 	e.edit(du, "namespace Lib\n", "namespace Lib\n\ntheorem brand_new : True := trivial\n")
 	e.waitFor("the diagnostic to clear after the library changed", func() bool { return !flagged() })
 }
+
+// TestCommentFeaturesOff: comments.enable false takes back the published
+// comment diagnostics and turns hover off; true brings them back.
+func TestCommentFeaturesOff(t *testing.T) {
+	e, u, _ := startComments(t)
+	stale := func() bool {
+		for _, d := range e.Diagnostics(u) {
+			if d["code"] == "stale-reference" {
+				return true
+			}
+		}
+		return false
+	}
+	e.waitFor("diagnostics of names in comments", stale)
+	pos := map[string]any{"textDocument": map[string]any{"uri": u}, "position": e.at(u, "`Lib.old_name`", 3)}
+	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"drift": map[string]any{"comments": map[string]any{"enable": false}}}})
+	e.waitFor("the comment diagnostics to be taken back", func() bool { return !stale() })
+	var h *struct{ Contents any }
+	if err := e.callJSON("textDocument/hover", pos, &h); err != nil || h != nil {
+		t.Fatalf("hover with comments.enable off: %+v, %v", h, err)
+	}
+	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"drift": map[string]any{"comments": map[string]any{"enable": true}}}})
+	e.waitFor("the comment diagnostics to come back", stale)
+}

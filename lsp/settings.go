@@ -35,8 +35,11 @@ type Settings struct {
 	Comments CommentSettings `json:"comments"`
 }
 
-// CommentSettings configure the diagnostics of names in comments.
+// CommentSettings configure the features for names in comments.
 type CommentSettings struct {
+	// Enable turns every feature for names in comments (hover, definition,
+	// completion, diagnostics, quick fixes) on (the default) or off.
+	Enable bool `json:"enable"`
 	// Severity of a name that does not resolve: "information" (default),
 	// "hint", "warning", "error" or "off". Deprecated names are hints.
 	Severity string `json:"severity"`
@@ -118,6 +121,7 @@ func DefaultSettings() Settings {
 		Pipeline:  PipelineSettings{SubQueries: "top1", K: 5, M: 3, Samples: 4, RepairBudget: 4},
 		MaxJobs:   2,
 		Log:       LogSettings{Level: "info"},
+		Comments:  CommentSettings{Enable: true},
 	}
 }
 
@@ -247,4 +251,6 @@ func (s *server) setSettings(raw []byte) {
 	s.jobs.setLimit(settings.MaxJobs)
 	s.log.Debugf("drift: settings %s", settings)
 	s.owner.request(ownerSettings)
+	// comments.enable and comments.severity apply to open documents now.
+	s.spawn(s.refreshOpenComments)
 }

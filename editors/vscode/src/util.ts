@@ -39,6 +39,7 @@ export const SERVER_SETTINGS = [
   'maxJobs',
   'log.level',
   'log.file',
+  'comments.enable',
   'comments.severity',
 ] as const;
 
