@@ -2,7 +2,6 @@ package leansrc
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -114,32 +113,11 @@ func backquotedIdents(s string) []string {
 		if j < 0 {
 			return out
 		}
-		if id := s[i+1 : i+1+j]; IsIdent(id) {
+		if id := s[i+1 : i+1+j]; IsIdentifier(id) {
 			out = append(out, id)
 		}
 		s = s[i+j+2:]
 	}
-}
-
-// IsIdent reports whether s is written as one (possibly dotted) Lean
-// identifier.
-func IsIdent(s string) bool {
-	if s == "" || strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || strings.Contains(s, "..") {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r == '.' || r == '_' || r == '\'' || r == '!' || r == '?':
-		case unicode.IsLetter(r):
-		case unicode.IsDigit(r) || r >= '₀' && r <= '₉':
-			if i == 0 {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // BoldTerms returns the `**…**` spans of a docstring (trimmed, one line
