@@ -14,10 +14,13 @@ import (
 // is only replaced where it occurs as a whole identifier. Suggestions that
 // are mere look-alikes (Rel for Re) are not used: they would turn an
 // honest failure into a stub that passes the name check but means
-// something else. It needs no model. It returns the new stub and one note
-// per replacement, or stub unchanged and no notes when nothing could be
-// replaced.
-func RepairNames(stub string, unknown []string, suggestions map[string][]string) (string, []string) {
+// something else. Nor are names that usable rejects (nil accepts all): the
+// pipeline passes the rule that a statement names definitions, types and
+// fields, never a theorem, so the word "constant" does not become the
+// theorem PLift.rec.constant. It needs no model. It returns the new stub and
+// one note per replacement, or stub unchanged and no notes when nothing
+// could be replaced.
+func RepairNames(stub string, unknown []string, suggestions map[string][]string, usable func(name string) bool) (string, []string) {
 	to := map[string]string{}
 	var notes []string
 	for _, u := range unknown {
@@ -25,7 +28,7 @@ func RepairNames(stub string, unknown []string, suggestions map[string][]string)
 			continue
 		}
 		for _, s := range suggestions[u] {
-			if strings.HasSuffix(s, "."+u) {
+			if strings.HasSuffix(s, "."+u) && (usable == nil || usable(s)) {
 				to[u] = s
 				notes = append(notes, fmt.Sprintf("replaced the unknown name %s by %s (the library's name in its namespace)", u, s))
 				break

@@ -584,7 +584,7 @@ func (pl *Pipeline) repairNames(ctx context.Context, c *Candidate, header string
 		unknown = append(unknown, u.Name)
 		sugg[u.Name] = u.Suggestions
 	}
-	fixed, notes := RepairNames(c.Stub, unknown, sugg)
+	fixed, notes := RepairNames(c.Stub, unknown, sugg, pl.statementName)
 	if len(notes) == 0 {
 		return false
 	}
@@ -594,6 +594,21 @@ func (pl *Pipeline) repairNames(ctx context.Context, c *Candidate, header string
 	}
 	c.Stub, c.Check, c.Repaired = fixed, rep, true
 	c.Notes = append(c.Notes, notes...)
+	return true
+}
+
+// statementName reports whether a statement can sensibly name the library
+// declaration name: anything but a theorem, an alias (of one, as a rule) or
+// an instance, which statements use through their class.
+func (pl *Pipeline) statementName(name string) bool {
+	d, ok := pl.r.Lookup(name)
+	if !ok {
+		return true
+	}
+	switch d.Kind {
+	case library.KindTheorem, library.KindAlias, library.KindInstance:
+		return false
+	}
 	return true
 }
 

@@ -108,7 +108,10 @@ func TestParseDecompositionJSON(t *testing.T) {
 }
 
 func TestRepairNames(t *testing.T) {
-	sugg := map[string][]string{"Even": {"Mm.Even", "Nat.Even"}, "Odd": {"Rel", "Mm.Odd"}, "Nope": nil, "Re": {"Rel", "Rep"}}
+	sugg := map[string][]string{"Even": {"Mm.Even", "Nat.Even"}, "Odd": {"Rel", "Mm.Odd"}, "Nope": nil, "Re": {"Rel", "Rep"},
+		"constant": {"PLift.rec.constant", "Mm.Fun.constant"}}
+	theorems := map[string]bool{"PLift.rec.constant": true}
+	usable := func(name string) bool { return !theorems[name] }
 	tests := []struct {
 		in      string
 		unknown []string
@@ -123,9 +126,11 @@ func TestRepairNames(t *testing.T) {
 		{"theorem t : Nope 1 := by sorry", []string{"Nope"}, "theorem t : Nope 1 := by sorry", 0},
 		// Look-alikes are not namespaces: Re stays (an honest failure).
 		{"theorem t (z : ℂ) : Re z = 0 := by sorry", []string{"Re"}, "theorem t (z : ℂ) : Re z = 0 := by sorry", 0},
+		// A theorem is not what a statement names: the next suggestion is used.
+		{"theorem t (f : ℕ → ℕ) : constant f := by sorry", []string{"constant"}, "theorem t (f : ℕ → ℕ) : Mm.Fun.constant f := by sorry", 1},
 	}
 	for _, tc := range tests {
-		got, notes := RepairNames(tc.in, tc.unknown, sugg)
+		got, notes := RepairNames(tc.in, tc.unknown, sugg, usable)
 		if got != tc.want || len(notes) != tc.notes {
 			t.Errorf("RepairNames(%q) = %q, %q; want %q with %d notes", tc.in, got, notes, tc.want, tc.notes)
 		}

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/drift-lsp/drift-lsp/llm"
 )
 
@@ -154,10 +156,14 @@ func TestRestartAfterCrashAndHang(t *testing.T) {
 		t.Fatalf("second Start: %v, pid %d → %d", err, pid, s.PID())
 	}
 	// Crash: the next BaseURL starts a new process.
+	s.mu.Lock()
+	exited := s.proc.done
+	s.mu.Unlock()
 	syscall.Kill(pid, syscall.SIGKILL)
-	waitGone(t, pid)
-	for deadline := time.Now().Add(30 * time.Second); s.PID() == pid && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond) // until the server notices the exit
+	select { // until the server has noticed the exit
+	case <-exited:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the server did not notice that process %d was killed", pid)
 	}
 	url2, err := s.BaseURL(context.Background())
 	if err != nil || s.PID() == pid || s.PID() == 0 {
@@ -180,17 +186,31 @@ func TestRestartAfterCrashAndHang(t *testing.T) {
 	waitGone(t, last)
 }
 
-// waitGone waits until process pid no longer exists (or is a zombie).
+// waitGone waits until process pid has terminated (a zombie counts), on a
+// pidfd, which becomes readable when the process terminates.
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if !alive(pid) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return
 	}
-	t.Fatalf("process %d still running", pid)
+	if err != nil {
+		t.Fatalf("pidfd_open(%d): %v", pid, err)
+	}
+	defer unix.Close(fd)
+	for {
+		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 30_000)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("poll: %v", err)
+		}
+		if n == 0 {
+			t.Fatalf("process %d still running after 30 s", pid)
+		}
+		return
+	}
 }
 
 // alive reports whether pid exists and is not a zombie, from /proc.
