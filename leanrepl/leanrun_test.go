@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/lake"
+	"github.com/drift-lsp/drift-lsp/internal/proctest"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl/leantest"
 	"golang.org/x/sys/unix"
@@ -290,24 +291,11 @@ func gone(t *testing.T, file string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fd, err := unix.PidfdOpen(pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return true
-	}
+	ok, err := proctest.WaitExit(pid, 10*time.Second)
 	if err != nil {
-		t.Fatalf("pidfd_open(%d): %v", pid, err)
+		t.Fatalf("waiting for process %d: %v", pid, err)
 	}
-	defer unix.Close(fd)
-	for {
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 10_000)
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			t.Fatalf("poll: %v", err)
-		}
-		return n > 0
-	}
+	return ok
 }
 
 func TestRealLeanFaults(t *testing.T) {

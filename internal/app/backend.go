@@ -47,7 +47,7 @@ type driftBackend struct {
 	commentsStart   sync.Once
 	// closed is closed by Close; it stops followComments.
 	closed chan struct{}
-	ctx           context.Context
+	ctx    context.Context
 	// local is the bundled local model's server once the client used it;
 	// it is reused by later configurations and stopped by Close.
 	local *local.Server

@@ -16,8 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/drift-lsp/drift-lsp/internal/proctest"
 	"github.com/drift-lsp/drift-lsp/llm"
 )
 
@@ -186,30 +185,11 @@ func TestRestartAfterCrashAndHang(t *testing.T) {
 	waitGone(t, last)
 }
 
-// waitGone waits until process pid has terminated (a zombie counts), on a
-// pidfd, which becomes readable when the process terminates.
+// waitGone waits until process pid has terminated (a zombie counts).
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	fd, err := unix.PidfdOpen(pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return
-	}
-	if err != nil {
-		t.Fatalf("pidfd_open(%d): %v", pid, err)
-	}
-	defer unix.Close(fd)
-	for {
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 30_000)
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			t.Fatalf("poll: %v", err)
-		}
-		if n == 0 {
-			t.Fatalf("process %d still running after 30 s", pid)
-		}
-		return
+	if ok, err := proctest.WaitExit(pid, 30*time.Second); err != nil || !ok {
+		t.Fatalf("process %d still running after 30 s (%v)", pid, err)
 	}
 }
 
