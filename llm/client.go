@@ -296,6 +296,19 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 		key = cacheKey(creq)
 		resp, err = send(creq)
 	}
+	if creq.ResponseFormat != nil && err != nil && outputUnparsed(err.Error()) {
+		// Draw once more with another seed: the failure belongs to one
+		// sampled output, and the answer is cached under the question.
+		seed := 1
+		if creq.Seed != nil {
+			seed = *creq.Seed + 1
+		}
+		creq.Seed = &seed
+		if c.cfg.Logf != nil {
+			c.cfg.Logf("llm: %s: the server could not parse the model's structured answer; drawing again with seed %d", req.Stage, seed)
+		}
+		resp, err = send(creq)
+	}
 	if err != nil && context.Cause(cctx) == ErrTimeout && ctx.Err() == nil {
 		err = fmt.Errorf("%w after %s (model %s)", ErrTimeout, c.cfg.Timeout, model)
 	}

@@ -169,3 +169,57 @@ func TestRequestMaxTokens(t *testing.T) {
 		}
 	}
 }
+
+// llama.cpp answers HTTP 500 when it cannot parse the structured output its
+// model produced; the same seeded request would produce it again, so the
+// client does not retry it as-is but draws once more with the next seed,
+// and caches the answer under the question.
+func TestUnparsedStructuredOutput(t *testing.T) {
+	const unparsed = "The model produced output that does not match the expected peg-native format"
+	tests := []struct {
+		name     string
+		failures int // seeds that fail before one succeeds
+		wantErr  bool
+		seeds    []int
+	}{
+		{name: "the second draw parses", failures: 1, seeds: []int{7, 8}},
+		{name: "both draws fail: an error, not four identical requests", failures: 2, wantErr: true, seeds: []int{7, 8}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.New(t, func(n int, _ llmtest.Request) llmtest.Reply {
+				if n < tc.failures {
+					return llmtest.Reply{Status: 500, Text: unparsed}
+				}
+				return llmtest.Reply{Text: `{"theorem":"theorem t : True := by sorry"}`}
+			})
+			defer srv.Close()
+			c := newClient(t, srv, nil)
+			req := ask(llm.StageFormalize)
+			req.Schema = stubSchema
+			seed := 7
+			req.Seed = &seed
+			r, err := c.NewAction(0).Complete(context.Background(), req)
+			if tc.wantErr != (err != nil) {
+				t.Fatalf("answer %+v, error %v", r, err)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != len(tc.seeds) {
+				t.Fatalf("%d requests, want %d", len(reqs), len(tc.seeds))
+			}
+			for i, want := range tc.seeds {
+				if reqs[i].Seed == nil || *reqs[i].Seed != want || reqs[i].ResponseFormat == nil {
+					t.Fatalf("request %d: seed %v, response_format %v; want seed %d, structured", i, reqs[i].Seed, reqs[i].ResponseFormat, want)
+				}
+			}
+			if err != nil {
+				return
+			}
+			// The question (seed 7) is answered from the cache now.
+			r2, err := c.NewAction(0).Complete(context.Background(), req)
+			if err != nil || !r2.Cached || len(srv.Requests()) != len(tc.seeds) {
+				t.Fatalf("repeat: %+v %v, %d requests", r2, err, len(srv.Requests()))
+			}
+		})
+	}
+}

@@ -73,6 +73,15 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err == nil && (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500) {
 			retryable = true
 			wait = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+			if resp.StatusCode == http.StatusInternalServerError {
+				// Peek: the same request would only reproduce a model output
+				// the server could not parse (the client asks again
+				// differently instead).
+				body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+				resp.Body.Close()
+				resp.Body = io.NopCloser(strings.NewReader(string(body)))
+				retryable = !outputUnparsed(string(body))
+			}
 		}
 		if !retryable || attempt >= t.retries || (attempt > 0 && req.GetBody == nil) {
 			if err != nil {
@@ -106,6 +115,17 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		case <-timer.C:
 		}
 	}
+}
+
+// outputUnparsed reports whether a server's error message says that it
+// could not parse the model's own output. llama.cpp's server answers a
+// structured (response_format) request so — HTTP 500, "The model produced
+// output that does not match the expected peg-native format" — when its
+// output parser rejects what the grammar let through (ggml-org/llama.cpp
+// issues 26381, 27733); the 0.5B model meets it on LaTeX copied into a JSON
+// string. With a seed, the same request reproduces the same output.
+func outputUnparsed(msg string) bool {
+	return strings.Contains(msg, "produced output that does not match the expected")
 }
 
 // retryAfter parses a Retry-After header (seconds or an HTTP date).
