@@ -3,8 +3,10 @@ package drift
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -70,6 +72,8 @@ func stubFromJSON(text string) (string, bool) {
 	}
 	var b strings.Builder
 	b.WriteString("theorem " + name)
+	taken := identifiers(strings.Join(s.Binders, " ") + " " + concl)
+	hyp := 0
 	for _, bd := range s.Binders {
 		bd = strings.TrimSpace(bd)
 		if bd == "" {
@@ -78,10 +82,58 @@ func stubFromJSON(text string) (string, bool) {
 		if !strings.ContainsAny(bd[:1], "({[⦃") {
 			bd = "(" + bd + ")"
 		}
+		if inner, ok := strings.CutPrefix(bd, "("); ok && strings.HasSuffix(inner, ")") && isUnnamedHypothesis(inner[:len(inner)-1]) {
+			// (x ∈ S), (a ≠ 0): a hypothesis without its name, which small
+			// models write as if it were a binder; Lean wants (h : x ∈ S).
+			var h string
+			for h = ""; h == "" || taken[h]; {
+				hyp++
+				h = "h" + strconv.Itoa(hyp)
+			}
+			bd = "(" + h + " : " + inner
+		}
 		b.WriteString(" " + bd)
 	}
 	b.WriteString(" : " + concl + " := by sorry")
 	return b.String(), true
+}
+
+// isUnnamedHypothesis reports whether the inside of an explicit binder is a
+// proposition with no name: it has no colon outside brackets (so it is not
+// "x y : T") and is not a list of names ("x y", whose types Lean infers).
+func isUnnamedHypothesis(inner string) bool {
+	toks, errs := leansrc.Scan([]byte(inner))
+	if len(errs) > 0 || len(toks) == 0 {
+		return false
+	}
+	depth, names := 0, true
+	for _, t := range toks {
+		text := inner[t.Start:t.End]
+		switch {
+		case t.Kind == leansrc.TokSymbol && strings.ContainsAny(text, "([{⦃⟨"):
+			depth++
+		case t.Kind == leansrc.TokSymbol && strings.ContainsAny(text, ")]}⦄⟩"):
+			depth--
+		case t.Kind == leansrc.TokSymbol && text == ":" && depth == 0:
+			return false
+		}
+		if t.Kind != leansrc.TokIdent {
+			names = false
+		}
+	}
+	return !names
+}
+
+// identifiers returns the identifiers of a piece of Lean text.
+func identifiers(text string) map[string]bool {
+	out := map[string]bool{}
+	toks, _ := leansrc.Scan([]byte(text))
+	for _, t := range toks {
+		if t.Kind == leansrc.TokIdent {
+			out[text[t.Start:t.End]] = true
+		}
+	}
+	return out
 }
 
 // ParseFormalizeAnswer normalises a Formalize answer, structured (JSON with

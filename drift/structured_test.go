@@ -65,6 +65,8 @@ func TestParseFormalizeAnswer(t *testing.T) {
 			"theorem odd_of_prime (p : Nat) (hp : Mm.Prime p) : Mm.Odd p := by sorry", ""},
 		{"structured, bare binder and a proof in the conclusion", `{"name": "x", "binders": ["n : ℕ"], "conclusion": "n = n := rfl"}`,
 			"theorem odd_of_prime (n : ℕ) : n = n := by sorry", ""},
+		{"unnamed hypotheses get names that are free", `{"name": "x", "binders": ["(x S : Set ℕ)", "(h1 : 0 ∈ S)", "(x ∈ S)", "(a ≠ (0 : ℕ))", "(x y)", "[Fintype S]"], "conclusion": "x = x"}`,
+			"theorem odd_of_prime (x S : Set ℕ) (h1 : 0 ∈ S) (h2 : x ∈ S) (h3 : a ≠ (0 : ℕ)) (x y) [Fintype S] : x = x := by sorry", ""},
 		{"structured in a fence with prose", "Here:\n```json\n{\"name\": \"x\", \"binders\": [], \"conclusion\": \"True\"}\n```",
 			"theorem odd_of_prime : True := by sorry", ""},
 		{"a whole theorem field", `{"theorem": "theorem y (n : Nat) : n = n := by sorry"}`,
