@@ -418,6 +418,13 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	if res.Summary != "" {
 		summary += " (" + res.Summary + ")"
 	}
+	if r := res.Report; r != nil && !r.Passed() {
+		// The same verdict as the CLI's: the stub is kept for the user to
+		// fix (its findings are diagnostics), never passed off as a result.
+		verdict := "the inserted theorem did not pass its checks: " + r.Summary()
+		summary = "Inserted, but " + verdict + " — " + firstLine(final)
+		s.showMessage(protocol.MessageTypeWarning, "DRIFT: "+verdict)
+	}
 	s.log.Infof("drift: formalize: %s", summary)
 	return truncate(summary, 200), nil
 }

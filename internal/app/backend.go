@@ -55,16 +55,31 @@ type driftBackend struct {
 	model string
 	// stopInformal cancels the running informalization and waits for it.
 	stopInformal func()
+	// jobs counts the running Formalize jobs.
+	jobs int
+	// idleInformal is the bundled local model's client, which describes
+	// declarations only between jobs (see Formalize), nil otherwise.
+	idleInformal *llm.Client
+	// described maps the declarations described so far to the signature
+	// each description was written for. Only the informalization goroutine
+	// uses it; runs never overlap (startInformalize waits for the last).
+	described map[string]string
 }
 
 // informalizeCalls bounds the model calls of one background
-// informalization run.
-const informalizeCalls = 64
+// informalization run with a configured endpoint, which runs once the
+// index is ready; idleInformalizeCalls those of a run with the bundled
+// local model, which runs after each Formalize job, when none is running,
+// and stops when the next one starts.
+const (
+	informalizeCalls     = 64
+	idleInformalizeCalls = 8
+)
 
 // startInformalize stops the running informalization and, when client is
-// not nil, starts one with pl in the background. It is called with b.mu
-// held (the run never takes it).
-func (b *driftBackend) startInformalize(pl *drift.Pipeline, client *llm.Client) {
+// not nil, starts one with pl in the background, of at most budget model
+// calls. It is called with b.mu held (the run never takes it).
+func (b *driftBackend) startInformalize(pl *drift.Pipeline, client *llm.Client, budget int) {
 	if b.stopInformal != nil {
 		b.stopInformal()
 		b.stopInformal = nil
@@ -80,16 +95,17 @@ func (b *driftBackend) startInformalize(pl *drift.Pipeline, client *llm.Client) 
 	}
 	go func() {
 		defer close(done)
-		b.informalize(ctx, pl)
+		b.informalize(ctx, pl, budget)
 	}()
 }
 
 // informalize waits for the index, describes the user's own undocumented
-// declarations (drift's Informalize stage: the workspace's files, not its
-// packages; in dependency order, at most informalizeCalls model calls,
-// answers cached on disk by the client) and hands the descriptions to the
-// engine, whose search then finds the declarations by them.
-func (b *driftBackend) informalize(ctx context.Context, pl *drift.Pipeline) {
+// declarations not described yet (drift's Informalize stage: the
+// workspace's files, not its packages; in dependency order, at most budget
+// model calls, answers cached on disk by the client) and hands the
+// descriptions to the engine, whose search then finds the declarations by
+// them.
+func (b *driftBackend) informalize(ctx context.Context, pl *drift.Pipeline, budget int) {
 	if b.eng.WaitReady(ctx) != nil {
 		return
 	}
@@ -97,11 +113,16 @@ func (b *driftBackend) informalize(ctx context.Context, pl *drift.Pipeline) {
 	if lib == nil {
 		return
 	}
-	targets := drift.InformalizeTargets(lib.Decls())
+	var targets []*library.Decl
+	for _, d := range drift.InformalizeTargets(lib.Decls()) {
+		if sig, ok := b.described[d.Name]; !ok || sig != d.Signature {
+			targets = append(targets, d)
+		}
+	}
 	if len(targets) == 0 {
 		return
 	}
-	desc, usage, err := pl.Informalize(ctx, targets, b.eng.Lookup, informalizeCalls, nil)
+	desc, usage, err := pl.Informalize(ctx, targets, b.eng.Lookup, budget, nil)
 	if ctx.Err() != nil {
 		return
 	}
@@ -109,9 +130,13 @@ func (b *driftBackend) informalize(ctx context.Context, pl *drift.Pipeline) {
 		b.logf("drift: describing your declarations: %v", err)
 	}
 	out := make(map[string]retrieval.Description, len(desc))
+	if b.described == nil {
+		b.described = map[string]string{}
+	}
 	for _, d := range targets {
 		if text, ok := desc[d.Name]; ok {
 			out[d.Name] = retrieval.Description{Signature: d.Signature, Text: text}
+			b.described[d.Name] = d.Signature
 		}
 	}
 	b.eng.Describe(out)
@@ -308,14 +333,14 @@ func (b *driftBackend) Configure(s lsp.Settings) {
 		params.PerSubQuery = s.Pipeline.K
 	}
 	b.pipeline = drift.New(b.eng, client, b.checker, params)
-	// The background descriptions run only against a configured endpoint:
-	// with the bundled local model (one slot, two cores on a laptop) they
-	// would start it after every start-up and hold it for up to
-	// informalizeCalls answers while the user waits to formalize.
+	// With a configured endpoint the descriptions start now. The bundled
+	// local model (one slot, two cores on a laptop) is not started for
+	// them: they run between jobs, once a job has started it (Formalize).
+	b.idleInformal = nil
 	if srv != nil {
-		client = nil
+		b.idleInformal, client = client, nil
 	}
-	b.startInformalize(b.pipeline, client)
+	b.startInformalize(b.pipeline, client, informalizeCalls)
 }
 
 func (b *driftBackend) current() (*drift.Pipeline, lsp.Settings, error) {
@@ -372,6 +397,25 @@ func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, 
 	if noModel != nil {
 		return nil, noModel
 	}
+	b.mu.Lock()
+	b.jobs++
+	if b.idleInformal != nil {
+		b.startInformalize(nil, nil, 0) // the job gets the model's one slot
+	}
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.jobs--
+		select {
+		case <-b.closed:
+			return
+		default:
+		}
+		if b.jobs == 0 && b.idleInformal != nil && b.local != nil && b.local.PID() != 0 {
+			b.startInformalize(b.pipeline, b.idleInformal, idleInformalizeCalls)
+		}
+	}()
 	res, err := pl.Formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}, report)
 	if err != nil {
 		return nil, err
@@ -435,7 +479,7 @@ func (b *driftBackend) Close() error {
 	default:
 		close(b.closed)
 	}
-	b.startInformalize(nil, nil)
+	b.startInformalize(nil, nil, 0)
 	if b.pool != nil {
 		_ = b.pool.Close()
 		b.pool = nil

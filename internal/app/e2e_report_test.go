@@ -21,7 +21,15 @@ func TestEndToEndReportPositions(t *testing.T) {
 		return ws(i, req)
 	}, nil)
 	s.run("greater than 2 is odd", titleFormalize)
-	s.waitEnd("DRIFT: " + titleFormalize)
+	// The verdict is said, as the CLI's "Verdict:" line says it: in the
+	// job's end and in a warning.
+	const verdict = "the inserted theorem did not pass its checks: unknown names: Mm.IsOddNumber"
+	if end := s.waitEnd("DRIFT: " + titleFormalize); !strings.HasPrefix(end, "Inserted, but "+verdict) {
+		t.Errorf("end of the job %q, want the verdict %q", end, verdict)
+	}
+	if err := s.Wait(s.ctx, func() bool { return len(s.Messages()) > 0 }); err != nil || s.Messages()[0] != "DRIFT: "+verdict {
+		t.Errorf("messages %q, want the warning %q (%v)", s.Messages(), verdict, err)
+	}
 	if err := s.Wait(s.ctx, func() bool { return len(s.Diagnostics(s.u)) > 0 }); err != nil {
 		t.Fatalf("no diagnostic for the inserted stub: %v", err)
 	}
