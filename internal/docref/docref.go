@@ -223,6 +223,12 @@ func (c *Checker) File(src []byte, syn *leansrc.File, decls []*library.Decl) []R
 
 // Refs is File over comments already located.
 func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls []*library.Decl) []Ref {
+	return c.refs(src, comments, syn, decls, nil)
+}
+
+// refs is Refs with local, names the file's own code uses, counted as known
+// besides the checker's Known.
+func (c *Checker) refs(src []byte, comments []Comment, syn *leansrc.File, decls []*library.Decl, local Known) []Ref {
 	if len(comments) == 0 {
 		return nil
 	}
@@ -269,7 +275,7 @@ func (c *Checker) Refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 				if bound == nil {
 					bound = boundNames(vars, self)
 				}
-				c.classify(&r, bound)
+				c.classify(&r, bound, local)
 				out = append(out, r)
 			}
 		}
@@ -412,7 +418,8 @@ func boundNames(vars []string, self *library.Decl) map[string]bool {
 }
 
 // classify resolves r and sets its Status and Target.
-func (c *Checker) classify(r *Ref, bound map[string]bool) {
+func (c *Checker) classify(r *Ref, bound map[string]bool, local Known) {
+	known := func(n string) bool { return c.known[n] || local[n] }
 	if n := c.Resolve(r.Name, r.Scope, r.Self); n != "" {
 		r.Target = n
 		r.Status = Resolved
@@ -449,7 +456,7 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 		r.Status = External
 	case dotted && c.generated(r, id):
 		r.Status = Resolved
-	case dotted && generatedSuffixes[names.Last(id)] && c.known[parent(id)]:
+	case dotted && generatedSuffixes[names.Last(id)] && known(parent(id)):
 		// Lean generates it for a type the code uses but the index lacks
 		// (Batteries' `Rat.casesOn` without Batteries' sources).
 		r.Status = External
@@ -469,7 +476,7 @@ func (c *Checker) classify(r *Ref, bound map[string]bool) {
 		r.Status = Namespace // a file name
 	case c.anyExpansion(r, func(n string) bool { return c.spaces[n] }):
 		r.Status = Namespace
-	case c.anyExpansion(r, func(n string) bool { return c.known[n] }) && !(dotted && len(c.ix.Suffix(id)) > 0):
+	case c.anyExpansion(r, known) && !(dotted && len(c.ix.Suffix(id)) > 0):
 		// Code uses the name, and no indexed declaration could be meant
 		// (`Widget.double` out of its namespace is a mistake, not Lean's).
 		r.Status = External

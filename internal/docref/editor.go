@@ -17,14 +17,20 @@ type Doc struct {
 	Comments []Comment
 	Decls    []*library.Decl
 	Lines    *leansrc.LineIndex
+	// Known holds the identifiers the document's own code uses, which the
+	// checker's Known (read from disk at start-up) may lack: code typed
+	// since, or a file that is not saved yet.
+	Known Known
 }
 
 // NewDoc parses text for the editor features; decls are the document's
 // declarations from the index (nil when it is not indexed yet).
 func NewDoc(text []byte, decls []*library.Decl) *Doc {
 	src, _ := leansrc.Prepare(text)
-	comments, _ := Comments(src)
-	return &Doc{Src: src, Syntax: leansrc.Parse(text), Comments: comments, Decls: decls, Lines: leansrc.NewLineIndex(src)}
+	comments, code := Comments(src)
+	known := Known{}
+	known.Add(src, code)
+	return &Doc{Src: src, Syntax: leansrc.Parse(text), Comments: comments, Decls: decls, Lines: leansrc.NewLineIndex(src), Known: known}
 }
 
 // comment returns the comment holding byte offset off, if any.
@@ -53,7 +59,7 @@ func (c *Checker) At(d *Doc, p leansrc.Pos) (Ref, bool) {
 	if !ok {
 		return Ref{}, false
 	}
-	for _, r := range c.Refs(d.Src, []Comment{cm}, d.Syntax, d.Decls) {
+	for _, r := range c.refs(d.Src, []Comment{cm}, d.Syntax, d.Decls, d.Known) {
 		if r.Start <= off && off <= r.End {
 			return r, true
 		}
@@ -232,5 +238,5 @@ func (c *Checker) FileDecls(path string) []*library.Decl { return c.lib.FileDecl
 
 // Diagnostics returns the findings of a document.
 func (c *Checker) Diagnostics(d *Doc) []Finding {
-	return c.Findings(c.Refs(d.Src, d.Comments, d.Syntax, d.Decls))
+	return c.Findings(c.refs(d.Src, d.Comments, d.Syntax, d.Decls, d.Known))
 }

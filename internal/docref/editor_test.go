@@ -134,6 +134,28 @@ func TestDiagnosticsOfBuffer(t *testing.T) {
 	}
 }
 
+// TestDiagnosticsKnowTheBuffersCode: a name that only the buffer's own
+// code uses — typed after the checker read the library's code — is not
+// reported in a comment, as it would not be after a restart.
+func TestDiagnosticsKnowTheBuffersCode(t *testing.T) {
+	c, d, text, _ := editorFixture(t)
+	const comment = "\n/-- Compare `Qux.frobnicate`. -/\ntheorem t_q : True := trivial\n"
+	reported := func(d *Doc) bool {
+		for _, f := range c.Diagnostics(d) {
+			if f.Name == "Qux.frobnicate" {
+				return true
+			}
+		}
+		return false
+	}
+	if !reported(NewDoc([]byte(text+comment), d.Decls)) {
+		t.Fatal("Qux.frobnicate is not reported although no code uses it: the test shows nothing")
+	}
+	if reported(NewDoc([]byte(text+comment+"#check Qux.frobnicate\n"), d.Decls)) {
+		t.Error("Qux.frobnicate is reported although the buffer's code uses it")
+	}
+}
+
 func TestFirstSentence(t *testing.T) {
 	for in, want := range map[string]string{
 		"A lemma. More.":         "A lemma.",
