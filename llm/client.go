@@ -107,6 +107,9 @@ type Client struct {
 	tr    *transport
 	// noSchema is set once the server refused response_format.
 	noSchema atomic.Bool
+	// failed maps the cache keys of failed requests to their errors
+	// (Config.ReplayFailures).
+	failed sync.Map
 }
 
 // New returns a client for cfg, with the API key cfg.APIKey (resolved by the
@@ -248,6 +251,11 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 			return r, nil
 		}
 	}
+	if c.cfg.ReplayFailures {
+		if err, ok := c.failed.Load(key); ok {
+			return nil, a.fail(req.Stage, err.(error))
+		}
+	}
 	a.mu.Lock()
 	if a.used >= a.budget {
 		a.mu.Unlock()
@@ -317,7 +325,11 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 	a.usage.Duration += time.Since(start)
 	a.mu.Unlock()
 	if err != nil {
-		return nil, a.fail(req.Stage, c.clean(req.Stage, err))
+		err = c.clean(req.Stage, err)
+		if c.cfg.ReplayFailures && ctx.Err() == nil {
+			c.failed.Store(key, err)
+		}
+		return nil, a.fail(req.Stage, err)
 	}
 	resp.Model = model
 	resp.Structured = creq.ResponseFormat != nil

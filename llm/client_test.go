@@ -136,6 +136,24 @@ func TestServerErrors(t *testing.T) {
 	}
 }
 
+// With ReplayFailures a failed question is answered with its error again,
+// without a request; another question still reaches the server.
+func TestReplayFailures(t *testing.T) {
+	srv := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 500, Text: "boom"} })
+	defer srv.Close()
+	c := newClient(t, srv, func(c *llm.Config) { c.ReplayFailures, c.MaxRetries = true, 0 })
+	_, err1 := c.NewAction(0).Complete(context.Background(), ask(llm.StageDecompose))
+	_, err2 := c.NewAction(0).Complete(context.Background(), ask(llm.StageDecompose))
+	if err1 == nil || err2 == nil || err1.Error() != err2.Error() || len(srv.Requests()) != 1 {
+		t.Fatalf("errors %v / %v, %d requests; want the same error from one request", err1, err2, len(srv.Requests()))
+	}
+	other := ask(llm.StageDecompose)
+	other.Messages[1].Content = "another question"
+	if _, err := c.NewAction(0).Complete(context.Background(), other); err == nil || len(srv.Requests()) != 2 {
+		t.Fatalf("another question: %v, %d requests", err, len(srv.Requests()))
+	}
+}
+
 func TestUnauthorizedDoesNotLeakKey(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Queue())
 	defer srv.Close()

@@ -79,6 +79,12 @@ type Config struct {
 	// Endpoint, used when BaseURL is empty, supplies the base URL at request
 	// time: a server started on first use (the local model, llm/local).
 	Endpoint Endpoint
+	// ReplayFailures answers a request that failed before in this client
+	// with the same error instead of asking again, as the response cache
+	// does for answers: a benchmark comparing configurations that ask the
+	// same questions then compares them on the same answers, failures
+	// included (a local server's sampling is not exactly reproducible).
+	ReplayFailures bool
 	// Observe, when set, receives every answered request and its answer,
 	// cache hits included (benchmarks record raw answers with it).
 	Observe func(req Request, resp *Response)

@@ -174,6 +174,9 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 	}
 	m := &meter{log: rec}
 	cfg.Observe = m.observe
+	// structured and full ask the same questions: full must meet the same
+	// answers, failures included, or the comparison measures re-sampling.
+	cfg.ReplayFailures = true
 	clients := map[bool]*llm.Client{}
 	for _, text := range []bool{false, true} {
 		c := cfg
