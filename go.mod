@@ -11,6 +11,7 @@ require (
 	go.lsp.dev/protocol v1.0.1
 	go.lsp.dev/uri v1.0.1
 	go.uber.org/goleak v1.3.0
+	golang.org/x/sync v0.24.0
 	golang.org/x/sys v0.45.0
 	golang.org/x/text v0.36.0
 	google.golang.org/protobuf v1.36.10

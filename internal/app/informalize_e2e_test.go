@@ -38,14 +38,7 @@ func TestEndToEndInformalize(t *testing.T) {
 	}
 	s := startIn(t, resp, nil, ws, filepath.Join("Mine", "Basic.lean"))
 	const query = "leaves remainder one upon halving"
-	found := func() bool {
-		for _, sym := range s.symbols(query) {
-			if strings.HasSuffix(sym.Name, "IsOddNat") {
-				return true
-			}
-		}
-		return false
-	}
+	found := s.finds(query, "IsOddNat")
 	if found() {
 		t.Fatalf("%q finds Mine.IsOddNat before it was described", query)
 	}
@@ -104,6 +97,19 @@ func TestEndToEndInformalizeCancelled(t *testing.T) {
 	}
 }
 
+// finds returns a condition: workspace/symbol for query finds a symbol
+// whose name ends in suffix.
+func (s *session) finds(query, suffix string) func() bool {
+	return func() bool {
+		for _, sym := range s.symbols(query) {
+			if strings.HasSuffix(sym.Name, suffix) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // mineWorkspace creates a Lake workspace whose one file holds two
 // undocumented declarations, the second using the first.
 func mineWorkspace(t *testing.T) string {
@@ -141,14 +147,7 @@ func TestEndToEndInformalizeLocal(t *testing.T) {
 		map[string]any{"baseUrl": "", "local": "auto", "apiKeyEnv": "DRIFT_TEST_NO_KEY"})
 	os.WriteFile(filepath.Join(install, "upstream"), []byte(strings.TrimSuffix(s.srv.URL, "/v1")), 0o600)
 	const query = "leaves remainder one upon halving"
-	found := func() bool {
-		for _, sym := range s.symbols(query) {
-			if strings.HasSuffix(sym.Name, "IsOddNat") {
-				return true
-			}
-		}
-		return false
-	}
+	found := s.finds(query, "IsOddNat")
 	if _, err := os.Stat(filepath.Join(install, "started")); err == nil || found() {
 		t.Fatalf("the local model was started, or a description used, before any job (found %v)", found())
 	}
@@ -157,7 +156,6 @@ func TestEndToEndInformalizeLocal(t *testing.T) {
 	if err := s.Wait(s.ctx, found); err != nil {
 		t.Fatalf("%q never found Mine.IsOddNat after the job: %v; logs %q", query, err, s.Logs())
 	}
-	t.Logf("messages %q\ntext %q", s.Messages(), s.text())
 	reqs := s.srv.Requests()
 	lastJob, firstInformal := -1, -1
 	for i, r := range reqs {

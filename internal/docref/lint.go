@@ -7,8 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -53,20 +54,26 @@ func Lint(ctx context.Context, lib *library.Library, ix *names.Index, parse func
 	c := New(lib, ix, known)
 	out := make([]FileReport, len(files))
 	var total atomic.Int64
-	parallel(workers, len(files), func(i int) {
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i := range files {
 		if ctx.Err() != nil {
-			return
+			break
 		}
-		pf := &files[i]
-		syn := lib.Syntax(pf.path)
-		if syn == nil && len(pf.comments) > 0 {
-			syn = parse(pf.raw)
-		}
-		pf.raw = nil
-		rs := c.Refs(pf.src, pf.comments, syn, lib.FileDecls(pf.path))
-		total.Add(int64(len(rs)))
-		out[i] = FileReport{Path: pf.path, Src: pf.src, Findings: c.Findings(rs), Refs: len(rs)}
-	})
+		g.Go(func() error {
+			pf := &files[i]
+			syn := lib.Syntax(pf.path)
+			if syn == nil && len(pf.comments) > 0 {
+				syn = parse(pf.raw)
+			}
+			pf.raw = nil
+			rs := c.Refs(pf.src, pf.comments, syn, lib.FileDecls(pf.path))
+			total.Add(int64(len(rs)))
+			out[i] = FileReport{Path: pf.path, Src: pf.src, Findings: c.Findings(rs), Refs: len(rs)}
+			return nil
+		})
+	}
+	_ = g.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
@@ -85,6 +92,25 @@ func LoadKnown(ctx context.Context, lib *library.Library, workers int) (Known, e
 	return known, err
 }
 
+// readOne reads and scans the file at path into pf (nothing once ctx ends).
+func readOne(ctx context.Context, pf *parsedFile, path string) {
+	pf.path = path
+	if ctx.Err() != nil {
+		return
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		pf.err = err
+		return
+	}
+	pf.raw = raw
+	pf.src, _ = leansrc.Prepare(raw)
+	var code []leansrc.Token
+	pf.comments, code = Comments(pf.src)
+	pf.known = Known{}
+	pf.known.Add(pf.src, code)
+}
+
 // readAll reads and scans every file of lib on workers goroutines (0:
 // GOMAXPROCS), returning the files in path order and the merged Known set.
 func readAll(ctx context.Context, lib *library.Library, workers int) ([]parsedFile, Known, error) {
@@ -93,24 +119,15 @@ func readAll(ctx context.Context, lib *library.Library, workers int) ([]parsedFi
 	}
 	paths := lib.Files()
 	files := make([]parsedFile, len(paths))
-	parallel(workers, len(paths), func(i int) {
-		pf := &files[i]
-		pf.path = paths[i]
-		if ctx.Err() != nil {
-			return
-		}
-		raw, err := os.ReadFile(pf.path)
-		if err != nil {
-			pf.err = err
-			return
-		}
-		pf.raw = raw
-		pf.src, _ = leansrc.Prepare(raw)
-		var code []leansrc.Token
-		pf.comments, code = Comments(pf.src)
-		pf.known = Known{}
-		pf.known.Add(pf.src, code)
-	})
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i := range paths {
+		g.Go(func() error {
+			readOne(ctx, &files[i], paths[i])
+			return nil
+		})
+	}
+	_ = g.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -125,26 +142,6 @@ func readAll(ctx context.Context, lib *library.Library, workers int) ([]parsedFi
 		files[i].known = nil
 	}
 	return files, known, nil
-}
-
-// parallel runs f(0..n-1) on workers goroutines.
-func parallel(workers, n int, f func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // Fix applies the sure first suggestion of each finding to src and returns

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
@@ -175,49 +177,45 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 		fresh bool
 	}
 	results := make([]result, len(srcs))
-	var next, done atomic.Int64
+	var done atomic.Int64
 	var progMu sync.Mutex
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(srcs) || ctx.Err() != nil {
-					return
-				}
-				s := srcs[i]
-				fd := &fileData{abs: s.abs, root: s.root, rel: s.rel}
-				content, st, err := readSourceStat(s.abs)
-				var pf *leansrc.File
-				fresh := false
-				if st != nil {
-					fd.size, fd.mtime = st.Size(), st.ModTime().UnixNano()
-				}
-				if err != nil {
-					fd.problems = append(fd.problems, Problem{File: s.abs, Msg: err.Error(), Error: true})
-					pf = &leansrc.File{}
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i, s := range srcs {
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			fd := &fileData{abs: s.abs, root: s.root, rel: s.rel}
+			content, st, err := readSourceStat(s.abs)
+			var pf *leansrc.File
+			fresh := false
+			if st != nil {
+				fd.size, fd.mtime = st.Size(), st.ModTime().UnixNano()
+			}
+			if err != nil {
+				fd.problems = append(fd.problems, Problem{File: s.abs, Msg: err.Error(), Error: true})
+				pf = &leansrc.File{}
+			} else {
+				fd.hash = hashContent(content)
+				if c, ok := cached[fd.hash]; ok {
+					pf = c
 				} else {
-					fd.hash = hashContent(content)
-					if c, ok := cached[fd.hash]; ok {
-						pf = c
-					} else {
-						pf = leansrc.Parse(content)
-						fresh = true
-					}
-				}
-				results[i] = result{fd: fd, pf: pf, fresh: fresh}
-				n := int(done.Add(1))
-				if opts.Progress != nil {
-					progMu.Lock()
-					opts.Progress(n, len(srcs))
-					progMu.Unlock()
+					pf = leansrc.Parse(content)
+					fresh = true
 				}
 			}
-		}()
+			results[i] = result{fd: fd, pf: pf, fresh: fresh}
+			n := int(done.Add(1))
+			if opts.Progress != nil {
+				progMu.Lock()
+				opts.Progress(n, len(srcs))
+				progMu.Unlock()
+			}
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
