@@ -4,7 +4,8 @@
 -- (llama.cpp's server, xllamacpp) when "Formalize with DRIFT" first needs
 -- it. Passes when the action ends either with a `theorem … := by sorry`
 -- inserted after the docstring or with a clear failure message, and the
--- model's start-up was reported as progress. Timeouts are generous: on a
+-- model's start-up was reported as progress; an inserted stub that did not
+-- pass its checks must say so (the job's result and a warning). Timeouts are generous: on a
 -- loaded 2-core machine the model writes 1–3 tokens a second.
 local lib = dofile(debug.getinfo(1, 'S').source:sub(2):gsub('[^/]*$', '') .. 'lib.lua')
 lib.setup('nvim-local')
@@ -31,6 +32,13 @@ local function main()
     fail('drift-lsp did not attach')
   end
   log('drift-lsp attached; no model endpoint configured')
+
+  local shown = {}
+  local show = vim.lsp.handlers['window/showMessage']
+  vim.lsp.handlers['window/showMessage'] = function(e, res, ctx, cfg)
+    shown[#shown + 1] = res and res.message or ''
+    return show(e, res, ctx, cfg)
+  end
 
   local doc = find_line('Every prime number greater than 2 is odd')
   vim.api.nvim_win_set_cursor(0, { doc, 4 })
@@ -69,11 +77,45 @@ local function main()
     log(('formalize ended with the failure message after %.0fs: %s'):format(secs, msg))
     return
   end
+  -- The job's end message (kept by Neovim's $/progress handler).
+  local ended = ''
+  for _, p in pairs(drift.get_client().messages.progress or {}) do
+    if p.done and p.title == 'DRIFT: Formalize with DRIFT' then
+      ended = p.message or ''
+    end
+  end
+  if ended:find('^Failed: ') then
+    local said = false
+    for _, m in ipairs(shown) do
+      said = said or m:find('Formalize with DRIFT failed: ', 1, true) ~= nil
+    end
+    if not said then
+      fail('the job failed (' .. ended .. ') without an error message; messages: ' .. vim.inspect(shown))
+    end
+    log(('formalize ended with the failure message after %.0fs: %s'):format(secs, ended))
+    return
+  end
   local text = lib.stub_after('Every prime number greater than 2 is odd')
   if not text:match(':=%s*by%s+sorry') then
     fail('the inserted stub has no `:= by sorry`: ' .. text)
   end
-  log(('formalize inserted after %.0fs:\n%s'):format(secs, text))
+  log(('formalize inserted after %.0fs: %s\n%s'):format(secs, ended, text))
+  if not ended:find('^Inserted') then
+    fail('the job ended with ' .. vim.inspect(ended) .. ', not with the inserted stub')
+  end
+  -- (the end message may be cut at 200 bytes: its verdict's start suffices)
+  local verdict = ended:match('did not pass its checks: ([^—]*)')
+  verdict = verdict and vim.trim(verdict):gsub('…$', '')
+  if verdict then
+    local warned = false
+    for _, m in ipairs(shown) do
+      warned = warned or m:find('did not pass its checks: ' .. verdict, 1, true) ~= nil
+    end
+    if not warned then
+      fail('the stub failed its checks (' .. verdict .. ') but no warning said so; messages: ' .. vim.inspect(shown))
+    end
+    log('verdict shown: ' .. verdict)
+  end
 end
 
 local ok, e = xpcall(main, debug.traceback)
