@@ -33,9 +33,11 @@ type benchConfig struct {
 }
 
 // benchConfigs are the configurations, in table order. All draw one
-// candidate with context and none without, and skip Propose, to keep the
-// number of calls of a slow local model low; "structured" and "full" ask
-// the same questions, so the second is served from the response cache.
+// candidate with context and none without (but full+plain, which adds
+// no-retrieval's candidate, as the default pipeline does), and skip
+// Propose, to keep the number of calls of a slow local model low;
+// "structured" and "full" ask the same questions, so the second is served
+// from the response cache, and full+plain asks full's and no-retrieval's.
 func benchConfigs() []benchConfig {
 	base := drift.Params{Samples: 1, NoContextSamples: -1, NoPropose: true}
 	with := func(f func(*drift.Params)) drift.Params { p := base; f(&p); return p }
@@ -45,6 +47,7 @@ func benchConfigs() []benchConfig {
 		{"full", false, base, "after: structured output and name repair"},
 		{"no-retrieval", false, with(func(p *drift.Params) { p.NoContext = true }), "full, without retrieved context"},
 		{"no-decompose", false, with(func(p *drift.Params) { p.NoDecompose = true }), "full, retrieval with the whole statement"},
+		{"full+plain", false, with(func(p *drift.Params) { p.NoContextSamples = 1 }), "full, plus one candidate drawn without context; the ranking chooses"},
 	}
 }
 
@@ -92,7 +95,7 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 	bench := fs.String("bench", "", "benchmark JSONL in ProofNet's format (informal_stmt is read)")
 	limit := fs.Int("limit", 50, "problems to run")
 	offset := fs.Int("offset", 0, "problems to skip first")
-	configs := fs.String("configs", "", "comma-separated configurations (default all: text, structured, full, no-retrieval, no-decompose)")
+	configs := fs.String("configs", "", "comma-separated configurations (default all: text, structured, full, no-retrieval, no-decompose, full+plain)")
 	out := fs.String("out", "", "append one JSON line per problem and configuration to this file")
 	answers := fs.String("answers", "", "append the model's raw answers (stage, statement, answer; no prompt or library text) to this file")
 	from := fs.String("from", "", "summarise the rows of an earlier --out file instead of running")
