@@ -2,9 +2,12 @@ package drift
 
 import (
 	"context"
+	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 )
 
@@ -153,5 +156,52 @@ func TestCopiedNamePlaceholder(t *testing.T) {
 	}
 	if want := nameFromStatement(statement); res.Name != want || !strings.HasPrefix(res.Stub, "theorem "+want+" ") {
 		t.Fatalf("name %q, stub %q; want %q", res.Name, res.Stub, want)
+	}
+}
+
+// The schemas are JSON, and their patterns say what the stages may write:
+// identifiers for names, bracketed binders, no LaTeX in Lean fields.
+func TestSchemaPatterns(t *testing.T) {
+	type field struct {
+		schema *llm.Schema
+		path   []string
+	}
+	pattern := func(f field) *regexp.Regexp {
+		var v any
+		if err := json.Unmarshal(f.schema.JSON, &v); err != nil {
+			t.Fatalf("%s: %v", f.schema.Name, err)
+		}
+		for _, k := range f.path {
+			v = v.(map[string]any)[k]
+		}
+		return regexp.MustCompile(v.(string))
+	}
+	tests := []struct {
+		f      field
+		ok, no []string
+	}{
+		{field{formalizeSchema, []string{"properties", "conclusion", "pattern"}},
+			[]string{"x ∈ S", "∀ ε > 0, ∃ δ > 0, |f x| < ε", "Nat.Prime p → Odd p"},
+			[]string{"", "The series $\\sum nz^n$ diverges", "\\frac{1}{2} = x"}},
+		{field{formalizeSchema, []string{"properties", "binders", "items", "pattern"}},
+			[]string{"(x : ℝ)", "[Group G]", "{n : ℕ}", "⦃x⦄", "(h : x ∈ S)"},
+			[]string{"x : ℝ", "(x : $\\mathbb{R}$)", "(x"}},
+		{field{decomposeSchema, []string{"properties", "queries", "items", "properties", "lean", "pattern"}},
+			[]string{"", "Nat.Prime p"}, []string{"$p$ prime"}},
+		{field{formalizeSchema, []string{"properties", "name", "pattern"}},
+			[]string{"odd_of_prime", "Nat.foo'"}, []string{"1abc", "a b"}},
+	}
+	for _, tc := range tests {
+		re := pattern(tc.f)
+		for _, s := range tc.ok {
+			if !re.MatchString(s) {
+				t.Errorf("%s %v rejects %q", tc.f.schema.Name, tc.f.path, s)
+			}
+		}
+		for _, s := range tc.no {
+			if re.MatchString(s) {
+				t.Errorf("%s %v accepts %q", tc.f.schema.Name, tc.f.path, s)
+			}
+		}
 	}
 }
