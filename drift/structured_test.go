@@ -113,9 +113,10 @@ func TestParseDecompositionJSON(t *testing.T) {
 }
 
 func TestRepairNames(t *testing.T) {
-	sugg := map[string][]string{"Even": {"Mm.Even", "Nat.Even"}, "Odd": {"Rel", "Mm.Odd"}, "Nope": nil, "Re": {"Rel", "Rep"},
-		"constant": {"PLift.rec.constant", "Mm.Fun.constant"}}
-	theorems := map[string]bool{"PLift.rec.constant": true}
+	sugg := map[string][]string{"Even": {"Mm.Even"}, "Odd": {"Rel", "Mm.Odd"}, "Nope": nil, "Re": {"Rel", "Rep"},
+		"log": {"CFC.log", "Nat.log", "Real.log"}, "nat": {"InverseSystem.PEquivOn.nat"},
+		"constant": {"PLift.constant", "Fun.constant"}}
+	theorems := map[string]bool{"PLift.constant": true}
 	usable := func(name string) bool { return !theorems[name] }
 	tests := []struct {
 		in      string
@@ -131,8 +132,11 @@ func TestRepairNames(t *testing.T) {
 		{"theorem t : Nope 1 := by sorry", []string{"Nope"}, "theorem t : Nope 1 := by sorry", 0},
 		// Look-alikes are not namespaces: Re stays (an honest failure).
 		{"theorem t (z : ℂ) : Re z = 0 := by sorry", []string{"Re"}, "theorem t (z : ℂ) : Re z = 0 := by sorry", 0},
-		// A theorem is not what a statement names: the next suggestion is used.
-		{"theorem t (f : ℕ → ℕ) : constant f := by sorry", []string{"constant"}, "theorem t (f : ℕ → ℕ) : Mm.Fun.constant f := by sorry", 1},
+		// A theorem is not what a statement names: the definition is used.
+		{"theorem t (f : ℕ → ℕ) : constant f := by sorry", []string{"constant"}, "theorem t (f : ℕ → ℕ) : Fun.constant f := by sorry", 1},
+		// Several namespaces, or a deep one: no choice is made.
+		{"theorem t (x : ℝ) : log x = 0 := by sorry", []string{"log"}, "theorem t (x : ℝ) : log x = 0 := by sorry", 0},
+		{"theorem t (n : nat) : n = n := by sorry", []string{"nat"}, "theorem t (n : nat) : n = n := by sorry", 0},
 	}
 	for _, tc := range tests {
 		got, notes := RepairNames(tc.in, tc.unknown, sugg, usable)
