@@ -10,13 +10,24 @@ import (
 	"testing"
 )
 
-// TestRealModelAnswers runs the parsers over answers the local model
-// (Qwen2.5-Coder-0.5B-Instruct through llama.cpp's server) really gave on
-// ProofNet statements, recorded by `drift-lsp bench formalize --answers`
-// (statements and answers only), and pins what each parser made of every
-// answer in testdata/answers/outcomes.golden (-update to accept changes).
+// TestRealModelAnswers runs the parsers over answers the local models
+// (Qwen2.5-Coder-0.5B- and 1.5B-Instruct through llama.cpp's server) really
+// gave on ProofNet statements, recorded by `drift-lsp bench formalize
+// --answers` (statements and answers only), one file per model in
+// testdata/answers, and pins what each parser made of every answer in the
+// file's .golden twin (-update to accept changes).
 func TestRealModelAnswers(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "answers", "qwen2.5-coder-0.5b.jsonl"))
+	files, err := filepath.Glob(filepath.Join("testdata", "answers", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded answers: %v", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) { realModelAnswers(t, file) })
+	}
+}
+
+func realModelAnswers(t *testing.T, file string) {
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +81,7 @@ func TestRealModelAnswers(t *testing.T) {
 	}
 	t.Logf("%v", counts)
 	got := b.String()
-	path := filepath.Join("testdata", "answers", "outcomes.golden")
+	path := strings.TrimSuffix(file, ".jsonl") + ".golden"
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)

@@ -190,8 +190,6 @@ func TestSchemaPatterns(t *testing.T) {
 		{field{formalizeSchema, []string{"properties", "binders", "items", "pattern"}},
 			[]string{"(x : ℝ)", "[Group G]", "{n : ℕ}", "⦃x⦄", "(h : x ∈ S)"},
 			[]string{"x : ℝ", "(x : $\\mathbb{R}$)", "(x"}},
-		{field{decomposeSchema, []string{"properties", "queries", "items", "properties", "lean", "pattern"}},
-			[]string{"", "Nat.Prime p"}, []string{"$p$ prime"}},
 		{field{formalizeSchema, []string{"properties", "name", "pattern"}},
 			[]string{"odd_of_prime", "Nat.foo'"}, []string{"1abc", "a b"}},
 	}
