@@ -78,7 +78,7 @@ func Find(dir string) (Installation, error) {
 }
 
 // ModelName is the model's name as requests carry it: the GGUF file's base
-// name without the extension (e.g. qwen2.5-coder-0.5b-instruct-q4_k_m).
+// name without the extension (e.g. qwen2.5-coder-1.5b-instruct-q4_k_m).
 func (i Installation) ModelName() string {
 	return strings.TrimSuffix(filepath.Base(i.Model), filepath.Ext(i.Model))
 }
