@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -79,7 +80,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				// differently instead).
 				body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 				resp.Body.Close()
-				resp.Body = io.NopCloser(strings.NewReader(string(body)))
+				resp.Body = io.NopCloser(bytes.NewReader(body))
 				retryable = !outputUnparsed(string(body))
 			}
 		}

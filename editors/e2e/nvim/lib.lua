@@ -26,6 +26,19 @@ function M.fail(msg)
   error(msg, 0)
 end
 
+-- run calls main, then quits Neovim: status 0 after PASS, 3 after FAIL with
+-- the error and its traceback.
+function M.run(main)
+  local ok, e = xpcall(main, debug.traceback)
+  if ok then
+    M.log('PASS')
+    vim.cmd('qall!')
+  else
+    M.log('FAIL: ' .. tostring(e))
+    vim.cmd('cquit 3')
+  end
+end
+
 -- find_line returns the first buffer line (1-based) containing needle.
 function M.find_line(needle)
   for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do

@@ -39,6 +39,15 @@ local function main()
     shown[#shown + 1] = res and res.message or ''
     return show(e, res, ctx, cfg)
   end
+  -- said reports whether a window/showMessage contained text.
+  local function said(text)
+    for _, m in ipairs(shown) do
+      if m:find(text, 1, true) then
+        return true
+      end
+    end
+    return false
+  end
 
   local doc = find_line('Every prime number greater than 2 is odd')
   vim.api.nvim_win_set_cursor(0, { doc, 4 })
@@ -85,11 +94,7 @@ local function main()
     end
   end
   if ended:find('^Failed: ') then
-    local said = false
-    for _, m in ipairs(shown) do
-      said = said or m:find('Formalize with DRIFT failed: ', 1, true) ~= nil
-    end
-    if not said then
+    if not said('Formalize with DRIFT failed: ') then
       fail('the job failed (' .. ended .. ') without an error message; messages: ' .. vim.inspect(shown))
     end
     log(('formalize ended with the failure message after %.0fs: %s'):format(secs, ended))
@@ -107,22 +112,11 @@ local function main()
   local verdict = ended:match('did not pass its checks: ([^—]*)')
   verdict = verdict and vim.trim(verdict):gsub('…$', '')
   if verdict then
-    local warned = false
-    for _, m in ipairs(shown) do
-      warned = warned or m:find('did not pass its checks: ' .. verdict, 1, true) ~= nil
-    end
-    if not warned then
+    if not said('did not pass its checks: ' .. verdict) then
       fail('the stub failed its checks (' .. verdict .. ') but no warning said so; messages: ' .. vim.inspect(shown))
     end
     log('verdict shown: ' .. verdict)
   end
 end
 
-local ok, e = xpcall(main, debug.traceback)
-if ok then
-  log('PASS')
-  vim.cmd('qall!')
-else
-  log('FAIL: ' .. tostring(e))
-  vim.cmd('cquit 3')
-end
+lib.run(main)

@@ -138,11 +138,4 @@ local function main()
   log('opened ' .. vim.fn.expand('%:t') .. ':' .. vim.fn.line('.') .. ': ' .. vim.fn.getline('.'))
 end
 
-local ok, e = xpcall(main, debug.traceback)
-if ok then
-  log('PASS')
-  vim.cmd('qall!')
-else
-  log('FAIL: ' .. tostring(e))
-  vim.cmd('cquit 3')
-end
+lib.run(main)
