@@ -1,0 +1,82 @@
+// Package falsify searches for counterexamples to Lean theorem statements by
+// evaluating them, with Lean's own semantics, on concrete values of their
+// variables. It is sound and three-valued: a statement is refuted only when
+// an assignment makes every hypothesis definitely true and the conclusion
+// definitely false; anything outside the evaluable fragment is unknown.
+package falsify
+
+import (
+	"context"
+	"time"
+)
+
+// Library resolves names of the workspace as the name check does.
+type Library interface {
+	// Resolve returns the full names a name written in the stub may denote, best first (empty: unknown).
+	Resolve(name string) []string
+	// Definition returns a def/abbrev's parameters and body source (and the scope to resolve the body's names in), ok false when the name has no usable body.
+	Definition(full string) (Definition, bool)
+	// Notation returns the constant a notation symbol (e.g. "∣ₘ") stands for, "" when none.
+	Notation(symbol string) string
+}
+
+// Definition is the source of a def or abbrev: binder text, body text and the Library to resolve names inside it.
+type Definition struct {
+	Params []Param
+	Body   string
+	Scope  Library
+}
+
+// Param is one parameter: its names, its type text, whether explicit.
+type Param struct {
+	Names    []string
+	Type     string
+	Explicit bool
+}
+
+// Statement is what is falsified: the stub's binders and its conclusion (the type after the colon).
+type Statement struct {
+	Binders    []Param
+	Conclusion string
+}
+
+// Verdict is the falsifier's outcome.
+type Verdict int
+
+// The verdicts.
+const (
+	Unknown    Verdict = iota // no assignment could be checked
+	NotRefuted                // some assignments were checked and none refuted the statement
+	Refuted                   // a counterexample was found
+)
+
+// String names the verdict ("unknown", "not refuted", "refuted").
+func (v Verdict) String() string {
+	switch v {
+	case NotRefuted:
+		return "not refuted"
+	case Refuted:
+		return "refuted"
+	}
+	return "unknown"
+}
+
+// Result reports a falsification run.
+type Result struct {
+	Verdict        Verdict
+	Counterexample string // "n = 2" (", "-joined, binder order) when Refuted
+	Assignments    int    // assignments on which every hypothesis and the conclusion were defined and checked
+	Reason         string // why Unknown: the first construct outside the fragment, e.g. "ℝ is outside the fragment"
+}
+
+// Options bound the search.
+type Options struct {
+	Budget         time.Duration // time box (0: 10 ms)
+	MaxAssignments int           // cap on the assignments tried (0: 20000)
+	Seed           int64         // seed of the random phase
+}
+
+// Falsify searches for a counterexample to st.
+func Falsify(ctx context.Context, st Statement, lib Library, opt Options) Result {
+	return Result{Verdict: Unknown, Reason: "not implemented yet"}
+}
