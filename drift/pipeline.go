@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
@@ -63,6 +64,9 @@ type Params struct {
 	// repair stage) on the chosen candidate when it fails Lean or names an
 	// unknown constant; 0 disables repair (default), at most MaxRepairBudget.
 	RepairBudget int
+	// NoBackTranslate skips the back-translation of candidates (Aria's
+	// semantic check: one call per surviving candidate).
+	NoBackTranslate bool
 	// CallBudget bounds the model calls of one Formalize (default MaxCalls();
 	// the client's Config.CallBudget, DRIFT_LLM_BUDGET, caps it further).
 	CallBudget int
@@ -104,13 +108,21 @@ func (p Params) withDefaults() Params {
 
 // MaxCalls is the number of model calls one Formalize makes at most with
 // these parameters: one Decompose, one Propose, Samples with context,
-// NoContextSamples without and RepairBudget repairs (each call may be retried
-// on 429/5xx by the client, which counts as one call).
+// NoContextSamples without, a back-translation per candidate and
+// RepairBudget repairs (each call may be retried on 429/5xx by the client,
+// which counts as one call).
 func (p Params) MaxCalls() int {
-	if p.NoContext {
-		return p.Samples + max(p.RepairBudget, 0)
+	draws := p.Samples
+	if !p.NoContext {
+		draws += max(p.NoContextSamples, 0)
 	}
-	n := p.Samples + max(p.NoContextSamples, 0) + max(p.RepairBudget, 0)
+	n := draws + max(p.RepairBudget, 0)
+	if !p.NoBackTranslate {
+		n += draws
+	}
+	if p.NoContext {
+		return n
+	}
 	if !p.NoDecompose {
 		n++
 	}
@@ -162,6 +174,8 @@ const (
 	StageCheck      = "check"
 	StageChoose     = "choose"
 	StageRepair     = llm.StageRepair
+	// StageBackTranslate restates the candidates in words.
+	StageBackTranslate = llm.StageBackTranslate
 	// StageModel reports the start of a model server drift-lsp runs itself.
 	StageModel = "model"
 )
@@ -409,7 +423,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 // statement, a few queries, a list of names): several times what a good
 // answer takes, so that a small model that rambles (or loops inside a JSON
 // string) stops early.
-var stageMaxTokens = map[string]int{llm.StageDecompose: 400, llm.StagePropose: 160, llm.StageFormalize: 320}
+var stageMaxTokens = map[string]int{llm.StageDecompose: 400, llm.StagePropose: 160, llm.StageFormalize: 320, llm.StageBackTranslate: 120}
 
 // formalizeFrom runs stages 5–6 and the repairs: sample, normalise, name,
 // check, repair names, choose, repair with the model. With no premises and
@@ -515,7 +529,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 			if len(c.opens) > 0 {
 				header = strings.TrimRight(header, "\n") + "\n" + strings.Join(c.opens, "\n")
 			}
-			rep, err := pl.checker.Check(ctx, leanrepl.CheckRequest{Header: strings.TrimSpace(header), Stub: c.Stub, Progress: within(ev, report)})
+			rep, err := pl.checker.Check(ctx, pl.checkRequest(res, strings.TrimSpace(header), c.Stub, within(ev, report)))
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -528,9 +542,17 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 				c.Error = "rejected by the safety gate: " + rep.GateReason
 				continue
 			}
-			if !pl.p.NoNameRepair && len(rep.Unknown) > 0 && pl.repairNames(ctx, c, strings.TrimSpace(header)) {
+			if !pl.p.NoNameRepair && len(rep.Unknown) > 0 && pl.repairNames(ctx, res, c, strings.TrimSpace(header)) {
 				res.NameRepairs++
 			}
+		}
+	}
+
+	if !pl.p.NoBackTranslate {
+		report(progress.Event{Stage: StageBackTranslate, Message: "Restating the candidates in words…"})
+		pl.backTranslate(ctx, act, statement, res.Candidates)
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 	}
 
@@ -566,6 +588,21 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 	return res, nil
 }
 
+// checkRequest asks for every check of stub, coverage of the statement and
+// of the sub-queries' concepts included.
+func (pl *Pipeline) checkRequest(res *Result, header, stub string, report progress.Func) leanrepl.CheckRequest {
+	concepts := make([]coverage.Concept, len(res.SubQueries))
+	for i, q := range res.SubQueries {
+		concepts[i].Phrase = q.Informal
+	}
+	for _, p := range res.Premises {
+		if p.Decl != nil && p.SubQuery >= 0 && p.SubQuery < len(concepts) {
+			concepts[p.SubQuery].Names = append(concepts[p.SubQuery].Names, p.Decl.Name)
+		}
+	}
+	return leanrepl.CheckRequest{Header: header, Stub: stub, Statement: res.Statement, Concepts: concepts, Progress: report}
+}
+
 // within passes the checker's events on as parts of the stage ev reports:
 // ev's stage and counts, ev's message followed by the checker's.
 func within(ev progress.Event, report progress.Func) progress.Func {
@@ -577,7 +614,7 @@ func within(ev progress.Event, report progress.Func) progress.Func {
 // repairNames gives c's unknown names the library's namespaced names
 // (RepairNames) and keeps the result when it passes the gate with fewer
 // unknown names; it reports whether it did.
-func (pl *Pipeline) repairNames(ctx context.Context, c *Candidate, header string) bool {
+func (pl *Pipeline) repairNames(ctx context.Context, res *Result, c *Candidate, header string) bool {
 	var unknown []string
 	sugg := map[string][]string{}
 	for _, u := range c.Check.Unknown {
@@ -588,7 +625,7 @@ func (pl *Pipeline) repairNames(ctx context.Context, c *Candidate, header string
 	if len(notes) == 0 {
 		return false
 	}
-	rep, err := pl.checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: fixed})
+	rep, err := pl.checker.Check(ctx, pl.checkRequest(res, header, fixed, nil))
 	if err != nil || !rep.GatePassed || len(rep.Unknown) >= len(c.Check.Unknown) {
 		return false
 	}
@@ -631,8 +668,9 @@ func nameOrAsk(name string) string {
 }
 
 // better orders candidates: usable first; then Lean accepted, Lean not run,
-// Lean rejected; then fewer unknown names; then more agreement; then drawn
-// with context.
+// Lean rejected; then not refuted; then fewer unknown names; then fewer
+// omitted conditions; then better back-translation agreement (by more than
+// its noise); then more sample agreement; then drawn with context.
 func better(a, b *Candidate) bool {
 	if (a.Error == "") != (b.Error == "") {
 		return a.Error == ""
@@ -640,8 +678,17 @@ func better(a, b *Candidate) bool {
 	if ra, rb := leanRank(a.Check), leanRank(b.Check); ra != rb {
 		return ra < rb
 	}
+	if ra, rb := a.Check != nil && a.Check.Refuted(), b.Check != nil && b.Check.Refuted(); ra != rb {
+		return !ra
+	}
 	if ua, ub := unknownCount(a.Check), unknownCount(b.Check); ua != ub {
 		return ua < ub
+	}
+	if ca, cb := omitted(a.Check), omitted(b.Check); ca != cb {
+		return ca < cb
+	}
+	if sa, sb := backScore(a.Check), backScore(b.Check); sa-sb > backNoise || sb-sa > backNoise {
+		return sa > sb
 	}
 	if a.Agreement != b.Agreement {
 		return a.Agreement > b.Agreement
@@ -657,6 +704,24 @@ func leanRank(c *leanrepl.Report) int {
 		return 0
 	}
 	return 2
+}
+
+// backNoise is the difference of back-translation scores below which two
+// restatements count as agreeing equally.
+const backNoise = 0.05
+
+func backScore(c *leanrepl.Report) float64 {
+	if c == nil || c.BackTranslation == nil {
+		return 0
+	}
+	return c.BackTranslation.Score
+}
+
+func omitted(c *leanrepl.Report) int {
+	if c == nil {
+		return 0
+	}
+	return len(c.CoverageFindings())
 }
 
 func unknownCount(c *leanrepl.Report) int {

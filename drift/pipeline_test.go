@@ -184,6 +184,7 @@ type script struct {
 	proposeFirst       *llmtest.Reply
 	formalize          []llmtest.Reply
 	repair             llmtest.Reply
+	backTranslate      llmtest.Reply
 	mu                 sync.Mutex
 	n                  int
 }
@@ -202,6 +203,8 @@ func (s *script) respond(_ int, req llmtest.Request) llmtest.Reply {
 		return s.propose
 	case llm.StageRepair:
 		return s.repair
+	case llm.StageBackTranslate:
+		return s.backTranslate
 	case llm.StageFormalize:
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -217,6 +220,8 @@ func goodScript() *script {
 		decompose: llmtest.Reply{Text: goodDecompose},
 		propose:   llmtest.Reply{Text: "```json\n{\"dependency\": [\"Mm.Prime\", \"Coprime\", \"Nat.IsOddNumber\"]}\n```"},
 		formalize: []llmtest.Reply{{Text: goodStub}},
+		// The statement restated exactly: agreement 1.
+		backTranslate: llmtest.Reply{Text: statement},
 	}
 }
 
@@ -291,9 +296,14 @@ func TestFormalizeHappyPath(t *testing.T) {
 		}
 		pos += i
 	}
-	// Budget: 1 decompose + 1 propose + 4 samples + 1 without context.
-	if nForm != 5 || res.Usage.Calls != 7 || res.Usage.Calls != pl.Params().MaxCalls() {
-		t.Fatalf("formalize calls %d, usage %+v", nForm, res.Usage)
+	// Budget: 1 decompose + 1 propose + 4 samples + 1 without context + a
+	// back-translation for each of the 5 possible candidates; the 5 samples
+	// agree, so one candidate is restated.
+	if nForm != 5 || res.Usage.Calls != 8 || res.Usage.PerStage[llm.StageBackTranslate] != 1 || pl.Params().MaxCalls() != 12 {
+		t.Fatalf("formalize calls %d, usage %+v, max %d", nForm, res.Usage, pl.Params().MaxCalls())
+	}
+	if bt := res.Report.BackTranslation; bt == nil || bt.Score != 1 || bt.Text != statement {
+		t.Fatalf("back-translation %+v", bt)
 	}
 	if len(res.Candidates) != 1 || res.Candidates[0].Agreement != 5 {
 		t.Fatalf("candidates %+v", res.Candidates)
@@ -314,7 +324,7 @@ func TestFormalizeHappyPath(t *testing.T) {
 	if err != nil || res2.Stub != res.Stub {
 		t.Fatal(err)
 	}
-	if len(srv.Requests()) != before || res2.Usage.Calls != 0 || res2.Usage.CacheHits != 7 {
+	if len(srv.Requests()) != before || res2.Usage.Calls != 0 || res2.Usage.CacheHits != 8 {
 		t.Fatalf("repeat made %d requests, usage %+v", len(srv.Requests())-before, res2.Usage)
 	}
 }
@@ -325,7 +335,7 @@ func TestFormalizeStream(t *testing.T) {
 	defer srv.Close()
 	pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, func(c *llm.Config) { c.Stream = true })
 	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, nil)
-	if err != nil || !strings.HasPrefix(res.Stub, "theorem odd_of_prime") || res.Usage.Calls != 3 {
+	if err != nil || !strings.HasPrefix(res.Stub, "theorem odd_of_prime") || res.Usage.Calls != 4 {
 		t.Fatalf("%v %+v", err, res)
 	}
 }
@@ -712,7 +722,8 @@ func TestRepairLoop(t *testing.T) {
 	if !strings.HasSuffix(res.Stub, ": Mm.Odd p := by sorry") || res.Repair == nil || !res.Repair.Fixed || res.Repair.Attempts != 1 {
 		t.Fatalf("stub %q repair %+v", res.Stub, res.Repair)
 	}
-	if res.Usage.Calls != 5 || res.Usage.PerStage[llm.StageRepair] != 1 || pl.Params().MaxCalls() != 6 {
+	// The sampled candidate names an unknown constant: it is not restated.
+	if res.Usage.Calls != 5 || res.Usage.PerStage[llm.StageRepair] != 1 || pl.Params().MaxCalls() != 8 {
 		t.Fatalf("usage %+v, max %d", res.Usage, pl.Params().MaxCalls())
 	}
 	var prompt string

@@ -40,9 +40,10 @@ type repairRequest struct {
 }
 
 // needsRepair reports whether a usable candidate failed a check that repair
-// can address: Lean's verdict or invented names.
+// can address: Lean's verdict, invented names, a counterexample or an
+// omitted condition.
 func needsRepair(r *leanrepl.Report) bool {
-	return r != nil && r.GatePassed && (r.LeanRan && !r.LeanOK || len(r.Unknown) > 0)
+	return r != nil && r.GatePassed && (r.LeanRan && !r.LeanOK || len(r.Unknown) > 0 || r.Refuted() || len(r.CoverageFindings()) > 0)
 }
 
 // repair is the repair stage (Aria): while the chosen candidate fails, it
@@ -81,7 +82,7 @@ func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, be
 		previous = append(previous, stub)
 		ev := progress.Event{Stage: StageRepair, Message: fmt.Sprintf("Checking repair %d/%d…", n, budget), Done: n, Total: budget}
 		report(ev)
-		rep, err = pl.checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: next, Progress: within(ev, report)})
+		rep, err = pl.checker.Check(ctx, pl.checkRequest(res, header, next, within(ev, report)))
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()

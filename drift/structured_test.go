@@ -44,15 +44,15 @@ func TestStructuredStages(t *testing.T) {
 				}
 				got = append(got, llmtest.StageOf(r)+":"+schema)
 			}
-			want := "decompose:decomposition propose:dependencies formalize:theorem_statement"
+			want := "decompose:decomposition propose:dependencies formalize:theorem_statement backtranslate:-"
 			if refuses {
-				want = "decompose:decomposition decompose:- propose:- formalize:-"
+				want = "decompose:decomposition decompose:- propose:- formalize:- backtranslate:-"
 			}
 			if strings.Join(got, " ") != want {
 				t.Fatalf("requests %q, want %q", got, want)
 			}
 			// After a refusal the prompts ask for the text formats.
-			last := srv.Requests()[len(srv.Requests())-1].Prompt()
+			last := srv.Requests()[len(srv.Requests())-2].Prompt()
 			if json := strings.Contains(last, `Answer with JSON`); json == refuses {
 				t.Fatalf("formalize prompt asks for JSON = %v with a server refusing = %v", json, refuses)
 			}

@@ -10,6 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/falsify"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 )
 
@@ -34,6 +37,9 @@ type CheckerConfig struct {
 	// does, so that an invented lower-case name is an error rather than a
 	// silently bound variable.
 	AutoImplicit bool
+	// Library, if set, returns the current library, whose definitions the
+	// falsifier unfolds (without it only the built-in vocabulary is known).
+	Library func() *library.Library
 }
 
 // Checker runs the gate, the checks that need no compiler and, when it has a
@@ -104,6 +110,12 @@ func (c *Checker) Names() Names { return c.cfg.Names }
 type CheckRequest struct {
 	Header string
 	Stub   string
+	// Statement, if set, is the informal statement the stub formalizes:
+	// the coverage check runs against it.
+	Statement string
+	// Concepts are the decomposition's sub-queries with the names of the
+	// premises retrieved for them, which the coverage check looks for.
+	Concepts []coverage.Concept
 	// Progress, if set, hears what the Lean part does while it runs
 	// (importing the header, running lean), which can take minutes with
 	// Mathlib; Stage is always StageLean.
@@ -158,6 +170,15 @@ type Report struct {
 	// Messages are Lean's messages other than the expected "declaration
 	// uses `sorry`" warning.
 	Messages []LeanMessage
+	// Falsifier is the counterexample search's result (nil when the gate
+	// rejected the stub).
+	Falsifier *falsify.Result
+	// Coverage says which conditions of the informal statement the stub
+	// accounts for (nil when no statement was given).
+	Coverage *coverage.Result
+	// BackTranslation is the model's restatement of the stub compared with
+	// the statement (set by the pipeline; nil when it did not run).
+	BackTranslation *BackTranslation
 }
 
 // ReportJSON is the JSON form of a Report: its verdicts and every finding.
@@ -175,14 +196,27 @@ type ReportJSON struct {
 	LeanSkipped  string        `json:"lean_skipped"`
 	LeanBackend  string        `json:"lean_backend"`
 	LeanCommand  string        `json:"lean_command"`
-	Findings     []Finding     `json:"findings"`
+	// Refuted and Counterexample are the falsifier's verdict; Falsifier
+	// its whole result (null when it did not run).
+	Refuted         bool             `json:"refuted"`
+	Counterexample  string           `json:"counterexample"`
+	Falsifier       *falsify.Result  `json:"falsifier"`
+	Coverage        *coverage.Result `json:"coverage"`
+	BackTranslation *BackTranslation `json:"back_translation"`
+	// Verdict names every check that ran and its result.
+	Verdict  string    `json:"verdict"`
+	Findings []Finding `json:"findings"`
 }
 
 // JSON returns the report's JSON form, with [] for empty lists.
 func (r *Report) JSON() ReportJSON {
 	out := ReportJSON{Stub: r.Stub, Passed: r.Passed(), GatePassed: r.GatePassed, GateReason: r.GateReason, NamesSkipped: r.NamesSkipped,
 		Unknown: r.Unknown, Lints: r.Lints, LeanRan: r.LeanRan, LeanOK: r.LeanOK, LeanFailed: r.LeanFailed, LeanSkipped: r.LeanSkipped,
-		LeanBackend: r.LeanBackend, LeanCommand: r.LeanCommand, Findings: r.Findings()}
+		LeanBackend: r.LeanBackend, LeanCommand: r.LeanCommand, Refuted: r.Refuted(), Falsifier: r.Falsifier, Coverage: r.Coverage,
+		BackTranslation: r.BackTranslation, Verdict: r.Verdict(), Findings: r.Findings()}
+	if r.Refuted() {
+		out.Counterexample = r.Falsifier.Counterexample
+	}
 	if out.Unknown == nil {
 		out.Unknown = []UnknownName{}
 	}
@@ -208,10 +242,11 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-// Passed reports whether the stub passed every check that ran. Lints are
+// Passed reports whether the stub passed every check that ran: never for a
+// refuted stub or one that omits a condition of its statement. Lints are
 // warnings and do not count.
 func (r *Report) Passed() bool {
-	return r.GatePassed && len(r.Unknown) == 0 && (!r.LeanRan || r.LeanOK) && !r.LeanFailed
+	return r.GatePassed && len(r.Unknown) == 0 && (!r.LeanRan || r.LeanOK) && !r.LeanFailed && !r.Refuted() && len(r.CoverageFindings()) == 0
 }
 
 // Hallucinations returns Lean's errors that are about invented names.
@@ -256,6 +291,8 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 	if a.Lints != nil {
 		rep.Lints = a.Lints
 	}
+	rep.Falsifier = c.falsifyStatement(ctx, s, req.Header)
+	rep.Coverage = coverageOf(s, req)
 	if !c.HasLean() {
 		rep.LeanSkipped = c.cfg.NoLean
 		return rep, nil
@@ -386,11 +423,16 @@ func OffsetOf(text string, p Pos) int {
 	return off
 }
 
-// Summary is a one-line verdict for logs and progress messages.
-func (r *Report) Summary() string {
-	switch {
-	case !r.GatePassed:
+// Verdict names every check that ran and its result, on one line joined by
+// " · ": names, Lean, the falsifier, coverage and back-translation (a
+// rejection by the safety gate alone, as no other check runs then). It
+// never says the stub passed: Passed does.
+func (r *Report) Verdict() string {
+	if !r.GatePassed {
 		return "rejected by the safety gate: " + r.GateReason
+	}
+	var parts []string
+	switch {
 	case len(r.Unknown) > 0:
 		var ns []string
 		seen := map[string]bool{}
@@ -400,9 +442,15 @@ func (r *Report) Summary() string {
 				ns = append(ns, u.Name)
 			}
 		}
-		return "unknown names: " + strings.Join(ns, ", ")
+		parts = append(parts, "unknown names: "+strings.Join(ns, ", "))
+	case r.NamesSkipped != "":
+		parts = append(parts, "names not checked ("+r.NamesSkipped+")")
+	default:
+		parts = append(parts, "names known")
+	}
+	switch {
 	case r.LeanFailed:
-		return r.LeanSkipped
+		parts = append(parts, r.LeanSkipped)
 	case r.LeanRan && !r.LeanOK:
 		n := 0
 		for _, m := range r.Messages {
@@ -410,11 +458,13 @@ func (r *Report) Summary() string {
 				n++
 			}
 		}
-		return fmt.Sprintf("Lean reported %d error(s): %s", n, firstLine(r.firstError()))
+		parts = append(parts, fmt.Sprintf("Lean reported %d error(s): %s", n, firstLine(r.firstError())))
 	case r.LeanRan:
-		return "Lean accepted the stub"
+		parts = append(parts, "Lean accepted the stub")
+	default:
+		parts = append(parts, "Lean not run ("+r.LeanSkipped+")")
 	}
-	return "passed the checks that ran; Lean was not run: " + r.LeanSkipped
+	return strings.Join(append(parts, r.meaningVerdicts()...), " · ")
 }
 
 func (r *Report) firstError() string {
@@ -457,10 +507,13 @@ const (
 	CodeUnknownName = "unknown-name" // a name neither bound nor in the library
 	CodeLean        = "lean"         // a message of Lean
 	CodeLeanFailed  = "lean-failed"  // the REPL failed (crash, timeout, …)
+	CodeRefuted     = "refuted"      // the falsifier found a counterexample
+	CodeCoverage    = "coverage"     // the stub omits a condition of its statement
 )
 
 // Finding is one located result of the checks on a stub: a gate
-// rejection, an unknown name, a message of Lean, a REPL failure or a lint.
+// rejection, an unknown name, a message of Lean, a REPL failure, a
+// counterexample, an omitted condition or a lint.
 // It is what the editor shows and what the repair stage tells the model.
 type Finding struct {
 	Severity Severity `json:"severity"`
@@ -484,7 +537,8 @@ type Finding struct {
 }
 
 // Findings lists every problem of the report, located in r.Stub: the gate's
-// rejection, unknown names, Lean's messages, a REPL failure, then lints.
+// rejection, unknown names, Lean's messages, a REPL failure, a
+// counterexample, omitted conditions, then lints.
 func (r *Report) Findings() []Finding {
 	out := []Finding{}
 	at := func(f Finding) Finding {
@@ -517,6 +571,13 @@ func (r *Report) Findings() []Finding {
 	}
 	if r.LeanFailed {
 		out = append(out, at(Finding{Severity: SeverityError, Code: CodeLeanFailed, Message: r.LeanSkipped, Start: -1, End: -1}))
+	}
+	if r.Refuted() {
+		out = append(out, at(Finding{Severity: SeverityError, Code: CodeRefuted, Start: r.Parsed.TypeStart, End: r.Parsed.TypeEnd,
+			Message: "refuted: " + r.Falsifier.Counterexample + " satisfies every hypothesis and falsifies the conclusion"}))
+	}
+	for _, f := range r.CoverageFindings() {
+		out = append(out, at(Finding{Severity: SeverityWarning, Code: CodeCoverage, Message: f.Message, Start: -1, End: -1}))
 	}
 	for _, l := range r.Lints {
 		out = append(out, at(Finding{Severity: SeverityWarning, Code: l.Code, Message: l.Message, Suggestions: l.Suggestions, Start: l.Start, End: l.End}))

@@ -44,12 +44,12 @@ func TestCheckWithoutLean(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	rep, _ = c.Check(context.Background(), CheckRequest{Header: "import Mathlib", Stub: "#eval 1"})
-	if rep.GatePassed || !strings.Contains(rep.GateReason, "#eval") || rep.Passed() || !strings.Contains(rep.Summary(), "safety gate") {
+	if rep.GatePassed || !strings.Contains(rep.GateReason, "#eval") || rep.Passed() || !strings.Contains(rep.Verdict(), "safety gate") {
 		t.Fatalf("report %+v", rep)
 	}
 	rep, _ = c.Check(context.Background(), CheckRequest{Header: "import Mathlib", Stub: "theorem t (n : ℕ) : Nat.totient n ≤ n := by sorry"})
-	if !rep.Passed() || !strings.Contains(rep.Summary(), "Lean was not run: no Lean REPL configured") {
-		t.Fatalf("report %+v: %s", rep, rep.Summary())
+	if !rep.Passed() || !strings.Contains(rep.Verdict(), "Lean not run (no Lean REPL configured)") {
+		t.Fatalf("report %+v: %s", rep, rep.Verdict())
 	}
 	rep, _ = NewChecker(CheckerConfig{}).Check(context.Background(), CheckRequest{Stub: "theorem t : Foo.bar := by sorry"})
 	if rep.NamesSkipped == "" || !rep.Passed() {
@@ -80,8 +80,8 @@ func TestCheckWithLean(t *testing.T) {
 	if m.Class != Hallucination || m.Name != "Nat.factorial" || m.Pos != (Pos{2, 2}) || rep.Stub[m.Start:m.End] != "Nat.factorial" {
 		t.Fatalf("message %+v", m)
 	}
-	if len(rep.Hallucinations()) != 1 || !strings.Contains(rep.Summary(), "Lean reported 1 error") {
-		t.Fatalf("summary %q", rep.Summary())
+	if len(rep.Hallucinations()) != 1 || !strings.Contains(rep.Verdict(), "Lean reported 1 error") {
+		t.Fatalf("summary %q", rep.Verdict())
 	}
 	rep, _ = c.Check(ctx, CheckRequest{Header: "import Mathlib", Stub: "theorem t (n : ℕ) : n = n + 1 := by sorry"})
 	if rep.LeanOK || rep.Messages[0].Category != "type-mismatch" || rep.Messages[0].Class != OtherError {

@@ -268,7 +268,7 @@ func analyze(s *Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
 		bound[n] = true
 	}
 	collectTermBinders(stmt, bound)
-	r := resolver{sc: sc, names: names, kinds: kinds, ns: declNamespaces(s.Name)}
+	r := newResolver(s, sc, names, kinds)
 	seenLint := map[string]bool{}
 	for i, t := range stmt {
 		if t.kind == tKeyword && t.text == "sorry" {
@@ -357,6 +357,33 @@ type resolver struct {
 	names Names
 	kinds KindFunc
 	ns    []string
+}
+
+// newResolver resolves the names of stub s in scope sc: inside s's own
+// namespaces first, as Lean does.
+func newResolver(s *Stub, sc *Scope, names Names, kinds KindFunc) *resolver {
+	return &resolver{sc: sc, names: names, kinds: kinds, ns: declNamespaces(s.Name)}
+}
+
+// fullNames returns the full names name may denote in Lean's order: those
+// the library (or Lean core) has first, then the other candidates, which a
+// library that is not indexed (Mathlib's own names in a workspace without
+// it) may still hold.
+func (r *resolver) fullNames(name string) []string {
+	cands := r.candidates(strings.TrimPrefix(name, "_root_."))
+	if r.names == nil {
+		return cands
+	}
+	known := make([]string, 0, len(cands))
+	var rest []string
+	for _, c := range cands {
+		if r.known(c) {
+			known = append(known, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	return append(known, rest...)
 }
 
 func (r *resolver) known(full string) bool {

@@ -19,10 +19,12 @@ const (
 	StageFormalize   = "formalize"
 	StageInformalize = "informalize"
 	StageRepair      = "repair"
+	// StageBackTranslate restates a candidate in words (the semantic check).
+	StageBackTranslate = "backtranslate"
 )
 
 // Stages lists every stage name that accepts a per-stage model override.
-var Stages = []string{StageDecompose, StagePropose, StageFormalize, StageInformalize, StageRepair}
+var Stages = []string{StageDecompose, StagePropose, StageFormalize, StageInformalize, StageRepair, StageBackTranslate}
 
 // Defaults for the client's limits.
 const (

@@ -362,6 +362,9 @@ func (e *Engine) Library() *library.Library {
 	return nil
 }
 
+// Embedder returns the dense encoder the engine uses (nil when none).
+func (e *Engine) Embedder() embed.Embedder { return e.cfg.Embedder }
+
 // Lookup returns the declaration with a full name (the user's own first).
 func (e *Engine) Lookup(name string) (*library.Decl, bool) {
 	if s := e.snapshot(); s != nil {

@@ -225,7 +225,7 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 				row.Error = err.Error()
 			default:
 				if r := res.Report; r != nil {
-					row.WellFormed, row.Passed, row.Unknown, row.Verdict = r.GatePassed, r.Passed(), len(r.Unknown), r.Summary()
+					row.WellFormed, row.Passed, row.Unknown, row.Verdict = r.GatePassed, r.Passed(), len(r.Unknown), r.Verdict()
 				}
 				row.Repairs = res.NameRepairs
 				if res.Repair != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -38,8 +39,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", leanrepl.DefaultTimeout, "deadline for Lean to check the stub")
 	importTimeout := fs.Duration("import-timeout", leanrepl.DefaultImportTimeout, "deadline for Lean to import the header")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	statement := fs.String("statement", "", "the informal statement the stub formalizes: check that the stub covers each of its conditions")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: drift-lsp check [--root DIR]... [--corpus FILE.jsonl] [--repl CMD] [--lean CMD] [--json] "theorem foo … := by sorry"`)
+		fmt.Fprintln(stderr, `usage: drift-lsp check [--root DIR]... [--corpus FILE.jsonl] [--repl CMD] [--lean CMD] [--statement TEXT] [--json] "theorem foo … := by sorry"`)
 		fs.PrintDefaults()
 		fmt.Fprintln(stderr, "\nexit status: 0 the stub passed every check that ran, 1 a check failed, 2 usage or setup error")
 	}
@@ -78,7 +80,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drift-lsp check: index: %v\n", err)
 		return 2
 	}
-	cfg := leanrepl.CheckerConfig{Names: eng.Names(), Kinds: leanrepl.LibraryKinds(eng.Lookup)}
+	cfg := leanrepl.CheckerConfig{Names: eng.Names(), Kinds: leanrepl.LibraryKinds(eng.Lookup), Library: eng.Library}
 	if *noLean {
 		cfg.NoLean = "Lean was not run: --no-lean"
 	}
@@ -101,7 +103,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		defer pool.Close()
 	}
 	start := time.Now()
-	rep, err := checker.Check(ctx, leanrepl.CheckRequest{Header: hdr, Stub: stub})
+	rep, err := checker.Check(ctx, leanrepl.CheckRequest{Header: hdr, Stub: stub, Statement: *statement})
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
 		return 2
@@ -166,11 +168,27 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 	case rep.LeanOK:
 		w("lean:  accepted")
 	default:
-		w("lean:  %s", rep.Summary())
+		w("lean:  %s", rep.Verdict())
 	}
 	printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeLean })
 	if rep.LeanBackend != "" {
 		w("backend: %s — %s", rep.LeanBackend, rep.LeanCommand)
+	}
+	switch f := rep.Falsifier; {
+	case rep.Refuted():
+		w("falsifier: REFUTED — %s satisfies every hypothesis and falsifies the conclusion", f.Counterexample)
+	case f.Verdict == falsify.NotRefuted:
+		w("falsifier: not refuted (%d assignments)", f.Assignments)
+	default:
+		w("falsifier: undecided — %s", f.Reason)
+	}
+	if rep.Coverage != nil {
+		if n := len(rep.CoverageFindings()); n > 0 {
+			w("coverage: %d of %d conditions omitted", n, len(rep.Coverage.Conditions))
+			printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeCoverage })
+		} else {
+			w("coverage: covers %d/%d conditions", rep.Coverage.Covered(), len(rep.Coverage.Conditions))
+		}
 	}
 	verdict := "PASS"
 	if code != 0 {

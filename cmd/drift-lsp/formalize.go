@@ -186,7 +186,7 @@ func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr
 	if len(roots) > 0 {
 		root = roots[0]
 	}
-	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(eng), Kinds: leanrepl.LibraryKinds(eng.Lookup)}
+	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(eng), Kinds: leanrepl.LibraryKinds(eng.Lookup), Library: eng.Library}
 	var cmd []string
 	if repl != "" {
 		cmd = []string{"/bin/sh", "-c", repl}
@@ -208,6 +208,9 @@ type formalizeJSON struct {
 	Name              string               `json:"name"`
 	Stub              string               `json:"stub"`
 	Passed            bool                 `json:"passed"`
+	Refuted           bool                 `json:"refuted"`
+	Counterexample    string               `json:"counterexample"`
+	Verdict           string               `json:"verdict"`
 	Report            *leanrepl.Report     `json:"report"`
 	Opens             []string             `json:"opens"`
 	SubQueries        []subQueryJSON       `json:"sub_queries"`
@@ -264,6 +267,10 @@ func jsonResult(res *drift.Result, d time.Duration) formalizeJSON {
 		Report: res.Report, Opens: orEmpty(res.Opens), SubQueries: []subQueryJSON{}, Premises: []premiseJSON{}, Proposed: orEmpty(res.Proposed),
 		HallucinationRate: res.HallucinationRate, Illustrative: []illusJSON{}, Coverage: res.Illustration.Coverage,
 		Candidates: []candidateJSON{}, Repair: res.Repair, Warnings: orEmpty(res.Warnings), Usage: res.Usage, Seconds: d.Seconds()}
+	if r := res.Report; r != nil {
+		rj := r.JSON()
+		out.Refuted, out.Counterexample, out.Verdict = rj.Refuted, rj.Counterexample, rj.Verdict
+	}
 	for _, q := range res.SubQueries {
 		out.SubQueries = append(out.SubQueries, subQueryJSON{q.Informal, q.Formal})
 	}
@@ -369,11 +376,11 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		fmt.Fprintf(w, "\nNeeds in the header: %s\n", strings.Join(res.Opens, "; "))
 	}
 	if res.Report != nil && !res.Report.Passed() {
-		fmt.Fprintf(w, "\nChosen stub (FAILED the checks: %s):\n%s\n", res.Report.Summary(), res.Stub)
+		fmt.Fprintf(w, "\nChosen stub (FAILED the checks: %s):\n%s\n", res.Report.Verdict(), res.Stub)
 		return
 	}
 	if res.Report != nil {
-		fmt.Fprintf(w, "\nVerdict: %s\n", res.Report.Summary())
+		fmt.Fprintf(w, "\nVerdict: passed the checks that ran — %s\n", res.Report.Verdict())
 	}
 	fmt.Fprintf(w, "\nChosen stub:\n%s\n", res.Stub)
 }

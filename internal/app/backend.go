@@ -291,7 +291,7 @@ func (b *driftBackend) configureChecker(s lsp.Settings) {
 		_ = b.pool.Close()
 		b.pool = nil
 	}
-	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(b.eng), Kinds: leanrepl.LibraryKinds(b.eng.Lookup)}
+	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(b.eng), Kinds: leanrepl.LibraryKinds(b.eng.Lookup), Library: b.eng.Library}
 	var cmd []string
 	if s.REPL.Command != "" {
 		cmd = []string{"sh", "-c", s.REPL.Command}

@@ -26,6 +26,8 @@ func StageOf(req Request) string {
 		return llm.StageFormalize
 	case strings.Contains(p, "Describe the given Lean declaration"):
 		return llm.StageInformalize
+	case strings.Contains(p, "Restate this Lean theorem statement"):
+		return llm.StageBackTranslate
 	}
 	return ""
 }
@@ -81,7 +83,8 @@ var templates = []template{
 // Decompose with \boxed{} sub-queries for the concepts it finds, Propose with
 // their full names as {"dependency": [...]}, Formalize with a ```lean block
 // (a scripted template when one matches, else a stub assembled from the
-// concepts), and Informalize with a one-sentence description.
+// concepts), Informalize with a one-sentence description and the
+// back-translation with the concepts and numbers of the stub.
 //
 // A request with a json_schema response format (structured output) gets the
 // same content as JSON of drift's schemas, as a server constraining its
@@ -100,6 +103,8 @@ func Workspace() Responder {
 			return Reply{Text: informalizeAnswer(req.Prompt())}
 		case llm.StageRepair:
 			return Reply{Text: repairAnswer(req.Prompt())}
+		case llm.StageBackTranslate:
+			return Reply{Text: backTranslateAnswer(lastUser(req, ""))}
 		}
 		return Reply{Status: 400, Text: "fake model: unrecognised prompt (not one of drift's stages)"}
 	}
@@ -300,6 +305,26 @@ func informalizeAnswer(prompt string) string {
 		return "A statement about " + strings.TrimSuffix(strings.ToLower(cs[0].sentence[:1])+cs[0].sentence[1:], ".") + "."
 	}
 	return "A declaration of the user's library: " + sig
+}
+
+// numeralRE finds the numbers of a stub.
+var numeralRE = regexp.MustCompile(`\b[0-9]+\b`)
+
+// backTranslateAnswer restates a stub in words: the concepts it names, in
+// order, then the numbers it mentions.
+func backTranslateAnswer(stub string) string {
+	if _, after, ok := strings.Cut(stub, ":"); ok {
+		stub = after
+	}
+	var words []string
+	for _, c := range found(stub) {
+		words = append(words, c.keys[0])
+	}
+	out := "A statement about " + strings.Join(words, " and ")
+	if nums := numeralRE.FindAllString(stub, -1); len(nums) > 0 {
+		out += ", with the number " + strings.Join(nums, " and ")
+	}
+	return out + "."
 }
 
 func lastLineAfter(s, marker string) string {
