@@ -93,12 +93,12 @@ func operandEnd(w word) bool {
 	case leansrc.TokIdent, leansrc.TokNumber:
 		return true
 	}
-	return w.text == ")" || w.text == "]" || w.text == "!" || w.text == "|" || w.text == "⁻¹"
+	return w.text == ")" || w.text == "]" || w.text == "!" || w.text == "|" || w.text == "¹"
 }
 
 // arith are the operators that bind tighter than a relation.
 var arith = map[string]bool{"+": true, "-": true, "*": true, "/": true, "^": true, "%": true, "•": true, "·": true,
-	"×": true, "∘": true, "∣": true, "√": true, "!": true, "⁻¹": true, "↑": true, "|": true, "∑": true, "∏": true}
+	"×": true, "∘": true, "∣": true, "√": true, "!": true, "⁻": true, "↑": true, "|": true, "∑": true, "∏": true}
 
 // numeral reads the numeral operand at ws[i]: a number (⊥ counts as 0),
 // perhaps parenthesized or ascribed a type ("(2 : ℝ)") and negated. It
@@ -142,7 +142,7 @@ func numeral(ws []word, i int) (n num, a, b int, ok bool) {
 
 // separated reports whether words x and y belong to different expressions:
 // one is prose and the other math, or they come from different math spans.
-func separated(x, y word) bool { return x.math != y.math }
+func separated(x, y word) bool { return x.seg != y.seg }
 
 // leftFree reports whether nothing binds the operand starting at ws[a] from
 // the left.
@@ -161,7 +161,7 @@ func rightFree(ws []word, b int) bool {
 		return true
 	}
 	nx := ws[b+1]
-	return !operandEnd(nx) && !arith[nx.text] && nx.text != "(" && nx.text != "^"
+	return nx.kind != leansrc.TokIdent && nx.kind != leansrc.TokNumber && !arith[nx.text] && nx.text != "(" && nx.text != "^"
 }
 
 // rel is the relation a numeral bound states about the other side of a

@@ -22,7 +22,7 @@ type cond struct {
 	phrase string
 	kind   Kind
 	bounds []bound  // comparison: any one of them; exactly k: = k
-	value  num      // quantity
+	values []num    // quantity: all of them
 	quant  quant    // quantifier
 	pieces []string // name pieces that also cover the condition ("pos")
 	also   quant    // a second quantifier sort that covers it (exactly one: unique)
@@ -99,7 +99,7 @@ func extract(statement string) []cond {
 			lw[i] = strings.ToLower(w.text)
 		}
 	}
-	used := make([]bool, len(ws))
+	used := definitions(ws, lw)
 	var out []cond
 	text := func(a, b int) string { return statement[ws[a].start:ws[b].end] }
 	// numberAt reads the numeral or number word at ws[j] whose right side
@@ -109,6 +109,9 @@ func extract(statement string) []cond {
 			return num{}, 0, false
 		}
 		if v, ok := words[lw[j]]; ok && !ws[j].math {
+			if j+1 < len(ws) && (ws[j+1].text == "-" || strings.HasSuffix(lw[j+1], "ths") || strings.HasSuffix(lw[j+1], "thirds") || lw[j+1] == "halves" || lw[j+1] == "quarters") {
+				return num{}, 0, false // three-fourths is a fraction
+			}
 			return num{s: v}, j, true
 		}
 		n, _, b, ok := numeral(ws, j)
@@ -134,11 +137,17 @@ func extract(statement string) []cond {
 			for k := j; k <= b; k++ {
 				used[k] = true
 			}
-			bs := bound{p.rel, n}.equivalents()
-			if (p.rel == relLower && n.s == "0" && !n.neg) || (p.rel == relLowerEq && n.s == "1" && !n.neg) {
-				bs = append(bs, bound{relNe, num{s: "0"}}) // more than zero, at least one: nonzero
+			c := cond{phrase: text(i, b), kind: KindComparison, bounds: bound{p.rel, n}.equivalents()}
+			switch v, _ := n.int(); {
+			case (p.rel == relLower && v == 0) || (p.rel == relLowerEq && v == 1):
+				// more than zero, at least one: nonzero, or there is one
+				c.bounds = append(c.bounds, bound{relNe, num{s: "0"}})
+				c.also = quantExists
+			case (p.rel == relLower && v == 1) || (p.rel == relLowerEq && v == 2):
+				// more than one: two that differ
+				c.pieces, c.also = []string{"nontrivial"}, quantDistinct
 			}
-			out = append(out, cond{phrase: text(i, b), kind: KindComparison, bounds: bs})
+			out = append(out, c)
 			i = b
 			break
 		}
@@ -178,8 +187,8 @@ func extract(statement string) []cond {
 			out = append(out, c)
 			continue
 		}
-		if v, ok := multiplierWords[lw[i]]; ok && !(i+1 < len(ws) && (lw[i+1] == "matrix" || lw[i+1] == "matrices" || ws[i+1].text == "-")) {
-			out = append(out, cond{phrase: ws[i].text, kind: KindQuantity, value: num{s: v}})
+		if v, ok := multiplierWords[lw[i]]; ok && !(i+1 < len(ws) && (lw[i+1] == "matrix" || lw[i+1] == "matrices" || lw[i+1] == "free" || ws[i+1].text == "-")) {
+			out = append(out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
 		}
 	}
 	// comparisons written in math, then the remaining numerals
@@ -206,8 +215,21 @@ func extract(statement string) []cond {
 		}
 		out = append(out, cond{phrase: text(lo, hi), kind: KindComparison, bounds: bd.equivalents()})
 	}
+	ellipsis := map[int]bool{}
+	for _, w := range ws {
+		if w.text == "…" && w.math {
+			ellipsis[w.seg] = true
+		}
+	}
 	for i, w := range ws {
-		if used[i] || w.kind != leansrc.TokNumber {
+		if used[i] || w.kind != leansrc.TokNumber || ellipsis[w.seg] && w.math || spaceExponent(ws, i) {
+			continue
+		}
+		if c, b, ok := interval(statement, ws, i); ok {
+			out = append(out, c)
+			for k := i; k <= b; k++ {
+				used[k] = true
+			}
 			continue
 		}
 		n, _, ok := parseNum(w.text)
@@ -218,9 +240,75 @@ func extract(statement string) []cond {
 		if end == w.start {
 			end = w.end
 		}
-		out = append(out, cond{phrase: statement[w.start:end], kind: KindQuantity, value: n})
+		out = append(out, cond{phrase: statement[w.start:end], kind: KindQuantity, values: []num{n}, pieces: numeralEquivalents[n.s]})
 	}
 	return out
+}
+
+// definitions marks the words of sentences that define a term ("is
+// called", "is said to be"): what they say is no condition of the claim.
+func definitions(ws []word, lw []string) []bool {
+	used := make([]bool, len(ws))
+	start := 0
+	for i := 0; i <= len(ws); i++ {
+		if i < len(ws) && !(ws[i].seg == 0 && (ws[i].text == "." || ws[i].text == "?")) {
+			continue
+		}
+		for k := start; k < i; k++ {
+			if lw[k] == "called" || lw[k] == "said" && k+1 < i && lw[k+1] == "to" {
+				for j := start; j < i; j++ {
+					used[j] = true
+				}
+				break
+			}
+		}
+		start = i + 1
+	}
+	return used
+}
+
+// spaceBases are the letters a space or a field is written with, whose
+// exponent is a dimension (ℝ^2, R^{k}), which Lean states as a type.
+var spaceBases = map[string]bool{"ℝ": true, "ℂ": true, "ℚ": true, "ℤ": true, "ℕ": true, "R": true, "C": true, "Q": true, "Z": true, "N": true, "F": true, "K": true}
+
+// spaceExponent reports whether the numeral ws[i] is the exponent of a
+// space (ℝ^2) or of a degree sign (30^\circ: Lean states angles in π).
+func spaceExponent(ws []word, i int) bool {
+	if i+2 < len(ws) && ws[i+1].text == "^" && (ws[i+2].text == "∘" || ws[i+2].text == "(" && i+3 < len(ws) && ws[i+3].text == "∘") {
+		return true
+	}
+	j := i - 1
+	if j >= 0 && ws[j].text == "(" {
+		j--
+	}
+	if j < 1 || ws[j].text != "^" {
+		return false
+	}
+	base := j - 1
+	if ws[base].text == ")" && base >= 2 && ws[base-2].text == "(" {
+		base--
+	}
+	return spaceBases[ws[base].text]
+}
+
+// intervalNames are the name pieces of Lean's intervals.
+var intervalNames = []string{"icc", "ico", "ioc", "ioo", "uicc", "unitinterval"}
+
+// interval reads an interval with numeral ends starting at the numeral
+// ws[i]: [0, 1], (0, 1). It is covered by both numerals or by an interval.
+func interval(statement string, ws []word, i int) (cond, int, bool) {
+	if i < 1 || ws[i-1].text != "[" && ws[i-1].text != "(" || i >= 2 && !separated(ws[i-2], ws[i-1]) && operandEnd(ws[i-2]) {
+		return cond{}, 0, false
+	}
+	lo, _, a, ok := numeral(ws, i)
+	if !ok || a+2 >= len(ws) || ws[a+1].text != "," {
+		return cond{}, 0, false
+	}
+	hi, _, b, ok := numeral(ws, a+2)
+	if !ok || b+1 >= len(ws) || ws[b+1].text != "]" && ws[b+1].text != ")" {
+		return cond{}, 0, false
+	}
+	return cond{phrase: statement[ws[i-1].start:ws[b+1].end], kind: KindQuantity, values: []num{lo, hi}, pieces: intervalNames}, b + 1, true
 }
 
 // wordsAt reports whether the prose words at ws[i:] are words.
@@ -237,22 +325,40 @@ func wordsAt(lw []string, ws []word, i int, words []string) bool {
 }
 
 // exprBefore returns the first word of the operand left of relation ws[r]
-// (at most maxOperand words).
+// (at most maxOperand words, brackets balanced).
 func exprBefore(ws []word, r int) int {
-	lo := max(r-1, 0)
-	for lo > 0 && !separated(ws[lo-1], ws[r]) && !relations[ws[lo-1].text] && !stops[ws[lo-1].text] && r-lo < maxOperand {
-		lo--
-	}
-	return lo
+	return operandSpan(ws, r, -1)
 }
 
 // exprAfter returns the last word of the operand right of relation ws[r].
 func exprAfter(ws []word, r int) int {
-	hi := min(r+1, len(ws)-1)
-	for hi+1 < len(ws) && !separated(ws[hi+1], ws[r]) && !relations[ws[hi+1].text] && !stops[ws[hi+1].text] && hi-r < maxOperand {
-		hi++
+	return operandSpan(ws, r, 1)
+}
+
+// operandSpan walks from relation ws[r] in direction dir over one
+// operand and returns its far end.
+func operandSpan(ws []word, r, dir int) int {
+	end, depth := r, 0
+	for k := r + dir; k >= 0 && k < len(ws) && !separated(ws[k], ws[r]) && (k-r)*dir <= maxOperand; k += dir {
+		t := ws[k].text
+		if depth == 0 && (relations[t] || stops[t]) {
+			break
+		}
+		switch t {
+		case "(", "[", "{":
+			depth += dir
+		case ")", "]", "}":
+			depth -= dir
+		}
+		if depth < 0 {
+			break
+		}
+		end = k
 	}
-	return hi
+	if end == r {
+		return max(0, min(r+dir, len(ws)-1))
+	}
+	return end
 }
 
 // maxOperand bounds the words of an operand quoted in a phrase.

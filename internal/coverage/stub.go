@@ -18,7 +18,7 @@ type stubFacts struct {
 	names    []string        // identifiers as written
 	symbols  map[string]bool
 	binder   bool // a binder before the colon, or ∀ / fun / set-builder
-	typeEq   bool // the type states an equation or an equivalence
+	equation bool // the stub states an equation or an equivalence
 }
 
 // notationWords are the name pieces behind Lean notation, so that a
@@ -29,7 +29,7 @@ var notationWords = map[string]string{
 	"√": "sqrt", "!": "factorial", "⁻¹": "inv", "%": "mod", "∈": "mem", "⊆": "subset", "∩": "inter",
 	"∪": "union", "|": "abs", "∘": "comp", "≡": "modeq", "^": "pow", "⌊": "floor", "⌈": "ceil", "≤": "le",
 	"<": "lt", "≠": "ne", "∫": "integral", "⊥": "bot", "⊤": "top", "∅": "empty", "×": "prod", "⧸": "quotient",
-	"‖": "norm", "•": "smul", "∞": "top", "⊂": "ssubset", "ᶜ": "compl", "π": "pi", "∃!": "unique",
+	"‖": "norm", "•": "smul", "∞": "top", "⊂": "ssubset", "ᶜ": "compl", "π": "pi", "⁻": "inv", "ˣ": "unit",
 }
 
 // readStub reads a stub's statement.
@@ -67,6 +67,9 @@ func readStub(stub string) *stubFacts {
 			if w.text == "fun" || w.text == "λ" {
 				f.binder = true
 			}
+			if w.text == "I" {
+				f.pieces["unitinterval"] = true
+			}
 		case leansrc.TokSymbol:
 			f.symbols[w.text] = true
 			if p, ok := notationWords[w.text]; ok {
@@ -75,8 +78,8 @@ func readStub(stub string) *stubFacts {
 			if w.text == "∃" && i+1 < len(ws) && ws[i+1].text == "!" && ws[i+1].start == w.end {
 				f.pieces["unique"] = true
 			}
-			if i > colon && (w.text == "=" || w.text == "↔") {
-				f.typeEq = true
+			if w.text == "=" || w.text == "↔" {
+				f.equation = true
 			}
 			if i < colon && (w.text == "(" || w.text == "{" || w.text == "⦃" || w.text == "[") {
 				f.binder = true
@@ -93,7 +96,17 @@ func readStub(stub string) *stubFacts {
 		if bd, _, ok := boundOf(ws, n, a, b); ok {
 			f.bounds[bd] = true
 		}
-		f.intervals(ws, i, n)
+		f.intervals(ws, a, n)
+	}
+	if f.pieces["prime"] {
+		// a prime is at least 2
+		for _, b := range []bound{{relLowerEq, num{s: "2"}}, {relNe, num{s: "0"}}, {relNe, num{s: "1"}}} {
+			for _, e := range b.equivalents() {
+				f.bounds[e] = true
+			}
+		}
+		f.bounds[bound{relLower, num{s: "0"}}] = true
+		f.bounds[bound{relLowerEq, num{s: "1"}}] = true
 	}
 	return f
 }
@@ -104,27 +117,48 @@ var intervalBounds = map[string][2]rel{
 	"Icc": {relLowerEq, relUpperEq}, "Ico": {relLowerEq, relUpper}, "Ioc": {relLower, relUpperEq},
 	"Ioo": {relLower, relUpper}, "Ici": {relLowerEq, 0}, "Ioi": {relLower, 0}, "Iic": {relUpperEq, 0},
 	"Iio": {relUpper, 0}, "range": {relUpper, 0}, "Fin": {relUpper, 0}, "uIcc": {relLowerEq, relUpperEq},
+	"closedBall": {0, relUpperEq}, "ball": {0, relUpper}, "sphere": {0, relEq},
 }
 
 // intervals records the bound that numeral n at ws[i] puts on the members
 // of an interval it is an argument of (Finset.Icc 1 n, Set.Ioi 0).
-func (f *stubFacts) intervals(ws []word, i int, n num) {
-	for arg := 0; arg < 2; arg++ {
-		j := i - 1 - arg
+func (f *stubFacts) intervals(ws []word, a int, n num) {
+	record := func(j, arg int) bool {
 		if j < 0 || ws[j].kind != leansrc.TokIdent {
-			return
+			return false
 		}
 		name := ws[j].text[strings.LastIndexByte(ws[j].text, '.')+1:]
-		if rs, ok := intervalBounds[name]; ok {
-			if r := rs[arg]; r != 0 {
-				f.bounds[bound{r, n}] = true
-			}
-			if name == "range" || name == "Fin" {
-				f.bounds[bound{relLowerEq, num{s: "0"}}] = true
-			}
-			return
+		rs, ok := intervalBounds[name]
+		if !ok {
+			return false
 		}
+		if r := rs[arg]; r != 0 {
+			f.bounds[bound{r, n}] = true
+		}
+		if name == "range" || name == "Fin" {
+			f.bounds[bound{relLowerEq, num{s: "0"}}] = true
+		}
+		return true
 	}
+	if record(a-1, 0) {
+		return
+	}
+	j := a - 1 // the end of the first argument
+	switch {
+	case j >= 0 && ws[j].text == ")":
+		for depth := 0; j >= 0; j-- {
+			if ws[j].text == ")" {
+				depth++
+			} else if ws[j].text == "(" {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+	case j < 0 || ws[j].kind != leansrc.TokIdent && ws[j].kind != leansrc.TokNumber:
+		return
+	}
+	record(j-1, 1)
 }
 
 // topColon returns the index of the colon that ends the binders, or -1.
@@ -199,7 +233,7 @@ func (f *stubFacts) hasPiece(ps ...string) bool {
 // numeral without writing it: `sq` and `Even` say 2, `⁻¹` says 1.
 var numeralEquivalents = map[string][]string{
 	"0": {"zero", "bot", "empty", "nonneg", "pos", "nontrivial"},
-	"1": {"one", "inv", "succ", "pred", "unit", "units", "top"},
+	"1": {"one", "inv", "succ", "pred", "unit", "top", "bot"},
 	"2": {"sq", "sqrt", "square", "even", "odd", "two", "double", "half", "bit0", "parity"},
 	"3": {"three", "cube", "cbrt"},
 }
@@ -208,9 +242,15 @@ var numeralEquivalents = map[string][]string{
 func (f *stubFacts) covers(c cond) bool {
 	switch c.kind {
 	case KindQuantity:
-		return f.numerals[c.value.s] || f.hasPiece(numeralEquivalents[c.value.s]...)
+		all := true
+		for _, v := range c.values {
+			all = all && f.numerals[v.s]
+		}
+		return all || f.hasPiece(c.pieces...)
 	case KindComparison:
-		return f.hasBound(c.bounds) || f.hasPiece(c.pieces...)
+		if f.hasBound(c.bounds) || f.hasPiece(c.pieces...) {
+			return true
+		}
 	}
 	if f.quantifier(c.quant, c.bounds) {
 		return true
@@ -229,7 +269,7 @@ func (f *stubFacts) quantifier(q quant, bs []bound) bool {
 	case quantExactly:
 		return f.hasBound(bs)
 	case quantUnique:
-		return f.typeEq || f.hasPiece("unique", "subsingleton", "injective")
+		return f.equation || f.hasPiece("unique", "subsingleton", "injective")
 	case quantDistinct:
 		return f.symbols["≠"] || f.symbols["¬"] || f.hasPiece("injective", "injon", "pairwise", "nodup", "card", "ncard",
 			"encard", "distinct", "disjoint", "ne")

@@ -16,6 +16,7 @@ type word struct {
 	text       string
 	start, end int
 	math       bool
+	seg        int // the math span the word is in (1, 2, …), 0 for prose
 }
 
 // reader turns a statement into Lean-scannable text: math (`$…$`, `$$…$$`,
@@ -28,16 +29,18 @@ type reader struct {
 	out  []byte
 	off  []int // statement offset where the construct that wrote the byte starts
 	end  []int // and where it ends
-	math []bool
+	seg  []int // math span number of the byte, 0 for prose
+	cur  int   // the current math span, 0 in prose
+	segs int   // math spans so far
 }
 
 // emit writes s for the statement's bytes [at, end).
-func (r *reader) emit(s string, at, end int, math bool) {
+func (r *reader) emit(s string, at, end int) {
 	for i := 0; i < len(s); i++ {
 		r.out = append(r.out, s[i])
 		r.off = append(r.off, at)
 		r.end = append(r.end, end)
-		r.math = append(r.math, math)
+		r.seg = append(r.seg, r.cur)
 	}
 }
 
@@ -54,8 +57,8 @@ var latexSymbols = map[string]string{
 	"Bigl": "", "Bigr": "", "frac": "", "dfrac": "", "tfrac": "", "cfrac": "", "mathbb": "", "mathbf": "",
 	"mathrm": "", "mathcal": "", "mathfrak": "", "mathscr": "", "mathsf": "", "mathit": "", "text": "",
 	"textbf": "", "textit": "", "textrm": "", "emph": "", "operatorname": "", "displaystyle": "",
-	"textstyle": "", "limits": "", "quad": "", "qquad": "", "ldots": "", "cdots": "", "dots": "",
-	"vdots": "", "ddots": "", "begin": "", "end": "", "label": "", "tag": "", "mbox": "", "hbox": "",
+	"textstyle": "", "limits": "", "quad": "", "qquad": "", "ldots": "…", "cdots": "…", "dots": "…",
+	"vdots": "…", "ddots": "…", "begin": "", "end": "", "label": "", "tag": "", "mbox": "", "hbox": "",
 	"boxed": "", "overline": "", "underline": "", "bar": "", "hat": "", "tilde": "", "widehat": "",
 	"widetilde": "", "vec": "", "dot": "", "ddot": "", "prime": "'", "lvert": "|", "rvert": "|",
 	"vert": "|", "lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉", "langle": "⟨", "rangle": "⟩",
@@ -75,7 +78,7 @@ func read(s string) []word {
 	}
 	s = blankChoices(s)
 	n := len(s) + 16
-	r := &reader{src: s, out: make([]byte, 0, n), off: make([]int, 0, n), end: make([]int, 0, n), math: make([]bool, 0, n)}
+	r := &reader{src: s, out: make([]byte, 0, n), off: make([]int, 0, n), end: make([]int, 0, n), seg: make([]int, 0, n)}
 	i := 0
 	for i < len(s) {
 		opened := false
@@ -86,9 +89,12 @@ func read(s string) []word {
 				if j >= 0 {
 					end = i + len(m.open) + j
 				}
-				r.emit(" ", i, i, false)
+				r.emit(" ", i, i)
+				r.segs++
+				r.cur = r.segs
 				r.latex(i+len(m.open), end)
-				r.emit(" ", end, end, false)
+				r.cur = 0
+				r.emit(" ", end, end)
 				i = min(len(s), end+len(m.close))
 				opened = true
 				break
@@ -105,7 +111,7 @@ func read(s string) []word {
 		if t.Kind == leansrc.TokDoc || t.Kind == leansrc.TokModDoc {
 			continue
 		}
-		out = append(out, word{kind: t.Kind, text: string(r.out[t.Start:t.End]), start: r.off[t.Start], end: r.end[t.End-1], math: r.math[t.Start]})
+		out = append(out, word{kind: t.Kind, text: string(r.out[t.Start:t.End]), start: r.off[t.Start], end: r.end[t.End-1], math: r.seg[t.Start] > 0, seg: r.seg[t.Start]})
 	}
 	return joinRelations(out)
 }
@@ -116,16 +122,16 @@ func (r *reader) prose(i int) int {
 	s := r.src
 	switch {
 	case s[i] == '\\':
-		return r.command(i, false)
+		return r.command(i)
 	case s[i] == '"' || s[i] == '`' || s[i] == '\'' && (i == 0 || !isLetter(s[i-1])):
-		r.emit(" ", i, i+1, false)
+		r.emit(" ", i, i+1)
 		return i + 1
 	case strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/-"):
-		r.emit(s[i:i+1]+" ", i, i+1, false)
+		r.emit(s[i:i+1]+" ", i, i+1)
 		return i + 1
 	}
 	_, n := utf8.DecodeRuneInString(s[i:])
-	r.emit(s[i:i+n], i, i+n, false)
+	r.emit(s[i:i+n], i, i+n)
 	return i + n
 }
 
@@ -137,26 +143,30 @@ func (r *reader) latex(from, to int) {
 		c := s[i]
 		switch {
 		case c == '\\':
-			i = r.command(i, true)
+			i = r.command(i)
 			continue
 		case c == '_':
 			j := skipScript(s, i+1, to)
-			r.emit(" ", i, j, true)
+			r.emit(" ", i, j)
 			i = j
 			continue
 		case c == '{':
-			r.emit("(", i, i+1, true)
+			r.emit("(", i, i+1)
 		case c == '}':
-			r.emit(")", i, i+1, true)
+			r.emit(")", i, i+1)
+		case strings.HasPrefix(s[i:], "..."):
+			r.emit("…", i, i+3)
+			i += 3
+			continue
 		case c == '&' || c == '~' || c == '"' || c == '`' || c == '\'':
-			r.emit(" ", i, i+1, true)
+			r.emit(" ", i, i+1)
 		case c == ',' && i > from && isDigit(s[i-1]) && thousands(s[i+1:to]):
 			// 1,000 is one number
 		case strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/-"):
-			r.emit(s[i:i+1]+" ", i, i+1, true)
+			r.emit(s[i:i+1]+" ", i, i+1)
 		default:
 			_, n := utf8.DecodeRuneInString(s[i:])
-			r.emit(s[i:i+n], i, i+n, true)
+			r.emit(s[i:i+n], i, i+n)
 			i += n
 			continue
 		}
@@ -166,7 +176,7 @@ func (r *reader) latex(from, to int) {
 
 // command reads the LaTeX command at s[i] ('\\') and returns the offset
 // after it.
-func (r *reader) command(i int, math bool) int {
+func (r *reader) command(i int) int {
 	s := r.src
 	j := i + 1
 	for j < len(s) && isLetter(s[j]) {
@@ -178,14 +188,14 @@ func (r *reader) command(i int, math bool) int {
 	name := s[i+1 : j]
 	if name == "mathbb" || name == "Bbb" {
 		if w, n := blackboard(s[j:]); n > 0 {
-			r.emit(" "+w+" ", i, j+n, math)
+			r.emit(" "+w+" ", i, j+n)
 			return j + n
 		}
 	}
 	if sym, ok := latexSymbols[name]; ok {
-		r.emit(" "+sym+" ", i, j, math)
+		r.emit(" "+sym+" ", i, j)
 	} else {
-		r.emit(" "+name+" ", i, j, math)
+		r.emit(" "+name+" ", i, j)
 	}
 	return j
 }
