@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
+)
+
+func init() {
+	registerBench("coverage", "coverage-check flag rate of reference statements and recall on false variants", runBenchCoverage)
+}
+
+// coverageProblem is one informal statement with its reference stub.
+type coverageProblem struct {
+	ID, Informal, Formal string
+}
+
+func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("bench coverage", stderr, "usage: drift-lsp bench coverage [--proofnet FILE.jsonl] [--minif2f INFORMAL_DIR,LEAN_DIR] [-v]",
+		"Checks every reference formal statement against its own informal statement and prints the flag",
+		"rate (the references are correct: a flag is a false alarm), then the fraction of false variants",
+		"made from the references (a numeral hypothesis dropped, a constant changed, a strict bound dropped)",
+		"that are flagged. miniF2F pairs informal/<split>/NAME.json (informal_statement) with NAME.lean.")
+	proofnet := fs.String("proofnet", "", "ProofNet-format JSONL (informal_stmt, formal_stmt)")
+	minif2f := fs.String("minif2f", "", "miniF2F informal and Lean 4 statement directories, comma-separated")
+	verbose := fs.Bool("v", false, "print every flagged problem with its findings")
+	if !parseNoArgs(fs, args) {
+		return 2
+	}
+	if *proofnet == "" && *minif2f == "" {
+		fs.Usage()
+		return 2
+	}
+	type set struct {
+		name     string
+		problems []coverageProblem
+	}
+	var sets []set
+	if *proofnet != "" {
+		ps, err := readProofNetPairs(*proofnet)
+		if err != nil {
+			fmt.Fprintln(stderr, "drift-lsp bench coverage:", err)
+			return 2
+		}
+		sets = append(sets, set{"proofnet", ps})
+	}
+	if *minif2f != "" {
+		dirs := strings.Split(*minif2f, ",")
+		if len(dirs) != 2 {
+			fmt.Fprintln(stderr, "drift-lsp bench coverage: --minif2f wants INFORMAL_DIR,LEAN_DIR")
+			return 2
+		}
+		ps, err := readMiniF2FPairs(dirs[0], dirs[1])
+		if err != nil {
+			fmt.Fprintln(stderr, "drift-lsp bench coverage:", err)
+			return 2
+		}
+		sets = append(sets, set{"minif2f", ps})
+	}
+	for _, s := range sets {
+		benchCoverageSet(stdout, s.name, s.problems, *verbose)
+	}
+	return 0
+}
+
+// benchCoverageSet checks one set's references and variants and prints
+// the figures.
+func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verbose bool) {
+	flagged, skipped, conds, covered := 0, 0, 0, 0
+	byKind := map[coverage.Kind]int{}
+	variants := map[string][2]int{} // kind → flagged, total
+	for _, p := range problems {
+		stmt, err := stubStatement(p.Formal)
+		if err != nil {
+			skipped++
+			if verbose {
+				fmt.Fprintf(w, "%s: skipped: %v\n", p.ID, err)
+			}
+			continue
+		}
+		res := coverage.Check(p.Informal, stmt, nil)
+		conds += len(res.Conditions)
+		covered += res.Covered()
+		if fs := res.Findings(); len(fs) > 0 {
+			flagged++
+			for _, f := range fs {
+				byKind[f.Kind]++
+			}
+			if verbose {
+				msgs := make([]string, len(fs))
+				for i, f := range fs {
+					msgs[i] = f.Message
+				}
+				fmt.Fprintf(w, "FLAG %s: %s\n  informal: %s\n  formal:   %s\n", p.ID, strings.Join(msgs, "; "), oneLine(p.Informal, 400), oneLine(stmt, 400))
+			}
+			continue
+		}
+		for _, v := range falseVariants(stmt) {
+			r := coverage.Check(p.Informal, v.stmt, nil)
+			c := variants[v.kind]
+			c[1]++
+			if !r.Complete() {
+				c[0]++
+			}
+			variants[v.kind] = c
+		}
+	}
+	n := len(problems) - skipped
+	fmt.Fprintf(w, "%s: %d problems (%d skipped: no parsable reference), %d conditions (%d covered)\n", name, n, skipped, conds, covered)
+	fmt.Fprintf(w, "%s: references flagged: %d/%d (%s)", name, flagged, n, pct(flagged, n))
+	kinds := make([]string, 0, len(byKind))
+	for k, c := range byKind {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k, c))
+	}
+	sort.Strings(kinds)
+	if len(kinds) > 0 {
+		fmt.Fprintf(w, "; findings by kind: %s", strings.Join(kinds, ", "))
+	}
+	fmt.Fprintln(w)
+	names := make([]string, 0, len(variants))
+	for k := range variants {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	all := [2]int{}
+	for _, k := range names {
+		c := variants[k]
+		all[0] += c[0]
+		all[1] += c[1]
+		fmt.Fprintf(w, "%s: false variants (%s) flagged: %d/%d (%s)\n", name, k, c[0], c[1], pct(c[0], c[1]))
+	}
+	fmt.Fprintf(w, "%s: false variants (all) flagged: %d/%d (%s), of the references not flagged\n", name, all[0], all[1], pct(all[0], all[1]))
+}
+
+func pct(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(100*float64(a)/float64(b), 'f', 1, 64) + " %"
+}
+
+// stubStatement returns a reference declaration's statement: its binders
+// and type, without the keyword, the name and the proof.
+func stubStatement(formal string) (string, error) {
+	s, err := leanrepl.Gate(formal)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(s.Text[s.NameEnd:s.ProofStart]), nil
+}
+
+// variant is a false statement made from a reference one.
+type variant struct {
+	kind, stmt string
+}
+
+// falseVariants makes the false variants of a statement: each hypothesis
+// binder that mentions a numeral dropped, each numeral changed (n → n+1),
+// each hypothesis with a strict numeral comparison dropped.
+func falseVariants(stmt string) []variant {
+	toks, _ := leansrc.Scan([]byte(stmt))
+	var out []variant
+	depth, open := 0, -1
+	colonSeen := false
+	for i, t := range toks {
+		text := stmt[t.Start:t.End]
+		switch {
+		case t.Kind == leansrc.TokNumber:
+			if n, err := strconv.ParseUint(text, 10, 63); err == nil {
+				out = append(out, variant{"change a constant", stmt[:t.Start] + strconv.FormatUint(n+1, 10) + stmt[t.End:]})
+			}
+		case colonSeen:
+		case text == "(":
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case text == ")":
+			depth--
+			if depth == 0 && open >= 0 {
+				binder := toks[open : i+1]
+				numeral, strict, hyp := false, false, false
+				for _, b := range binder {
+					bt := stmt[b.Start:b.End]
+					numeral = numeral || b.Kind == leansrc.TokNumber
+					strict = strict || bt == "<" || bt == ">"
+					hyp = hyp || bt == "<" || bt == ">" || bt == "≤" || bt == "≥" || bt == "=" || bt == "≠" || bt == "∣"
+				}
+				drop := stmt[:toks[open].Start] + stmt[t.End:]
+				if numeral && hyp {
+					out = append(out, variant{"drop a numeral hypothesis", drop})
+				}
+				if numeral && strict {
+					out = append(out, variant{"drop a strict bound", drop})
+				}
+			}
+		case text == ":" && depth == 0:
+			colonSeen = true
+		case text == "[" || text == "{" || text == "⦃":
+			depth++
+		case text == "]" || text == "}" || text == "⦄":
+			depth--
+		}
+	}
+	return out
+}
+
+// readProofNetPairs reads informal_stmt and formal_stmt of every line.
+func readProofNetPairs(path string) ([]coverageProblem, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []coverageProblem
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		var r struct {
+			Informal string `json:"informal_stmt"`
+			Formal   string `json:"formal_stmt"`
+			Name     string `json:"full_name"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		if r.Name == "" {
+			r.Name = strconv.Itoa(line)
+		}
+		out = append(out, coverageProblem{ID: r.Name, Informal: r.Informal, Formal: r.Formal})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, errors.New(path + ": no problems")
+	}
+	return out, nil
+}
+
+// readMiniF2FPairs pairs informalDir/NAME.json with leanDir/NAME.lean; the
+// Lean file's statement starts at its first `theorem`.
+func readMiniF2FPairs(informalDir, leanDir string) ([]coverageProblem, error) {
+	files, err := filepath.Glob(filepath.Join(informalDir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var out []coverageProblem
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".json")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		var r struct {
+			Informal string `json:"informal_statement"`
+		}
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		lean, err := os.ReadFile(filepath.Join(leanDir, name+".lean"))
+		if err != nil {
+			continue // unpaired
+		}
+		src := string(lean)
+		if i := strings.Index(src, "theorem "); i >= 0 {
+			src = src[i:]
+		}
+		out = append(out, coverageProblem{ID: name, Informal: r.Informal, Formal: src})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no pairs of %s/*.json and %s/*.lean", informalDir, leanDir)
+	}
+	return out, nil
+}

@@ -1,0 +1,432 @@
+package coverage
+
+import (
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+)
+
+// quant is the sort of a quantifier condition.
+type quant uint8
+
+const (
+	quantAll      quant = iota + 1 // every, for all: a binder or ∀
+	quantExists                    // there exists, for some: ∃
+	quantExactly                   // exactly k: = k
+	quantUnique                    // unique: ∃! or an equation
+	quantDistinct                  // distinct: ≠ or injectivity
+)
+
+// cond is one condition read from a statement and what covers it.
+type cond struct {
+	phrase string
+	kind   Kind
+	bounds []bound  // comparison: any one of them; exactly k: = k
+	values []num    // quantity: all of them
+	quant  quant    // quantifier
+	pieces []string // name pieces that also cover the condition ("pos")
+	also   quant    // a second quantifier sort that covers it (exactly one: unique)
+}
+
+// comparisonPhrases are the prose spellings of an order relation to a
+// numeral that follows them, longest first.
+var comparisonPhrases = func() []struct {
+	words []string
+	rel   rel
+} {
+	var out []struct {
+		words []string
+		rel   rel
+	}
+	for _, p := range []struct {
+		text string
+		rel  rel
+	}{
+		{"greater than or equal to", relLowerEq}, {"larger than or equal to", relLowerEq}, {"bigger than or equal to", relLowerEq},
+		{"less than or equal to", relUpperEq}, {"smaller than or equal to", relUpperEq},
+		{"strictly greater than", relLower}, {"strictly larger than", relLower}, {"strictly bigger than", relLower},
+		{"strictly less than", relUpper}, {"strictly smaller than", relUpper},
+		{"no less than", relLowerEq}, {"not less than", relLowerEq}, {"no smaller than", relLowerEq},
+		{"not smaller than", relLowerEq}, {"no fewer than", relLowerEq}, {"not fewer than", relLowerEq},
+		{"no more than", relUpperEq}, {"not more than", relUpperEq}, {"no greater than", relUpperEq},
+		{"not greater than", relUpperEq}, {"no larger than", relUpperEq}, {"not larger than", relUpperEq},
+		{"does not exceed", relUpperEq}, {"do not exceed", relUpperEq}, {"not exceeding", relUpperEq},
+		{"not equal to", relNe}, {"different from", relNe},
+		{"at least", relLowerEq}, {"at most", relUpperEq},
+		{"greater than", relLower}, {"larger than", relLower}, {"bigger than", relLower}, {"more than", relLower},
+		{"exceeds", relLower}, {"exceeding", relLower}, {"exceed", relLower},
+		{"less than", relUpper}, {"smaller than", relUpper}, {"fewer than", relUpper},
+	} {
+		out = append(out, struct {
+			words []string
+			rel   rel
+		}{strings.Fields(p.text), p.rel})
+	}
+	return out
+}()
+
+// signWords are the words that compare with zero, with the name pieces
+// that state them in Lean (ℕ is non-negative by its type).
+var signWords = map[string]struct {
+	bounds []bound
+	pieces []string
+}{
+	"positive":    {[]bound{{relLower, num{s: "0"}}, {relLowerEq, num{s: "1"}}, {relNe, num{s: "0"}}}, []string{"pos", "positive", "pnat"}},
+	"negative":    {[]bound{{relUpper, num{s: "0"}}, {relUpperEq, num{s: "1", neg: true}}}, []string{"neg", "negative"}},
+	"nonnegative": {[]bound{{relLowerEq, num{s: "0"}}, {relLower, num{s: "1", neg: true}}}, []string{"nonneg", "nonnegative", "nat", "ℕ", "nnreal", "pnat"}},
+	"nonpositive": {[]bound{{relUpperEq, num{s: "0"}}, {relUpper, num{s: "1"}}}, []string{"nonpos", "nonpositive"}},
+	"nonzero":     {[]bound{{relNe, num{s: "0"}}, {relLower, num{s: "0"}}, {relLowerEq, num{s: "1"}}}, []string{"ne_zero", "nonzero", "pos", "pnat", "units", "unit"}},
+}
+
+// notSign are the words after which "positive" or "negative" is no sign
+// of a number (a positive definite form, a negative exponent's base).
+var notSign = map[string]bool{"definite": true, "semidefinite": true, "semi": true, "characteristic": true, "measure": true}
+
+// antecedents open a clause that assumes rather than asserts; conclusions
+// open one that asserts.
+var (
+	antecedents = map[string]bool{"if": true, "suppose": true, "assume": true, "assuming": true, "given": true, "let": true,
+		"whenever": true, "where": true, "when": true, "since": true, "because": true, "unless": true, "provided": true}
+	conclusions = map[string]bool{"then": true, "prove": true, "show": true, "deduce": true, "conclude": true, "verify": true, "establish": true}
+)
+
+// extract reads the conditions of a statement in the order they occur.
+func extract(statement string) []cond {
+	ws := read(statement)
+	lw := make([]string, len(ws))
+	for i, w := range ws {
+		if w.kind == leansrc.TokIdent {
+			lw[i] = strings.ToLower(w.text)
+		}
+	}
+	used := definitions(ws, lw)
+	var out []cond
+	text := func(a, b int) string { return statement[ws[a].start:ws[b].end] }
+	// numberAt reads the numeral or number word at ws[j] whose right side
+	// is free; words lists number words allowed.
+	numberAt := func(j int, words map[string]string) (num, int, bool) {
+		if j >= len(ws) {
+			return num{}, 0, false
+		}
+		if v, ok := words[lw[j]]; ok && !ws[j].math {
+			if j+1 < len(ws) && (ws[j+1].text == "-" || strings.HasSuffix(lw[j+1], "ths") || strings.HasSuffix(lw[j+1], "thirds") || lw[j+1] == "halves" || lw[j+1] == "quarters") {
+				return num{}, 0, false // three-fourths is a fraction
+			}
+			return num{s: v}, j, true
+		}
+		n, _, b, ok := numeral(ws, j)
+		if !ok || !rightFree(ws, b) {
+			return num{}, 0, false
+		}
+		return n, b, true
+	}
+	for i := 0; i < len(ws); i++ {
+		if ws[i].math || ws[i].kind != leansrc.TokIdent {
+			continue
+		}
+		// comparison phrases
+		for _, p := range comparisonPhrases {
+			if !wordsAt(lw, ws, i, p.words) {
+				continue
+			}
+			j := i + len(p.words)
+			n, b, ok := numberAt(j, numberWords)
+			if !ok || (i > 0 && (lw[i-1] == "not" || lw[i-1] == "never") && p.words[0] != "not" && p.words[0] != "no") {
+				break
+			}
+			for k := j; k <= b; k++ {
+				used[k] = true
+			}
+			c := cond{phrase: text(i, b), kind: KindComparison, bounds: bound{p.rel, n}.equivalents()}
+			switch v, _ := n.int(); {
+			case (p.rel == relLower && v == 0) || (p.rel == relLowerEq && v == 1):
+				// more than zero, at least one: nonzero, or there is one
+				c.bounds = append(c.bounds, bound{relNe, num{s: "0"}})
+				c.also = quantExists
+			case (p.rel == relLower && v == 1) || (p.rel == relLowerEq && v == 2):
+				// more than one: two that differ
+				c.pieces, c.also = []string{"nontrivial"}, quantDistinct
+			}
+			out = append(out, c)
+			i = b
+			break
+		}
+		if used[i] {
+			continue
+		}
+		switch lw[i] {
+		case "exactly":
+			if n, b, ok := numberAt(i+1, numberWords); ok {
+				for k := i + 1; k <= b; k++ {
+					used[k] = true
+				}
+				c := cond{phrase: text(i, b), kind: KindQuantifier, quant: quantExactly, bounds: []bound{{relEq, n}}}
+				if n.s == "1" && !n.neg {
+					c.also = quantUnique
+				}
+				out = append(out, c)
+				i = b
+			}
+			continue
+		case "unique", "uniquely":
+			out = append(out, cond{phrase: ws[i].text, kind: KindQuantifier, quant: quantUnique})
+			continue
+		case "distinct":
+			out = append(out, cond{phrase: ws[i].text, kind: KindQuantifier, quant: quantDistinct})
+			continue
+		case "every", "each", "all", "any":
+			out = append(out, cond{phrase: ws[i].text, kind: KindQuantifier, quant: quantAll})
+			continue
+		}
+		if c, b, ok := existential(statement, ws, lw, i); ok {
+			out = append(out, c)
+			i = b
+			continue
+		}
+		if c, ok := sign(statement, ws, lw, i); ok {
+			out = append(out, c)
+			continue
+		}
+		if v, ok := multiplierWords[lw[i]]; ok && !(i+1 < len(ws) && (lw[i+1] == "matrix" || lw[i+1] == "matrices" || lw[i+1] == "free" || ws[i+1].text == "-")) {
+			out = append(out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
+		}
+	}
+	// comparisons written in math, then the remaining numerals
+	for i := range ws {
+		if used[i] || !ws[i].math {
+			continue
+		}
+		n, a, b, ok := numeral(ws, i)
+		if !ok {
+			continue
+		}
+		bd, r, ok := boundOf(ws, n, a, b)
+		if !ok || bd.rel == relEq || n.s == "0" && ws[i].text == "⊥" {
+			continue
+		}
+		lo, hi := a, b
+		if r < a {
+			lo = exprBefore(ws, r)
+		} else {
+			hi = exprAfter(ws, r)
+		}
+		for k := a; k <= b; k++ {
+			used[k] = true
+		}
+		out = append(out, cond{phrase: text(lo, hi), kind: KindComparison, bounds: bd.equivalents()})
+	}
+	ellipsis := map[int]bool{}
+	for _, w := range ws {
+		if w.text == "…" && w.math {
+			ellipsis[w.seg] = true
+		}
+	}
+	for i, w := range ws {
+		if used[i] || w.kind != leansrc.TokNumber || ellipsis[w.seg] && w.math || spaceExponent(ws, i) {
+			continue
+		}
+		if c, b, ok := interval(statement, ws, i); ok {
+			out = append(out, c)
+			for k := i; k <= b; k++ {
+				used[k] = true
+			}
+			continue
+		}
+		n, _, ok := parseNum(w.text)
+		if !ok {
+			continue
+		}
+		end := w.start + len(digitsPrefix(statement[w.start:]))
+		if end == w.start {
+			end = w.end
+		}
+		out = append(out, cond{phrase: statement[w.start:end], kind: KindQuantity, values: []num{n}, pieces: numeralEquivalents[n.s]})
+	}
+	return out
+}
+
+// definitions marks the words of sentences that define a term ("is
+// called", "is said to be"): what they say is no condition of the claim.
+func definitions(ws []word, lw []string) []bool {
+	used := make([]bool, len(ws))
+	start := 0
+	for i := 0; i <= len(ws); i++ {
+		if i < len(ws) && !(ws[i].seg == 0 && (ws[i].text == "." || ws[i].text == "?")) {
+			continue
+		}
+		for k := start; k < i; k++ {
+			if lw[k] == "called" || lw[k] == "said" && k+1 < i && lw[k+1] == "to" {
+				for j := start; j < i; j++ {
+					used[j] = true
+				}
+				break
+			}
+		}
+		start = i + 1
+	}
+	return used
+}
+
+// spaceBases are the letters a space or a field is written with, whose
+// exponent is a dimension (ℝ^2, R^{k}), which Lean states as a type.
+var spaceBases = map[string]bool{"ℝ": true, "ℂ": true, "ℚ": true, "ℤ": true, "ℕ": true, "R": true, "C": true, "Q": true, "Z": true, "N": true, "F": true, "K": true}
+
+// spaceExponent reports whether the numeral ws[i] is the exponent of a
+// space (ℝ^2) or of a degree sign (30^\circ: Lean states angles in π).
+func spaceExponent(ws []word, i int) bool {
+	if i+2 < len(ws) && ws[i+1].text == "^" && (ws[i+2].text == "∘" || ws[i+2].text == "(" && i+3 < len(ws) && ws[i+3].text == "∘") {
+		return true
+	}
+	j := i - 1
+	if j >= 0 && ws[j].text == "(" {
+		j--
+	}
+	if j < 1 || ws[j].text != "^" {
+		return false
+	}
+	base := j - 1
+	if ws[base].text == ")" && base >= 2 && ws[base-2].text == "(" {
+		base--
+	}
+	return spaceBases[ws[base].text]
+}
+
+// intervalNames are the name pieces of Lean's intervals.
+var intervalNames = []string{"icc", "ico", "ioc", "ioo", "uicc", "unitinterval"}
+
+// interval reads an interval with numeral ends starting at the numeral
+// ws[i]: [0, 1], (0, 1). It is covered by both numerals or by an interval.
+func interval(statement string, ws []word, i int) (cond, int, bool) {
+	if i < 1 || ws[i-1].text != "[" && ws[i-1].text != "(" || i >= 2 && !separated(ws[i-2], ws[i-1]) && operandEnd(ws[i-2]) {
+		return cond{}, 0, false
+	}
+	lo, _, a, ok := numeral(ws, i)
+	if !ok || a+2 >= len(ws) || ws[a+1].text != "," {
+		return cond{}, 0, false
+	}
+	hi, _, b, ok := numeral(ws, a+2)
+	if !ok || b+1 >= len(ws) || ws[b+1].text != "]" && ws[b+1].text != ")" {
+		return cond{}, 0, false
+	}
+	return cond{phrase: statement[ws[i-1].start:ws[b+1].end], kind: KindQuantity, values: []num{lo, hi}, pieces: intervalNames}, b + 1, true
+}
+
+// wordsAt reports whether the prose words at ws[i:] are words.
+func wordsAt(lw []string, ws []word, i int, words []string) bool {
+	if i+len(words) > len(ws) {
+		return false
+	}
+	for k, w := range words {
+		if lw[i+k] != w || ws[i+k].math {
+			return false
+		}
+	}
+	return true
+}
+
+// exprBefore returns the first word of the operand left of relation ws[r]
+// (at most maxOperand words, brackets balanced).
+func exprBefore(ws []word, r int) int {
+	return operandSpan(ws, r, -1)
+}
+
+// exprAfter returns the last word of the operand right of relation ws[r].
+func exprAfter(ws []word, r int) int {
+	return operandSpan(ws, r, 1)
+}
+
+// operandSpan walks from relation ws[r] in direction dir over one
+// operand and returns its far end.
+func operandSpan(ws []word, r, dir int) int {
+	end, depth := r, 0
+	for k := r + dir; k >= 0 && k < len(ws) && !separated(ws[k], ws[r]) && (k-r)*dir <= maxOperand; k += dir {
+		t := ws[k].text
+		if depth == 0 && (relations[t] || stops[t]) {
+			break
+		}
+		switch t {
+		case "(", "[", "{":
+			depth += dir
+		case ")", "]", "}":
+			depth -= dir
+		}
+		if depth < 0 {
+			break
+		}
+		end = k
+	}
+	if end == r {
+		return max(0, min(r+dir, len(ws)-1))
+	}
+	return end
+}
+
+// maxOperand bounds the words of an operand quoted in a phrase.
+const maxOperand = 8
+
+// stops end an operand: separators and connectives.
+var stops = map[string]bool{",": true, ";": true, ".": true, "∧": true, "∨": true, "→": true, "↔": true, "∀": true, "∃": true, ":": true}
+
+func digitsPrefix(s string) string {
+	i := 0
+	for i < len(s) && (isDigit(s[i]) || s[i] == '.' && i+1 < len(s) && isDigit(s[i+1])) {
+		i++
+	}
+	return s[:i]
+}
+
+// existential reads an existential phrase at ws[i] ("there exists",
+// "there are", "for some") that asserts rather than assumes and is not
+// negated; b is its last word.
+func existential(statement string, ws []word, lw []string, i int) (cond, int, bool) {
+	var n int
+	switch {
+	case lw[i] == "there" && i+1 < len(ws) && (lw[i+1] == "exists" || lw[i+1] == "exist" || lw[i+1] == "is" || lw[i+1] == "are"):
+		n = 2
+	case lw[i] == "for" && i+1 < len(ws) && lw[i+1] == "some":
+		n = 2
+	case lw[i] == "exists" || lw[i] == "exist":
+		n = 1
+	default:
+		return cond{}, 0, false
+	}
+	b := i + n - 1
+	if b+1 < len(ws) && (lw[b+1] == "no" || lw[b+1] == "not" || lw[b+1] == "none" || lw[b+1] == "nothing") {
+		return cond{}, 0, false
+	}
+	if i > 0 && (lw[i-1] == "not" || lw[i-1] == "no" || lw[i-1] == "never" || lw[i-1] == "cannot") {
+		return cond{}, 0, false
+	}
+	for k := i - 1; k >= 0; k-- {
+		if !ws[k].math && (ws[k].text == "." || ws[k].text == ";" || ws[k].text == "?") {
+			break
+		}
+		if conclusions[lw[k]] {
+			break
+		}
+		if antecedents[lw[k]] {
+			return cond{}, 0, false
+		}
+	}
+	return cond{phrase: statement[ws[i].start:ws[b].end], kind: KindQuantifier, quant: quantExists}, b, true
+}
+
+// sign reads a sign word at ws[i]: positive, negative, non-negative,
+// nonzero…
+func sign(statement string, ws []word, lw []string, i int) (cond, bool) {
+	key, b := lw[i], i
+	if key == "non" && i+2 < len(ws) && ws[i+1].text == "-" && ws[i+1].start == ws[i].end {
+		key, b = "non"+lw[i+2], i+2
+	}
+	if key == "strictly" && i+1 < len(ws) && lw[i+1] == "positive" {
+		key, b = "positive", i+1
+	}
+	s, ok := signWords[key]
+	if !ok {
+		return cond{}, false
+	}
+	if i > 0 && (lw[i-1] == "not" || lw[i-1] == "non") || b+1 < len(ws) && notSign[lw[b+1]] {
+		return cond{}, false
+	}
+	return cond{phrase: statement[ws[i].start:ws[b].end], kind: KindComparison, bounds: s.bounds, pieces: s.pieces}, true
+}

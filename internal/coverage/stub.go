@@ -1,0 +1,328 @@
+package coverage
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+)
+
+// stubFacts is what a stub states, as far as coverage looks: its numerals,
+// the numeral bounds of its comparisons, the pieces of its names and its
+// binders and quantifiers.
+type stubFacts struct {
+	numerals map[string]bool // canonical numerals, unsigned
+	bounds   map[bound]bool
+	pieces   map[string]bool // lower-case name pieces and notation words
+	names    []string        // identifiers as written
+	symbols  map[string]bool
+	binder   bool // a binder before the colon, or ∀ / fun / set-builder
+	equation bool // the stub states an equation or an equivalence
+}
+
+// notationWords are the name pieces behind Lean notation, so that a
+// concept retrieved as `Dvd.dvd` is stated by `∣` and one retrieved as
+// `Nat` by `ℕ`.
+var notationWords = map[string]string{
+	"∣": "dvd", "ℕ": "nat", "ℤ": "int", "ℚ": "rat", "ℝ": "real", "ℂ": "complex", "∑": "sum", "∏": "prod",
+	"√": "sqrt", "!": "factorial", "⁻¹": "inv", "%": "mod", "∈": "mem", "⊆": "subset", "∩": "inter",
+	"∪": "union", "|": "abs", "∘": "comp", "≡": "modeq", "^": "pow", "⌊": "floor", "⌈": "ceil", "≤": "le",
+	"<": "lt", "≠": "ne", "∫": "integral", "⊥": "bot", "⊤": "top", "∅": "empty", "×": "prod", "⧸": "quotient",
+	"‖": "norm", "•": "smul", "∞": "top", "⊂": "ssubset", "ᶜ": "compl", "π": "pi", "⁻": "inv", "ˣ": "unit",
+}
+
+// readStub reads a stub's statement.
+func readStub(stub string) *stubFacts {
+	if !utf8.ValidString(stub) {
+		stub = strings.ToValidUTF8(stub, " ")
+	}
+	toks, _ := leansrc.Scan([]byte(stub))
+	ws := make([]word, 0, len(toks))
+	for _, t := range toks {
+		if t.Kind == leansrc.TokDoc || t.Kind == leansrc.TokModDoc {
+			continue
+		}
+		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End)})
+	}
+	ws = joinRelations(ws)
+	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
+	colon := topColon(ws)
+	for i, w := range ws {
+		switch w.kind {
+		case leansrc.TokIdent:
+			f.names = append(f.names, w.text)
+			for _, p := range pieces(w.text) {
+				f.pieces[singular(p)] = true
+			}
+			if p, ok := notationWords[w.text]; ok {
+				f.pieces[p] = true
+			}
+			if i+2 < len(ws) && ws[i+1].text == "*" && ws[i+2].text == w.text {
+				f.numerals["2"] = true // x * x
+			}
+			if w.text == "ℕ" && i+1 < len(ws) && ws[i+1].text == "+" {
+				f.pieces["pnat"] = true
+			}
+			if w.text == "fun" || w.text == "λ" {
+				f.binder = true
+			}
+			if w.text == "I" {
+				f.pieces["unitinterval"] = true
+			}
+		case leansrc.TokSymbol:
+			f.symbols[w.text] = true
+			if p, ok := notationWords[w.text]; ok {
+				f.pieces[p] = true
+			}
+			if w.text == "∃" && i+1 < len(ws) && ws[i+1].text == "!" && ws[i+1].start == w.end {
+				f.pieces["unique"] = true
+			}
+			if w.text == "=" || w.text == "↔" {
+				f.equation = true
+			}
+			if i < colon && (w.text == "(" || w.text == "{" || w.text == "⦃" || w.text == "[") {
+				f.binder = true
+			}
+			if w.text == "∀" || w.text == "|" && i > 0 && ws[i-1].kind == leansrc.TokIdent {
+				f.binder = true
+			}
+		}
+		n, a, b, ok := numeral(ws, i)
+		if !ok {
+			continue
+		}
+		f.numerals[n.s] = true
+		if bd, _, ok := boundOf(ws, n, a, b); ok {
+			f.bounds[bd] = true
+		}
+		f.intervals(ws, a, n)
+	}
+	if f.pieces["prime"] {
+		// a prime is at least 2
+		for _, b := range []bound{{relLowerEq, num{s: "2"}}, {relNe, num{s: "0"}}, {relNe, num{s: "1"}}} {
+			for _, e := range b.equivalents() {
+				f.bounds[e] = true
+			}
+		}
+		f.bounds[bound{relLower, num{s: "0"}}] = true
+		f.bounds[bound{relLowerEq, num{s: "1"}}] = true
+	}
+	return f
+}
+
+// intervalBounds are the bounds an interval or range puts on its members,
+// by argument: Icc a b is a ≤ x ∧ x ≤ b.
+var intervalBounds = map[string][2]rel{
+	"Icc": {relLowerEq, relUpperEq}, "Ico": {relLowerEq, relUpper}, "Ioc": {relLower, relUpperEq},
+	"Ioo": {relLower, relUpper}, "Ici": {relLowerEq, 0}, "Ioi": {relLower, 0}, "Iic": {relUpperEq, 0},
+	"Iio": {relUpper, 0}, "range": {relUpper, 0}, "Fin": {relUpper, 0}, "uIcc": {relLowerEq, relUpperEq},
+	"closedBall": {0, relUpperEq}, "ball": {0, relUpper}, "sphere": {0, relEq},
+}
+
+// intervals records the bound that numeral n at ws[i] puts on the members
+// of an interval it is an argument of (Finset.Icc 1 n, Set.Ioi 0).
+func (f *stubFacts) intervals(ws []word, a int, n num) {
+	record := func(j, arg int) bool {
+		if j < 0 || ws[j].kind != leansrc.TokIdent {
+			return false
+		}
+		name := ws[j].text[strings.LastIndexByte(ws[j].text, '.')+1:]
+		rs, ok := intervalBounds[name]
+		if !ok {
+			return false
+		}
+		if r := rs[arg]; r != 0 {
+			f.bounds[bound{r, n}] = true
+		}
+		if name == "range" || name == "Fin" {
+			f.bounds[bound{relLowerEq, num{s: "0"}}] = true
+		}
+		return true
+	}
+	if record(a-1, 0) {
+		return
+	}
+	j := a - 1 // the end of the first argument
+	switch {
+	case j >= 0 && ws[j].text == ")":
+		for depth := 0; j >= 0; j-- {
+			if ws[j].text == ")" {
+				depth++
+			} else if ws[j].text == "(" {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+	case j < 0 || ws[j].kind != leansrc.TokIdent && ws[j].kind != leansrc.TokNumber:
+		return
+	}
+	record(j-1, 1)
+}
+
+// topColon returns the index of the colon that ends the binders, or -1.
+func topColon(ws []word) int {
+	depth := 0
+	for i, w := range ws {
+		switch w.text {
+		case "(", "[", "{", "⦃", "⟨":
+			depth++
+		case ")", "]", "}", "⦄", "⟩":
+			depth--
+		case ":":
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// pieces splits an identifier into lower-case pieces at dots, underscores
+// and lower-to-upper case changes, and adds its whole lower-case last
+// component (Nat.Prime → nat, prime; ne_zero → ne, zero, ne_zero).
+func pieces(id string) []string {
+	var out []string
+	last := id[strings.LastIndexByte(id, '.')+1:]
+	out = append(out, strings.ToLower(last))
+	start := 0
+	prevLower := false
+	for i, r := range id {
+		switch {
+		case r == '.' || r == '_':
+			if i > start {
+				out = append(out, strings.ToLower(id[start:i]))
+			}
+			start = i + 1
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			out = append(out, strings.ToLower(id[start:i]))
+			start = i
+		}
+		prevLower = unicode.IsLower(r)
+	}
+	if start < len(id) {
+		out = append(out, strings.ToLower(id[start:]))
+	}
+	return out
+}
+
+// hasBound reports whether the stub states one of bs.
+func (f *stubFacts) hasBound(bs []bound) bool {
+	for _, b := range bs {
+		if f.bounds[b] {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPiece reports whether a name of the stub has one of ps as a piece.
+func (f *stubFacts) hasPiece(ps ...string) bool {
+	for _, p := range ps {
+		if f.pieces[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// numeralEquivalents are name pieces and notations that state a small
+// numeral without writing it: `sq` and `Even` say 2, `⁻¹` says 1.
+var numeralEquivalents = map[string][]string{
+	"0": {"zero", "bot", "empty", "nonneg", "pos", "nontrivial"},
+	"1": {"one", "inv", "succ", "pred", "unit", "top", "bot"},
+	"2": {"sq", "sqrt", "square", "even", "odd", "two", "double", "half", "bit0", "parity"},
+	"3": {"three", "cube", "cbrt"},
+}
+
+// covers reports whether the stub accounts for c.
+func (f *stubFacts) covers(c cond) bool {
+	switch c.kind {
+	case KindQuantity:
+		all := true
+		for _, v := range c.values {
+			all = all && f.numerals[v.s]
+		}
+		return all || f.hasPiece(c.pieces...)
+	case KindComparison:
+		if f.hasBound(c.bounds) || f.hasPiece(c.pieces...) {
+			return true
+		}
+	}
+	if f.quantifier(c.quant, c.bounds) {
+		return true
+	}
+	return c.also != 0 && f.quantifier(c.also, nil)
+}
+
+// quantifier reports whether the stub states a quantifier of sort q
+// (exactly: the bound bs).
+func (f *stubFacts) quantifier(q quant, bs []bound) bool {
+	switch q {
+	case quantAll:
+		return f.binder || f.symbols["∑"] || f.symbols["∏"] || f.symbols["⋂"] || f.symbols["⋃"]
+	case quantExists:
+		return f.symbols["∃"] || f.hasPiece("exist", "nonempty", "surjective", "infinite", "inhabited")
+	case quantExactly:
+		return f.hasBound(bs)
+	case quantUnique:
+		return f.equation || f.hasPiece("unique", "subsingleton", "injective")
+	case quantDistinct:
+		return f.symbols["≠"] || f.symbols["¬"] || f.hasPiece("injective", "injon", "pairwise", "nodup", "card", "ncard",
+			"encard", "distinct", "disjoint", "ne")
+	}
+	return false
+}
+
+// conceptStop are words of a sub-query that name no concept of their own.
+var conceptStop = map[string]bool{"the": true, "and": true, "for": true, "with": true, "that": true, "of": true,
+	"number": true, "numbers": true, "some": true, "all": true, "every": true, "any": true, "its": true, "is": true, "are": true}
+
+// conceptWords are the lower-case content words of a sub-query phrase,
+// with a plural's s dropped.
+func conceptWords(phrase string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(phrase), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(w) < 3 || conceptStop[w] {
+			continue
+		}
+		out = append(out, singular(w))
+	}
+	return out
+}
+
+func singular(w string) string {
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// mentions reports whether the stub names one of the premises (by full
+// name, or by a name whose last component is the premise's) or a name with
+// one of the concept's words as a piece.
+func (f *stubFacts) mentions(names, words []string) bool {
+	for _, n := range names {
+		last := n[strings.LastIndexByte(n, '.')+1:]
+		if last == "" {
+			continue
+		}
+		for _, s := range f.names {
+			if s == n || s == last || strings.HasSuffix(s, "."+last) {
+				return true
+			}
+		}
+		if notation := strings.ToLower(last); f.pieces[notation] && len(notation) > 2 {
+			return true
+		}
+	}
+	for _, w := range words {
+		if f.pieces[w] {
+			return true
+		}
+	}
+	return false
+}

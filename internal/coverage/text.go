@@ -1,0 +1,318 @@
+package coverage
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+)
+
+// word is one token of a statement or a stub: its text (LaTeX already
+// read: `\geq` is "≥"), its kind and, for a statement, its byte range in
+// the statement and whether it was inside math.
+type word struct {
+	kind       leansrc.TokenKind
+	text       string
+	start, end int
+	math       bool
+	seg        int // the math span the word is in (1, 2, …), 0 for prose
+}
+
+// reader turns a statement into Lean-scannable text: math (`$…$`, `$$…$$`,
+// `\(…\)`, `\[…\]`) has its LaTeX commands replaced by the symbols they
+// stand for and its subscripts dropped; prose is copied with the few
+// characters that would open a Lean comment or string blanked. off maps
+// every output byte to its statement offset.
+type reader struct {
+	src  string
+	out  []byte
+	off  []int // statement offset where the construct that wrote the byte starts
+	end  []int // and where it ends
+	seg  []int // math span number of the byte, 0 for prose
+	cur  int   // the current math span, 0 in prose
+	segs int   // math spans so far
+}
+
+// emit writes s for the statement's bytes [at, end).
+func (r *reader) emit(s string, at, end int) {
+	for i := 0; i < len(s); i++ {
+		r.out = append(r.out, s[i])
+		r.off = append(r.off, at)
+		r.end = append(r.end, end)
+		r.seg = append(r.seg, r.cur)
+	}
+}
+
+// latexSymbols maps LaTeX commands to the Lean symbol they write; commands
+// listed with "" are layout, and a command not listed is kept as a word
+// (\sin → sin, \alpha → alpha).
+var latexSymbols = map[string]string{
+	"geq": "≥", "ge": "≥", "geqslant": "≥", "leq": "≤", "le": "≤", "leqslant": "≤", "neq": "≠", "ne": "≠",
+	"lt": "<", "gt": ">", "mid": "∣", "nmid": "∤", "equiv": "≡", "in": "∈", "notin": "∉", "cdot": "*",
+	"times": "*", "div": "/", "sqrt": "√", "forall": "∀", "exists": "∃", "neg": "¬", "lnot": "¬",
+	"land": "∧", "wedge": "∧", "lor": "∨", "vee": "∨", "to": "→", "rightarrow": "→", "Rightarrow": "→",
+	"implies": "→", "iff": "↔", "Leftrightarrow": "↔", "infty": "∞", "pm": "±", "circ": "∘",
+	"left": "", "right": "", "big": "", "Big": "", "bigg": "", "Bigg": "", "bigl": "", "bigr": "",
+	"Bigl": "", "Bigr": "", "frac": "", "dfrac": "", "tfrac": "", "cfrac": "", "mathbb": "", "mathbf": "",
+	"mathrm": "", "mathcal": "", "mathfrak": "", "mathscr": "", "mathsf": "", "mathit": "", "text": "",
+	"textbf": "", "textit": "", "textrm": "", "emph": "", "operatorname": "", "displaystyle": "",
+	"textstyle": "", "limits": "", "quad": "", "qquad": "", "ldots": "…", "cdots": "…", "dots": "…",
+	"vdots": "…", "ddots": "…", "begin": "", "end": "", "label": "", "tag": "", "mbox": "", "hbox": "",
+	"boxed": "", "overline": "", "underline": "", "bar": "", "hat": "", "tilde": "", "widehat": "",
+	"widetilde": "", "vec": "", "dot": "", "ddot": "", "prime": "'", "lvert": "|", "rvert": "|",
+	"vert": "|", "lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈", "rceil": "⌉", "langle": "⟨", "rangle": "⟩",
+	"lbrace": "", "rbrace": "", "{": "", "}": "", "%": "%", "$": "", ",": "", ";": "", ":": "", "!": "",
+	" ": "", "\\": "", "&": "", "_": "", "#": "",
+}
+
+// mathOpeners are the math delimiters and the closer of each.
+var mathOpeners = []struct{ open, close string }{
+	{"$$", "$$"}, {"$", "$"}, {`\(`, `\)`}, {`\[`, `\]`},
+}
+
+// read scans s and returns its words.
+func read(s string) []word {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, " ")
+	}
+	s = blankChoices(s)
+	n := len(s) + 16
+	r := &reader{src: s, out: make([]byte, 0, n), off: make([]int, 0, n), end: make([]int, 0, n), seg: make([]int, 0, n)}
+	i := 0
+	for i < len(s) {
+		opened := false
+		for _, m := range mathOpeners {
+			if strings.HasPrefix(s[i:], m.open) {
+				j := strings.Index(s[i+len(m.open):], m.close)
+				end := len(s)
+				if j >= 0 {
+					end = i + len(m.open) + j
+				}
+				r.emit(" ", i, i)
+				r.segs++
+				r.cur = r.segs
+				r.latex(i+len(m.open), end)
+				r.cur = 0
+				r.emit(" ", end, end)
+				i = min(len(s), end+len(m.close))
+				opened = true
+				break
+			}
+		}
+		if opened {
+			continue
+		}
+		i = r.prose(i)
+	}
+	toks, _ := leansrc.Scan(r.out)
+	out := make([]word, 0, len(toks))
+	for _, t := range toks {
+		if t.Kind == leansrc.TokDoc || t.Kind == leansrc.TokModDoc {
+			continue
+		}
+		out = append(out, word{kind: t.Kind, text: string(r.out[t.Start:t.End]), start: r.off[t.Start], end: r.end[t.End-1], math: r.seg[t.Start] > 0, seg: r.seg[t.Start]})
+	}
+	return joinRelations(out)
+}
+
+// prose copies one character of prose (a LaTeX command in prose is read
+// as in math: "$n$ \geq 2" happens) and returns the next offset.
+func (r *reader) prose(i int) int {
+	s := r.src
+	switch {
+	case s[i] == '\\':
+		return r.command(i)
+	case s[i] == '"' || s[i] == '`' || s[i] == '\'' && (i == 0 || !isLetter(s[i-1])):
+		r.emit(" ", i, i+1)
+		return i + 1
+	case strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/-"):
+		r.emit(s[i:i+1]+" ", i, i+1)
+		return i + 1
+	}
+	_, n := utf8.DecodeRuneInString(s[i:])
+	r.emit(s[i:i+n], i, i+n)
+	return i + n
+}
+
+// latex reads the math between from and to.
+func (r *reader) latex(from, to int) {
+	s := r.src
+	i := from
+	for i < to {
+		c := s[i]
+		switch {
+		case c == '\\':
+			i = r.command(i)
+			continue
+		case c == '_':
+			j := skipScript(s, i+1, to)
+			r.emit(" ", i, j)
+			i = j
+			continue
+		case c == '{':
+			r.emit("(", i, i+1)
+		case c == '}':
+			r.emit(")", i, i+1)
+		case strings.HasPrefix(s[i:], "..."):
+			r.emit("…", i, i+3)
+			i += 3
+			continue
+		case c == '&' || c == '~' || c == '"' || c == '`' || c == '\'':
+			r.emit(" ", i, i+1)
+		case c == ',' && i > from && isDigit(s[i-1]) && thousands(s[i+1:to]):
+			// 1,000 is one number
+		case strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/-"):
+			r.emit(s[i:i+1]+" ", i, i+1)
+		default:
+			_, n := utf8.DecodeRuneInString(s[i:])
+			r.emit(s[i:i+n], i, i+n)
+			i += n
+			continue
+		}
+		i++
+	}
+}
+
+// command reads the LaTeX command at s[i] ('\\') and returns the offset
+// after it.
+func (r *reader) command(i int) int {
+	s := r.src
+	j := i + 1
+	for j < len(s) && isLetter(s[j]) {
+		j++
+	}
+	if j == i+1 && j < len(s) {
+		j++ // \{ \, \\ …
+	}
+	name := s[i+1 : j]
+	if name == "mathbb" || name == "Bbb" {
+		if w, n := blackboard(s[j:]); n > 0 {
+			r.emit(" "+w+" ", i, j+n)
+			return j + n
+		}
+	}
+	if sym, ok := latexSymbols[name]; ok {
+		r.emit(" "+sym+" ", i, j)
+	} else {
+		r.emit(" "+name+" ", i, j)
+	}
+	return j
+}
+
+// blackboard reads the argument of \mathbb: {R} or R.
+func blackboard(s string) (string, int) {
+	n := 0
+	for n < len(s) && s[n] == ' ' {
+		n++
+	}
+	arg := ""
+	switch {
+	case n+2 < len(s) && s[n] == '{' && s[n+2] == '}':
+		arg, n = s[n+1:n+2], n+3
+	case n < len(s) && isLetter(s[n]):
+		arg, n = s[n:n+1], n+1
+	default:
+		return "", 0
+	}
+	if w, ok := map[string]string{"R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "C": "ℂ"}[arg]; ok {
+		return w, n
+	}
+	return arg, n
+}
+
+// skipScript returns the offset after the subscript starting at s[i]: a
+// braced group, a command or one character.
+func skipScript(s string, i, to int) int {
+	for i < to && s[i] == ' ' {
+		i++
+	}
+	switch {
+	case i >= to:
+		return to
+	case s[i] == '{':
+		depth := 0
+		for j := i; j < to; j++ {
+			switch s[j] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return to
+	case s[i] == '\\':
+		j := i + 1
+		for j < to && isLetter(s[j]) {
+			j++
+		}
+		return max(j, i+2)
+	}
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return i + n
+}
+
+func thousands(s string) bool {
+	return len(s) >= 3 && isDigit(s[0]) && isDigit(s[1]) && isDigit(s[2]) && (len(s) == 3 || !isDigit(s[3]))
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// choiceMarker matches one answer-choice label of a multiple-choice
+// problem: (A), \textbf{(B)}, \text{(C) }, (\mathrm{D}).
+var choiceMarker = regexp.MustCompile(`(?:\\(?:textbf|text|mathrm|mathbf|rm|bf)\s*)?\{?\s*\(\s*(?:\\(?:textbf|text|mathrm|mathbf)\s*)?\{?\s*([A-E])\s*\}?\s*\)\s*\}?`)
+
+// blankChoices blanks the answer choices of a multiple-choice statement,
+// from the (A) label to the sentence that gives the answer ("Show that it
+// is …") or the end: the numerals of the wrong choices are no condition.
+func blankChoices(s string) string {
+	locs := choiceMarker.FindAllStringSubmatchIndex(s, -1)
+	next := byte('A')
+	start, last := -1, -1
+	for _, l := range locs {
+		letter := s[l[2]]
+		if letter == 'A' && next != 'A' && next != 'B' {
+			break
+		}
+		if letter != next {
+			continue
+		}
+		if letter == 'A' {
+			start = l[0]
+		}
+		last = l[1]
+		next++
+	}
+	if start < 0 || next < 'D' {
+		return s
+	}
+	end := len(s)
+	if k := strings.Index(strings.ToLower(s[last:]), "show that"); k >= 0 {
+		end = last + k
+	}
+	return s[:start] + strings.Repeat(" ", end-start) + s[end:]
+}
+
+// relations are the symbols a comparison is written with.
+var relations = map[string]bool{"<": true, ">": true, "≤": true, "≥": true, "≠": true, "=": true}
+
+// joinRelations merges the ASCII spellings >=, <= and != that the Lean
+// scanner leaves as two symbols.
+func joinRelations(ws []word) []word {
+	out := ws[:0]
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if i+1 < len(ws) && ws[i+1].text == "=" && ws[i+1].start == w.end && w.kind == leansrc.TokSymbol {
+			if rel, ok := map[string]string{">": "≥", "<": "≤", "!": "≠"}[w.text]; ok {
+				w.text, w.end = rel, ws[i+1].end
+				i++
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
