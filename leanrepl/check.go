@@ -462,7 +462,7 @@ func (r *Report) Verdict() string {
 	case r.LeanRan:
 		parts = append(parts, "Lean accepted the stub")
 	default:
-		parts = append(parts, "Lean not run ("+r.LeanSkipped+")")
+		parts = append(parts, "Lean not run ("+strings.TrimPrefix(r.LeanSkipped, "Lean was not run: ")+")")
 	}
 	return strings.Join(append(parts, r.meaningVerdicts()...), " · ")
 }

@@ -91,7 +91,7 @@ func (r *Report) meaningVerdicts() []string {
 			}
 			out = append(out, strings.Join(msgs, ", "))
 		} else {
-			out = append(out, fmt.Sprintf("covers %d/%d conditions", cv.Covered(), len(cv.Conditions)))
+			out = append(out, cv.Verdict())
 		}
 	}
 	if bt := r.BackTranslation; bt != nil {

@@ -187,7 +187,7 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 			w("coverage: %d of %d conditions omitted", n, len(rep.Coverage.Conditions))
 			printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeCoverage })
 		} else {
-			w("coverage: covers %d/%d conditions", rep.Coverage.Covered(), len(rep.Coverage.Conditions))
+			w("coverage: %s", rep.Coverage.Verdict())
 		}
 	}
 	verdict := "PASS"

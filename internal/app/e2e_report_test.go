@@ -27,7 +27,7 @@ func TestEndToEndReportPositions(t *testing.T) {
 	if end := s.waitEnd("DRIFT: " + titleFormalize); !strings.HasPrefix(end, "Inserted, but "+verdict) {
 		t.Errorf("end of the job %q, want the verdict %q", end, verdict)
 	}
-	if err := s.Wait(s.ctx, func() bool { return len(s.Messages()) > 0 }); err != nil || s.Messages()[0] != "DRIFT: "+verdict {
+	if err := s.Wait(s.ctx, func() bool { return len(s.Messages()) > 0 }); err != nil || !strings.HasPrefix(s.Messages()[0], "DRIFT: "+verdict) {
 		t.Errorf("messages %q, want the warning %q (%v)", s.Messages(), verdict, err)
 	}
 	if err := s.Wait(s.ctx, func() bool { return len(s.Diagnostics(s.u)) > 0 }); err != nil {
@@ -44,5 +44,41 @@ func TestEndToEndReportPositions(t *testing.T) {
 		uint32(end["character"].(float64)) != want.End.Character || d["code"] != "unknown-name" ||
 		!strings.Contains(d["message"].(string), "`Mm.IsOddNumber`") {
 		t.Fatalf("diagnostic %v, want code unknown-name at %+v", d, want)
+	}
+}
+
+// TestEndToEndRefuted: the model drops "greater than 2" and the stub is
+// false; the job ends with the warning and the counterexample, and the
+// inserted stub's diagnostics say it is refuted.
+func TestEndToEndRefuted(t *testing.T) {
+	ws := llmtest.Workspace()
+	dropped := "```lean\ntheorem odd_of_two_lt (n : Nat) (hp : Mm.Prime n) : Mm.Odd n := by sorry\n```"
+	s := startReal(t, func(i int, req llmtest.Request) llmtest.Reply {
+		if llmtest.StageOf(req) == llm.StageFormalize {
+			return llmtest.Reply{Text: dropped}
+		}
+		return ws(i, req)
+	}, nil)
+	s.run("greater than 2 is odd", titleFormalize)
+	const verdict = "the inserted theorem did not pass its checks: "
+	end := s.waitEnd("DRIFT: " + titleFormalize)
+	if !strings.HasPrefix(end, "Inserted, but "+verdict) || !strings.Contains(end, "refuted: n = 2") || !strings.Contains(end, "omits 'greater than 2'") {
+		t.Errorf("end of the job %q, want the verdict with the counterexample and the omission", end)
+	}
+	if err := s.Wait(s.ctx, func() bool { return len(s.Messages()) > 0 }); err != nil || !strings.Contains(s.Messages()[0], "refuted: n = 2") {
+		t.Errorf("messages %q, want the warning with the counterexample (%v)", s.Messages(), err)
+	}
+	if err := s.Wait(s.ctx, func() bool { return len(s.Diagnostics(s.u)) > 0 }); err != nil {
+		t.Fatalf("no diagnostic for the inserted stub: %v", err)
+	}
+	var codes []string
+	for _, d := range s.Diagnostics(s.u) {
+		codes = append(codes, d["code"].(string))
+		if d["code"] == "refuted" && !strings.Contains(d["message"].(string), "n = 2") {
+			t.Errorf("refuted diagnostic %v lacks the counterexample", d)
+		}
+	}
+	if !strings.Contains(strings.Join(codes, " "), "refuted") {
+		t.Fatalf("diagnostic codes %q, want refuted", codes)
 	}
 }
