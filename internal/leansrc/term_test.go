@@ -1,0 +1,135 @@
+package leansrc
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseTerm(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"a + b * c", "(op + a (op * b c))"},
+		{"a - b - c", "(op - (op - a b) c)"},
+		{"a ^ b ^ c", "(op ^ a (op ^ b c))"},
+		{"-x ^ 2", "(pre - (op ^ x 2))"},
+		{"-2 * x", "(op * (pre - 2) x)"},
+		{"p → q → r", "(op → p (op → q r))"},
+		{"p ∧ q ∨ r", "(op ∨ (op ∧ p q) r)"},
+		{"¬ a = b ∧ c", "(op ∧ (pre ¬ (op = a b)) c)"},
+		{"a ↔ b ∧ c", "(op ↔ a (op ∧ b c))"},
+		{"a <= b -> c != d", "(op → (op ≤ a b) (op ≠ c d))"},
+		{"f x y + 1", "(op + (app f x y) 1)"},
+		{"Nat.gcd (n + 7) (2 * n + 1) ≤ 13", "(op ≤ (app Nat.gcd (op + n 7) (op + (op * 2 n) 1)) 13)"},
+		{"n ! = 2", "(op = (post ! n) 2)"},
+		{"(n)!", "(post ! n)"},
+		{"20! % 7", "(op % (post ! 20) 7)"},
+		{"↑x + 1", "(op + (pre ↑ x) 1)"},
+		{"(n : ℤ) - 1", "(op - (as n ℤ) 1)"},
+		{"|x - 1| < 2", "(op < (abs (op - x 1)) 2)"},
+		{"⟨1, 2⟩", "(anon 1 2)"},
+		{"fun x => x + 1", "(fun [x] (op + x 1))"},
+		{"λ (x : ℕ) => x", "(fun [x : ℕ] x)"},
+		{"∀ x y : ℕ, x + y = y + x", "(∀ [x y : ℕ] (op = (op + x y) (op + y x)))"},
+		{"∀ x ∈ s, p x", "(∀ [x ∈ s] (app p x))"},
+		{"∀ m < n, m ≤ n", "(∀ [m < n] (op ≤ m n))"},
+		{"∀ (a : ℕ) (b : ℤ), a = b", "(∀ [a : ℕ] [b : ℤ] (op = a b))"},
+		{"∃ k, n = 2 * k + 1", "(∃ [k] (op = n (op + (op * 2 k) 1)))"},
+		{"∃! x : ℕ, x = 0", "(∃! [x : ℕ] (op = x 0))"},
+		{"∑ i ∈ Finset.range n, i ^ 2", "(big ∑ [i ∈ (app Finset.range n)] (op ^ i 2))"},
+		{"∑ i in Finset.range n, f i + 1", "(op + (big ∑ [i ∈ (app Finset.range n)] (app f i)) 1)"},
+		{"∏ k ∈ Finset.Icc 1 n, k", "(big ∏ [k ∈ (app Finset.Icc 1 n)] k)"},
+		{"∑ k ∈ Finset.range 50 with k % 2 = 0, k", "(big ∑ [k ∈ (app Finset.range 50)] k (op = (op % k 2) 0))"},
+		{"if x < 0 then -x else x", "(if (op < x 0) (pre - x) x)"},
+		{"if h : x = 0 then 1 else 2", "(if h (op = x 0) 1 2)"},
+		{"a ≡ b [MOD n]", "(≡ MOD a b n)"},
+		{"a ≡ b [ZMOD 4] ∧ c", "(op ∧ (≡ ZMOD a b 4) c)"},
+		{"{x : ℕ | x < 3}", "(setOf [x : ℕ] (op < x 3))"},
+		{"{x | 0 < x}", "(setOf [x] (op < 0 x))"},
+		{"{1, 2, 3}", "(set 1 2 3)"},
+		{"x.succ = h.1", "(op = x.succ (proj 1 h))"},
+		{"(f x).succ", "(proj succ (app f x))"},
+		{"2.5 * x = 1e3", "(op = (op * 2.5 x) 1e3)"},
+		{"(· + 1) 2", "(app (fun [·a] (op + ·a 1)) 2)"},
+		{"Finset.card (Finset.filter (fun x => x % 19 = 7) (Finset.Icc 100 999)) = 48",
+			"(op = (app Finset.card (app Finset.filter (fun [x] (op = (op % x 19) 7)) (app Finset.Icc 100 999))) 48)"},
+		{"a ∣ b ∧ c ∉ s", "(op ∧ (op ∣ a b) (op ∉ c s))"},
+		{"2 * ∑ i ∈ s, i", "(op * 2 (big ∑ [i ∈ s] i))"},
+		{"‖x‖ < 1", "?{‖x‖ < 1}"},
+		{"(‖x‖) < 1", "(op < ?{(‖x‖)} 1)"},
+		{"a = b = c", "?{a = b = c}"},
+		{"x +", "?{x +}"},
+		{"", "?{}"},
+		{"(", "?{(}"},
+	}
+	for _, tc := range tests {
+		got := ParseTerm(tc.src, nil).String()
+		if got != tc.want {
+			t.Errorf("ParseTerm(%q)\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestParseTermNotation(t *testing.T) {
+	ops := func(s string) (Operator, bool) {
+		switch s {
+		case "∣ₘ":
+			return Operator{Infix, 50}, true
+		case "⊗ₘ":
+			return Operator{Infixl, 70}, true
+		}
+		return Operator{}, false
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"m ∣ₘ p → m = 1", "(op → (op ∣ₘ m p) (op = m 1))"},
+		{"a ⊗ₘ b + c", "(op + (op ⊗ₘ a b) c)"},
+		{"a ∣ b", "(op ∣ a b)"},
+	} {
+		if got := ParseTerm(tc.src, ops).String(); got != tc.want {
+			t.Errorf("ParseTerm(%q)\n got %s\nwant %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestParseTermPositions checks that every node's offsets delimit its text.
+func TestParseTermPositions(t *testing.T) {
+	src := "∀ n : ℕ, 0 < n → (n - 1 : ℤ) + ↑n ≥ |(2 : ℤ)| ∧ Nat.Prime (n !)"
+	root := ParseTerm(src, nil)
+	var walk func(x *Term)
+	walk = func(x *Term) {
+		if x == nil {
+			return
+		}
+		if x.Start < 0 || x.End > len(src) || x.Start > x.End {
+			t.Fatalf("node %s has range [%d,%d)", x, x.Start, x.End)
+		}
+		if (x.Kind == TermIdent || x.Kind == TermNum) && src[x.Start:x.End] != x.Text {
+			t.Errorf("node %q spans %q", x.Text, src[x.Start:x.End])
+		}
+		for _, a := range x.Args {
+			if a.Start < x.Start || a.End > x.End {
+				t.Errorf("child %s [%d,%d) outside parent %s [%d,%d)", a, a.Start, a.End, x, x.Start, x.End)
+			}
+			walk(a)
+		}
+	}
+	if root.Kind == TermUnsupported {
+		t.Fatalf("unsupported: %s", root)
+	}
+	walk(root)
+}
+
+func FuzzParseTerm(f *testing.F) {
+	for _, s := range []string{"a + b * c", "∀ x ∈ s, p x", "∑ i in range n, f i", "(· + 1)", "|x|", "a ≡ b [MOD n]",
+		"{x : ℕ | x < 3}", "if h : c then a else b", "n ! = 2", "⟨a, b⟩.1", "↑↑x", "fun ⟨a, b⟩ => a", "(((", "∃! x, x = 0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tm := ParseTerm(s, nil)
+		if tm == nil {
+			t.Fatal("nil term")
+		}
+		_ = tm.String()
+		if strings.Count(s, "(") > 10000 {
+			t.Skip()
+		}
+	})
+}
