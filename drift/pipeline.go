@@ -67,6 +67,10 @@ type Params struct {
 	// NoBackTranslate skips the back-translation of candidates (Aria's
 	// semantic check: one call per surviving candidate).
 	NoBackTranslate bool
+	// RankByForm ranks candidates by the checks of form only (Lean, unknown
+	// names, agreement), as before the checks of meaning: the
+	// benchmark's "before".
+	RankByForm bool
 	// CallBudget bounds the model calls of one Formalize (default MaxCalls();
 	// the client's Config.CallBudget, DRIFT_LLM_BUDGET, caps it further).
 	CallBudget int
@@ -558,7 +562,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 
 	// Rank and choose.
 	report(progress.Event{Stage: StageChoose, Message: "Choosing the best candidate…"})
-	sort.SliceStable(res.Candidates, func(i, j int) bool { return better(res.Candidates[i], res.Candidates[j]) })
+	sort.SliceStable(res.Candidates, func(i, j int) bool { return better(res.Candidates[i], res.Candidates[j], !pl.p.RankByForm) })
 	res.Usage = act.Usage()
 	if len(res.Candidates) == 0 || res.Candidates[0].Error != "" {
 		var why []string
@@ -670,24 +674,26 @@ func nameOrAsk(name string) string {
 // better orders candidates: usable first; then Lean accepted, Lean not run,
 // Lean rejected; then not refuted; then fewer unknown names; then fewer
 // omitted conditions; then better back-translation agreement (by more than
-// its noise); then more sample agreement; then drawn with context.
-func better(a, b *Candidate) bool {
+// its noise); then more sample agreement; then drawn with context. Without
+// meaning, the refutation, coverage and back-translation steps are
+// skipped.
+func better(a, b *Candidate, meaning bool) bool {
 	if (a.Error == "") != (b.Error == "") {
 		return a.Error == ""
 	}
 	if ra, rb := leanRank(a.Check), leanRank(b.Check); ra != rb {
 		return ra < rb
 	}
-	if ra, rb := a.Check != nil && a.Check.Refuted(), b.Check != nil && b.Check.Refuted(); ra != rb {
+	if ra, rb := a.Check != nil && a.Check.Refuted(), b.Check != nil && b.Check.Refuted(); meaning && ra != rb {
 		return !ra
 	}
 	if ua, ub := unknownCount(a.Check), unknownCount(b.Check); ua != ub {
 		return ua < ub
 	}
-	if ca, cb := omitted(a.Check), omitted(b.Check); ca != cb {
+	if ca, cb := omitted(a.Check), omitted(b.Check); meaning && ca != cb {
 		return ca < cb
 	}
-	if sa, sb := backScore(a.Check), backScore(b.Check); sa-sb > backNoise || sb-sa > backNoise {
+	if sa, sb := backScore(a.Check), backScore(b.Check); meaning && (sa-sb > backNoise || sb-sa > backNoise) {
 		return sa > sb
 	}
 	if a.Agreement != b.Agreement {

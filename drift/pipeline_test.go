@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"sort"
 	"strings"
 	"sync"
@@ -518,9 +520,48 @@ func TestChooseRanksByLeanThenUnknownThenAgreement(t *testing.T) {
 	c := &Candidate{Agreement: 5, Check: &leanrepl.Report{GatePassed: true, Unknown: []leanrepl.UnknownName{{Name: "X"}}}}
 	d := &Candidate{Agreement: 9, Error: "bad"}
 	cs := []*Candidate{d, a, c, b}
-	sort.SliceStable(cs, func(i, j int) bool { return better(cs[i], cs[j]) })
+	sort.SliceStable(cs, func(i, j int) bool { return better(cs[i], cs[j], true) })
 	if cs[0] != b || cs[1] != a || cs[2] != c || cs[3] != d {
 		t.Fatalf("order %+v", cs)
+	}
+}
+
+// TestChooseRanksByMeaning: after Lean's verdict, a refuted candidate
+// comes last, then one omitting a condition, then back-translation
+// agreement decides before sample agreement; ranking by form alone (the
+// benchmark's "before") ignores all three.
+func TestChooseRanksByMeaning(t *testing.T) {
+	rep := func(refuted bool, omits bool, back float64) *leanrepl.Report {
+		r := &leanrepl.Report{GatePassed: true, Falsifier: &falsify.Result{Verdict: falsify.NotRefuted, Assignments: 10}}
+		if refuted {
+			r.Falsifier = &falsify.Result{Verdict: falsify.Refuted, Counterexample: "n = 2"}
+		}
+		r.Coverage = &coverage.Result{Conditions: []coverage.Condition{{Phrase: "greater than 2", Kind: coverage.KindComparison, Covered: !omits}}}
+		if back > 0 {
+			r.BackTranslation = &leanrepl.BackTranslation{Score: back}
+		}
+		return r
+	}
+	refuted := &Candidate{Agreement: 9, Check: rep(true, false, 0.9)}
+	omits := &Candidate{Agreement: 8, Check: rep(false, true, 0.9)}
+	close := &Candidate{Agreement: 1, Check: rep(false, false, 0.8)}
+	far := &Candidate{Agreement: 7, Check: rep(false, false, 0.3)}
+	tie := &Candidate{Agreement: 6, Check: rep(false, false, 0.77)}
+	tests := []struct {
+		meaning bool
+		want    []*Candidate
+	}{
+		{true, []*Candidate{tie, close, far, omits, refuted}}, // 0.8 and 0.77 are within the noise: agreement decides
+		{false, []*Candidate{refuted, omits, far, tie, close}},
+	}
+	for _, tc := range tests {
+		cs := []*Candidate{far, close, refuted, tie, omits}
+		sort.SliceStable(cs, func(i, j int) bool { return better(cs[i], cs[j], tc.meaning) })
+		for i := range cs {
+			if cs[i] != tc.want[i] {
+				t.Errorf("meaning %v: position %d has agreement %d, want %d", tc.meaning, i, cs[i].Agreement, tc.want[i].Agreement)
+			}
+		}
 	}
 }
 

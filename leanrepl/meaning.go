@@ -7,6 +7,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // BackTranslation is the model's restatement of a stub in words, compared
@@ -34,21 +35,30 @@ func (r *Report) CoverageFindings() []coverage.Finding {
 	return r.Coverage.Findings()
 }
 
-// falsifyStatement runs the falsifier on a stub that passed the gate, with
-// names resolved as the name check resolves them.
-func (c *Checker) falsifyStatement(ctx context.Context, s *Stub, header string) *falsify.Result {
+// StatementOf is the statement the falsifier evaluates: the stub's binders
+// and its type.
+func StatementOf(s *Stub) falsify.Statement {
 	st := falsify.Statement{Conclusion: s.Type}
 	for _, b := range s.Binders {
 		st.Binders = append(st.Binders, falsify.Param{Names: b.Names, Type: b.Type, Explicit: b.Bracket == "(" || b.Bracket == ""})
 	}
-	var lib falsify.Library
+	return st
+}
+
+// MeaningLibrary resolves the names of stub s under header as the name
+// check does, with the library's definitions to unfold when the checker
+// has a library.
+func (c *Checker) MeaningLibrary(s *Stub, header string) falsify.Library {
+	var l *library.Library
 	if c.cfg.Library != nil {
-		if l := c.cfg.Library(); l != nil {
-			r := newResolver(s, ParseHeader(header), c.cfg.Names, c.cfg.Kinds)
-			lib = falsify.FromLibrary(l, r.fullNames)
-		}
+		l = c.cfg.Library()
 	}
-	res := falsify.Falsify(ctx, st, lib, falsify.Options{})
+	return falsify.FromLibrary(l, newResolver(s, ParseHeader(header), c.cfg.Names, c.cfg.Kinds).fullNames)
+}
+
+// falsifyStatement runs the falsifier on a stub that passed the gate.
+func (c *Checker) falsifyStatement(ctx context.Context, s *Stub, header string) *falsify.Result {
+	res := falsify.Falsify(ctx, StatementOf(s), c.MeaningLibrary(s, header), falsify.Options{})
 	return &res
 }
 

@@ -21,9 +21,10 @@ func init() {
 	registerBench("coverage", "coverage-check flag rate of reference statements and recall on false variants", runBenchCoverage)
 }
 
-// coverageProblem is one informal statement with its reference stub.
+// coverageProblem is one informal statement with its reference stub and
+// the header (imports, opens) the stub is stated under.
 type coverageProblem struct {
-	ID, Informal, Formal string
+	ID, Informal, Formal, Header string
 }
 
 func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
@@ -230,6 +231,7 @@ func readProofNetPairs(path string) ([]coverageProblem, error) {
 		var r struct {
 			Informal string `json:"informal_stmt"`
 			Formal   string `json:"formal_stmt"`
+			Header   string `json:"header"`
 			Name     string `json:"full_name"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
@@ -238,7 +240,7 @@ func readProofNetPairs(path string) ([]coverageProblem, error) {
 		if r.Name == "" {
 			r.Name = strconv.Itoa(line)
 		}
-		out = append(out, coverageProblem{ID: r.Name, Informal: r.Informal, Formal: r.Formal})
+		out = append(out, coverageProblem{ID: r.Name, Informal: r.Informal, Formal: r.Formal, Header: r.Header})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
@@ -273,11 +275,11 @@ func readMiniF2FPairs(informalDir, leanDir string) ([]coverageProblem, error) {
 		if err != nil {
 			continue // unpaired
 		}
-		src := string(lean)
+		src, header := string(lean), ""
 		if i := strings.Index(src, "theorem "); i >= 0 {
-			src = src[i:]
+			src, header = src[i:], strings.TrimSpace(src[:i])
 		}
-		out = append(out, coverageProblem{ID: name, Informal: r.Informal, Formal: src})
+		out = append(out, coverageProblem{ID: name, Informal: r.Informal, Formal: src, Header: header})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no pairs of %s/*.json and %s/*.lean", informalDir, leanDir)

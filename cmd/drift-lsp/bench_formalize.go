@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/equivalence"
+	"github.com/drift-lsp/drift-lsp/internal/falsify"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -39,7 +42,7 @@ type benchConfig struct {
 // "structured" and "full" ask the same questions, so the second is served
 // from the response cache, and full+plain asks full's and no-retrieval's.
 func benchConfigs() []benchConfig {
-	base := drift.Params{Samples: 1, NoContextSamples: -1, NoPropose: true}
+	base := drift.Params{Samples: 1, NoContextSamples: -1, NoPropose: true, NoBackTranslate: true}
 	with := func(f func(*drift.Params)) drift.Params { p := base; f(&p); return p }
 	return []benchConfig{
 		{"text", true, with(func(p *drift.Params) { p.NoNameRepair = true }), "before: text formats, no name repair"},
@@ -47,7 +50,10 @@ func benchConfigs() []benchConfig {
 		{"full", false, base, "after: structured output and name repair"},
 		{"no-retrieval", false, with(func(p *drift.Params) { p.NoContext = true }), "full, without retrieved context"},
 		{"no-decompose", false, with(func(p *drift.Params) { p.NoDecompose = true }), "full, retrieval with the whole statement"},
-		{"full+plain", false, with(func(p *drift.Params) { p.NoContextSamples = 1 }), "full, plus one candidate drawn without context; the ranking chooses"},
+		{"full+plain/form", false, with(func(p *drift.Params) { p.NoContextSamples, p.RankByForm = 1, true }),
+			"before meaning: full, plus one candidate drawn without context, ranked by the checks of form"},
+		{"full+plain", false, with(func(p *drift.Params) { p.NoContextSamples, p.NoBackTranslate = 1, false }),
+			"after: full, plus one candidate drawn without context, back-translated, ranked by meaning"},
 	}
 }
 
@@ -66,6 +72,15 @@ type benchRow struct {
 	Stub       string  `json:"stub,omitempty"`
 	Verdict    string  `json:"verdict,omitempty"`
 	Error      string  `json:"error,omitempty"`
+	// Refuted: the falsifier refuted the chosen stub; Omits: the coverage
+	// check found a condition of the statement it omits.
+	Refuted bool `json:"refuted"`
+	Omits   bool `json:"omits"`
+	// Equal: the stub equals the reference after normalisation; Versus:
+	// the falsifier's comparison with it ("agree", "disagree",
+	// "undecided"; "" without a reference or a well-formed stub).
+	Equal  bool   `json:"equal"`
+	Versus string `json:"versus,omitempty"`
 }
 
 // benchSummary aggregates the rows of one configuration.
@@ -84,18 +99,25 @@ type benchSummary struct {
 	Calls       float64 `json:"calls_per_problem"`
 	Tokens      float64 `json:"tokens_per_problem"`
 	Seconds     float64 `json:"median_seconds_per_problem"`
+	// RefutedRate and OmitsRate are shares of the well-formed stubs; Equal
+	// and Disagree shares of the problems.
+	RefutedRate float64 `json:"refuted_rate"`
+	OmitsRate   float64 `json:"coverage_flag_rate"`
+	Equal       float64 `json:"equal_rate"`
+	Disagree    float64 `json:"disagree_rate"`
 }
 
 func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bench formalize", stderr,
-		"usage: drift-lsp bench formalize --bench FILE.jsonl [--root DIR]... [--limit N] [--offset N] [--configs a,b] [--out ROWS.jsonl] [--answers RAW.jsonl] [--json]",
+		"usage: drift-lsp bench formalize --bench FILE.jsonl|--minif2f INFORMAL_DIR,LEAN_DIR [--root DIR]... [--limit N] [--offset N] [--configs a,b] [--out ROWS.jsonl] [--answers RAW.jsonl] [--json]",
 		"       drift-lsp bench formalize --from ROWS.jsonl [--json]     (summarise an earlier run)",
 		"Runs drift's pipeline with the configured model (or the local one) on the informal statements only.")
 	rf := addRetrievalFlags(fs)
-	bench := fs.String("bench", "", "benchmark JSONL in ProofNet's format (informal_stmt is read)")
+	bench := fs.String("bench", "", "benchmark JSONL in ProofNet's format (informal_stmt, and formal_stmt and header for the comparison)")
+	minif2f := fs.String("minif2f", "", "miniF2F informal and Lean 4 statement directories, comma-separated, instead of --bench")
 	limit := fs.Int("limit", 50, "problems to run")
 	offset := fs.Int("offset", 0, "problems to skip first")
-	configs := fs.String("configs", "", "comma-separated configurations (default all: text, structured, full, no-retrieval, no-decompose, full+plain)")
+	configs := fs.String("configs", "", "comma-separated configurations (default all: text, structured, full, no-retrieval, no-decompose, full+plain/form, full+plain)")
 	out := fs.String("out", "", "append one JSON line per problem and configuration to this file")
 	answers := fs.String("answers", "", "append the model's raw answers (stage, statement, answer; no prompt or library text) to this file")
 	from := fs.String("from", "", "summarise the rows of an earlier --out file instead of running")
@@ -116,7 +138,7 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 		}
 		return printBenchSummary(stdout, stderr, summarize(rows, all), *asJSON)
 	}
-	if *bench == "" || *limit <= 0 {
+	if (*bench == "") == (*minif2f == "") || *limit <= 0 {
 		fs.Usage()
 		return 2
 	}
@@ -137,13 +159,7 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	f, err := os.Open(*bench)
-	if err != nil {
-		fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
-		return 2
-	}
-	items, err := retrieval.ReadBench(f)
-	f.Close()
+	items, err := formalizeProblems(*bench, *minif2f)
 	if err != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
 		return 2
@@ -214,10 +230,10 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 			if ctx.Err() != nil {
 				break
 			}
-			m.start(it.Query)
+			m.start(it.Informal)
 			pl := drift.New(eng, clients[c.Text], checker, c.Params)
 			start := time.Now()
-			res, err := pl.Formalize(ctx, drift.Request{Statement: it.Query, Header: "import Mathlib"}, nil)
+			res, err := pl.Formalize(ctx, drift.Request{Statement: it.Informal, Header: "import Mathlib"}, nil)
 			row := benchRow{Config: c.Name, ID: it.ID, Seconds: time.Since(start).Seconds()}
 			row.Calls, row.Tokens = m.usage()
 			switch {
@@ -226,6 +242,8 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 			default:
 				if r := res.Report; r != nil {
 					row.WellFormed, row.Passed, row.Unknown, row.Verdict = r.GatePassed, r.Passed(), len(r.Unknown), r.Verdict()
+					row.Refuted, row.Omits = r.Refuted(), len(r.CoverageFindings()) > 0
+					row.Equal, row.Versus = versusReference(ctx, checker, r, it)
 				}
 				row.Repairs = res.NameRepairs
 				if res.Repair != nil {
@@ -241,13 +259,66 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 			if rowOut != nil {
 				_ = rowOut.Encode(row)
 			}
-			fmt.Fprintf(stderr, "[%d/%d %s] %s: well-formed %v, passed %v, unknown %d, %.0fs %s\n", i+1, len(items), c.Name, it.ID, row.WellFormed, row.Passed, row.Unknown, row.Seconds, shortErr(row.Error))
+			fmt.Fprintf(stderr, "[%d/%d %s] %s: well-formed %v, passed %v, unknown %d, refuted %v, omits %v, equal %v, versus %q, %.0fs %s\n",
+				i+1, len(items), c.Name, it.ID, row.WellFormed, row.Passed, row.Unknown, row.Refuted, row.Omits, row.Equal, row.Versus, row.Seconds, shortErr(row.Error))
 		}
 	}
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench formalize: interrupted; summarising the finished problems")
 	}
 	return printBenchSummary(stdout, stderr, summarize(rows, chosen), *asJSON)
+}
+
+// formalizeProblems reads the problems of --bench (ProofNet's format: the
+// problems with oracle premises, in file order, as retrieval's benchmark
+// reads them) or of --minif2f.
+func formalizeProblems(bench, minif2f string) ([]coverageProblem, error) {
+	if minif2f != "" {
+		dirs := strings.Split(minif2f, ",")
+		if len(dirs) != 2 {
+			return nil, errors.New("--minif2f wants INFORMAL_DIR,LEAN_DIR")
+		}
+		return readMiniF2FPairs(dirs[0], dirs[1])
+	}
+	f, err := os.Open(bench)
+	if err != nil {
+		return nil, err
+	}
+	items, err := retrieval.ReadBench(f)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := readProofNetPairs(bench)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]coverageProblem{}
+	for _, p := range pairs {
+		byID[p.ID] = p
+	}
+	out := make([]coverageProblem, len(items))
+	for i, it := range items {
+		out[i] = byID[it.ID]
+		out[i].ID, out[i].Informal = it.ID, it.Query
+	}
+	return out, nil
+}
+
+// versusReference compares a well-formed stub with the problem's reference
+// statement: equal after normalisation, and the falsifier's verdict on
+// their common assignments.
+func versusReference(ctx context.Context, checker *leanrepl.Checker, r *leanrepl.Report, p coverageProblem) (bool, string) {
+	if !r.GatePassed || p.Formal == "" {
+		return false, ""
+	}
+	ref, err := leanrepl.Gate(p.Formal)
+	if err != nil {
+		return false, ""
+	}
+	a, b := leanrepl.StatementOf(r.Parsed), leanrepl.StatementOf(ref)
+	v := equivalence.Compare(ctx, a, b, checker.MeaningLibrary(r.Parsed, p.Header), falsify.Options{})
+	return equivalence.Equal(a, b), v.String()
 }
 
 func shortErr(s string) string {
@@ -283,6 +354,18 @@ func summarize(rows []benchRow, configs []benchConfig) []benchSummary {
 				if r.Unknown > 0 {
 					s.UnknownRate++
 				}
+				if r.Refuted {
+					s.RefutedRate++
+				}
+				if r.Omits {
+					s.OmitsRate++
+				}
+			}
+			if r.Equal {
+				s.Equal++
+			}
+			if r.Versus == equivalence.Disagree.String() {
+				s.Disagree++
 			}
 			if r.Passed {
 				s.Passed++
@@ -300,7 +383,11 @@ func summarize(rows []benchRow, configs []benchConfig) []benchSummary {
 		s.Passed /= n
 		if wf > 0 {
 			s.UnknownRate /= float64(wf)
+			s.RefutedRate /= float64(wf)
+			s.OmitsRate /= float64(wf)
 		}
+		s.Equal /= n
+		s.Disagree /= n
 		s.Repairs /= n
 		s.Calls /= n
 		s.Tokens /= n
@@ -321,11 +408,12 @@ func printBenchSummary(stdout, stderr io.Writer, sums []benchSummary, asJSON boo
 		}
 		return 0
 	}
-	fmt.Fprintln(stdout, "| configuration | problems | well-formed (gate) | passed gate + names | unknown-name rate | mean repairs | calls | tokens | median s |")
-	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(stdout, "| configuration | problems | well-formed (gate) | passed (every check) | unknown-name rate | refuted | omits a condition | equal to reference | disagrees with reference | mean repairs | calls | tokens | median s |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, s := range sums {
-		fmt.Fprintf(stdout, "| %s (%s) | %d | %.0f%% | %.0f%% | %.0f%% | %.2f | %.1f | %.0f | %.0f |\n",
-			s.Config, s.About, s.Problems, 100*s.WellFormed, 100*s.Passed, 100*s.UnknownRate, s.Repairs, s.Calls, s.Tokens, s.Seconds)
+		fmt.Fprintf(stdout, "| %s (%s) | %d | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.2f | %.1f | %.0f | %.0f |\n",
+			s.Config, s.About, s.Problems, 100*s.WellFormed, 100*s.Passed, 100*s.UnknownRate, 100*s.RefutedRate, 100*s.OmitsRate,
+			100*s.Equal, 100*s.Disagree, s.Repairs, s.Calls, s.Tokens, s.Seconds)
 	}
 	return 0
 }

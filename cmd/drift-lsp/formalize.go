@@ -181,7 +181,7 @@ func informalizedCorpus(ctx context.Context, idx *indexFlags, client *llm.Client
 // formalizeChecker builds the candidate checker: the safety gate, the
 // unknown-name check over the engine's names, and Lean when a REPL is given
 // by --repl or found in the first root.
-func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr io.Writer) (drift.Checker, func()) {
+func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr io.Writer) (*leanrepl.Checker, func()) {
 	root := ""
 	if len(roots) > 0 {
 		root = roots[0]
