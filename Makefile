@@ -60,6 +60,8 @@ demo: setup build
 	$(BIN) retrieve --root $(DEMO_ROOT) -k 5 -m 3 "$(DEMO_STATEMENT)"
 	@echo "== check: a stub with an invented name"
 	-$(BIN) check --root $(DEMO_ROOT) "theorem t (p : Nat) (hp : Mm.Prime p) (h : 2 < p) : Mm.IsOdd p := by sorry"
+	@echo "== check: a stub that drops \"greater than 2\" (the falsifier and the coverage check, no model, no Lean)"
+	-$(BIN) check --root $(DEMO_ROOT) --header "open Minimath Mm" --statement "$(DEMO_STATEMENT)" "theorem odd_of_prime (n : ℕ) (hp : Mm.Prime n) : Mm.Odd n := by sorry"
 	@echo "== formalize: $${DRIFT_LLM_BASE_URL:-the local model (started now, stopped at the end)}"
 	@$(BIN) formalize --root $(DEMO_ROOT) --name odd_of_prime_gt_two --samples 2 "$(DEMO_STATEMENT)"; \
 		rc=$$?; echo "== formalize exit status $$rc (0: the stub passed every check that ran; 1: it did not; 2: no model)"
