@@ -174,8 +174,14 @@ func ratio(p, q num) (num, bool) {
 }
 
 // separated reports whether words x and y belong to different expressions:
-// one is prose and the other math, or they come from different math spans.
-func separated(x, y word) bool { return x.seg != y.seg }
+// one is prose and the other math, they come from different math spans,
+// or one is a prose word ("greater than 2 is").
+func separated(x, y word) bool {
+	return x.seg != y.seg || x.prose() || y.prose()
+}
+
+// prose reports whether w is an English word of a statement's prose.
+func (w word) prose() bool { return w.seg == 0 && w.kind == leansrc.TokIdent && !w.stub }
 
 // leftFree reports whether nothing binds the operand starting at ws[a] from
 // the left.

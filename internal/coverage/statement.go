@@ -72,7 +72,7 @@ var signWords = map[string]struct {
 	bounds []bound
 	pieces []string
 }{
-	"positive":    {[]bound{{relLower, num{s: "0"}}, {relLowerEq, num{s: "1"}}, {relNe, num{s: "0"}}}, []string{"pos", "positive", "pnat"}},
+	"positive":    {[]bound{{relLower, num{s: "0"}}, {relLowerEq, num{s: "1"}}}, []string{"pos", "positive", "pnat"}},
 	"negative":    {[]bound{{relUpper, num{s: "0"}}, {relUpperEq, num{s: "1", neg: true}}}, []string{"neg", "negative"}},
 	"nonnegative": {[]bound{{relLowerEq, num{s: "0"}}, {relLower, num{s: "1", neg: true}}}, []string{"nonneg", "nonnegative", "nat", "ℕ", "nnreal", "pnat"}},
 	"nonpositive": {[]bound{{relUpperEq, num{s: "0"}}, {relUpper, num{s: "1"}}}, []string{"nonpos", "nonpositive"}},
@@ -82,6 +82,11 @@ var signWords = map[string]struct {
 // notSign are the words after which "positive" or "negative" is no sign
 // of a number (a positive definite form, a negative exponent's base).
 var notSign = map[string]bool{"definite": true, "semidefinite": true, "semi": true, "characteristic": true, "measure": true}
+
+// measures are the nouns a number word after them is the value of
+// ("order five", "degree three").
+var measures = map[string]bool{"order": true, "degree": true, "index": true, "dimension": true, "rank": true,
+	"length": true, "characteristic": true, "size": true, "cardinality": true, "exponent": true, "period": true}
 
 // antecedents open a clause that assumes rather than asserts; conclusions
 // open one that asserts.
@@ -122,7 +127,7 @@ func extract(statement string) []cond {
 		return n, b, true
 	}
 	for i := 0; i < len(ws); i++ {
-		if ws[i].math || ws[i].kind != leansrc.TokIdent {
+		if used[i] || ws[i].math || ws[i].kind != leansrc.TokIdent {
 			continue
 		}
 		// comparison phrases
@@ -187,6 +192,10 @@ func extract(statement string) []cond {
 		if c, b, ok := sign(statement, ws, lw, i); ok {
 			out = append(out, c)
 			i = b
+			continue
+		}
+		if v, ok := numberWords[lw[i]]; ok && i > 0 && measures[lw[i-1]] && v != "1" {
+			out = append(out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
 			continue
 		}
 		if v, ok := multiplierWords[lw[i]]; ok && !(i+1 < len(ws) && (lw[i+1] == "matrix" || lw[i+1] == "matrices" || lw[i+1] == "free" || ws[i+1].text == "-")) {
@@ -370,7 +379,7 @@ func operandSpan(ws []word, r, dir int) int {
 }
 
 // maxOperand bounds the words of an operand quoted in a phrase.
-const maxOperand = 8
+const maxOperand = 32
 
 // stops end an operand: separators and connectives.
 var stops = map[string]bool{",": true, ";": true, ".": true, "∧": true, "∨": true, "→": true, "↔": true, "∀": true, "∃": true, ":": true}

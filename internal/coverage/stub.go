@@ -47,7 +47,7 @@ func readStub(stub string) *stubFacts {
 		if t.Kind == leansrc.TokDoc || t.Kind == leansrc.TokModDoc {
 			continue
 		}
-		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End)})
+		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End), stub: true})
 	}
 	ws = joinRelations(ws)
 	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
@@ -111,13 +111,25 @@ func readStub(stub string) *stubFacts {
 	}
 	if f.pieces["prime"] {
 		// a prime is at least 2
-		for _, b := range []bound{{relLowerEq, num{s: "2"}}, {relNe, num{s: "0"}}, {relNe, num{s: "1"}}} {
+		for _, b := range []bound{{relLowerEq, num{s: "2"}}, {relLower, num{s: "0"}}, {relLowerEq, num{s: "0"}}, {relNe, num{s: "0"}}, {relNe, num{s: "1"}}} {
 			for _, e := range b.equivalents() {
 				f.bounds[e] = true
 			}
 		}
-		f.bounds[bound{relLower, num{s: "0"}}] = true
-		f.bounds[bound{relLowerEq, num{s: "1"}}] = true
+	}
+	// x ≥ c and x ≠ c say x > c (n : ℕ with n ≠ 0 is positive; a prime
+	// other than 2 is greater than 2)
+	for b := range f.bounds {
+		if b.rel != relNe {
+			continue
+		}
+		for _, r := range [][2]rel{{relLowerEq, relLower}, {relUpperEq, relUpper}} {
+			if f.bounds[bound{r[0], b.c}] {
+				for _, e := range (bound{r[1], b.c}).equivalents() {
+					f.bounds[e] = true
+				}
+			}
+		}
 	}
 	return f
 }

@@ -16,7 +16,8 @@ type word struct {
 	text       string
 	start, end int
 	math       bool
-	seg        int // the math span the word is in (1, 2, …), 0 for prose
+	seg        int  // the math span the word is in (1, 2, …), 0 for prose
+	stub       bool // the word is Lean of a stub
 }
 
 // reader turns a statement into Lean-scannable text: math (`$…$`, `$$…$$`,
@@ -73,9 +74,6 @@ var mathOpeners = []struct{ open, close string }{
 
 // read scans s and returns its words.
 func read(s string) []word {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, " ")
-	}
 	s = blankChoices(s)
 	n := len(s) + 16
 	r := &reader{src: s, out: make([]byte, 0, n), off: make([]int, 0, n), end: make([]int, 0, n), seg: make([]int, 0, n)}
