@@ -98,6 +98,7 @@ func (r Result) Verdict() string {
 // type is read as the type. concepts are optional. Check never fails: text
 // it cannot read yields fewer conditions, never an error.
 func Check(statement, stub string, concepts []Concept) Result {
+	statement = strings.ToValidUTF8(statement, " ")
 	st := readStub(stub)
 	var res Result
 	seen := map[string]bool{}

@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,14 @@ import (
 type num struct {
 	s   string
 	neg bool
+}
+
+// String returns the numeral with its sign.
+func (n num) String() string {
+	if n.neg {
+		return "-" + n.s
+	}
+	return n.s
 }
 
 // int returns the numeral's signed value when it is an integer that fits.
@@ -133,16 +142,46 @@ func numeral(ws []word, i int) (n num, a, b int, ok bool) {
 			}
 		}
 	}
-	if a > 0 && ws[a-1].text == "-" && (a == 1 || !operandEnd(ws[a-2]) || ws[a-2].math != w.math) {
+	if a > 0 && ws[a-1].text == "-" && (a == 1 || !operandEnd(ws[a-2]) || separated(ws[a-2], w)) {
 		n.neg = true
 		a--
+	}
+	if b+2 < len(ws) && ws[b+1].text == "/" && (ws[b+2].kind == leansrc.TokNumber || ws[b+2].text == "(") && leftFree(ws, a) {
+		if d, _, db, ok := numeral(ws, b+2); ok && !d.neg {
+			if q, ok := ratio(n, d); ok {
+				return q, a, db, true // 7 / 2 is the numeral 3.5
+			}
+		}
 	}
 	return n, a, b, true
 }
 
+// ratio returns p/q as a terminating decimal numeral, when it is one.
+func ratio(p, q num) (num, bool) {
+	x, ok := new(big.Rat).SetString(p.s + "/" + q.s)
+	if !ok || strings.Contains(p.s+q.s, ".") {
+		return num{}, false
+	}
+	for prec := 0; prec <= 12; prec++ {
+		s := x.FloatString(prec)
+		if y, ok := new(big.Rat).SetString(s); ok && y.Cmp(x) == 0 {
+			n, _, _ := parseNum(s)
+			n.neg = p.neg && n.s != "0"
+			return n, true
+		}
+	}
+	return num{}, false
+}
+
 // separated reports whether words x and y belong to different expressions:
-// one is prose and the other math, or they come from different math spans.
-func separated(x, y word) bool { return x.seg != y.seg }
+// one is prose and the other math, they come from different math spans,
+// or one is a prose word ("greater than 2 is").
+func separated(x, y word) bool {
+	return x.seg != y.seg || x.prose() || y.prose()
+}
+
+// prose reports whether w is an English word of a statement's prose.
+func (w word) prose() bool { return w.seg == 0 && w.kind == leansrc.TokIdent && !w.stub }
 
 // leftFree reports whether nothing binds the operand starting at ws[a] from
 // the left.
@@ -151,6 +190,17 @@ func leftFree(ws []word, a int) bool {
 		return true
 	}
 	p := ws[a-1]
+	if p.text == "|" {
+		// a bar after an odd number of bars closes |x|; otherwise it opens
+		// one or separates a set-builder's binder
+		bars := 0
+		for _, w := range ws[:a-1] {
+			if w.text == "|" {
+				bars++
+			}
+		}
+		return bars%2 == 0
+	}
 	return !operandEnd(p) && !arith[p.text]
 }
 

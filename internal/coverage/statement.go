@@ -26,6 +26,7 @@ type cond struct {
 	quant  quant    // quantifier
 	pieces []string // name pieces that also cover the condition ("pos")
 	also   quant    // a second quantifier sort that covers it (exactly one: unique)
+	sign   bool     // a sign word: any stronger lower or upper bound covers it
 }
 
 // comparisonPhrases are the prose spellings of an order relation to a
@@ -71,7 +72,7 @@ var signWords = map[string]struct {
 	bounds []bound
 	pieces []string
 }{
-	"positive":    {[]bound{{relLower, num{s: "0"}}, {relLowerEq, num{s: "1"}}, {relNe, num{s: "0"}}}, []string{"pos", "positive", "pnat"}},
+	"positive":    {[]bound{{relLower, num{s: "0"}}, {relLowerEq, num{s: "1"}}}, []string{"pos", "positive", "pnat"}},
 	"negative":    {[]bound{{relUpper, num{s: "0"}}, {relUpperEq, num{s: "1", neg: true}}}, []string{"neg", "negative"}},
 	"nonnegative": {[]bound{{relLowerEq, num{s: "0"}}, {relLower, num{s: "1", neg: true}}}, []string{"nonneg", "nonnegative", "nat", "ℕ", "nnreal", "pnat"}},
 	"nonpositive": {[]bound{{relUpperEq, num{s: "0"}}, {relUpper, num{s: "1"}}}, []string{"nonpos", "nonpositive"}},
@@ -81,6 +82,11 @@ var signWords = map[string]struct {
 // notSign are the words after which "positive" or "negative" is no sign
 // of a number (a positive definite form, a negative exponent's base).
 var notSign = map[string]bool{"definite": true, "semidefinite": true, "semi": true, "characteristic": true, "measure": true}
+
+// measures are the nouns a number word after them is the value of
+// ("order five", "degree three").
+var measures = map[string]bool{"order": true, "degree": true, "index": true, "dimension": true, "rank": true,
+	"length": true, "characteristic": true, "size": true, "cardinality": true, "exponent": true, "period": true}
 
 // antecedents open a clause that assumes rather than asserts; conclusions
 // open one that asserts.
@@ -121,7 +127,7 @@ func extract(statement string) []cond {
 		return n, b, true
 	}
 	for i := 0; i < len(ws); i++ {
-		if ws[i].math || ws[i].kind != leansrc.TokIdent {
+		if used[i] || ws[i].math || ws[i].kind != leansrc.TokIdent {
 			continue
 		}
 		// comparison phrases
@@ -183,8 +189,13 @@ func extract(statement string) []cond {
 			i = b
 			continue
 		}
-		if c, ok := sign(statement, ws, lw, i); ok {
+		if c, b, ok := sign(statement, ws, lw, i); ok {
 			out = append(out, c)
+			i = b
+			continue
+		}
+		if v, ok := numberWords[lw[i]]; ok && i > 0 && measures[lw[i-1]] && v != "1" {
+			out = append(out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
 			continue
 		}
 		if v, ok := multiplierWords[lw[i]]; ok && !(i+1 < len(ws) && (lw[i+1] == "matrix" || lw[i+1] == "matrices" || lw[i+1] == "free" || ws[i+1].text == "-")) {
@@ -245,8 +256,14 @@ func extract(statement string) []cond {
 	return out
 }
 
+// asides are words of a sentence that defines a term, gives an example or
+// a reminder: what it says is no condition of the claim.
+var asides = map[string]bool{"called": true, "denote": true, "denotes": true, "means": true, "example": true,
+	"reminder": true, "note": true, "stands": true}
+
 // definitions marks the words of sentences that define a term ("is
-// called", "is said to be"): what they say is no condition of the claim.
+// called", "is said to be", "let n! denote"), give an example or a
+// reminder, or say how to write the answer.
 func definitions(ws []word, lw []string) []bool {
 	used := make([]bool, len(ws))
 	start := 0
@@ -255,7 +272,7 @@ func definitions(ws []word, lw []string) []bool {
 			continue
 		}
 		for k := start; k < i; k++ {
-			if lw[k] == "called" || lw[k] == "said" && k+1 < i && lw[k+1] == "to" {
+			if asides[lw[k]] || lw[k] == "said" && k+1 < i && lw[k+1] == "to" || lw[k] == "your" && k+1 < i && lw[k+1] == "answer" {
 				for j := start; j < i; j++ {
 					used[j] = true
 				}
@@ -362,7 +379,7 @@ func operandSpan(ws []word, r, dir int) int {
 }
 
 // maxOperand bounds the words of an operand quoted in a phrase.
-const maxOperand = 8
+const maxOperand = 32
 
 // stops end an operand: separators and connectives.
 var stops = map[string]bool{",": true, ";": true, ".": true, "∧": true, "∨": true, "→": true, "↔": true, "∀": true, "∃": true, ":": true}
@@ -397,15 +414,26 @@ func existential(statement string, ws []word, lw []string, i int) (cond, int, bo
 	if i > 0 && (lw[i-1] == "not" || lw[i-1] == "no" || lw[i-1] == "never" || lw[i-1] == "cannot") {
 		return cond{}, 0, false
 	}
+	asserted := false
 	for k := i - 1; k >= 0; k-- {
 		if !ws[k].math && (ws[k].text == "." || ws[k].text == ";" || ws[k].text == "?") {
 			break
 		}
 		if conclusions[lw[k]] {
+			asserted = true
 			break
 		}
 		if antecedents[lw[k]] {
 			return cond{}, 0, false
+		}
+	}
+	if !asserted {
+		// a bare sentence asserts only when the statement is no question
+		// and claims nothing else
+		for k, w := range ws {
+			if conclusions[lw[k]] || w.text == "?" && !w.math {
+				return cond{}, 0, false
+			}
 		}
 	}
 	return cond{phrase: statement[ws[i].start:ws[b].end], kind: KindQuantifier, quant: quantExists}, b, true
@@ -413,7 +441,7 @@ func existential(statement string, ws []word, lw []string, i int) (cond, int, bo
 
 // sign reads a sign word at ws[i]: positive, negative, non-negative,
 // nonzero…
-func sign(statement string, ws []word, lw []string, i int) (cond, bool) {
+func sign(statement string, ws []word, lw []string, i int) (cond, int, bool) {
 	key, b := lw[i], i
 	if key == "non" && i+2 < len(ws) && ws[i+1].text == "-" && ws[i+1].start == ws[i].end {
 		key, b = "non"+lw[i+2], i+2
@@ -423,10 +451,20 @@ func sign(statement string, ws []word, lw []string, i int) (cond, bool) {
 	}
 	s, ok := signWords[key]
 	if !ok {
-		return cond{}, false
+		return cond{}, 0, false
 	}
 	if i > 0 && (lw[i-1] == "not" || lw[i-1] == "non") || b+1 < len(ws) && notSign[lw[b+1]] {
-		return cond{}, false
+		return cond{}, 0, false
 	}
-	return cond{phrase: statement[ws[i].start:ws[b].end], kind: KindComparison, bounds: s.bounds, pieces: s.pieces}, true
+	c := cond{phrase: statement[ws[i].start:ws[b].end], kind: KindComparison, bounds: s.bounds, pieces: s.pieces, sign: true}
+	if key == "positive" && b+1 < len(ws) {
+		switch singular(lw[b+1]) {
+		case "difference", "value", "root", "square":
+			// the positive difference or root is what abs and sqrt give
+			c.pieces = append(c.pieces[:len(c.pieces):len(c.pieces)], "abs", "sqrt")
+		case "divisor", "factor":
+			c.pieces = append(c.pieces[:len(c.pieces):len(c.pieces)], "nat") // divisors in ℕ are positive
+		}
+	}
+	return c, b, true
 }

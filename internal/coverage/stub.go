@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,6 +33,9 @@ var notationWords = map[string]string{
 	"‖": "norm", "•": "smul", "∞": "top", "⊂": "ssubset", "ᶜ": "compl", "π": "pi", "⁻": "inv", "ˣ": "unit",
 }
 
+// natural are the types whose values are at least 0.
+var natural = map[string]bool{"ℕ": true, "Nat": true, "NNReal": true, "ENNReal": true, "ℝ≥0": true, "ℝ≥0∞": true, "PNat": true}
+
 // readStub reads a stub's statement.
 func readStub(stub string) *stubFacts {
 	if !utf8.ValidString(stub) {
@@ -43,7 +47,7 @@ func readStub(stub string) *stubFacts {
 		if t.Kind == leansrc.TokDoc || t.Kind == leansrc.TokModDoc {
 			continue
 		}
-		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End)})
+		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End), stub: true})
 	}
 	ws = joinRelations(ws)
 	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
@@ -70,6 +74,10 @@ func readStub(stub string) *stubFacts {
 			if w.text == "I" {
 				f.pieces["unitinterval"] = true
 			}
+			if natural[w.text] {
+				f.bounds[bound{relLowerEq, num{s: "0"}}] = true
+				f.bounds[bound{relLower, num{s: "1", neg: true}}] = true
+			}
 		case leansrc.TokSymbol:
 			f.symbols[w.text] = true
 			if p, ok := notationWords[w.text]; ok {
@@ -93,6 +101,9 @@ func readStub(stub string) *stubFacts {
 			continue
 		}
 		f.numerals[n.s] = true
+		if plain, _, _ := parseNum(w.text); plain.s != n.s {
+			f.numerals[plain.s] = true // 7 / 2: 3.5, and 7
+		}
 		if bd, _, ok := boundOf(ws, n, a, b); ok {
 			f.bounds[bd] = true
 		}
@@ -100,13 +111,25 @@ func readStub(stub string) *stubFacts {
 	}
 	if f.pieces["prime"] {
 		// a prime is at least 2
-		for _, b := range []bound{{relLowerEq, num{s: "2"}}, {relNe, num{s: "0"}}, {relNe, num{s: "1"}}} {
+		for _, b := range []bound{{relLowerEq, num{s: "2"}}, {relLower, num{s: "0"}}, {relLowerEq, num{s: "0"}}, {relNe, num{s: "0"}}, {relNe, num{s: "1"}}} {
 			for _, e := range b.equivalents() {
 				f.bounds[e] = true
 			}
 		}
-		f.bounds[bound{relLower, num{s: "0"}}] = true
-		f.bounds[bound{relLowerEq, num{s: "1"}}] = true
+	}
+	// x ≥ c and x ≠ c say x > c (n : ℕ with n ≠ 0 is positive; a prime
+	// other than 2 is greater than 2)
+	for b := range f.bounds {
+		if b.rel != relNe {
+			continue
+		}
+		for _, r := range [][2]rel{{relLowerEq, relLower}, {relUpperEq, relUpper}} {
+			if f.bounds[bound{r[0], b.c}] {
+				for _, e := range (bound{r[1], b.c}).equivalents() {
+					f.bounds[e] = true
+				}
+			}
+		}
 	}
 	return f
 }
@@ -219,6 +242,32 @@ func (f *stubFacts) hasBound(bs []bound) bool {
 	return false
 }
 
+// stronger reports whether the stub states a bound of the same direction
+// that implies b (10 ≤ m implies m > 0), for a sign word.
+func (f *stubFacts) stronger(b bound) bool {
+	want, err := strconv.ParseFloat(b.c.String(), 64)
+	if err != nil {
+		return false
+	}
+	for h := range f.bounds {
+		v, err := strconv.ParseFloat(h.c.String(), 64)
+		if err != nil {
+			continue
+		}
+		switch b.rel {
+		case relLower, relLowerEq:
+			if (h.rel == relLower || h.rel == relLowerEq) && (v > want || v == want && (h.rel == relLower || b.rel == relLowerEq)) {
+				return true
+			}
+		case relUpper, relUpperEq:
+			if (h.rel == relUpper || h.rel == relUpperEq) && (v < want || v == want && (h.rel == relUpper || b.rel == relUpperEq)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasPiece reports whether a name of the stub has one of ps as a piece.
 func (f *stubFacts) hasPiece(ps ...string) bool {
 	for _, p := range ps {
@@ -248,7 +297,7 @@ func (f *stubFacts) covers(c cond) bool {
 		}
 		return all || f.hasPiece(c.pieces...)
 	case KindComparison:
-		if f.hasBound(c.bounds) || f.hasPiece(c.pieces...) {
+		if f.hasBound(c.bounds) || f.hasPiece(c.pieces...) || c.sign && f.stronger(c.bounds[0]) {
 			return true
 		}
 	}
@@ -272,7 +321,7 @@ func (f *stubFacts) quantifier(q quant, bs []bound) bool {
 		return f.equation || f.hasPiece("unique", "subsingleton", "injective")
 	case quantDistinct:
 		return f.symbols["≠"] || f.symbols["¬"] || f.hasPiece("injective", "injon", "pairwise", "nodup", "card", "ncard",
-			"encard", "distinct", "disjoint", "ne")
+			"encard", "distinct", "disjoint", "ne", "finset", "divisor", "tofinset", "rootset")
 	}
 	return false
 }

@@ -16,7 +16,8 @@ type word struct {
 	text       string
 	start, end int
 	math       bool
-	seg        int // the math span the word is in (1, 2, …), 0 for prose
+	seg        int  // the math span the word is in (1, 2, …), 0 for prose
+	stub       bool // the word is Lean of a stub
 }
 
 // reader turns a statement into Lean-scannable text: math (`$…$`, `$$…$$`,
@@ -73,9 +74,6 @@ var mathOpeners = []struct{ open, close string }{
 
 // read scans s and returns its words.
 func read(s string) []word {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, " ")
-	}
 	s = blankChoices(s)
 	n := len(s) + 16
 	r := &reader{src: s, out: make([]byte, 0, n), off: make([]int, 0, n), end: make([]int, 0, n), seg: make([]int, 0, n)}
@@ -129,6 +127,8 @@ func (r *reader) prose(i int) int {
 	case strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/-"):
 		r.emit(s[i:i+1]+" ", i, i+1)
 		return i + 1
+	case s[i] == ',' && i > 0 && isDigit(s[i-1]) && thousands(s[i+1:]):
+		return i + 1 // 39,500 is one number
 	}
 	_, n := utf8.DecodeRuneInString(s[i:])
 	r.emit(s[i:i+n], i, i+n)
@@ -142,8 +142,26 @@ func (r *reader) latex(from, to int) {
 	for i < to {
 		c := s[i]
 		switch {
+		case i > from && isDigit(s[i-1]) && (strings.HasPrefix(s[i:], "{,}") || strings.HasPrefix(s[i:], ",\\!")) && thousands(s[i+3:to]):
+			i += 3 // 200{,}000 and 200,\!000 are one number
+			continue
+		case c == '\\' && textCommand(s[i:to]) > 0:
+			n := textCommand(s[i:to])
+			end := closingBrace(s, i+n, to)
+			cur := r.cur
+			r.cur = 0
+			for k := i + n; k < end; {
+				k = r.prose(k)
+			}
+			r.cur = cur
+			i = min(end+1, to)
+			continue
 		case c == '\\':
 			i = r.command(i)
+			continue
+		case c == '}' && i+1 < to && s[i+1] == '{':
+			r.emit(")/(", i, i+2) // \frac{a}{b}
+			i += 2
 			continue
 		case c == '_':
 			j := skipScript(s, i+1, to)
@@ -186,6 +204,16 @@ func (r *reader) command(i int) int {
 		j++ // \{ \, \\ …
 	}
 	name := s[i+1 : j]
+	if name == "frac" || name == "dfrac" || name == "tfrac" {
+		k := j
+		for k < len(s) && s[k] == ' ' {
+			k++
+		}
+		if k+1 < len(s) && isDigit(s[k]) && isDigit(s[k+1]) {
+			r.emit(" ("+s[k:k+1]+")/("+s[k+1:k+2]+") ", i, k+2) // \frac19
+			return k + 2
+		}
+	}
 	if name == "mathbb" || name == "Bbb" {
 		if w, n := blackboard(s[j:]); n > 0 {
 			r.emit(" "+w+" ", i, j+n)
@@ -198,6 +226,43 @@ func (r *reader) command(i int) int {
 		r.emit(" "+name+" ", i, j)
 	}
 	return j
+}
+
+// textCommands are the LaTeX commands whose argument is prose.
+var textCommands = []string{`\text`, `\textbf`, `\textit`, `\textrm`, `\mbox`, `\hbox`, `\emph`}
+
+// textCommand returns the length of a text command and its opening brace
+// at the start of s, or 0.
+func textCommand(s string) int {
+	for _, c := range textCommands {
+		if strings.HasPrefix(s, c) {
+			k := len(c)
+			for k < len(s) && s[k] == ' ' {
+				k++
+			}
+			if k < len(s) && s[k] == '{' {
+				return k + 1
+			}
+		}
+	}
+	return 0
+}
+
+// closingBrace returns the offset of the brace that closes the group
+// whose content starts at from, or to.
+func closingBrace(s string, from, to int) int {
+	depth := 1
+	for k := from; k < to; k++ {
+		switch s[k] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return k
+			}
+		}
+	}
+	return to
 }
 
 // blackboard reads the argument of \mathbb: {R} or R.

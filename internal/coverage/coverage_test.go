@@ -1,0 +1,261 @@
+package coverage
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const demo = "Every prime number greater than 2 is odd."
+
+var demoConcepts = []Concept{{Phrase: "prime number", Names: []string{"Mm.Prime", "Nat.Prime"}}, {Phrase: "odd", Names: []string{"Mm.Odd"}}}
+
+// TestCheck runs one row per rule: the statement, the stub's statement,
+// and the findings expected (nil: the stub covers every condition).
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name, statement, stub string
+		concepts              []Concept
+		want                  []string
+	}{
+		// the demo: a stub that drops "greater than 2" is flagged
+		{"demo omits the bound", demo, "(n : ℕ) (hp : Mm.Prime n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
+		{"demo 2 < n", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 < n) : Mm.Odd n", demoConcepts, nil},
+		{"demo n > 2", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n > 2) : Mm.Odd n", demoConcepts, nil},
+		{"demo 3 ≤ n", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 3 ≤ n) : Mm.Odd n", demoConcepts, nil},
+		{"demo n ≥ 3", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n ≥ 3) : Mm.Odd n", demoConcepts, nil},
+		{"demo ASCII n >= 3", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n >= 3) : Mm.Odd n", demoConcepts, nil},
+		{"demo prime other than 2", demo, "(n : ℕ) (hp : Nat.Prime n) (h : n ≠ 2) : Odd n", nil, nil},
+		{"demo off by one", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 ≤ n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
+		{"demo bound inside an expression", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n + 2 < 7) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
+		{"demo concept missing", demo, "(n : ℕ) (h : 2 < n) : Mm.Odd n", demoConcepts, []string{"omits 'prime number'"}},
+		{"concept by last component", demo, "(n : ℕ) (hp : n.Prime) (h : 2 < n) : Odd n", demoConcepts, nil},
+		{"concept by word", "Every prime divides a factorial.", "(p : ℕ) (hp : Prime p) : ∃ n, p ∣ n !",
+			[]Concept{{Phrase: "prime", Names: nil}, {Phrase: "divides", Names: []string{"Dvd.dvd"}}, {Phrase: "factorial", Names: []string{"Nat.factorial"}}}, nil},
+		{"concept by notation missing", "Every prime divides a factorial.", "(p : ℕ) (hp : Prime p) : ∃ n, p < n",
+			[]Concept{{Phrase: "divides", Names: []string{"Dvd.dvd"}}}, []string{"omits 'divides'"}},
+
+		// comparisons in prose and LaTeX
+		{"at least", "Let $k$ be at least 3. Then $k^2 > 8$.", "(k : ℕ) (h : 3 ≤ k) : k ^ 2 > 8", nil, nil},
+		{"at least as strict", "Let $k$ be at least 3. Then $k^2 > 8$.", "(k : ℕ) (h : 2 < k) : k ^ 2 > 8", nil, nil},
+		{"at least dropped", "Let $k$ be at least 3. Then $k^2 > 8$.", "(k : ℕ) (h : 3 < k) : k ^ 2 > 8", nil, []string{"omits 'at least 3'"}},
+		{"at most", "A set with at most 5 elements is finite.", "(s : Finset ℕ) (h : s.card ≤ 5) : (s : Set ℕ).Finite", nil, nil},
+		{"at most shifted", "A set with at most 5 elements is finite.", "(s : Finset ℕ) (h : s.card < 5) : (s : Set ℕ).Finite", nil, []string{"omits 'at most 5'"}},
+		{"number word", "If $n$ is greater than two then $n^2 > n$.", "(n : ℕ) (h : 2 < n) : n ^ 2 > n", nil, nil},
+		{"number word dropped", "If $n$ is greater than two then $n^2 > n$.", "(n : ℕ) (h : 1 < n) : n ^ 2 > n", nil, []string{"omits 'greater than two'"}},
+		{"LaTeX geq", "Show that for $n \\geq 1$, $2^n > n$.", "(n : ℕ) (h : 1 ≤ n) : 2 ^ n > n", nil, nil},
+		{"LaTeX geq dropped", "Show that for $n \\geq 1$, $2^n > n$.", "(n : ℕ) : 2 ^ n > n", nil, []string{"omits 'n \\geq 1'"}},
+		{"LaTeX chain", "If $0 < x < 1$ then $x^2 < x$.", "(x : ℝ) (h₀ : 0 < x) (h₁ : x < 1) : x ^ 2 < x", nil, nil},
+		{"LaTeX chain half dropped", "If $0 < x < 1$ then $x^2 < x$.", "(x : ℝ) (h₁ : x < 1) : x ^ 2 < x", nil, []string{"omits '0 < x'"}},
+		{"negative numeral", "Show that if $x > -1$ then $x + 1 > 0$.", "(x : ℝ) (h : -1 < x) : x + 1 > 0", nil, nil},
+		{"typed numeral", "Show that if $x > 2$ then $x^2 > 4$.", "(x : ℝ) (h : (2 : ℝ) < x) : x ^ 2 > 4", nil, nil},
+		{"decimal as fraction", "If $t$ is less than $3.5$ then $t < 4$.", "(t : ℝ) (h : t < 7 / 2) : t < 4", nil, nil},
+		{"interval", "Every $x \\in [0, 1]$ satisfies $x^2 \\le x$.", "(x : ℝ) (hx : x ∈ Set.Icc 0 1) : x ^ 2 ≤ x", nil, nil},
+		{"interval as the unit interval", "Every $x \\in [0, 1]$ satisfies $x^2 \\le x$.", "(x : unitInterval) : (x : ℝ) ^ 2 ≤ x", nil, nil},
+		{"interval dropped", "Every $x \\in [0, 1]$ satisfies $x^2 \\le x$.", "(x : ℝ) (hx : x ≤ 1) : x ^ 2 ≤ x", nil, []string{"omits '[0, 1]'"}},
+
+		// sign words
+		{"positive", "For every positive integer $n$, $n^2 \\ge n$.", "(n : ℕ) (h : 0 < n) : n ^ 2 ≥ n", nil, nil},
+		{"positive as PNat", "For every positive integer $n$, $n^2 \\ge n$.", "(n : ℕ+) : n ^ 2 ≥ n", nil, nil},
+		{"positive as nonzero natural", "For every positive integer $n$, $n^2 \\ge n$.", "(n : ℕ) (h : n ≠ 0) : n ^ 2 ≥ n", nil, nil},
+		{"positive dropped", "For every positive integer $n$, $n^2 \\ge n$.", "(n : ℕ) : n ^ 2 ≥ n", nil, []string{"omits 'positive'"}},
+		{"positive real is not nonzero", "Let $x$ be a positive real. Then $\\sqrt{x^2} = x$.", "(x : ℝ) (h : x ≠ 0) : Real.sqrt (x ^ 2) = x", nil, []string{"omits 'positive'"}},
+		{"non-negative by type", "For non-negative reals $a, b$, $\\sqrt{ab} \\le (a+b)/2$.", "(a b : NNReal) : NNReal.sqrt (a * b) ≤ (a + b) / 2", nil, nil},
+		{"non-negative dropped", "For non-negative reals $a, b$, $\\sqrt{ab} \\le (a+b)/2$.", "(a b : ℝ) : Real.sqrt (a * b) ≤ (a + b) / 2", nil, []string{"omits 'non-negative'"}},
+		{"nonzero", "If $a$ is a nonzero rational then $a \\cdot a^{-1} = 1$.", "(a : ℚ) (h : a ≠ 0) : a * a⁻¹ = 1", nil, nil},
+		{"negative", "If $a$ is negative then $a^3 < 0$.", "(a : ℤ) (h : a < 0) : a ^ 3 < 0", nil, nil},
+		{"positive definite is no sign", "Every positive definite matrix is invertible.", "(n : ℕ) (A : Matrix (Fin n) (Fin n) ℝ) (h : A.PosDef) : IsUnit A", nil, nil},
+
+		// quantifier words
+		{"exactly", "A set with exactly 3 elements has 8 subsets.", "(s : Finset ℕ) (h : s.card = 3) : s.powerset.card = 8", nil, nil},
+		{"exactly as a bound", "A set with exactly 3 elements has 8 subsets.", "(s : Finset ℕ) (h : s.card ≤ 3) : s.powerset.card = 8", nil, []string{"omits 'exactly 3'"}},
+		{"exactly one", "Show that there is exactly one real $x$ with $x^3 = 8$.", "∃! x : ℝ, x ^ 3 = 8", nil, nil},
+		{"unique", "Prove that the identity of a group is unique.", "(G : Type*) [Group G] : ∃! e : G, ∀ g : G, e * g = g", nil, nil},
+		{"unique dropped", "Prove that the identity of a group is unique.", "(G : Type*) [Group G] : ∃ e : G, ∀ g : G, e * g ≠ g⁻¹", nil, []string{"omits 'unique'"}},
+		{"distinct", "If $p$ and $q$ are distinct primes then $pq$ is not a square.", "(p q : ℕ) (hp : p.Prime) (hq : q.Prime) (h : p ≠ q) : ¬ IsSquare (p * q)", nil, nil},
+		{"distinct dropped", "If $p$ and $q$ are distinct primes then $pq$ is not a square.", "(p q : ℕ) (hp : p.Prime) (hq : q.Prime) : IsSquare (p * q) → False", nil, []string{"omits 'distinct'"}},
+		{"there exists asserted", "Prove that there exists a prime greater than $n$.", "(n : ℕ) : ∃ p, Nat.Prime p ∧ n < p", nil, nil},
+		{"there exists dropped", "Prove that there exists a prime greater than $n$.", "(n p : ℕ) (hp : Nat.Prime p) : n < p", nil, []string{"omits 'there exists'"}},
+		{"there exists assumed", "If there exists $x$ with $f(x) = 0$, then $f$ is not injective or $f$ is zero.", "(f : ℝ → ℝ) (x : ℝ) (hx : f x = 0) : ¬ Function.Injective f ∨ f = 0", nil, nil},
+		{"there is no", "Show that there is no rational whose square is 2.", "¬ ∃ q : ℚ, q ^ 2 = 2", nil, nil},
+		{"every without binder", "Every natural number is at most its square.", "∀ n : ℕ, n ≤ n ^ 2", nil, nil},
+
+		// numerals
+		{"quantities", "Show that $2^8 \\bmod 5$ is 1.", "2 ^ 8 % 5 = 1", nil, nil},
+		{"quantity changed", "Show that $2^8 \\bmod 5$ is 1.", "2 ^ 8 % 5 = 3", nil, []string{"omits '1'"}},
+		{"thousands", "Show that 1,000 is divisible by 8.", "8 ∣ 1000", nil, nil},
+		{"twice", "Twice an odd number is even.", "(n : ℕ) (h : Odd n) : Even (2 * n)", nil, nil},
+		{"square", "The square of a multiple of 3 is a multiple of 9.", "(n : ℕ) (h : 3 ∣ n) : 9 ∣ n ^ 2", nil, nil},
+		{"square dropped", "The square of a multiple of 3 is a multiple of 9.", "(n : ℕ) (h : 3 ∣ n) : 9 ∣ n * 9", nil, []string{"omits 'square'"}},
+		{"cube", "The cube of a multiple of 2 is a multiple of 8.", "(n : ℕ) (h : 2 ∣ n) : 8 ∣ n ^ 3", nil, nil},
+		{"cube dropped", "The cube of a number divisible by 4 is divisible by 4.", "(n : ℕ) (h : 4 ∣ n) : 4 ∣ n ^ 2", nil, []string{"omits 'cube'"}},
+		{"ellipsis terms", "Prove that $1 + 2 + \\cdots + n = n(n+1)/2$.", "(n : ℕ) : ∑ i ∈ Finset.range (n + 1), i = n * (n + 1) / 2", nil, nil},
+		{"subscripts are no numerals", "If $a_1 = 5$ and $a_{n+1} = a_n + 3$, then $a_{10} = 32$.", "(a : ℕ → ℕ) (h₀ : a 0 = 5) (h : ∀ n, a (n + 1) = a n + 3) : a 9 = 32", nil, nil},
+		{"space exponent", "Every linear map from $\\mathbb{R}^2$ to itself is continuous.", "(f : (Fin 2 → ℝ) →ₗ[ℝ] Fin 2 → ℝ) : Continuous f", nil, nil},
+		{"multiple choice", "What is $3 + 4$? $\\textbf{(A)}\\ 5 \\qquad \\textbf{(B)}\\ 6 \\qquad \\textbf{(C)}\\ 7 \\qquad \\textbf{(D)}\\ 8$ Show that it is 7.", "(3 : ℕ) + 4 = 7", nil, nil},
+		{"definition is no condition", "A number is called large if it exceeds 100. Show that $x^2 \\ge 0$.", "(x : ℝ) : x ^ 2 ≥ 0", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Check(tc.statement, tc.stub, tc.concepts)
+			var got []string
+			for _, f := range res.Findings() {
+				got = append(got, f.Message)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Check(%q, %q):\n got  %q\n want %q\n conditions %+v", tc.statement, tc.stub, got, tc.want, res.Conditions)
+			}
+			if len(res.Findings()) != len(res.Conditions)-res.Covered() || res.Complete() != (len(got) == 0) {
+				t.Errorf("counts disagree: %d findings, %d/%d covered", len(res.Findings()), res.Covered(), len(res.Conditions))
+			}
+		})
+	}
+}
+
+// TestFindingNamesThePhrase checks the finding's fields and the verdict
+// line for the demo.
+func TestFindingNamesThePhrase(t *testing.T) {
+	res := Check(demo, "(n : ℕ) (hp : Mm.Prime n) : Mm.Odd n", demoConcepts)
+	fs := res.Findings()
+	if len(fs) != 1 || fs[0].Kind != KindComparison || fs[0].Phrase != "greater than 2" || fs[0].Message != "omits 'greater than 2'" {
+		t.Fatalf("findings = %+v", fs)
+	}
+	if got, want := res.Verdict(), "covers 3/4 conditions"; got != want {
+		t.Errorf("Verdict() = %q, want %q (conditions %+v)", got, want, res.Conditions)
+	}
+	if got := Check("", "", nil).Verdict(); got != "no conditions found" {
+		t.Errorf("empty Verdict() = %q", got)
+	}
+	if got := Check("Every $x \\ge 1$.", "(x : ℕ) (h : 1 ≤ x) : x ≠ 0", nil).Verdict(); got != "covers 2/2 conditions" {
+		t.Errorf("Verdict() = %q", got)
+	}
+}
+
+// TestDeterministic checks that the same input gives the same result.
+func TestDeterministic(t *testing.T) {
+	cases := readCases(t)
+	for _, c := range cases {
+		a := render(c)
+		for range 3 {
+			if b := render(c); b != a {
+				t.Fatalf("%s: results differ:\n%s\n%s", c.name, a, b)
+			}
+		}
+	}
+}
+
+// FuzzCheck feeds arbitrary text: Check must not panic and its phrases
+// must be text of the statement.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{demo, "$x \\ge", "\\frac", "$$", "(A) (B) (C) (D)", "non-", "\xff\xfe $1,", "there", "exactly", "\\text{"} {
+		f.Add(s, "(n : ℕ) (h : 2 < n) : Odd n")
+	}
+	f.Fuzz(func(t *testing.T, statement, stub string) {
+		res := Check(statement, stub, []Concept{{Phrase: statement}})
+		for _, c := range res.Conditions {
+			if c.Kind != KindConcept && !strings.Contains(strings.ToValidUTF8(statement, " "), c.Phrase) {
+				t.Errorf("phrase %q is not in the statement", c.Phrase)
+			}
+		}
+	})
+}
+
+// goldenCase is one (statement, stub, concepts) triple of testdata/cases.txt.
+type goldenCase struct {
+	name, statement, stub string
+	concepts              []Concept
+}
+
+// readCases reads testdata/cases.txt: blocks of "# name", "statement: …",
+// "stub: …" and any number of "concept: phrase = Name, Name" lines.
+func readCases(t testing.TB) []goldenCase {
+	data, err := os.ReadFile(filepath.Join("testdata", "cases.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []goldenCase
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "# "):
+			out = append(out, goldenCase{name: strings.TrimPrefix(line, "# ")})
+		case len(out) == 0 || strings.TrimSpace(line) == "":
+		case strings.HasPrefix(line, "statement: "):
+			out[len(out)-1].statement = strings.TrimPrefix(line, "statement: ")
+		case strings.HasPrefix(line, "stub: "):
+			out[len(out)-1].stub = strings.TrimPrefix(line, "stub: ")
+		case strings.HasPrefix(line, "concept: "):
+			phrase, names, _ := strings.Cut(strings.TrimPrefix(line, "concept: "), " = ")
+			c := Concept{Phrase: phrase}
+			for _, n := range strings.Split(names, ",") {
+				if n = strings.TrimSpace(n); n != "" {
+					c.Names = append(c.Names, n)
+				}
+			}
+			last := &out[len(out)-1]
+			last.concepts = append(last.concepts, c)
+		default:
+			t.Fatalf("cases.txt: unexpected line %q", line)
+		}
+	}
+	return out
+}
+
+// render prints one case's result for the golden file.
+func render(c goldenCase) string {
+	var b strings.Builder
+	res := Check(c.statement, c.stub, c.concepts)
+	fmt.Fprintf(&b, "# %s\n%s\n", c.name, res.Verdict())
+	for _, cd := range res.Conditions {
+		mark := "omitted"
+		if cd.Covered {
+			mark = "covered"
+		}
+		fmt.Fprintf(&b, "  %s %-10s %q\n", mark, cd.Kind, cd.Phrase)
+	}
+	for _, f := range res.Findings() {
+		fmt.Fprintf(&b, "  finding: %s\n", f.Message)
+	}
+	return b.String()
+}
+
+// TestGolden checks every case of testdata/cases.txt against
+// testdata/cases.golden (go test -run TestGolden -update rewrites it).
+func TestGolden(t *testing.T) {
+	var b bytes.Buffer
+	for _, c := range readCases(t) {
+		b.WriteString(render(c))
+		b.WriteString("\n")
+	}
+	path := filepath.Join("testdata", "cases.golden")
+	if *update {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestGolden -update)", err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("golden mismatch (go test -run TestGolden -update to accept):\n%s", b.String())
+	}
+}
+
+// BenchmarkCheck measures one Check over each golden case in turn.
+func BenchmarkCheck(b *testing.B) {
+	cases := readCases(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		c := cases[i%len(cases)]
+		Check(c.statement, c.stub, c.concepts)
+		i++
+	}
+}
