@@ -212,7 +212,11 @@ func printFindings(w func(string, ...any), fs []leanrepl.Finding, keep func(lean
 		if f.Category != "" {
 			kind = f.Severity.String() + ", " + f.Category
 		}
-		w("  %d:%d [%s] %s", f.Line, max(f.Column, 0), kind, strings.ReplaceAll(f.Message, "\n", "\n    "))
+		at := fmt.Sprintf("%d:%d ", f.Line, max(f.Column, 0))
+		if f.Start < 0 {
+			at = "" // about the whole stub
+		}
+		w("  %s[%s] %s", at, kind, strings.ReplaceAll(f.Message, "\n", "\n    "))
 	}
 }
 
