@@ -231,9 +231,9 @@ func (p *termParser) term(minPrec int) *Term {
 			}
 			if lhs.Kind == TermApp {
 				lhs.Args = append(lhs.Args, arg)
-				lhs.End = arg.End
+				lhs.End = p.end()
 			} else {
-				lhs = &Term{Kind: TermApp, Start: lhs.Start, End: arg.End, Args: []*Term{lhs, arg}}
+				lhs = &Term{Kind: TermApp, Start: lhs.Start, End: p.end(), Args: []*Term{lhs, arg}}
 			}
 			continue
 		}
@@ -283,7 +283,7 @@ func (p *termParser) term(minPrec int) *Term {
 			p.fail = true
 			return nil
 		}
-		lhs = &Term{Kind: TermInfix, Text: canonicalOp(sym), Start: lhs.Start, End: rhs.End, Args: []*Term{lhs, rhs}}
+		lhs = &Term{Kind: TermInfix, Text: canonicalOp(sym), Start: lhs.Start, End: p.end(), Args: []*Term{lhs, rhs}}
 		lhsPrec = op.Prec
 	}
 	return lhs
@@ -410,28 +410,28 @@ func (p *termParser) prefix() *Term {
 			if a == nil {
 				return nil
 			}
-			return &Term{Kind: TermPrefix, Text: "¬", Start: start, End: a.End, Args: []*Term{a}}
+			return &Term{Kind: TermPrefix, Text: "¬", Start: start, End: p.end(), Args: []*Term{a}}
 		case "-":
 			p.i++
 			a := p.term(75)
 			if a == nil {
 				return nil
 			}
-			return &Term{Kind: TermPrefix, Text: "-", Start: start, End: a.End, Args: []*Term{a}}
+			return &Term{Kind: TermPrefix, Text: "-", Start: start, End: p.end(), Args: []*Term{a}}
 		case "↑":
 			p.i++
 			a := p.arg()
 			if a == nil {
 				return nil
 			}
-			return &Term{Kind: TermPrefix, Text: "↑", Start: start, End: a.End, Args: []*Term{a}}
+			return &Term{Kind: TermPrefix, Text: "↑", Start: start, End: p.end(), Args: []*Term{a}}
 		case "!":
 			p.i++
 			a := p.term(maxPrec)
 			if a == nil {
 				return nil
 			}
-			return &Term{Kind: TermPrefix, Text: "!", Start: start, End: a.End, Args: []*Term{a}}
+			return &Term{Kind: TermPrefix, Text: "!", Start: start, End: p.end(), Args: []*Term{a}}
 		case "∀", "Π":
 			p.i++
 			return p.binderTerm(TermForall, "", start)
@@ -460,7 +460,7 @@ func (p *termParser) prefix() *Term {
 			if a == nil {
 				return nil
 			}
-			return &Term{Kind: TermPrefix, Text: sym, Start: start, End: a.End, Args: []*Term{a}}
+			return &Term{Kind: TermPrefix, Text: sym, Start: start, End: p.end(), Args: []*Term{a}}
 		}
 	}
 	return p.projections(p.atom())
@@ -581,6 +581,8 @@ func (p *termParser) paren() *Term {
 			return p.cdots(tup)
 		case p.is(0, ")"):
 			p.i++
+			// the parentheses are transparent; the node spans them
+			e.Start, e.End = start, p.end()
 			return p.cdots(e)
 		}
 		return nil
@@ -723,7 +725,7 @@ func (p *termParser) ifThenElse() *Term {
 	if b == nil {
 		return nil
 	}
-	return &Term{Kind: TermIf, Text: name, Start: start, End: b.End, Args: []*Term{c, a, b}}
+	return &Term{Kind: TermIf, Text: name, Start: start, End: p.end(), Args: []*Term{c, a, b}}
 }
 
 // binderTerm parses the binders and body of ∀, ∃, ∃!, fun and ∑/∏ after
@@ -819,7 +821,7 @@ func (p *termParser) binderTerm(kind TermKind, text string, start int) *Term {
 	if filter != nil {
 		t.Args = append(t.Args, filter)
 	}
-	t.End = body.End
+	t.End = p.end()
 	return t
 }
 
@@ -919,3 +921,37 @@ var termKindNames = [...]string{TermUnsupported: "?", TermIdent: "id", TermNum: 
 	TermPrefix: "pre", TermPostfix: "post", TermAscribe: "as", TermAbs: "abs", TermAnon: "anon", TermTuple: "tuple",
 	TermList: "list", TermSetLit: "set", TermSetBuilder: "setOf", TermLambda: "fun", TermForall: "∀", TermExists: "∃",
 	TermExistsUnique: "∃!", TermBigOp: "big", TermIf: "if", TermModEq: "≡", TermProj: "proj", TermCDot: "·"}
+
+// ParseHeader parses a declaration header after its name: bracketed
+// binders, then an optional `: type` (nil when absent). ok is false when
+// the text is not of that shape.
+func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders []Binder, typ *Term, ok bool) {
+	toks, errs := Scan([]byte(src))
+	if len(errs) > 0 {
+		return nil, nil, false
+	}
+	p := &termParser{src: src, ops: ops}
+	for _, t := range toks {
+		if t.Kind != TokDoc && t.Kind != TokModDoc && t.Kind != TokComment {
+			p.toks = append(p.toks, ptok{kind: t.Kind, text: src[t.Start:t.End], start: int(t.Start), end: int(t.End)})
+		}
+	}
+	for p.i < len(p.toks) && !p.is(0, ":") {
+		if t := p.peek(0); t.text != "(" && t.text != "{" && t.text != "[" && t.text != "⦃" {
+			return nil, nil, false
+		}
+		b, good := p.bracketBinder()
+		if !good || p.fail {
+			return nil, nil, false
+		}
+		binders = append(binders, b)
+	}
+	if p.is(0, ":") {
+		p.i++
+		typ = p.term(0)
+		if typ == nil || p.fail || p.i < len(p.toks) {
+			return nil, nil, false
+		}
+	}
+	return binders, typ, true
+}

@@ -101,7 +101,7 @@ func TestParseTermPositions(t *testing.T) {
 		if x.Start < 0 || x.End > len(src) || x.Start > x.End {
 			t.Fatalf("node %s has range [%d,%d)", x, x.Start, x.End)
 		}
-		if (x.Kind == TermIdent || x.Kind == TermNum) && src[x.Start:x.End] != x.Text {
+		if (x.Kind == TermIdent || x.Kind == TermNum) && strings.Trim(src[x.Start:x.End], "()") != x.Text {
 			t.Errorf("node %q spans %q", x.Text, src[x.Start:x.End])
 		}
 		for _, a := range x.Args {
@@ -132,4 +132,25 @@ func FuzzParseTerm(f *testing.F) {
 			t.Skip()
 		}
 	})
+}
+
+func TestParseHeader(t *testing.T) {
+	src := "(n : ℕ) {m k : ℤ} [Fact (1 < n)] (h : n ∣ m) : n ≤ m"
+	bs, typ, ok := ParseHeader(src, nil)
+	if !ok {
+		t.Fatal("not parsed")
+	}
+	var got []string
+	for _, b := range bs {
+		got = append(got, string(b.Bracket)+strings.Join(b.Names, ",")+":"+src[b.Type.Start:b.Type.End])
+	}
+	want := "(n:ℕ {m,k:ℤ [:Fact (1 < n) (h:n ∣ m"
+	if strings.Join(got, " ") != want || typ.String() != "(op ≤ n m)" {
+		t.Errorf("got %q, %s", strings.Join(got, " "), typ)
+	}
+	for _, bad := range []string{"n : ℕ", "(n : ℕ", "(n : ℕ) : ", "(n : ℕ) x"} {
+		if _, _, ok := ParseHeader(bad, nil); ok {
+			t.Errorf("ParseHeader(%q) accepted", bad)
+		}
+	}
 }
