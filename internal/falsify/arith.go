@@ -341,8 +341,26 @@ func (c *compiler) leaf(t *leansrc.Term, want kind) (nexpr, bool) {
 	case leansrc.TermAbs:
 		return c.absOf(t.Args[0], want)
 	case leansrc.TermPostfix:
-		if t.Text == "!" {
+		switch t.Text {
+		case "!":
 			return c.unary(t.Args[0], kNat, kNat, factorial)
+		case "⁻¹":
+			a, ok := c.num(t.Args[0], want)
+			if !ok {
+				return nexpr{}, false
+			}
+			if a.poly || (a.t != kRat && a.t != kReal) {
+				c.failf("⁻¹ on %s", a.t)
+				return nexpr{}, false
+			}
+			fa := a.f
+			return nexpr{f: func(e *env) (num, bool) {
+				x, ok := fa(e)
+				if !ok {
+					return num{}, false
+				}
+				return quoNum(small(1), x)
+			}, t: a.t, deps: a.deps}, true
 		}
 	case leansrc.TermBigOp:
 		return c.bigOp(t, want)

@@ -10,20 +10,18 @@ import (
 
 // stmt splits "binders : conclusion" (a theorem header after its name)
 // into a Statement.
-func stmt(tb testing.TB, header string) Statement {
+func stmt(tb testing.TB, header string, lib Library) Statement {
 	tb.Helper()
-	st, ok := splitHeader(header)
+	st, ok := splitHeader(header, lib)
 	if !ok {
 		tb.Fatalf("cannot split %q", header)
 	}
 	return st
 }
 
-func splitHeader(header string) (Statement, bool) {
-	bs, typ, ok := leansrc.ParseHeader(header, nil)
+func splitHeader(header string, lib Library) (Statement, bool) {
+	bs, typ, ok := leansrc.ParseHeader(header, notationOps(lib))
 	if !ok || typ == nil {
-		// the conclusion may be outside the parser's fragment: split at the
-		// last top-level colon instead
 		return Statement{}, false
 	}
 	var st Statement
@@ -31,6 +29,9 @@ func splitHeader(header string) (Statement, bool) {
 		p := Param{Names: b.Names, Explicit: b.Bracket == '('}
 		if b.Type != nil {
 			p.Type = header[b.Type.Start:b.Type.End]
+		}
+		if b.Type != nil && b.Type.Kind == leansrc.TermUnsupported {
+			p.Type = b.Type.Text // the whole group, which is no type of the fragment
 		}
 		st.Binders = append(st.Binders, p)
 	}
@@ -40,5 +41,5 @@ func splitHeader(header string) (Statement, bool) {
 
 func run(tb testing.TB, header string, lib Library) Result {
 	tb.Helper()
-	return Falsify(context.Background(), stmt(tb, header), lib, Options{Budget: 200e6})
+	return Falsify(context.Background(), stmt(tb, header, lib), lib, Options{Budget: 200e6})
 }

@@ -375,13 +375,9 @@ func (c *compiler) dvdPattern(t *leansrc.Term) (pexpr, bool, bool) {
 	if !ok {
 		return pexpr{}, false, false
 	}
-	eq := t.Args[0]
-	k, ok := c.treeType(eq, typeOf(t.Binders[0].Type))
+	k, ok := c.jointType(typeOf(t.Binders[0].Type), a, x)
 	if !ok {
 		return pexpr{}, false, true
-	}
-	if k == kNone {
-		k = kNat
 	}
 	if !k.integral() {
 		return pexpr{}, false, false

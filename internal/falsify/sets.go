@@ -64,6 +64,10 @@ type sexpr struct {
 	deps uint64
 }
 
+// setNames are the finite-set and list constructors of the fragment.
+var setNames = map[string]bool{"Finset.range": true, "Finset.Icc": true, "Finset.Ico": true, "Finset.Ioc": true,
+	"Finset.Ioo": true, "Nat.divisors": true, "Nat.properDivisors": true, "Finset.filter": true, "Nat.digits": true}
+
 // maxSet bounds the size of materialised sets (filters, divisors).
 const maxSet = 1 << 16
 
@@ -119,10 +123,10 @@ func (c *compiler) set(t *leansrc.Term, want kind) (sexpr, bool) {
 		c.failf("%s is not a finite set of the fragment", clip(t))
 		return sexpr{}, false
 	}
-	full := ""
-	for _, f := range c.resolve(name) {
-		full = f
-		break
+	full := c.resolve(name)[0]
+	if !setNames[full] {
+		c.failf("%s is not a finite set of the fragment", clip(t))
+		return sexpr{}, false
 	}
 	switch full {
 	case "Finset.range":

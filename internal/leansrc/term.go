@@ -89,7 +89,7 @@ var builtinOps = map[string]Operator{
 	"⊆": {Infix, 50}, "⊂": {Infix, 50}, "≃": {Infixr, 25}, "×": {Infixr, 35}, "∘": {Infixr, 90},
 	"+": {Infixl, 65}, "-": {Infixl, 65}, "∪": {Infixl, 65}, "++": {Infixl, 65}, "::": {Infixr, 67},
 	"*": {Infixl, 70}, "/": {Infixl, 70}, "%": {Infixl, 70}, "∩": {Infixl, 70}, "\\": {Infixl, 70}, "•": {Infixr, 73},
-	"^": {Infixr, 75}, "<|": {Infixr, 10}, "|>": {Infixl, 10}, "$": {Infixr, 10},
+	"^": {Infixr, 75}, "⁻¹": {Postfix, maxPrec + 1}, "<|": {Infixr, 10}, "|>": {Infixl, 10}, "$": {Infixr, 10},
 }
 
 // binderPreds are the relations allowed in binder predicates (∀ x < n, …).
@@ -237,7 +237,7 @@ func (p *termParser) term(minPrec int) *Term {
 			}
 			continue
 		}
-		if t.text == "!" && t.kind == TokSymbol && !(p.is(1, "=") && p.peek(1).start == t.end) {
+		if p.isFactorial() {
 			p.i++
 			lhs = &Term{Kind: TermPostfix, Text: "!", Start: lhs.Start, End: t.end, Args: []*Term{lhs}}
 			lhsPrec = maxPrec
@@ -361,7 +361,19 @@ func (p *termParser) arg() *Term {
 	if p.is(0, "↑") {
 		return p.prefix()
 	}
-	return p.projections(p.atom())
+	a := p.projections(p.atom())
+	// `n !` (notation:10000) binds tighter than application: f n ! m is f (n !) m
+	for a != nil && p.isFactorial() {
+		p.i++
+		a = &Term{Kind: TermPostfix, Text: "!", Start: a.Start, End: p.end(), Args: []*Term{a}}
+	}
+	return a
+}
+
+// isFactorial reports whether the next token is a postfix `!` (not `!=`).
+func (p *termParser) isFactorial() bool {
+	t := p.peek(0)
+	return t != nil && t.kind == TokSymbol && t.text == "!" && !(p.is(1, "=") && p.peek(1).start == t.end)
 }
 
 // projections parses trailing `.field` and `.1` after an atom.
@@ -923,8 +935,10 @@ var termKindNames = [...]string{TermUnsupported: "?", TermIdent: "id", TermNum: 
 	TermExistsUnique: "∃!", TermBigOp: "big", TermIf: "if", TermModEq: "≡", TermProj: "proj", TermCDot: "·"}
 
 // ParseHeader parses a declaration header after its name: bracketed
-// binders, then an optional `: type` (nil when absent). ok is false when
-// the text is not of that shape.
+// binders, then an optional `: type` (nil when absent). A binder or type
+// outside the fragment gets a TermUnsupported type; ok is false only when
+// the text is not of that shape (unbalanced brackets, no colon before the
+// type).
 func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders []Binder, typ *Term, ok bool) {
 	toks, errs := Scan([]byte(src))
 	if len(errs) > 0 {
@@ -937,20 +951,29 @@ func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders 
 		}
 	}
 	for p.i < len(p.toks) && !p.is(0, ":") {
-		if t := p.peek(0); t.text != "(" && t.text != "{" && t.text != "[" && t.text != "⦃" {
+		t := p.peek(0)
+		if t.text != "(" && t.text != "{" && t.text != "[" && t.text != "⦃" {
 			return nil, nil, false
 		}
+		open := p.i
 		b, good := p.bracketBinder()
 		if !good || p.fail {
-			return nil, nil, false
+			p.fail, p.i = false, open
+			g := p.skipGroup()
+			if g == nil {
+				return nil, nil, false
+			}
+			r, _ := utf8.DecodeRuneInString(t.text)
+			b = Binder{Bracket: r, Type: g}
 		}
 		binders = append(binders, b)
 	}
 	if p.is(0, ":") {
+		start := p.peek(0).end
 		p.i++
 		typ = p.term(0)
 		if typ == nil || p.fail || p.i < len(p.toks) {
-			return nil, nil, false
+			typ = &Term{Kind: TermUnsupported, Start: start, End: len(src), Text: strings.TrimSpace(src[start:])}
 		}
 	}
 	return binders, typ, true

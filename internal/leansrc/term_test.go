@@ -22,6 +22,8 @@ func TestParseTerm(t *testing.T) {
 		{"n ! = 2", "(op = (post ! n) 2)"},
 		{"(n)!", "(post ! n)"},
 		{"20! % 7", "(op % (post ! 20) 7)"},
+		{"Nat.gcd 20! 200000", "(app Nat.gcd (post ! 20) 200000)"},
+		{"x = (2 + 3)⁻¹ * y", "(op = x (op * (post ⁻¹ (op + 2 3)) y))"},
 		{"↑x + 1", "(op + (pre ↑ x) 1)"},
 		{"(n : ℤ) - 1", "(op - (as n ℤ) 1)"},
 		{"|x - 1| < 2", "(op < (abs (op - x 1)) 2)"},
@@ -148,7 +150,10 @@ func TestParseHeader(t *testing.T) {
 	if strings.Join(got, " ") != want || typ.String() != "(op ≤ n m)" {
 		t.Errorf("got %q, %s", strings.Join(got, " "), typ)
 	}
-	for _, bad := range []string{"n : ℕ", "(n : ℕ", "(n : ℕ) : ", "(n : ℕ) x"} {
+	if bs, typ, ok := ParseHeader("(x : ‖y‖) : ‖x‖ < 1", nil); !ok || len(bs) != 1 || bs[0].Type.Kind != TermUnsupported || typ.Kind != TermUnsupported || typ.Text != "‖x‖ < 1" {
+		t.Errorf("unsupported parts: %v %v %v", bs, typ, ok)
+	}
+	for _, bad := range []string{"n : ℕ", "(n : ℕ", "(n : ℕ) x"} {
 		if _, _, ok := ParseHeader(bad, nil); ok {
 			t.Errorf("ParseHeader(%q) accepted", bad)
 		}
