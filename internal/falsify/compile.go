@@ -3,6 +3,7 @@ package falsify
 import (
 	"fmt"
 	"slices"
+	"time"
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
@@ -54,19 +55,25 @@ func not3(a tri) tri {
 	return unk
 }
 
-// env is the state of one evaluation: the values of the variables' slots
-// and a step count that bounds inner loops.
+// env is the state of one evaluation: the values of the variables' slots,
+// and a step count and deadline that bound inner loops.
 type env struct {
-	v     []num
-	steps int
-	limit int
+	v        []num
+	steps    int
+	limit    int
+	deadline time.Time
+	late     bool
 }
 
 // tick counts one step of an inner loop; it reports false once the
-// evaluation exceeded its step limit (the result is then unknown).
+// evaluation exceeded its step limit or the search's deadline (the result
+// is then unknown).
 func (e *env) tick() bool {
 	e.steps++
-	return e.steps <= e.limit
+	if e.steps&255 == 0 && !e.deadline.IsZero() && time.Now().After(e.deadline) {
+		e.late = true
+	}
+	return e.steps <= e.limit && !e.late
 }
 
 type numFn func(*env) (num, bool)

@@ -416,7 +416,7 @@ func factorial(x num) (num, bool) {
 func choose(x, y num) (num, bool) {
 	n, ok1 := x.int64()
 	k, ok2 := y.int64()
-	if !ok1 || !ok2 || n < 0 || k < 0 || n > 100000 {
+	if !ok1 || !ok2 || n < 0 || k < 0 || n > 4096 {
 		return num{}, false
 	}
 	if k > n {

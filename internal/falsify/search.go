@@ -281,7 +281,7 @@ func (p *prepared) eval(e *env) outcome {
 // budget.
 func (p *prepared) search(ctx context.Context, opt Options) Result {
 	deadline := time.Now().Add(opt.Budget)
-	e := &env{v: make([]num, p.nslots+1), limit: stepLimit}
+	e := &env{v: make([]num, p.nslots+1), limit: stepLimit, deadline: deadline}
 	res := Result{}
 	tried := 0
 	seen := map[string]bool{}
@@ -290,7 +290,7 @@ func (p *prepared) search(ctx context.Context, opt Options) Result {
 		if stop {
 			return false
 		}
-		if tried >= opt.MaxAssignments || (tried%16 == 0 && (time.Now().After(deadline) || ctx.Err() != nil)) {
+		if tried >= opt.MaxAssignments || e.late || (tried%4 == 0 && (time.Now().After(deadline) || ctx.Err() != nil)) {
 			stop = true
 			return false
 		}

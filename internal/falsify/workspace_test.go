@@ -69,7 +69,7 @@ func TestWorkspaceDemo(t *testing.T) {
 		{"(a b : ℕ) (h : a ∣ₘ b) : a ≤ b", Refuted, "a = 1, b = 0"},
 		{"(a b : ℕ) (hb : 0 < b) (h : a ∣ₘ b) : a ≤ b", NotRefuted, ""},
 		{"(a b : ℕ) : Coprime a b", Unknown, ""}, // Mm.gcd is recursive: not unfolded
-		{"(a : ℕ) : a ⊗ₘ 1 = a", Unknown, ""},     // Mm.lcm uses Mm.gcd
+		{"(a : ℕ) : a ⊗ₘ 1 = a", Unknown, ""},    // Mm.lcm uses Mm.gcd
 		{"(a b : ℕ) : a ∣ₘ a * b", NotRefuted, ""},
 		{"(a b : ℕ) (h : b ∣ₘ a) : a ∣ₘ b", Refuted, "a = 0, b = 1"},
 		{"(n : ℕ) (h : 1 < n) : ∃ p, Mm.Prime p ∧ p ∣ₘ n", NotRefuted, ""},
