@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 )
 
 // opensLibrary resolves a name as written or under one of the opened
@@ -123,30 +122,4 @@ func firstWords(s string) string {
 		return s[:50]
 	}
 	return s
-}
-
-func TestMiniF2FDebug(t *testing.T) {
-	stmts := miniF2FValid(t)
-	lib := opensLibrary{opens: []string{"BigOperators", "Real", "Nat", "Topology", "Rat"}}
-	want := os.Getenv("DRIFT_REASON")
-	for n, h := range stmts {
-		st, _ := splitHeader(h, lib)
-		r := Falsify(context.Background(), st, lib, Options{})
-		if want != "" && strings.Contains(r.Reason, want) {
-			t.Logf("%s: %s\n   %s", n, r.Reason, h)
-		}
-	}
-}
-
-func TestMiniF2FTimes(t *testing.T) {
-	stmts := miniF2FValid(t)
-	lib := opensLibrary{opens: []string{"BigOperators", "Real", "Nat", "Topology", "Rat"}}
-	for n, h := range stmts {
-		st, _ := splitHeader(h, lib)
-		start := time.Now()
-		r := Falsify(context.Background(), st, lib, Options{})
-		if d := time.Since(start); d > 15*time.Millisecond {
-			t.Logf("%v %s %v %d %s", d, n, r.Verdict, r.Assignments, r.Reason)
-		}
-	}
 }

@@ -68,17 +68,24 @@ func prepare(st Statement, lib Library) (*prepared, string) {
 		types[i] = leansrc.ParseTerm(b.Type, ops)
 	}
 	concl := leansrc.ParseTerm(st.Conclusion, ops)
-	c := newCompiler(lib)
-	c.pass = 1
-	c.compileStatement(st, types, concl)
-	first := c
-	c = newCompiler(lib)
-	c.recs, c.unfolded, c.defs = first.recs, first.unfolded, first.defs
-	p := c.compileStatement(st, types, concl)
+	var p *prepared
+	c := twoPass(lib, func(c *compiler) { p = c.compileStatement(st, types, concl) })
 	if p == nil {
 		return nil, c.reason
 	}
 	return p, ""
+}
+
+// twoPass runs compile on a first-pass compiler, which infers the types of
+// untyped binders, then on the second-pass compiler it returns.
+func twoPass(lib Library, compile func(c *compiler)) *compiler {
+	first := newCompiler(lib)
+	first.pass = 1
+	compile(first)
+	c := newCompiler(lib)
+	c.recs, c.unfolded, c.defs = first.recs, first.unfolded, first.defs
+	compile(c)
+	return c
 }
 
 // compileStatement compiles binders, hypotheses and conclusion; nil when a
