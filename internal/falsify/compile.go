@@ -3,8 +3,8 @@ package falsify
 import (
 	"fmt"
 	"slices"
-	"time"
 	"strings"
+	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
@@ -438,11 +438,19 @@ func (c *compiler) appParts(t *leansrc.Term) (name string, args []*leansrc.Term,
 	}
 	switch h.Kind {
 	case leansrc.TermIdent:
+		if _, isLocal := c.local(h.Text); isLocal && len(args) > 0 {
+			c.failf("%s is a variable outside the fragment", h.Text)
+			return "", nil, false
+		}
 		if first, rest, dotted := strings.Cut(h.Text, "."); dotted {
 			if b, isLocal := c.local(first); isLocal {
+				if !b.t.numeric() {
+					c.failf("%s is a variable outside the fragment", first)
+					return "", nil, false
+				}
 				recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: first, Start: h.Start, End: h.Start + len(first)}
 				c.ctxOf[recv] = c.cur
-				return c.dotName(b.t, rest), append([]*leansrc.Term{recv}, args...), b.t != kNone
+				return c.dotName(b.t, rest), append([]*leansrc.Term{recv}, args...), true
 			}
 		}
 		return h.Text, args, true

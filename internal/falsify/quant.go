@@ -75,10 +75,6 @@ func (c *compiler) quantVars(t *leansrc.Term, vars []qvar) (pexpr, bool) {
 	}
 	b, done := c.bind(t, v.idx, v.name, k)
 	defer done()
-	if b.t == kNone && c.pass == 2 {
-		c.failf("cannot infer the type of %s", v.name)
-		return pexpr{}, false
-	}
 	if v.pred != "" && v.pred != "∈" {
 		// ∀ x < n, p is ∀ x, x < n → p (and ∃ x < n, p is ∃ x, x < n ∧ p)
 		self := &leansrc.Term{Kind: leansrc.TermIdent, Text: v.name, Start: v.bound.Start, End: v.bound.Start}
@@ -100,6 +96,12 @@ func (c *compiler) quantVars(t *leansrc.Term, vars []qvar) (pexpr, bool) {
 		inner, ok = c.prop(t.Args[0])
 	}
 	if !ok {
+		return pexpr{}, false
+	}
+	if b.t == kNone && c.pass == 2 {
+		// unused, or used only where no type is decided: the domain could
+		// be any type, even an empty one
+		c.failf("cannot infer the type of %s", v.name)
 		return pexpr{}, false
 	}
 	if len(vars) == 1 && dom.finite == nil {
