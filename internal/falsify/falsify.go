@@ -6,8 +6,9 @@
 package falsify
 
 import (
-	"context"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
 // Library resolves names of the workspace as the name check does.
@@ -16,13 +17,20 @@ type Library interface {
 	Resolve(name string) []string
 	// Definition returns a def/abbrev's parameters and body source (and the scope to resolve the body's names in), ok false when the name has no usable body.
 	Definition(full string) (Definition, bool)
-	// Notation returns the constant a notation symbol (e.g. "∣ₘ") stands for, "" when none.
-	Notation(symbol string) string
+	// Notation returns the workspace notation a symbol (e.g. "∣ₘ") denotes, ok false when none.
+	Notation(symbol string) (n Notation, ok bool)
 }
 
-// Definition is the source of a def or abbrev: binder text, body text and the Library to resolve names inside it.
+// Notation is a workspace operator: the constant it stands for, its fixity and precedence.
+type Notation struct {
+	Const string
+	leansrc.Operator
+}
+
+// Definition is the source of a def or abbrev: binder text, result type and body text, and the Library to resolve names inside it.
 type Definition struct {
 	Params []Param
+	Result string // the declared result type ("" when not written)
 	Body   string
 	Scope  Library
 }
@@ -74,9 +82,4 @@ type Options struct {
 	Budget         time.Duration // time box (0: 10 ms)
 	MaxAssignments int           // cap on the assignments tried (0: 20000)
 	Seed           int64         // seed of the random phase
-}
-
-// Falsify searches for a counterexample to st.
-func Falsify(ctx context.Context, st Statement, lib Library, opt Options) Result {
-	return Result{Verdict: Unknown, Reason: "not implemented yet"}
 }

@@ -454,12 +454,33 @@ func (p *parser) declaration(m *modifiers, kwIdx int, cmdCol int32) {
 	p.locals(bodyStart, bodyEnd, false, locals)
 	d.ProofRefs = p.refs(bodyStart, bodyEnd, locals, map[string]bool{})
 	d.Range = p.rangeOf(m.start, bodyEnd)
+	if (kind == "def" || kind == "abbrev") && term >= 0 && p.is(term, ":=") {
+		d.Value = p.value(bodyStart, bodyEnd, self)
+	}
 	p.file.Decls = append(p.file.Decls, d)
 
 	if p.is(p.i, "where") && !p.isStarter(p.i, cmdCol) {
 		p.i++
 		p.whereDecls(d.Name, kind, cmdCol)
 	}
+}
+
+// value returns the body text of tokens [from,to) when it is short and does
+// not refer to the definition itself or need a termination proof.
+func (p *parser) value(from, to int, self string) string {
+	if from >= to || to > len(p.toks) {
+		return ""
+	}
+	start, end := int(p.toks[from].Start), int(p.toks[to-1].End)
+	if end-start > MaxValue {
+		return ""
+	}
+	for i := from; i < to; i++ {
+		if p.kind(i) == TokIdent && (p.text(i) == self || p.text(i) == "termination_by" || p.text(i) == "decreasing_by") {
+			return ""
+		}
+	}
+	return string(p.src[start:end])
 }
 
 // whereDecls parses auxiliary definitions after `where`.

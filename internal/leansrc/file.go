@@ -65,7 +65,13 @@ type Decl struct {
 	Atoms []string
 	// Additive is the @[to_additive] attribute, when present.
 	Additive *Additive
+	// Value is the body of a short term-mode, non-recursive def or abbrev
+	// (the text after `:=`, at most MaxValue bytes), for evaluation.
+	Value string
 }
+
+// MaxValue is the longest def or abbrev body kept as Decl.Value.
+const MaxValue = 1024
 
 // Scope is a name-resolution context: the current namespace and the
 // namespaces opened, in order.

@@ -7,7 +7,7 @@ import (
 
 // Version identifies the parser's output format and behaviour; caches of
 // parse results must be discarded when it changes.
-const Version = 18
+const Version = 19
 
 // strongStarters are keywords that begin a command wherever they appear:
 // they cannot occur inside a term.

@@ -89,7 +89,7 @@ var builtinOps = map[string]Operator{
 	"⊆": {Infix, 50}, "⊂": {Infix, 50}, "≃": {Infixr, 25}, "×": {Infixr, 35}, "∘": {Infixr, 90},
 	"+": {Infixl, 65}, "-": {Infixl, 65}, "∪": {Infixl, 65}, "++": {Infixl, 65}, "::": {Infixr, 67},
 	"*": {Infixl, 70}, "/": {Infixl, 70}, "%": {Infixl, 70}, "∩": {Infixl, 70}, "\\": {Infixl, 70}, "•": {Infixr, 73},
-	"^": {Infixr, 75}, "<|": {Infixr, 10}, "|>": {Infixl, 10}, "$": {Infixr, 10},
+	"^": {Infixr, 75}, "⁻¹": {Postfix, maxPrec + 1}, "<|": {Infixr, 10}, "|>": {Infixl, 10}, "$": {Infixr, 10},
 }
 
 // binderPreds are the relations allowed in binder predicates (∀ x < n, …).
@@ -231,13 +231,13 @@ func (p *termParser) term(minPrec int) *Term {
 			}
 			if lhs.Kind == TermApp {
 				lhs.Args = append(lhs.Args, arg)
-				lhs.End = arg.End
+				lhs.End = p.end()
 			} else {
-				lhs = &Term{Kind: TermApp, Start: lhs.Start, End: arg.End, Args: []*Term{lhs, arg}}
+				lhs = &Term{Kind: TermApp, Start: lhs.Start, End: p.end(), Args: []*Term{lhs, arg}}
 			}
 			continue
 		}
-		if t.text == "!" && t.kind == TokSymbol && !(p.is(1, "=") && p.peek(1).start == t.end) {
+		if p.isFactorial() {
 			p.i++
 			lhs = &Term{Kind: TermPostfix, Text: "!", Start: lhs.Start, End: t.end, Args: []*Term{lhs}}
 			lhsPrec = maxPrec
@@ -283,7 +283,7 @@ func (p *termParser) term(minPrec int) *Term {
 			p.fail = true
 			return nil
 		}
-		lhs = &Term{Kind: TermInfix, Text: canonicalOp(sym), Start: lhs.Start, End: rhs.End, Args: []*Term{lhs, rhs}}
+		lhs = &Term{Kind: TermInfix, Text: canonicalOp(sym), Start: lhs.Start, End: p.end(), Args: []*Term{lhs, rhs}}
 		lhsPrec = op.Prec
 	}
 	return lhs
@@ -361,7 +361,19 @@ func (p *termParser) arg() *Term {
 	if p.is(0, "↑") {
 		return p.prefix()
 	}
-	return p.projections(p.atom())
+	a := p.projections(p.atom())
+	// `n !` (notation:10000) binds tighter than application: f n ! m is f (n !) m
+	for a != nil && p.isFactorial() {
+		p.i++
+		a = &Term{Kind: TermPostfix, Text: "!", Start: a.Start, End: p.end(), Args: []*Term{a}}
+	}
+	return a
+}
+
+// isFactorial reports whether the next token is a postfix `!` (not `!=`).
+func (p *termParser) isFactorial() bool {
+	t := p.peek(0)
+	return t != nil && t.kind == TokSymbol && t.text == "!" && !(p.is(1, "=") && p.peek(1).start == t.end)
 }
 
 // projections parses trailing `.field` and `.1` after an atom.
@@ -410,28 +422,28 @@ func (p *termParser) prefix() *Term {
 			if a == nil {
 				return nil
 			}
-			return &Term{Kind: TermPrefix, Text: "¬", Start: start, End: a.End, Args: []*Term{a}}
+			return &Term{Kind: TermPrefix, Text: "¬", Start: start, End: p.end(), Args: []*Term{a}}
 		case "-":
 			p.i++
 			a := p.term(75)
 			if a == nil {
 				return nil
 			}
-			return &Term{Kind: TermPrefix, Text: "-", Start: start, End: a.End, Args: []*Term{a}}
+			return &Term{Kind: TermPrefix, Text: "-", Start: start, End: p.end(), Args: []*Term{a}}
 		case "↑":
 			p.i++
 			a := p.arg()
 			if a == nil {
 				return nil
 			}
-			return &Term{Kind: TermPrefix, Text: "↑", Start: start, End: a.End, Args: []*Term{a}}
+			return &Term{Kind: TermPrefix, Text: "↑", Start: start, End: p.end(), Args: []*Term{a}}
 		case "!":
 			p.i++
 			a := p.term(maxPrec)
 			if a == nil {
 				return nil
 			}
-			return &Term{Kind: TermPrefix, Text: "!", Start: start, End: a.End, Args: []*Term{a}}
+			return &Term{Kind: TermPrefix, Text: "!", Start: start, End: p.end(), Args: []*Term{a}}
 		case "∀", "Π":
 			p.i++
 			return p.binderTerm(TermForall, "", start)
@@ -460,7 +472,7 @@ func (p *termParser) prefix() *Term {
 			if a == nil {
 				return nil
 			}
-			return &Term{Kind: TermPrefix, Text: sym, Start: start, End: a.End, Args: []*Term{a}}
+			return &Term{Kind: TermPrefix, Text: sym, Start: start, End: p.end(), Args: []*Term{a}}
 		}
 	}
 	return p.projections(p.atom())
@@ -581,6 +593,8 @@ func (p *termParser) paren() *Term {
 			return p.cdots(tup)
 		case p.is(0, ")"):
 			p.i++
+			// the parentheses are transparent; the node spans them
+			e.Start, e.End = start, p.end()
 			return p.cdots(e)
 		}
 		return nil
@@ -723,7 +737,7 @@ func (p *termParser) ifThenElse() *Term {
 	if b == nil {
 		return nil
 	}
-	return &Term{Kind: TermIf, Text: name, Start: start, End: b.End, Args: []*Term{c, a, b}}
+	return &Term{Kind: TermIf, Text: name, Start: start, End: p.end(), Args: []*Term{c, a, b}}
 }
 
 // binderTerm parses the binders and body of ∀, ∃, ∃!, fun and ∑/∏ after
@@ -819,7 +833,7 @@ func (p *termParser) binderTerm(kind TermKind, text string, start int) *Term {
 	if filter != nil {
 		t.Args = append(t.Args, filter)
 	}
-	t.End = body.End
+	t.End = p.end()
 	return t
 }
 
@@ -919,3 +933,48 @@ var termKindNames = [...]string{TermUnsupported: "?", TermIdent: "id", TermNum: 
 	TermPrefix: "pre", TermPostfix: "post", TermAscribe: "as", TermAbs: "abs", TermAnon: "anon", TermTuple: "tuple",
 	TermList: "list", TermSetLit: "set", TermSetBuilder: "setOf", TermLambda: "fun", TermForall: "∀", TermExists: "∃",
 	TermExistsUnique: "∃!", TermBigOp: "big", TermIf: "if", TermModEq: "≡", TermProj: "proj", TermCDot: "·"}
+
+// ParseHeader parses a declaration header after its name: bracketed
+// binders, then an optional `: type` (nil when absent). A binder or type
+// outside the fragment gets a TermUnsupported type; ok is false only when
+// the text is not of that shape (unbalanced brackets, no colon before the
+// type).
+func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders []Binder, typ *Term, ok bool) {
+	toks, errs := Scan([]byte(src))
+	if len(errs) > 0 {
+		return nil, nil, false
+	}
+	p := &termParser{src: src, ops: ops}
+	for _, t := range toks {
+		if t.Kind != TokDoc && t.Kind != TokModDoc && t.Kind != TokComment {
+			p.toks = append(p.toks, ptok{kind: t.Kind, text: src[t.Start:t.End], start: int(t.Start), end: int(t.End)})
+		}
+	}
+	for p.i < len(p.toks) && !p.is(0, ":") {
+		t := p.peek(0)
+		if t.text != "(" && t.text != "{" && t.text != "[" && t.text != "⦃" {
+			return nil, nil, false
+		}
+		open := p.i
+		b, good := p.bracketBinder()
+		if !good || p.fail {
+			p.fail, p.i = false, open
+			g := p.skipGroup()
+			if g == nil {
+				return nil, nil, false
+			}
+			r, _ := utf8.DecodeRuneInString(t.text)
+			b = Binder{Bracket: r, Type: g}
+		}
+		binders = append(binders, b)
+	}
+	if p.is(0, ":") {
+		start := p.peek(0).end
+		p.i++
+		typ = p.term(0)
+		if typ == nil || p.fail || p.i < len(p.toks) {
+			typ = &Term{Kind: TermUnsupported, Start: start, End: len(src), Text: strings.TrimSpace(src[start:])}
+		}
+	}
+	return binders, typ, true
+}

@@ -22,6 +22,8 @@ func TestParseTerm(t *testing.T) {
 		{"n ! = 2", "(op = (post ! n) 2)"},
 		{"(n)!", "(post ! n)"},
 		{"20! % 7", "(op % (post ! 20) 7)"},
+		{"Nat.gcd 20! 200000", "(app Nat.gcd (post ! 20) 200000)"},
+		{"x = (2 + 3)⁻¹ * y", "(op = x (op * (post ⁻¹ (op + 2 3)) y))"},
 		{"↑x + 1", "(op + (pre ↑ x) 1)"},
 		{"(n : ℤ) - 1", "(op - (as n ℤ) 1)"},
 		{"|x - 1| < 2", "(op < (abs (op - x 1)) 2)"},
@@ -101,7 +103,7 @@ func TestParseTermPositions(t *testing.T) {
 		if x.Start < 0 || x.End > len(src) || x.Start > x.End {
 			t.Fatalf("node %s has range [%d,%d)", x, x.Start, x.End)
 		}
-		if (x.Kind == TermIdent || x.Kind == TermNum) && src[x.Start:x.End] != x.Text {
+		if (x.Kind == TermIdent || x.Kind == TermNum) && strings.Trim(src[x.Start:x.End], "()") != x.Text {
 			t.Errorf("node %q spans %q", x.Text, src[x.Start:x.End])
 		}
 		for _, a := range x.Args {
@@ -132,4 +134,28 @@ func FuzzParseTerm(f *testing.F) {
 			t.Skip()
 		}
 	})
+}
+
+func TestParseHeader(t *testing.T) {
+	src := "(n : ℕ) {m k : ℤ} [Fact (1 < n)] (h : n ∣ m) : n ≤ m"
+	bs, typ, ok := ParseHeader(src, nil)
+	if !ok {
+		t.Fatal("not parsed")
+	}
+	var got []string
+	for _, b := range bs {
+		got = append(got, string(b.Bracket)+strings.Join(b.Names, ",")+":"+src[b.Type.Start:b.Type.End])
+	}
+	want := "(n:ℕ {m,k:ℤ [:Fact (1 < n) (h:n ∣ m"
+	if strings.Join(got, " ") != want || typ.String() != "(op ≤ n m)" {
+		t.Errorf("got %q, %s", strings.Join(got, " "), typ)
+	}
+	if bs, typ, ok := ParseHeader("(x : ‖y‖) : ‖x‖ < 1", nil); !ok || len(bs) != 1 || bs[0].Type.Kind != TermUnsupported || typ.Kind != TermUnsupported || typ.Text != "‖x‖ < 1" {
+		t.Errorf("unsupported parts: %v %v %v", bs, typ, ok)
+	}
+	for _, bad := range []string{"n : ℕ", "(n : ℕ", "(n : ℕ) x"} {
+		if _, _, ok := ParseHeader(bad, nil); ok {
+			t.Errorf("ParseHeader(%q) accepted", bad)
+		}
+	}
 }

@@ -99,7 +99,7 @@ func (b *builder) convert() {
 				Range:     Range{Start: Position(x.Range.Start), End: Position(x.Range.End)},
 				Signature: x.Signature, Doc: x.Doc, Attrs: nonNil(x.Attrs), StatementDeps: []string{}, ProofDeps: []string{},
 				Private: x.Private, Protected: x.Protected, Anonymous: x.Anonymous, Parent: x.Parent, Symbol: x.Symbol,
-				Package: root.Package, User: root.User}
+				Package: root.Package, User: root.User, Value: x.Value}
 			d.MainDoc, d.Main = mainDoc(d.Name, main)
 			bf.decls[j] = d
 			if keep {

@@ -91,6 +91,7 @@ func (e *encoder) file(f *leansrc.File) {
 		e.strs_(d.StmtRefs)
 		e.strs_(d.ProofRefs)
 		e.strs_(d.StmtOps)
+		e.str(d.Value)
 		e.uint(uint64(d.Scope))
 		var fl uint64
 		if d.Private {
@@ -262,6 +263,7 @@ func (d *decoder) file() *leansrc.File {
 		x.StmtRefs = d.strs()
 		x.ProofRefs = d.strs()
 		x.StmtOps = d.strs()
+		x.Value = d.str()
 		x.Scope = int(d.uint())
 		fl := d.uint()
 		x.Private, x.Protected, x.Anonymous, x.Local, x.Scoped = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0

@@ -99,4 +99,7 @@ type Decl struct {
 	// MainDoc is the description that bullet gives ("intermediate value
 	// theorem"), when it has one.
 	MainDoc string `json:"main_doc,omitempty"`
+	// Value is the body of a short, non-recursive, term-mode def or abbrev
+	// (see leansrc.Decl.Value), for the falsifier to unfold.
+	Value string `json:"value,omitempty"`
 }

@@ -693,7 +693,7 @@ func diff(abs string, old, new *fileData) Delta {
 }
 
 func sameDecl(a, b *Decl) bool {
-	return a.Kind == b.Kind && a.Range == b.Range && a.Signature == b.Signature && a.Doc == b.Doc &&
+	return a.Kind == b.Kind && a.Range == b.Range && a.Signature == b.Signature && a.Doc == b.Doc && a.Value == b.Value &&
 		a.Twin == b.Twin && a.Parent == b.Parent && a.Private == b.Private && a.Protected == b.Protected &&
 		slices.Equal(a.Attrs, b.Attrs) && slices.Equal(a.StatementDeps, b.StatementDeps) &&
 		slices.Equal(a.ProofDeps, b.ProofDeps)

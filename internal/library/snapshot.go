@@ -40,7 +40,7 @@ import (
 // it.
 const (
 	snapMagic   = "DRIFTLIB"
-	snapVersion = 3
+	snapVersion = 4
 )
 
 // snapPath is the snapshot file of a workspace and its set of roots: two
@@ -131,6 +131,7 @@ func (e *snapEncoder) decl(d *Decl) {
 	e.str(d.Symbol)
 	e.str(d.Package)
 	e.str(d.MainDoc)
+	e.str(d.Value)
 }
 
 func (e *snapEncoder) file(f *fileData) {
@@ -333,6 +334,7 @@ func (d *snapDecoder) file() *fileData {
 		fl := d.uint()
 		x.Private, x.Protected, x.Anonymous, x.Generated, x.User, x.Main = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0, fl&32 != 0
 		x.Informal, x.Parent, x.Twin, x.Symbol, x.Package, x.MainDoc = d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
+		x.Value = d.str()
 		f.decls[i] = x
 	}
 	return f

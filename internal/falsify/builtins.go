@@ -1,0 +1,277 @@
+package falsify
+
+import (
+	"slices"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+)
+
+type numBuiltin func(c *compiler, args []*leansrc.Term, want kind) (nexpr, bool)
+type propBuiltin func(c *compiler, args []*leansrc.Term) (pexpr, bool)
+
+// builtinNum are the functions of the fragment, by full name, with Lean's
+// (Mathlib's) definitions.
+var builtinNum map[string]numBuiltin
+
+// builtinProp are the predicates of the fragment, by full name.
+var builtinProp map[string]propBuiltin
+
+func init() {
+	nat1 := func(f func(num) (num, bool)) numBuiltin {
+		return func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+			if !c.arity(args, 1) {
+				return nexpr{}, false
+			}
+			return c.unary(args[0], kNat, kNat, f)
+		}
+	}
+	two := func(in, out kind, f func(a, b num) (num, bool)) numBuiltin {
+		return func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+			if !c.arity(args, 2) {
+				return nexpr{}, false
+			}
+			return c.binary(args[0], args[1], in, out, f)
+		}
+	}
+	intToNat := func(f func(num) (num, bool)) numBuiltin {
+		return func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+			if !c.arity(args, 1) {
+				return nexpr{}, false
+			}
+			return c.unary(args[0], kInt, kNat, f)
+		}
+	}
+	minMax := func(pickFirst func(cmp int) bool) numBuiltin {
+		return func(c *compiler, args []*leansrc.Term, want kind) (nexpr, bool) {
+			if !c.arity(args, 2) {
+				return nexpr{}, false
+			}
+			k, ok := c.jointType(want, args[0], args[1])
+			if !ok {
+				return nexpr{}, false
+			}
+			return c.binary(args[0], args[1], k, k, func(a, b num) (num, bool) {
+				if pickFirst(cmpNum(a, b)) {
+					return a, true
+				}
+				return b, true
+			})
+		}
+	}
+	builtinNum = map[string]numBuiltin{
+		"Nat.gcd":       two(kNat, kNat, gcdNum),
+		"Nat.lcm":       two(kNat, kNat, lcmNum),
+		"Int.gcd":       two(kInt, kNat, gcdNum),
+		"Int.lcm":       two(kInt, kNat, lcmNum),
+		"Nat.choose":    two(kNat, kNat, choose),
+		"Nat.factorial": nat1(factorial),
+		"Nat.sqrt":      nat1(isqrt),
+		"Nat.succ":      nat1(func(x num) (num, bool) { return addNum(x, small(1)) }),
+		"Nat.pred":      nat1(func(x num) (num, bool) { return natSub(x, small(1)) }),
+		"Int.natAbs":    intToNat(absNum),
+		"Int.toNat": intToNat(func(x num) (num, bool) {
+			if x.sign() < 0 {
+				return small(0), true
+			}
+			return x, true
+		}),
+		"min":     minMax(func(cmp int) bool { return cmp <= 0 }),
+		"max":     minMax(func(cmp int) bool { return cmp >= 0 }),
+		"Min.min": minMax(func(cmp int) bool { return cmp <= 0 }),
+		"Max.max": minMax(func(cmp int) bool { return cmp >= 0 }),
+		"abs": func(c *compiler, args []*leansrc.Term, want kind) (nexpr, bool) {
+			if !c.arity(args, 1) {
+				return nexpr{}, false
+			}
+			return c.absOf(args[0], want)
+		},
+		"Finset.card": func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+			if !c.arity(args, 1) {
+				return nexpr{}, false
+			}
+			s, ok := c.set(args[0], kNone)
+			if !ok {
+				return nexpr{}, false
+			}
+			fs := s.f
+			return nexpr{f: func(e *env) (num, bool) {
+				st, ok := fs(e)
+				if !ok {
+					return num{}, false
+				}
+				return small(st.size()), true
+			}, t: kNat, deps: s.deps}, true
+		},
+		"List.sum":    listFold(func(acc, x num) (num, bool) { return addNum(acc, x) }),
+		"List.length": listFold(func(acc, _ num) (num, bool) { return addNum(acc, small(1)) }),
+	}
+	parity := func(rem int64) propBuiltin {
+		return func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+			if !c.arity(args, 1) {
+				return pexpr{}, false
+			}
+			k, ok := c.jointType(kNone, args[0])
+			if !ok {
+				return pexpr{}, false
+			}
+			if !k.integral() {
+				c.failf("parity on %s", k)
+				return pexpr{}, false
+			}
+			return c.test1(args[0], k, func(x num) (bool, bool) {
+				r, ok := emod(x, small(2))
+				return r.n == rem, ok
+			})
+		}
+	}
+	builtinProp = map[string]propBuiltin{
+		"Nat.Prime": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+			if !c.arity(args, 1) {
+				return pexpr{}, false
+			}
+			return c.test1(args[0], kNat, isPrime)
+		},
+		"Prime": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+			if !c.arity(args, 1) {
+				return pexpr{}, false
+			}
+			k, ok := c.jointType(kNone, args[0])
+			if !ok {
+				return pexpr{}, false
+			}
+			if !k.integral() {
+				c.failf("Prime on %s", k)
+				return pexpr{}, false
+			}
+			// _root_.Prime on ℤ: p is prime iff |p| is a prime number
+			return c.test1(args[0], k, func(x num) (bool, bool) {
+				a, ok := absNum(x)
+				if !ok {
+					return false, false
+				}
+				return isPrime(a)
+			})
+		},
+		"Odd":  parity(1),
+		"Even": parity(0),
+		"Nat.Coprime": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+			if !c.arity(args, 2) {
+				return pexpr{}, false
+			}
+			g, ok := c.binary(args[0], args[1], kNat, kNat, gcdNum)
+			if !ok {
+				return pexpr{}, false
+			}
+			return compare("=", g, constant(small(1), kNat)), true
+		},
+		"Nat.ModEq": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+			if !c.arity(args, 3) {
+				return pexpr{}, false
+			}
+			return c.modEqOf(kNat, args[0], args[1], args[2])
+		},
+		"Int.ModEq": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+			if !c.arity(args, 3) {
+				return pexpr{}, false
+			}
+			return c.modEqOf(kInt, args[0], args[1], args[2])
+		},
+	}
+}
+
+// listFold compiles a fold over Nat.digits b n.
+func listFold(f func(acc, x num) (num, bool)) numBuiltin {
+	return func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+		if !c.arity(args, 1) {
+			return nexpr{}, false
+		}
+		l, ok := c.list(args[0])
+		if !ok {
+			return nexpr{}, false
+		}
+		fl := l.f
+		return nexpr{f: func(e *env) (num, bool) {
+			xs, ok := fl(e)
+			if !ok {
+				return num{}, false
+			}
+			acc := small(0)
+			for _, x := range xs {
+				if acc, ok = f(acc, x); !ok {
+					return num{}, false
+				}
+			}
+			return acc, true
+		}, t: kNat, deps: l.deps}, true
+	}
+}
+
+// arity checks the number of arguments of a built-in.
+func (c *compiler) arity(args []*leansrc.Term, n int) bool {
+	if len(args) != n {
+		c.failf("a built-in applied to %d arguments, not %d", len(args), n)
+		return false
+	}
+	return true
+}
+
+// test1 compiles a decidable test of one argument of type k.
+func (c *compiler) test1(arg *leansrc.Term, k kind, f func(num) (bool, bool)) (pexpr, bool) {
+	a, ok := c.argAs(arg, k)
+	if !ok {
+		return pexpr{}, false
+	}
+	fa := a.f
+	return pexpr{f: func(e *env) tri {
+		x, ok := fa(e)
+		if !ok {
+			return unk
+		}
+		b, ok := f(x)
+		if !ok {
+			return unk
+		}
+		return triOf(b)
+	}, deps: a.deps}, true
+}
+
+// applyProp compiles a predicate application: a built-in or a definition.
+func (c *compiler) applyProp(t *leansrc.Term, full string, args []*leansrc.Term) (pexpr, bool) {
+	if b := builtinProp[full]; b != nil {
+		return b(c, args)
+	}
+	body, done, ok := c.enterDef(t, full, args)
+	if !ok {
+		return pexpr{}, false
+	}
+	defer done()
+	return c.prop(body)
+}
+
+// applyNum compiles a function application: a built-in or a definition.
+func (c *compiler) applyNum(t *leansrc.Term, full string, args []*leansrc.Term, want kind) (nexpr, bool) {
+	if b := builtinNum[full]; b != nil {
+		return b(c, args, want)
+	}
+	body, done, ok := c.enterDef(t, full, args)
+	if !ok {
+		return nexpr{}, false
+	}
+	defer done()
+	return c.num(body, want)
+}
+
+// enterDef unfolds a definition application, guarding against recursion.
+func (c *compiler) enterDef(t *leansrc.Term, full string, args []*leansrc.Term) (*leansrc.Term, func(), bool) {
+	if slices.Contains(c.unfolds, full) || len(c.unfolds) >= maxUnfold {
+		c.failf("%s unfolds recursively", full)
+		return nil, nil, false
+	}
+	body := c.unfold(t, full, args)
+	if body == nil {
+		c.failf("%s has no body in the fragment", full)
+		return nil, nil, false
+	}
+	c.unfolds = append(c.unfolds, full)
+	return body, func() { c.unfolds = c.unfolds[:len(c.unfolds)-1] }, true
+}

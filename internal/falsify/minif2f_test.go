@@ -1,0 +1,125 @@
+package falsify
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// opensLibrary resolves a name as written or under one of the opened
+// namespaces, keeping the full names the falsifier knows (all of which
+// Mathlib declares): a stand-in for the name check's resolver.
+type opensLibrary struct{ opens []string }
+
+func (o opensLibrary) Resolve(name string) []string {
+	for _, full := range append([]string{name}, prefixed(o.opens, name)...) {
+		if builtinNum[full] != nil || builtinProp[full] != nil || setNames[full] {
+			return []string{full}
+		}
+	}
+	return nil
+}
+
+func prefixed(opens []string, name string) []string {
+	out := make([]string, len(opens))
+	for i, o := range opens {
+		out[i] = o + "." + name
+	}
+	return out
+}
+
+func (opensLibrary) Definition(string) (Definition, bool) { return Definition{}, false }
+func (opensLibrary) Notation(string) (Notation, bool)     { return Notation{}, false }
+
+// theoremHeader extracts the header of the first theorem of a Lean file:
+// the text after its name, up to the `:=` of its proof.
+func theoremHeader(src string) (name, header string, ok bool) {
+	i := strings.Index(src, "theorem ")
+	if i < 0 {
+		return "", "", false
+	}
+	rest := src[i+len("theorem "):]
+	end := strings.LastIndex(rest, ":=")
+	if end < 0 {
+		return "", "", false
+	}
+	rest = rest[:end]
+	sp := strings.IndexAny(rest, " \n")
+	if sp < 0 {
+		return "", "", false
+	}
+	return rest[:sp], strings.TrimSpace(rest[sp:]), true
+}
+
+// miniF2FValid reads the valid split of a miniF2F-lean4 checkout named by
+// DRIFT_MINIF2F (skipping the test when it is unset).
+func miniF2FValid(t *testing.T) map[string]string {
+	dir := os.Getenv("DRIFT_MINIF2F")
+	if dir == "" {
+		t.Skip("DRIFT_MINIF2F is not set (a miniF2F-lean4 checkout)")
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "MiniF2F", "Valid", "*.lean"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no MiniF2F/Valid/*.lean under %s: %v", dir, err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name, h, ok := theoremHeader(string(b)); ok {
+			out[name] = h
+		}
+	}
+	return out
+}
+
+// TestMiniF2FValidNotRefuted checks that no miniF2F valid statement (all
+// true theorems) is refuted.
+func TestMiniF2FValidNotRefuted(t *testing.T) {
+	stmts := miniF2FValid(t)
+	lib := opensLibrary{opens: []string{"BigOperators", "Real", "Nat", "Topology", "Rat"}}
+	names := make([]string, 0, len(stmts))
+	for n := range stmts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parsed, decided, unknown := 0, 0, 0
+	reasons := map[string]int{}
+	for _, n := range names {
+		st, ok := splitHeader(stmts[n], lib)
+		if !ok {
+			unknown++
+			reasons["header not parsed"]++
+			continue
+		}
+		parsed++
+		r := Falsify(context.Background(), st, lib, Options{})
+		switch r.Verdict {
+		case Refuted:
+			t.Errorf("%s refuted with %s: %s", n, r.Counterexample, stmts[n])
+		case NotRefuted:
+			decided++
+		default:
+			unknown++
+			reasons[firstWords(r.Reason)]++
+		}
+	}
+	t.Logf("miniF2F valid: %d statements, %d parsed, %d not refuted after ≥1 defined assignment, %d unknown", len(stmts), parsed, decided, unknown)
+	if testing.Verbose() {
+		for r, k := range reasons {
+			t.Logf("%4d %s", k, r)
+		}
+	}
+}
+
+func firstWords(s string) string {
+	if len(s) > 50 {
+		return s[:50]
+	}
+	return s
+}

@@ -1,0 +1,461 @@
+package falsify
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+	"strconv"
+)
+
+// num is an exact rational number: n/d with d > 0 in lowest terms while it
+// fits in int64, otherwise r. Integers have d = 1.
+type num struct {
+	n, d int64
+	r    *big.Rat
+}
+
+// maxBits caps the size of numbers: a larger result is undefined (the
+// statement is then unknown on that assignment), never a hang.
+const maxBits = 1 << 15
+
+func small(n int64) num { return num{n: n, d: 1} }
+
+func fromRat(r *big.Rat) (num, bool) {
+	if r.Num().IsInt64() && r.Denom().IsInt64() {
+		return num{n: r.Num().Int64(), d: r.Denom().Int64()}, true
+	}
+	if r.Num().BitLen() > maxBits || r.Denom().BitLen() > maxBits {
+		return num{}, false
+	}
+	return num{r: r}, true
+}
+
+func fromBig(i *big.Int) (num, bool) {
+	if i.IsInt64() {
+		return small(i.Int64()), true
+	}
+	if i.BitLen() > maxBits {
+		return num{}, false
+	}
+	return num{r: new(big.Rat).SetInt(i)}, true
+}
+
+// rat returns x as a big.Rat.
+func (x num) rat() *big.Rat {
+	if x.r != nil {
+		return x.r
+	}
+	return big.NewRat(x.n, x.d)
+}
+
+// bigInt returns the integer x as a big.Int (x must be an integer).
+func (x num) bigInt() *big.Int {
+	if x.r != nil {
+		return new(big.Int).Set(x.r.Num())
+	}
+	return big.NewInt(x.n)
+}
+
+func (x num) isInt() bool {
+	if x.r != nil {
+		return x.r.IsInt()
+	}
+	return x.d == 1
+}
+
+func (x num) sign() int {
+	if x.r != nil {
+		return x.r.Sign()
+	}
+	switch {
+	case x.n > 0:
+		return 1
+	case x.n < 0:
+		return -1
+	}
+	return 0
+}
+
+// int64 returns x when it is an integer that fits in int64.
+func (x num) int64() (int64, bool) {
+	if x.r != nil || x.d != 1 {
+		return 0, false
+	}
+	return x.n, true
+}
+
+func (x num) String() string {
+	if x.r != nil {
+		return x.r.RatString()
+	}
+	if x.d == 1 {
+		return strconv.FormatInt(x.n, 10)
+	}
+	return strconv.FormatInt(x.n, 10) + "/" + strconv.FormatInt(x.d, 10)
+}
+
+func cmpNum(x, y num) int {
+	if x.r == nil && y.r == nil {
+		if x.d == 1 && y.d == 1 {
+			switch {
+			case x.n < y.n:
+				return -1
+			case x.n > y.n:
+				return 1
+			}
+			return 0
+		}
+		a, aok := mul64(x.n, y.d)
+		b, bok := mul64(y.n, x.d)
+		if aok && bok {
+			switch {
+			case a < b:
+				return -1
+			case a > b:
+				return 1
+			}
+			return 0
+		}
+	}
+	return x.rat().Cmp(y.rat())
+}
+
+func add64(a, b int64) (int64, bool) {
+	s := a + b
+	return s, !((a > 0 && b > 0 && s < 0) || (a < 0 && b < 0 && s >= 0))
+}
+
+func mul64(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	hi, lo := bits.Mul64(uint64(abs64(a)), uint64(abs64(b)))
+	if hi != 0 || lo > math.MaxInt64 || a == math.MinInt64 || b == math.MinInt64 {
+		return 0, false
+	}
+	if (a < 0) != (b < 0) {
+		return -int64(lo), true
+	}
+	return int64(lo), true
+}
+
+func abs64(a int64) int64 {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+func gcd64(a, b int64) int64 {
+	a, b = abs64(a), abs64(b)
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// mk builds n/d in lowest terms (d ≠ 0).
+func mk(n, d int64) num {
+	if d < 0 {
+		if n == math.MinInt64 || d == math.MinInt64 {
+			r, _ := fromRat(new(big.Rat).SetFrac(big.NewInt(n), big.NewInt(d)))
+			return r
+		}
+		n, d = -n, -d
+	}
+	if d != 1 {
+		if g := gcd64(n, d); g > 1 {
+			n, d = n/g, d/g
+		}
+	}
+	return num{n: n, d: d}
+}
+
+func addNum(x, y num) (num, bool) {
+	if x.r == nil && y.r == nil {
+		if x.d == 1 && y.d == 1 {
+			if s, ok := add64(x.n, y.n); ok {
+				return small(s), true
+			}
+		} else if a, ok1 := mul64(x.n, y.d); ok1 {
+			if b, ok2 := mul64(y.n, x.d); ok2 {
+				if d, ok3 := mul64(x.d, y.d); ok3 {
+					if s, ok4 := add64(a, b); ok4 {
+						return mk(s, d), true
+					}
+				}
+			}
+		}
+	}
+	return fromRat(new(big.Rat).Add(x.rat(), y.rat()))
+}
+
+func negNum(x num) (num, bool) {
+	if x.r == nil && x.n != math.MinInt64 {
+		return num{n: -x.n, d: x.d}, true
+	}
+	return fromRat(new(big.Rat).Neg(x.rat()))
+}
+
+func subNum(x, y num) (num, bool) {
+	ny, ok := negNum(y)
+	if !ok {
+		return num{}, false
+	}
+	return addNum(x, ny)
+}
+
+func mulNum(x, y num) (num, bool) {
+	if x.r == nil && y.r == nil {
+		if x.d == 1 && y.d == 1 {
+			if p, ok := mul64(x.n, y.n); ok {
+				return small(p), true
+			}
+		} else if a, ok1 := mul64(x.n, y.n); ok1 {
+			if b, ok2 := mul64(x.d, y.d); ok2 {
+				return mk(a, b), true
+			}
+		}
+	}
+	return fromRat(new(big.Rat).Mul(x.rat(), y.rat()))
+}
+
+// quoNum is field division with Lean's convention x / 0 = 0.
+func quoNum(x, y num) (num, bool) {
+	if y.sign() == 0 {
+		return small(0), true
+	}
+	if x.r == nil && y.r == nil {
+		if a, ok1 := mul64(x.n, y.d); ok1 {
+			if b, ok2 := mul64(x.d, y.n); ok2 {
+				return mk(a, b), true
+			}
+		}
+	}
+	return fromRat(new(big.Rat).Quo(x.rat(), y.rat()))
+}
+
+// natSub is ℕ subtraction, truncated at 0.
+func natSub(x, y num) (num, bool) {
+	if cmpNum(x, y) <= 0 {
+		return small(0), true
+	}
+	return subNum(x, y)
+}
+
+// ediv is Int.ediv (and Nat.div on naturals): x / 0 = 0, otherwise the q
+// with x = y*q + r and 0 ≤ r < |y|.
+func ediv(x, y num) (num, bool) {
+	if y.sign() == 0 {
+		return small(0), true
+	}
+	if a, ok := x.int64(); ok {
+		if b, ok := y.int64(); ok && !(a == math.MinInt64 && b == -1) {
+			q, r := a/b, a%b
+			if r < 0 {
+				if b > 0 {
+					q--
+				} else {
+					q++
+				}
+			}
+			return small(q), true
+		}
+	}
+	q, m := new(big.Int), new(big.Int)
+	q.DivMod(x.bigInt(), y.bigInt(), m) // Euclidean, as Int.ediv
+	return fromBig(q)
+}
+
+// emod is Int.emod (and Nat.mod on naturals): x % 0 = x, otherwise the r
+// with 0 ≤ r < |y| and x ≡ r mod y.
+func emod(x, y num) (num, bool) {
+	if y.sign() == 0 {
+		return x, true
+	}
+	if a, ok := x.int64(); ok {
+		if b, ok := y.int64(); ok {
+			if b == -1 || b == 1 {
+				return small(0), true
+			}
+			r := a % b
+			if r < 0 {
+				r += abs64(b)
+			}
+			return small(r), true
+		}
+	}
+	q, m := new(big.Int), new(big.Int)
+	q.DivMod(x.bigInt(), y.bigInt(), m)
+	return fromBig(m)
+}
+
+// powNum is x ^ e for a natural exponent e.
+func powNum(x num, e num) (num, bool) {
+	k, ok := e.int64()
+	if !ok || k < 0 {
+		return num{}, false
+	}
+	if x.isInt() {
+		if b, ok := x.int64(); ok && (b == 0 || b == 1) {
+			if k == 0 {
+				return small(1), true
+			}
+			return x, true
+		}
+		if b, ok := x.int64(); ok && b == -1 {
+			if k%2 == 0 {
+				return small(1), true
+			}
+			return x, true
+		}
+	}
+	bitsNeeded := int64(x.rat().Num().BitLen()+x.rat().Denom().BitLen()) * k
+	if k > maxBits || bitsNeeded > maxBits {
+		return num{}, false
+	}
+	r := small(1)
+	base := x
+	for k > 0 {
+		if k&1 == 1 {
+			if r, ok = mulNum(r, base); !ok {
+				return num{}, false
+			}
+		}
+		k >>= 1
+		if k > 0 {
+			if base, ok = mulNum(base, base); !ok {
+				return num{}, false
+			}
+		}
+	}
+	return r, true
+}
+
+// zpow is x ^ e for an integer exponent in a field (x⁻¹ with 0⁻¹ = 0).
+func zpow(x, e num) (num, bool) {
+	if e.sign() >= 0 {
+		return powNum(x, e)
+	}
+	ne, ok := negNum(e)
+	if !ok {
+		return num{}, false
+	}
+	p, ok := powNum(x, ne)
+	if !ok {
+		return num{}, false
+	}
+	return quoNum(small(1), p)
+}
+
+func absNum(x num) (num, bool) {
+	if x.sign() < 0 {
+		return negNum(x)
+	}
+	return x, true
+}
+
+// gcdNum is the gcd of the absolute values of two integers.
+func gcdNum(x, y num) (num, bool) {
+	if a, ok := x.int64(); ok && a != math.MinInt64 {
+		if b, ok := y.int64(); ok && b != math.MinInt64 {
+			return small(gcd64(a, b)), true
+		}
+	}
+	return fromBig(new(big.Int).GCD(nil, nil, new(big.Int).Abs(x.bigInt()), new(big.Int).Abs(y.bigInt())))
+}
+
+// lcmNum is the lcm of the absolute values (0 when either is 0).
+func lcmNum(x, y num) (num, bool) {
+	if x.sign() == 0 || y.sign() == 0 {
+		return small(0), true
+	}
+	g, ok := gcdNum(x, y)
+	if !ok {
+		return num{}, false
+	}
+	q, ok := ediv(x, g)
+	if !ok {
+		return num{}, false
+	}
+	p, ok := mulNum(q, y)
+	if !ok {
+		return num{}, false
+	}
+	return absNum(p)
+}
+
+// dvd reports whether x divides y (0 ∣ y only for y = 0).
+func dvd(x, y num) bool {
+	if x.sign() == 0 {
+		return y.sign() == 0
+	}
+	r, ok := emod(y, x)
+	return ok && r.sign() == 0
+}
+
+// maxFactorial bounds the arguments of n ! that are evaluated.
+const maxFactorial = 2000
+
+func factorial(x num) (num, bool) {
+	n, ok := x.int64()
+	if !ok || n < 0 || n > maxFactorial {
+		return num{}, false
+	}
+	if n <= 20 {
+		f := int64(1)
+		for i := int64(2); i <= n; i++ {
+			f *= i
+		}
+		return small(f), true
+	}
+	return fromBig(new(big.Int).MulRange(1, n))
+}
+
+// choose is Nat.choose.
+func choose(x, y num) (num, bool) {
+	n, ok1 := x.int64()
+	k, ok2 := y.int64()
+	if !ok1 || !ok2 || n < 0 || k < 0 || n > 4096 {
+		return num{}, false
+	}
+	if k > n {
+		return small(0), true
+	}
+	return fromBig(new(big.Int).Binomial(n, k))
+}
+
+// isqrt is Nat.sqrt: the largest r with r * r ≤ x.
+func isqrt(x num) (num, bool) {
+	if x.sign() <= 0 {
+		return small(0), true
+	}
+	return fromBig(new(big.Int).Sqrt(x.bigInt()))
+}
+
+// isPrime is Nat.Prime on a natural number; ok is false beyond int64,
+// where no exact test is cheap.
+func isPrime(x num) (prime, ok bool) {
+	n, ok := x.int64()
+	if !ok {
+		return false, false
+	}
+	if n < 2 {
+		return false, true
+	}
+	if n < 4 {
+		return true, true
+	}
+	if n%2 == 0 {
+		return false, true
+	}
+	if n < 1<<24 {
+		for d := int64(3); d*d <= n; d += 2 {
+			if n%d == 0 {
+				return false, true
+			}
+		}
+		return true, true
+	}
+	return big.NewInt(n).ProbablyPrime(0), true // Baillie-PSW: exact below 2⁶⁴
+}

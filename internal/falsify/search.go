@@ -1,0 +1,524 @@
+package falsify
+
+import (
+	"context"
+	"math/rand"
+	"strings"
+	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+)
+
+// The search's defaults.
+const (
+	defaultBudget      = 10 * time.Millisecond
+	defaultAssignments = 20000
+	// stepLimit bounds the inner-loop steps of one evaluation.
+	stepLimit = 200000
+)
+
+// ratSamples are the small rationals tried for ℚ and ℝ variables.
+var ratSamples = func() []num {
+	out := []num{small(0), small(1), small(-1), mk(1, 2), mk(-1, 2), small(2), small(-2), small(3), small(-3),
+		mk(1, 3), mk(-1, 3), mk(2, 3), mk(3, 2), mk(-3, 2), small(4), small(-4), mk(1, 4), small(5), small(-5),
+		mk(5, 2), mk(-5, 2), small(10), small(-10), mk(1, 10), small(7), small(12), small(-12)}
+	return out
+}()
+
+// svar is a variable of the statement that the search assigns.
+type svar struct {
+	name string
+	slot int
+	t    kind
+	// extra are boundary values: from the statement's numerals and from
+	// hypotheses that fix the variable.
+	extra []num
+}
+
+// prepared is a statement compiled for evaluation.
+type prepared struct {
+	vars   []svar
+	hyps   []pexpr
+	concl  pexpr
+	nslots int
+	nums   []num // the statement's numerals
+}
+
+// Falsify searches for a counterexample to st.
+func Falsify(ctx context.Context, st Statement, lib Library, opt Options) Result {
+	if opt.Budget <= 0 {
+		opt.Budget = defaultBudget
+	}
+	if opt.MaxAssignments <= 0 {
+		opt.MaxAssignments = defaultAssignments
+	}
+	p, reason := prepare(st, lib)
+	if p == nil {
+		return Result{Verdict: Unknown, Reason: reason}
+	}
+	return p.search(ctx, opt)
+}
+
+// prepare compiles the statement twice: the first pass infers the types of
+// binders written without one, the second compiles with them.
+func prepare(st Statement, lib Library) (*prepared, string) {
+	ops := notationOps(lib)
+	types := make([]*leansrc.Term, len(st.Binders))
+	for i, b := range st.Binders {
+		types[i] = leansrc.ParseTerm(b.Type, ops)
+	}
+	concl := leansrc.ParseTerm(st.Conclusion, ops)
+	var p *prepared
+	c := twoPass(lib, func(c *compiler) { p = c.compileStatement(st, types, concl) })
+	if p == nil {
+		return nil, c.reason
+	}
+	return p, ""
+}
+
+// twoPass runs compile on a first-pass compiler, which infers the types of
+// untyped binders, then on the second-pass compiler it returns.
+func twoPass(lib Library, compile func(c *compiler)) *compiler {
+	first := newCompiler(lib)
+	first.pass = 1
+	compile(first)
+	c := newCompiler(lib)
+	c.recs, c.unfolded, c.defs = first.recs, first.unfolded, first.defs
+	compile(c)
+	return c
+}
+
+// compileStatement compiles binders, hypotheses and conclusion; nil when a
+// hypothesis or the conclusion is outside the fragment (no assignment could
+// then be a counterexample).
+func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *leansrc.Term) *prepared {
+	p := &prepared{}
+	var hypTerms []*leansrc.Term
+	for i, b := range st.Binders {
+		ty := types[i]
+		collectNums(ty, &p.nums)
+		if len(b.Names) == 0 {
+			// an instance binder: a hypothesis Lean discharges by instances
+			hypTerms = append(hypTerms, ty)
+			continue
+		}
+		if k := typeOf(ty); k.numeric() || k == kBool {
+			for _, n := range b.Names {
+				p.addVar(c, ty, n, k)
+			}
+			continue
+		}
+		if isTypeTerm(ty) {
+			for _, n := range b.Names {
+				c.opaque(n)
+			}
+			continue
+		}
+		hypTerms = append(hypTerms, ty)
+	}
+	collectNums(concl, &p.nums)
+	// leading ∀ binders and premises of the conclusion are variables and
+	// hypotheses too
+	for {
+		if concl.Kind == leansrc.TermForall && peelable(concl) {
+			for _, b := range concl.Binders {
+				k := typeOf(b.Type)
+				for _, n := range b.Names {
+					bk := k
+					if b.Pred != "" && bk == kNone {
+						bt, ok := c.treeType(b.Bound, kNone)
+						if !ok {
+							return nil
+						}
+						bk = maxKind(bt, kNat)
+					}
+					v := p.addVar(c, concl, n, bk)
+					if v.t == kNone {
+						if c.pass == 2 {
+							c.failf("cannot infer the type of %s", n)
+							return nil
+						}
+					}
+					if b.Pred != "" {
+						self := &leansrc.Term{Kind: leansrc.TermIdent, Text: n, Start: b.Bound.Start, End: b.Bound.Start}
+						hypTerms = append(hypTerms, &leansrc.Term{Kind: leansrc.TermInfix, Text: b.Pred, Start: b.Bound.Start,
+							End: b.Bound.End, Args: []*leansrc.Term{self, b.Bound}})
+					}
+				}
+			}
+			concl = concl.Args[0]
+			continue
+		}
+		if concl.Kind == leansrc.TermInfix && concl.Text == "→" && !isTypeTerm(concl.Args[0]) {
+			hypTerms = append(hypTerms, concl.Args[0])
+			concl = concl.Args[1]
+			continue
+		}
+		break
+	}
+	ok := true
+	for _, h := range hypTerms {
+		hp, good := c.prop(h)
+		if !good {
+			ok = false
+			if c.pass == 2 {
+				return nil
+			}
+			continue
+		}
+		p.hyps = append(p.hyps, hp)
+		p.fixes(c, h)
+	}
+	cp, good := c.prop(concl)
+	if !good || !ok {
+		return nil
+	}
+	p.concl = cp
+	p.nslots = c.nslots
+	return p
+}
+
+// peelable reports whether the binders of a leading ∀ are all variables
+// the search can assign.
+func peelable(t *leansrc.Term) bool {
+	for _, b := range t.Binders {
+		k := typeOf(b.Type)
+		if b.Bracket == '[' || len(b.Names) == 0 || (b.Type != nil && !k.numeric() && k != kBool) || (b.Pred != "" && b.Pred != "<" &&
+			b.Pred != "≤" && b.Pred != ">" && b.Pred != "≥" && b.Pred != "≠") {
+			return false
+		}
+	}
+	return true
+}
+
+// addVar binds a variable of the statement.
+func (p *prepared) addVar(c *compiler, owner *leansrc.Term, name string, k kind) binding {
+	b, _ := c.bind(owner, len(p.vars), name, k)
+	p.vars = append(p.vars, svar{name: name, slot: b.slot, t: b.t})
+	return b
+}
+
+// opaque binds a variable whose type is outside the fragment: terms that
+// mention it are unknown.
+func (c *compiler) opaque(name string) {
+	b, _ := c.bind(nil, -1, name, kProp)
+	_ = b
+}
+
+// fixes records the value a hypothesis x = e (e constant) gives x, as a
+// boundary value to try first.
+func (p *prepared) fixes(c *compiler, h *leansrc.Term) {
+	if h.Kind != leansrc.TermInfix || h.Text != "=" {
+		return
+	}
+	for side := 0; side < 2; side++ {
+		x, e := h.Args[side], h.Args[1-side]
+		if x.Kind != leansrc.TermIdent {
+			continue
+		}
+		for i := range p.vars {
+			v := &p.vars[i]
+			if v.name != x.Text || !v.t.numeric() {
+				continue
+			}
+			reason, fails := c.reason, c.fails
+			ce, ok := c.num(e, v.t)
+			c.reason, c.fails = reason, fails
+			if !ok || ce.deps != 0 {
+				continue
+			}
+			en := &env{v: make([]num, c.nslots+1), limit: stepLimit}
+			if val, ok := ce.f(en); ok {
+				v.extra = append(v.extra, val)
+			}
+		}
+	}
+}
+
+// collectNums gathers the integer numerals of a term.
+func collectNums(t *leansrc.Term, out *[]num) {
+	if t == nil {
+		return
+	}
+	if t.Kind == leansrc.TermNum {
+		if v, ok := literal(t.Text); ok {
+			if x, ok := v.int64(); ok && abs64(x) < 1<<40 {
+				*out = append(*out, v)
+			}
+		}
+	}
+	for _, a := range t.Args {
+		collectNums(a, out)
+	}
+	for _, b := range t.Binders {
+		collectNums(b.Type, out)
+		collectNums(b.Bound, out)
+	}
+}
+
+// outcome of one assignment.
+type outcome uint8
+
+const (
+	skipped outcome = iota // a hypothesis false or unknown, or the conclusion unknown
+	holds
+	refutes
+)
+
+// eval evaluates the statement on the assignment in e.v.
+func (p *prepared) eval(e *env) outcome {
+	for _, h := range p.hyps {
+		e.steps = 0
+		if h.f(e) != tru {
+			return skipped
+		}
+	}
+	e.steps = 0
+	switch p.concl.f(e) {
+	case tru:
+		return holds
+	case fls:
+		return refutes
+	}
+	return skipped
+}
+
+// search enumerates assignments: small values exhaustively (in order of
+// size), then boundary values, then seeded random values, inside the
+// budget.
+func (p *prepared) search(ctx context.Context, opt Options) Result {
+	deadline := time.Now().Add(opt.Budget)
+	e := &env{v: make([]num, p.nslots+1), limit: stepLimit, deadline: deadline}
+	res := Result{}
+	tried := 0
+	seen := map[string]bool{}
+	stop := false
+	try := func(vals []num) bool {
+		if stop {
+			return false
+		}
+		if tried >= opt.MaxAssignments || e.late || (tried%4 == 0 && (time.Now().After(deadline) || ctx.Err() != nil)) {
+			stop = true
+			return false
+		}
+		tried++
+		for i, v := range p.vars {
+			e.v[v.slot] = vals[i]
+		}
+		switch p.eval(e) {
+		case holds:
+			res.Assignments++
+		case refutes:
+			res.Assignments++
+			res.Verdict = Refuted
+			res.Counterexample = p.format(vals)
+			stop = true
+			return false
+		}
+		return true
+	}
+	if len(p.vars) == 0 {
+		try(nil)
+	} else {
+		small := make([][]num, len(p.vars))
+		wide := make([][]num, len(p.vars))
+		for i, v := range p.vars {
+			small[i] = smallDomain(v.t)
+			wide[i] = boundary(v, p.nums)
+		}
+		diagonal(small, nil, try)
+		if !stop {
+			diagonal(wide, func(vals []num) bool {
+				key := keyOf(vals)
+				if seen[key] || allIn(vals, small) {
+					return false
+				}
+				seen[key] = true
+				return true
+			}, try)
+		}
+		rng := rand.New(rand.NewSource(opt.Seed))
+		vals := make([]num, len(p.vars))
+		for !stop {
+			for i, v := range p.vars {
+				vals[i] = randomValue(rng, v.t, wide[i])
+			}
+			try(vals)
+		}
+	}
+	if res.Verdict == Refuted {
+		return res
+	}
+	if res.Assignments > 0 {
+		res.Verdict = NotRefuted
+		return res
+	}
+	res.Verdict = Unknown
+	res.Reason = "no assignment made every hypothesis true and the conclusion defined"
+	return res
+}
+
+// format renders an assignment as "n = 2, m = 3" in binder order.
+func (p *prepared) format(vals []num) string {
+	parts := make([]string, len(p.vars))
+	for i, v := range p.vars {
+		s := vals[i].String()
+		if v.t == kBool {
+			s = "false"
+			if vals[i].n != 0 {
+				s = "true"
+			}
+		}
+		parts[i] = v.name + " = " + s
+	}
+	return strings.Join(parts, ", ")
+}
+
+func keyOf(vals []num) string {
+	var sb strings.Builder
+	for _, v := range vals {
+		sb.WriteString(v.String())
+		sb.WriteByte(' ')
+	}
+	return sb.String()
+}
+
+func allIn(vals []num, doms [][]num) bool {
+	for i, v := range vals {
+		found := false
+		for _, d := range doms[i] {
+			if cmpNum(v, d) == 0 {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// smallDomain lists the small values of a type, smallest first.
+func smallDomain(k kind) []num {
+	var out []num
+	switch k {
+	case kNat:
+		for x := int64(0); x <= 12; x++ {
+			out = append(out, small(x))
+		}
+	case kInt:
+		out = append(out, small(0))
+		for x := int64(1); x <= 12; x++ {
+			out = append(out, small(x), small(-x))
+		}
+	case kBool:
+		out = []num{small(0), small(1)}
+	default:
+		out = ratSamples
+	}
+	return out
+}
+
+// boundary lists the values near the statement's numerals (c-1, c, c+1,
+// 2c, c/2, and their negatives on ℤ, ℚ, ℝ), after those fixed by
+// hypotheses, then the small values.
+func boundary(v svar, nums []num) []num {
+	out := append([]num(nil), v.extra...)
+	add := func(x num, ok bool) {
+		if !ok || (v.t == kNat && x.sign() < 0) || (v.t == kBool) {
+			return
+		}
+		for _, y := range out {
+			if cmpNum(x, y) == 0 {
+				return
+			}
+		}
+		out = append(out, x)
+	}
+	for _, c := range nums {
+		add(c, true)
+		add(subNum(c, small(1)))
+		add(addNum(c, small(1)))
+		add(mulNum(c, small(2)))
+		add(ediv(c, small(2)))
+		if v.t != kNat {
+			add(negNum(c))
+			add(subNum(small(0), c))
+			if v.t == kRat || v.t == kReal {
+				add(quoNum(small(1), c))
+			}
+		}
+	}
+	for _, x := range smallDomain(v.t) {
+		add(x, true)
+	}
+	return out
+}
+
+// randomValue draws a value: mostly from the boundary list, otherwise
+// wide-ranging.
+func randomValue(rng *rand.Rand, k kind, wide []num) num {
+	if rng.Intn(3) == 0 && len(wide) > 0 {
+		return wide[rng.Intn(len(wide))]
+	}
+	mag := []int64{20, 100, 1000, 100000}[rng.Intn(4)]
+	x := rng.Int63n(mag + 1)
+	switch k {
+	case kNat:
+		return small(x)
+	case kInt:
+		if rng.Intn(2) == 0 {
+			return small(-x)
+		}
+		return small(x)
+	case kBool:
+		return small(x % 2)
+	}
+	d := rng.Int63n(12) + 1
+	if rng.Intn(2) == 0 {
+		x = -x
+	}
+	return mk(x, d)
+}
+
+// diagonal enumerates the tuples over the domains in order of their
+// largest index (all tuples within the first r+1 values of each domain
+// before any using value r+2), calling try until it returns false.
+// keep, when set, filters tuples.
+func diagonal(doms [][]num, keep func([]num) bool, try func([]num) bool) {
+	maxLen := 0
+	for _, d := range doms {
+		maxLen = max(maxLen, len(d))
+	}
+	vals := make([]num, len(doms))
+	idx := make([]int, len(doms))
+	for r := 0; r < maxLen; r++ {
+		// tuples with every index ≤ r and some index = r
+		var rec func(i int, hit bool) bool
+		rec = func(i int, hit bool) bool {
+			if i == len(doms) {
+				if !hit {
+					return true
+				}
+				for j := range vals {
+					vals[j] = doms[j][idx[j]]
+				}
+				if keep != nil && !keep(vals) {
+					return true
+				}
+				return try(vals)
+			}
+			for x := 0; x <= r && x < len(doms[i]); x++ {
+				idx[i] = x
+				if !rec(i+1, hit || x == r) {
+					return false
+				}
+			}
+			return true
+		}
+		if !rec(0, false) {
+			return
+		}
+	}
+}

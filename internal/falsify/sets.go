@@ -1,0 +1,397 @@
+package falsify
+
+import (
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+)
+
+// fset is a finite set of numbers: an integer interval [lo, hi] or a list
+// of distinct elements.
+type fset struct {
+	interval bool
+	lo, hi   int64
+	list     []num
+}
+
+func (s fset) size() int64 {
+	if s.interval {
+		if s.hi < s.lo {
+			return 0
+		}
+		return s.hi - s.lo + 1
+	}
+	return int64(len(s.list))
+}
+
+func (s fset) has(v num) bool {
+	if s.interval {
+		x, ok := v.int64()
+		return ok && s.lo <= x && x <= s.hi
+	}
+	for _, y := range s.list {
+		if cmpNum(v, y) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// each calls f on the elements in increasing order (intervals) or list
+// order until f returns false; it reports false when stopped.
+func (s fset) each(f func(num) bool) bool {
+	if s.interval {
+		for x := s.lo; x <= s.hi; x++ {
+			if !f(small(x)) {
+				return false
+			}
+			if x == s.hi {
+				break
+			}
+		}
+		return true
+	}
+	for _, x := range s.list {
+		if !f(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// sexpr is a compiled finite set with elements of type elem.
+type sexpr struct {
+	f    func(*env) (fset, bool)
+	elem kind
+	deps uint64
+}
+
+// setNames are the finite-set and list constructors of the fragment.
+var setNames = map[string]bool{"Finset.range": true, "Finset.Icc": true, "Finset.Ico": true, "Finset.Ioc": true,
+	"Finset.Ioo": true, "Nat.divisors": true, "Nat.properDivisors": true, "Finset.filter": true, "Nat.digits": true}
+
+// maxSet bounds the size of materialised sets (filters, divisors).
+const maxSet = 1 << 16
+
+// intervals maps the Finset interval constructors to the offsets of their
+// ends: Icc a b = [a, b], Ico a b = [a, b-1], …
+var intervals = map[string][2]int64{"Finset.Icc": {0, 0}, "Finset.Ico": {0, -1}, "Finset.Ioc": {1, 0}, "Finset.Ioo": {1, -1}}
+
+// set compiles a finite set term; want is the element type the context
+// expects (kNone when it does not).
+func (c *compiler) set(t *leansrc.Term, want kind) (sexpr, bool) {
+	defer c.enter(t)()
+	if t.Kind == leansrc.TermSetLit {
+		k, ok := c.jointType(want, t.Args...)
+		if !ok {
+			return sexpr{}, false
+		}
+		var elems []nexpr
+		var deps uint64
+		for _, a := range t.Args {
+			e, ok := c.numAs(a, k)
+			if !ok {
+				return sexpr{}, false
+			}
+			elems = append(elems, e)
+			deps |= e.deps
+		}
+		return sexpr{f: func(e *env) (fset, bool) {
+			s := fset{}
+			for _, x := range elems {
+				v, ok := x.f(e)
+				if !ok {
+					return fset{}, false
+				}
+				if !s.has(v) {
+					s.list = append(s.list, v)
+				}
+			}
+			return s, true
+		}, elem: k, deps: deps}, true
+	}
+	if t.Kind != leansrc.TermApp && t.Kind != leansrc.TermIdent {
+		c.failf("%s is not a finite set of the fragment", clip(t))
+		return sexpr{}, false
+	}
+	if t.Kind == leansrc.TermIdent {
+		if _, isLocal := c.local(t.Text); isLocal {
+			c.failf("the set variable %s is outside the fragment", t.Text)
+			return sexpr{}, false
+		}
+	}
+	name, args, ok := c.appParts(t)
+	if !ok {
+		c.failf("%s is not a finite set of the fragment", clip(t))
+		return sexpr{}, false
+	}
+	full := c.resolve(name)[0]
+	if !setNames[full] {
+		c.failf("%s is not a finite set of the fragment", clip(t))
+		return sexpr{}, false
+	}
+	switch full {
+	case "Finset.range":
+		if !c.arity(args, 1) || (want != kNone && want != kNat) {
+			c.failf("Finset.range of %s", want)
+			return sexpr{}, false
+		}
+		n, ok := c.argAs(args[0], kNat)
+		if !ok {
+			return sexpr{}, false
+		}
+		return c.interval(constant(small(0), kNat), n, 0, -1, kNat), true
+	case "Finset.Icc", "Finset.Ico", "Finset.Ioc", "Finset.Ioo":
+		if !c.arity(args, 2) {
+			return sexpr{}, false
+		}
+		k, ok := c.jointType(want, args[0], args[1])
+		if !ok {
+			return sexpr{}, false
+		}
+		if !k.integral() {
+			c.failf("%s over %s", full, k)
+			return sexpr{}, false
+		}
+		a, ok1 := c.argAs(args[0], k)
+		b, ok2 := c.argAs(args[1], k)
+		if !ok1 || !ok2 {
+			return sexpr{}, false
+		}
+		off := intervals[full]
+		return c.interval(a, b, off[0], off[1], k), true
+	case "Nat.divisors", "Nat.properDivisors":
+		if !c.arity(args, 1) {
+			return sexpr{}, false
+		}
+		n, ok := c.argAs(args[0], kNat)
+		if !ok {
+			return sexpr{}, false
+		}
+		proper := full == "Nat.properDivisors"
+		fn := n.f
+		return sexpr{f: func(e *env) (fset, bool) {
+			v, ok := fn(e)
+			if !ok {
+				return fset{}, false
+			}
+			x, ok := v.int64()
+			if !ok || x > maxSet*maxSet {
+				return fset{}, false
+			}
+			s := fset{}
+			for d := int64(1); d <= x; d++ {
+				if d*d > x {
+					break
+				}
+				if !e.tick() {
+					return fset{}, false
+				}
+				if x%d == 0 {
+					s.list = append(s.list, small(d))
+					if d*d != x {
+						s.list = append(s.list, small(x/d))
+					}
+				}
+			}
+			if proper {
+				out := s.list[:0]
+				for _, d := range s.list {
+					if d.n != x {
+						out = append(out, d)
+					}
+				}
+				s.list = out
+			}
+			return s, true
+		}, elem: kNat, deps: n.deps}, true
+	case "Finset.filter":
+		if !c.arity(args, 2) {
+			return sexpr{}, false
+		}
+		return c.filter(args[0], args[1], want)
+	}
+	c.failf("%s is not a finite set of the fragment", clip(t))
+	return sexpr{}, false
+}
+
+// interval builds [a+dl, b+dh] from compiled ends.
+func (c *compiler) interval(a, b nexpr, dl, dh int64, k kind) sexpr {
+	fa, fb := a.f, b.f
+	return sexpr{f: func(e *env) (fset, bool) {
+		x, ok1 := fa(e)
+		y, ok2 := fb(e)
+		if !ok1 || !ok2 {
+			return fset{}, false
+		}
+		lo, ok1 := x.int64()
+		hi, ok2 := y.int64()
+		if !ok1 || !ok2 || lo < -1<<60 || hi > 1<<60 {
+			return fset{}, false
+		}
+		return fset{interval: true, lo: lo + dl, hi: hi + dh}, true
+	}, elem: k, deps: a.deps | b.deps}
+}
+
+// filter compiles Finset.filter p s for p a lambda.
+func (c *compiler) filter(p, s *leansrc.Term, want kind) (sexpr, bool) {
+	src, ok := c.set(s, want)
+	if !ok {
+		return sexpr{}, false
+	}
+	if p.Kind != leansrc.TermLambda || len(p.Binders) != 1 || len(p.Binders[0].Names) != 1 {
+		c.failf("filter by %s", clip(p))
+		return sexpr{}, false
+	}
+	b := p.Binders[0]
+	if b.Type != nil && typeOf(b.Type) != src.elem {
+		c.failf("filter binder type %s", clip(b.Type))
+		return sexpr{}, false
+	}
+	bd, done := c.bind(p, 0, b.Names[0], src.elem)
+	body, ok := c.prop(p.Args[0])
+	done()
+	if !ok {
+		return sexpr{}, false
+	}
+	fs, fb, slot := src.f, body.f, bd.slot
+	return sexpr{f: func(e *env) (fset, bool) {
+		st, ok := fs(e)
+		if !ok || st.size() > maxSet {
+			return fset{}, false
+		}
+		out := fset{}
+		good := st.each(func(x num) bool {
+			if !e.tick() {
+				return false
+			}
+			e.v[slot] = x
+			switch fb(e) {
+			case tru:
+				out.list = append(out.list, x)
+			case unk:
+				return false
+			}
+			return true
+		})
+		return out, good
+	}, elem: src.elem, deps: src.deps | body.deps}, true
+}
+
+// lexpr is a compiled list of numbers.
+type lexpr struct {
+	f    func(*env) ([]num, bool)
+	deps uint64
+}
+
+// list compiles Nat.digits b n (least significant digit first).
+func (c *compiler) list(t *leansrc.Term) (lexpr, bool) {
+	defer c.enter(t)()
+	name, args, ok := c.appParts(t)
+	if !ok || len(args) != 2 || c.resolve(name)[0] != "Nat.digits" {
+		c.failf("%s is not a list of the fragment", clip(t))
+		return lexpr{}, false
+	}
+	b, ok1 := c.argAs(args[0], kNat)
+	n, ok2 := c.argAs(args[1], kNat)
+	if !ok1 || !ok2 {
+		return lexpr{}, false
+	}
+	fb, fn := b.f, n.f
+	return lexpr{f: func(e *env) ([]num, bool) {
+		bv, ok1 := fb(e)
+		nv, ok2 := fn(e)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return digits(bv, nv)
+	}, deps: b.deps | n.deps}, true
+}
+
+// digits is Nat.digits: base 0 gives [n], base 1 gives n ones, otherwise
+// the digits least significant first ([] for 0).
+func digits(b, n num) ([]num, bool) {
+	base, ok1 := b.int64()
+	x, ok2 := n.int64()
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	switch base {
+	case 0:
+		if x == 0 {
+			return nil, true
+		}
+		return []num{n}, true
+	case 1:
+		if x > maxSet {
+			return nil, false
+		}
+		out := make([]num, x)
+		for i := range out {
+			out[i] = small(1)
+		}
+		return out, true
+	}
+	var out []num
+	for x > 0 {
+		out = append(out, small(x%base))
+		x /= base
+	}
+	return out, true
+}
+
+// bigOp compiles ∑ x ∈ s, f x and ∏ x ∈ s, f x (optionally `with p x`).
+func (c *compiler) bigOp(t *leansrc.Term, want kind) (nexpr, bool) {
+	if len(t.Binders) != 1 || len(t.Binders[0].Names) != 1 || t.Binders[0].Pred != "∈" {
+		c.failf("%s without a finite set of the fragment", t.Text)
+		return nexpr{}, false
+	}
+	b := t.Binders[0]
+	s, ok := c.set(b.Bound, kNone)
+	if !ok {
+		return nexpr{}, false
+	}
+	bd, done := c.bind(t, 0, b.Names[0], s.elem)
+	defer done()
+	var filter pexpr
+	if len(t.Args) > 1 {
+		if filter, ok = c.prop(t.Args[1]); !ok {
+			return nexpr{}, false
+		}
+	}
+	body, ok := c.num(t.Args[0], want)
+	if !ok {
+		return nexpr{}, false
+	}
+	op, unit := addNum, small(0)
+	if t.Text == "∏" {
+		op, unit = mulNum, small(1)
+	}
+	fs, fb, ff, slot := s.f, body.f, filter.f, bd.slot
+	return nexpr{f: func(e *env) (num, bool) {
+		st, ok := fs(e)
+		if !ok {
+			return num{}, false
+		}
+		acc := unit
+		good := st.each(func(x num) bool {
+			if !e.tick() {
+				return false
+			}
+			e.v[slot] = x
+			if ff != nil {
+				switch ff(e) {
+				case fls:
+					return true
+				case unk:
+					return false
+				}
+			}
+			v, ok := fb(e)
+			if !ok {
+				return false
+			}
+			acc, ok = op(acc, v)
+			return ok
+		})
+		return acc, good
+	}, t: body.t, poly: body.poly, deps: s.deps | body.deps | filter.deps}, true
+}

@@ -1,0 +1,107 @@
+package falsify
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// exprGen writes random terms over the variables a, b, c of one type.
+type exprGen struct {
+	rng  *rand.Rand
+	typ  string // "ℕ", "ℤ" or "ℚ"
+	vars []string
+}
+
+func (g *exprGen) expr(depth int) string {
+	if depth == 0 || g.rng.Intn(4) == 0 {
+		if g.rng.Intn(3) == 0 {
+			return fmt.Sprint(g.rng.Intn(12))
+		}
+		return g.vars[g.rng.Intn(len(g.vars))]
+	}
+	ops := []string{"+", "-", "*", "/", "%", "^"}
+	if g.typ == "ℚ" {
+		ops = []string{"+", "-", "*", "/", "^"}
+	}
+	op := ops[g.rng.Intn(len(ops))]
+	if g.typ != "ℕ" && g.rng.Intn(8) == 0 {
+		return "-(" + g.expr(depth-1) + ")"
+	}
+	if op == "^" {
+		return "(" + g.expr(depth-1) + ") ^ " + fmt.Sprint(g.rng.Intn(4))
+	}
+	return "(" + g.expr(depth-1) + " " + op + " " + g.expr(depth-1) + ")"
+}
+
+// trueStatements are statement shapes true for every e1, e2 of the type.
+var trueStatements = map[string][]string{
+	"": {
+		": E1 = E1",
+		": E1 + E2 = E2 + E1",
+		": E1 * E2 = E2 * E1",
+		": E1 ≤ E2 ∨ E2 < E1",
+		": (E1 + E2) * E1 = E1 * E1 + E2 * E1",
+		"(h : E1 = E2) : E2 = E1",
+		"(h₁ : E1 ≤ E2) (h₂ : E2 ≤ E1) : E1 = E2",
+	},
+	"ℕ": {
+		": E1 / E2 * E2 + E1 % E2 = E1",
+		"(h : 0 < E2) : E1 % E2 < E2",
+		": E1 - E2 + E2 = max E1 E2",
+		": ((E1 - E2 : ℕ) : ℤ) = if E2 ≤ E1 then ((E1 : ℕ) : ℤ) - ((E2 : ℕ) : ℤ) else 0",
+		": 0 ≤ E1",
+		": E1 ∣ E1 * E2",
+		": ∀ m, m ∣ E1 → m ≤ E1 ∨ E1 = 0",
+		": Odd E1 ∨ Even E1",
+		": ∃ k, E1 = 2 * k ∨ E1 = 2 * k + 1",
+		": Nat.gcd E1 E2 ∣ E1",
+		": E1 ≡ E1 + E2 * 3 [MOD 3]",
+	},
+	"ℤ": {
+		": E1 / E2 * E2 + E1 % E2 = E1",
+		"(h : E2 ≠ 0) : 0 ≤ E1 % E2 ∧ E1 % E2 < |E2|",
+		": |E1| = |-E1|",
+		": E1 - E2 + E2 = E1",
+		": E1 ∣ E1 * E2",
+		": Int.natAbs (E1 * E2) = Int.natAbs E1 * Int.natAbs E2",
+	},
+	"ℚ": {
+		"(h : E2 ≠ 0) : E1 / E2 * E2 = E1",
+		"(h : E2 = 0) : E1 / E2 = 0",
+		": E1 - E2 + E2 = E1",
+		": (E1 + E2) / 2 ≤ max E1 E2",
+	},
+}
+
+// TestSoundness generates statements true by construction and asserts
+// that none is refuted.
+func TestSoundness(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	checked, decided := 0, 0
+	for _, typ := range []string{"ℕ", "ℤ", "ℚ"} {
+		g := &exprGen{rng: rng, typ: typ, vars: []string{"a", "b", "c"}}
+		shapes := append(append([]string{}, trueStatements[""]...), trueStatements[typ]...)
+		for i := 0; i < 60; i++ {
+			for _, shape := range shapes {
+				e1, e2 := g.expr(3), g.expr(2)
+				body := strings.NewReplacer("E1", "("+e1+")", "E2", "("+e2+")").Replace(shape)
+				header := "(a b c : " + typ + ") " + body
+				r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 50e6, MaxAssignments: 300, Seed: int64(i)})
+				checked++
+				if r.Verdict == Refuted {
+					t.Errorf("refuted a true statement with %s: %s", r.Counterexample, header)
+				}
+				if r.Verdict == NotRefuted {
+					decided++
+				}
+			}
+		}
+	}
+	if decided < checked/2 {
+		t.Errorf("only %d of %d true statements were decided on some assignment", decided, checked)
+	}
+	t.Logf("%d true statements, %d checked on ≥1 assignment, none refuted", checked, decided)
+}

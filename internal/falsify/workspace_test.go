@@ -1,0 +1,84 @@
+package falsify
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/library"
+)
+
+var (
+	wsOnce sync.Once
+	wsLib  *library.Library
+	wsErr  error
+)
+
+// workspaceLibrary loads the real testdata/workspace library once.
+func workspaceLibrary(t testing.TB) *library.Library {
+	t.Helper()
+	dir := filepath.Join("..", "..", "testdata", "workspace")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("testdata/workspace not present")
+	}
+	wsOnce.Do(func() {
+		ws, err := library.Discover(dir, nil)
+		if err != nil {
+			wsErr = err
+			return
+		}
+		wsLib, wsErr = library.Load(context.Background(), ws, library.Options{})
+	})
+	if wsErr != nil {
+		t.Fatal(wsErr)
+	}
+	return wsLib
+}
+
+// opensResolver resolves a stub's names the way the name check does in its
+// simplest form: the name as written, then under each opened namespace,
+// keeping the names the library declares.
+func opensResolver(lib *library.Library, opens ...string) func(string) []string {
+	return func(name string) []string {
+		var out []string
+		for _, full := range append([]string{name}, prefixed(opens, name)...) {
+			if _, ok := lib.Lookup(full); ok {
+				out = append(out, full)
+			}
+		}
+		return out
+	}
+}
+
+func TestWorkspaceDemo(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	lib := workspaceLibrary(t)
+	flib := FromLibrary(lib, opensResolver(lib, "Minimath", "Mm"))
+	tests := []struct {
+		header  string
+		verdict Verdict
+		cex     string
+	}{
+		{"(n : ℕ) (hp : Mm.Prime n) : Mm.Odd n", Refuted, "n = 2"},
+		{"(n : ℕ) (hp : Mm.Prime n) (h : 2 < n) : Mm.Odd n", NotRefuted, ""},
+		{"(n : ℕ) (hp : Prime n) (h : 2 < n) : Odd n", NotRefuted, ""},
+		{"(n : ℕ) (h : Odd n) : Mm.Prime n", Refuted, "n = 1"},
+		{"(n : ℕ) : Even n ∨ Odd n", NotRefuted, ""},
+		{"(a b : ℕ) (h : a ∣ₘ b) : a ≤ b", Refuted, "a = 1, b = 0"},
+		{"(a b : ℕ) (hb : 0 < b) (h : a ∣ₘ b) : a ≤ b", NotRefuted, ""},
+		{"(a b : ℕ) : Coprime a b", Unknown, ""}, // Mm.gcd is recursive: not unfolded
+		{"(a : ℕ) : a ⊗ₘ 1 = a", Unknown, ""},    // Mm.lcm uses Mm.gcd
+		{"(a b : ℕ) : a ∣ₘ a * b", NotRefuted, ""},
+		{"(a b : ℕ) (h : b ∣ₘ a) : a ∣ₘ b", Refuted, "a = 0, b = 1"},
+		{"(n : ℕ) (h : 1 < n) : ∃ p, Mm.Prime p ∧ p ∣ₘ n", NotRefuted, ""},
+		{"(a b n : ℕ) (h : ModEq n a b) : a = b", Refuted, "a = 0, b = 1, n = 1"},
+	}
+	for _, tc := range tests {
+		r := Falsify(context.Background(), stmt(t, tc.header, flib), flib, Options{Budget: 1e9})
+		if r.Verdict != tc.verdict || r.Counterexample != tc.cex {
+			t.Errorf("%s\n got %v %q (%d assignments, %s)\nwant %v %q", tc.header, r.Verdict, r.Counterexample, r.Assignments, r.Reason, tc.verdict, tc.cex)
+		}
+	}
+}
