@@ -424,14 +424,22 @@ func OffsetOf(text string, p Pos) int {
 }
 
 // Verdict names every check that ran and its result, on one line joined by
-// " · ": names, Lean, the falsifier, coverage and back-translation (a
-// rejection by the safety gate alone, as no other check runs then). It
-// never says the stub passed: Passed does.
+// " · ", the failed checks first: names, Lean, the falsifier, coverage and
+// back-translation (a rejection by the safety gate alone, as no other
+// check runs then). It never says the stub passed: Passed does. Why Lean
+// was not run is LeanSkipped.
 func (r *Report) Verdict() string {
 	if !r.GatePassed {
 		return "rejected by the safety gate: " + r.GateReason
 	}
-	var parts []string
+	var failed, rest []string
+	add := func(text string, bad bool) {
+		if bad {
+			failed = append(failed, text)
+		} else {
+			rest = append(rest, text)
+		}
+	}
 	switch {
 	case len(r.Unknown) > 0:
 		var ns []string
@@ -442,15 +450,15 @@ func (r *Report) Verdict() string {
 				ns = append(ns, u.Name)
 			}
 		}
-		parts = append(parts, "unknown names: "+strings.Join(ns, ", "))
+		add("unknown names: "+strings.Join(ns, ", "), true)
 	case r.NamesSkipped != "":
-		parts = append(parts, "names not checked ("+r.NamesSkipped+")")
+		add("names not checked", false)
 	default:
-		parts = append(parts, "names known")
+		add("names known", false)
 	}
 	switch {
 	case r.LeanFailed:
-		parts = append(parts, r.LeanSkipped)
+		add(r.LeanSkipped, true)
 	case r.LeanRan && !r.LeanOK:
 		n := 0
 		for _, m := range r.Messages {
@@ -458,13 +466,16 @@ func (r *Report) Verdict() string {
 				n++
 			}
 		}
-		parts = append(parts, fmt.Sprintf("Lean reported %d error(s): %s", n, firstLine(r.firstError())))
+		add(fmt.Sprintf("Lean reported %d error(s): %s", n, firstLine(r.firstError())), true)
 	case r.LeanRan:
-		parts = append(parts, "Lean accepted the stub")
+		add("Lean accepted the stub", false)
 	default:
-		parts = append(parts, "Lean not run ("+strings.TrimPrefix(r.LeanSkipped, "Lean was not run: ")+")")
+		add("Lean not run", false)
 	}
-	return strings.Join(append(parts, r.meaningVerdicts()...), " · ")
+	for _, m := range r.meaningVerdicts() {
+		add(m.text, m.failed)
+	}
+	return strings.Join(append(failed, rest...), " · ")
 }
 
 func (r *Report) firstError() string {

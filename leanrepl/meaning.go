@@ -49,12 +49,29 @@ func StatementOf(s *Stub) falsify.Statement {
 // check does, with the library's definitions to unfold when the checker
 // has a library.
 func (c *Checker) MeaningLibrary(s *Stub, header string) falsify.Library {
+	resolve := newResolver(s, ParseHeader(header), c.cfg.Names, c.cfg.Kinds).fullNames
 	var l *library.Library
 	if c.cfg.Library != nil {
 		l = c.cfg.Library()
 	}
-	return falsify.FromLibrary(l, newResolver(s, ParseHeader(header), c.cfg.Names, c.cfg.Kinds).fullNames)
+	if l == nil {
+		return namesOnly(resolve)
+	}
+	return falsify.FromLibrary(l, resolve)
 }
+
+// namesOnly is the Library of a checker without a library: it resolves
+// names and knows no definition or notation.
+type namesOnly func(name string) []string
+
+// Resolve returns the full names name may denote.
+func (r namesOnly) Resolve(name string) []string { return r(name) }
+
+// Definition knows no definition.
+func (namesOnly) Definition(string) (falsify.Definition, bool) { return falsify.Definition{}, false }
+
+// Notation knows no notation.
+func (namesOnly) Notation(string) (falsify.Notation, bool) { return falsify.Notation{}, false }
 
 // falsifyStatement runs the falsifier on a stub that passed the gate.
 func (c *Checker) falsifyStatement(ctx context.Context, s *Stub, header string) *falsify.Result {
@@ -79,18 +96,24 @@ func coverageOf(s *Stub, req CheckRequest) *coverage.Result {
 	return &res
 }
 
-// meaningVerdicts are the verdict parts of the meaning checks, in the order
-// of Verdict.
-func (r *Report) meaningVerdicts() []string {
-	var out []string
+// verdictPart is one check's part of a Verdict.
+type verdictPart struct {
+	text   string
+	failed bool
+}
+
+// meaningVerdicts are the verdict parts of the meaning checks: the
+// falsifier, coverage and back-translation.
+func (r *Report) meaningVerdicts() []verdictPart {
+	var out []verdictPart
 	if f := r.Falsifier; f != nil {
 		switch f.Verdict {
 		case falsify.Refuted:
-			out = append(out, "refuted: "+f.Counterexample)
+			out = append(out, verdictPart{"refuted: " + f.Counterexample, true})
 		case falsify.NotRefuted:
-			out = append(out, fmt.Sprintf("not refuted (%d assignments)", f.Assignments))
+			out = append(out, verdictPart{fmt.Sprintf("not refuted (%d assignments)", f.Assignments), false})
 		default:
-			out = append(out, "falsifier undecided ("+f.Reason+")")
+			out = append(out, verdictPart{"falsifier undecided (" + f.Reason + ")", false})
 		}
 	}
 	if cv := r.Coverage; cv != nil {
@@ -99,13 +122,13 @@ func (r *Report) meaningVerdicts() []string {
 			for i, f := range fs {
 				msgs[i] = f.Message
 			}
-			out = append(out, strings.Join(msgs, ", "))
+			out = append(out, verdictPart{strings.Join(msgs, ", "), true})
 		} else {
-			out = append(out, cv.Verdict())
+			out = append(out, verdictPart{cv.Verdict(), false})
 		}
 	}
 	if bt := r.BackTranslation; bt != nil {
-		out = append(out, fmt.Sprintf("back-translation agrees %.2f", bt.Score))
+		out = append(out, verdictPart{fmt.Sprintf("back-translation agrees %.2f", bt.Score), false})
 	}
 	return out
 }

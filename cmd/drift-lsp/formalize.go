@@ -375,6 +375,9 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 	if len(res.Opens) > 0 {
 		fmt.Fprintf(w, "\nNeeds in the header: %s\n", strings.Join(res.Opens, "; "))
 	}
+	if r := res.Report; r != nil && r.GatePassed && !r.LeanRan && !r.LeanFailed {
+		fmt.Fprintf(w, "\nLean was not run: %s\n", strings.TrimPrefix(r.LeanSkipped, "Lean was not run: "))
+	}
 	if res.Report != nil && !res.Report.Passed() {
 		fmt.Fprintf(w, "\nChosen stub (FAILED the checks: %s):\n%s\n", res.Report.Verdict(), res.Stub)
 		return
