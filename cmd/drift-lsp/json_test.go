@@ -81,6 +81,8 @@ func TestJSONGolden(t *testing.T) {
 		{"retrieve", append(append([]string{"retrieve", "--json", "-k", "3", "-m", "2"}, root...), "Every prime number other than 2 is odd."), 0, false},
 		{"check_unknown_name", append(append([]string{"check", "--json", "--no-lean"}, root...), "theorem t (x : Nat := 1) (p : Nat) (hp : Mm.Prime p) : Mm.IsOdd p := by sorry"), 1, false},
 		{"check_gate", []string{"check", "--json", "theorem t : True := by decide"}, 1, false},
+		{"check_refuted", append(append([]string{"check", "--json", "--no-lean", "--header", "open Minimath Mm", "--statement", "Every prime number greater than 2 is odd."}, root...),
+			"theorem odd_of_prime (n : ℕ) (hp : Mm.Prime n) : Mm.Odd n := by sorry"), 1, false},
 		{"formalize", append(append([]string{"formalize", "--json", "--name", "odd_of_two_lt"}, root...), "Every prime number greater than 2 is odd."), 0, false},
 		{"bench_index", []string{"bench", "index", "--root", ws, "--runs", "1", "--reparses", "1", "--json"}, 0, false},
 		{"bench_retrieval", append([]string{"bench", "retrieval", "--json", "--bench", filepath.Join("testdata", "bench.jsonl")}, root...), 0, false},
