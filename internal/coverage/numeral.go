@@ -142,6 +142,9 @@ func numeral(ws []word, i int) (n num, a, b int, ok bool) {
 			}
 		}
 	}
+	if a > 0 && ws[a-1].text == "↑" {
+		a-- // ↑2
+	}
 	if a > 0 && ws[a-1].text == "-" && (a == 1 || !operandEnd(ws[a-2]) || separated(ws[a-2], w)) {
 		n.neg = true
 		a--

@@ -261,6 +261,10 @@ func extract(statement string) []cond {
 var asides = map[string]bool{"called": true, "denote": true, "denotes": true, "means": true, "example": true,
 	"reminder": true, "note": true, "stands": true}
 
+// answerFormat are the words before "answer" in a sentence that says how
+// to write it ("express your answer", "give an answer between 0 and 16").
+var answerFormat = map[string]bool{"your": true, "an": true}
+
 // definitions marks the words of sentences that define a term ("is
 // called", "is said to be", "let n! denote"), give an example or a
 // reminder, or say how to write the answer.
@@ -272,7 +276,7 @@ func definitions(ws []word, lw []string) []bool {
 			continue
 		}
 		for k := start; k < i; k++ {
-			if asides[lw[k]] || lw[k] == "said" && k+1 < i && lw[k+1] == "to" || lw[k] == "your" && k+1 < i && lw[k+1] == "answer" {
+			if asides[lw[k]] || lw[k] == "said" && k+1 < i && lw[k+1] == "to" || lw[k] == "answer" && k > start && answerFormat[lw[k-1]] {
 				for j := start; j < i; j++ {
 					used[j] = true
 				}

@@ -127,8 +127,8 @@ func (r *reader) prose(i int) int {
 	case strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/-"):
 		r.emit(s[i:i+1]+" ", i, i+1)
 		return i + 1
-	case s[i] == ',' && i > 0 && isDigit(s[i-1]) && thousands(s[i+1:]):
-		return i + 1 // 39,500 is one number
+	case separator(s, i, len(s)) > 0:
+		return i + separator(s, i, len(s)) // 39,500 is one number
 	}
 	_, n := utf8.DecodeRuneInString(s[i:])
 	r.emit(s[i:i+n], i, i+n)
@@ -142,8 +142,8 @@ func (r *reader) latex(from, to int) {
 	for i < to {
 		c := s[i]
 		switch {
-		case i > from && isDigit(s[i-1]) && (strings.HasPrefix(s[i:], "{,}") || strings.HasPrefix(s[i:], ",\\!")) && thousands(s[i+3:to]):
-			i += 3 // 200{,}000 and 200,\!000 are one number
+		case separator(s, i, to) > 0:
+			i += separator(s, i, to) // 200{,}000 is one number
 			continue
 		case c == '\\' && textCommand(s[i:to]) > 0:
 			n := textCommand(s[i:to])
@@ -178,8 +178,6 @@ func (r *reader) latex(from, to int) {
 			continue
 		case c == '&' || c == '~' || c == '"' || c == '`' || c == '\'':
 			r.emit(" ", i, i+1)
-		case c == ',' && i > from && isDigit(s[i-1]) && thousands(s[i+1:to]):
-			// 1,000 is one number
 		case strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/-"):
 			r.emit(s[i:i+1]+" ", i, i+1)
 		default:
@@ -320,6 +318,20 @@ func skipScript(s string, i, to int) int {
 	return i + n
 }
 
+// separator returns the length of the thousands separator at s[i] (",",
+// "{,}" or ",\!" between a digit and three digits), or 0.
+func separator(s string, i, to int) int {
+	if i == 0 || !isDigit(s[i-1]) {
+		return 0
+	}
+	for _, sep := range []string{",", "{,}", ",\\!"} {
+		if strings.HasPrefix(s[i:to], sep) && thousands(s[i+len(sep):to]) {
+			return len(sep)
+		}
+	}
+	return 0
+}
+
 func thousands(s string) bool {
 	return len(s) >= 3 && isDigit(s[0]) && isDigit(s[1]) && isDigit(s[2]) && (len(s) == 3 || !isDigit(s[3]))
 }
@@ -335,6 +347,9 @@ var choiceMarker = regexp.MustCompile(`(?:\\(?:textbf|text|mathrm|mathbf|rm|bf)\
 // from the (A) label to the sentence that gives the answer ("Show that it
 // is …") or the end: the numerals of the wrong choices are no condition.
 func blankChoices(s string) string {
+	if !strings.Contains(s, "A") || !strings.Contains(s, "B") || !strings.Contains(s, "C") || !strings.Contains(s, "D") {
+		return s
+	}
 	locs := choiceMarker.FindAllStringSubmatchIndex(s, -1)
 	next := byte('A')
 	start, last := -1, -1
