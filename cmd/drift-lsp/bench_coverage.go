@@ -27,7 +27,7 @@ type coverageProblem struct {
 }
 
 func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench coverage", stderr, "usage: drift-lsp bench coverage [--proofnet FILE.jsonl] [--minif2f INFORMAL_DIR,LEAN_DIR] [-v]",
+	fs := newFlagSet("bench coverage", stderr, "usage: drift-lsp bench coverage [--proofnet FILE.jsonl] [--minif2f INFORMAL_DIR,LEAN_DIR] [-v] [--misses N]",
 		"Checks every reference formal statement against its own informal statement and prints the flag",
 		"rate (the references are correct: a flag is a false alarm), then the fraction of false variants",
 		"made from the references (a numeral hypothesis dropped, a constant changed, a strict bound dropped)",
@@ -35,6 +35,7 @@ func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
 	proofnet := fs.String("proofnet", "", "ProofNet-format JSONL (informal_stmt, formal_stmt)")
 	minif2f := fs.String("minif2f", "", "miniF2F informal and Lean 4 statement directories, comma-separated")
 	verbose := fs.Bool("v", false, "print every flagged problem with its findings")
+	misses := fs.Int("misses", 0, "print up to this many false variants that were not flagged")
 	if !parseNoArgs(fs, args) {
 		return 2
 	}
@@ -69,14 +70,14 @@ func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
 		sets = append(sets, set{"minif2f", ps})
 	}
 	for _, s := range sets {
-		benchCoverageSet(stdout, s.name, s.problems, *verbose)
+		benchCoverageSet(stdout, s.name, s.problems, *verbose, *misses)
 	}
 	return 0
 }
 
 // benchCoverageSet checks one set's references and variants and prints
 // the figures.
-func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verbose bool) {
+func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verbose bool, misses int) {
 	flagged, skipped, conds, covered := 0, 0, 0, 0
 	byKind := map[coverage.Kind]int{}
 	variants := map[string][2]int{} // kind → flagged, total
@@ -112,6 +113,9 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 			c[1]++
 			if !r.Complete() {
 				c[0]++
+			} else if misses > 0 {
+				misses--
+				fmt.Fprintf(w, "MISS %s (%s):\n  informal: %s\n  variant:  %s\n", p.ID, v.kind, oneLine(p.Informal, 400), oneLine(v.stmt, 400))
 			}
 			variants[v.kind] = c
 		}

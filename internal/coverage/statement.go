@@ -27,6 +27,7 @@ type cond struct {
 	pieces []string // name pieces that also cover the condition ("pos")
 	also   quant    // a second quantifier sort that covers it (exactly one: unique)
 	sign   bool     // a sign word: any stronger lower or upper bound covers it
+	side   []string // an equation: numerals its other side must have too
 }
 
 // comparisonPhrases are the prose spellings of an order relation to a
@@ -203,6 +204,12 @@ func extract(statement string) []cond {
 		}
 	}
 	// comparisons written in math, then the remaining numerals
+	ellipsis := map[int]bool{}
+	for _, w := range ws {
+		if w.text == "…" && w.math {
+			ellipsis[w.seg] = true
+		}
+	}
 	for i := range ws {
 		if used[i] || !ws[i].math {
 			continue
@@ -212,25 +219,24 @@ func extract(statement string) []cond {
 			continue
 		}
 		bd, r, ok := boundOf(ws, n, a, b)
-		if !ok || bd.rel == relEq || n.s == "0" && ws[i].text == "⊥" {
+		if !ok || n.s == "0" && ws[i].text == "⊥" || ellipsis[ws[i].seg] {
 			continue
 		}
-		lo, hi := a, b
-		if r < a {
-			lo = exprBefore(ws, r)
-		} else {
-			hi = exprAfter(ws, r)
+		lo, hi, side := otherSide(ws, a, b, r)
+		c := cond{phrase: text(min(lo, a), max(hi, b)), kind: KindComparison, bounds: bd.equivalents()}
+		if bd.rel == relEq {
+			// a value at numerals, f(-1) = 0, wants an equation to 0 whose
+			// other side has the numerals of f(-1); any other equation to
+			// a numeral is a quantity
+			if !application(ws, side[0], side[1]) {
+				continue
+			}
+			c.side = sideNumerals(ws, side[0], side[1])
 		}
 		for k := a; k <= b; k++ {
 			used[k] = true
 		}
-		out = append(out, cond{phrase: text(lo, hi), kind: KindComparison, bounds: bd.equivalents()})
-	}
-	ellipsis := map[int]bool{}
-	for _, w := range ws {
-		if w.text == "…" && w.math {
-			ellipsis[w.seg] = true
-		}
+		out = append(out, c)
 	}
 	for i, w := range ws {
 		if used[i] || w.kind != leansrc.TokNumber || ellipsis[w.seg] && w.math || spaceExponent(ws, i) {
@@ -343,6 +349,48 @@ func wordsAt(lw []string, ws []word, i int, words []string) bool {
 		}
 	}
 	return true
+}
+
+// otherSide returns the first and last word of a comparison's operand
+// across relation ws[r] from the numeral ws[a..b], as a phrase span and as
+// the operand's own span.
+func otherSide(ws []word, a, b, r int) (lo, hi int, side [2]int) {
+	if r < a {
+		lo = exprBefore(ws, r)
+		return lo, b, [2]int{lo, r - 1}
+	}
+	hi = exprAfter(ws, r)
+	return a, hi, [2]int{r + 1, hi}
+}
+
+// application reports whether ws[from..to] is a function applied to
+// numerals only: f(-1), P(2, 3).
+func application(ws []word, from, to int) bool {
+	if from < 0 || to >= len(ws) || to-from < 3 || ws[from].kind != leansrc.TokIdent || ws[from+1].text != "(" || ws[to].text != ")" {
+		return false
+	}
+	for _, w := range ws[from+2 : to] {
+		if w.kind != leansrc.TokNumber && w.text != "-" && w.text != "," {
+			return false
+		}
+	}
+	return true
+}
+
+// sideNumerals lists the numerals among ws[from..to], signed.
+func sideNumerals(ws []word, from, to int) []string {
+	var out []string
+	for k := max(from, 0); k <= to && k < len(ws); k++ {
+		if ws[k].kind != leansrc.TokNumber {
+			continue
+		}
+		if n, _, _, ok := numeral(ws, k); ok {
+			out = append(out, n.String())
+		} else if n, _, ok := parseNum(ws[k].text); ok {
+			out = append(out, n.String())
+		}
+	}
+	return out
 }
 
 // exprBefore returns the first word of the operand left of relation ws[r]

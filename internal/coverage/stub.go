@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -19,7 +20,15 @@ type stubFacts struct {
 	names    []string        // identifiers as written
 	symbols  map[string]bool
 	binder   bool // a binder before the colon, or ∀ / fun / set-builder
-	equation bool // the stub states an equation or an equivalence
+	equation  bool       // the stub states an equation or an equivalence
+	equations []equation // its equations to a numeral
+}
+
+// equation is one equation of a stub to numeral c, with the numerals of
+// its other side.
+type equation struct {
+	c    num
+	side []string
 }
 
 // notationWords are the name pieces behind Lean notation, so that a
@@ -104,8 +113,12 @@ func readStub(stub string) *stubFacts {
 		if plain, _, _ := parseNum(w.text); plain.s != n.s {
 			f.numerals[plain.s] = true // 7 / 2: 3.5, and 7
 		}
-		if bd, _, ok := boundOf(ws, n, a, b); ok {
+		if bd, r, ok := boundOf(ws, n, a, b); ok {
 			f.bounds[bd] = true
+			if bd.rel == relEq {
+				_, _, side := otherSide(ws, a, b, r)
+				f.equations = append(f.equations, equation{bd.c, sideNumerals(ws, side[0], side[1])})
+			}
 		}
 		f.intervals(ws, a, n)
 	}
@@ -242,6 +255,24 @@ func (f *stubFacts) hasBound(bs []bound) bool {
 	return false
 }
 
+// hasEquation reports whether the stub has an equation to c whose other
+// side has every numeral of side.
+func (f *stubFacts) hasEquation(c num, side []string) bool {
+	for _, e := range f.equations {
+		if e.c != c {
+			continue
+		}
+		all := true
+		for _, s := range side {
+			all = all && slices.Contains(e.side, s)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
 // stronger reports whether the stub states a bound of the same direction
 // that implies b (10 ≤ m implies m > 0), for a sign word.
 func (f *stubFacts) stronger(b bound) bool {
@@ -297,6 +328,9 @@ func (f *stubFacts) covers(c cond) bool {
 		}
 		return all || f.hasPiece(c.pieces...)
 	case KindComparison:
+		if len(c.side) > 0 {
+			return f.hasEquation(c.bounds[0].c, c.side)
+		}
 		if f.hasBound(c.bounds) || f.hasPiece(c.pieces...) || c.sign && f.stronger(c.bounds[0]) {
 			return true
 		}
