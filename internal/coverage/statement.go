@@ -239,7 +239,7 @@ func extract(statement string) []cond {
 		out = append(out, c)
 	}
 	for i, w := range ws {
-		if used[i] || w.kind != leansrc.TokNumber || ellipsis[w.seg] && w.math || spaceExponent(ws, i) {
+		if used[i] || w.kind != leansrc.TokNumber || w.index || ellipsis[w.seg] && w.math || spaceExponent(ws, i) {
 			continue
 		}
 		if c, b, ok := interval(statement, ws, i); ok {

@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -18,6 +19,7 @@ type word struct {
 	math       bool
 	seg        int  // the math span the word is in (1, 2, …), 0 for prose
 	stub       bool // the word is Lean of a stub
+	index      bool // a numeral subscript (x_1): an argument, no quantity
 }
 
 // reader turns a statement into Lean-scannable text: math (`$…$`, `$$…$$`,
@@ -32,7 +34,8 @@ type reader struct {
 	end  []int // and where it ends
 	seg  []int // math span number of the byte, 0 for prose
 	cur  int   // the current math span, 0 in prose
-	segs int   // math spans so far
+	segs  int   // math spans so far
+	index []int // output offsets of numeral subscripts
 }
 
 // emit writes s for the statement's bytes [at, end).
@@ -109,7 +112,8 @@ func read(s string) []word {
 		if t.Kind == leansrc.TokDoc || t.Kind == leansrc.TokModDoc {
 			continue
 		}
-		out = append(out, word{kind: t.Kind, text: string(r.out[t.Start:t.End]), start: r.off[t.Start], end: r.end[t.End-1], math: r.seg[t.Start] > 0, seg: r.seg[t.Start]})
+		out = append(out, word{kind: t.Kind, text: string(r.out[t.Start:t.End]), start: r.off[t.Start], end: r.end[t.End-1],
+			math: r.seg[t.Start] > 0, seg: r.seg[t.Start], index: slices.Contains(r.index, int(t.Start))})
 	}
 	return joinRelations(out)
 }
@@ -165,7 +169,14 @@ func (r *reader) latex(from, to int) {
 			continue
 		case c == '_':
 			j := skipScript(s, i+1, to)
-			r.emit(" ", i, j)
+			if d := strings.Trim(s[i+1:j], "{} "); d != "" && strings.Trim(d, "0123456789") == "" {
+				// x_{1} is the value x(1); its index is no quantity
+				r.emit("(", i, j)
+				r.index = append(r.index, len(r.out))
+				r.emit(d+")", i, j)
+			} else {
+				r.emit(" ", i, j)
+			}
 			i = j
 			continue
 		case c == '{':
