@@ -14,12 +14,12 @@ import (
 // the numeral bounds of its comparisons, the pieces of its names and its
 // binders and quantifiers.
 type stubFacts struct {
-	numerals map[string]bool // canonical numerals, unsigned
-	bounds   map[bound]bool
-	pieces   map[string]bool // lower-case name pieces and notation words
-	names    []string        // identifiers as written
-	symbols  map[string]bool
-	binder   bool // a binder before the colon, or ∀ / fun / set-builder
+	numerals  map[string]bool // canonical numerals, unsigned
+	bounds    map[bound]bool
+	pieces    map[string]bool // lower-case name pieces and notation words
+	names     []string        // identifiers as written
+	symbols   map[string]bool
+	binder    bool       // a binder before the colon, or ∀ / fun / set-builder
 	equation  bool       // the stub states an equation or an equivalence
 	equations []equation // its equations to a numeral
 }

@@ -28,12 +28,12 @@ type word struct {
 // characters that would open a Lean comment or string blanked. off maps
 // every output byte to its statement offset.
 type reader struct {
-	src  string
-	out  []byte
-	off  []int // statement offset where the construct that wrote the byte starts
-	end  []int // and where it ends
-	seg  []int // math span number of the byte, 0 for prose
-	cur  int   // the current math span, 0 in prose
+	src   string
+	out   []byte
+	off   []int // statement offset where the construct that wrote the byte starts
+	end   []int // and where it ends
+	seg   []int // math span number of the byte, 0 for prose
+	cur   int   // the current math span, 0 in prose
 	segs  int   // math spans so far
 	index []int // output offsets of numeral subscripts
 }
