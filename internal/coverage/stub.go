@@ -16,6 +16,7 @@ import (
 type stubFacts struct {
 	numerals  map[string]bool // canonical numerals, unsigned
 	bounds    map[bound]bool
+	assumed   map[bound]bool  // bounds of hypotheses, binders, set-builders, intervals and types
 	pieces    map[string]bool // lower-case name pieces and notation words
 	names     []string        // identifiers as written
 	symbols   map[string]bool
@@ -59,8 +60,9 @@ func readStub(stub string) *stubFacts {
 		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End), stub: true})
 	}
 	ws = joinRelations(ws)
-	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
+	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
 	colon := topColon(ws)
+	builder := setBuilders(ws)
 	for i, w := range ws {
 		switch w.kind {
 		case leansrc.TokIdent:
@@ -84,8 +86,8 @@ func readStub(stub string) *stubFacts {
 				f.pieces["unitinterval"] = true
 			}
 			if natural[w.text] {
-				f.bounds[bound{relLowerEq, num{s: "0"}}] = true
-				f.bounds[bound{relLower, num{s: "1", neg: true}}] = true
+				f.assume(bound{relLowerEq, num{s: "0"}})
+				f.assume(bound{relLower, num{s: "1", neg: true}})
 			}
 		case leansrc.TokSymbol:
 			f.symbols[w.text] = true
@@ -115,6 +117,9 @@ func readStub(stub string) *stubFacts {
 		}
 		if bd, r, ok := boundOf(ws, n, a, b); ok {
 			f.bounds[bd] = true
+			if i < colon || builder[i] || r >= 2 && (ws[r-2].text == "∀" || ws[r-2].text == "∃") {
+				f.assumed[bd] = true
+			}
 			if bd.rel == relEq {
 				_, _, side := otherSide(ws, a, b, r)
 				f.equations = append(f.equations, equation{bd.c, sideNumerals(ws, side[0], side[1])})
@@ -126,7 +131,7 @@ func readStub(stub string) *stubFacts {
 		// a prime is at least 2
 		for _, b := range []bound{{relLowerEq, num{s: "2"}}, {relLower, num{s: "0"}}, {relLowerEq, num{s: "0"}}, {relNe, num{s: "0"}}, {relNe, num{s: "1"}}} {
 			for _, e := range b.equivalents() {
-				f.bounds[e] = true
+				f.assume(e)
 			}
 		}
 	}
@@ -139,7 +144,7 @@ func readStub(stub string) *stubFacts {
 		for _, r := range [][2]rel{{relLowerEq, relLower}, {relUpperEq, relUpper}} {
 			if f.bounds[bound{r[0], b.c}] {
 				for _, e := range (bound{r[1], b.c}).equivalents() {
-					f.bounds[e] = true
+					f.assume(e)
 				}
 			}
 		}
@@ -169,10 +174,10 @@ func (f *stubFacts) intervals(ws []word, a int, n num) {
 			return false
 		}
 		if r := rs[arg]; r != 0 {
-			f.bounds[bound{r, n}] = true
+			f.assume(bound{r, n})
 		}
 		if name == "range" || name == "Fin" {
-			f.bounds[bound{relLowerEq, num{s: "0"}}] = true
+			f.assume(bound{relLowerEq, num{s: "0"}})
 		}
 		return true
 	}
@@ -195,6 +200,34 @@ func (f *stubFacts) intervals(ws []word, a int, n num) {
 		return
 	}
 	record(j-1, 1)
+}
+
+// setBuilders marks the words after the bar of a set-builder {x | …}.
+func setBuilders(ws []word) []bool {
+	out := make([]bool, len(ws))
+	type open struct{ brace, bar bool }
+	var stack []open
+	inside := 0 // open braces past their bar
+	for i, w := range ws {
+		switch w.text {
+		case "(", "[", "{", "⦃", "⟨":
+			stack = append(stack, open{brace: w.text == "{"})
+		case ")", "]", "}", "⦄", "⟩":
+			if n := len(stack); n > 0 {
+				if stack[n-1].bar {
+					inside--
+				}
+				stack = stack[:n-1]
+			}
+		case "|":
+			if n := len(stack); n > 0 && stack[n-1].brace && !stack[n-1].bar {
+				stack[n-1].bar = true
+				inside++
+			}
+		}
+		out[i] = inside > 0
+	}
+	return out
 }
 
 // topColon returns the index of the colon that ends the binders, or -1.
@@ -245,6 +278,13 @@ func pieces(id string) []string {
 	return out
 }
 
+// assume records a bound the stub assumes: a hypothesis, a binder's
+// type or an interval's.
+func (f *stubFacts) assume(b bound) {
+	f.bounds[b] = true
+	f.assumed[b] = true
+}
+
 // hasBound reports whether the stub states one of bs.
 func (f *stubFacts) hasBound(bs []bound) bool {
 	for _, b := range bs {
@@ -280,7 +320,7 @@ func (f *stubFacts) stronger(b bound) bool {
 	if err != nil {
 		return false
 	}
-	for h := range f.bounds {
+	for h := range f.assumed {
 		v, err := strconv.ParseFloat(h.c.String(), 64)
 		if err != nil {
 			continue
