@@ -10,13 +10,13 @@ import (
 )
 
 // word is one token of a statement or a stub: its text (LaTeX already
-// read: `\geq` is "≥"), its kind and, for a statement, its byte range in
-// the statement and whether it was inside math.
+// read: `\geq` is "≥"), its kind and its byte range in the statement or
+// the stub.
 type word struct {
 	kind       leansrc.TokenKind
 	text       string
 	start, end int
-	math       bool
+	math       bool // the word is inside math
 	seg        int  // the math span the word is in (1, 2, …), 0 for prose
 	stub       bool // the word is Lean of a stub
 	index      bool // a numeral subscript (x_1): an argument, no quantity
@@ -24,9 +24,10 @@ type word struct {
 
 // reader turns a statement into Lean-scannable text: math (`$…$`, `$$…$$`,
 // `\(…\)`, `\[…\]`) has its LaTeX commands replaced by the symbols they
-// stand for and its subscripts dropped; prose is copied with the few
-// characters that would open a Lean comment or string blanked. off maps
-// every output byte to its statement offset.
+// stand for, its numeral subscripts made arguments (x_{1} → x(1)) and its
+// other subscripts dropped; \text{…} and prose are copied with the few
+// characters that would open a Lean comment or string blanked. off and end
+// map every output byte to the statement bytes it came from.
 type reader struct {
 	src   string
 	out   []byte
@@ -75,7 +76,7 @@ var mathOpeners = []struct{ open, close string }{
 	{"$$", "$$"}, {"$", "$"}, {`\(`, `\)`}, {`\[`, `\]`},
 }
 
-// read scans s and returns its words.
+// read scans the statement s (valid UTF-8) and returns its words.
 func read(s string) []word {
 	s = blankChoices(s)
 	n := len(s) + 16
@@ -391,6 +392,9 @@ func blankChoices(s string) string {
 // relations are the symbols a comparison is written with.
 var relations = map[string]bool{"<": true, ">": true, "≤": true, "≥": true, "≠": true, "=": true}
 
+// asciiRelations are the relations spelled with a following "=".
+var asciiRelations = map[string]string{">": "≥", "<": "≤", "!": "≠"}
+
 // joinRelations merges the ASCII spellings >=, <= and != that the Lean
 // scanner leaves as two symbols.
 func joinRelations(ws []word) []word {
@@ -398,7 +402,7 @@ func joinRelations(ws []word) []word {
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		if i+1 < len(ws) && ws[i+1].text == "=" && ws[i+1].start == w.end && w.kind == leansrc.TokSymbol {
-			if rel, ok := map[string]string{">": "≥", "<": "≤", "!": "≠"}[w.text]; ok {
+			if rel, ok := asciiRelations[w.text]; ok {
 				w.text, w.end = rel, ws[i+1].end
 				i++
 			}
