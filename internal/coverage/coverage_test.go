@@ -57,6 +57,8 @@ func TestCheck(t *testing.T) {
 		{"negative numeral", "Show that if $x > -1$ then $x + 1 > 0$.", "(x : ℝ) (h : -1 < x) : x + 1 > 0", nil, nil},
 		{"typed numeral", "Show that if $x > 2$ then $x^2 > 4$.", "(x : ℝ) (h : (2 : ℝ) < x) : x ^ 2 > 4", nil, nil},
 		{"decimal as fraction", "If $t$ is less than $3.5$ then $t < 4$.", "(t : ℝ) (h : t < 7 / 2) : t < 4", nil, nil},
+		{"fraction as decimal", "If $t < \\frac{7}{2}$ then $t < 4$.", "(t : ℝ) (h : t < 3.5) : t < 4", nil, nil},
+		{"fraction changed", "If $t < \\frac{7}{2}$ then $t < 4$.", "(t : ℝ) (h : t < 7 / 3) : t < 4", nil, []string{"omits 't < \\frac{7}{2}'"}},
 		{"interval", "Every $x \\in [0, 1]$ satisfies $x^2 \\le x$.", "(x : ℝ) (hx : x ∈ Set.Icc 0 1) : x ^ 2 ≤ x", nil, nil},
 		{"interval as the unit interval", "Every $x \\in [0, 1]$ satisfies $x^2 \\le x$.", "(x : unitInterval) : (x : ℝ) ^ 2 ≤ x", nil, nil},
 		{"interval dropped", "Every $x \\in [0, 1]$ satisfies $x^2 \\le x$.", "(x : ℝ) (hx : x ≤ 1) : x ^ 2 ≤ x", nil, []string{"omits '[0, 1]'"}},

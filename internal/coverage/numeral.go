@@ -149,8 +149,12 @@ func numeral(ws []word, i int) (n num, a, b int, ok bool) {
 		n.neg = true
 		a--
 	}
-	if b+2 < len(ws) && ws[b+1].text == "/" && (ws[b+2].kind == leansrc.TokNumber || ws[b+2].text == "(") && leftFree(ws, a) {
-		if d, _, db, ok := numeral(ws, b+2); ok && !d.neg {
+	if b+2 < len(ws) && ws[b+1].text == "/" && leftFree(ws, a) {
+		k := b + 2
+		if ws[k].text == "(" && k+1 < len(ws) {
+			k++ // 7 / (2 : ℝ), \frac{7}{2}
+		}
+		if d, da, db, ok := numeral(ws, k); ok && !d.neg && da == b+2 {
 			if q, ok := ratio(n, d); ok {
 				return q, a, db, true // 7 / 2 is the numeral 3.5
 			}
