@@ -33,11 +33,14 @@ type Concept struct {
 }
 
 // Condition is one quantity or condition of the statement and whether the
-// stub accounts for it; Phrase is the statement's own text for it.
+// stub accounts for it; Phrase is the statement's own text for it, and
+// Times, for a numeral the statement's math writes more than once, how
+// many times (the stub must write it as often).
 type Condition struct {
 	Phrase  string `json:"phrase"`
 	Kind    Kind   `json:"kind"`
 	Covered bool   `json:"covered"`
+	Times   int    `json:"times,omitempty"`
 }
 
 // Finding is one condition the stub omits.
@@ -73,7 +76,11 @@ func (r Result) Findings() []Finding {
 	out := []Finding{}
 	for _, c := range r.Conditions {
 		if !c.Covered {
-			out = append(out, Finding{Kind: c.Kind, Phrase: c.Phrase, Message: fmt.Sprintf("omits '%s'", c.Phrase)})
+			msg := fmt.Sprintf("omits '%s'", c.Phrase)
+			if c.Times > 1 {
+				msg = fmt.Sprintf("omits '%s' (the statement writes it %d times)", c.Phrase, c.Times)
+			}
+			out = append(out, Finding{Kind: c.Kind, Phrase: c.Phrase, Message: msg})
 		}
 	}
 	return out
@@ -101,22 +108,42 @@ func Check(statement, stub string, concepts []Concept) Result {
 	statement = strings.ToValidUTF8(statement, " ")
 	st := readStub(stub)
 	var res Result
-	seen := map[string]bool{}
-	add := func(phrase string, kind Kind, covered bool) {
-		phrase = strings.TrimSpace(phrase)
-		key := string(kind) + "\x00" + phrase
-		if phrase == "" || seen[key] {
+	seen := map[string]int{}
+	add := func(c Condition) {
+		c.Phrase = strings.TrimSpace(c.Phrase)
+		key := string(c.Kind) + "\x00" + c.Phrase
+		if c.Phrase == "" {
 			return
 		}
-		seen[key] = true
-		res.Conditions = append(res.Conditions, Condition{Phrase: phrase, Kind: kind, Covered: covered})
+		if i, ok := seen[key]; ok {
+			// the same phrase again: covered only if both are
+			res.Conditions[i].Covered = res.Conditions[i].Covered && c.Covered
+			res.Conditions[i].Times = max(res.Conditions[i].Times, c.Times)
+			return
+		}
+		seen[key] = len(res.Conditions)
+		res.Conditions = append(res.Conditions, c)
 	}
-	for _, c := range extract(statement) {
-		add(c.phrase, c.kind, st.covers(c))
+	conds := extract(statement)
+	times := map[string]int{} // how often math writes each counted numeral
+	for _, c := range conds {
+		if c.counted {
+			times[c.values[0].s]++
+		}
+	}
+	for _, c := range conds {
+		covered, n := st.covers(c), 0
+		if c.counted && times[c.values[0].s] > 1 {
+			// x^2 + y^2 = 2 writes 2 three times: a stub with fewer 2s
+			// dropped or changed one
+			n = times[c.values[0].s]
+			covered = covered && (st.counts[c.values[0].s] >= n || st.hasPiece(c.pieces...))
+		}
+		add(Condition{Phrase: c.phrase, Kind: c.kind, Covered: covered, Times: n})
 	}
 	for _, c := range concepts {
 		if words := conceptWords(c.Phrase); len(words) > 0 || len(c.Names) > 0 {
-			add(c.Phrase, KindConcept, st.mentions(c.Names, words))
+			add(Condition{Phrase: c.Phrase, Kind: KindConcept, Covered: st.mentions(c.Names, words)})
 		}
 	}
 	return res

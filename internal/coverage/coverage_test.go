@@ -92,6 +92,9 @@ func TestCheck(t *testing.T) {
 		// numerals
 		{"quantities", "Show that $2^8 \\bmod 5$ is 1.", "2 ^ 8 % 5 = 1", nil, nil},
 		{"quantity changed", "Show that $2^8 \\bmod 5$ is 1.", "2 ^ 8 % 5 = 3", nil, []string{"omits '1'"}},
+		{"numeral written as often", "Show that $x^2 + y^2 \\ge 2xy$.", "(x y : ℝ) : x ^ 2 + y ^ 2 ≥ 2 * x * y", nil, nil},
+		{"numeral written less often", "Show that $x^2 + y^2 \\ge 2xy$.", "(x y : ℝ) : x ^ 2 + y ^ 3 ≥ 2 * x * y", nil, []string{"omits '2' (the statement writes it 3 times)"}},
+		{"numeral written as a product", "Show that $x^2 + y^2 \\ge 2xy$.", "(x y : ℝ) : x ^ 2 + y * y ≥ 2 * x * y", nil, nil},
 		{"thousands", "Show that 1,000 is divisible by 8.", "8 ∣ 1000", nil, nil},
 		{"twice", "Twice an odd number is even.", "(n : ℕ) (h : Odd n) : Even (2 * n)", nil, nil},
 		{"square", "The square of a multiple of 3 is a multiple of 9.", "(n : ℕ) (h : 3 ∣ n) : 9 ∣ n ^ 2", nil, nil},

@@ -19,15 +19,16 @@ const (
 
 // cond is one condition read from a statement and what covers it.
 type cond struct {
-	phrase string
-	kind   Kind
-	bounds []bound  // comparison: any one of them; exactly k: = k
-	values []num    // quantity: all of them
-	quant  quant    // quantifier
-	pieces []string // name pieces that also cover the condition ("pos")
-	also   quant    // a second quantifier sort that covers it (exactly one: unique)
-	sign   bool     // a sign word: any stronger lower or upper bound covers it
-	side   []string // an equation: numerals its other side must have too
+	phrase  string
+	kind    Kind
+	bounds  []bound  // comparison: any one of them; exactly k: = k
+	values  []num    // quantity: all of them
+	quant   quant    // quantifier
+	pieces  []string // name pieces that also cover the condition ("pos")
+	also    quant    // a second quantifier sort that covers it (exactly one: unique)
+	sign    bool     // a sign word: any stronger lower or upper bound covers it
+	side    []string // an equation: numerals its other side must have too
+	counted bool     // a numeral of math other than 0 and 1: the stub must write it as often
 }
 
 // comparisonPhrase is a prose spelling of an order relation to the
@@ -293,7 +294,8 @@ func (x *extraction) numeral(i int) {
 	if end == w.start {
 		end = w.end
 	}
-	x.out = append(x.out, cond{phrase: x.statement[w.start:end], kind: KindQuantity, values: []num{n}, pieces: numeralEquivalents[n.s]})
+	counted := w.math && n.s != "0" && n.s != "1"
+	x.out = append(x.out, cond{phrase: x.statement[w.start:end], kind: KindQuantity, values: []num{n}, pieces: numeralEquivalents[n.s], counted: counted})
 }
 
 // asides are words of a sentence that defines a term, gives an example or

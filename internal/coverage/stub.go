@@ -16,6 +16,7 @@ import (
 type stubFacts struct {
 	numerals  map[string]bool // canonical numerals, unsigned
 	bounds    map[bound]bool
+	counts    map[string]int  // how often each numeral is written
 	assumed   map[bound]bool  // bounds of hypotheses, binders, set-builders, intervals and types
 	pieces    map[string]bool // lower-case name pieces and notation words
 	names     []string        // identifiers as written
@@ -60,7 +61,7 @@ func readStub(stub string) *stubFacts {
 		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End), stub: true})
 	}
 	ws = joinRelations(ws)
-	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
+	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, counts: map[string]int{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
 	colon := topColon(ws)
 	builder := setBuilders(ws)
 	for i, w := range ws {
@@ -75,6 +76,7 @@ func readStub(stub string) *stubFacts {
 			}
 			if i+2 < len(ws) && ws[i+1].text == "*" && ws[i+2].text == w.text {
 				f.numerals["2"] = true // x * x
+				f.counts["2"]++
 			}
 			if w.text == "ℕ" && i+1 < len(ws) && ws[i+1].text == "+" {
 				f.pieces["pnat"] = true
@@ -112,8 +114,10 @@ func readStub(stub string) *stubFacts {
 			continue
 		}
 		f.numerals[n.s] = true
-		if plain, _, _ := parseNum(w.text); plain.s != n.s {
-			f.numerals[plain.s] = true // 7 / 2: 3.5, and 7
+		if w.kind == leansrc.TokNumber {
+			plain, _, _ := parseNum(w.text)
+			f.counts[plain.s]++
+			f.numerals[plain.s] = true // 7 / 2 is 3.5, and 7
 		}
 		if bd, r, ok := boundOf(ws, n, a, b); ok {
 			f.bounds[bd] = true
