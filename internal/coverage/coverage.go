@@ -4,9 +4,36 @@
 // for the statement's sub-queries (prime, odd) and the quantifier words
 // ("every", "there exists", "exactly", "unique", "distinct"). It needs no
 // model and no Lean: the statement is read with a small phrase grammar over
-// its prose and its LaTeX, the stub with the project's Lean scanner. It
-// favours precision: a condition is covered by any of the usual ways Lean
-// states it, so that a correct stub is rarely flagged.
+// its prose and its LaTeX, the stub with the project's Lean scanner
+// (leansrc.Scan).
+//
+// It favours precision: a condition is covered by any of the usual ways
+// Lean states it, so that a correct stub is rarely flagged.
+//   - A comparison with a numeral is covered by the same bound on either
+//     side of the relation and by its integer shift: "greater than 2" by
+//     2 < n, n > 2, 3 ≤ n or n ≥ 3; by an interval (n ∈ Set.Ioi 2); and,
+//     for x ≥ c known from a type or a hypothesis, by x ≠ c (a prime other
+//     than 2). "positive", "non-negative" and "nonzero" are bounds by 0,
+//     also stated by ℕ+, NNReal or ℕ, or by any stronger assumed bound.
+//   - A numeral is covered by the same numeral anywhere in the stub (3.5 by
+//     7 / 2) or by a name piece that says it (sq, sqrt, Even say 2; ⁻¹ says
+//     1); one the statement's math writes k times (0 and 1 excepted) must be
+//     written k times. A value at numerals, f(-1) = 0, wants an equation to
+//     0 whose other side has -1.
+//   - Quantifier words want a binder or ∀ (every), ∃ or a Nonempty-like name
+//     (there exists, where asserted rather than assumed), an equation to k
+//     (exactly k), ∃! or an equation (unique), ≠ or an injectivity-like name
+//     (distinct).
+//   - A concept is covered by one of its premises' names, by a name with the
+//     same last component (Mm.Prime for Nat.Prime, p.Prime), by the notation
+//     of one (∣ for Dvd.dvd) or by a name with a word of the phrase as a
+//     piece.
+//
+// What the statement says outside its claim is no condition: answer
+// choices of a multiple-choice problem, sentences that define a term, give
+// an example or say how to write the answer, subscripts that index (x_1),
+// the terms of an ellipsis (1 + 2 + ⋯ + n), the dimension of a space (ℝ^2)
+// and angles in degrees.
 package coverage
 
 import (

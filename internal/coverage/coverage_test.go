@@ -32,6 +32,7 @@ func TestCheck(t *testing.T) {
 		{"demo 3 ≤ n", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 3 ≤ n) : Mm.Odd n", demoConcepts, nil},
 		{"demo n ≥ 3", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n ≥ 3) : Mm.Odd n", demoConcepts, nil},
 		{"demo ASCII n >= 3", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n >= 3) : Mm.Odd n", demoConcepts, nil},
+		{"demo interval", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n ∈ Set.Ioi 2) : Mm.Odd n", demoConcepts, nil},
 		{"demo prime other than 2", demo, "(n : ℕ) (hp : Nat.Prime n) (h : n ≠ 2) : Odd n", nil, nil},
 		{"demo off by one", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 ≤ n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo bound inside an expression", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n + 2 < 7) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
