@@ -129,8 +129,10 @@ func (r Result) Verdict() string {
 // Check extracts the conditions of the informal statement and tells which
 // of them stub accounts for. stub is the stub's statement: its binders and,
 // after the colon, its type (`(n : ℕ) (hp : Nat.Prime n) : Odd n`); a bare
-// type is read as the type. concepts are optional. Check never fails: text
-// it cannot read yields fewer conditions, never an error.
+// type is read as the type, and of a whole declaration only the statement
+// is read (not its name, attributes or proof). concepts are optional.
+// Check never fails: text it cannot read yields fewer conditions, never an
+// error.
 func Check(statement, stub string, concepts []Concept) Result {
 	statement = strings.ToValidUTF8(statement, " ")
 	st := readStub(stub)

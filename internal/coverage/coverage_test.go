@@ -32,6 +32,7 @@ func TestCheck(t *testing.T) {
 		{"demo 3 ≤ n", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 3 ≤ n) : Mm.Odd n", demoConcepts, nil},
 		{"demo n ≥ 3", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n ≥ 3) : Mm.Odd n", demoConcepts, nil},
 		{"demo ASCII n >= 3", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n >= 3) : Mm.Odd n", demoConcepts, nil},
+		{"demo whole declaration", demo, "@[simp] theorem odd_of_prime_gt_two (n : ℕ) (hp : Mm.Prime n) : Mm.Odd n := by sorry", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo interval", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n ∈ Set.Ioi 2) : Mm.Odd n", demoConcepts, nil},
 		{"demo prime other than 2", demo, "(n : ℕ) (hp : Nat.Prime n) (h : n ≠ 2) : Odd n", nil, nil},
 		{"demo off by one", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 ≤ n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},

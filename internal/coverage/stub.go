@@ -60,7 +60,7 @@ func readStub(stub string) *stubFacts {
 		}
 		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End), stub: true})
 	}
-	ws = joinRelations(ws)
+	ws = statementOnly(joinRelations(ws))
 	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, counts: map[string]int{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
 	colon := topColon(ws)
 	builder := setBuilders(ws)
@@ -204,6 +204,41 @@ func (f *stubFacts) intervals(ws []word, a int, n num) {
 		return
 	}
 	record(j-1, 1)
+}
+
+// declKeywords start a declaration whose name is no part of its statement.
+var declKeywords = map[string]bool{"theorem": true, "lemma": true, "example": true}
+
+// statementOnly drops what a whole declaration has around its statement:
+// attributes, modifiers, the keyword and the name before it, the proof
+// after it (a name such as odd_of_prime_gt_two must not state 2).
+func statementOnly(ws []word) []word {
+	for i, w := range ws {
+		if declKeywords[w.text] {
+			ws = ws[i+1:]
+			if w.text != "example" && len(ws) > 0 && ws[0].kind == leansrc.TokIdent {
+				ws = ws[1:]
+			}
+			break
+		}
+		if w.text != "@[" && w.text != "]" && w.kind != leansrc.TokIdent {
+			break // binders: no declaration around the statement
+		}
+	}
+	depth := 0
+	for i, w := range ws {
+		switch w.text {
+		case "(", "[", "{", "⦃", "⟨", "@[":
+			depth++
+		case ")", "]", "}", "⦄", "⟩":
+			depth--
+		case ":=":
+			if depth <= 0 {
+				return ws[:i]
+			}
+		}
+	}
+	return ws
 }
 
 // setBuilders marks the words after the bar of a set-builder {x | …}.
