@@ -31,10 +31,11 @@ func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
 		"Checks every reference formal statement against its own informal statement and prints the flag",
 		"rate (the references are correct: a flag is a false alarm), then the fraction of false variants",
 		"made from the references (a numeral hypothesis dropped, a constant changed, a strict bound dropped)",
-		"that are flagged. miniF2F pairs informal/<split>/NAME.json (informal_statement) with NAME.lean.")
+		"that are flagged. Every flagged reference is printed with its findings. miniF2F pairs",
+		"INFORMAL_DIR/NAME.json (informal_statement) with LEAN_DIR/NAME.lean.")
 	proofnet := fs.String("proofnet", "", "ProofNet-format JSONL (informal_stmt, formal_stmt)")
 	minif2f := fs.String("minif2f", "", "miniF2F informal and Lean 4 statement directories, comma-separated")
-	verbose := fs.Bool("v", false, "print every flagged problem with its findings")
+	verbose := fs.Bool("v", false, "print the informal and formal statements of every flagged problem too")
 	misses := fs.Int("misses", 0, "print up to this many false variants that were not flagged")
 	if !parseNoArgs(fs, args) {
 		return 2
@@ -98,12 +99,13 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 			for _, f := range fs {
 				byKind[f.Kind]++
 			}
+			msgs := make([]string, len(fs))
+			for i, f := range fs {
+				msgs[i] = f.Message
+			}
+			fmt.Fprintf(w, "FLAG %s: %s\n", p.ID, strings.Join(msgs, "; "))
 			if verbose {
-				msgs := make([]string, len(fs))
-				for i, f := range fs {
-					msgs[i] = f.Message
-				}
-				fmt.Fprintf(w, "FLAG %s: %s\n  informal: %s\n  formal:   %s\n", p.ID, strings.Join(msgs, "; "), oneLine(p.Informal, 400), oneLine(stmt, 400))
+				fmt.Fprintf(w, "  informal: %s\n  formal:   %s\n", oneLine(p.Informal, 400), oneLine(stmt, 400))
 			}
 			continue
 		}
