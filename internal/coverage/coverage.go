@@ -145,8 +145,14 @@ func Check(statement, stub string, concepts []Concept) Result {
 			return
 		}
 		if i, ok := seen[key]; ok {
-			// the same phrase again: covered only if both are
-			res.Conditions[i].Covered = res.Conditions[i].Covered && c.Covered
+			// the same phrase again: a numeral is covered if both are (one
+			// may be counted), a phrase if one is (its context may say
+			// more: "positive factors" are divisors in ℕ)
+			if c.Kind == KindQuantity {
+				res.Conditions[i].Covered = res.Conditions[i].Covered && c.Covered
+			} else {
+				res.Conditions[i].Covered = res.Conditions[i].Covered || c.Covered
+			}
 			res.Conditions[i].Times = max(res.Conditions[i].Times, c.Times)
 			return
 		}
