@@ -406,8 +406,8 @@ func application(ws []word, from, to int) bool {
 		return false
 	}
 	for _, w := range ws[from+2 : to] {
-		if w.kind != leansrc.TokNumber && w.text != "-" && w.text != "," {
-			return false
+		if _, suffix, ok := parseNum(w.text); (!ok || suffix != "") && w.text != "-" && w.text != "," {
+			return false // f(3z) is no value at numerals
 		}
 	}
 	return true
