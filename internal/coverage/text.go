@@ -37,6 +37,32 @@ type reader struct {
 	cur   int   // the current math span, 0 in prose
 	segs  int   // math spans so far
 	index []int // output offsets of numeral subscripts
+	// blackboard is the output length after the last blackboard letter,
+	// blackboardAt the statement offset of its command
+	blackboard, blackboardAt int
+}
+
+// signedSets are the marks after a number set that restrict its sign:
+// \mathbb{Z}^{+} is the positive integers.
+var signedSets = []struct{ mark, word string }{
+	{"^{+}", "positive"}, {"^+", "positive"}, {"_{+}", "positive"}, {"_+", "positive"}, {"_{>0}", "positive"},
+	{"^{\\geq 0}", "nonnegative"}, {"_{\\geq 0}", "nonnegative"}, {"_{\\ge 0}", "nonnegative"}, {"_{\\geq0}", "nonnegative"},
+}
+
+// signed reads a sign mark at s[i] after the number set whose command
+// starts at at, and writes its word as prose, so that it is read as
+// "positive" is; it returns the bytes read.
+func (r *reader) signed(at, i int) int {
+	for _, m := range signedSets {
+		if strings.HasPrefix(r.src[i:], m.mark) {
+			cur := r.cur
+			r.cur = 0
+			r.emit(" "+m.word+" ", at, i+len(m.mark))
+			r.cur = cur
+			return len(m.mark)
+		}
+	}
+	return 0
 }
 
 // emit writes s for the statement's bytes [at, end).
@@ -171,10 +197,15 @@ func (r *reader) latex(from, to int) {
 		case c == '_':
 			j := skipScript(s, i+1, to)
 			if d := strings.Trim(s[i+1:j], "{} "); d != "" && strings.Trim(d, "0123456789") == "" {
-				// x_{1} is the value x(1); its index is no quantity
-				r.emit("(", i, j)
-				r.index = append(r.index, len(r.out))
-				r.emit(d+")", i, j)
+				// x_{1} is the value x(1); its index is no quantity, but
+				// the 7 of \mathbb{F}_7 is one
+				at := i
+				if r.blackboard == len(r.out) {
+					at = r.blackboardAt // the phrase is \mathbb{F}_7
+				} else {
+					r.index = append(r.index, len(r.out)+1)
+				}
+				r.emit("("+d+")", at, j)
 			} else {
 				r.emit(" ", i, j)
 			}
@@ -227,7 +258,8 @@ func (r *reader) command(i int) int {
 	if name == "mathbb" || name == "Bbb" {
 		if w, n := blackboard(s[j:]); n > 0 {
 			r.emit(" "+w+" ", i, j+n)
-			return j + n
+			r.blackboard, r.blackboardAt = len(r.out), i
+			return j + n + r.signed(i, j+n)
 		}
 	}
 	if sym, ok := latexSymbols[name]; ok {
