@@ -62,75 +62,100 @@ func readStub(stub string) *stubFacts {
 	}
 	ws = statementOnly(joinRelations(ws))
 	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, counts: map[string]int{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
-	colon := topColon(ws)
-	builder := setBuilders(ws)
+	colon, builder := topColon(ws), setBuilders(ws)
 	for i, w := range ws {
 		switch w.kind {
 		case leansrc.TokIdent:
-			f.names = append(f.names, w.text)
-			for _, p := range pieces(w.text) {
-				f.pieces[singular(p)] = true
-			}
-			if p, ok := notationWords[w.text]; ok {
-				f.pieces[p] = true
-			}
-			if i+2 < len(ws) && ws[i+1].text == "*" && ws[i+2].text == w.text {
-				f.numerals["2"] = true // x * x
-				f.counts["2"]++
-			}
-			if w.text == "ℕ" && i+1 < len(ws) && ws[i+1].text == "+" {
-				f.pieces["pnat"] = true
-			}
-			if w.text == "fun" || w.text == "λ" {
-				f.binder = true
-			}
-			if w.text == "I" {
-				f.pieces["unitinterval"] = true
-			}
-			if natural[w.text] {
-				f.assume(bound{relLowerEq, num{s: "0"}})
-				f.assume(bound{relLower, num{s: "1", neg: true}})
-			}
+			f.ident(ws, i)
 		case leansrc.TokSymbol:
-			f.symbols[w.text] = true
-			if p, ok := notationWords[w.text]; ok {
-				f.pieces[p] = true
-			}
-			if w.text == "∃" && i+1 < len(ws) && ws[i+1].text == "!" && ws[i+1].start == w.end {
-				f.pieces["unique"] = true
-			}
-			if w.text == "=" || w.text == "↔" {
-				f.equation = true
-			}
-			if i < colon && (w.text == "(" || w.text == "{" || w.text == "⦃" || w.text == "[") {
-				f.binder = true
-			}
-			if w.text == "∀" || w.text == "|" && i > 0 && ws[i-1].kind == leansrc.TokIdent {
-				f.binder = true
-			}
+			f.symbol(ws, i, colon)
 		}
-		n, a, b, ok := numeral(ws, i)
-		if !ok {
-			continue
+		if n, a, b, ok := numeral(ws, i); ok {
+			f.numeral(ws, i, n, a, b, i < colon || builder[i])
 		}
-		f.numerals[n.s] = true
-		if w.kind == leansrc.TokNumber {
-			plain, _, _ := parseNum(w.text)
-			f.counts[plain.s]++
-			f.numerals[plain.s] = true // 7 / 2 is 3.5, and 7
-		}
-		if bd, r, ok := boundOf(ws, n, a, b); ok {
-			f.bounds[bd] = true
-			if i < colon || builder[i] || r >= 2 && (ws[r-2].text == "∀" || ws[r-2].text == "∃") {
-				f.assumed[bd] = true
-			}
-			if bd.rel == relEq {
-				_, _, side := otherSide(ws, a, b, r)
-				f.equations = append(f.equations, equation{bd.c, sideNumerals(ws, side[0], side[1])})
-			}
-		}
-		f.intervals(ws, a, n)
 	}
+	f.derive()
+	return f
+}
+
+// ident records what identifier ws[i] says: its name pieces, a square
+// written x * x, ℕ+, a binder, a type whose values are at least 0.
+func (f *stubFacts) ident(ws []word, i int) {
+	w := ws[i]
+	f.names = append(f.names, w.text)
+	for _, p := range pieces(w.text) {
+		f.pieces[singular(p)] = true
+	}
+	if p, ok := notationWords[w.text]; ok {
+		f.pieces[p] = true
+	}
+	if i+2 < len(ws) && ws[i+1].text == "*" && ws[i+2].text == w.text {
+		f.numerals["2"] = true // x * x
+		f.counts["2"]++
+	}
+	if w.text == "ℕ" && i+1 < len(ws) && ws[i+1].text == "+" {
+		f.pieces["pnat"] = true
+	}
+	if w.text == "fun" || w.text == "λ" {
+		f.binder = true
+	}
+	if w.text == "I" {
+		f.pieces["unitinterval"] = true
+	}
+	if natural[w.text] {
+		f.assume(bound{relLowerEq, num{s: "0"}})
+		f.assume(bound{relLower, num{s: "1", neg: true}})
+	}
+}
+
+// symbol records what symbol ws[i] says: its notation's name piece, ∃!,
+// an equation, a binder.
+func (f *stubFacts) symbol(ws []word, i, colon int) {
+	w := ws[i]
+	f.symbols[w.text] = true
+	if p, ok := notationWords[w.text]; ok {
+		f.pieces[p] = true
+	}
+	if w.text == "∃" && i+1 < len(ws) && ws[i+1].text == "!" && ws[i+1].start == w.end {
+		f.pieces["unique"] = true
+	}
+	if w.text == "=" || w.text == "↔" {
+		f.equation = true
+	}
+	if i < colon && (w.text == "(" || w.text == "{" || w.text == "⦃" || w.text == "[") {
+		f.binder = true
+	}
+	if w.text == "∀" || w.text == "|" && i > 0 && ws[i-1].kind == leansrc.TokIdent {
+		f.binder = true
+	}
+}
+
+// numeral records the numeral operand n = ws[a..b] found at word i: the
+// numeral, the bound or equation it is a side of (assumed: in a hypothesis
+// or a set-builder), the interval it is an end of.
+func (f *stubFacts) numeral(ws []word, i int, n num, a, b int, assumed bool) {
+	f.numerals[n.s] = true
+	if ws[i].kind == leansrc.TokNumber {
+		plain, _, _ := parseNum(ws[i].text)
+		f.counts[plain.s]++
+		f.numerals[plain.s] = true // 7 / 2 is 3.5, and 7
+	}
+	if bd, r, ok := boundOf(ws, n, a, b); ok {
+		f.bounds[bd] = true
+		if assumed || r >= 2 && (ws[r-2].text == "∀" || ws[r-2].text == "∃") {
+			f.assumed[bd] = true
+		}
+		if bd.rel == relEq {
+			_, _, side := otherSide(ws, a, b, r)
+			f.equations = append(f.equations, equation{bd.c, sideNumerals(ws, side[0], side[1])})
+		}
+	}
+	f.intervals(ws, a, n)
+}
+
+// derive adds the bounds that follow from others: a prime is at least 2,
+// and x ≥ c with x ≠ c is x > c.
+func (f *stubFacts) derive() {
 	if f.pieces["prime"] {
 		// a prime is at least 2
 		for _, b := range []bound{{relLowerEq, num{s: "2"}}, {relLower, num{s: "0"}}, {relLowerEq, num{s: "0"}}, {relNe, num{s: "0"}}, {relNe, num{s: "1"}}} {
@@ -141,10 +166,13 @@ func readStub(stub string) *stubFacts {
 	}
 	// x ≥ c and x ≠ c say x > c (n : ℕ with n ≠ 0 is positive; a prime
 	// other than 2 is greater than 2)
+	var ne []bound
 	for b := range f.bounds {
-		if b.rel != relNe {
-			continue
+		if b.rel == relNe {
+			ne = append(ne, b)
 		}
+	}
+	for _, b := range ne {
 		for _, r := range [][2]rel{{relLowerEq, relLower}, {relUpperEq, relUpper}} {
 			if f.bounds[bound{r[0], b.c}] {
 				for _, e := range (bound{r[1], b.c}).equivalents() {
@@ -153,7 +181,6 @@ func readStub(stub string) *stubFacts {
 			}
 		}
 	}
-	return f
 }
 
 // intervalBounds are the bounds an interval or range puts on its members,
