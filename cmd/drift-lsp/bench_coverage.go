@@ -30,7 +30,8 @@ func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bench coverage", stderr, "usage: drift-lsp bench coverage [--proofnet FILE.jsonl] [--minif2f INFORMAL_DIR,LEAN_DIR] [-v] [--misses N]",
 		"Checks every reference formal statement against its own informal statement and prints the flag",
 		"rate (the references are correct: a flag is a false alarm), then the fraction of false variants",
-		"made from the references (a numeral hypothesis dropped, a constant changed, a strict bound dropped)",
+		"made from the references (a numeral hypothesis dropped, a constant changed, a strict bound dropped,",
+		"a strict numeral bound weakened or flipped)",
 		"that are flagged. Every flagged reference is printed with its findings. miniF2F pairs",
 		"INFORMAL_DIR/NAME.json (informal_statement) with LEAN_DIR/NAME.lean.")
 	proofnet := fs.String("proofnet", "", "ProofNet-format JSONL (informal_stmt, formal_stmt)")
@@ -173,7 +174,8 @@ type variant struct {
 
 // falseVariants makes the false variants of a statement: each hypothesis
 // binder that mentions a numeral dropped, each numeral changed (n → n+1),
-// each hypothesis with a strict numeral comparison dropped.
+// each hypothesis with a strict numeral comparison dropped, each strict
+// comparison with a numeral weakened (< → ≤) or flipped (< → >).
 func falseVariants(stmt string) []variant {
 	toks, _ := leansrc.Scan([]byte(stmt))
 	var out []variant
@@ -181,11 +183,17 @@ func falseVariants(stmt string) []variant {
 	colonSeen := false
 	for i, t := range toks {
 		text := stmt[t.Start:t.End]
+		numeralNext := i+1 < len(toks) && toks[i+1].Kind == leansrc.TokNumber || i > 0 && toks[i-1].Kind == leansrc.TokNumber
 		switch {
 		case t.Kind == leansrc.TokNumber:
 			if n, err := strconv.ParseUint(text, 10, 63); err == nil {
 				out = append(out, variant{"change a constant", stmt[:t.Start] + strconv.FormatUint(n+1, 10) + stmt[t.End:]})
 			}
+		case numeralNext && (text == "<" || text == ">"):
+			weak := map[string]string{"<": "≤", ">": "≥"}[text]
+			out = append(out, variant{"weaken a strict numeral bound", stmt[:t.Start] + weak + stmt[t.End:]})
+			flip := map[string]string{"<": ">", ">": "<"}[text]
+			out = append(out, variant{"flip a numeral comparison", stmt[:t.Start] + flip + stmt[t.End:]})
 		case colonSeen:
 		case text == "(":
 			if depth == 0 {

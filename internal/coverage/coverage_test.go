@@ -60,6 +60,8 @@ func TestCheck(t *testing.T) {
 		{"typed numeral", "Show that if $x > 2$ then $x^2 > 4$.", "(x : ℝ) (h : (2 : ℝ) < x) : x ^ 2 > 4", nil, nil},
 		{"decimal as fraction", "If $t$ is less than $3.5$ then $t < 4$.", "(t : ℝ) (h : t < 7 / 2) : t < 4", nil, nil},
 		{"fraction as decimal", "If $t < \\frac{7}{2}$ then $t < 4$.", "(t : ℝ) (h : t < 3.5) : t < 4", nil, nil},
+		{"fraction in lowest terms", "Show that if $\\frac{8}{15} < x$ then $x > 0$.", "(x : ℝ) (h : (16 : ℝ) / 30 < x) : x > 0", nil, nil},
+		{"fraction bound weakened", "Show that if $\\frac{8}{15} < x$ then $x > 0$.", "(x : ℝ) (h : (8 : ℝ) / 15 ≤ x) : x > 0", nil, []string{"omits '\\frac{8}{15} < x'"}},
 		{"fraction changed", "If $t < \\frac{7}{2}$ then $t < 4$.", "(t : ℝ) (h : t < 7 / 3) : t < 4", nil, []string{"omits 't < \\frac{7}{2}'"}},
 		{"interval", "Every $x \\in [0, 1]$ satisfies $x^2 \\le x$.", "(x : ℝ) (hx : x ∈ Set.Icc 0 1) : x ^ 2 ≤ x", nil, nil},
 		{"interval as the unit interval", "Every $x \\in [0, 1]$ satisfies $x^2 \\le x$.", "(x : unitInterval) : (x : ℝ) ^ 2 ≤ x", nil, nil},

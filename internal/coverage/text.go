@@ -40,6 +40,19 @@ type reader struct {
 	// blackboard is the output length after the last blackboard letter,
 	// blackboardAt the statement offset of its command
 	blackboard, blackboardAt int
+	// frac is 1 + the offset of a \frac whose brace is still to come, or 0
+	frac int
+}
+
+// opener returns the statement offset a brace at i starts from in phrases:
+// the \frac before it, if any.
+func (r *reader) opener(i int) int {
+	if r.frac > 0 {
+		at := r.frac - 1
+		r.frac = 0
+		return at
+	}
+	return i
 }
 
 // signedSets are the marks after a number set that restrict its sign:
@@ -149,6 +162,7 @@ func read(s string) []word {
 // as in math: "$n$ \geq 2" happens) and returns the next offset.
 func (r *reader) prose(i int) int {
 	s := r.src
+	r.frac = 0
 	switch {
 	case s[i] == '\\':
 		return r.command(i)
@@ -172,6 +186,9 @@ func (r *reader) latex(from, to int) {
 	i := from
 	for i < to {
 		c := s[i]
+		if c != ' ' && c != '{' {
+			r.frac = 0
+		}
 		switch {
 		case separator(s, i, to) > 0:
 			i += separator(s, i, to) // 200{,}000 is one number
@@ -212,7 +229,7 @@ func (r *reader) latex(from, to int) {
 			i = j
 			continue
 		case c == '{':
-			r.emit("(", i, i+1)
+			r.emit("(", r.opener(i), i+1)
 		case c == '}':
 			r.emit(")", i, i+1)
 		case strings.HasPrefix(s[i:], "..."):
@@ -254,6 +271,9 @@ func (r *reader) command(i int) int {
 			r.emit(" ("+s[k:k+1]+")/("+s[k+1:k+2]+") ", i, k+2) // \frac19
 			return k + 2
 		}
+		r.frac = i + 1 // its first brace starts at the command in phrases
+		r.emit(" ", i, j)
+		return j
 	}
 	if name == "mathbb" || name == "Bbb" {
 		if w, n := blackboard(s[j:]); n > 0 {
