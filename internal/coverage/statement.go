@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
@@ -29,6 +30,7 @@ type cond struct {
 	sign    bool     // a sign word: any stronger lower or upper bound covers it
 	side    []string // an equation: numerals its other side must have too
 	counted bool     // a numeral of math other than 0 and 1: the stub must write it as often
+	many    int      // a sign word: the variables it is said of
 }
 
 // comparisonPhrase is a prose spelling of an order relation to the
@@ -554,5 +556,48 @@ func sign(statement string, ws []word, lw []string, i int) (cond, int, bool) {
 			c.pieces = append(c.pieces[:len(c.pieces):len(c.pieces)], "nat") // divisors in ℕ are positive
 		}
 	}
+	c.many = signed(ws, lw, i, b)
 	return c, b, true
+}
+
+// kindWords are the nouns and adjectives between a sign word and the
+// variables it is said of ("positive real numbers $x$ and $y$").
+var kindWords = map[string]bool{"real": true, "reals": true, "integer": true, "integers": true, "number": true,
+	"numbers": true, "rational": true, "rationals": true, "natural": true, "naturals": true, "odd": true,
+	"even": true, "distinct": true, "constant": true, "constants": true}
+
+// signed counts the variables a sign word at ws[i..b] is said of: those
+// that follow it ("positive reals $x$, $y$ and $z$") or precede "are"
+// before it ("$x$ and $y$ are positive"); 1 when they cannot be told.
+func signed(ws []word, lw []string, i, b int) int {
+	// count counts the variables of the math spans listed from word from
+	// in direction dir; a span that is not a list of letters ends the list
+	count := func(from, to, dir int) int {
+		n := 0
+		for k := from; k != to; k += dir {
+			w := ws[k]
+			switch {
+			case w.math:
+				vars, end := 0, k
+				for ; end != to && ws[end].seg == w.seg; end += dir {
+					if ws[end].kind == leansrc.TokIdent && utf8.RuneCountInString(ws[end].text) == 1 {
+						vars++
+					} else if ws[end].text != "," {
+						return n
+					}
+				}
+				n += vars
+				k = end - dir
+			case lw[k] == "and" || w.text == "," || kindWords[lw[k]]:
+			default:
+				return n
+			}
+		}
+		return n
+	}
+	n := count(b+1, len(ws), 1)
+	if n == 0 && i >= 2 && (lw[i-1] == "are" || lw[i-1] == "be") {
+		n = count(i-2, -1, -1)
+	}
+	return max(n, 1)
 }

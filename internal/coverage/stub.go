@@ -18,6 +18,7 @@ type stubFacts struct {
 	bounds    map[bound]bool
 	counts    map[string]int  // how often each numeral is written
 	assumed   map[bound]bool  // bounds of hypotheses, binders, set-builders, intervals and types
+	times     map[bound]int   // how many comparisons state each bound
 	pieces    map[string]bool // lower-case name pieces and notation words
 	names     []string        // identifiers as written
 	symbols   map[string]bool
@@ -61,7 +62,7 @@ func readStub(stub string) *stubFacts {
 		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End), stub: true})
 	}
 	ws = statementOnly(joinRelations(ws))
-	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, counts: map[string]int{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
+	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, times: map[bound]int{}, counts: map[string]int{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
 	colon, builder := topColon(ws), setBuilders(ws)
 	for i, w := range ws {
 		switch w.kind {
@@ -142,6 +143,7 @@ func (f *stubFacts) numeral(ws []word, i int, n num, a, b int, assumed bool) {
 	}
 	if bd, r, ok := boundOf(ws, n, a, b); ok {
 		f.bounds[bd] = true
+		f.times[bd]++
 		if assumed || r >= 2 && (ws[r-2].text == "∀" || ws[r-2].text == "∃") {
 			f.assumed[bd] = true
 		}
@@ -437,7 +439,20 @@ func (f *stubFacts) covers(c cond) bool {
 		if len(c.side) > 0 {
 			return f.hasEquation(c.bounds[0].c, c.side)
 		}
-		if f.hasBound(c.bounds) || f.hasPiece(c.pieces...) || c.sign && f.stronger(c.bounds[0]) {
+		if f.hasPiece(c.pieces...) {
+			return true
+		}
+		if c.many > 1 {
+			// said of k variables: k hypotheses
+			n := 0
+			for _, b := range c.bounds {
+				n += f.times[b]
+			}
+			if n < c.many {
+				return false
+			}
+		}
+		if f.hasBound(c.bounds) || c.sign && f.stronger(c.bounds[0]) {
 			return true
 		}
 	}
