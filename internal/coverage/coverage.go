@@ -14,9 +14,10 @@
 //     2 < n, n > 2, 3 ≤ n or n ≥ 3; by an interval (n ∈ Set.Ioi 2); and,
 //     for x ≥ c known from a type or a hypothesis, by x ≠ c (a prime other
 //     than 2). "positive", "non-negative" and "nonzero" are bounds by 0,
-//     also stated by ℕ+, NNReal or ℕ, or by any stronger assumed bound.
+//     also stated by ℕ+, NNReal or ℕ, or by any stronger assumed bound;
+//     said of k variables ("positive reals a, b and c"), k comparisons.
 //   - A numeral is covered by the same numeral anywhere in the stub (3.5 by
-//     7 / 2) or by a name piece that says it (sq, sqrt, Even say 2; ⁻¹ says
+//     7 / 2, 8/15 by 16 / 30) or by a name piece that says it (sq, sqrt, Even say 2; ⁻¹ says
 //     1); one the statement's math writes k times (0 and 1 excepted) must be
 //     written k times. A value at numerals, f(-1) = 0, wants an equation to
 //     0 whose other side has -1.
