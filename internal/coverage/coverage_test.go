@@ -41,6 +41,10 @@ func TestCheck(t *testing.T) {
 		{"concept by last component", demo, "(n : ℕ) (hp : n.Prime) (h : 2 < n) : Odd n", demoConcepts, nil},
 		{"concept by word", "Every prime divides a factorial.", "(p : ℕ) (hp : Prime p) : ∃ n, p ∣ n !",
 			[]Concept{{Phrase: "prime", Names: nil}, {Phrase: "divides", Names: []string{"Dvd.dvd"}}, {Phrase: "factorial", Names: []string{"Nat.factorial"}}}, nil},
+		{"concept as a sentence", demo, "(n : ℕ) (hp : Nat.Prime n) (h : 2 < n) : Odd n",
+			[]Concept{{Phrase: "A prime number is a natural number greater than 1 with no divisors other than 1 and itself.", Names: []string{"Nat.Prime"}}}, nil},
+		{"concept as a sentence missing", demo, "(n : ℕ) (h : 2 < n) : Odd n",
+			[]Concept{{Phrase: "A prime number is a number with exactly two divisors.", Names: []string{"Nat.Prime"}}}, []string{"omits 'A prime number is a number with exactly two divisors.'"}},
 		{"concept by notation missing", "Every prime divides a factorial.", "(p : ℕ) (hp : Prime p) : ∃ n, p < n",
 			[]Concept{{Phrase: "divides", Names: []string{"Dvd.dvd"}}}, []string{"omits 'divides'"}},
 

@@ -481,9 +481,19 @@ func (f *stubFacts) quantifier(q quant, bs []bound) bool {
 	return false
 }
 
-// conceptStop are words of a sub-query that name no concept of their own.
-var conceptStop = map[string]bool{"the": true, "and": true, "for": true, "with": true, "that": true, "of": true,
-	"number": true, "numbers": true, "some": true, "all": true, "every": true, "any": true, "its": true, "is": true, "are": true}
+// conceptStop are words of a sub-query that name no concept of their own
+// (a sub-query may be a whole sentence: "a prime number is a natural
+// number greater than 1 that has no divisors other than 1 and itself").
+var conceptStop = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`the and for with that this then than there their which where when who whose such
+	from into onto over under some all every any each its are was were has have had not but also only other
+	let show prove given number numbers function functions set sets element elements value values
+	thing things one two itself themselves`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // conceptWords are the lower-case content words of a sub-query phrase,
 // with a plural's s dropped.
