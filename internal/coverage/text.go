@@ -40,16 +40,17 @@ type reader struct {
 	// blackboard is the output length after the last blackboard letter,
 	// blackboardAt the statement offset of its command
 	blackboard, blackboardAt int
-	// frac is 1 + the offset of a \frac whose brace is still to come, or 0
-	frac int
+	// pending is 1 + the offset of a command that writes nothing (\frac,
+	// \mathbf) whose brace is still to come, or 0
+	pending int
 }
 
 // opener returns the statement offset a brace at i starts from in phrases:
-// the \frac before it, if any.
+// the command before it that writes nothing itself (\frac, \mathbf), if any.
 func (r *reader) opener(i int) int {
-	if r.frac > 0 {
-		at := r.frac - 1
-		r.frac = 0
+	if r.pending > 0 {
+		at := r.pending - 1
+		r.pending = 0
 		return at
 	}
 	return i
@@ -162,7 +163,7 @@ func read(s string) []word {
 // as in math: "$n$ \geq 2" happens) and returns the next offset.
 func (r *reader) prose(i int) int {
 	s := r.src
-	r.frac = 0
+	r.pending = 0
 	switch {
 	case s[i] == '\\':
 		return r.command(i)
@@ -187,7 +188,7 @@ func (r *reader) latex(from, to int) {
 	for i < to {
 		c := s[i]
 		if c != ' ' && c != '{' {
-			r.frac = 0
+			r.pending = 0
 		}
 		switch {
 		case separator(s, i, to) > 0:
@@ -271,7 +272,7 @@ func (r *reader) command(i int) int {
 			r.emit(" ("+s[k:k+1]+")/("+s[k+1:k+2]+") ", i, k+2) // \frac19
 			return k + 2
 		}
-		r.frac = i + 1 // its first brace starts at the command in phrases
+		r.pending = i + 1 // its first brace starts at the command in phrases
 		r.emit(" ", i, j)
 		return j
 	}
@@ -284,6 +285,9 @@ func (r *reader) command(i int) int {
 	}
 	if sym, ok := latexSymbols[name]; ok {
 		r.emit(" "+sym+" ", i, j)
+		if sym == "" {
+			r.pending = i + 1
+		}
 	} else {
 		r.emit(" "+name+" ", i, j)
 	}
