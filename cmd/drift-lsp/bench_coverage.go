@@ -28,14 +28,17 @@ type coverageProblem struct {
 }
 
 func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench coverage", stderr, "usage: drift-lsp bench coverage [--proofnet FILE.jsonl] [--minif2f INFORMAL_DIR,LEAN_DIR] [-v]",
+	fs := newFlagSet("bench coverage", stderr, "usage: drift-lsp bench coverage [--proofnet FILE.jsonl] [--minif2f INFORMAL_DIR,LEAN_DIR] [-v] [--misses N]",
 		"Checks every reference formal statement against its own informal statement and prints the flag",
 		"rate (the references are correct: a flag is a false alarm), then the fraction of false variants",
-		"made from the references (a numeral hypothesis dropped, a constant changed, a strict bound dropped)",
-		"that are flagged. miniF2F pairs informal/<split>/NAME.json (informal_statement) with NAME.lean.")
+		"made from the references (a numeral hypothesis dropped, a constant changed, a strict bound dropped,",
+		"a strict numeral bound weakened or flipped)",
+		"that are flagged. Every flagged reference is printed with its findings. miniF2F pairs",
+		"INFORMAL_DIR/NAME.json (informal_statement) with LEAN_DIR/NAME.lean.")
 	proofnet := fs.String("proofnet", "", "ProofNet-format JSONL (informal_stmt, formal_stmt)")
 	minif2f := fs.String("minif2f", "", "miniF2F informal and Lean 4 statement directories, comma-separated")
-	verbose := fs.Bool("v", false, "print every flagged problem with its findings")
+	verbose := fs.Bool("v", false, "print the informal and formal statements of every flagged problem too")
+	misses := fs.Int("misses", 0, "print up to this many false variants that were not flagged")
 	if !parseNoArgs(fs, args) {
 		return 2
 	}
@@ -70,14 +73,14 @@ func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
 		sets = append(sets, set{"minif2f", ps})
 	}
 	for _, s := range sets {
-		benchCoverageSet(stdout, s.name, s.problems, *verbose)
+		benchCoverageSet(stdout, s.name, s.problems, *verbose, *misses)
 	}
 	return 0
 }
 
 // benchCoverageSet checks one set's references and variants and prints
 // the figures.
-func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verbose bool) {
+func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verbose bool, misses int) {
 	flagged, skipped, conds, covered := 0, 0, 0, 0
 	byKind := map[coverage.Kind]int{}
 	variants := map[string][2]int{} // kind → flagged, total
@@ -98,12 +101,13 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 			for _, f := range fs {
 				byKind[f.Kind]++
 			}
+			msgs := make([]string, len(fs))
+			for i, f := range fs {
+				msgs[i] = f.Message
+			}
+			fmt.Fprintf(w, "FLAG %s: %s\n", p.ID, strings.Join(msgs, "; "))
 			if verbose {
-				msgs := make([]string, len(fs))
-				for i, f := range fs {
-					msgs[i] = f.Message
-				}
-				fmt.Fprintf(w, "FLAG %s: %s\n  informal: %s\n  formal:   %s\n", p.ID, strings.Join(msgs, "; "), oneLine(p.Informal, 400), oneLine(stmt, 400))
+				fmt.Fprintf(w, "  informal: %s\n  formal:   %s\n", oneLine(p.Informal, 400), oneLine(stmt, 400))
 			}
 			continue
 		}
@@ -113,6 +117,9 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 			c[1]++
 			if !r.Complete() {
 				c[0]++
+			} else if misses > 0 {
+				misses--
+				fmt.Fprintf(w, "MISS %s (%s):\n  informal: %s\n  variant:  %s\n", p.ID, v.kind, oneLine(p.Informal, 400), oneLine(v.stmt, 400))
 			}
 			variants[v.kind] = c
 		}
@@ -168,7 +175,8 @@ type variant struct {
 
 // falseVariants makes the false variants of a statement: each hypothesis
 // binder that mentions a numeral dropped, each numeral changed (n → n+1),
-// each hypothesis with a strict numeral comparison dropped.
+// each hypothesis with a strict numeral comparison dropped, each strict
+// comparison with a numeral weakened (< → ≤) or flipped (< → >).
 func falseVariants(stmt string) []variant {
 	toks, _ := leansrc.Scan([]byte(stmt))
 	var out []variant
@@ -176,11 +184,17 @@ func falseVariants(stmt string) []variant {
 	colonSeen := false
 	for i, t := range toks {
 		text := stmt[t.Start:t.End]
+		numeralNext := i+1 < len(toks) && toks[i+1].Kind == leansrc.TokNumber || i > 0 && toks[i-1].Kind == leansrc.TokNumber
 		switch {
 		case t.Kind == leansrc.TokNumber:
 			if n, err := strconv.ParseUint(text, 10, 63); err == nil {
 				out = append(out, variant{"change a constant", stmt[:t.Start] + strconv.FormatUint(n+1, 10) + stmt[t.End:]})
 			}
+		case numeralNext && (text == "<" || text == ">"):
+			weak := map[string]string{"<": "≤", ">": "≥"}[text]
+			out = append(out, variant{"weaken a strict numeral bound", stmt[:t.Start] + weak + stmt[t.End:]})
+			flip := map[string]string{"<": ">", ">": "<"}[text]
+			out = append(out, variant{"flip a numeral comparison", stmt[:t.Start] + flip + stmt[t.End:]})
 		case colonSeen:
 		case text == "(":
 			if depth == 0 {

@@ -4,9 +4,37 @@
 // for the statement's sub-queries (prime, odd) and the quantifier words
 // ("every", "there exists", "exactly", "unique", "distinct"). It needs no
 // model and no Lean: the statement is read with a small phrase grammar over
-// its prose and its LaTeX, the stub with the project's Lean scanner. It
-// favours precision: a condition is covered by any of the usual ways Lean
-// states it, so that a correct stub is rarely flagged.
+// its prose and its LaTeX, the stub with the project's Lean scanner
+// (leansrc.Scan).
+//
+// It favours precision: a condition is covered by any of the usual ways
+// Lean states it, so that a correct stub is rarely flagged.
+//   - A comparison with a numeral is covered by the same bound on either
+//     side of the relation and by its integer shift: "greater than 2" by
+//     2 < n, n > 2, 3 ≤ n or n ≥ 3; by an interval (n ∈ Set.Ioi 2); and,
+//     for x ≥ c known from a type or a hypothesis, by x ≠ c (a prime other
+//     than 2). "positive", "non-negative" and "nonzero" are bounds by 0,
+//     also stated by ℕ+, NNReal or ℕ, or by any stronger assumed bound;
+//     said of k variables ("positive reals a, b and c"), k comparisons.
+//   - A numeral is covered by the same numeral anywhere in the stub (3.5 by
+//     7 / 2, 8/15 by 16 / 30) or by a name piece that says it (sq, sqrt, Even say 2; ⁻¹ says
+//     1); one the statement's math writes k times (0 and 1 excepted) must be
+//     written k times. A value at numerals, f(-1) = 0, wants an equation to
+//     0 whose other side has -1.
+//   - Quantifier words want a binder or ∀ (every), ∃ or a Nonempty-like name
+//     (there exists, where asserted rather than assumed), an equation to k
+//     (exactly k), ∃! or an equation (unique), ≠ or an injectivity-like name
+//     (distinct).
+//   - A concept is covered by one of its premises' names, by a name with the
+//     same last component (Mm.Prime for Nat.Prime, p.Prime), by the notation
+//     of one (∣ for Dvd.dvd) or by a name with a word of the phrase as a
+//     piece.
+//
+// What the statement says outside its claim is no condition: answer
+// choices of a multiple-choice problem, sentences that define a term, give
+// an example or say how to write the answer, subscripts that index (x_1),
+// the terms of an ellipsis (1 + 2 + ⋯ + n), the dimension of a space (ℝ^2)
+// and angles in degrees.
 package coverage
 
 import (
@@ -33,11 +61,14 @@ type Concept struct {
 }
 
 // Condition is one quantity or condition of the statement and whether the
-// stub accounts for it; Phrase is the statement's own text for it.
+// stub accounts for it; Phrase is the statement's own text for it, and
+// Times, for a numeral the statement's math writes more than once, how
+// many times (the stub must write it as often).
 type Condition struct {
 	Phrase  string `json:"phrase"`
 	Kind    Kind   `json:"kind"`
 	Covered bool   `json:"covered"`
+	Times   int    `json:"times,omitempty"`
 }
 
 // Finding is one condition the stub omits.
@@ -73,7 +104,11 @@ func (r Result) Findings() []Finding {
 	out := []Finding{}
 	for _, c := range r.Conditions {
 		if !c.Covered {
-			out = append(out, Finding{Kind: c.Kind, Phrase: c.Phrase, Message: fmt.Sprintf("omits '%s'", c.Phrase)})
+			msg := fmt.Sprintf("omits '%s'", c.Phrase)
+			if c.Times > 1 {
+				msg = fmt.Sprintf("omits '%s' (the statement writes it %d times)", c.Phrase, c.Times)
+			}
+			out = append(out, Finding{Kind: c.Kind, Phrase: c.Phrase, Message: msg})
 		}
 	}
 	return out
@@ -95,28 +130,56 @@ func (r Result) Verdict() string {
 // Check extracts the conditions of the informal statement and tells which
 // of them stub accounts for. stub is the stub's statement: its binders and,
 // after the colon, its type (`(n : ℕ) (hp : Nat.Prime n) : Odd n`); a bare
-// type is read as the type. concepts are optional. Check never fails: text
-// it cannot read yields fewer conditions, never an error.
+// type is read as the type, and of a whole declaration only the statement
+// is read (not its name, attributes or proof). concepts are optional.
+// Check never fails: text it cannot read yields fewer conditions, never an
+// error.
 func Check(statement, stub string, concepts []Concept) Result {
 	statement = strings.ToValidUTF8(statement, " ")
 	st := readStub(stub)
 	var res Result
-	seen := map[string]bool{}
-	add := func(phrase string, kind Kind, covered bool) {
-		phrase = strings.TrimSpace(phrase)
-		key := string(kind) + "\x00" + phrase
-		if phrase == "" || seen[key] {
+	seen := map[string]int{}
+	add := func(c Condition) {
+		c.Phrase = strings.TrimSpace(c.Phrase)
+		key := string(c.Kind) + "\x00" + c.Phrase
+		if c.Phrase == "" {
 			return
 		}
-		seen[key] = true
-		res.Conditions = append(res.Conditions, Condition{Phrase: phrase, Kind: kind, Covered: covered})
+		if i, ok := seen[key]; ok {
+			// the same phrase again: a numeral is covered if both are (one
+			// may be counted), a phrase if one is (its context may say
+			// more: "positive factors" are divisors in ℕ)
+			if c.Kind == KindQuantity {
+				res.Conditions[i].Covered = res.Conditions[i].Covered && c.Covered
+			} else {
+				res.Conditions[i].Covered = res.Conditions[i].Covered || c.Covered
+			}
+			res.Conditions[i].Times = max(res.Conditions[i].Times, c.Times)
+			return
+		}
+		seen[key] = len(res.Conditions)
+		res.Conditions = append(res.Conditions, c)
 	}
-	for _, c := range extract(statement) {
-		add(c.phrase, c.kind, st.covers(c))
+	conds := extract(statement)
+	times := map[string]int{} // how often math writes each counted numeral
+	for _, c := range conds {
+		if c.counted {
+			times[c.values[0].s]++
+		}
+	}
+	for _, c := range conds {
+		covered, n := st.covers(c), 0
+		if c.counted && times[c.values[0].s] > 1 {
+			// x^2 + y^2 = 2 writes 2 three times: a stub with fewer 2s
+			// dropped or changed one
+			n = times[c.values[0].s]
+			covered = covered && (st.counts[c.values[0].s] >= n || st.hasPiece(c.pieces...))
+		}
+		add(Condition{Phrase: c.phrase, Kind: c.kind, Covered: covered, Times: n})
 	}
 	for _, c := range concepts {
 		if words := conceptWords(c.Phrase); len(words) > 0 || len(c.Names) > 0 {
-			add(c.Phrase, KindConcept, st.mentions(c.Names, words))
+			add(Condition{Phrase: c.Phrase, Kind: KindConcept, Covered: st.mentions(c.Names, words)})
 		}
 	}
 	return res

@@ -142,12 +142,19 @@ func numeral(ws []word, i int) (n num, a, b int, ok bool) {
 			}
 		}
 	}
+	if a > 0 && ws[a-1].text == "↑" {
+		a-- // ↑2
+	}
 	if a > 0 && ws[a-1].text == "-" && (a == 1 || !operandEnd(ws[a-2]) || separated(ws[a-2], w)) {
 		n.neg = true
 		a--
 	}
-	if b+2 < len(ws) && ws[b+1].text == "/" && (ws[b+2].kind == leansrc.TokNumber || ws[b+2].text == "(") && leftFree(ws, a) {
-		if d, _, db, ok := numeral(ws, b+2); ok && !d.neg {
+	if b+2 < len(ws) && ws[b+1].text == "/" && leftFree(ws, a) {
+		k := b + 2
+		if ws[k].text == "(" && k+1 < len(ws) {
+			k++ // 7 / (2 : ℝ), \frac{7}{2}
+		}
+		if d, da, db, ok := numeral(ws, k); ok && !d.neg && da == b+2 {
 			if q, ok := ratio(n, d); ok {
 				return q, a, db, true // 7 / 2 is the numeral 3.5
 			}
@@ -156,21 +163,25 @@ func numeral(ws []word, i int) (n num, a, b int, ok bool) {
 	return n, a, b, true
 }
 
-// ratio returns p/q as a terminating decimal numeral, when it is one.
+// ratio returns p/q as a numeral: a terminating decimal when it is one
+// (7/2 is 3.5), else the fraction in lowest terms (16/30 is 8/15).
 func ratio(p, q num) (num, bool) {
 	x, ok := new(big.Rat).SetString(p.s + "/" + q.s)
 	if !ok || strings.Contains(p.s+q.s, ".") {
 		return num{}, false
 	}
+	n := num{s: x.RatString(), neg: p.neg && x.Sign() != 0}
 	for prec := 0; prec <= 12; prec++ {
 		s := x.FloatString(prec)
 		if y, ok := new(big.Rat).SetString(s); ok && y.Cmp(x) == 0 {
-			n, _, _ := parseNum(s)
-			n.neg = p.neg && n.s != "0"
-			return n, true
+			n.s = s
+			if d, _, ok := parseNum(s); ok {
+				n.s = d.s
+			}
+			break
 		}
 	}
-	return num{}, false
+	return n, true
 }
 
 // separated reports whether words x and y belong to different expressions:

@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
@@ -19,49 +20,48 @@ const (
 
 // cond is one condition read from a statement and what covers it.
 type cond struct {
-	phrase string
-	kind   Kind
-	bounds []bound  // comparison: any one of them; exactly k: = k
-	values []num    // quantity: all of them
-	quant  quant    // quantifier
-	pieces []string // name pieces that also cover the condition ("pos")
-	also   quant    // a second quantifier sort that covers it (exactly one: unique)
-	sign   bool     // a sign word: any stronger lower or upper bound covers it
+	phrase  string
+	kind    Kind
+	bounds  []bound  // comparison: any one of them; exactly k: = k
+	values  []num    // quantity: all of them
+	quant   quant    // quantifier
+	pieces  []string // name pieces that also cover the condition ("pos")
+	also    quant    // a second quantifier sort that covers it (exactly one: unique)
+	sign    bool     // a sign word: any stronger lower or upper bound covers it
+	side    []string // an equation: numerals its other side must have too
+	counted bool     // a numeral of math other than 0 and 1: the stub must write it as often
+	many    int      // a sign word: the variables it is said of
 }
 
-// comparisonPhrases are the prose spellings of an order relation to a
-// numeral that follows them, longest first.
-var comparisonPhrases = func() []struct {
+// comparisonPhrase is a prose spelling of an order relation to the
+// numeral that follows it.
+type comparisonPhrase struct {
 	words []string
 	rel   rel
-} {
-	var out []struct {
-		words []string
-		rel   rel
-	}
-	for _, p := range []struct {
-		text string
-		rel  rel
+}
+
+// comparisonPhrases are the comparison phrases, longest first.
+var comparisonPhrases = func() []comparisonPhrase {
+	var out []comparisonPhrase
+	for _, group := range []struct {
+		rel     rel
+		phrases string
 	}{
-		{"greater than or equal to", relLowerEq}, {"larger than or equal to", relLowerEq}, {"bigger than or equal to", relLowerEq},
-		{"less than or equal to", relUpperEq}, {"smaller than or equal to", relUpperEq},
-		{"strictly greater than", relLower}, {"strictly larger than", relLower}, {"strictly bigger than", relLower},
-		{"strictly less than", relUpper}, {"strictly smaller than", relUpper},
-		{"no less than", relLowerEq}, {"not less than", relLowerEq}, {"no smaller than", relLowerEq},
-		{"not smaller than", relLowerEq}, {"no fewer than", relLowerEq}, {"not fewer than", relLowerEq},
-		{"no more than", relUpperEq}, {"not more than", relUpperEq}, {"no greater than", relUpperEq},
-		{"not greater than", relUpperEq}, {"no larger than", relUpperEq}, {"not larger than", relUpperEq},
-		{"does not exceed", relUpperEq}, {"do not exceed", relUpperEq}, {"not exceeding", relUpperEq},
-		{"not equal to", relNe}, {"different from", relNe},
-		{"at least", relLowerEq}, {"at most", relUpperEq},
-		{"greater than", relLower}, {"larger than", relLower}, {"bigger than", relLower}, {"more than", relLower},
-		{"exceeds", relLower}, {"exceeding", relLower}, {"exceed", relLower},
-		{"less than", relUpper}, {"smaller than", relUpper}, {"fewer than", relUpper},
+		{relLowerEq, "greater than or equal to|larger than or equal to|bigger than or equal to"},
+		{relUpperEq, "less than or equal to|smaller than or equal to"},
+		{relLower, "strictly greater than|strictly larger than|strictly bigger than"},
+		{relUpper, "strictly less than|strictly smaller than"},
+		{relLowerEq, "no less than|not less than|no smaller than|not smaller than|no fewer than|not fewer than"},
+		{relUpperEq, "no more than|not more than|no greater than|not greater than|no larger than|not larger than|does not exceed|do not exceed|not exceeding"},
+		{relNe, "not equal to|different from"},
+		{relLowerEq, "at least"},
+		{relUpperEq, "at most"},
+		{relLower, "greater than|larger than|bigger than|more than|exceeds|exceeding|exceed"},
+		{relUpper, "less than|smaller than|fewer than"},
 	} {
-		out = append(out, struct {
-			words []string
-			rel   rel
-		}{strings.Fields(p.text), p.rel})
+		for _, p := range strings.Split(group.phrases, "|") {
+			out = append(out, comparisonPhrase{strings.Fields(p), group.rel})
+		}
 	}
 	return out
 }()
@@ -76,7 +76,7 @@ var signWords = map[string]struct {
 	"negative":    {[]bound{{relUpper, num{s: "0"}}, {relUpperEq, num{s: "1", neg: true}}}, []string{"neg", "negative"}},
 	"nonnegative": {[]bound{{relLowerEq, num{s: "0"}}, {relLower, num{s: "1", neg: true}}}, []string{"nonneg", "nonnegative", "nat", "ℕ", "nnreal", "pnat"}},
 	"nonpositive": {[]bound{{relUpperEq, num{s: "0"}}, {relUpper, num{s: "1"}}}, []string{"nonpos", "nonpositive"}},
-	"nonzero":     {[]bound{{relNe, num{s: "0"}}, {relLower, num{s: "0"}}, {relLowerEq, num{s: "1"}}}, []string{"ne_zero", "nonzero", "pos", "pnat", "units", "unit"}},
+	"nonzero":     {[]bound{{relNe, num{s: "0"}}, {relLower, num{s: "0"}}, {relLowerEq, num{s: "1"}}}, []string{"ne_zero", "nonzero", "pos", "pnat", "unit"}},
 }
 
 // notSign are the words after which "positive" or "negative" is no sign
@@ -96,170 +96,218 @@ var (
 	conclusions = map[string]bool{"then": true, "prove": true, "show": true, "deduce": true, "conclude": true, "verify": true, "establish": true}
 )
 
-// extract reads the conditions of a statement in the order they occur.
+// extract reads the conditions of a statement in the order they occur:
+// its prose phrases, then the comparisons written in math, then the
+// numerals left.
 func extract(statement string) []cond {
-	ws := read(statement)
-	lw := make([]string, len(ws))
-	for i, w := range ws {
+	x := &extraction{statement: statement, ws: read(statement)}
+	x.lw = make([]string, len(x.ws))
+	for i, w := range x.ws {
 		if w.kind == leansrc.TokIdent {
-			lw[i] = strings.ToLower(w.text)
+			x.lw[i] = strings.ToLower(w.text)
 		}
 	}
-	used := definitions(ws, lw)
-	var out []cond
-	text := func(a, b int) string { return statement[ws[a].start:ws[b].end] }
-	// numberAt reads the numeral or number word at ws[j] whose right side
-	// is free; words lists number words allowed.
-	numberAt := func(j int, words map[string]string) (num, int, bool) {
-		if j >= len(ws) {
-			return num{}, 0, false
-		}
-		if v, ok := words[lw[j]]; ok && !ws[j].math {
-			if j+1 < len(ws) && (ws[j+1].text == "-" || strings.HasSuffix(lw[j+1], "ths") || strings.HasSuffix(lw[j+1], "thirds") || lw[j+1] == "halves" || lw[j+1] == "quarters") {
-				return num{}, 0, false // three-fourths is a fraction
-			}
-			return num{s: v}, j, true
-		}
-		n, _, b, ok := numeral(ws, j)
-		if !ok || !rightFree(ws, b) {
-			return num{}, 0, false
-		}
-		return n, b, true
-	}
-	for i := 0; i < len(ws); i++ {
-		if used[i] || ws[i].math || ws[i].kind != leansrc.TokIdent {
-			continue
-		}
-		// comparison phrases
-		for _, p := range comparisonPhrases {
-			if !wordsAt(lw, ws, i, p.words) {
-				continue
-			}
-			j := i + len(p.words)
-			n, b, ok := numberAt(j, numberWords)
-			if !ok || (i > 0 && (lw[i-1] == "not" || lw[i-1] == "never") && p.words[0] != "not" && p.words[0] != "no") {
-				break
-			}
-			for k := j; k <= b; k++ {
-				used[k] = true
-			}
-			c := cond{phrase: text(i, b), kind: KindComparison, bounds: bound{p.rel, n}.equivalents()}
-			switch v, _ := n.int(); {
-			case (p.rel == relLower && v == 0) || (p.rel == relLowerEq && v == 1):
-				// more than zero, at least one: nonzero, or there is one
-				c.bounds = append(c.bounds, bound{relNe, num{s: "0"}})
-				c.also = quantExists
-			case (p.rel == relLower && v == 1) || (p.rel == relLowerEq && v == 2):
-				// more than one: two that differ
-				c.pieces, c.also = []string{"nontrivial"}, quantDistinct
-			}
-			out = append(out, c)
-			i = b
-			break
-		}
-		if used[i] {
-			continue
-		}
-		switch lw[i] {
-		case "exactly":
-			if n, b, ok := numberAt(i+1, numberWords); ok {
-				for k := i + 1; k <= b; k++ {
-					used[k] = true
-				}
-				c := cond{phrase: text(i, b), kind: KindQuantifier, quant: quantExactly, bounds: []bound{{relEq, n}}}
-				if n.s == "1" && !n.neg {
-					c.also = quantUnique
-				}
-				out = append(out, c)
-				i = b
-			}
-			continue
-		case "unique", "uniquely":
-			out = append(out, cond{phrase: ws[i].text, kind: KindQuantifier, quant: quantUnique})
-			continue
-		case "distinct":
-			out = append(out, cond{phrase: ws[i].text, kind: KindQuantifier, quant: quantDistinct})
-			continue
-		case "every", "each", "all", "any":
-			out = append(out, cond{phrase: ws[i].text, kind: KindQuantifier, quant: quantAll})
-			continue
-		}
-		if c, b, ok := existential(statement, ws, lw, i); ok {
-			out = append(out, c)
-			i = b
-			continue
-		}
-		if c, b, ok := sign(statement, ws, lw, i); ok {
-			out = append(out, c)
-			i = b
-			continue
-		}
-		if v, ok := numberWords[lw[i]]; ok && i > 0 && measures[lw[i-1]] && v != "1" {
-			out = append(out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
-			continue
-		}
-		if v, ok := multiplierWords[lw[i]]; ok && !(i+1 < len(ws) && (lw[i+1] == "matrix" || lw[i+1] == "matrices" || lw[i+1] == "free" || ws[i+1].text == "-")) {
-			out = append(out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
-		}
-	}
-	// comparisons written in math, then the remaining numerals
-	for i := range ws {
-		if used[i] || !ws[i].math {
-			continue
-		}
-		n, a, b, ok := numeral(ws, i)
-		if !ok {
-			continue
-		}
-		bd, r, ok := boundOf(ws, n, a, b)
-		if !ok || bd.rel == relEq || n.s == "0" && ws[i].text == "⊥" {
-			continue
-		}
-		lo, hi := a, b
-		if r < a {
-			lo = exprBefore(ws, r)
-		} else {
-			hi = exprAfter(ws, r)
-		}
-		for k := a; k <= b; k++ {
-			used[k] = true
-		}
-		out = append(out, cond{phrase: text(lo, hi), kind: KindComparison, bounds: bd.equivalents()})
-	}
-	ellipsis := map[int]bool{}
-	for _, w := range ws {
+	x.used = definitions(x.ws, x.lw)
+	x.ellipsis = map[int]bool{}
+	for _, w := range x.ws {
 		if w.text == "…" && w.math {
-			ellipsis[w.seg] = true
+			x.ellipsis[w.seg] = true
 		}
 	}
-	for i, w := range ws {
-		if used[i] || w.kind != leansrc.TokNumber || ellipsis[w.seg] && w.math || spaceExponent(ws, i) {
-			continue
+	for i := 0; i < len(x.ws); i++ {
+		if !x.used[i] && !x.ws[i].math && x.ws[i].kind == leansrc.TokIdent {
+			i = x.phrase(i)
 		}
-		if c, b, ok := interval(statement, ws, i); ok {
-			out = append(out, c)
-			for k := i; k <= b; k++ {
-				used[k] = true
+	}
+	for i := range x.ws {
+		if !x.used[i] && x.ws[i].math {
+			x.mathComparison(i)
+		}
+	}
+	for i := range x.ws {
+		if !x.used[i] {
+			x.numeral(i)
+		}
+	}
+	return x.out
+}
+
+// extraction is the state of one extract call.
+type extraction struct {
+	statement string
+	ws        []word
+	lw        []string     // the lower-case text of identifiers, "" for other words
+	used      []bool       // words already part of a condition, or of an aside
+	ellipsis  map[int]bool // math spans with an ellipsis (1 + 2 + ⋯ + n)
+	out       []cond
+}
+
+// text is the statement's text from word a to word b.
+func (x *extraction) text(a, b int) string { return x.statement[x.ws[a].start:x.ws[b].end] }
+
+// use marks words a..b as part of a condition.
+func (x *extraction) use(a, b int) {
+	for k := a; k <= b; k++ {
+		x.used[k] = true
+	}
+}
+
+// numberAt reads the numeral or number word at ws[j] whose right side is
+// free and returns it with its last word.
+func (x *extraction) numberAt(j int) (num, int, bool) {
+	ws, lw := x.ws, x.lw
+	if j >= len(ws) {
+		return num{}, 0, false
+	}
+	if v, ok := numberWords[lw[j]]; ok && !ws[j].math {
+		if j+1 < len(ws) && (ws[j+1].text == "-" || strings.HasSuffix(lw[j+1], "ths") || strings.HasSuffix(lw[j+1], "thirds") || lw[j+1] == "halves" || lw[j+1] == "quarters") {
+			return num{}, 0, false // three-fourths is a fraction
+		}
+		return num{s: v}, j, true
+	}
+	n, _, b, ok := numeral(ws, j)
+	if !ok || !rightFree(ws, b) {
+		return num{}, 0, false
+	}
+	return n, b, true
+}
+
+// phrase reads the prose condition starting at word i, if any, and
+// returns the index of its last word (i when there is none).
+func (x *extraction) phrase(i int) int {
+	ws, lw := x.ws, x.lw
+	if b, ok := x.comparison(i); ok {
+		return b
+	}
+	switch lw[i] {
+	case "exactly":
+		if n, b, ok := x.numberAt(i + 1); ok {
+			x.use(i+1, b)
+			c := cond{phrase: x.text(i, b), kind: KindQuantifier, quant: quantExactly, bounds: []bound{{relEq, n}}}
+			if n.s == "1" && !n.neg {
+				c.also = quantUnique
 			}
-			continue
+			x.out = append(x.out, c)
+			return b
 		}
-		n, _, ok := parseNum(w.text)
-		if !ok {
-			continue
-		}
-		end := w.start + len(digitsPrefix(statement[w.start:]))
-		if end == w.start {
-			end = w.end
-		}
-		out = append(out, cond{phrase: statement[w.start:end], kind: KindQuantity, values: []num{n}, pieces: numeralEquivalents[n.s]})
+		return i
+	case "unique", "uniquely":
+		x.out = append(x.out, cond{phrase: ws[i].text, kind: KindQuantifier, quant: quantUnique})
+		return i
+	case "distinct":
+		x.out = append(x.out, cond{phrase: ws[i].text, kind: KindQuantifier, quant: quantDistinct})
+		return i
+	case "every", "each", "all", "any":
+		x.out = append(x.out, cond{phrase: ws[i].text, kind: KindQuantifier, quant: quantAll})
+		return i
 	}
-	return out
+	if c, b, ok := existential(x.statement, ws, lw, i); ok {
+		x.out = append(x.out, c)
+		return b
+	}
+	if c, b, ok := sign(x.statement, ws, lw, i); ok {
+		x.out = append(x.out, c)
+		return b
+	}
+	if v, ok := numberWords[lw[i]]; ok && i > 0 && measures[lw[i-1]] && v != "1" {
+		x.out = append(x.out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
+		return i
+	}
+	if v, ok := multiplierWords[lw[i]]; ok && !(i+1 < len(ws) && (lw[i+1] == "matrix" || lw[i+1] == "matrices" || lw[i+1] == "free" || ws[i+1].text == "-")) {
+		x.out = append(x.out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
+	}
+	return i
+}
+
+// comparison reads a comparison phrase with its numeral at word i
+// ("greater than 2", "at most three").
+func (x *extraction) comparison(i int) (int, bool) {
+	lw := x.lw
+	for _, p := range comparisonPhrases {
+		if !wordsAt(lw, x.ws, i, p.words) {
+			continue
+		}
+		j := i + len(p.words)
+		n, b, ok := x.numberAt(j)
+		if !ok || (i > 0 && (lw[i-1] == "not" || lw[i-1] == "never") && p.words[0] != "not" && p.words[0] != "no") {
+			return 0, false
+		}
+		x.use(j, b)
+		c := cond{phrase: x.text(i, b), kind: KindComparison, bounds: bound{p.rel, n}.equivalents()}
+		switch v, _ := n.int(); {
+		case (p.rel == relLower && v == 0) || (p.rel == relLowerEq && v == 1):
+			// more than zero, at least one: nonzero, or there is one
+			c.bounds = append(c.bounds, bound{relNe, num{s: "0"}})
+			c.also = quantExists
+		case (p.rel == relLower && v == 1) || (p.rel == relLowerEq && v == 2):
+			// more than one: two that differ
+			c.pieces, c.also = []string{"nontrivial"}, quantDistinct
+		}
+		x.out = append(x.out, c)
+		return b, true
+	}
+	return 0, false
+}
+
+// mathComparison reads the comparison of math word i with a numeral, if
+// it is one ("n \\geq 1", "f(-1) = 0").
+func (x *extraction) mathComparison(i int) {
+	ws := x.ws
+	n, a, b, ok := numeral(ws, i)
+	if !ok {
+		return
+	}
+	bd, r, ok := boundOf(ws, n, a, b)
+	if !ok || n.s == "0" && ws[i].text == "⊥" || x.ellipsis[ws[i].seg] {
+		return
+	}
+	lo, hi, side := otherSide(ws, a, b, r)
+	c := cond{phrase: x.text(min(lo, a), max(hi, b)), kind: KindComparison, bounds: bd.equivalents()}
+	if bd.rel == relEq {
+		// a value at numerals, f(-1) = 0, wants an equation to 0 whose
+		// other side has the numerals of f(-1); any other equation to a
+		// numeral is a quantity
+		if !application(ws, side[0], side[1]) {
+			return
+		}
+		c.side = sideNumerals(ws, side[0], side[1])
+	}
+	x.use(a, b)
+	x.out = append(x.out, c)
+}
+
+// numeral reads word i as a quantity (or an interval of two) unless it is
+// an index, a term of an ellipsis, or the exponent of a space or degree.
+func (x *extraction) numeral(i int) {
+	ws, w := x.ws, x.ws[i]
+	if w.kind != leansrc.TokNumber || w.index || x.ellipsis[w.seg] && w.math || spaceExponent(ws, i) {
+		return
+	}
+	if c, b, ok := interval(x.statement, ws, i); ok {
+		x.out = append(x.out, c)
+		x.use(i, b)
+		return
+	}
+	n, _, ok := parseNum(w.text)
+	if !ok {
+		return
+	}
+	end := w.start + len(digitsPrefix(x.statement[w.start:]))
+	if end == w.start {
+		end = w.end
+	}
+	counted := w.math && n.s != "0" && n.s != "1"
+	x.out = append(x.out, cond{phrase: x.statement[w.start:end], kind: KindQuantity, values: []num{n}, pieces: numeralEquivalents[n.s], counted: counted})
 }
 
 // asides are words of a sentence that defines a term, gives an example or
 // a reminder: what it says is no condition of the claim.
 var asides = map[string]bool{"called": true, "denote": true, "denotes": true, "means": true, "example": true,
 	"reminder": true, "note": true, "stands": true}
+
+// answerFormat are the words before "answer" in a sentence that says how
+// to write it ("express your answer", "give an answer between 0 and 16").
+var answerFormat = map[string]bool{"your": true, "an": true}
 
 // definitions marks the words of sentences that define a term ("is
 // called", "is said to be", "let n! denote"), give an example or a
@@ -272,7 +320,7 @@ func definitions(ws []word, lw []string) []bool {
 			continue
 		}
 		for k := start; k < i; k++ {
-			if asides[lw[k]] || lw[k] == "said" && k+1 < i && lw[k+1] == "to" || lw[k] == "your" && k+1 < i && lw[k+1] == "answer" {
+			if asides[lw[k]] || lw[k] == "said" && k+1 < i && lw[k+1] == "to" || lw[k] == "answer" && k > start && answerFormat[lw[k-1]] {
 				for j := start; j < i; j++ {
 					used[j] = true
 				}
@@ -339,6 +387,48 @@ func wordsAt(lw []string, ws []word, i int, words []string) bool {
 		}
 	}
 	return true
+}
+
+// otherSide returns the first and last word of a comparison's operand
+// across relation ws[r] from the numeral ws[a..b], as a phrase span and as
+// the operand's own span.
+func otherSide(ws []word, a, b, r int) (lo, hi int, side [2]int) {
+	if r < a {
+		lo = exprBefore(ws, r)
+		return lo, b, [2]int{lo, r - 1}
+	}
+	hi = exprAfter(ws, r)
+	return a, hi, [2]int{r + 1, hi}
+}
+
+// application reports whether ws[from..to] is a function applied to
+// numerals only: f(-1), P(2, 3).
+func application(ws []word, from, to int) bool {
+	if from < 0 || to >= len(ws) || to-from < 3 || ws[from].kind != leansrc.TokIdent || ws[from+1].text != "(" || ws[to].text != ")" {
+		return false
+	}
+	for _, w := range ws[from+2 : to] {
+		if _, suffix, ok := parseNum(w.text); (!ok || suffix != "") && w.text != "-" && w.text != "," {
+			return false // f(3z) is no value at numerals
+		}
+	}
+	return true
+}
+
+// sideNumerals lists the numerals among ws[from..to], signed.
+func sideNumerals(ws []word, from, to int) []string {
+	var out []string
+	for k := max(from, 0); k <= to && k < len(ws); k++ {
+		if ws[k].kind != leansrc.TokNumber {
+			continue
+		}
+		if n, _, _, ok := numeral(ws, k); ok {
+			out = append(out, n.String())
+		} else if n, _, ok := parseNum(ws[k].text); ok {
+			out = append(out, n.String())
+		}
+	}
+	return out
 }
 
 // exprBefore returns the first word of the operand left of relation ws[r]
@@ -466,5 +556,48 @@ func sign(statement string, ws []word, lw []string, i int) (cond, int, bool) {
 			c.pieces = append(c.pieces[:len(c.pieces):len(c.pieces)], "nat") // divisors in ℕ are positive
 		}
 	}
+	c.many = signed(ws, lw, i, b)
 	return c, b, true
+}
+
+// kindWords are the nouns and adjectives between a sign word and the
+// variables it is said of ("positive real numbers $x$ and $y$").
+var kindWords = map[string]bool{"real": true, "reals": true, "integer": true, "integers": true, "number": true,
+	"numbers": true, "rational": true, "rationals": true, "natural": true, "naturals": true, "odd": true,
+	"even": true, "distinct": true, "constant": true, "constants": true}
+
+// signed counts the variables a sign word at ws[i..b] is said of: those
+// that follow it ("positive reals $x$, $y$ and $z$") or precede "are"
+// before it ("$x$ and $y$ are positive"); 1 when they cannot be told.
+func signed(ws []word, lw []string, i, b int) int {
+	// count counts the variables of the math spans listed from word from
+	// in direction dir; a span that is not a list of letters ends the list
+	count := func(from, to, dir int) int {
+		n := 0
+		for k := from; k != to; k += dir {
+			w := ws[k]
+			switch {
+			case w.math:
+				vars, end := 0, k
+				for ; end != to && ws[end].seg == w.seg; end += dir {
+					if ws[end].kind == leansrc.TokIdent && utf8.RuneCountInString(ws[end].text) == 1 {
+						vars++
+					} else if ws[end].text != "," {
+						return n
+					}
+				}
+				n += vars
+				k = end - dir
+			case lw[k] == "and" || w.text == "," || kindWords[lw[k]]:
+			default:
+				return n
+			}
+		}
+		return n
+	}
+	n := count(b+1, len(ws), 1)
+	if n == 0 && i >= 2 && (lw[i-1] == "are" || lw[i-1] == "be") {
+		n = count(i-2, -1, -1)
+	}
+	return max(n, 1)
 }

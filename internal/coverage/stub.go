@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -13,13 +14,24 @@ import (
 // the numeral bounds of its comparisons, the pieces of its names and its
 // binders and quantifiers.
 type stubFacts struct {
-	numerals map[string]bool // canonical numerals, unsigned
-	bounds   map[bound]bool
-	pieces   map[string]bool // lower-case name pieces and notation words
-	names    []string        // identifiers as written
-	symbols  map[string]bool
-	binder   bool // a binder before the colon, or ∀ / fun / set-builder
-	equation bool // the stub states an equation or an equivalence
+	numerals  map[string]bool // canonical numerals, unsigned
+	bounds    map[bound]bool
+	counts    map[string]int  // how often each numeral is written
+	assumed   map[bound]bool  // bounds of hypotheses, binders, set-builders, intervals and types
+	times     map[bound]int   // how many comparisons state each bound
+	pieces    map[string]bool // lower-case name pieces and notation words
+	names     []string        // identifiers as written
+	symbols   map[string]bool
+	binder    bool       // a binder before the colon, or ∀ / fun / set-builder
+	equation  bool       // the stub states an equation or an equivalence
+	equations []equation // its equations to a numeral
+}
+
+// equation is one equation of a stub to numeral c, with the numerals of
+// its other side.
+type equation struct {
+	c    num
+	side []string
 }
 
 // notationWords are the name pieces behind Lean notation, so that a
@@ -49,89 +61,128 @@ func readStub(stub string) *stubFacts {
 		}
 		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End), stub: true})
 	}
-	ws = joinRelations(ws)
-	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
-	colon := topColon(ws)
+	ws = statementOnly(joinRelations(ws))
+	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, times: map[bound]int{}, counts: map[string]int{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
+	colon, builder := topColon(ws), setBuilders(ws)
 	for i, w := range ws {
 		switch w.kind {
 		case leansrc.TokIdent:
-			f.names = append(f.names, w.text)
-			for _, p := range pieces(w.text) {
-				f.pieces[singular(p)] = true
-			}
-			if p, ok := notationWords[w.text]; ok {
-				f.pieces[p] = true
-			}
-			if i+2 < len(ws) && ws[i+1].text == "*" && ws[i+2].text == w.text {
-				f.numerals["2"] = true // x * x
-			}
-			if w.text == "ℕ" && i+1 < len(ws) && ws[i+1].text == "+" {
-				f.pieces["pnat"] = true
-			}
-			if w.text == "fun" || w.text == "λ" {
-				f.binder = true
-			}
-			if w.text == "I" {
-				f.pieces["unitinterval"] = true
-			}
-			if natural[w.text] {
-				f.bounds[bound{relLowerEq, num{s: "0"}}] = true
-				f.bounds[bound{relLower, num{s: "1", neg: true}}] = true
-			}
+			f.ident(ws, i)
 		case leansrc.TokSymbol:
-			f.symbols[w.text] = true
-			if p, ok := notationWords[w.text]; ok {
-				f.pieces[p] = true
-			}
-			if w.text == "∃" && i+1 < len(ws) && ws[i+1].text == "!" && ws[i+1].start == w.end {
-				f.pieces["unique"] = true
-			}
-			if w.text == "=" || w.text == "↔" {
-				f.equation = true
-			}
-			if i < colon && (w.text == "(" || w.text == "{" || w.text == "⦃" || w.text == "[") {
-				f.binder = true
-			}
-			if w.text == "∀" || w.text == "|" && i > 0 && ws[i-1].kind == leansrc.TokIdent {
-				f.binder = true
-			}
+			f.symbol(ws, i, colon)
 		}
-		n, a, b, ok := numeral(ws, i)
-		if !ok {
-			continue
+		if n, a, b, ok := numeral(ws, i); ok {
+			f.numeral(ws, i, n, a, b, i < colon || builder[i])
 		}
-		f.numerals[n.s] = true
-		if plain, _, _ := parseNum(w.text); plain.s != n.s {
-			f.numerals[plain.s] = true // 7 / 2: 3.5, and 7
-		}
-		if bd, _, ok := boundOf(ws, n, a, b); ok {
-			f.bounds[bd] = true
-		}
-		f.intervals(ws, a, n)
 	}
+	f.derive()
+	return f
+}
+
+// ident records what identifier ws[i] says: its name pieces, a square
+// written x * x, ℕ+, a binder, a type whose values are at least 0.
+func (f *stubFacts) ident(ws []word, i int) {
+	w := ws[i]
+	f.names = append(f.names, w.text)
+	for _, p := range pieces(w.text) {
+		f.pieces[singular(p)] = true
+	}
+	if p, ok := notationWords[w.text]; ok {
+		f.pieces[p] = true
+	}
+	if i+2 < len(ws) && ws[i+1].text == "*" && ws[i+2].text == w.text {
+		f.numerals["2"] = true // x * x
+		f.counts["2"]++
+	}
+	if w.text == "ℕ" && i+1 < len(ws) && ws[i+1].text == "+" {
+		f.pieces["pnat"] = true
+	}
+	if w.text == "fun" || w.text == "λ" {
+		f.binder = true
+	}
+	if w.text == "I" {
+		f.pieces["unitinterval"] = true
+	}
+	if natural[w.text] {
+		f.assume(bound{relLowerEq, num{s: "0"}})
+		f.assume(bound{relLower, num{s: "1", neg: true}})
+	}
+}
+
+// symbol records what symbol ws[i] says: its notation's name piece, ∃!,
+// an equation, a binder.
+func (f *stubFacts) symbol(ws []word, i, colon int) {
+	w := ws[i]
+	f.symbols[w.text] = true
+	if p, ok := notationWords[w.text]; ok {
+		f.pieces[p] = true
+	}
+	if w.text == "∃" && i+1 < len(ws) && ws[i+1].text == "!" && ws[i+1].start == w.end {
+		f.pieces["unique"] = true
+	}
+	if w.text == "=" || w.text == "↔" {
+		f.equation = true
+	}
+	if i < colon && (w.text == "(" || w.text == "{" || w.text == "⦃" || w.text == "[") {
+		f.binder = true
+	}
+	if w.text == "∀" || w.text == "|" && i > 0 && ws[i-1].kind == leansrc.TokIdent {
+		f.binder = true
+	}
+}
+
+// numeral records the numeral operand n = ws[a..b] found at word i: the
+// numeral, the bound or equation it is a side of (assumed: in a hypothesis
+// or a set-builder), the interval it is an end of.
+func (f *stubFacts) numeral(ws []word, i int, n num, a, b int, assumed bool) {
+	f.numerals[n.s] = true
+	if ws[i].kind == leansrc.TokNumber {
+		plain, _, _ := parseNum(ws[i].text)
+		f.counts[plain.s]++
+		f.numerals[plain.s] = true // 7 / 2 is 3.5, and 7
+	}
+	if bd, r, ok := boundOf(ws, n, a, b); ok {
+		f.bounds[bd] = true
+		f.times[bd]++
+		if assumed || r >= 2 && (ws[r-2].text == "∀" || ws[r-2].text == "∃") {
+			f.assumed[bd] = true
+		}
+		if bd.rel == relEq {
+			_, _, side := otherSide(ws, a, b, r)
+			f.equations = append(f.equations, equation{bd.c, sideNumerals(ws, side[0], side[1])})
+		}
+	}
+	f.intervals(ws, a, n)
+}
+
+// derive adds the bounds that follow from others: a prime is at least 2,
+// and x ≥ c with x ≠ c is x > c.
+func (f *stubFacts) derive() {
 	if f.pieces["prime"] {
 		// a prime is at least 2
 		for _, b := range []bound{{relLowerEq, num{s: "2"}}, {relLower, num{s: "0"}}, {relLowerEq, num{s: "0"}}, {relNe, num{s: "0"}}, {relNe, num{s: "1"}}} {
 			for _, e := range b.equivalents() {
-				f.bounds[e] = true
+				f.assume(e)
 			}
 		}
 	}
 	// x ≥ c and x ≠ c say x > c (n : ℕ with n ≠ 0 is positive; a prime
 	// other than 2 is greater than 2)
+	var ne []bound
 	for b := range f.bounds {
-		if b.rel != relNe {
-			continue
+		if b.rel == relNe {
+			ne = append(ne, b)
 		}
+	}
+	for _, b := range ne {
 		for _, r := range [][2]rel{{relLowerEq, relLower}, {relUpperEq, relUpper}} {
 			if f.bounds[bound{r[0], b.c}] {
 				for _, e := range (bound{r[1], b.c}).equivalents() {
-					f.bounds[e] = true
+					f.assume(e)
 				}
 			}
 		}
 	}
-	return f
 }
 
 // intervalBounds are the bounds an interval or range puts on its members,
@@ -156,10 +207,10 @@ func (f *stubFacts) intervals(ws []word, a int, n num) {
 			return false
 		}
 		if r := rs[arg]; r != 0 {
-			f.bounds[bound{r, n}] = true
+			f.assume(bound{r, n})
 		}
 		if name == "range" || name == "Fin" {
-			f.bounds[bound{relLowerEq, num{s: "0"}}] = true
+			f.assume(bound{relLowerEq, num{s: "0"}})
 		}
 		return true
 	}
@@ -182,6 +233,69 @@ func (f *stubFacts) intervals(ws []word, a int, n num) {
 		return
 	}
 	record(j-1, 1)
+}
+
+// declKeywords start a declaration whose name is no part of its statement.
+var declKeywords = map[string]bool{"theorem": true, "lemma": true, "example": true}
+
+// statementOnly drops what a whole declaration has around its statement:
+// attributes, modifiers, the keyword and the name before it, the proof
+// after it (a name such as odd_of_prime_gt_two must not state 2).
+func statementOnly(ws []word) []word {
+	for i, w := range ws {
+		if declKeywords[w.text] {
+			ws = ws[i+1:]
+			if w.text != "example" && len(ws) > 0 && ws[0].kind == leansrc.TokIdent {
+				ws = ws[1:]
+			}
+			break
+		}
+		if w.text != "@[" && w.text != "]" && w.kind != leansrc.TokIdent {
+			break // binders: no declaration around the statement
+		}
+	}
+	depth := 0
+	for i, w := range ws {
+		switch w.text {
+		case "(", "[", "{", "⦃", "⟨", "@[":
+			depth++
+		case ")", "]", "}", "⦄", "⟩":
+			depth--
+		case ":=":
+			if depth <= 0 {
+				return ws[:i]
+			}
+		}
+	}
+	return ws
+}
+
+// setBuilders marks the words after the bar of a set-builder {x | …}.
+func setBuilders(ws []word) []bool {
+	out := make([]bool, len(ws))
+	type open struct{ brace, bar bool }
+	var stack []open
+	inside := 0 // open braces past their bar
+	for i, w := range ws {
+		switch w.text {
+		case "(", "[", "{", "⦃", "⟨":
+			stack = append(stack, open{brace: w.text == "{"})
+		case ")", "]", "}", "⦄", "⟩":
+			if n := len(stack); n > 0 {
+				if stack[n-1].bar {
+					inside--
+				}
+				stack = stack[:n-1]
+			}
+		case "|":
+			if n := len(stack); n > 0 && stack[n-1].brace && !stack[n-1].bar {
+				stack[n-1].bar = true
+				inside++
+			}
+		}
+		out[i] = inside > 0
+	}
+	return out
 }
 
 // topColon returns the index of the colon that ends the binders, or -1.
@@ -232,10 +346,35 @@ func pieces(id string) []string {
 	return out
 }
 
+// assume records a bound the stub assumes: a hypothesis, a binder's
+// type or an interval's.
+func (f *stubFacts) assume(b bound) {
+	f.bounds[b] = true
+	f.assumed[b] = true
+}
+
 // hasBound reports whether the stub states one of bs.
 func (f *stubFacts) hasBound(bs []bound) bool {
 	for _, b := range bs {
 		if f.bounds[b] {
+			return true
+		}
+	}
+	return false
+}
+
+// hasEquation reports whether the stub has an equation to c whose other
+// side has every numeral of side.
+func (f *stubFacts) hasEquation(c num, side []string) bool {
+	for _, e := range f.equations {
+		if e.c != c {
+			continue
+		}
+		all := true
+		for _, s := range side {
+			all = all && slices.Contains(e.side, s)
+		}
+		if all {
 			return true
 		}
 	}
@@ -249,7 +388,7 @@ func (f *stubFacts) stronger(b bound) bool {
 	if err != nil {
 		return false
 	}
-	for h := range f.bounds {
+	for h := range f.assumed {
 		v, err := strconv.ParseFloat(h.c.String(), 64)
 		if err != nil {
 			continue
@@ -297,7 +436,23 @@ func (f *stubFacts) covers(c cond) bool {
 		}
 		return all || f.hasPiece(c.pieces...)
 	case KindComparison:
-		if f.hasBound(c.bounds) || f.hasPiece(c.pieces...) || c.sign && f.stronger(c.bounds[0]) {
+		if len(c.side) > 0 {
+			return f.hasEquation(c.bounds[0].c, c.side)
+		}
+		if f.hasPiece(c.pieces...) {
+			return true
+		}
+		if c.many > 1 {
+			// said of k variables: k hypotheses
+			n := 0
+			for _, b := range c.bounds {
+				n += f.times[b]
+			}
+			if n < c.many {
+				return false
+			}
+		}
+		if f.hasBound(c.bounds) || c.sign && f.stronger(c.bounds[0]) {
 			return true
 		}
 	}
@@ -326,9 +481,19 @@ func (f *stubFacts) quantifier(q quant, bs []bound) bool {
 	return false
 }
 
-// conceptStop are words of a sub-query that name no concept of their own.
-var conceptStop = map[string]bool{"the": true, "and": true, "for": true, "with": true, "that": true, "of": true,
-	"number": true, "numbers": true, "some": true, "all": true, "every": true, "any": true, "its": true, "is": true, "are": true}
+// conceptStop are words of a sub-query that name no concept of their own
+// (a sub-query may be a whole sentence: "a prime number is a natural
+// number greater than 1 that has no divisors other than 1 and itself").
+var conceptStop = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`the and for with that this then than there their which where when who whose such
+	from into onto over under some all every any each its are was were has have had not but also only other
+	let show prove given number numbers function functions set sets element elements value values
+	thing things one two itself themselves`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // conceptWords are the lower-case content words of a sub-query phrase,
 // with a plural's s dropped.

@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -9,30 +10,73 @@ import (
 )
 
 // word is one token of a statement or a stub: its text (LaTeX already
-// read: `\geq` is "≥"), its kind and, for a statement, its byte range in
-// the statement and whether it was inside math.
+// read: `\geq` is "≥"), its kind and its byte range in the statement or
+// the stub.
 type word struct {
 	kind       leansrc.TokenKind
 	text       string
 	start, end int
-	math       bool
+	math       bool // the word is inside math
 	seg        int  // the math span the word is in (1, 2, …), 0 for prose
 	stub       bool // the word is Lean of a stub
+	index      bool // a numeral subscript (x_1): an argument, no quantity
 }
 
 // reader turns a statement into Lean-scannable text: math (`$…$`, `$$…$$`,
 // `\(…\)`, `\[…\]`) has its LaTeX commands replaced by the symbols they
-// stand for and its subscripts dropped; prose is copied with the few
-// characters that would open a Lean comment or string blanked. off maps
-// every output byte to its statement offset.
+// stand for, its numeral subscripts made arguments (x_{1} → x(1)) and its
+// other subscripts dropped; \text{…} and prose are copied with the few
+// characters that would open a Lean comment or string blanked. off and end
+// map every output byte to the statement bytes it came from.
 type reader struct {
-	src  string
-	out  []byte
-	off  []int // statement offset where the construct that wrote the byte starts
-	end  []int // and where it ends
-	seg  []int // math span number of the byte, 0 for prose
-	cur  int   // the current math span, 0 in prose
-	segs int   // math spans so far
+	src   string
+	out   []byte
+	off   []int // statement offset where the construct that wrote the byte starts
+	end   []int // and where it ends
+	seg   []int // math span number of the byte, 0 for prose
+	cur   int   // the current math span, 0 in prose
+	segs  int   // math spans so far
+	index []int // output offsets of numeral subscripts
+	// blackboard is the output length after the last blackboard letter,
+	// blackboardAt the statement offset of its command
+	blackboard, blackboardAt int
+	// pending is 1 + the offset of a command that writes nothing (\frac,
+	// \mathbf) whose brace is still to come, or 0
+	pending int
+}
+
+// opener returns the statement offset a brace at i starts from in phrases:
+// the command before it that writes nothing itself (\frac, \mathbf), if any.
+func (r *reader) opener(i int) int {
+	if r.pending > 0 {
+		at := r.pending - 1
+		r.pending = 0
+		return at
+	}
+	return i
+}
+
+// signedSets are the marks after a number set that restrict its sign:
+// \mathbb{Z}^{+} is the positive integers.
+var signedSets = []struct{ mark, word string }{
+	{"^{+}", "positive"}, {"^+", "positive"}, {"_{+}", "positive"}, {"_+", "positive"}, {"_{>0}", "positive"},
+	{"^{\\geq 0}", "nonnegative"}, {"_{\\geq 0}", "nonnegative"}, {"_{\\ge 0}", "nonnegative"}, {"_{\\geq0}", "nonnegative"},
+}
+
+// signed reads a sign mark at s[i] after the number set whose command
+// starts at at, and writes its word as prose, so that it is read as
+// "positive" is; it returns the bytes read.
+func (r *reader) signed(at, i int) int {
+	for _, m := range signedSets {
+		if strings.HasPrefix(r.src[i:], m.mark) {
+			cur := r.cur
+			r.cur = 0
+			r.emit(" "+m.word+" ", at, i+len(m.mark))
+			r.cur = cur
+			return len(m.mark)
+		}
+	}
+	return 0
 }
 
 // emit writes s for the statement's bytes [at, end).
@@ -72,7 +116,7 @@ var mathOpeners = []struct{ open, close string }{
 	{"$$", "$$"}, {"$", "$"}, {`\(`, `\)`}, {`\[`, `\]`},
 }
 
-// read scans s and returns its words.
+// read scans the statement s (valid UTF-8) and returns its words.
 func read(s string) []word {
 	s = blankChoices(s)
 	n := len(s) + 16
@@ -109,7 +153,8 @@ func read(s string) []word {
 		if t.Kind == leansrc.TokDoc || t.Kind == leansrc.TokModDoc {
 			continue
 		}
-		out = append(out, word{kind: t.Kind, text: string(r.out[t.Start:t.End]), start: r.off[t.Start], end: r.end[t.End-1], math: r.seg[t.Start] > 0, seg: r.seg[t.Start]})
+		out = append(out, word{kind: t.Kind, text: string(r.out[t.Start:t.End]), start: r.off[t.Start], end: r.end[t.End-1],
+			math: r.seg[t.Start] > 0, seg: r.seg[t.Start], index: slices.Contains(r.index, int(t.Start))})
 	}
 	return joinRelations(out)
 }
@@ -118,6 +163,7 @@ func read(s string) []word {
 // as in math: "$n$ \geq 2" happens) and returns the next offset.
 func (r *reader) prose(i int) int {
 	s := r.src
+	r.pending = 0
 	switch {
 	case s[i] == '\\':
 		return r.command(i)
@@ -127,8 +173,8 @@ func (r *reader) prose(i int) int {
 	case strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/-"):
 		r.emit(s[i:i+1]+" ", i, i+1)
 		return i + 1
-	case s[i] == ',' && i > 0 && isDigit(s[i-1]) && thousands(s[i+1:]):
-		return i + 1 // 39,500 is one number
+	case separator(s, i, len(s)) > 0:
+		return i + separator(s, i, len(s)) // 39,500 is one number
 	}
 	_, n := utf8.DecodeRuneInString(s[i:])
 	r.emit(s[i:i+n], i, i+n)
@@ -141,9 +187,12 @@ func (r *reader) latex(from, to int) {
 	i := from
 	for i < to {
 		c := s[i]
+		if c != ' ' && c != '{' {
+			r.pending = 0
+		}
 		switch {
-		case i > from && isDigit(s[i-1]) && (strings.HasPrefix(s[i:], "{,}") || strings.HasPrefix(s[i:], ",\\!")) && thousands(s[i+3:to]):
-			i += 3 // 200{,}000 and 200,\!000 are one number
+		case separator(s, i, to) > 0:
+			i += separator(s, i, to) // 200{,}000 is one number
 			continue
 		case c == '\\' && textCommand(s[i:to]) > 0:
 			n := textCommand(s[i:to])
@@ -165,11 +214,23 @@ func (r *reader) latex(from, to int) {
 			continue
 		case c == '_':
 			j := skipScript(s, i+1, to)
-			r.emit(" ", i, j)
+			if d := strings.Trim(s[i+1:j], "{} "); d != "" && strings.Trim(d, "0123456789") == "" {
+				// x_{1} is the value x(1); its index is no quantity, but
+				// the 7 of \mathbb{F}_7 is one
+				at := i
+				if r.blackboard == len(r.out) {
+					at = r.blackboardAt // the phrase is \mathbb{F}_7
+				} else {
+					r.index = append(r.index, len(r.out)+1)
+				}
+				r.emit("("+d+")", at, j)
+			} else {
+				r.emit(" ", i, j)
+			}
 			i = j
 			continue
 		case c == '{':
-			r.emit("(", i, i+1)
+			r.emit("(", r.opener(i), i+1)
 		case c == '}':
 			r.emit(")", i, i+1)
 		case strings.HasPrefix(s[i:], "..."):
@@ -178,8 +239,6 @@ func (r *reader) latex(from, to int) {
 			continue
 		case c == '&' || c == '~' || c == '"' || c == '`' || c == '\'':
 			r.emit(" ", i, i+1)
-		case c == ',' && i > from && isDigit(s[i-1]) && thousands(s[i+1:to]):
-			// 1,000 is one number
 		case strings.HasPrefix(s[i:], "--") || strings.HasPrefix(s[i:], "/-"):
 			r.emit(s[i:i+1]+" ", i, i+1)
 		default:
@@ -213,15 +272,22 @@ func (r *reader) command(i int) int {
 			r.emit(" ("+s[k:k+1]+")/("+s[k+1:k+2]+") ", i, k+2) // \frac19
 			return k + 2
 		}
+		r.pending = i + 1 // its first brace starts at the command in phrases
+		r.emit(" ", i, j)
+		return j
 	}
 	if name == "mathbb" || name == "Bbb" {
 		if w, n := blackboard(s[j:]); n > 0 {
 			r.emit(" "+w+" ", i, j+n)
-			return j + n
+			r.blackboard, r.blackboardAt = len(r.out), i
+			return j + n + r.signed(i, j+n)
 		}
 	}
 	if sym, ok := latexSymbols[name]; ok {
 		r.emit(" "+sym+" ", i, j)
+		if sym == "" {
+			r.pending = i + 1
+		}
 	} else {
 		r.emit(" "+name+" ", i, j)
 	}
@@ -320,6 +386,20 @@ func skipScript(s string, i, to int) int {
 	return i + n
 }
 
+// separator returns the length of the thousands separator at s[i] (",",
+// "{,}" or ",\!" between a digit and three digits), or 0.
+func separator(s string, i, to int) int {
+	if i == 0 || !isDigit(s[i-1]) {
+		return 0
+	}
+	for _, sep := range []string{",", "{,}", ",\\!"} {
+		if strings.HasPrefix(s[i:to], sep) && thousands(s[i+len(sep):to]) {
+			return len(sep)
+		}
+	}
+	return 0
+}
+
 func thousands(s string) bool {
 	return len(s) >= 3 && isDigit(s[0]) && isDigit(s[1]) && isDigit(s[2]) && (len(s) == 3 || !isDigit(s[3]))
 }
@@ -335,6 +415,9 @@ var choiceMarker = regexp.MustCompile(`(?:\\(?:textbf|text|mathrm|mathbf|rm|bf)\
 // from the (A) label to the sentence that gives the answer ("Show that it
 // is …") or the end: the numerals of the wrong choices are no condition.
 func blankChoices(s string) string {
+	if !strings.Contains(s, "A") || !strings.Contains(s, "B") || !strings.Contains(s, "C") || !strings.Contains(s, "D") {
+		return s
+	}
 	locs := choiceMarker.FindAllStringSubmatchIndex(s, -1)
 	next := byte('A')
 	start, last := -1, -1
@@ -365,6 +448,9 @@ func blankChoices(s string) string {
 // relations are the symbols a comparison is written with.
 var relations = map[string]bool{"<": true, ">": true, "≤": true, "≥": true, "≠": true, "=": true}
 
+// asciiRelations are the relations spelled with a following "=".
+var asciiRelations = map[string]string{">": "≥", "<": "≤", "!": "≠"}
+
 // joinRelations merges the ASCII spellings >=, <= and != that the Lean
 // scanner leaves as two symbols.
 func joinRelations(ws []word) []word {
@@ -372,7 +458,7 @@ func joinRelations(ws []word) []word {
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		if i+1 < len(ws) && ws[i+1].text == "=" && ws[i+1].start == w.end && w.kind == leansrc.TokSymbol {
-			if rel, ok := map[string]string{">": "≥", "<": "≤", "!": "≠"}[w.text]; ok {
+			if rel, ok := asciiRelations[w.text]; ok {
 				w.text, w.end = rel, ws[i+1].end
 				i++
 			}
