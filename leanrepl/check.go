@@ -456,9 +456,19 @@ func (r *Report) Verdict() string {
 	default:
 		add("names known", false)
 	}
+	add(r.LeanVerdict(), r.LeanFailed || r.LeanRan && !r.LeanOK)
+	for _, m := range r.meaningVerdicts() {
+		add(m.text, m.failed)
+	}
+	return strings.Join(append(failed, rest...), " · ")
+}
+
+// LeanVerdict is the Lean part of Verdict: accepted, its errors, its
+// failure, or "Lean not run".
+func (r *Report) LeanVerdict() string {
 	switch {
 	case r.LeanFailed:
-		add(r.LeanSkipped, true)
+		return r.LeanSkipped
 	case r.LeanRan && !r.LeanOK:
 		n := 0
 		for _, m := range r.Messages {
@@ -466,16 +476,11 @@ func (r *Report) Verdict() string {
 				n++
 			}
 		}
-		add(fmt.Sprintf("Lean reported %d error(s): %s", n, firstLine(r.firstError())), true)
+		return fmt.Sprintf("Lean reported %d error(s): %s", n, firstLine(r.firstError()))
 	case r.LeanRan:
-		add("Lean accepted the stub", false)
-	default:
-		add("Lean not run", false)
+		return "Lean accepted the stub"
 	}
-	for _, m := range r.meaningVerdicts() {
-		add(m.text, m.failed)
-	}
-	return strings.Join(append(failed, rest...), " · ")
+	return "Lean not run"
 }
 
 func (r *Report) firstError() string {

@@ -168,7 +168,7 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 	case rep.LeanOK:
 		w("lean:  accepted")
 	default:
-		w("lean:  %s", rep.Verdict())
+		w("lean:  %s", rep.LeanVerdict())
 	}
 	printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeLean })
 	if rep.LeanBackend != "" {
