@@ -17,4 +17,7 @@ require (
 	google.golang.org/protobuf v1.36.10
 )
 
-require github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect
+require (
+	github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+)
