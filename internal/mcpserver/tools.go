@@ -202,13 +202,16 @@ func (t *tools) checkNames(ctx context.Context, _ *mcp.CallToolRequest, in Check
 		return CheckNamesOutput{}, errNotReady
 	}
 	kindOf := leanrepl.LibraryKinds(e.Lookup)
-	matches, _ := drift.CheckNames(ix, in.Names)
+	full := make([]string, len(in.Names))
+	for i, n := range in.Names {
+		full[i] = strings.TrimPrefix(strings.TrimSpace(n), "_root_.")
+	}
+	matches, _ := drift.CheckNames(ix, full)
 	out := CheckNamesOutput{Names: make([]NameCheck, len(in.Names))}
-	for i, name := range in.Names {
-		name = strings.TrimSpace(name)
+	for i, name := range full {
 		ok, sugg := leanrepl.Resolve(name, "", ix, kindOf)
-		c := NameCheck{Name: name, Known: ok, Match: matches[i].Check, Resolved: matches[i].Resolved, Suggestions: sugg}
-		if kind, _, found := kindOf(strings.TrimPrefix(name, "_root_.")); found {
+		c := NameCheck{Name: in.Names[i], Known: ok, Match: matches[i].Check, Resolved: matches[i].Resolved, Suggestions: sugg}
+		if kind, _, found := kindOf(name); found {
 			c.Kind = kind
 		}
 		if c.Suggestions == nil {
