@@ -50,11 +50,7 @@ func open(t testing.TB, root string, getenv func(string) string, copts *mcp.Clie
 func openWith(t testing.TB, root string, getenv func(string) string, copts *mcp.ClientOptions, opts mcpserver.Options) (*app.Workspace, *mcp.ClientSession) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := app.OpenWorkspace(ctx, abs, app.EnvSettings(getenv), getenv, func(string, ...any) {})
+	w, err := app.OpenWorkspace(ctx, mustAbs(t, root), app.EnvSettings(getenv), getenv, func(string, ...any) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +71,16 @@ func openWith(t testing.TB, root string, getenv func(string) string, copts *mcp.
 		_ = w.Close()
 	})
 	return w, cs
+}
+
+// mustAbs returns the absolute path of p.
+func mustAbs(t testing.TB, p string) string {
+	t.Helper()
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
 }
 
 // call calls a tool with raw JSON arguments.
