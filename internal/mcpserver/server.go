@@ -6,6 +6,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -136,12 +137,27 @@ func add[In any, Out texter](s *mcp.Server, t *tools, tool *mcp.Tool, h func(con
 func (t *tools) unknownTool(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ct, ok := req.(*mcp.CallToolRequest); ok && ct.Params != nil && !slices.Contains(t.names, ct.Params.Name) {
-			res := &mcp.CallToolResult{}
-			res.SetError(fmt.Errorf("unknown tool %q; the tools are %s", clip(ct.Params.Name, 100), strings.Join(t.names, ", ")))
-			return res, nil
+			return toolError(ct.Session, fmt.Sprintf("unknown tool %q; the tools are %s", clip(ct.Params.Name, 100), strings.Join(t.names, ", ")))
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// toolError is a tool error result as the SDK's typed handlers give one.
+// Clients of protocol revision 2026-07-28 (the SDK's latest, assumed when
+// the session did not initialize) require its resultType, which the SDK
+// lets a result carry only through its JSON form.
+func toolError(ss *mcp.ServerSession, msg string) (*mcp.CallToolResult, error) {
+	wire := map[string]any{"content": []map[string]string{{"type": "text", "text": msg}}, "isError": true}
+	if ip := ss.InitializeParams(); ip == nil || ip.ProtocolVersion >= "2026-07-28" {
+		wire["resultType"] = "complete"
+	}
+	b, err := json.Marshal(wire)
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.CallToolResult{}
+	return res, json.Unmarshal(b, res)
 }
 
 // errNotReady means the index was not ready within ReadyWait.
