@@ -98,7 +98,9 @@ func TestStdioEOF(t *testing.T) {
 	outR, outW := io.Pipe()
 	go io.Copy(io.Discard, outR)
 	done := make(chan error, 1)
-	go func() { done <- mcpserver.ServeStdio(context.Background(), mcpserver.New(w, mcpserver.Options{}), inR, outW) }()
+	go func() {
+		done <- mcpserver.ServeStdio(context.Background(), mcpserver.New(w, mcpserver.Options{}), inR, outW)
+	}()
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
 	inW.Close()
 	if err := <-done; err != nil {
