@@ -425,7 +425,7 @@ func (o CheckOutput) text() string {
 	return b.String()
 }
 
-func (t *tools) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckInput) (CheckOutput, error) {
+func (t *tools) check(ctx context.Context, req *mcp.CallToolRequest, in CheckInput) (CheckOutput, error) {
 	if err := text("stub", in.Stub, true); err != nil {
 		return CheckOutput{}, err
 	}
@@ -442,7 +442,7 @@ func (t *tools) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckInput
 			return CheckOutput{}, err
 		}
 	}
-	rep, err := t.b.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: in.Stub})
+	rep, err := t.b.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: in.Stub, Progress: notifier(ctx, req)})
 	if err != nil {
 		return CheckOutput{}, err
 	}
@@ -527,8 +527,8 @@ func (t *tools) formalize(ctx context.Context, req *mcp.CallToolRequest, in Form
 	return out, nil
 }
 
-// notifier sends the pipeline's progress events as MCP progress
-// notifications when the call asked for them (a progress token).
+// notifier sends the pipeline's or the checker's progress events as MCP
+// progress notifications when the call asked for them (a progress token).
 func notifier(ctx context.Context, req *mcp.CallToolRequest) progress.Func {
 	token := req.Params.GetProgressToken()
 	if token == nil || req.Session == nil {
