@@ -65,7 +65,7 @@ const (
 )
 
 // instructions tell an agent what the server is for.
-const instructions = `drift-lsp serves the Lean 4 library of this workspace (Mathlib or any other, forks and unsaved edits on disk included), offline. ` +
+const instructions = `drift-lsp serves the Lean 4 library of this workspace (Mathlib or any other library, forks and your latest edits included), offline. ` +
 	`Before you write a Lean name, search for it or check it with check_names; check a theorem statement with check before you try to prove it.`
 
 // New returns the MCP server of b with the seven tools.
@@ -81,13 +81,18 @@ func New(b Backend, opts Options) *mcp.Server {
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "drift-lsp", Version: opts.Version}, &mcp.ServerOptions{Instructions: instructions})
 	t := &tools{b: b, opts: opts}
-	add(s, t, &mcp.Tool{Name: "search", Description: "Use to find library declarations by meaning or by name (natural language, a Lean name or a formula) before writing a Lean name you are not sure of."}, t.search)
-	add(s, t, &mcp.Tool{Name: "check_names", Description: "Use to verify, before writing Lean, that the names you plan to use exist in the workspace library, and to get the right names when they do not."}, t.checkNames)
-	add(s, t, &mcp.Tool{Name: "declaration", Description: "Use to read one declaration of the library (signature, docstring, file:line and source text) when you need its exact statement."}, t.declaration)
-	add(s, t, &mcp.Tool{Name: "retrieve", Description: "Use when formalizing an informal statement yourself, to get the library premises it needs and example theorems that use them."}, t.retrieve)
-	add(s, t, &mcp.Tool{Name: "check", Description: "Use to check a theorem statement ending in `:= by sorry` (gate, unknown names, lints, then Lean when available) before you prove or commit it."}, t.check)
-	add(s, t, &mcp.Tool{Name: "formalize", Description: "Use to turn an informal mathematical statement into a checked Lean theorem stub with the configured model (slow: reports progress, can be cancelled)."}, t.formalize)
-	add(s, t, &mcp.Tool{Name: "lint_docs", Description: "Use after editing docstrings or comments, to find the Lean names in backticks that no longer resolve and what they should be."}, t.lintDocs)
+	// No tool changes the workspace; only formalize reaches out, to the
+	// model.
+	closed, open := false, true
+	local := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &closed}
+	model := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &open}
+	add(s, t, &mcp.Tool{Name: "search", Annotations: local, Description: "Use to find library declarations by meaning or by name (natural language, a Lean name or a formula) before writing a Lean name you are not sure of."}, t.search)
+	add(s, t, &mcp.Tool{Name: "check_names", Annotations: local, Description: "Use to verify, before writing Lean, that the names you plan to use exist in the workspace library, and to get the right names when they do not."}, t.checkNames)
+	add(s, t, &mcp.Tool{Name: "declaration", Annotations: local, Description: "Use to read one declaration of the library (signature, docstring, file:line and source text) when you need its exact statement."}, t.declaration)
+	add(s, t, &mcp.Tool{Name: "retrieve", Annotations: local, Description: "Use when formalizing an informal statement yourself, to get the library premises it needs and example theorems that use them."}, t.retrieve)
+	add(s, t, &mcp.Tool{Name: "check", Annotations: local, Description: "Use to check a theorem statement ending in `:= by sorry` (gate, unknown names, lints, then Lean when available) before you prove or commit it."}, t.check)
+	add(s, t, &mcp.Tool{Name: "formalize", Annotations: model, Description: "Use to turn an informal mathematical statement into a checked Lean theorem stub with the configured model (slow: reports progress, can be cancelled)."}, t.formalize)
+	add(s, t, &mcp.Tool{Name: "lint_docs", Annotations: local, Description: "Use after editing docstrings or comments, to find the Lean names in backticks that no longer resolve and what they should be."}, t.lintDocs)
 	s.AddReceivingMiddleware(t.unknownTool)
 	return s
 }
