@@ -473,3 +473,42 @@ func TestFollowsEdits(t *testing.T) {
 		t.Errorf("lint after the edit: %+v", lint)
 	}
 }
+
+// TestSharedIndex: servers opened at once on one cache (an editor's and an
+// agent's) both serve, and a later one opens the stored indexes rather
+// than building them again.
+func TestSharedIndex(t *testing.T) {
+	getenv := env(t, "")
+	logs := make([][]string, 3)
+	var mu sync.Mutex
+	openLogged := func(i int) *app.Workspace {
+		w, err := app.OpenWorkspace(context.Background(), mustAbs(t, workspaceDir), app.EnvSettings(getenv), getenv, func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			logs[i] = append(logs[i], fmt.Sprintf(format, args...))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = w.Close() })
+		return w
+	}
+	a, b := openLogged(0), openLogged(1)
+	for _, w := range []*app.Workspace{a, b} {
+		if err := w.Engine().WaitReady(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := w.Engine().Lookup("Mm.Prime"); !ok {
+			t.Fatal("a concurrently opened workspace lacks Mm.Prime")
+		}
+	}
+	c := openLogged(2)
+	if err := c.Engine().WaitReady(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.ContainsFunc(logs[2], func(l string) bool { return strings.Contains(l, "indexes opened") }) {
+		t.Errorf("the third server did not open the stored indexes: %q", logs[2])
+	}
+}
