@@ -56,7 +56,8 @@ type SearchInput struct {
 	Kind  string `json:"kind,omitempty" jsonschema:"keep only these declaration kinds, comma separated (def, theorem, abbrev, instance, structure, class, inductive, …)"`
 }
 
-// Hit is one search hit.
+// Hit is one search hit, without the docstring (Summary is its first
+// sentence).
 type Hit struct {
 	Decl
 	Score float64 `json:"score"`
@@ -107,7 +108,11 @@ func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInp
 	lib := e.Library()
 	out := SearchOutput{Hits: make([]Hit, 0, len(hits))}
 	for _, h := range hits {
-		out.Hits = append(out.Hits, Hit{Decl: decl(lib, h.Decl), Score: h.Score, Summary: h.Summary, Why: h.Why})
+		// The summary stands for the docstring, which declaration gives
+		// whole: a hit list stays small.
+		hit := Hit{Decl: decl(lib, h.Decl), Score: h.Score, Summary: h.Summary, Why: h.Why}
+		hit.Doc = ""
+		out.Hits = append(out.Hits, hit)
 	}
 	return out, nil
 }
