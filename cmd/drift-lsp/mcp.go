@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -41,6 +42,16 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	// The address is checked before anything is loaded.
+	var l net.Listener
+	if *httpAddr != "" {
+		var err error
+		if l, err = mcpserver.Listen(*httpAddr, *allowRemote); err != nil {
+			fmt.Fprintf(stderr, "drift-lsp mcp: %v\n", err)
+			return 2
+		}
+		defer l.Close()
+	}
 	first := "."
 	if len(roots) > 0 {
 		first = roots[0]
@@ -68,12 +79,7 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errc := make(chan error, 2)
-	if *httpAddr != "" {
-		l, err := mcpserver.Listen(*httpAddr, *allowRemote)
-		if err != nil {
-			fmt.Fprintf(stderr, "drift-lsp mcp: %v\n", err)
-			return 2
-		}
+	if l != nil {
 		logf("drift-lsp mcp: streamable HTTP at http://%s", l.Addr())
 		go func() { errc <- mcpserver.ServeHTTP(ctx, srv, l) }()
 	}
