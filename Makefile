@@ -8,9 +8,9 @@ STATICCHECK_VERSION := v0.8.2
 DEMO_ROOT := testdata/workspace
 DEMO_STATEMENT := Every prime number greater than 2 is odd.
 
-.PHONY: setup setup-cc setup-pip setup-nvim setup-models setup-lean setup-llm setup-e2e build demo test e2e bench lint
+.PHONY: setup setup-cc setup-pip setup-nvim setup-models setup-lean setup-llm setup-mcp-py setup-e2e build demo test e2e bench lint
 
-setup: setup-cc setup-pip setup-models setup-nvim setup-lean setup-llm
+setup: setup-cc setup-pip setup-models setup-nvim setup-lean setup-llm setup-mcp-py
 	$(GO) mod download
 
 # A C compiler for cgo (github.com/yalue/onnxruntime_go): without one Go
@@ -43,6 +43,11 @@ setup-lean: setup-cc setup-pip
 setup-llm:
 	bash scripts/setup-llm.sh
 
+# The official MCP Python SDK (PyPI mcp, pinned), the client that drives
+# `drift-lsp mcp` in the tests; see docs/mcp.md.
+setup-mcp-py:
+	bash scripts/setup-mcp-py.sh
+
 build:
 	$(GO) build -o $(BIN) ./cmd/drift-lsp
 
@@ -66,11 +71,11 @@ demo: setup build
 	@$(BIN) formalize --root $(DEMO_ROOT) --name odd_of_prime_gt_two --samples 2 "$(DEMO_STATEMENT)"; \
 		rc=$$?; echo "== formalize exit status $$rc (0: the stub passed every check that ran; 1: it did not; 2: no model)"
 
-# DRIFT_REQUIRE_LEAN: the real-Lean tests fail, rather than skip, without
-# the binary setup-lean installs.
+# DRIFT_REQUIRE_LEAN, DRIFT_REQUIRE_MCP_PY: the real-Lean and Python MCP
+# client tests fail, rather than skip, without what setup installs.
 test: setup
 	$(GO) vet ./...
-	DRIFT_REQUIRE_LEAN=1 $(GO) test ./...
+	DRIFT_REQUIRE_LEAN=1 DRIFT_REQUIRE_MCP_PY=1 $(GO) test ./...
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...

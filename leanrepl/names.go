@@ -217,6 +217,18 @@ func LibraryKinds(lookup func(name string) (*library.Decl, bool)) KindFunc {
 	}
 }
 
+// Resolve applies the unknown-name check's rule to one name written in a
+// statement under header: ok when it refers to something in scope (a
+// library or core constant, a namespace, an exported class field, field
+// notation on a constant), else the library names the author probably meant.
+func Resolve(name, header string, names Names, kinds KindFunc) (ok bool, suggestions []string) {
+	r := resolver{sc: ParseHeader(header), names: names, kinds: kinds}
+	if r.resolves(strings.TrimPrefix(name, "_root_.")) {
+		return true, nil
+	}
+	return false, r.suggest(name)
+}
+
 // Analysis is the result of the checks that need no compiler.
 type Analysis struct {
 	Unknown []UnknownName

@@ -74,17 +74,8 @@ case $CHOICE in
 *) die "unknown model $CHOICE (want 0.5b or 1.5b)" ;;
 esac
 
-command -v python3 >/dev/null || die "python3 is required (Debian: apt-get install python3 python3-venv)"
-python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' || die "xllamacpp needs Python 3.10 or later"
-if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
-	# Debian splits venv support out of python3.
-	command -v apt-get >/dev/null || die "python3 cannot create a venv (install python3-venv)"
-	SUDO=""
-	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-	log "apt-get install python3-venv"
-	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
-fi
+. "$(dirname "$0")/python-venv.sh"
+need_python_venv "xllamacpp"
 mkdir -p "$DIR/models"
 STAMP="xllamacpp==$XLLAMACPP_VERSION $FILE $SHA"
 if [ -f "$DIR/.stamp" ] && [ "$(cat "$DIR/.stamp")" = "$STAMP" ] && [ -f "$DIR/models/$FILE" ] && [ -x "$DIR/venv/bin/python" ]; then

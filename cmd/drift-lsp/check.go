@@ -7,10 +7,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/retrieval"
@@ -58,8 +58,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		roots = append(roots, ".")
 	}
 	hdr := *header
-	if hdr == "" && checkUsesMathlib(roots) {
-		hdr = "import Mathlib"
+	if hdr == "" {
+		hdr = app.DefaultHeader(roots)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -218,18 +218,6 @@ func printFindings(w func(string, ...any), fs []leanrepl.Finding, keep func(lean
 		}
 		w("  %s[%s] %s", at, kind, strings.ReplaceAll(f.Message, "\n", "\n    "))
 	}
-}
-
-// checkUsesMathlib reports whether a root is Mathlib or depends on it.
-func checkUsesMathlib(roots []string) bool {
-	for _, r := range roots {
-		for _, p := range []string{"Mathlib", filepath.Join(".lake", "packages", "mathlib")} {
-			if st, err := os.Stat(filepath.Join(r, p)); err == nil && st.IsDir() {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func checkRoot(roots []string) string {

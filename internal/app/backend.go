@@ -164,11 +164,15 @@ func modelDescription(client *llm.Client, srv *local.Server, noModel error) stri
 // pipeline.
 func Opener(getenv func(string) string) lsp.OpenFunc {
 	return func(ctx context.Context, root string, s lsp.Settings, logf func(string, ...any)) (lsp.Backend, error) {
-		return open(ctx, root, s, getenv, logf)
+		b, err := open(ctx, root, s, getenv, logf)
+		if err != nil {
+			return nil, err // not a typed nil in the interface
+		}
+		return b, nil
 	}
 }
 
-func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) string, logf func(string, ...any)) (lsp.Backend, error) {
+func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) string, logf func(string, ...any)) (*driftBackend, error) {
 	var roots []string
 	if root != "" {
 		roots = append(roots, root)
@@ -393,6 +397,17 @@ func (b *driftBackend) symbol(d *library.Decl) lsp.Symbol {
 
 // Formalize implements lsp.Backend.
 func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, report progress.Func) (*lsp.Formalized, error) {
+	res, err := b.formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}, report)
+	if err != nil {
+		return nil, err
+	}
+	summary := fmt.Sprintf("%d candidate(s), %d premise(s), %d model call(s)", len(res.Candidates), len(res.Premises), res.Usage.Calls)
+	return &lsp.Formalized{Stub: res.Stub, Summary: summary, Report: res.Report}, nil
+}
+
+// formalize runs the pipeline on req as one job: the bundled local model's
+// background descriptions pause while it runs.
+func (b *driftBackend) formalize(ctx context.Context, req drift.Request, report progress.Func) (*drift.Result, error) {
 	pl, _, noModel := b.current()
 	if noModel != nil {
 		return nil, noModel
@@ -416,12 +431,7 @@ func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, 
 			b.startInformalize(b.pipeline, b.idleInformal, idleInformalizeCalls)
 		}
 	}()
-	res, err := pl.Formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}, report)
-	if err != nil {
-		return nil, err
-	}
-	summary := fmt.Sprintf("%d candidate(s), %d premise(s), %d model call(s)", len(res.Candidates), len(res.Premises), res.Usage.Calls)
-	return &lsp.Formalized{Stub: res.Stub, Summary: summary, Report: res.Report}, nil
+	return pl.Formalize(ctx, req, report)
 }
 
 // FindPremises implements lsp.Backend.

@@ -1,7 +1,6 @@
 package docref
 
 import (
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -147,15 +146,11 @@ func (c *Checker) Definition(r Ref) (Location, bool) {
 	if !ok {
 		return Location{}, false
 	}
-	for _, root := range c.lib.Workspace().Roots {
-		if root.Package != d.Package {
-			continue
-		}
-		if p := filepath.Join(root.Dir, filepath.FromSlash(d.File)); c.lib.FileDecls(p) != nil {
-			return Location{Path: p, Range: d.Range}, true
-		}
+	p, ok := c.lib.DeclPath(d)
+	if !ok {
+		return Location{}, false
 	}
-	return Location{}, false
+	return Location{Path: p, Range: d.Range}, true
 }
 
 // Completion is the backtick name being typed at a position: Prefix is the

@@ -38,6 +38,10 @@ const (
 	KindNotation       Kind = "notation"
 )
 
+// Kinds lists every declaration kind, in the order of the constants above.
+var Kinds = []Kind{KindDef, KindTheorem, KindAbbrev, KindInstance, KindStructure, KindClass, KindInductive,
+	KindClassInductive, KindOpaque, KindAxiom, KindField, KindConstructor, KindAlias, KindNotation}
+
 // IsTypeLike reports whether declarations of kind k introduce a type, a
 // structure or a class rather than a term or a proof.
 func (k Kind) IsTypeLike() bool {

@@ -316,6 +316,20 @@ func (l *Library) FileDecls(path string) []*Decl {
 	return nil
 }
 
+// DeclPath returns the absolute path of the indexed file that declares d:
+// its file relative to the root of its package.
+func (l *Library) DeclPath(d *Decl) (string, bool) {
+	for _, root := range l.ws.Roots {
+		if root.Package != d.Package {
+			continue
+		}
+		if p := filepath.Join(root.Dir, filepath.FromSlash(d.File)); l.FileDecls(p) != nil {
+			return p, true
+		}
+	}
+	return "", false
+}
+
 // Syntax returns the parse result (scopes and the marks that locate them)
 // of an indexed file (absolute path) when the snapshot holds it, as it does
 // for files given to UpdateFile; nil otherwise (see Parser).

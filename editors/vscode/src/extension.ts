@@ -38,6 +38,7 @@ import {
   statusLabel,
   statusText,
 } from './util';
+import { registerMcpServer } from './mcp';
 
 const SECRET_KEY = 'drift.apiKey';
 const LEAN_SELECTOR = [
@@ -106,7 +107,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     { dispose: () => void client?.stop() },
   );
+  registerMcpServer(context, async () => mcpEnv(context), output);
   await start(context);
+}
+
+/** The extra environment of `drift-lsp mcp`: the API key from secret storage, in its variable. */
+async function mcpEnv(context: vscode.ExtensionContext): Promise<Record<string, string>> {
+  const keyEnv = apiKeyEnvName((driftSection().llm as Record<string, unknown> | undefined)?.apiKeyEnv, process.env);
+  const apiKey = await context.secrets.get(SECRET_KEY);
+  return apiKey ? { [keyEnv]: apiKey } : {};
 }
 
 /** Stops the server when the extension is deactivated. */

@@ -1,0 +1,98 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/lsp"
+	"github.com/drift-lsp/drift-lsp/retrieval"
+)
+
+// Workspace is serve's backend for front ends other than the language
+// server (drift-lsp mcp): the same live retrieval engine over the same cache
+// and snapshot, the same checker and REPL pool, the same model and pipeline.
+type Workspace struct {
+	b      *driftBackend
+	header string
+}
+
+// OpenWorkspace opens the workspace at root with settings s as serve opens
+// an editor's workspace folder (Opener): the index is built or loaded in the
+// background and follows edits on disk. getenv and logf are as for Opener.
+func OpenWorkspace(ctx context.Context, root string, s lsp.Settings, getenv func(string) string, logf func(string, ...any)) (*Workspace, error) {
+	b, err := open(ctx, root, s, getenv, logf)
+	if err != nil {
+		return nil, err
+	}
+	roots := append([]string{root}, s.Roots...)
+	return &Workspace{b: b, header: DefaultHeader(roots)}, nil
+}
+
+// DefaultHeader is the header a stub is checked under when its caller gives
+// none: "import Mathlib" when a root is Mathlib or depends on it, else "".
+func DefaultHeader(roots []string) string {
+	for _, r := range roots {
+		for _, p := range []string{"Mathlib", filepath.Join(".lake", "packages", "mathlib")} {
+			if st, err := os.Stat(filepath.Join(r, p)); err == nil && st.IsDir() {
+				return "import Mathlib"
+			}
+		}
+	}
+	return ""
+}
+
+// Engine returns the live retrieval engine.
+func (w *Workspace) Engine() *retrieval.Engine { return w.b.eng }
+
+// Header returns the default header of the workspace's stubs (DefaultHeader).
+func (w *Workspace) Header() string { return w.header }
+
+// Params returns the pipeline's numbers of premises and illustrative
+// theorems (the pipeline.k and pipeline.m settings).
+func (w *Workspace) Params() (k, m int) {
+	_, s, _ := w.b.current()
+	return s.Pipeline.K, s.Pipeline.M
+}
+
+// Check runs the checker on req as given: the gate first, so that nothing
+// it rejects reaches Lean.
+func (w *Workspace) Check(ctx context.Context, req leanrepl.CheckRequest) (*leanrepl.Report, error) {
+	w.b.mu.Lock()
+	checker := w.b.checker
+	w.b.mu.Unlock()
+	return checker.Check(ctx, req)
+}
+
+// Formalize runs the pipeline on req as the language server's Formalize
+// action does; without a model it returns why (wrapping lsp.ErrNoModel).
+func (w *Workspace) Formalize(ctx context.Context, req drift.Request, report progress.Func) (*drift.Result, error) {
+	return w.b.formalize(ctx, req, report)
+}
+
+// Comments waits for the checker of names in comments over the current
+// snapshot (built in the background once the index is ready) and returns it.
+func (w *Workspace) Comments(ctx context.Context) (*docref.Checker, error) {
+	if err := w.b.eng.WaitReady(ctx); err != nil {
+		return nil, err
+	}
+	for {
+		changed := w.b.CommentsChanged()
+		if c := w.b.Comments(); c != nil {
+			return c, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Close stops the engine, the REPL pool, the local model and the background
+// work.
+func (w *Workspace) Close() error { return w.b.Close() }
