@@ -111,7 +111,8 @@ type CheckRequest struct {
 	Header string
 	Stub   string
 	// Statement, if set, is the informal statement the stub formalizes:
-	// the coverage check runs against it.
+	// the coverage check runs against it (else against the stub's
+	// docstring, when it has one).
 	Statement string
 	// Concepts are the decomposition's sub-queries with the names of the
 	// premises retrieved for them, which the coverage check looks for.

@@ -80,9 +80,12 @@ func (c *Checker) falsifyStatement(ctx context.Context, s *Stub, header string) 
 }
 
 // coverageOf checks that the stub accounts for every condition of the
-// informal statement.
+// informal statement: the request's, else the stub's own docstring.
 func coverageOf(s *Stub, req CheckRequest) *coverage.Result {
 	if strings.TrimSpace(req.Statement) == "" {
+		req.Statement = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s.Doc, "/--"), "-/"))
+	}
+	if req.Statement == "" {
 		return nil
 	}
 	var b strings.Builder
