@@ -102,6 +102,35 @@ func init() {
 				return small(st.size()), true
 			}, t: kNat, deps: s.deps}, true
 		},
+		"Real.sqrt": func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+			if !c.arity(args, 1) {
+				return nexpr{}, false
+			}
+			return c.unary(args[0], kReal, kReal, sqrtExact)
+		},
+		"Int.floor": rounding(kInt, floorNum),
+		"Int.ceil":  rounding(kInt, ceilNum),
+		"Nat.floor": rounding(kNat, floorNum),
+		"Nat.ceil":  rounding(kNat, ceilNum),
+		"Int.fract": func(c *compiler, args []*leansrc.Term, want kind) (nexpr, bool) {
+			if !c.arity(args, 1) {
+				return nexpr{}, false
+			}
+			k, ok := c.jointType(want, args[0])
+			if !ok || (k != kRat && k != kReal) {
+				c.failf("Int.fract on %s", k)
+				return nexpr{}, false
+			}
+			return c.unary(args[0], k, k, func(x num) (num, bool) {
+				f, ok := floorNum(x)
+				if !ok {
+					return num{}, false
+				}
+				return subNum(x, f)
+			})
+		},
+		"Finset.sum":  bigOpFn("∑"),
+		"Finset.prod": bigOpFn("∏"),
 		"List.sum":    listFold(func(acc, x num) (num, bool) { return addNum(acc, x) }),
 		"List.length": listFold(func(acc, _ num) (num, bool) { return addNum(acc, small(1)) }),
 	}
@@ -176,6 +205,54 @@ func init() {
 			}
 			return c.modEqOf(kInt, args[0], args[1], args[2])
 		},
+	}
+}
+
+// rounding compiles Int.floor, Int.ceil (to ℤ) and Nat.floor, Nat.ceil (to
+// ℕ, clamped at 0) of an argument of an ordered field (or ℤ for Int, ℕ for
+// Nat, where they are the identity).
+func rounding(out kind, f func(num) (num, bool)) numBuiltin {
+	return func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+		if !c.arity(args, 1) {
+			return nexpr{}, false
+		}
+		k, ok := c.jointType(kNone, args[0])
+		if !ok || (k != kRat && k != kReal && k != out) {
+			c.failf("rounding of %s", k)
+			return nexpr{}, false
+		}
+		e, ok := c.unary(args[0], k, out, f)
+		if !ok || out != kNat {
+			return e, ok
+		}
+		g := e.f
+		e.f = func(en *env) (num, bool) {
+			x, ok := g(en)
+			if ok && x.sign() < 0 {
+				return small(0), true
+			}
+			return x, ok
+		}
+		return e, true
+	}
+}
+
+// bigOpFn compiles Finset.sum s f and Finset.prod s f for a lambda f, as
+// ∑ x ∈ s, f x.
+func bigOpFn(op string) numBuiltin {
+	return func(c *compiler, args []*leansrc.Term, want kind) (nexpr, bool) {
+		if !c.arity(args, 2) {
+			return nexpr{}, false
+		}
+		f := args[1]
+		if f.Kind != leansrc.TermLambda || len(f.Binders) != 1 || len(f.Binders[0].Names) != 1 || f.Binders[0].Pred != "" {
+			c.failf("%s of %s", op, clip(f))
+			return nexpr{}, false
+		}
+		b := leansrc.Binder{Names: f.Binders[0].Names, Pred: "∈", Bound: args[0]}
+		t := &leansrc.Term{Kind: leansrc.TermBigOp, Text: op, Start: f.Start, End: f.End, Binders: []leansrc.Binder{b}, Args: f.Args}
+		c.ctxOf[t] = c.cur
+		return c.bigOp(t, want)
 	}
 }
 

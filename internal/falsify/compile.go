@@ -154,6 +154,7 @@ type compiler struct {
 	unfolds  []string
 	defs     map[string]*parsedDef
 	unfolded map[*leansrc.Term]*unfolding
+	funcs    map[string]*parsedDef // function variables defined by hypotheses
 }
 
 // unfolding is a definition's body with a call's arguments substituted.
@@ -164,20 +165,26 @@ type unfolding struct {
 	args  []*leansrc.Term
 	ascs  []*leansrc.Term
 	types []*leansrc.Term
-	scope Library
 }
 
-// parsedDef is a definition's parsed body and parameter list.
+// parsedDef is a definition's parsed body and explicit parameters: a
+// workspace def, or a function variable of the statement that a hypothesis
+// ∀ x, f x = e defines.
 type parsedDef struct {
-	params []Param
+	names  []string
+	types  []*leansrc.Term
 	body   *leansrc.Term
 	result *leansrc.Term // declared result type (nil when not written)
 	scope  Library
+	binds  []binding // the locals the body sees (a function variable's: the statement's)
 }
+
+// funcPrefix marks the names of function variables defined by a hypothesis.
+const funcPrefix = "·fn·"
 
 func newCompiler(lib Library) *compiler {
 	return &compiler{cur: &nameCtx{lib: lib}, ctxOf: map[*leansrc.Term]*nameCtx{}, recs: map[inferKey]*inferRec{},
-		defs: map[string]*parsedDef{}, unfolded: map[*leansrc.Term]*unfolding{}, pass: 2}
+		defs: map[string]*parsedDef{}, unfolded: map[*leansrc.Term]*unfolding{}, funcs: map[string]*parsedDef{}, pass: 2}
 }
 
 // failf records why compilation failed (the first reason is kept).
@@ -245,6 +252,9 @@ func (c *compiler) resolve(name string) []string {
 // head resolves the function a name denotes: a built-in (by full name) or a
 // workspace definition. It returns the full name, "" when unknown.
 func (c *compiler) head(name string) string {
+	if strings.HasPrefix(name, funcPrefix) {
+		return name
+	}
 	for i, full := range c.resolve(name) {
 		if builtinNum[full] != nil || builtinProp[full] != nil || full == "True" || full == "False" {
 			return full
@@ -263,6 +273,10 @@ func (c *compiler) head(name string) string {
 // definition returns the parsed definition of a full name, when the
 // library has a usable body.
 func (c *compiler) definition(full string) (*parsedDef, bool) {
+	if name, ok := strings.CutPrefix(full, funcPrefix); ok {
+		d := c.funcs[name]
+		return d, d != nil
+	}
 	if d, ok := c.defs[full]; ok {
 		return d, d != nil
 	}
@@ -280,7 +294,18 @@ func (c *compiler) definition(full string) (*parsedDef, bool) {
 	if body.Kind == leansrc.TermUnsupported {
 		return nil, false
 	}
-	pd := &parsedDef{params: def.Params, body: body, scope: scope}
+	pd := &parsedDef{body: body, scope: scope}
+	for _, p := range def.Params {
+		if !p.Explicit {
+			c.failf("%s has implicit parameters", full)
+			return nil, false
+		}
+		ty := leansrc.ParseTerm(p.Type, nil)
+		for _, n := range p.Names {
+			pd.names = append(pd.names, n)
+			pd.types = append(pd.types, ty)
+		}
+	}
 	if def.Result != "" {
 		pd.result = leansrc.ParseTerm(def.Result, ops)
 	}
@@ -307,16 +332,20 @@ func notationOps(lib Library) func(string) (leansrc.Operator, bool) {
 // in the caller's context, ascribed to its parameter's type as Lean
 // elaborates it. It returns nil when the application does not fit.
 func (c *compiler) unfold(call *leansrc.Term, full string, args []*leansrc.Term) *leansrc.Term {
+	d, ok := c.definition(full)
+	if !ok {
+		return nil
+	}
 	u, ok := c.unfolded[call]
 	if !ok {
-		u = c.substituteDef(full, args)
+		u = c.substituteDef(full, d, args)
 		c.unfolded[call] = u
 	}
 	if u == nil {
 		return nil
 	}
 	caller := &nameCtx{lib: c.cur.lib, binds: append([]binding(nil), c.cur.binds...)}
-	defCtx := &nameCtx{lib: u.scope}
+	defCtx := &nameCtx{lib: d.scope, binds: d.binds}
 	for i := range u.args {
 		c.ctxOf[u.args[i]] = caller
 		c.ctxOf[u.ascs[i]] = defCtx
@@ -327,30 +356,14 @@ func (c *compiler) unfold(call *leansrc.Term, full string, args []*leansrc.Term)
 }
 
 // substituteDef builds the unfolding of full applied to args.
-func (c *compiler) substituteDef(full string, args []*leansrc.Term) *unfolding {
-	d, ok := c.definition(full)
-	if !ok {
+func (c *compiler) substituteDef(full string, d *parsedDef, args []*leansrc.Term) *unfolding {
+	if len(d.names) != len(args) {
+		c.failf("%s is applied to %d arguments, not %d", strings.TrimPrefix(full, funcPrefix), len(args), len(d.names))
 		return nil
 	}
-	u := &unfolding{args: args, scope: d.scope}
-	var names []string
-	for _, p := range d.params {
-		if !p.Explicit {
-			c.failf("%s has implicit parameters", full)
-			return nil
-		}
-		ty := leansrc.ParseTerm(p.Type, nil)
-		for _, n := range p.Names {
-			names = append(names, n)
-			u.types = append(u.types, ty)
-		}
-	}
-	if len(names) != len(args) {
-		c.failf("%s is applied to %d arguments, not %d", full, len(args), len(names))
-		return nil
-	}
+	u := &unfolding{args: args, types: d.types}
 	sub := map[string]*leansrc.Term{}
-	for i, n := range names {
+	for i, n := range d.names {
 		asc := &leansrc.Term{Kind: leansrc.TermAscribe, Start: args[i].Start, End: args[i].End, Args: []*leansrc.Term{args[i], u.types[i]}}
 		u.ascs = append(u.ascs, asc)
 		sub[n] = asc
@@ -439,6 +452,9 @@ func (c *compiler) appParts(t *leansrc.Term) (name string, args []*leansrc.Term,
 	switch h.Kind {
 	case leansrc.TermIdent:
 		if _, isLocal := c.local(h.Text); isLocal && len(args) > 0 {
+			if c.funcs[h.Text] != nil {
+				return funcPrefix + h.Text, args, true
+			}
 			c.failf("%s is a variable outside the fragment", h.Text)
 			return "", nil, false
 		}
@@ -456,6 +472,9 @@ func (c *compiler) appParts(t *leansrc.Term) (name string, args []*leansrc.Term,
 		return h.Text, args, true
 	case leansrc.TermProj:
 		recv := h.Args[0]
+		if ns := c.collectionNS(recv); ns != "" {
+			return ns + h.Text, append([]*leansrc.Term{recv}, args...), true
+		}
 		k := c.quickType(recv)
 		if k == kNone {
 			return "", nil, false
@@ -463,6 +482,29 @@ func (c *compiler) appParts(t *leansrc.Term) (name string, args []*leansrc.Term,
 		return c.dotName(k, h.Text), append([]*leansrc.Term{recv}, args...), true
 	}
 	return "", nil, false
+}
+
+// collectionNS is the namespace of dot notation on a finite set or list
+// term of the fragment ("Finset.", "List."), "" for other terms.
+func (c *compiler) collectionNS(t *leansrc.Term) string {
+	defer c.enter(t)()
+	h := t
+	if t.Kind == leansrc.TermApp {
+		h = t.Args[0]
+	}
+	if h.Kind != leansrc.TermIdent {
+		return ""
+	}
+	if _, isLocal := c.local(h.Text); isLocal {
+		return ""
+	}
+	switch full := c.resolve(h.Text)[0]; {
+	case full == "Nat.digits":
+		return "List."
+	case setNames[full]:
+		return "Finset."
+	}
+	return ""
 }
 
 // dotName is the full name `x.f` denotes for x of type k.

@@ -459,3 +459,40 @@ func isPrime(x num) (prime, ok bool) {
 	}
 	return big.NewInt(n).ProbablyPrime(0), true // Baillie-PSW: exact below 2⁶⁴
 }
+
+// sqrtExact is Real.sqrt where it is rational: 0 for x ≤ 0, √x when the
+// numerator and denominator are perfect squares, undefined otherwise.
+func sqrtExact(x num) (num, bool) {
+	if x.sign() <= 0 {
+		return small(0), true
+	}
+	r := x.rat()
+	n, d := new(big.Int).Sqrt(r.Num()), new(big.Int).Sqrt(r.Denom())
+	if new(big.Int).Mul(n, n).Cmp(r.Num()) != 0 || new(big.Int).Mul(d, d).Cmp(r.Denom()) != 0 {
+		return num{}, false
+	}
+	return fromRat(new(big.Rat).SetFrac(n, d))
+}
+
+// floorNum is ⌊x⌋ (Int.floor) and ceilNum ⌈x⌉ (Int.ceil).
+func floorNum(x num) (num, bool) {
+	if x.isInt() {
+		return x, true
+	}
+	r := x.rat()
+	q, m := new(big.Int), new(big.Int)
+	q.DivMod(r.Num(), r.Denom(), m) // Euclidean with a positive divisor: the floor
+	return fromBig(q)
+}
+
+func ceilNum(x num) (num, bool) {
+	n, ok := negNum(x)
+	if !ok {
+		return num{}, false
+	}
+	f, ok := floorNum(n)
+	if !ok {
+		return num{}, false
+	}
+	return negNum(f)
+}

@@ -262,7 +262,12 @@ func (c *compiler) member(t *leansrc.Term) (pexpr, bool) {
 	neg := t.Text == "∉"
 	s := t.Args[1]
 	var p pexpr
-	if s.Kind == leansrc.TermSetBuilder && s.Binders[0].Pred == "" {
+	if rel := c.setInterval(t.Args[0], s); rel != nil {
+		var ok bool
+		if p, ok = c.prop(rel); !ok {
+			return pexpr{}, false
+		}
+	} else if s.Kind == leansrc.TermSetBuilder && s.Binders[0].Pred == "" {
 		// x ∈ {y | P y} is P x
 		b := s.Binders[0]
 		elem := typeOf(b.Type)
@@ -323,6 +328,56 @@ func (c *compiler) member(t *leansrc.Term) (pexpr, bool) {
 		p.f = func(e *env) tri { return not3(f(e)) }
 	}
 	return p, true
+}
+
+// setIntervals are the bounds of Set intervals: x ∈ Set.Ioc a b is
+// a < x ∧ x ≤ b ("" for a missing side).
+var setIntervals = map[string][2]string{"Set.Icc": {"≤", "≤"}, "Set.Ico": {"≤", "<"}, "Set.Ioc": {"<", "≤"},
+	"Set.Ioo": {"<", "<"}, "Set.Ici": {"≤", ""}, "Set.Ioi": {"<", ""}, "Set.Iic": {"", "≤"}, "Set.Iio": {"", "<"}}
+
+// setInterval rewrites x ∈ Set.Icc a b and its kin as the relations they
+// are by definition (nil when s is no Set interval).
+func (c *compiler) setInterval(x, s *leansrc.Term) *leansrc.Term {
+	restore := c.enter(s)
+	defer restore()
+	if s.Kind != leansrc.TermApp || s.Args[0].Kind != leansrc.TermIdent {
+		return nil
+	}
+	if _, isLocal := c.local(s.Args[0].Text); isLocal {
+		return nil
+	}
+	rels, ok := setIntervals[c.resolve(s.Args[0].Text)[0]]
+	args := s.Args[1:]
+	if !ok || len(args) != btoi(rels[0] != "")+btoi(rels[1] != "") {
+		return nil
+	}
+	var parts []*leansrc.Term
+	if rels[0] != "" {
+		parts = append(parts, c.synth(leansrc.TermInfix, rels[0], args[0], x))
+		args = args[1:]
+	}
+	if rels[1] != "" {
+		parts = append(parts, c.synth(leansrc.TermInfix, rels[1], x, args[0]))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return c.synth(leansrc.TermInfix, "∧", parts[0], parts[1])
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// synth builds a term the statement does not spell, resolving in the
+// current context.
+func (c *compiler) synth(kind leansrc.TermKind, text string, args ...*leansrc.Term) *leansrc.Term {
+	t := &leansrc.Term{Kind: kind, Text: text, Start: args[0].Start, End: args[len(args)-1].End, Args: args}
+	c.ctxOf[t] = c.cur
+	return t
 }
 
 // quickElem is the type of the element side of a membership (kNone when

@@ -3,6 +3,7 @@ package falsify
 import (
 	"context"
 	"math/rand"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,6 +95,7 @@ func twoPass(lib Library, compile func(c *compiler)) *compiler {
 func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *leansrc.Term) *prepared {
 	p := &prepared{}
 	var hypTerms []*leansrc.Term
+	opaque := map[string]*leansrc.Term{}
 	for i, b := range st.Binders {
 		ty := types[i]
 		collectNums(ty, &p.nums)
@@ -111,6 +113,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		if isTypeTerm(ty) {
 			for _, n := range b.Names {
 				c.opaque(n)
+				opaque[n] = ty
 			}
 			continue
 		}
@@ -158,6 +161,9 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 	}
 	ok := true
 	for _, h := range hypTerms {
+		if c.defineFunc(h, opaque) {
+			continue // satisfied by the function it defines
+		}
 		hp, good := c.prop(h)
 		if !good {
 			ok = false
@@ -189,6 +195,88 @@ func peelable(t *leansrc.Term) bool {
 		}
 	}
 	return true
+}
+
+// defineFunc records a hypothesis ∀ x y, f x y = e (e free of f) as the
+// definition of the function variable f: only f = fun x y => e satisfies
+// it, so the search takes that f and drops the hypothesis.
+func (c *compiler) defineFunc(h *leansrc.Term, opaque map[string]*leansrc.Term) bool {
+	if h.Kind != leansrc.TermForall {
+		return false
+	}
+	var xs []string
+	var given []*leansrc.Term
+	for _, b := range h.Binders {
+		if b.Pred != "" || b.Bracket == '[' || len(b.Names) == 0 {
+			return false
+		}
+		for _, n := range b.Names {
+			xs = append(xs, n)
+			given = append(given, b.Type)
+		}
+	}
+	eq := h.Args[0]
+	if eq.Kind != leansrc.TermInfix || eq.Text != "=" {
+		return false
+	}
+	for side := 0; side < 2; side++ {
+		app, e := eq.Args[side], eq.Args[1-side]
+		if app.Kind != leansrc.TermApp || app.Args[0].Kind != leansrc.TermIdent || len(app.Args)-1 != len(xs) {
+			continue
+		}
+		f := app.Args[0].Text
+		fty, isVar := opaque[f]
+		if !isVar || c.funcs[f] != nil || c.mentions(e, f) {
+			continue
+		}
+		parts := arrowParts(fty)
+		if len(parts) != len(xs)+1 {
+			continue
+		}
+		good := true
+		for i, x := range xs {
+			a := app.Args[i+1]
+			k := typeOf(parts[i])
+			if a.Kind != leansrc.TermIdent || a.Text != x || slices.Index(xs, x) != i || (!k.numeric() && k != kBool) ||
+				(given[i] != nil && typeOf(given[i]) != k) {
+				good = false
+			}
+		}
+		cod := typeOf(parts[len(xs)])
+		if !good || (!cod.numeric() && cod != kBool) {
+			continue
+		}
+		// e must not need a type larger than f's codomain: then f x = e is
+		// f x = (e : codomain), the body of the definition
+		var dones []func()
+		for i, x := range xs {
+			_, done := c.bind(h, i, x, typeOf(parts[i]))
+			dones = append(dones, done)
+		}
+		reason, fails := c.reason, c.fails
+		k, ok := c.treeType(e, kNone)
+		c.reason, c.fails = reason, fails
+		for i := len(dones) - 1; i >= 0; i-- {
+			dones[i]()
+		}
+		if !ok || k > cod || (k == kBool) != (cod == kBool) {
+			continue
+		}
+		c.funcs[f] = &parsedDef{names: xs, types: parts[:len(xs)], body: e, result: parts[len(xs)], scope: c.cur.lib,
+			binds: append([]binding(nil), c.cur.binds...)}
+		return true
+	}
+	return false
+}
+
+// arrowParts splits A → B → C into [A, B, C].
+func arrowParts(t *leansrc.Term) []*leansrc.Term {
+	var out []*leansrc.Term
+	for t.Kind == leansrc.TermInfix && t.Text == "→" {
+		out = append(out, t.Args[0])
+		t = t.Args[1]
+	}
+	return append(out, t)
 }
 
 // addVar binds a variable of the statement.
