@@ -139,12 +139,8 @@ func init() {
 			if !c.arity(args, 1) {
 				return pexpr{}, false
 			}
-			k, ok := c.jointType(kNone, args[0])
+			k, ok := c.integralArg(args[0], "parity")
 			if !ok {
-				return pexpr{}, false
-			}
-			if !k.integral() {
-				c.failf("parity on %s", k)
 				return pexpr{}, false
 			}
 			return c.test1(args[0], k, func(x num) (bool, bool) {
@@ -164,12 +160,8 @@ func init() {
 			if !c.arity(args, 1) {
 				return pexpr{}, false
 			}
-			k, ok := c.jointType(kNone, args[0])
+			k, ok := c.integralArg(args[0], "Prime")
 			if !ok {
-				return pexpr{}, false
-			}
-			if !k.integral() {
-				c.failf("Prime on %s", k)
 				return pexpr{}, false
 			}
 			// _root_.Prime on ℤ: p is prime iff |p| is a prime number
@@ -225,15 +217,12 @@ func rounding(out kind, f func(num) (num, bool)) numBuiltin {
 		if !ok || out != kNat {
 			return e, ok
 		}
-		g := e.f
-		e.f = func(en *env) (num, bool) {
-			x, ok := g(en)
-			if ok && x.sign() < 0 {
+		return lift1(e, kNat, func(x num) (num, bool) {
+			if x.sign() < 0 {
 				return small(0), true
 			}
-			return x, ok
-		}
-		return e, true
+			return x, true
+		}), true
 	}
 }
 
@@ -283,6 +272,16 @@ func listFold(f func(acc, x num) (num, bool)) numBuiltin {
 	}
 }
 
+// integralArg is the type of an argument that must be ℕ or ℤ.
+func (c *compiler) integralArg(arg *leansrc.Term, what string) (kind, bool) {
+	k, ok := c.jointType(kNone, arg)
+	if ok && !k.integral() {
+		c.failf("%s on %s", what, k)
+		return kNone, false
+	}
+	return k, ok
+}
+
 // arity checks the number of arguments of a built-in.
 func (c *compiler) arity(args []*leansrc.Term, n int) bool {
 	if len(args) != n {
@@ -298,18 +297,10 @@ func (c *compiler) test1(arg *leansrc.Term, k kind, f func(num) (bool, bool)) (p
 	if !ok {
 		return pexpr{}, false
 	}
-	fa := a.f
-	return pexpr{f: func(e *env) tri {
-		x, ok := fa(e)
-		if !ok {
-			return unk
-		}
+	return truth(lift1(a, kBool, func(x num) (num, bool) {
 		b, ok := f(x)
-		if !ok {
-			return unk
-		}
-		return triOf(b)
-	}, deps: a.deps}, true
+		return boolNum(b), ok
+	})), true
 }
 
 // applyProp compiles a predicate application: a built-in or a definition.

@@ -35,15 +35,8 @@ func and3(a, b tri) tri {
 	return unk
 }
 
-func or3(a, b tri) tri {
-	if a == tru || b == tru {
-		return tru
-	}
-	if a == fls && b == fls {
-		return fls
-	}
-	return unk
-}
+// or3 is Kleene's disjunction, by De Morgan.
+func or3(a, b tri) tri { return not3(and3(not3(a), not3(b))) }
 
 func not3(a tri) tri {
 	switch a {

@@ -188,7 +188,6 @@ func (c *compiler) relation(t *leansrc.Term) (pexpr, bool) {
 
 // compare builds the closure of a relation between two numbers.
 func compare(op string, a, b nexpr) pexpr {
-	fa, fb := a.f, b.f
 	var test func(x, y num) bool
 	switch op {
 	case "=":
@@ -206,17 +205,26 @@ func compare(op string, a, b nexpr) pexpr {
 	default: // ∣
 		test = dvd
 	}
+	return truth(lift2(a, b, kBool, func(x, y num) (num, bool) { return boolNum(test(x, y)), true }))
+}
+
+// truth reads a compiled Bool (0 or 1) as a proposition.
+func truth(b nexpr) pexpr {
+	f := b.f
 	return pexpr{f: func(e *env) tri {
-		x, ok := fa(e)
+		v, ok := f(e)
 		if !ok {
 			return unk
 		}
-		y, ok := fb(e)
-		if !ok {
-			return unk
-		}
-		return triOf(test(x, y))
-	}, deps: a.deps | b.deps}
+		return triOf(v.n != 0)
+	}, deps: b.deps}
+}
+
+func boolNum(b bool) num {
+	if b {
+		return small(1)
+	}
+	return small(0)
 }
 
 // modEq compiles a ≡ b [MOD n] (Nat.ModEq) and [ZMOD n] (Int.ModEq): a % n = b % n.

@@ -246,14 +246,8 @@ func (c *compiler) boundsFrom(dom domain, b binding, guards []*leansrc.Term) dom
 
 // shift is e + d on integers.
 func shift(e *nexpr, d int64) *nexpr {
-	f := e.f
-	return &nexpr{f: func(en *env) (num, bool) {
-		x, ok := f(en)
-		if !ok {
-			return num{}, false
-		}
-		return addNum(x, small(d))
-	}, t: e.t, deps: e.deps}
+	s := lift1(*e, e.t, func(x num) (num, bool) { return addNum(x, small(d)) })
+	return &s
 }
 
 // seeThrough unfolds workspace definitions and notations at the head of a
