@@ -129,6 +129,10 @@ func init() {
 				return subNum(x, f)
 			})
 		},
+		"Int.emod":    two(kInt, kInt, emod),
+		"Int.ediv":    two(kInt, kInt, ediv),
+		"Nat.fib":     nat1(fib),
+		"Nat.totient": nat1(totient),
 		"Finset.sum":  bigOpFn("∑"),
 		"Finset.prod": bigOpFn("∏"),
 		"List.sum":    listFold(func(acc, x num) (num, bool) { return addNum(acc, x) }),
@@ -184,6 +188,33 @@ func init() {
 				return pexpr{}, false
 			}
 			return compare("=", g, constant(small(1), kNat)), true
+		},
+		"Fact": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+			if !c.arity(args, 1) {
+				return pexpr{}, false
+			}
+			return c.prop(args[0])
+		},
+		"IsSquare": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+			if !c.arity(args, 1) {
+				return pexpr{}, false
+			}
+			k, ok := c.integralArg(args[0], "IsSquare")
+			if !ok {
+				return pexpr{}, false
+			}
+			// ∃ r, x = r * r: on ℕ and ℤ, x ≥ 0 and ⌊√x⌋² = x
+			return c.test1(args[0], k, func(x num) (bool, bool) {
+				if x.sign() < 0 {
+					return false, true
+				}
+				r, ok := isqrt(x)
+				if !ok {
+					return false, false
+				}
+				sq, ok := mulNum(r, r)
+				return ok && cmpNum(sq, x) == 0, ok
+			})
 		},
 		"Nat.ModEq": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
 			if !c.arity(args, 3) {

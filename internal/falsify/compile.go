@@ -481,6 +481,12 @@ func (c *compiler) appParts(t *leansrc.Term) (name string, args []*leansrc.Term,
 // term of the fragment ("Finset.", "List."), "" for other terms.
 func (c *compiler) collectionNS(t *leansrc.Term) string {
 	defer c.enter(t)()
+	switch {
+	case t.Kind == leansrc.TermSetLit, t.Kind == leansrc.TermSetBuilder && t.Binders[0].Pred == "∈":
+		return "Finset."
+	case t.Kind == leansrc.TermApp && t.Args[0].Kind == leansrc.TermProj && t.Args[0].Text == "filter":
+		return c.collectionNS(t.Args[0].Args[0])
+	}
 	h := t
 	if t.Kind == leansrc.TermApp {
 		h = t.Args[0]

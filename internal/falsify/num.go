@@ -496,3 +496,37 @@ func ceilNum(x num) (num, bool) {
 	}
 	return negNum(f)
 }
+
+// fib is Nat.fib (fib 0 = 0, fib 1 = 1).
+func fib(x num) (num, bool) {
+	n, ok := x.int64()
+	if !ok || n < 0 || n > 20000 {
+		return num{}, false
+	}
+	a, b := new(big.Int), big.NewInt(1)
+	for ; n > 0; n-- {
+		a, b = b, a.Add(a, b)
+	}
+	return fromBig(a)
+}
+
+// totient is Nat.totient: how many k < n are coprime to n (φ 0 = 0).
+func totient(x num) (num, bool) {
+	n, ok := x.int64()
+	if !ok || n < 0 || n > 1<<40 {
+		return num{}, false
+	}
+	res, m := n, n
+	for p := int64(2); p*p <= m; p++ {
+		if m%p == 0 {
+			for m%p == 0 {
+				m /= p
+			}
+			res -= res / p
+		}
+	}
+	if m > 1 {
+		res -= res / m
+	}
+	return small(res), true
+}

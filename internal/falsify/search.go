@@ -524,6 +524,17 @@ func boundary(v svar, nums []num) []num {
 		}
 		out = append(out, x)
 	}
+	if v.t == kRat || v.t == kReal {
+		// quotients of the numerals solve the linear equations of statements
+		for i, a := range nums[:min(len(nums), 8)] {
+			for j, b := range nums[:min(len(nums), 8)] {
+				if i != j {
+					add(quoNum(a, b))
+					add(quoNum(small(-a.n), b))
+				}
+			}
+		}
+	}
 	for _, c := range nums {
 		add(c, true)
 		add(subNum(c, small(1)))

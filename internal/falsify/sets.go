@@ -108,6 +108,13 @@ func (c *compiler) set(t *leansrc.Term, want kind) (sexpr, bool) {
 			return s, true
 		}, elem: k, deps: deps}, true
 	}
+	if t.Kind == leansrc.TermSetBuilder && t.Binders[0].Pred == "∈" && len(t.Binders[0].Names) == 1 {
+		// {x ∈ s | p x} is Finset.filter (fun x => p x) s
+		b := t.Binders[0]
+		p := &leansrc.Term{Kind: leansrc.TermLambda, Start: t.Start, End: t.End, Binders: []leansrc.Binder{{Names: b.Names}}, Args: t.Args}
+		c.ctxOf[p] = c.cur
+		return c.filter(p, b.Bound, want)
+	}
 	if t.Kind != leansrc.TermApp && t.Kind != leansrc.TermIdent {
 		c.failf("%s is not a finite set of the fragment", clip(t))
 		return sexpr{}, false
@@ -206,6 +213,10 @@ func (c *compiler) set(t *leansrc.Term, want kind) (sexpr, bool) {
 	case "Finset.filter":
 		if !c.arity(args, 2) {
 			return sexpr{}, false
+		}
+		if args[1].Kind == leansrc.TermLambda && args[0].Kind != leansrc.TermLambda {
+			// s.filter p: dot notation puts the set first
+			return c.filter(args[1], args[0], want)
 		}
 		return c.filter(args[0], args[1], want)
 	}
