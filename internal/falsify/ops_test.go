@@ -148,7 +148,7 @@ func TestRelations(t *testing.T) {
 		{"True ∧ ¬False", tru}, {"1 = 2 → 5 = 6", tru}, {"(1 = 1) ↔ (2 = 3)", fls},
 		{"∀ m ∈ Finset.range 5, m < 5", tru}, {"∃ k < 10, k * k = 49", tru}, {"∃ k ≤ 5, k * k = 49", fls},
 		{"∀ m, m ∣ 12 → m ≤ 12", tru}, {"∀ m, m < 4 → m * m < 10", tru}, {"∀ m, m < 5 → m * m < 10", fls},
-		{"∃ k, 7 = 2 * k + 1", tru}, {"∃ k, 8 = 2 * k + 1", fls}, {"∃ c, 12 = 5 * c", fls}, {"∃ c, 0 = 0 * c", tru},
+		{"∃ k, 7 = 2 * k + 1", tru}, {"∃ k, 8 = 2 * k + 1", fls}, {"∃ c, 12 = 5 * c", fls}, {"∃ c, 0 = 0 * c", tru}, {"∃ c : ℤ, -6 = 3 * c", tru}, {"∃ c : ℕ, (-6 : ℤ) = 3 * c", unk},
 		{"∀ x : ℕ, x + 0 = x", unk}, {"∀ x : ℕ, x < 20", fls}, {"∃ x : ℤ, x * x = 2", unk}, {"∃! x : ℕ, x < 1", tru}, {"∃! x : ℕ, x < 2", fls},
 		{"∃! x ∈ Finset.range 5, x * x = 4", tru}, {"∃! x ∈ Finset.range 5, x < 2", fls},
 		{"∃ x : ℤ, x * x = 4", tru}, {"∀ b : Bool, b = true ∨ b = false", tru},

@@ -371,9 +371,14 @@ func (c *compiler) dvdPattern(t *leansrc.Term) (pexpr, bool, bool) {
 	if !ok {
 		return pexpr{}, false, false
 	}
-	k, ok := c.jointType(typeOf(t.Binders[0].Type), a, x)
+	declared := typeOf(t.Binders[0].Type)
+	k, ok := c.jointType(declared, a, x)
 	if !ok {
 		return pexpr{}, false, true
+	}
+	if declared != kNone && declared != k {
+		// ∃ c : ℕ, (x : ℤ) = a * c is not a ∣ x: c may not be negative
+		return pexpr{}, false, false
 	}
 	if !k.integral() {
 		return pexpr{}, false, false

@@ -160,8 +160,12 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		break
 	}
 	ok := true
+	defining := map[*leansrc.Term]bool{}
 	for _, h := range hypTerms {
-		if c.defineFunc(h, opaque) {
+		defining[h] = c.defineFunc(h, opaque)
+	}
+	for _, h := range hypTerms {
+		if defining[h] {
 			continue // satisfied by the function it defines
 		}
 		hp, good := c.prop(h)

@@ -76,7 +76,7 @@ func TestWorkspaceDemo(t *testing.T) {
 		{"(a b n : ℕ) (h : ModEq n a b) : a = b", Refuted, "a = 0, b = 1, n = 1"},
 	}
 	for _, tc := range tests {
-		r := Falsify(context.Background(), stmt(t, tc.header, flib), flib, Options{Budget: 1e9})
+		r := Falsify(context.Background(), stmt(t, tc.header, flib), flib, Options{Budget: 1e9, MaxAssignments: 2000})
 		if r.Verdict != tc.verdict || r.Counterexample != tc.cex {
 			t.Errorf("%s\n got %v %q (%d assignments, %s)\nwant %v %q", tc.header, r.Verdict, r.Counterexample, r.Assignments, r.Reason, tc.verdict, tc.cex)
 		}
