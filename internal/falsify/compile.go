@@ -148,6 +148,9 @@ type compiler struct {
 	defs     map[string]*parsedDef
 	unfolded map[*leansrc.Term]*unfolding
 	funcs    map[string]*parsedDef // function variables defined by hypotheses
+	// deadline, when set, stops looking up definitions (the search's budget
+	// covers the compilation).
+	deadline time.Time
 }
 
 // unfolding is a definition's body with a call's arguments substituted.
@@ -273,10 +276,14 @@ func (c *compiler) definition(full string) (*parsedDef, bool) {
 	if d, ok := c.defs[full]; ok {
 		return d, d != nil
 	}
-	c.defs[full] = nil
 	if c.cur.lib == nil {
 		return nil, false
 	}
+	if !c.deadline.IsZero() && time.Now().After(c.deadline) {
+		c.failf("the time budget ended before %s was looked up", full)
+		return nil, false
+	}
+	c.defs[full] = nil
 	def, ok := c.cur.lib.Definition(full)
 	if !ok || def.Body == "" {
 		return nil, false
@@ -497,7 +504,13 @@ func (c *compiler) collectionNS(t *leansrc.Term) string {
 	if _, isLocal := c.local(h.Text); isLocal {
 		return ""
 	}
-	switch full := c.resolve(h.Text)[0]; {
+	full := c.resolve(h.Text)[0]
+	if first, rest, dotted := strings.Cut(h.Text, "."); dotted {
+		if b, isLocal := c.local(first); isLocal {
+			full = c.dotName(b.t, rest) // n.divisors is Nat.divisors n
+		}
+	}
+	switch {
 	case full == "Nat.digits":
 		return "List."
 	case setNames[full]:

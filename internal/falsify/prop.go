@@ -229,10 +229,6 @@ func boolNum(b bool) num {
 
 // modEq compiles a ≡ b [MOD n] (Nat.ModEq) and [ZMOD n] (Int.ModEq): a % n = b % n.
 func (c *compiler) modEq(t *leansrc.Term) (pexpr, bool) {
-	if full := c.notation("≡"); full != "" && full != "Nat.ModEq" && full != "Int.ModEq" {
-		c.failf("≡ denotes %s here", full)
-		return pexpr{}, false
-	}
 	k := kNat
 	if t.Text == "ZMOD" {
 		k = kInt

@@ -53,16 +53,17 @@ func Falsify(ctx context.Context, st Statement, lib Library, opt Options) Result
 	if opt.MaxAssignments <= 0 {
 		opt.MaxAssignments = defaultAssignments
 	}
-	p, reason := prepare(st, lib)
+	deadline := time.Now().Add(opt.Budget)
+	p, reason := prepare(st, lib, deadline)
 	if p == nil {
 		return Result{Verdict: Unknown, Reason: reason}
 	}
-	return p.search(ctx, opt)
+	return p.search(ctx, opt, deadline)
 }
 
 // prepare compiles the statement twice: the first pass infers the types of
 // binders written without one, the second compiles with them.
-func prepare(st Statement, lib Library) (*prepared, string) {
+func prepare(st Statement, lib Library, deadline time.Time) (*prepared, string) {
 	ops := notationOps(lib)
 	types := make([]*leansrc.Term, len(st.Binders))
 	for i, b := range st.Binders {
@@ -70,7 +71,10 @@ func prepare(st Statement, lib Library) (*prepared, string) {
 	}
 	concl := leansrc.ParseTerm(st.Conclusion, ops)
 	var p *prepared
-	c := twoPass(lib, func(c *compiler) { p = c.compileStatement(st, types, concl) })
+	c := twoPass(lib, func(c *compiler) {
+		c.deadline = deadline
+		p = c.compileStatement(st, types, concl)
+	})
 	if p == nil {
 		return nil, c.reason
 	}
@@ -378,8 +382,7 @@ func (p *prepared) eval(e *env) outcome {
 // search enumerates assignments: small values exhaustively (in order of
 // size), then boundary values, then seeded random values, inside the
 // budget.
-func (p *prepared) search(ctx context.Context, opt Options) Result {
-	deadline := time.Now().Add(opt.Budget)
+func (p *prepared) search(ctx context.Context, opt Options, deadline time.Time) Result {
 	e := &env{v: make([]num, p.nslots+1), limit: stepLimit, deadline: deadline}
 	res := Result{}
 	tried := 0
