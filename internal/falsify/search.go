@@ -40,6 +40,7 @@ type svar struct {
 type prepared struct {
 	vars   []svar
 	hyps   []pexpr
+	eqs    []equation // the equations among the hypotheses, to solve for variables
 	concl  pexpr
 	nslots int
 	nums   []num // the statement's numerals
@@ -182,6 +183,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		}
 		p.hyps = append(p.hyps, hp)
 		p.fixes(c, h)
+		p.equations(c, h)
 	}
 	cp, good := c.prop(concl)
 	if !good || !ok {
@@ -331,6 +333,90 @@ func (p *prepared) fixes(c *compiler, h *leansrc.Term) {
 	}
 }
 
+// equation is a hypothesis l = r, compiled side by side.
+type equation struct{ l, r nexpr }
+
+// equations records the equations of a hypothesis (through conjunctions).
+func (p *prepared) equations(c *compiler, h *leansrc.Term) {
+	for _, g := range appendConjuncts(nil, h) {
+		if g.Kind != leansrc.TermInfix || g.Text != "=" {
+			continue
+		}
+		reason, fails := c.reason, c.fails
+		k, ok := c.treeType(g, kNone)
+		if ok && k == kNone {
+			k = kNat
+		}
+		var l, r nexpr
+		var ok1, ok2 bool
+		if ok && k.numeric() {
+			l, ok1 = c.numAs(g.Args[0], k)
+			r, ok2 = c.numAs(g.Args[1], k)
+		}
+		c.reason, c.fails = reason, fails
+		if ok1 && ok2 {
+			p.eqs = append(p.eqs, equation{l, r})
+		}
+	}
+}
+
+// solve moves the variables toward the hypotheses' equations: for each
+// equation and each variable it reads, the value that makes the equation
+// hold when it is affine in that variable (checked exactly). It only
+// proposes an assignment; eval still checks every hypothesis on it.
+func (p *prepared) solve(e *env) bool {
+	moved := false
+	for round := 0; round < 2; round++ {
+		for _, q := range p.eqs {
+			for _, v := range p.vars {
+				if q.l.deps&slotBit(v.slot) == 0 && q.r.deps&slotBit(v.slot) == 0 || !v.t.numeric() {
+					continue
+				}
+				if x, ok := root(e, q, v); ok && cmpNum(x, e.v[v.slot]) != 0 {
+					e.v[v.slot] = x
+					moved = true
+				}
+			}
+		}
+	}
+	return moved
+}
+
+// root finds where l - r vanishes as v varies, assuming it is affine in v
+// (secant through 0 and 1), and checks it; the slot is left unchanged.
+func root(e *env, q equation, v svar) (num, bool) {
+	saved := e.v[v.slot]
+	defer func() { e.v[v.slot] = saved }()
+	diff := func(x num) (num, bool) {
+		e.v[v.slot] = x
+		e.steps = 0
+		l, ok1 := q.l.f(e)
+		r, ok2 := q.r.f(e)
+		if !ok1 || !ok2 {
+			return num{}, false
+		}
+		return subNum(l, r)
+	}
+	g0, ok1 := diff(small(0))
+	g1, ok2 := diff(small(1))
+	if !ok1 || !ok2 || cmpNum(g0, g1) == 0 {
+		return num{}, false
+	}
+	slope, ok1 := subNum(g1, g0)
+	ng0, ok2 := negNum(g0)
+	if !ok1 || !ok2 {
+		return num{}, false
+	}
+	x, ok := quoNum(ng0, slope)
+	if !ok || (v.t.integral() && !x.isInt()) || (v.t == kNat && x.sign() < 0) {
+		return num{}, false
+	}
+	if g, ok := diff(x); !ok || g.sign() != 0 {
+		return num{}, false
+	}
+	return x, true
+}
+
 // collectNums gathers the integer numerals of a term.
 func collectNums(t *leansrc.Term, out *[]num) {
 	if t == nil {
@@ -400,13 +486,17 @@ func (p *prepared) search(ctx context.Context, opt Options, deadline time.Time) 
 		for i, v := range p.vars {
 			e.v[v.slot] = vals[i]
 		}
-		switch p.eval(e) {
+		out := p.eval(e)
+		if out == skipped && len(p.eqs) > 0 && p.solve(e) {
+			out = p.eval(e)
+		}
+		switch out {
 		case holds:
 			res.Assignments++
 		case refutes:
 			res.Assignments++
 			res.Verdict = Refuted
-			res.Counterexample = p.format(vals)
+			res.Counterexample = p.format(e)
 			stop = true
 			return false
 		}
@@ -453,14 +543,15 @@ func (p *prepared) search(ctx context.Context, opt Options, deadline time.Time) 
 	return res
 }
 
-// format renders an assignment as "n = 2, m = 3" in binder order.
-func (p *prepared) format(vals []num) string {
+// format renders the assignment in e as "n = 2, m = 3" in binder order.
+func (p *prepared) format(e *env) string {
 	parts := make([]string, len(p.vars))
 	for i, v := range p.vars {
-		s := vals[i].String()
+		val := e.v[v.slot]
+		s := val.String()
 		if v.t == kBool {
 			s = "false"
-			if vals[i].n != 0 {
+			if val.n != 0 {
 				s = "true"
 			}
 		}
