@@ -360,35 +360,15 @@ func (p *prepared) equations(c *compiler, h *leansrc.Term) {
 	}
 }
 
-// solve moves the variables toward the hypotheses' equations: for each
-// equation and each variable it reads, the value that makes the equation
-// hold when it is affine in that variable (checked exactly). It only
-// proposes an assignment; eval still checks every hypothesis on it.
+// solve proposes an assignment that satisfies the hypotheses' equations
+// when they are affine in the variables: it measures each equation's
+// coefficients around the current assignment (unit steps), solves the
+// linear system exactly over ℚ (free variables keep their values) and
+// keeps the solution only if every equation holds on it exactly and the
+// values fit the variables' types. eval still checks every hypothesis.
 func (p *prepared) solve(e *env) bool {
-	moved := false
-	for round := 0; round < 2; round++ {
-		for _, q := range p.eqs {
-			for _, v := range p.vars {
-				if q.l.deps&slotBit(v.slot) == 0 && q.r.deps&slotBit(v.slot) == 0 || !v.t.numeric() {
-					continue
-				}
-				if x, ok := root(e, q, v); ok && cmpNum(x, e.v[v.slot]) != 0 {
-					e.v[v.slot] = x
-					moved = true
-				}
-			}
-		}
-	}
-	return moved
-}
-
-// root finds where l - r vanishes as v varies, assuming it is affine in v
-// (secant through 0 and 1), and checks it; the slot is left unchanged.
-func root(e *env, q equation, v svar) (num, bool) {
-	saved := e.v[v.slot]
-	defer func() { e.v[v.slot] = saved }()
-	diff := func(x num) (num, bool) {
-		e.v[v.slot] = x
+	n, m := len(p.vars), len(p.eqs)
+	diff := func(q equation) (num, bool) {
 		e.steps = 0
 		l, ok1 := q.l.f(e)
 		r, ok2 := q.r.f(e)
@@ -397,24 +377,127 @@ func root(e *env, q equation, v svar) (num, bool) {
 		}
 		return subNum(l, r)
 	}
-	g0, ok1 := diff(small(0))
-	g1, ok2 := diff(small(1))
-	if !ok1 || !ok2 || cmpNum(g0, g1) == 0 {
-		return num{}, false
+	base := make([]num, n)
+	for i, v := range p.vars {
+		base[i] = e.v[v.slot]
 	}
-	slope, ok1 := subNum(g1, g0)
-	ng0, ok2 := negNum(g0)
-	if !ok1 || !ok2 {
-		return num{}, false
+	// rows of [coefficients | -g(base)]
+	rows := make([][]num, m)
+	for j, q := range p.eqs {
+		g0, ok := diff(q)
+		if !ok {
+			return false
+		}
+		row := make([]num, n+1)
+		for i, v := range p.vars {
+			row[i] = small(0)
+			if !v.t.numeric() || (q.l.deps|q.r.deps)&slotBit(v.slot) == 0 {
+				continue
+			}
+			x, ok := addNum(base[i], small(1))
+			if !ok {
+				return false
+			}
+			e.v[v.slot] = x
+			g1, ok1 := diff(q)
+			e.v[v.slot] = base[i]
+			if !ok1 {
+				return false
+			}
+			if row[i], ok = subNum(g1, g0); !ok {
+				return false
+			}
+		}
+		ng, ok := negNum(g0)
+		if !ok {
+			return false
+		}
+		row[n] = ng
+		rows[j] = row
 	}
-	x, ok := quoNum(ng0, slope)
-	if !ok || (v.t.integral() && !x.isInt()) || (v.t == kNat && x.sign() < 0) {
-		return num{}, false
+	d, ok := eliminate(rows, n)
+	if !ok {
+		return false
 	}
-	if g, ok := diff(x); !ok || g.sign() != 0 {
-		return num{}, false
+	moved := false
+	for i, v := range p.vars {
+		x, ok := addNum(base[i], d[i])
+		if !ok || (v.t.integral() && !x.isInt()) || (v.t == kNat && x.sign() < 0) {
+			for k, w := range p.vars {
+				e.v[w.slot] = base[k]
+			}
+			return false
+		}
+		e.v[v.slot] = x
+		moved = moved || d[i].sign() != 0
 	}
-	return x, true
+	for _, q := range p.eqs {
+		if g, ok := diff(q); !ok || g.sign() != 0 {
+			for k, w := range p.vars {
+				e.v[w.slot] = base[k]
+			}
+			return false
+		}
+	}
+	return moved
+}
+
+// eliminate solves the augmented system rows (n unknowns) by Gauss-Jordan
+// elimination over ℚ; free unknowns are 0. ok is false when the system is
+// inconsistent or the numbers overflow the cap.
+func eliminate(rows [][]num, n int) ([]num, bool) {
+	pivots := make([]int, 0, n)
+	r := 0
+	for col := 0; col < n && r < len(rows); col++ {
+		sel := -1
+		for i := r; i < len(rows); i++ {
+			if rows[i][col].sign() != 0 {
+				sel = i
+				break
+			}
+		}
+		if sel < 0 {
+			continue
+		}
+		rows[r], rows[sel] = rows[sel], rows[r]
+		pv := rows[r][col]
+		for k := col; k <= n; k++ {
+			var ok bool
+			if rows[r][k], ok = quoNum(rows[r][k], pv); !ok {
+				return nil, false
+			}
+		}
+		for i := range rows {
+			if i == r || rows[i][col].sign() == 0 {
+				continue
+			}
+			f := rows[i][col]
+			for k := col; k <= n; k++ {
+				t, ok := mulNum(f, rows[r][k])
+				if !ok {
+					return nil, false
+				}
+				if rows[i][k], ok = subNum(rows[i][k], t); !ok {
+					return nil, false
+				}
+			}
+		}
+		pivots = append(pivots, col)
+		r++
+	}
+	for i := r; i < len(rows); i++ {
+		if rows[i][n].sign() != 0 {
+			return nil, false // inconsistent
+		}
+	}
+	d := make([]num, n)
+	for i := range d {
+		d[i] = small(0)
+	}
+	for i, col := range pivots {
+		d[col] = rows[i][n]
+	}
+	return d, true
 }
 
 // collectNums gathers the integer numerals of a term.
