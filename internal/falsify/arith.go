@@ -348,6 +348,13 @@ func (c *compiler) leaf(t *leansrc.Term, want kind) (nexpr, bool) {
 			if !ok {
 				return nexpr{}, false
 			}
+			if a.poly && want == kNone {
+				// 3⁻¹ has no type of its own: the tree it is in decides (ℕ
+				// has no inverse, so a tree of numerals alone fails then)
+				e := lift1(a, kRat, func(x num) (num, bool) { return quoNum(small(1), x) })
+				e.poly = true
+				return e, true
+			}
 			if a.poly || (a.t != kRat && a.t != kReal) {
 				c.failf("⁻¹ on %s", a.t)
 				return nexpr{}, false

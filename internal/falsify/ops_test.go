@@ -105,6 +105,8 @@ func TestOperators(t *testing.T) {
 		{"(1e2 : ℚ)", "100 : ℚ"},
 		{"(1 : ℚ) % 2", "undefined"},
 		{"(3 : ℚ)⁻¹", "1/3 : ℚ"},
+		{"(1 : ℝ) + 3⁻¹", "4/3 : ℝ"},
+		{"3⁻¹ + 1", "undefined"},
 		{"2.5", "undefined"},
 		// coercions: leaves take the tree's largest type
 		{"(3 : ℕ) - 5 + (0 : ℤ)", "-2 : ℤ"},
