@@ -2,6 +2,7 @@ package falsify
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
@@ -351,6 +352,9 @@ func (c *compiler) applyProp(t *leansrc.Term, full string, args []*leansrc.Term)
 func (c *compiler) applyNum(t *leansrc.Term, full string, args []*leansrc.Term, want kind) (nexpr, bool) {
 	if b := builtinNum[full]; b != nil {
 		return b(c, args, want)
+	}
+	if name, ok := strings.CutPrefix(full, seqPrefix); ok {
+		return c.seqApply(name, args)
 	}
 	body, done, ok := c.enterDef(t, full, args)
 	if !ok {

@@ -56,6 +56,17 @@ type env struct {
 	limit    int
 	deadline time.Time
 	late     bool
+	// gen counts the assignments: the sequences' values are cached per
+	// generation.
+	gen  int
+	seqs []seqCache
+}
+
+// seqCache holds the computed prefix of a sequence variable's values.
+type seqCache struct {
+	gen  int
+	vals []num
+	busy bool
 }
 
 // tick counts one step of an inner loop; it reports false once the
@@ -148,6 +159,9 @@ type compiler struct {
 	defs     map[string]*parsedDef
 	unfolded map[*leansrc.Term]*unfolding
 	funcs    map[string]*parsedDef // function variables defined by hypotheses
+	seqs     map[string]*seqDef    // sequence variables defined by recursion
+	nseqs    int
+	rule     *seqRule // the recursion rule being compiled
 	// deadline, when set, stops looking up definitions (the search's budget
 	// covers the compilation).
 	deadline time.Time
@@ -180,7 +194,7 @@ const funcPrefix = "·fn·"
 
 func newCompiler(lib Library) *compiler {
 	return &compiler{cur: &nameCtx{lib: lib}, ctxOf: map[*leansrc.Term]*nameCtx{}, recs: map[inferKey]*inferRec{},
-		defs: map[string]*parsedDef{}, unfolded: map[*leansrc.Term]*unfolding{}, funcs: map[string]*parsedDef{}, pass: 2}
+		defs: map[string]*parsedDef{}, unfolded: map[*leansrc.Term]*unfolding{}, funcs: map[string]*parsedDef{}, seqs: map[string]*seqDef{}, pass: 2}
 }
 
 // failf records why compilation failed (the first reason is kept).
@@ -248,7 +262,7 @@ func (c *compiler) resolve(name string) []string {
 // head resolves the function a name denotes: a built-in (by full name) or a
 // workspace definition. It returns the full name, "" when unknown.
 func (c *compiler) head(name string) string {
-	if strings.HasPrefix(name, funcPrefix) {
+	if strings.HasPrefix(name, funcPrefix) || strings.HasPrefix(name, seqPrefix) {
 		return name
 	}
 	for i, full := range c.resolve(name) {
@@ -454,6 +468,9 @@ func (c *compiler) appParts(t *leansrc.Term) (name string, args []*leansrc.Term,
 		if _, isLocal := c.local(h.Text); isLocal && len(args) > 0 {
 			if c.funcs[h.Text] != nil {
 				return funcPrefix + h.Text, args, true
+			}
+			if c.seqs[h.Text] != nil || (c.rule != nil && c.rule.name == h.Text) {
+				return seqPrefix + h.Text, args, true
 			}
 			c.failf("%s is a variable outside the fragment", h.Text)
 			return "", nil, false

@@ -43,6 +43,7 @@ type prepared struct {
 	eqs    []equation // the equations among the hypotheses, to solve for variables
 	concl  pexpr
 	nslots int
+	nseqs  int
 	nums   []num // the statement's numerals
 }
 
@@ -165,9 +166,11 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		break
 	}
 	ok := true
-	defining := map[*leansrc.Term]bool{}
+	defining := c.defineSeqs(hypTerms, opaque)
 	for _, h := range hypTerms {
-		defining[h] = c.defineFunc(h, opaque)
+		if !defining[h] {
+			defining[h] = c.defineFunc(h, opaque)
+		}
 	}
 	for _, h := range hypTerms {
 		if defining[h] {
@@ -191,6 +194,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 	}
 	p.concl = cp
 	p.nslots = c.nslots
+	p.nseqs = c.nseqs
 	return p
 }
 
@@ -370,6 +374,7 @@ func (p *prepared) solve(e *env) bool {
 	n, m := len(p.vars), len(p.eqs)
 	diff := func(q equation) (num, bool) {
 		e.steps = 0
+		e.gen++
 		l, ok1 := q.l.f(e)
 		r, ok2 := q.r.f(e)
 		if !ok1 || !ok2 {
@@ -532,6 +537,7 @@ const (
 
 // eval evaluates the statement on the assignment in e.v.
 func (p *prepared) eval(e *env) outcome {
+	e.gen++
 	for _, h := range p.hyps {
 		e.steps = 0
 		if h.f(e) != tru {
@@ -552,7 +558,7 @@ func (p *prepared) eval(e *env) outcome {
 // size), then boundary values, then seeded random values, inside the
 // budget.
 func (p *prepared) search(ctx context.Context, opt Options, deadline time.Time) Result {
-	e := &env{v: make([]num, p.nslots+1), limit: stepLimit, deadline: deadline}
+	e := &env{v: make([]num, p.nslots+1), limit: stepLimit, deadline: deadline, seqs: make([]seqCache, p.nseqs)}
 	res := Result{}
 	tried := 0
 	seen := map[string]bool{}
