@@ -100,6 +100,29 @@ func TestSoundness(t *testing.T) {
 			}
 		}
 	}
+	// function and sequence variables defined by hypotheses
+	for i := 0; i < 40; i++ {
+		for _, typ := range []string{"ℕ", "ℤ", "ℚ"} {
+			g := &exprGen{rng: rng, typ: typ, vars: []string{"x"}}
+			body := g.expr(3)
+			at := strings.ReplaceAll(body, "x", "(a + 1)")
+			c0, c1 := rng.Intn(9), rng.Intn(9)
+			for _, header := range []string{
+				fmt.Sprintf("(f : %s → %s) (h : ∀ x, f x = %s) (a : %s) : f (a + 1) = %s", typ, typ, body, typ, at),
+				fmt.Sprintf("(s : ℕ → %s) (h₀ : s 0 = %d) (h : ∀ n, s (n + 1) = s n + %d) (m : ℕ) : s m = %d + m * %d", typ, c0, c1, c0, c1),
+				fmt.Sprintf("(s : ℕ → %s) (h₀ : s 0 = %d) (h₁ : s 1 = %d) (h : ∀ n, s (n + 2) = s (n + 1) + s n) (m : ℕ) : s (m + 2) ≥ s m", typ, c0, c1),
+			} {
+				r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 50e6, MaxAssignments: 300, Seed: int64(i)})
+				checked++
+				if r.Verdict == Refuted {
+					t.Errorf("refuted a true statement with %s: %s", r.Counterexample, header)
+				}
+				if r.Verdict == NotRefuted {
+					decided++
+				}
+			}
+		}
+	}
 	if decided < checked/2 {
 		t.Errorf("only %d of %d true statements were decided on some assignment", decided, checked)
 	}
