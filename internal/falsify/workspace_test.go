@@ -82,3 +82,21 @@ func TestWorkspaceDemo(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceConcurrent runs stubs in parallel over one adapter (run it
+// with -race).
+func TestWorkspaceConcurrent(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	lib := workspaceLibrary(t)
+	flib := FromLibrary(lib, opensResolver(lib, "Minimath", "Mm"))
+	st := stmt(t, "(n : ℕ) (hp : Mm.Prime n) : Mm.Odd n", flib)
+	results := make(chan Result, 8)
+	for range 8 {
+		go func() { results <- Falsify(context.Background(), st, flib, Options{Budget: 1e9, MaxAssignments: 200}) }()
+	}
+	for range 8 {
+		if r := <-results; r.Verdict != Refuted || r.Counterexample != "n = 2" {
+			t.Errorf("got %v %q", r.Verdict, r.Counterexample)
+		}
+	}
+}
