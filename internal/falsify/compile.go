@@ -160,6 +160,7 @@ type compiler struct {
 	unfolded map[*leansrc.Term]*unfolding
 	funcs    map[string]*parsedDef // function variables defined by hypotheses
 	seqs     map[string]*seqDef    // sequence variables defined by recursion
+	setDefs  map[string]*setDef    // set variables defined by membership
 	nseqs    int
 	rule     *seqRule // the recursion rule being compiled
 	// deadline, when set, stops looking up definitions (the search's budget
@@ -194,7 +195,7 @@ const funcPrefix = "·fn·"
 
 func newCompiler(lib Library) *compiler {
 	return &compiler{cur: &nameCtx{lib: lib}, ctxOf: map[*leansrc.Term]*nameCtx{}, recs: map[inferKey]*inferRec{},
-		defs: map[string]*parsedDef{}, unfolded: map[*leansrc.Term]*unfolding{}, funcs: map[string]*parsedDef{}, seqs: map[string]*seqDef{}, pass: 2}
+		defs: map[string]*parsedDef{}, unfolded: map[*leansrc.Term]*unfolding{}, funcs: map[string]*parsedDef{}, seqs: map[string]*seqDef{}, setDefs: map[string]*setDef{}, pass: 2}
 }
 
 // failf records why compilation failed (the first reason is kept).
@@ -476,7 +477,24 @@ func (c *compiler) appParts(t *leansrc.Term) (name string, args []*leansrc.Term,
 			return "", nil, false
 		}
 		if first, rest, dotted := strings.Cut(h.Text, "."); dotted {
+			if _, isLocal := c.local(first); isLocal {
+				if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+					// x.divisors.card is (x.divisors).card
+					inner := &leansrc.Term{Kind: leansrc.TermIdent, Text: first + "." + rest[:i], Start: h.Start, End: h.End}
+					proj := c.synth(leansrc.TermProj, rest[i+1:], inner)
+					c.ctxOf[inner] = c.cur
+					if len(args) == 0 {
+						return c.appParts(proj)
+					}
+					return c.appParts(c.synth(leansrc.TermApp, "", append([]*leansrc.Term{proj}, args...)...))
+				}
+			}
 			if b, isLocal := c.local(first); isLocal {
+				if d := c.setDefs[first]; d != nil && d.finite {
+					recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: first, Start: h.Start, End: h.Start + len(first)}
+					c.ctxOf[recv] = c.cur
+					return "Finset." + rest, append([]*leansrc.Term{recv}, args...), true
+				}
 				if !b.t.numeric() {
 					c.failf("%s is a variable outside the fragment", first)
 					return "", nil, false
@@ -519,6 +537,9 @@ func (c *compiler) collectionNS(t *leansrc.Term) string {
 		return ""
 	}
 	if _, isLocal := c.local(h.Text); isLocal {
+		if d := c.setDefs[h.Text]; d != nil && d.finite {
+			return "Finset."
+		}
 		return ""
 	}
 	full := c.resolve(h.Text)[0]

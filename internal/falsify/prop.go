@@ -266,6 +266,19 @@ func (c *compiler) member(t *leansrc.Term) (pexpr, bool) {
 	neg := t.Text == "∉"
 	s := t.Args[1]
 	var p pexpr
+	if d := c.setDefs[s.Text]; s.Kind == leansrc.TermIdent && d != nil && !d.finite {
+		if _, isLocal := c.local(s.Text); isLocal {
+			var ok bool
+			if p, ok = c.prop(c.synth(leansrc.TermApp, "", s, t.Args[0])); !ok {
+				return pexpr{}, false
+			}
+			if neg {
+				f := p.f
+				p.f = func(e *env) tri { return not3(f(e)) }
+			}
+			return p, true
+		}
+	}
 	if rel := c.setInterval(t.Args[0], s); rel != nil {
 		var ok bool
 		if p, ok = c.prop(rel); !ok {

@@ -167,6 +167,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 	}
 	ok := true
 	defining := c.defineSeqs(hypTerms, opaque)
+	c.defineSets(hypTerms, opaque, defining)
 	for _, h := range hypTerms {
 		if !defining[h] {
 			defining[h] = c.defineFunc(h, opaque)

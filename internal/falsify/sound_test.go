@@ -111,6 +111,8 @@ func TestSoundness(t *testing.T) {
 				fmt.Sprintf("(f : %s → %s) (h : ∀ x, f x = %s) (a : %s) : f (a + 1) = %s", typ, typ, body, typ, at),
 				fmt.Sprintf("(s : ℕ → %s) (h₀ : s 0 = %d) (h : ∀ n, s (n + 1) = s n + %d) (m : ℕ) : s m = %d + m * %d", typ, c0, c1, c0, c1),
 				fmt.Sprintf("(s : ℕ → %s) (h₀ : s 0 = %d) (h₁ : s 1 = %d) (h : ∀ n, s (n + 2) = s (n + 1) + s n) (m : ℕ) : s (m + 2) ≥ s m", typ, c0, c1),
+				fmt.Sprintf("(S : Finset ℕ) (a : ℕ) (h : ∀ n, n ∈ S ↔ n < a + %d) : S.card = a + %d", c0, c0),
+				fmt.Sprintf("(S : Set %s) (h : ∀ x, x ∈ S ↔ %s = %d) (a : %s) (ha : a ∈ S) : %s = %d", typ, body, c0, typ, strings.ReplaceAll(body, "x", "a"), c0),
 			} {
 				r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 50e6, MaxAssignments: 300, Seed: int64(i)})
 				checked++
