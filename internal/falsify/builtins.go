@@ -190,6 +190,8 @@ func init() {
 			}
 			return compare("=", g, constant(small(1), kNat)), true
 		},
+		"IsLeast":    bound(true),
+		"IsGreatest": bound(false),
 		"Fact": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
 			if !c.arity(args, 1) {
 				return pexpr{}, false
@@ -301,6 +303,41 @@ func listFold(f func(acc, x num) (num, bool)) numBuiltin {
 			}
 			return acc, true
 		}, t: kNat, deps: l.deps}, true
+	}
+}
+
+// bound compiles IsLeast S u (u ∈ S ∧ ∀ x ∈ S, u ≤ x) and IsGreatest S u
+// (u ∈ S ∧ ∀ x ∈ S, x ≤ u). Over ℕ, u is least exactly when no x < u is
+// in S, a finite check; otherwise the bound needs a finite S.
+func bound(least bool) propBuiltin {
+	return func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+		if !c.arity(args, 2) {
+			return pexpr{}, false
+		}
+		s, u := args[0], args[1]
+		k, ok := c.jointType(kNone, u)
+		if !ok {
+			return pexpr{}, false
+		}
+		x := &leansrc.Term{Kind: leansrc.TermIdent, Text: "·x", Start: u.Start, End: u.End}
+		c.ctxOf[x] = c.cur
+		var all *leansrc.Term
+		if least && k == kNat {
+			all = c.synth(leansrc.TermInfix, "→", c.synth(leansrc.TermInfix, "<", x, u), c.synth(leansrc.TermInfix, "∉", x, s))
+		} else {
+			le := c.synth(leansrc.TermInfix, "≤", u, x)
+			if !least {
+				le = c.synth(leansrc.TermInfix, "≤", x, u)
+			}
+			all = c.synth(leansrc.TermInfix, "→", c.synth(leansrc.TermInfix, "∈", x, s), le)
+		}
+		forall := c.synth(leansrc.TermForall, "", all)
+		if k == kNone {
+			k = kNat
+		}
+		typ := &leansrc.Term{Kind: leansrc.TermIdent, Text: k.String(), Start: u.Start, End: u.End}
+		forall.Binders = []leansrc.Binder{{Names: []string{"·x"}, Type: typ}}
+		return c.prop(c.synth(leansrc.TermInfix, "∧", c.synth(leansrc.TermInfix, "∈", u, s), forall))
 	}
 }
 

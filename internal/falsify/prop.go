@@ -266,6 +266,19 @@ func (c *compiler) member(t *leansrc.Term) (pexpr, bool) {
 	neg := t.Text == "∉"
 	s := t.Args[1]
 	var p pexpr
+	if s.Kind == leansrc.TermInfix && setOps[s.Text] != "" {
+		// x ∈ A \ B is x ∈ A ∧ x ∉ B; ∪ and ∩ likewise
+		x := t.Args[0]
+		rhs := c.synth(leansrc.TermInfix, "∈", x, s.Args[1])
+		if s.Text == "\\" {
+			rhs.Text = "∉"
+		}
+		both := c.synth(leansrc.TermInfix, setOps[s.Text], c.synth(leansrc.TermInfix, "∈", x, s.Args[0]), rhs)
+		if neg {
+			both = c.synth(leansrc.TermPrefix, "¬", both)
+		}
+		return c.prop(both)
+	}
 	if d := c.setDefs[s.Text]; s.Kind == leansrc.TermIdent && d != nil && !d.finite {
 		if _, isLocal := c.local(s.Text); isLocal {
 			var ok bool
@@ -346,6 +359,9 @@ func (c *compiler) member(t *leansrc.Term) (pexpr, bool) {
 	}
 	return p, true
 }
+
+// setOps are the set operations whose membership is a connective.
+var setOps = map[string]string{"\\": "∧", "∩": "∧", "∪": "∨"}
 
 // setIntervals are the bounds of Set intervals: x ∈ Set.Ioc a b is
 // a < x ∧ x ≤ b ("" for a missing side).

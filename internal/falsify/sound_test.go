@@ -89,7 +89,7 @@ func TestSoundness(t *testing.T) {
 				e1, e2 := g.expr(3), g.expr(2)
 				body := strings.NewReplacer("E1", "("+e1+")", "E2", "("+e2+")").Replace(shape)
 				header := "(a b c : " + typ + ") " + body
-				r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 50e6, MaxAssignments: 300, Seed: int64(i)})
+				r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 10e6, MaxAssignments: 300, Seed: int64(i)})
 				checked++
 				if r.Verdict == Refuted {
 					t.Errorf("refuted a true statement with %s: %s", r.Counterexample, header)
@@ -114,7 +114,7 @@ func TestSoundness(t *testing.T) {
 				fmt.Sprintf("(S : Finset ℕ) (a : ℕ) (h : ∀ n, n ∈ S ↔ n < a + %d) : S.card = a + %d", c0, c0),
 				fmt.Sprintf("(S : Set %s) (h : ∀ x, x ∈ S ↔ %s = %d) (a : %s) (ha : a ∈ S) : %s = %d", typ, body, c0, typ, strings.ReplaceAll(body, "x", "a"), c0),
 			} {
-				r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 50e6, MaxAssignments: 300, Seed: int64(i)})
+				r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 10e6, MaxAssignments: 300, Seed: int64(i)})
 				checked++
 				if r.Verdict == Refuted {
 					t.Errorf("refuted a true statement with %s: %s", r.Counterexample, header)
