@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -135,4 +136,55 @@ func firstWords(s string) string {
 		return s[:50]
 	}
 	return s
+}
+
+// TestMiniF2FMutants measures how many false variants of the valid
+// statements (mutants: a hypothesis dropped, a relation flipped, a numeral
+// shifted) are refuted; no miniF2F text is stored.
+func TestMiniF2FMutants(t *testing.T) {
+	stmts := miniF2FValid(t)
+	lib := opensLibrary{opens: []string{"BigOperators", "Real", "Nat", "Topology", "Rat"}}
+	total, refuted, totalDecided, refutedDecided := 0, 0, 0, 0
+	byKind := map[string][2]int{}
+	for _, h := range stmts {
+		st, ok := splitHeader(h, lib)
+		if !ok {
+			continue
+		}
+		orig := Falsify(context.Background(), st, lib, Options{})
+		for _, m := range mutants(st) {
+			r := Falsify(context.Background(), m.st, lib, Options{})
+			total++
+			kind := strings.Fields(m.desc)[0]
+			if strings.Contains(m.desc, "→") {
+				kind = "flip/shift"
+				if _, err := strconv.Atoi(strings.Fields(m.desc)[0]); err == nil {
+					kind = "shift"
+				} else {
+					kind = "flip"
+				}
+			}
+			c := byKind[kind]
+			c[0]++
+			if r.Verdict == Refuted {
+				refuted++
+				c[1]++
+			}
+			byKind[kind] = c
+			if orig.Verdict == NotRefuted {
+				totalDecided++
+				if r.Verdict == Refuted {
+					refutedDecided++
+				}
+			}
+		}
+	}
+	t.Logf("mutants: %d, refuted %d (%.0f%%); of decided originals: %d, refuted %d (%.0f%%)", total, refuted, 100*float64(refuted)/float64(total), totalDecided, refutedDecided, 100*float64(refutedDecided)/float64(totalDecided))
+	for k, c := range byKind {
+		t.Logf("%s: %d/%d", k, c[1], c[0])
+	}
+	// not every mutant is false, but most of those of decided statements are
+	if refutedDecided*10 < totalDecided*7 {
+		t.Errorf("only %d of %d mutants of decided statements refuted", refutedDecided, totalDecided)
+	}
 }
