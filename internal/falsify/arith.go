@@ -201,6 +201,8 @@ func (c *compiler) arith(t *leansrc.Term, k kind) (nexpr, bool) {
 			op = powNum
 		case ex.t == kInt && (k == kRat || k == kReal):
 			op = zpow
+		case ex.t == kReal && k == kReal:
+			op = rpowExact
 		default:
 			c.failf("%s ^ %s", k, ex.t)
 			return nexpr{}, false

@@ -34,6 +34,14 @@ func init() {
 			return c.binary(args[0], args[1], in, out, f)
 		}
 	}
+	real1 := func(f func(num) (num, bool)) numBuiltin {
+		return func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+			if !c.arity(args, 1) {
+				return nexpr{}, false
+			}
+			return c.unary(args[0], kReal, kReal, f)
+		}
+	}
 	intToNat := func(f func(num) (num, bool)) numBuiltin {
 		return func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
 			if !c.arity(args, 1) {
@@ -103,12 +111,10 @@ func init() {
 				return small(st.size()), true
 			}, t: kNat, deps: s.deps}, true
 		},
-		"Real.sqrt": func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
-			if !c.arity(args, 1) {
-				return nexpr{}, false
-			}
-			return c.unary(args[0], kReal, kReal, sqrtExact)
-		},
+		"Real.sqrt": real1(sqrtExact),
+		"Real.logb": two(kReal, kReal, logbExact),
+		"Real.log":  real1(logExact),
+		"Real.exp":  real1(expExact),
 		"Int.floor": rounding(kInt, floorNum),
 		"Int.ceil":  rounding(kInt, ceilNum),
 		"Nat.floor": rounding(kNat, floorNum),
