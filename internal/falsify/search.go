@@ -372,7 +372,22 @@ func (p *prepared) equations(c *compiler, h *leansrc.Term) {
 // keeps the solution only if every equation holds on it exactly and the
 // values fit the variables' types. eval still checks every hypothesis.
 func (p *prepared) solve(e *env) bool {
-	n, m := len(p.vars), len(p.eqs)
+	if p.solveEqs(e, p.eqs) {
+		return true
+	}
+	// equations one at a time: a triangular or partly nonlinear system is
+	// met where its linear equations fix one variable each
+	moved := false
+	for i := range p.eqs {
+		moved = p.solveEqs(e, p.eqs[i:i+1]) || moved
+	}
+	return moved
+}
+
+// solveEqs solves the equations eqs as a linear system around the
+// assignment in e (see solve).
+func (p *prepared) solveEqs(e *env, eqs []equation) bool {
+	n, m := len(p.vars), len(eqs)
 	diff := func(q equation) (num, bool) {
 		e.steps = 0
 		e.gen++
@@ -389,7 +404,7 @@ func (p *prepared) solve(e *env) bool {
 	}
 	// rows of [coefficients | -g(base)]
 	rows := make([][]num, m)
-	for j, q := range p.eqs {
+	for j, q := range eqs {
 		g0, ok := diff(q)
 		if !ok {
 			return false
@@ -437,7 +452,7 @@ func (p *prepared) solve(e *env) bool {
 		e.v[v.slot] = x
 		moved = moved || d[i].sign() != 0
 	}
-	for _, q := range p.eqs {
+	for _, q := range eqs {
 		if g, ok := diff(q); !ok || g.sign() != 0 {
 			for k, w := range p.vars {
 				e.v[w.slot] = base[k]
