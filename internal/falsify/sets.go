@@ -272,22 +272,28 @@ func (c *compiler) filter(p, s *leansrc.Term, want kind) (sexpr, bool) {
 		if !ok || st.size() > maxSet {
 			return fset{}, false
 		}
-		out := fset{}
-		good := st.each(func(x num) bool {
-			if !e.tick() {
-				return false
-			}
-			e.v[slot] = x
-			switch fb(e) {
-			case tru:
-				out.list = append(out.list, x)
-			case unk:
-				return false
-			}
-			return true
-		})
-		return out, good
+		return collect(e, st.each, slot, fb)
 	}, elem: src.elem, deps: src.deps | body.deps}, true
+}
+
+// collect gathers the values each yields on which p holds (through the
+// slot); it fails when p is unknown on one or the values do not all come.
+func collect(e *env, each func(func(num) bool) bool, slot int, p propFn) (fset, bool) {
+	var out fset
+	complete := each(func(x num) bool {
+		if !e.tick() || len(out.list) >= maxSet {
+			return false
+		}
+		e.v[slot] = x
+		switch p(e) {
+		case tru:
+			out.list = append(out.list, x)
+		case unk:
+			return false
+		}
+		return true
+	})
+	return out, complete
 }
 
 // lexpr is a compiled list of numbers.
@@ -491,20 +497,6 @@ func (c *compiler) definedSet(name string, d *setDef) (sexpr, bool) {
 		if !ok || !exact {
 			return fset{}, false
 		}
-		var out fset
-		complete := each(func(x num) bool {
-			if !e.tick() || len(out.list) >= maxSet {
-				return false
-			}
-			e.v[slot] = x
-			switch fb(e) {
-			case tru:
-				out.list = append(out.list, x)
-			case unk:
-				return false
-			}
-			return true
-		})
-		return out, complete
+		return collect(e, each, slot, fb)
 	}, elem: d.elem, deps: (deps | body.deps) &^ slotBit(slot)}, true
 }

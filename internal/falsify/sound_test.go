@@ -81,6 +81,16 @@ var trueStatements = map[string][]string{
 func TestSoundness(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	checked, decided := 0, 0
+	check := func(header string, seed int64) {
+		r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 10e6, MaxAssignments: 300, Seed: seed})
+		checked++
+		if r.Verdict == Refuted {
+			t.Errorf("refuted a true statement with %s: %s", r.Counterexample, header)
+		}
+		if r.Verdict == NotRefuted {
+			decided++
+		}
+	}
 	for _, typ := range []string{"ℕ", "ℤ", "ℚ"} {
 		g := &exprGen{rng: rng, typ: typ, vars: []string{"a", "b", "c"}}
 		shapes := append(append([]string{}, trueStatements[""]...), trueStatements[typ]...)
@@ -88,15 +98,7 @@ func TestSoundness(t *testing.T) {
 			for _, shape := range shapes {
 				e1, e2 := g.expr(3), g.expr(2)
 				body := strings.NewReplacer("E1", "("+e1+")", "E2", "("+e2+")").Replace(shape)
-				header := "(a b c : " + typ + ") " + body
-				r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 10e6, MaxAssignments: 300, Seed: int64(i)})
-				checked++
-				if r.Verdict == Refuted {
-					t.Errorf("refuted a true statement with %s: %s", r.Counterexample, header)
-				}
-				if r.Verdict == NotRefuted {
-					decided++
-				}
+				check("(a b c : "+typ+") "+body, int64(i))
 			}
 		}
 	}
@@ -114,14 +116,7 @@ func TestSoundness(t *testing.T) {
 				fmt.Sprintf("(S : Finset ℕ) (a : ℕ) (h : ∀ n, n ∈ S ↔ n < a + %d) : S.card = a + %d", c0, c0),
 				fmt.Sprintf("(S : Set %s) (h : ∀ x, x ∈ S ↔ %s = %d) (a : %s) (ha : a ∈ S) : %s = %d", typ, body, c0, typ, strings.ReplaceAll(body, "x", "a"), c0),
 			} {
-				r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 10e6, MaxAssignments: 300, Seed: int64(i)})
-				checked++
-				if r.Verdict == Refuted {
-					t.Errorf("refuted a true statement with %s: %s", r.Counterexample, header)
-				}
-				if r.Verdict == NotRefuted {
-					decided++
-				}
+				check(header, int64(i))
 			}
 		}
 	}
