@@ -72,14 +72,14 @@ func (v Verdict) String() string {
 // Result reports a falsification run.
 type Result struct {
 	Verdict        Verdict
-	Counterexample string // "n = 2" (", "-joined, binder order) when Refuted
+	Counterexample string // "n = 2" (", "-joined, binder order) when Refuted; "" for a false closed statement
 	Assignments    int    // assignments on which every hypothesis and the conclusion were defined and checked
-	Reason         string // why Unknown: the first construct outside the fragment, e.g. "ℝ is outside the fragment"
+	Reason         string // why Unknown: the first construct outside the fragment (e.g. "unknown name Real.cos"), or that no assignment met the hypotheses
 }
 
 // Options bound the search.
 type Options struct {
-	Budget         time.Duration // time box (0: 10 ms)
+	Budget         time.Duration // time box for compilation and search (0: 10 ms)
 	MaxAssignments int           // cap on the assignments tried (0: 20000)
 	Seed           int64         // seed of the random phase
 }
