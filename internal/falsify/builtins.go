@@ -136,14 +136,18 @@ func init() {
 				return subNum(x, f)
 			})
 		},
-		"Int.emod":    two(kInt, kInt, emod),
-		"Int.ediv":    two(kInt, kInt, ediv),
-		"Nat.fib":     nat1(fib),
-		"Nat.totient": nat1(totient),
-		"Finset.sum":  bigOpFn("∑"),
-		"Finset.prod": bigOpFn("∏"),
-		"List.sum":    listFold(func(acc, x num) (num, bool) { return addNum(acc, x) }),
-		"List.length": listFold(func(acc, _ num) (num, bool) { return addNum(acc, small(1)) }),
+		"gcd":           integral2(gcdNum),
+		"lcm":           integral2(lcmNum),
+		"GCDMonoid.gcd": integral2(gcdNum),
+		"GCDMonoid.lcm": integral2(lcmNum),
+		"Int.emod":      two(kInt, kInt, emod),
+		"Int.ediv":      two(kInt, kInt, ediv),
+		"Nat.fib":       nat1(fib),
+		"Nat.totient":   nat1(totient),
+		"Finset.sum":    bigOpFn("∑"),
+		"Finset.prod":   bigOpFn("∏"),
+		"List.sum":      listFold(func(acc, x num) (num, bool) { return addNum(acc, x) }),
+		"List.length":   listFold(func(acc, _ num) (num, bool) { return addNum(acc, small(1)) }),
 	}
 	parity := func(rem int64) propBuiltin {
 		return func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
@@ -237,6 +241,25 @@ func init() {
 			}
 			return c.modEqOf(kInt, args[0], args[1], args[2])
 		},
+	}
+}
+
+// integral2 compiles GCDMonoid's gcd and lcm on ℕ and ℤ (normalized:
+// nonnegative, as Nat.gcd and Int.gcd).
+func integral2(f func(a, b num) (num, bool)) numBuiltin {
+	return func(c *compiler, args []*leansrc.Term, want kind) (nexpr, bool) {
+		if !c.arity(args, 2) {
+			return nexpr{}, false
+		}
+		k, ok := c.jointType(want, args[0], args[1])
+		if ok && !k.integral() {
+			c.failf("gcd or lcm on %s", k)
+			return nexpr{}, false
+		}
+		if !ok {
+			return nexpr{}, false
+		}
+		return c.binary(args[0], args[1], k, k, f)
 	}
 }
 
