@@ -591,7 +591,7 @@ func (r *Report) Findings() []Finding {
 	}
 	if r.Refuted() {
 		out = append(out, at(Finding{Severity: SeverityError, Code: CodeRefuted, Start: r.Parsed.TypeStart, End: r.Parsed.TypeEnd,
-			Message: "refuted: " + r.Falsifier.Counterexample + " satisfies every hypothesis and falsifies the conclusion"}))
+			Message: refutedMessage(r.Falsifier.Counterexample)}))
 	}
 	for _, f := range r.CoverageFindings() {
 		out = append(out, at(Finding{Severity: SeverityWarning, Code: CodeCoverage, Message: f.Message, Start: -1, End: -1}))
