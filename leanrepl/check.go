@@ -111,7 +111,8 @@ type CheckRequest struct {
 	Header string
 	Stub   string
 	// Statement, if set, is the informal statement the stub formalizes:
-	// the coverage check runs against it.
+	// the coverage check runs against it (else against the stub's
+	// docstring, when it has one).
 	Statement string
 	// Concepts are the decomposition's sub-queries with the names of the
 	// premises retrieved for them, which the coverage check looks for.
@@ -590,7 +591,7 @@ func (r *Report) Findings() []Finding {
 	}
 	if r.Refuted() {
 		out = append(out, at(Finding{Severity: SeverityError, Code: CodeRefuted, Start: r.Parsed.TypeStart, End: r.Parsed.TypeEnd,
-			Message: "refuted: " + r.Falsifier.Counterexample + " satisfies every hypothesis and falsifies the conclusion"}))
+			Message: refutedMessage(r.Falsifier.Counterexample)}))
 	}
 	for _, f := range r.CoverageFindings() {
 		out = append(out, at(Finding{Severity: SeverityWarning, Code: CodeCoverage, Message: f.Message, Start: -1, End: -1}))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -217,6 +218,60 @@ func TestOpenChecker(t *testing.T) {
 			rep, err := checker.Check(context.Background(), CheckRequest{Stub: "theorem t : 1 = 1 := by sorry"})
 			if err != nil || rep.LeanRan || !strings.Contains(rep.LeanSkipped, c.skipped) {
 				t.Fatalf("report %+v, err %v; want Lean skipped with %q", rep, err, c.skipped)
+			}
+		})
+	}
+}
+
+// TestCheckMeaning: the falsifier and the coverage check in the report,
+// the verdict and Passed, without a library (built-in vocabulary) and
+// without Lean; the stub's docstring stands in for a missing statement.
+func TestCheckMeaning(t *testing.T) {
+	const statement = "Every prime number greater than 2 is odd."
+	tests := []struct {
+		name, stub, statement string
+		refuted               string // the counterexample, "" when not refuted
+		omits                 string // the coverage finding, "" when none
+		passed                bool
+		verdict               string
+	}{
+		{"dropped bound", "theorem t (n : ℕ) (hp : Nat.Prime n) : Odd n := by sorry", statement, "n = 2", "omits 'greater than 2'", false,
+			"refuted: n = 2 · omits 'greater than 2' · names not checked · Lean not run"},
+		{"faithful", "theorem t (n : ℕ) (hp : Nat.Prime n) (h : 2 < n) : Odd n := by sorry", statement, "", "", true,
+			"names not checked · Lean not run · not refuted (N assignments) · covers 2/2 conditions"},
+		{"docstring", "/-- Every prime number greater than 2 is odd. -/\ntheorem t (n : ℕ) (hp : Nat.Prime n) : Odd n := by sorry", "", "n = 2", "omits 'greater than 2'", false,
+			"refuted: n = 2 · omits 'greater than 2' · names not checked · Lean not run"},
+		{"no statement", "theorem t (a b : ℕ) : a - b + b = a := by sorry", "", "a = 0, b = 1", "", false,
+			"refuted: a = 0, b = 1 · names not checked · Lean not run"},
+		{"outside the fragment", "theorem t (s : Set ℕ) : s = s := by sorry", "", "", "", true,
+			"names not checked · Lean not run · falsifier undecided (REASON)"},
+	}
+	c := NewChecker(CheckerConfig{})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := c.Check(context.Background(), CheckRequest{Stub: tc.stub, Statement: tc.statement})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rep.JSON().Counterexample; got != tc.refuted || rep.Refuted() != (tc.refuted != "") {
+				t.Errorf("counterexample %q (refuted %v), want %q", got, rep.Refuted(), tc.refuted)
+			}
+			var omits []string
+			for _, f := range rep.CoverageFindings() {
+				omits = append(omits, f.Message)
+			}
+			if got := strings.Join(omits, "; "); got != tc.omits {
+				t.Errorf("coverage findings %q, want %q", got, tc.omits)
+			}
+			if rep.Passed() != tc.passed {
+				t.Errorf("passed %v, want %v", rep.Passed(), tc.passed)
+			}
+			v := regexp.MustCompile(`\d+ assignments`).ReplaceAllString(rep.Verdict(), "N assignments")
+			if rep.Falsifier.Verdict == falsify.Unknown {
+				v = strings.Replace(v, rep.Falsifier.Reason, "REASON", 1)
+			}
+			if v != tc.verdict {
+				t.Errorf("verdict %q, want %q", v, tc.verdict)
 			}
 		})
 	}

@@ -26,6 +26,15 @@ func (r *Report) Refuted() bool {
 	return r.Falsifier != nil && r.Falsifier.Verdict == falsify.Refuted
 }
 
+// counterexample says what refutes the stub: the assignment, or that the
+// statement has no variables and is false as stated.
+func (r *Report) counterexample() string {
+	if r.Falsifier.Counterexample == "" {
+		return "false as stated"
+	}
+	return r.Falsifier.Counterexample
+}
+
 // CoverageFindings returns the conditions of the informal statement the
 // stub omits (nil when coverage was not checked).
 func (r *Report) CoverageFindings() []coverage.Finding {
@@ -80,9 +89,12 @@ func (c *Checker) falsifyStatement(ctx context.Context, s *Stub, header string) 
 }
 
 // coverageOf checks that the stub accounts for every condition of the
-// informal statement.
+// informal statement: the request's, else the stub's own docstring.
 func coverageOf(s *Stub, req CheckRequest) *coverage.Result {
 	if strings.TrimSpace(req.Statement) == "" {
+		req.Statement = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s.Doc, "/--"), "-/"))
+	}
+	if req.Statement == "" {
 		return nil
 	}
 	var b strings.Builder
@@ -109,7 +121,7 @@ func (r *Report) meaningVerdicts() []verdictPart {
 	if f := r.Falsifier; f != nil {
 		switch f.Verdict {
 		case falsify.Refuted:
-			out = append(out, verdictPart{"refuted: " + f.Counterexample, true})
+			out = append(out, verdictPart{"refuted: " + r.counterexample(), true})
 		case falsify.NotRefuted:
 			out = append(out, verdictPart{fmt.Sprintf("not refuted (%d assignments)", f.Assignments), false})
 		default:
@@ -131,4 +143,12 @@ func (r *Report) meaningVerdicts() []verdictPart {
 		out = append(out, verdictPart{fmt.Sprintf("back-translation agrees %.2f", bt.Score), false})
 	}
 	return out
+}
+
+// refutedMessage is the finding of a refuted stub.
+func refutedMessage(counterexample string) string {
+	if counterexample == "" {
+		return "refuted: the statement has no variables and is false as stated"
+	}
+	return "refuted: " + counterexample + " satisfies every hypothesis and falsifies the conclusion"
 }

@@ -176,7 +176,8 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 	}
 	switch f := rep.Falsifier; {
 	case rep.Refuted():
-		w("falsifier: REFUTED — %s satisfies every hypothesis and falsifies the conclusion", f.Counterexample)
+		w("falsifier: REFUTED")
+		printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeRefuted })
 	case f.Verdict == falsify.NotRefuted:
 		w("falsifier: not refuted (%d assignments)", f.Assignments)
 	default:

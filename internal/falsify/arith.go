@@ -178,14 +178,7 @@ func (c *compiler) arith(t *leansrc.Term, k kind) (nexpr, bool) {
 		if !ok {
 			return nexpr{}, false
 		}
-		fa := a.f
-		return nexpr{f: func(e *env) (num, bool) {
-			x, ok := fa(e)
-			if !ok {
-				return num{}, false
-			}
-			return negNum(x)
-		}, t: k, deps: a.deps}, true
+		return lift1(a, k, negNum), true
 	}
 	if k == kBool {
 		c.failf("arithmetic on Bool")
@@ -208,6 +201,8 @@ func (c *compiler) arith(t *leansrc.Term, k kind) (nexpr, bool) {
 			op = powNum
 		case ex.t == kInt && (k == kRat || k == kReal):
 			op = zpow
+		case ex.t == kReal && k == kReal:
+			op = rpowExact
 		default:
 			c.failf("%s ^ %s", k, ex.t)
 			return nexpr{}, false
@@ -240,6 +235,12 @@ func (c *compiler) arith(t *leansrc.Term, k kind) (nexpr, bool) {
 			op = emod
 		}
 	}
+	return lift2(a, b, k, op), true
+}
+
+// lift2 applies a binary operation to two compiled numbers, giving type k;
+// an undefined operand makes the result undefined.
+func lift2(a, b nexpr, k kind, op func(x, y num) (num, bool)) nexpr {
 	fa, fb := a.f, b.f
 	return nexpr{f: func(e *env) (num, bool) {
 		x, ok := fa(e)
@@ -251,7 +252,7 @@ func (c *compiler) arith(t *leansrc.Term, k kind) (nexpr, bool) {
 			return num{}, false
 		}
 		return op(x, y)
-	}, t: k, deps: a.deps | b.deps}, true
+	}, t: k, deps: a.deps | b.deps}
 }
 
 // constant compiles a value known at compile time.
@@ -349,18 +350,18 @@ func (c *compiler) leaf(t *leansrc.Term, want kind) (nexpr, bool) {
 			if !ok {
 				return nexpr{}, false
 			}
+			if a.poly && want == kNone {
+				// 3⁻¹ has no type of its own: the tree it is in decides (ℕ
+				// has no inverse, so a tree of numerals alone fails then)
+				e := lift1(a, kRat, func(x num) (num, bool) { return quoNum(small(1), x) })
+				e.poly = true
+				return e, true
+			}
 			if a.poly || (a.t != kRat && a.t != kReal) {
 				c.failf("⁻¹ on %s", a.t)
 				return nexpr{}, false
 			}
-			fa := a.f
-			return nexpr{f: func(e *env) (num, bool) {
-				x, ok := fa(e)
-				if !ok {
-					return num{}, false
-				}
-				return quoNum(small(1), x)
-			}, t: a.t, deps: a.deps}, true
+			return lift1(a, a.t, func(x num) (num, bool) { return quoNum(small(1), x) }), true
 		}
 	case leansrc.TermBigOp:
 		return c.bigOp(t, want)
@@ -415,14 +416,19 @@ func (c *compiler) unary(arg *leansrc.Term, in, out kind, f func(num) (num, bool
 	if !ok {
 		return nexpr{}, false
 	}
+	return lift1(a, out, f), true
+}
+
+// lift1 applies a unary operation to a compiled number, giving type k.
+func lift1(a nexpr, k kind, op func(num) (num, bool)) nexpr {
 	fa := a.f
 	return nexpr{f: func(e *env) (num, bool) {
 		x, ok := fa(e)
 		if !ok {
 			return num{}, false
 		}
-		return f(x)
-	}, t: out, deps: a.deps}, true
+		return op(x)
+	}, t: k, deps: a.deps}
 }
 
 // binary compiles f applied to two arguments of type in, giving type out.
@@ -432,18 +438,7 @@ func (c *compiler) binary(x, y *leansrc.Term, in, out kind, f func(a, b num) (nu
 	if !ok1 || !ok2 {
 		return nexpr{}, false
 	}
-	fa, fb := a.f, b.f
-	return nexpr{f: func(e *env) (num, bool) {
-		u, ok := fa(e)
-		if !ok {
-			return num{}, false
-		}
-		v, ok := fb(e)
-		if !ok {
-			return num{}, false
-		}
-		return f(u, v)
-	}, t: out, deps: a.deps | b.deps}, true
+	return lift2(a, b, out, f), true
 }
 
 // argAs compiles a function argument against its parameter type k (Lean
@@ -471,14 +466,7 @@ func (c *compiler) absOf(x *leansrc.Term, want kind) (nexpr, bool) {
 		c.failf("|·| on %s", a.t)
 		return nexpr{}, false
 	}
-	fa := a.f
-	return nexpr{f: func(e *env) (num, bool) {
-		v, ok := fa(e)
-		if !ok {
-			return num{}, false
-		}
-		return absNum(v)
-	}, t: a.t, deps: a.deps}, true
+	return lift1(a, a.t, absNum), true
 }
 
 // ifNum compiles if c then a else b with numeric branches.

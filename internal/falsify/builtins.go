@@ -2,6 +2,7 @@ package falsify
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
@@ -31,6 +32,14 @@ func init() {
 				return nexpr{}, false
 			}
 			return c.binary(args[0], args[1], in, out, f)
+		}
+	}
+	real1 := func(f func(num) (num, bool)) numBuiltin {
+		return func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+			if !c.arity(args, 1) {
+				return nexpr{}, false
+			}
+			return c.unary(args[0], kReal, kReal, f)
 		}
 	}
 	intToNat := func(f func(num) (num, bool)) numBuiltin {
@@ -102,20 +111,51 @@ func init() {
 				return small(st.size()), true
 			}, t: kNat, deps: s.deps}, true
 		},
-		"List.sum":    listFold(func(acc, x num) (num, bool) { return addNum(acc, x) }),
-		"List.length": listFold(func(acc, _ num) (num, bool) { return addNum(acc, small(1)) }),
+		"Real.sqrt": real1(sqrtExact),
+		"Real.logb": two(kReal, kReal, logbExact),
+		"Real.log":  real1(logExact),
+		"Real.exp":  real1(expExact),
+		"Int.floor": rounding(kInt, floorNum),
+		"Int.ceil":  rounding(kInt, ceilNum),
+		"Nat.floor": rounding(kNat, floorNum),
+		"Nat.ceil":  rounding(kNat, ceilNum),
+		"Int.fract": func(c *compiler, args []*leansrc.Term, want kind) (nexpr, bool) {
+			if !c.arity(args, 1) {
+				return nexpr{}, false
+			}
+			k, ok := c.jointType(want, args[0])
+			if !ok || (k != kRat && k != kReal) {
+				c.failf("Int.fract on %s", k)
+				return nexpr{}, false
+			}
+			return c.unary(args[0], k, k, func(x num) (num, bool) {
+				f, ok := floorNum(x)
+				if !ok {
+					return num{}, false
+				}
+				return subNum(x, f)
+			})
+		},
+		"gcd":           integral2(gcdNum),
+		"lcm":           integral2(lcmNum),
+		"GCDMonoid.gcd": integral2(gcdNum),
+		"GCDMonoid.lcm": integral2(lcmNum),
+		"Int.emod":      two(kInt, kInt, emod),
+		"Int.ediv":      two(kInt, kInt, ediv),
+		"Nat.fib":       nat1(fib),
+		"Nat.totient":   nat1(totient),
+		"Finset.sum":    bigOpFn("∑"),
+		"Finset.prod":   bigOpFn("∏"),
+		"List.sum":      listFold(func(acc, x num) (num, bool) { return addNum(acc, x) }),
+		"List.length":   listFold(func(acc, _ num) (num, bool) { return addNum(acc, small(1)) }),
 	}
 	parity := func(rem int64) propBuiltin {
 		return func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
 			if !c.arity(args, 1) {
 				return pexpr{}, false
 			}
-			k, ok := c.jointType(kNone, args[0])
+			k, ok := c.integralArg(args[0], "parity")
 			if !ok {
-				return pexpr{}, false
-			}
-			if !k.integral() {
-				c.failf("parity on %s", k)
 				return pexpr{}, false
 			}
 			return c.test1(args[0], k, func(x num) (bool, bool) {
@@ -135,12 +175,8 @@ func init() {
 			if !c.arity(args, 1) {
 				return pexpr{}, false
 			}
-			k, ok := c.jointType(kNone, args[0])
+			k, ok := c.integralArg(args[0], "Prime")
 			if !ok {
-				return pexpr{}, false
-			}
-			if !k.integral() {
-				c.failf("Prime on %s", k)
 				return pexpr{}, false
 			}
 			// _root_.Prime on ℤ: p is prime iff |p| is a prime number
@@ -164,6 +200,35 @@ func init() {
 			}
 			return compare("=", g, constant(small(1), kNat)), true
 		},
+		"IsLeast":    bound(true),
+		"IsGreatest": bound(false),
+		"Fact": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+			if !c.arity(args, 1) {
+				return pexpr{}, false
+			}
+			return c.prop(args[0])
+		},
+		"IsSquare": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+			if !c.arity(args, 1) {
+				return pexpr{}, false
+			}
+			k, ok := c.integralArg(args[0], "IsSquare")
+			if !ok {
+				return pexpr{}, false
+			}
+			// ∃ r, x = r * r: on ℕ and ℤ, x ≥ 0 and ⌊√x⌋² = x
+			return c.test1(args[0], k, func(x num) (bool, bool) {
+				if x.sign() < 0 {
+					return false, true
+				}
+				r, ok := isqrt(x)
+				if !ok {
+					return false, false
+				}
+				sq, ok := mulNum(r, r)
+				return ok && cmpNum(sq, x) == 0, ok
+			})
+		},
 		"Nat.ModEq": func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
 			if !c.arity(args, 3) {
 				return pexpr{}, false
@@ -176,6 +241,70 @@ func init() {
 			}
 			return c.modEqOf(kInt, args[0], args[1], args[2])
 		},
+	}
+}
+
+// integral2 compiles GCDMonoid's gcd and lcm on ℕ and ℤ (normalized:
+// nonnegative, as Nat.gcd and Int.gcd).
+func integral2(f func(a, b num) (num, bool)) numBuiltin {
+	return func(c *compiler, args []*leansrc.Term, want kind) (nexpr, bool) {
+		if !c.arity(args, 2) {
+			return nexpr{}, false
+		}
+		k, ok := c.jointType(want, args[0], args[1])
+		if ok && !k.integral() {
+			c.failf("gcd or lcm on %s", k)
+			return nexpr{}, false
+		}
+		if !ok {
+			return nexpr{}, false
+		}
+		return c.binary(args[0], args[1], k, k, f)
+	}
+}
+
+// rounding compiles Int.floor, Int.ceil (to ℤ) and Nat.floor, Nat.ceil (to
+// ℕ, clamped at 0) of an argument of an ordered field (or ℤ for Int, ℕ for
+// Nat, where they are the identity).
+func rounding(out kind, f func(num) (num, bool)) numBuiltin {
+	return func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+		if !c.arity(args, 1) {
+			return nexpr{}, false
+		}
+		k, ok := c.jointType(kNone, args[0])
+		if !ok || (k != kRat && k != kReal && k != out) {
+			c.failf("rounding of %s", k)
+			return nexpr{}, false
+		}
+		e, ok := c.unary(args[0], k, out, f)
+		if !ok || out != kNat {
+			return e, ok
+		}
+		return lift1(e, kNat, func(x num) (num, bool) {
+			if x.sign() < 0 {
+				return small(0), true
+			}
+			return x, true
+		}), true
+	}
+}
+
+// bigOpFn compiles Finset.sum s f and Finset.prod s f for a lambda f, as
+// ∑ x ∈ s, f x.
+func bigOpFn(op string) numBuiltin {
+	return func(c *compiler, args []*leansrc.Term, want kind) (nexpr, bool) {
+		if !c.arity(args, 2) {
+			return nexpr{}, false
+		}
+		f := args[1]
+		if f.Kind != leansrc.TermLambda || len(f.Binders) != 1 || len(f.Binders[0].Names) != 1 || f.Binders[0].Pred != "" {
+			c.failf("%s of %s", op, clip(f))
+			return nexpr{}, false
+		}
+		b := leansrc.Binder{Names: f.Binders[0].Names, Pred: "∈", Bound: args[0]}
+		t := &leansrc.Term{Kind: leansrc.TermBigOp, Text: op, Start: f.Start, End: f.End, Binders: []leansrc.Binder{b}, Args: f.Args}
+		c.ctxOf[t] = c.cur
+		return c.bigOp(t, want)
 	}
 }
 
@@ -206,6 +335,51 @@ func listFold(f func(acc, x num) (num, bool)) numBuiltin {
 	}
 }
 
+// bound compiles IsLeast S u (u ∈ S ∧ ∀ x ∈ S, u ≤ x) and IsGreatest S u
+// (u ∈ S ∧ ∀ x ∈ S, x ≤ u). Over ℕ, u is least exactly when no x < u is
+// in S, a finite check; otherwise the bound needs a finite S.
+func bound(least bool) propBuiltin {
+	return func(c *compiler, args []*leansrc.Term) (pexpr, bool) {
+		if !c.arity(args, 2) {
+			return pexpr{}, false
+		}
+		s, u := args[0], args[1]
+		k, ok := c.jointType(kNone, u)
+		if !ok {
+			return pexpr{}, false
+		}
+		x := &leansrc.Term{Kind: leansrc.TermIdent, Text: "·x", Start: u.Start, End: u.End}
+		c.ctxOf[x] = c.cur
+		var all *leansrc.Term
+		if least && k == kNat {
+			all = c.synth(leansrc.TermInfix, "→", c.synth(leansrc.TermInfix, "<", x, u), c.synth(leansrc.TermInfix, "∉", x, s))
+		} else {
+			le := c.synth(leansrc.TermInfix, "≤", u, x)
+			if !least {
+				le = c.synth(leansrc.TermInfix, "≤", x, u)
+			}
+			all = c.synth(leansrc.TermInfix, "→", c.synth(leansrc.TermInfix, "∈", x, s), le)
+		}
+		forall := c.synth(leansrc.TermForall, "", all)
+		if k == kNone {
+			k = kNat
+		}
+		typ := &leansrc.Term{Kind: leansrc.TermIdent, Text: k.String(), Start: u.Start, End: u.End}
+		forall.Binders = []leansrc.Binder{{Names: []string{"·x"}, Type: typ}}
+		return c.prop(c.synth(leansrc.TermInfix, "∧", c.synth(leansrc.TermInfix, "∈", u, s), forall))
+	}
+}
+
+// integralArg is the type of an argument that must be ℕ or ℤ.
+func (c *compiler) integralArg(arg *leansrc.Term, what string) (kind, bool) {
+	k, ok := c.jointType(kNone, arg)
+	if ok && !k.integral() {
+		c.failf("%s on %s", what, k)
+		return kNone, false
+	}
+	return k, ok
+}
+
 // arity checks the number of arguments of a built-in.
 func (c *compiler) arity(args []*leansrc.Term, n int) bool {
 	if len(args) != n {
@@ -221,18 +395,10 @@ func (c *compiler) test1(arg *leansrc.Term, k kind, f func(num) (bool, bool)) (p
 	if !ok {
 		return pexpr{}, false
 	}
-	fa := a.f
-	return pexpr{f: func(e *env) tri {
-		x, ok := fa(e)
-		if !ok {
-			return unk
-		}
+	return truth(lift1(a, kBool, func(x num) (num, bool) {
 		b, ok := f(x)
-		if !ok {
-			return unk
-		}
-		return triOf(b)
-	}, deps: a.deps}, true
+		return boolNum(b), ok
+	})), true
 }
 
 // applyProp compiles a predicate application: a built-in or a definition.
@@ -252,6 +418,9 @@ func (c *compiler) applyProp(t *leansrc.Term, full string, args []*leansrc.Term)
 func (c *compiler) applyNum(t *leansrc.Term, full string, args []*leansrc.Term, want kind) (nexpr, bool) {
 	if b := builtinNum[full]; b != nil {
 		return b(c, args, want)
+	}
+	if name, ok := strings.CutPrefix(full, seqPrefix); ok {
+		return c.seqApply(name, args)
 	}
 	body, done, ok := c.enterDef(t, full, args)
 	if !ok {

@@ -35,15 +35,8 @@ func and3(a, b tri) tri {
 	return unk
 }
 
-func or3(a, b tri) tri {
-	if a == tru || b == tru {
-		return tru
-	}
-	if a == fls && b == fls {
-		return fls
-	}
-	return unk
-}
+// or3 is Kleene's disjunction, by De Morgan.
+func or3(a, b tri) tri { return not3(and3(not3(a), not3(b))) }
 
 func not3(a tri) tri {
 	switch a {
@@ -63,6 +56,17 @@ type env struct {
 	limit    int
 	deadline time.Time
 	late     bool
+	// gen counts the assignments: the sequences' values are cached per
+	// generation.
+	gen  int
+	seqs []seqCache
+}
+
+// seqCache holds the computed prefix of a sequence variable's values.
+type seqCache struct {
+	gen  int
+	vals []num
+	busy bool
 }
 
 // tick counts one step of an inner loop; it reports false once the
@@ -154,6 +158,14 @@ type compiler struct {
 	unfolds  []string
 	defs     map[string]*parsedDef
 	unfolded map[*leansrc.Term]*unfolding
+	funcs    map[string]*parsedDef // function variables defined by hypotheses
+	seqs     map[string]*seqDef    // sequence variables defined by recursion
+	setDefs  map[string]*setDef    // set variables defined by membership
+	nseqs    int
+	rule     *seqRule // the recursion rule being compiled
+	// deadline, when set, stops looking up definitions (the search's budget
+	// covers the compilation).
+	deadline time.Time
 }
 
 // unfolding is a definition's body with a call's arguments substituted.
@@ -164,20 +176,26 @@ type unfolding struct {
 	args  []*leansrc.Term
 	ascs  []*leansrc.Term
 	types []*leansrc.Term
-	scope Library
 }
 
-// parsedDef is a definition's parsed body and parameter list.
+// parsedDef is a definition's parsed body and explicit parameters: a
+// workspace def, or a function variable of the statement that a hypothesis
+// ∀ x, f x = e defines.
 type parsedDef struct {
-	params []Param
+	names  []string
+	types  []*leansrc.Term
 	body   *leansrc.Term
 	result *leansrc.Term // declared result type (nil when not written)
 	scope  Library
+	binds  []binding // the locals the body sees (a function variable's: the statement's)
 }
+
+// funcPrefix marks the names of function variables defined by a hypothesis.
+const funcPrefix = "·fn·"
 
 func newCompiler(lib Library) *compiler {
 	return &compiler{cur: &nameCtx{lib: lib}, ctxOf: map[*leansrc.Term]*nameCtx{}, recs: map[inferKey]*inferRec{},
-		defs: map[string]*parsedDef{}, unfolded: map[*leansrc.Term]*unfolding{}, pass: 2}
+		defs: map[string]*parsedDef{}, unfolded: map[*leansrc.Term]*unfolding{}, funcs: map[string]*parsedDef{}, seqs: map[string]*seqDef{}, setDefs: map[string]*setDef{}, pass: 2}
 }
 
 // failf records why compilation failed (the first reason is kept).
@@ -245,6 +263,9 @@ func (c *compiler) resolve(name string) []string {
 // head resolves the function a name denotes: a built-in (by full name) or a
 // workspace definition. It returns the full name, "" when unknown.
 func (c *compiler) head(name string) string {
+	if strings.HasPrefix(name, funcPrefix) || strings.HasPrefix(name, seqPrefix) {
+		return name
+	}
 	for i, full := range c.resolve(name) {
 		if builtinNum[full] != nil || builtinProp[full] != nil || full == "True" || full == "False" {
 			return full
@@ -263,13 +284,21 @@ func (c *compiler) head(name string) string {
 // definition returns the parsed definition of a full name, when the
 // library has a usable body.
 func (c *compiler) definition(full string) (*parsedDef, bool) {
+	if name, ok := strings.CutPrefix(full, funcPrefix); ok {
+		d := c.funcs[name]
+		return d, d != nil
+	}
 	if d, ok := c.defs[full]; ok {
 		return d, d != nil
 	}
-	c.defs[full] = nil
 	if c.cur.lib == nil {
 		return nil, false
 	}
+	if !c.deadline.IsZero() && time.Now().After(c.deadline) {
+		c.failf("the time budget ended before %s was looked up", full)
+		return nil, false
+	}
+	c.defs[full] = nil
 	def, ok := c.cur.lib.Definition(full)
 	if !ok || def.Body == "" {
 		return nil, false
@@ -280,7 +309,18 @@ func (c *compiler) definition(full string) (*parsedDef, bool) {
 	if body.Kind == leansrc.TermUnsupported {
 		return nil, false
 	}
-	pd := &parsedDef{params: def.Params, body: body, scope: scope}
+	pd := &parsedDef{body: body, scope: scope}
+	for _, p := range def.Params {
+		if !p.Explicit {
+			c.failf("%s has implicit parameters", full)
+			return nil, false
+		}
+		ty := leansrc.ParseTerm(p.Type, nil)
+		for _, n := range p.Names {
+			pd.names = append(pd.names, n)
+			pd.types = append(pd.types, ty)
+		}
+	}
 	if def.Result != "" {
 		pd.result = leansrc.ParseTerm(def.Result, ops)
 	}
@@ -307,16 +347,20 @@ func notationOps(lib Library) func(string) (leansrc.Operator, bool) {
 // in the caller's context, ascribed to its parameter's type as Lean
 // elaborates it. It returns nil when the application does not fit.
 func (c *compiler) unfold(call *leansrc.Term, full string, args []*leansrc.Term) *leansrc.Term {
+	d, ok := c.definition(full)
+	if !ok {
+		return nil
+	}
 	u, ok := c.unfolded[call]
 	if !ok {
-		u = c.substituteDef(full, args)
+		u = c.substituteDef(full, d, args)
 		c.unfolded[call] = u
 	}
 	if u == nil {
 		return nil
 	}
 	caller := &nameCtx{lib: c.cur.lib, binds: append([]binding(nil), c.cur.binds...)}
-	defCtx := &nameCtx{lib: u.scope}
+	defCtx := &nameCtx{lib: d.scope, binds: d.binds}
 	for i := range u.args {
 		c.ctxOf[u.args[i]] = caller
 		c.ctxOf[u.ascs[i]] = defCtx
@@ -327,30 +371,14 @@ func (c *compiler) unfold(call *leansrc.Term, full string, args []*leansrc.Term)
 }
 
 // substituteDef builds the unfolding of full applied to args.
-func (c *compiler) substituteDef(full string, args []*leansrc.Term) *unfolding {
-	d, ok := c.definition(full)
-	if !ok {
+func (c *compiler) substituteDef(full string, d *parsedDef, args []*leansrc.Term) *unfolding {
+	if len(d.names) != len(args) {
+		c.failf("%s is applied to %d arguments, not %d", strings.TrimPrefix(full, funcPrefix), len(args), len(d.names))
 		return nil
 	}
-	u := &unfolding{args: args, scope: d.scope}
-	var names []string
-	for _, p := range d.params {
-		if !p.Explicit {
-			c.failf("%s has implicit parameters", full)
-			return nil
-		}
-		ty := leansrc.ParseTerm(p.Type, nil)
-		for _, n := range p.Names {
-			names = append(names, n)
-			u.types = append(u.types, ty)
-		}
-	}
-	if len(names) != len(args) {
-		c.failf("%s is applied to %d arguments, not %d", full, len(args), len(names))
-		return nil
-	}
+	u := &unfolding{args: args, types: d.types}
 	sub := map[string]*leansrc.Term{}
-	for i, n := range names {
+	for i, n := range d.names {
 		asc := &leansrc.Term{Kind: leansrc.TermAscribe, Start: args[i].Start, End: args[i].End, Args: []*leansrc.Term{args[i], u.types[i]}}
 		u.ascs = append(u.ascs, asc)
 		sub[n] = asc
@@ -439,11 +467,34 @@ func (c *compiler) appParts(t *leansrc.Term) (name string, args []*leansrc.Term,
 	switch h.Kind {
 	case leansrc.TermIdent:
 		if _, isLocal := c.local(h.Text); isLocal && len(args) > 0 {
+			if c.funcs[h.Text] != nil {
+				return funcPrefix + h.Text, args, true
+			}
+			if c.seqs[h.Text] != nil || (c.rule != nil && c.rule.name == h.Text) {
+				return seqPrefix + h.Text, args, true
+			}
 			c.failf("%s is a variable outside the fragment", h.Text)
 			return "", nil, false
 		}
 		if first, rest, dotted := strings.Cut(h.Text, "."); dotted {
+			if _, isLocal := c.local(first); isLocal {
+				if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+					// x.divisors.card is (x.divisors).card
+					inner := &leansrc.Term{Kind: leansrc.TermIdent, Text: first + "." + rest[:i], Start: h.Start, End: h.End}
+					proj := c.synth(leansrc.TermProj, rest[i+1:], inner)
+					c.ctxOf[inner] = c.cur
+					if len(args) == 0 {
+						return c.appParts(proj)
+					}
+					return c.appParts(c.synth(leansrc.TermApp, "", append([]*leansrc.Term{proj}, args...)...))
+				}
+			}
 			if b, isLocal := c.local(first); isLocal {
+				if d := c.setDefs[first]; d != nil && d.finite {
+					recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: first, Start: h.Start, End: h.Start + len(first)}
+					c.ctxOf[recv] = c.cur
+					return "Finset." + rest, append([]*leansrc.Term{recv}, args...), true
+				}
 				if !b.t.numeric() {
 					c.failf("%s is a variable outside the fragment", first)
 					return "", nil, false
@@ -456,6 +507,9 @@ func (c *compiler) appParts(t *leansrc.Term) (name string, args []*leansrc.Term,
 		return h.Text, args, true
 	case leansrc.TermProj:
 		recv := h.Args[0]
+		if ns := c.collectionNS(recv); ns != "" {
+			return ns + h.Text, append([]*leansrc.Term{recv}, args...), true
+		}
 		k := c.quickType(recv)
 		if k == kNone {
 			return "", nil, false
@@ -463,6 +517,44 @@ func (c *compiler) appParts(t *leansrc.Term) (name string, args []*leansrc.Term,
 		return c.dotName(k, h.Text), append([]*leansrc.Term{recv}, args...), true
 	}
 	return "", nil, false
+}
+
+// collectionNS is the namespace of dot notation on a finite set or list
+// term of the fragment ("Finset.", "List."), "" for other terms.
+func (c *compiler) collectionNS(t *leansrc.Term) string {
+	defer c.enter(t)()
+	switch {
+	case t.Kind == leansrc.TermSetLit, t.Kind == leansrc.TermSetBuilder && t.Binders[0].Pred == "∈":
+		return "Finset."
+	case t.Kind == leansrc.TermApp && t.Args[0].Kind == leansrc.TermProj && t.Args[0].Text == "filter":
+		return c.collectionNS(t.Args[0].Args[0])
+	}
+	h := t
+	if t.Kind == leansrc.TermApp {
+		h = t.Args[0]
+	}
+	if h.Kind != leansrc.TermIdent {
+		return ""
+	}
+	if _, isLocal := c.local(h.Text); isLocal {
+		if d := c.setDefs[h.Text]; d != nil && d.finite {
+			return "Finset."
+		}
+		return ""
+	}
+	full := c.resolve(h.Text)[0]
+	if first, rest, dotted := strings.Cut(h.Text, "."); dotted {
+		if b, isLocal := c.local(first); isLocal {
+			full = c.dotName(b.t, rest) // n.divisors is Nat.divisors n
+		}
+	}
+	switch {
+	case full == "Nat.digits":
+		return "List."
+	case setNames[full]:
+		return "Finset."
+	}
+	return ""
 }
 
 // dotName is the full name `x.f` denotes for x of type k.

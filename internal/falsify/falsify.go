@@ -75,14 +75,14 @@ func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil 
 // Result reports a falsification run.
 type Result struct {
 	Verdict        Verdict `json:"verdict"`
-	Counterexample string  `json:"counterexample"` // "n = 2" (", "-joined, binder order) when Refuted
+	Counterexample string  `json:"counterexample"` // "n = 2" (", "-joined, binder order) when Refuted; "" for a false closed statement
 	Assignments    int     `json:"assignments"`    // assignments on which every hypothesis and the conclusion were defined and checked
-	Reason         string  `json:"reason"`         // why Unknown: the first construct outside the fragment, e.g. "ℝ is outside the fragment"
+	Reason         string  `json:"reason"`         // why Unknown: the first construct outside the fragment (e.g. "unknown name Real.cos"), or that no assignment met the hypotheses
 }
 
 // Options bound the search.
 type Options struct {
-	Budget         time.Duration // time box (0: 10 ms)
+	Budget         time.Duration // time box of the search once its first assignments were tried (0: 10 ms)
 	MaxAssignments int           // cap on the assignments tried (0: 20000)
 	Seed           int64         // seed of the random phase
 }

@@ -67,8 +67,8 @@ func (a *libAdapter) Definition(full string) (Definition, bool) {
 	}
 	def := Definition{Body: d.Value}
 	for _, b := range binders {
-		if b.Type == nil {
-			return Definition{}, false
+		if b.Type == nil || b.Bracket != '(' {
+			return Definition{}, false // implicit and instance parameters are not unfolded
 		}
 		def.Params = append(def.Params, Param{Names: b.Names, Type: hdr[b.Type.Start:b.Type.End], Explicit: b.Bracket == '('})
 	}

@@ -459,3 +459,185 @@ func isPrime(x num) (prime, ok bool) {
 	}
 	return big.NewInt(n).ProbablyPrime(0), true // Baillie-PSW: exact below 2⁶⁴
 }
+
+// sqrtExact is Real.sqrt where it is rational: 0 for x ≤ 0, √x when the
+// numerator and denominator are perfect squares, undefined otherwise.
+func sqrtExact(x num) (num, bool) {
+	if x.sign() <= 0 {
+		return small(0), true
+	}
+	r := x.rat()
+	n, d := new(big.Int).Sqrt(r.Num()), new(big.Int).Sqrt(r.Denom())
+	if new(big.Int).Mul(n, n).Cmp(r.Num()) != 0 || new(big.Int).Mul(d, d).Cmp(r.Denom()) != 0 {
+		return num{}, false
+	}
+	return fromRat(new(big.Rat).SetFrac(n, d))
+}
+
+// floorNum is ⌊x⌋ (Int.floor) and ceilNum ⌈x⌉ (Int.ceil).
+func floorNum(x num) (num, bool) {
+	if x.isInt() {
+		return x, true
+	}
+	r := x.rat()
+	q, m := new(big.Int), new(big.Int)
+	q.DivMod(r.Num(), r.Denom(), m) // Euclidean with a positive divisor: the floor
+	return fromBig(q)
+}
+
+func ceilNum(x num) (num, bool) {
+	n, ok := negNum(x)
+	if !ok {
+		return num{}, false
+	}
+	f, ok := floorNum(n)
+	if !ok {
+		return num{}, false
+	}
+	return negNum(f)
+}
+
+// fib is Nat.fib (fib 0 = 0, fib 1 = 1).
+func fib(x num) (num, bool) {
+	n, ok := x.int64()
+	if !ok || n < 0 || n > 20000 {
+		return num{}, false
+	}
+	a, b := new(big.Int), big.NewInt(1)
+	for ; n > 0; n-- {
+		a, b = b, a.Add(a, b)
+	}
+	return fromBig(a)
+}
+
+// totient is Nat.totient: how many k < n are coprime to n (φ 0 = 0).
+func totient(x num) (num, bool) {
+	n, ok := x.int64()
+	if !ok || n < 0 || n > 1<<40 {
+		return num{}, false
+	}
+	res, m := n, n
+	for p := int64(2); p*p <= m; p++ {
+		if m%p == 0 {
+			for m%p == 0 {
+				m /= p
+			}
+			res -= res / p
+		}
+	}
+	if m > 1 {
+		res -= res / m
+	}
+	return small(res), true
+}
+
+// rootExact is the positive q-th root of a positive rational when it is
+// rational.
+func rootExact(x num, q int64) (num, bool) {
+	if q == 1 {
+		return x, true
+	}
+	r := x.rat()
+	num1, ok1 := intRoot(r.Num(), q)
+	den, ok2 := intRoot(r.Denom(), q)
+	if !ok1 || !ok2 {
+		return num{}, false
+	}
+	return fromRat(new(big.Rat).SetFrac(num1, den))
+}
+
+// intRoot is the exact q-th root of a positive integer, if it has one.
+func intRoot(n *big.Int, q int64) (*big.Int, bool) {
+	if n.BitLen() > maxBits {
+		return nil, false
+	}
+	// r = round(n^(1/q)) by bisection
+	lo, hi := big.NewInt(0), new(big.Int).Lsh(big.NewInt(1), uint(n.BitLen()/int(q)+1))
+	e := big.NewInt(q)
+	for lo.Cmp(hi) < 0 {
+		mid := new(big.Int).Rsh(new(big.Int).Add(new(big.Int).Add(lo, hi), big.NewInt(1)), 1)
+		if new(big.Int).Exp(mid, e, nil).Cmp(n) <= 0 {
+			lo = mid
+		} else {
+			hi = mid.Sub(mid, big.NewInt(1))
+		}
+	}
+	return lo, new(big.Int).Exp(lo, e, nil).Cmp(n) == 0
+}
+
+// rpowExact is Real.rpow where it is rational: an integral exponent is
+// zpow (Real.rpow_intCast, for every base); 0 ^ y = 0 for y ≠ 0; a positive
+// base with exponent p/q when its q-th root is rational. Negative bases with
+// other exponents are undefined here.
+func rpowExact(x, y num) (num, bool) {
+	if y.isInt() {
+		return zpow(x, y)
+	}
+	switch x.sign() {
+	case 0:
+		return small(0), true
+	case -1:
+		return num{}, false
+	}
+	r := y.rat()
+	if !r.Denom().IsInt64() || r.Denom().Int64() > 12 {
+		return num{}, false
+	}
+	root, ok := rootExact(x, r.Denom().Int64())
+	if !ok {
+		return num{}, false
+	}
+	p, _ := fromBig(r.Num())
+	return zpow(root, p)
+}
+
+// logbExact is Real.logb b x = log x / log b where it is rational: 0 when
+// log x or log b is 0 (x or b in {0, 1, -1}: Real.log is log |x| and
+// log 0 = 0), p/q when |x|^q = |b|^p for small q.
+func logbExact(b, x num) (num, bool) {
+	ab, ok1 := absNum(b)
+	ax, ok2 := absNum(x)
+	if !ok1 || !ok2 {
+		return num{}, false
+	}
+	one := small(1)
+	if ab.sign() == 0 || ax.sign() == 0 || cmpNum(ab, one) == 0 || cmpNum(ax, one) == 0 {
+		return small(0), true
+	}
+	// the candidates p/q come from floating point; each is checked exactly
+	fx, _ := ax.rat().Float64()
+	fb, _ := ab.rat().Float64()
+	ratio := math.Log(fx) / math.Log(fb)
+	if math.IsNaN(ratio) || math.IsInf(ratio, 0) || math.Abs(ratio) > 1024 {
+		return num{}, false
+	}
+	for q := int64(1); q <= 6; q++ {
+		p := int64(math.Round(ratio * float64(q)))
+		if p == 0 {
+			continue
+		}
+		xq, ok1 := powNum(ax, small(q))
+		bp, ok2 := zpow(ab, small(p))
+		if ok1 && ok2 && cmpNum(xq, bp) == 0 {
+			return mk(p, q), true
+		}
+	}
+	return num{}, false
+}
+
+// logExact is Real.log where it is rational: 0 at 0, 1 and -1.
+func logExact(x num) (num, bool) {
+	ax, ok := absNum(x)
+	if ok && (ax.sign() == 0 || cmpNum(ax, small(1)) == 0) {
+		return small(0), true
+	}
+	return num{}, false
+}
+
+// expExact is Real.exp where it is rational: 1 at 0.
+func expExact(x num) (num, bool) {
+	if x.sign() == 0 {
+		return small(1), true
+	}
+	return num{}, false
+}

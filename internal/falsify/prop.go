@@ -188,7 +188,6 @@ func (c *compiler) relation(t *leansrc.Term) (pexpr, bool) {
 
 // compare builds the closure of a relation between two numbers.
 func compare(op string, a, b nexpr) pexpr {
-	fa, fb := a.f, b.f
 	var test func(x, y num) bool
 	switch op {
 	case "=":
@@ -206,25 +205,30 @@ func compare(op string, a, b nexpr) pexpr {
 	default: // ∣
 		test = dvd
 	}
+	return truth(lift2(a, b, kBool, func(x, y num) (num, bool) { return boolNum(test(x, y)), true }))
+}
+
+// truth reads a compiled Bool (0 or 1) as a proposition.
+func truth(b nexpr) pexpr {
+	f := b.f
 	return pexpr{f: func(e *env) tri {
-		x, ok := fa(e)
+		v, ok := f(e)
 		if !ok {
 			return unk
 		}
-		y, ok := fb(e)
-		if !ok {
-			return unk
-		}
-		return triOf(test(x, y))
-	}, deps: a.deps | b.deps}
+		return triOf(v.n != 0)
+	}, deps: b.deps}
+}
+
+func boolNum(b bool) num {
+	if b {
+		return small(1)
+	}
+	return small(0)
 }
 
 // modEq compiles a ≡ b [MOD n] (Nat.ModEq) and [ZMOD n] (Int.ModEq): a % n = b % n.
 func (c *compiler) modEq(t *leansrc.Term) (pexpr, bool) {
-	if full := c.notation("≡"); full != "" && full != "Nat.ModEq" && full != "Int.ModEq" {
-		c.failf("≡ denotes %s here", full)
-		return pexpr{}, false
-	}
 	k := kNat
 	if t.Text == "ZMOD" {
 		k = kInt
@@ -262,7 +266,38 @@ func (c *compiler) member(t *leansrc.Term) (pexpr, bool) {
 	neg := t.Text == "∉"
 	s := t.Args[1]
 	var p pexpr
-	if s.Kind == leansrc.TermSetBuilder && s.Binders[0].Pred == "" {
+	if s.Kind == leansrc.TermInfix && setOps[s.Text] != "" {
+		// x ∈ A \ B is x ∈ A ∧ x ∉ B; ∪ and ∩ likewise
+		x := t.Args[0]
+		rhs := c.synth(leansrc.TermInfix, "∈", x, s.Args[1])
+		if s.Text == "\\" {
+			rhs.Text = "∉"
+		}
+		both := c.synth(leansrc.TermInfix, setOps[s.Text], c.synth(leansrc.TermInfix, "∈", x, s.Args[0]), rhs)
+		if neg {
+			both = c.synth(leansrc.TermPrefix, "¬", both)
+		}
+		return c.prop(both)
+	}
+	if d := c.setDefs[s.Text]; s.Kind == leansrc.TermIdent && d != nil && !d.finite {
+		if _, isLocal := c.local(s.Text); isLocal {
+			var ok bool
+			if p, ok = c.prop(c.synth(leansrc.TermApp, "", s, t.Args[0])); !ok {
+				return pexpr{}, false
+			}
+			if neg {
+				f := p.f
+				p.f = func(e *env) tri { return not3(f(e)) }
+			}
+			return p, true
+		}
+	}
+	if rel := c.setInterval(t.Args[0], s); rel != nil {
+		var ok bool
+		if p, ok = c.prop(rel); !ok {
+			return pexpr{}, false
+		}
+	} else if s.Kind == leansrc.TermSetBuilder && s.Binders[0].Pred == "" {
 		// x ∈ {y | P y} is P x
 		b := s.Binders[0]
 		elem := typeOf(b.Type)
@@ -323,6 +358,59 @@ func (c *compiler) member(t *leansrc.Term) (pexpr, bool) {
 		p.f = func(e *env) tri { return not3(f(e)) }
 	}
 	return p, true
+}
+
+// setOps are the set operations whose membership is a connective.
+var setOps = map[string]string{"\\": "∧", "∩": "∧", "∪": "∨"}
+
+// setIntervals are the bounds of Set intervals: x ∈ Set.Ioc a b is
+// a < x ∧ x ≤ b ("" for a missing side).
+var setIntervals = map[string][2]string{"Set.Icc": {"≤", "≤"}, "Set.Ico": {"≤", "<"}, "Set.Ioc": {"<", "≤"},
+	"Set.Ioo": {"<", "<"}, "Set.Ici": {"≤", ""}, "Set.Ioi": {"<", ""}, "Set.Iic": {"", "≤"}, "Set.Iio": {"", "<"}}
+
+// setInterval rewrites x ∈ Set.Icc a b and its kin as the relations they
+// are by definition (nil when s is no Set interval).
+func (c *compiler) setInterval(x, s *leansrc.Term) *leansrc.Term {
+	restore := c.enter(s)
+	defer restore()
+	if s.Kind != leansrc.TermApp || s.Args[0].Kind != leansrc.TermIdent {
+		return nil
+	}
+	if _, isLocal := c.local(s.Args[0].Text); isLocal {
+		return nil
+	}
+	rels, ok := setIntervals[c.resolve(s.Args[0].Text)[0]]
+	args := s.Args[1:]
+	if !ok || len(args) != btoi(rels[0] != "")+btoi(rels[1] != "") {
+		return nil
+	}
+	var parts []*leansrc.Term
+	if rels[0] != "" {
+		parts = append(parts, c.synth(leansrc.TermInfix, rels[0], args[0], x))
+		args = args[1:]
+	}
+	if rels[1] != "" {
+		parts = append(parts, c.synth(leansrc.TermInfix, rels[1], x, args[0]))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return c.synth(leansrc.TermInfix, "∧", parts[0], parts[1])
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// synth builds a term the statement does not spell, resolving in the
+// current context.
+func (c *compiler) synth(kind leansrc.TermKind, text string, args ...*leansrc.Term) *leansrc.Term {
+	t := &leansrc.Term{Kind: kind, Text: text, Start: args[0].Start, End: args[len(args)-1].End, Args: args}
+	c.ctxOf[t] = c.cur
+	return t
 }
 
 // quickElem is the type of the element side of a membership (kNone when

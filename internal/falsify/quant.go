@@ -246,14 +246,8 @@ func (c *compiler) boundsFrom(dom domain, b binding, guards []*leansrc.Term) dom
 
 // shift is e + d on integers.
 func shift(e *nexpr, d int64) *nexpr {
-	f := e.f
-	return &nexpr{f: func(en *env) (num, bool) {
-		x, ok := f(en)
-		if !ok {
-			return num{}, false
-		}
-		return addNum(x, small(d))
-	}, t: e.t, deps: e.deps}
+	s := lift1(*e, e.t, func(x num) (num, bool) { return addNum(x, small(d)) })
+	return &s
 }
 
 // seeThrough unfolds workspace definitions and notations at the head of a
@@ -377,9 +371,14 @@ func (c *compiler) dvdPattern(t *leansrc.Term) (pexpr, bool, bool) {
 	if !ok {
 		return pexpr{}, false, false
 	}
-	k, ok := c.jointType(typeOf(t.Binders[0].Type), a, x)
+	declared := typeOf(t.Binders[0].Type)
+	k, ok := c.jointType(declared, a, x)
 	if !ok {
 		return pexpr{}, false, true
+	}
+	if declared != kNone && declared != k {
+		// ∃ c : ℕ, (x : ℤ) = a * c is not a ∣ x: c may not be negative
+		return pexpr{}, false, false
 	}
 	if !k.integral() {
 		return pexpr{}, false, false
@@ -500,12 +499,14 @@ const maxStop = 1 << 20
 // quantify builds the closure of a quantifier over the variable b.
 func quantify(kind leansrc.TermKind, b binding, dom domain, body pexpr, stop *stopper) pexpr {
 	slot, fb := b.slot, body.f
-	deps := body.deps &^ slotBit(slot)
 	exists := kind != leansrc.TermForall
 	unique := kind == leansrc.TermExistsUnique
-	// over returns the result over the values each yields; exact says
-	// whether those values are the whole domain.
-	over := func(e *env, each func(func(num) bool) bool, exact bool) tri {
+	values, deps := domainIter(b, dom, stop)
+	f := func(e *env) tri {
+		each, exact, ok := values(e)
+		if !ok {
+			return unk
+		}
 		res := fls
 		if !exists {
 			res = tru
@@ -548,88 +549,87 @@ func quantify(kind leansrc.TermKind, b binding, dom domain, body pexpr, stop *st
 		}
 		return res
 	}
-	var f propFn
+	return pexpr{f: f, deps: (body.deps | deps) &^ slotBit(slot)}
+}
+
+// iter yields the values of a bound variable on an assignment: each calls
+// its argument on them until it returns false (reporting whether it went
+// through all of them); exact says whether they are the whole domain; ok
+// is false when the domain is undefined there.
+type iter func(e *env) (each func(func(num) bool) bool, exact, ok bool)
+
+// domainIter enumerates a domain: a finite set, divisors, an interval, Bool,
+// an ∃ search that a stopper ends, or (not exact) the small values.
+func domainIter(b binding, dom domain, stop *stopper) (iter, uint64) {
 	switch {
 	case dom.finite != nil:
 		fs := dom.finite.f
-		deps |= dom.finite.deps
-		f = func(e *env) tri {
+		return func(e *env) (func(func(num) bool) bool, bool, bool) {
 			s, ok := fs(e)
-			if !ok {
-				return unk
-			}
-			return over(e, s.each, true)
-		}
+			return s.each, true, ok
+		}, dom.finite.deps
 	case dom.divisorsOf != nil:
 		fd := dom.divisorsOf.f
-		deps |= dom.divisorsOf.deps
 		signed := b.t == kInt
-		f = func(e *env) tri {
+		return func(e *env) (func(func(num) bool) bool, bool, bool) {
 			n, ok := fd(e)
 			if !ok {
-				return unk
+				return nil, false, false
 			}
 			if n.sign() == 0 {
-				return over(e, smallValues(b.t), false)
+				return smallValues(b.t), false, true
 			}
 			x, ok := n.int64()
 			if !ok || abs64(x) > maxSet*maxSet {
-				return unk
+				return nil, false, false
 			}
-			return over(e, divisorsEach(abs64(x), signed), true)
-		}
+			return divisorsEach(abs64(x), signed), true, true
+		}, dom.divisorsOf.deps
 	case dom.lo != nil && dom.hi != nil:
 		fl, fh := dom.lo.f, dom.hi.f
-		deps |= dom.lo.deps | dom.hi.deps
-		f = func(e *env) tri {
+		return func(e *env) (func(func(num) bool) bool, bool, bool) {
 			l, ok1 := fl(e)
 			h, ok2 := fh(e)
 			if !ok1 || !ok2 {
-				return unk
+				return nil, false, false
 			}
 			lo, ok1 := l.int64()
 			hi, ok2 := h.int64()
 			if !ok1 || !ok2 || hi-lo > maxStop {
-				return unk
+				return nil, false, false
 			}
-			return over(e, fset{interval: true, lo: lo, hi: hi}.each, true)
-		}
+			return fset{interval: true, lo: lo, hi: hi}.each, true, true
+		}, dom.lo.deps | dom.hi.deps
 	case b.t == kBool:
-		f = func(e *env) tri {
-			return over(e, fset{list: []num{small(0), small(1)}}.each, true)
-		}
+		bools := fset{list: []num{small(0), small(1)}}
+		return func(*env) (func(func(num) bool) bool, bool, bool) { return bools.each, true, true }, 0
 	case stop != nil:
-		ff, fg := stop.f.f, stop.g.f
-		deps |= (stop.f.deps | stop.g.deps) &^ slotBit(slot)
-		f = func(e *env) tri {
-			res := fls
-			for x := int64(0); x < maxStop; x++ {
-				if !e.tick() {
-					return unk
+		ff, fg, slot, strict := stop.f.f, stop.g.f, b.slot, stop.strict
+		return func(e *env) (func(func(num) bool) bool, bool, bool) {
+			return func(yield func(num) bool) bool {
+				for x := int64(0); x < maxStop; x++ {
+					if !e.tick() {
+						return false
+					}
+					e.v[slot] = small(x)
+					fx, ok1 := ff(e)
+					gx, ok2 := fg(e)
+					if !ok1 || !ok2 {
+						return false
+					}
+					if c := cmpNum(fx, gx); c > 0 || (strict && c == 0) {
+						return true // no larger x satisfies the conjunct
+					}
+					if !yield(small(x)) {
+						return false
+					}
 				}
-				e.v[slot] = small(x)
-				fx, ok1 := ff(e)
-				gx, ok2 := fg(e)
-				if !ok1 || !ok2 {
-					return unk
-				}
-				if c := cmpNum(fx, gx); c > 0 || (stop.strict && c == 0) {
-					return res
-				}
-				switch fb(e) {
-				case tru:
-					return tru
-				case unk:
-					res = unk
-				}
-			}
-			return unk
-		}
-	default:
-		each := smallValues(b.t)
-		f = func(e *env) tri { return over(e, each, false) }
+				return false
+			}, true, true
+		}, stop.f.deps | stop.g.deps
 	}
-	return pexpr{f: f, deps: deps}
+	each := smallValues(b.t)
+	return func(*env) (func(func(num) bool) bool, bool, bool) { return each, false, true }, 0
 }
 
 // smallValues enumerates the values an unbounded quantifier tries.

@@ -3,6 +3,7 @@ package falsify
 import (
 	"context"
 	"math/rand"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,15 @@ import (
 const (
 	defaultBudget      = 10 * time.Millisecond
 	defaultAssignments = 20000
+	// compileBudget bounds compilation (definition lookups included: the
+	// first on a library builds its index): a safety net for adversarial
+	// statements, not a limit ordinary ones meet, so that the verdict does
+	// not depend on the machine's load.
+	compileBudget = 2 * time.Second
+	// minAssignments are tried whatever the time box (each evaluation is
+	// bounded by stepLimit): the smallest assignments, where most
+	// counterexamples lie, are always tried, however loaded the machine.
+	minAssignments = 64
 	// stepLimit bounds the inner-loop steps of one evaluation.
 	stepLimit = 200000
 )
@@ -39,8 +49,10 @@ type svar struct {
 type prepared struct {
 	vars   []svar
 	hyps   []pexpr
+	eqs    []equation // the equations among the hypotheses, to solve for variables
 	concl  pexpr
 	nslots int
+	nseqs  int
 	nums   []num // the statement's numerals
 }
 
@@ -52,16 +64,16 @@ func Falsify(ctx context.Context, st Statement, lib Library, opt Options) Result
 	if opt.MaxAssignments <= 0 {
 		opt.MaxAssignments = defaultAssignments
 	}
-	p, reason := prepare(st, lib)
+	p, reason := prepare(st, lib, time.Now().Add(compileBudget))
 	if p == nil {
 		return Result{Verdict: Unknown, Reason: reason}
 	}
-	return p.search(ctx, opt)
+	return p.search(ctx, opt, time.Now().Add(opt.Budget))
 }
 
 // prepare compiles the statement twice: the first pass infers the types of
 // binders written without one, the second compiles with them.
-func prepare(st Statement, lib Library) (*prepared, string) {
+func prepare(st Statement, lib Library, deadline time.Time) (*prepared, string) {
 	ops := notationOps(lib)
 	types := make([]*leansrc.Term, len(st.Binders))
 	for i, b := range st.Binders {
@@ -69,7 +81,10 @@ func prepare(st Statement, lib Library) (*prepared, string) {
 	}
 	concl := leansrc.ParseTerm(st.Conclusion, ops)
 	var p *prepared
-	c := twoPass(lib, func(c *compiler) { p = c.compileStatement(st, types, concl) })
+	c := twoPass(lib, func(c *compiler) {
+		c.deadline = deadline
+		p = c.compileStatement(st, types, concl)
+	})
 	if p == nil {
 		return nil, c.reason
 	}
@@ -94,6 +109,7 @@ func twoPass(lib Library, compile func(c *compiler)) *compiler {
 func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *leansrc.Term) *prepared {
 	p := &prepared{}
 	var hypTerms []*leansrc.Term
+	opaque := map[string]*leansrc.Term{}
 	for i, b := range st.Binders {
 		ty := types[i]
 		collectNums(ty, &p.nums)
@@ -111,6 +127,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		if isTypeTerm(ty) {
 			for _, n := range b.Names {
 				c.opaque(n)
+				opaque[n] = ty
 			}
 			continue
 		}
@@ -157,7 +174,17 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		break
 	}
 	ok := true
+	defining := c.defineSeqs(hypTerms, opaque)
+	c.defineSets(hypTerms, opaque, defining)
 	for _, h := range hypTerms {
+		if !defining[h] {
+			defining[h] = c.defineFunc(h, opaque)
+		}
+	}
+	for _, h := range hypTerms {
+		if defining[h] {
+			continue // satisfied by the function it defines
+		}
 		hp, good := c.prop(h)
 		if !good {
 			ok = false
@@ -168,6 +195,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		}
 		p.hyps = append(p.hyps, hp)
 		p.fixes(c, h)
+		p.equations(c, h)
 	}
 	cp, good := c.prop(concl)
 	if !good || !ok {
@@ -175,6 +203,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 	}
 	p.concl = cp
 	p.nslots = c.nslots
+	p.nseqs = c.nseqs
 	return p
 }
 
@@ -189,6 +218,88 @@ func peelable(t *leansrc.Term) bool {
 		}
 	}
 	return true
+}
+
+// defineFunc records a hypothesis ∀ x y, f x y = e (e free of f) as the
+// definition of the function variable f: only f = fun x y => e satisfies
+// it, so the search takes that f and drops the hypothesis.
+func (c *compiler) defineFunc(h *leansrc.Term, opaque map[string]*leansrc.Term) bool {
+	if h.Kind != leansrc.TermForall {
+		return false
+	}
+	var xs []string
+	var given []*leansrc.Term
+	for _, b := range h.Binders {
+		if b.Pred != "" || b.Bracket == '[' || len(b.Names) == 0 {
+			return false
+		}
+		for _, n := range b.Names {
+			xs = append(xs, n)
+			given = append(given, b.Type)
+		}
+	}
+	eq := h.Args[0]
+	if eq.Kind != leansrc.TermInfix || eq.Text != "=" {
+		return false
+	}
+	for side := 0; side < 2; side++ {
+		app, e := eq.Args[side], eq.Args[1-side]
+		if app.Kind != leansrc.TermApp || app.Args[0].Kind != leansrc.TermIdent || len(app.Args)-1 != len(xs) {
+			continue
+		}
+		f := app.Args[0].Text
+		fty, isVar := opaque[f]
+		if !isVar || c.funcs[f] != nil || c.mentions(e, f) {
+			continue
+		}
+		parts := arrowParts(fty)
+		if len(parts) != len(xs)+1 {
+			continue
+		}
+		good := true
+		for i, x := range xs {
+			a := app.Args[i+1]
+			k := typeOf(parts[i])
+			if a.Kind != leansrc.TermIdent || a.Text != x || slices.Index(xs, x) != i || (!k.numeric() && k != kBool) ||
+				(given[i] != nil && typeOf(given[i]) != k) {
+				good = false
+			}
+		}
+		cod := typeOf(parts[len(xs)])
+		if !good || (!cod.numeric() && cod != kBool) {
+			continue
+		}
+		// e must not need a type larger than f's codomain: then f x = e is
+		// f x = (e : codomain), the body of the definition
+		var dones []func()
+		for i, x := range xs {
+			_, done := c.bind(h, i, x, typeOf(parts[i]))
+			dones = append(dones, done)
+		}
+		reason, fails := c.reason, c.fails
+		k, ok := c.treeType(e, kNone)
+		c.reason, c.fails = reason, fails
+		for i := len(dones) - 1; i >= 0; i-- {
+			dones[i]()
+		}
+		if !ok || k > cod || (k == kBool) != (cod == kBool) {
+			continue
+		}
+		c.funcs[f] = &parsedDef{names: xs, types: parts[:len(xs)], body: e, result: parts[len(xs)], scope: c.cur.lib,
+			binds: append([]binding(nil), c.cur.binds...)}
+		return true
+	}
+	return false
+}
+
+// arrowParts splits A → B → C into [A, B, C].
+func arrowParts(t *leansrc.Term) []*leansrc.Term {
+	var out []*leansrc.Term
+	for t.Kind == leansrc.TermInfix && t.Text == "→" {
+		out = append(out, t.Args[0])
+		t = t.Args[1]
+	}
+	return append(out, t)
 }
 
 // addVar binds a variable of the statement.
@@ -235,6 +346,189 @@ func (p *prepared) fixes(c *compiler, h *leansrc.Term) {
 	}
 }
 
+// equation is a hypothesis l = r, compiled side by side.
+type equation struct{ l, r nexpr }
+
+// equations records the equations of a hypothesis (through conjunctions).
+func (p *prepared) equations(c *compiler, h *leansrc.Term) {
+	for _, g := range appendConjuncts(nil, h) {
+		if g.Kind != leansrc.TermInfix || g.Text != "=" {
+			continue
+		}
+		reason, fails := c.reason, c.fails
+		k, ok := c.treeType(g, kNone)
+		if ok && k == kNone {
+			k = kNat
+		}
+		var l, r nexpr
+		var ok1, ok2 bool
+		if ok && k.numeric() {
+			l, ok1 = c.numAs(g.Args[0], k)
+			r, ok2 = c.numAs(g.Args[1], k)
+		}
+		c.reason, c.fails = reason, fails
+		if ok1 && ok2 {
+			p.eqs = append(p.eqs, equation{l, r})
+		}
+	}
+}
+
+// solve proposes an assignment that satisfies the hypotheses' equations
+// when they are affine in the variables: it measures each equation's
+// coefficients around the current assignment (unit steps), solves the
+// linear system exactly over ℚ (free variables keep their values) and
+// keeps the solution only if every equation holds on it exactly and the
+// values fit the variables' types. eval still checks every hypothesis.
+func (p *prepared) solve(e *env) bool {
+	if p.solveEqs(e, p.eqs) {
+		return true
+	}
+	// equations one at a time: a triangular or partly nonlinear system is
+	// met where its linear equations fix one variable each
+	moved := false
+	for i := range p.eqs {
+		moved = p.solveEqs(e, p.eqs[i:i+1]) || moved
+	}
+	return moved
+}
+
+// solveEqs solves the equations eqs as a linear system around the
+// assignment in e (see solve).
+func (p *prepared) solveEqs(e *env, eqs []equation) bool {
+	n, m := len(p.vars), len(eqs)
+	diff := func(q equation) (num, bool) {
+		e.steps = 0
+		e.gen++
+		l, ok1 := q.l.f(e)
+		r, ok2 := q.r.f(e)
+		if !ok1 || !ok2 {
+			return num{}, false
+		}
+		return subNum(l, r)
+	}
+	base := make([]num, n)
+	for i, v := range p.vars {
+		base[i] = e.v[v.slot]
+	}
+	// rows of [coefficients | -g(base)]
+	rows := make([][]num, m)
+	for j, q := range eqs {
+		g0, ok := diff(q)
+		if !ok {
+			return false
+		}
+		row := make([]num, n+1)
+		for i, v := range p.vars {
+			row[i] = small(0)
+			if !v.t.numeric() || (q.l.deps|q.r.deps)&slotBit(v.slot) == 0 {
+				continue
+			}
+			x, ok := addNum(base[i], small(1))
+			if !ok {
+				return false
+			}
+			e.v[v.slot] = x
+			g1, ok1 := diff(q)
+			e.v[v.slot] = base[i]
+			if !ok1 {
+				return false
+			}
+			if row[i], ok = subNum(g1, g0); !ok {
+				return false
+			}
+		}
+		ng, ok := negNum(g0)
+		if !ok {
+			return false
+		}
+		row[n] = ng
+		rows[j] = row
+	}
+	d, ok := eliminate(rows, n)
+	if !ok {
+		return false
+	}
+	moved := false
+	for i, v := range p.vars {
+		x, ok := addNum(base[i], d[i])
+		if !ok || (v.t.integral() && !x.isInt()) || (v.t == kNat && x.sign() < 0) {
+			for k, w := range p.vars {
+				e.v[w.slot] = base[k]
+			}
+			return false
+		}
+		e.v[v.slot] = x
+		moved = moved || d[i].sign() != 0
+	}
+	for _, q := range eqs {
+		if g, ok := diff(q); !ok || g.sign() != 0 {
+			for k, w := range p.vars {
+				e.v[w.slot] = base[k]
+			}
+			return false
+		}
+	}
+	return moved
+}
+
+// eliminate solves the augmented system rows (n unknowns) by Gauss-Jordan
+// elimination over ℚ; free unknowns are 0. ok is false when the system is
+// inconsistent or the numbers overflow the cap.
+func eliminate(rows [][]num, n int) ([]num, bool) {
+	pivots := make([]int, 0, n)
+	r := 0
+	for col := 0; col < n && r < len(rows); col++ {
+		sel := -1
+		for i := r; i < len(rows); i++ {
+			if rows[i][col].sign() != 0 {
+				sel = i
+				break
+			}
+		}
+		if sel < 0 {
+			continue
+		}
+		rows[r], rows[sel] = rows[sel], rows[r]
+		pv := rows[r][col]
+		for k := col; k <= n; k++ {
+			var ok bool
+			if rows[r][k], ok = quoNum(rows[r][k], pv); !ok {
+				return nil, false
+			}
+		}
+		for i := range rows {
+			if i == r || rows[i][col].sign() == 0 {
+				continue
+			}
+			f := rows[i][col]
+			for k := col; k <= n; k++ {
+				t, ok := mulNum(f, rows[r][k])
+				if !ok {
+					return nil, false
+				}
+				if rows[i][k], ok = subNum(rows[i][k], t); !ok {
+					return nil, false
+				}
+			}
+		}
+		pivots = append(pivots, col)
+		r++
+	}
+	for i := r; i < len(rows); i++ {
+		if rows[i][n].sign() != 0 {
+			return nil, false // inconsistent
+		}
+	}
+	d := make([]num, n)
+	for i := range d {
+		d[i] = small(0)
+	}
+	for i, col := range pivots {
+		d[col] = rows[i][n]
+	}
+	return d, true
+}
+
 // collectNums gathers the integer numerals of a term.
 func collectNums(t *leansrc.Term, out *[]num) {
 	if t == nil {
@@ -267,6 +561,7 @@ const (
 
 // eval evaluates the statement on the assignment in e.v.
 func (p *prepared) eval(e *env) outcome {
+	e.gen++
 	for _, h := range p.hyps {
 		e.steps = 0
 		if h.f(e) != tru {
@@ -286,9 +581,9 @@ func (p *prepared) eval(e *env) outcome {
 // search enumerates assignments: small values exhaustively (in order of
 // size), then boundary values, then seeded random values, inside the
 // budget.
-func (p *prepared) search(ctx context.Context, opt Options) Result {
-	deadline := time.Now().Add(opt.Budget)
-	e := &env{v: make([]num, p.nslots+1), limit: stepLimit, deadline: deadline}
+func (p *prepared) search(ctx context.Context, opt Options, deadline time.Time) Result {
+	// No deadline inside evaluations until minAssignments were tried.
+	e := &env{v: make([]num, p.nslots+1), limit: stepLimit, seqs: make([]seqCache, p.nseqs)}
 	res := Result{}
 	tried := 0
 	seen := map[string]bool{}
@@ -297,21 +592,27 @@ func (p *prepared) search(ctx context.Context, opt Options) Result {
 		if stop {
 			return false
 		}
-		if tried >= opt.MaxAssignments || e.late || (tried%4 == 0 && (time.Now().After(deadline) || ctx.Err() != nil)) {
+		if tried >= opt.MaxAssignments || ctx.Err() != nil || tried >= minAssignments && (e.late || tried%4 == 0 && time.Now().After(deadline)) {
 			stop = true
 			return false
 		}
-		tried++
+		if tried++; tried == minAssignments {
+			e.deadline = deadline
+		}
 		for i, v := range p.vars {
 			e.v[v.slot] = vals[i]
 		}
-		switch p.eval(e) {
+		out := p.eval(e)
+		if out == skipped && len(p.eqs) > 0 && p.solve(e) {
+			out = p.eval(e)
+		}
+		switch out {
 		case holds:
 			res.Assignments++
 		case refutes:
 			res.Assignments++
 			res.Verdict = Refuted
-			res.Counterexample = p.format(vals)
+			res.Counterexample = p.format(e)
 			stop = true
 			return false
 		}
@@ -358,14 +659,15 @@ func (p *prepared) search(ctx context.Context, opt Options) Result {
 	return res
 }
 
-// format renders an assignment as "n = 2, m = 3" in binder order.
-func (p *prepared) format(vals []num) string {
+// format renders the assignment in e as "n = 2, m = 3" in binder order.
+func (p *prepared) format(e *env) string {
 	parts := make([]string, len(p.vars))
 	for i, v := range p.vars {
-		s := vals[i].String()
+		val := e.v[v.slot]
+		s := val.String()
 		if v.t == kBool {
 			s = "false"
-			if vals[i].n != 0 {
+			if val.n != 0 {
 				s = "true"
 			}
 		}
@@ -435,6 +737,17 @@ func boundary(v svar, nums []num) []num {
 			}
 		}
 		out = append(out, x)
+	}
+	if v.t == kRat || v.t == kReal {
+		// quotients of the numerals solve the linear equations of statements
+		for i, a := range nums[:min(len(nums), 8)] {
+			for j, b := range nums[:min(len(nums), 8)] {
+				if i != j {
+					add(quoNum(a, b))
+					add(quoNum(small(-a.n), b))
+				}
+			}
+		}
 	}
 	for _, c := range nums {
 		add(c, true)

@@ -108,12 +108,22 @@ func (c *compiler) set(t *leansrc.Term, want kind) (sexpr, bool) {
 			return s, true
 		}, elem: k, deps: deps}, true
 	}
+	if t.Kind == leansrc.TermSetBuilder && t.Binders[0].Pred == "∈" && len(t.Binders[0].Names) == 1 {
+		// {x ∈ s | p x} is Finset.filter (fun x => p x) s
+		b := t.Binders[0]
+		p := &leansrc.Term{Kind: leansrc.TermLambda, Start: t.Start, End: t.End, Binders: []leansrc.Binder{{Names: b.Names}}, Args: t.Args}
+		c.ctxOf[p] = c.cur
+		return c.filter(p, b.Bound, want)
+	}
 	if t.Kind != leansrc.TermApp && t.Kind != leansrc.TermIdent {
 		c.failf("%s is not a finite set of the fragment", clip(t))
 		return sexpr{}, false
 	}
 	if t.Kind == leansrc.TermIdent {
 		if _, isLocal := c.local(t.Text); isLocal {
+			if d := c.setDefs[t.Text]; d != nil && d.finite && (want == kNone || want == d.elem) {
+				return c.definedSet(t.Text, d)
+			}
 			c.failf("the set variable %s is outside the fragment", t.Text)
 			return sexpr{}, false
 		}
@@ -207,6 +217,10 @@ func (c *compiler) set(t *leansrc.Term, want kind) (sexpr, bool) {
 		if !c.arity(args, 2) {
 			return sexpr{}, false
 		}
+		if args[1].Kind == leansrc.TermLambda && args[0].Kind != leansrc.TermLambda {
+			// s.filter p: dot notation puts the set first
+			return c.filter(args[1], args[0], want)
+		}
 		return c.filter(args[0], args[1], want)
 	}
 	c.failf("%s is not a finite set of the fragment", clip(t))
@@ -258,22 +272,28 @@ func (c *compiler) filter(p, s *leansrc.Term, want kind) (sexpr, bool) {
 		if !ok || st.size() > maxSet {
 			return fset{}, false
 		}
-		out := fset{}
-		good := st.each(func(x num) bool {
-			if !e.tick() {
-				return false
-			}
-			e.v[slot] = x
-			switch fb(e) {
-			case tru:
-				out.list = append(out.list, x)
-			case unk:
-				return false
-			}
-			return true
-		})
-		return out, good
+		return collect(e, st.each, slot, fb)
 	}, elem: src.elem, deps: src.deps | body.deps}, true
+}
+
+// collect gathers the values each yields on which p holds (through the
+// slot); it fails when p is unknown on one or the values do not all come.
+func collect(e *env, each func(func(num) bool) bool, slot int, p propFn) (fset, bool) {
+	var out fset
+	complete := each(func(x num) bool {
+		if !e.tick() || len(out.list) >= maxSet {
+			return false
+		}
+		e.v[slot] = x
+		switch p(e) {
+		case tru:
+			out.list = append(out.list, x)
+		case unk:
+			return false
+		}
+		return true
+	})
+	return out, complete
 }
 
 // lexpr is a compiled list of numbers.
@@ -394,4 +414,89 @@ func (c *compiler) bigOp(t *leansrc.Term, want kind) (nexpr, bool) {
 		})
 		return acc, good
 	}, t: body.t, poly: body.poly, deps: s.deps | body.deps | filter.deps}, true
+}
+
+// setDef is a set variable S : Finset T or Set T that a hypothesis
+// ∀ n, n ∈ S ↔ P n defines: S is {n | P n} (the hypothesis then holds by
+// construction). A Finset is enumerated from a finite domain that P's
+// conjuncts bound; without one it is undefined (no finite S may satisfy the
+// hypothesis, which would make the stub vacuously true).
+type setDef struct {
+	n      string
+	elem   kind
+	body   *leansrc.Term
+	owner  *leansrc.Term
+	finite bool
+	ctx    *nameCtx
+}
+
+// defineSets records the set variables defined by membership hypotheses.
+func (c *compiler) defineSets(hyps []*leansrc.Term, opaque map[string]*leansrc.Term, used map[*leansrc.Term]bool) {
+	for _, h := range hyps {
+		if used[h] || h.Kind != leansrc.TermForall || len(h.Binders) != 1 || len(h.Binders[0].Names) != 1 ||
+			h.Binders[0].Pred != "" || h.Binders[0].Bracket == '[' || h.Args[0].Kind != leansrc.TermInfix || h.Args[0].Text != "↔" {
+			continue
+		}
+		n, iff := h.Binders[0].Names[0], h.Args[0]
+		for side := 0; side < 2; side++ {
+			mem, p := iff.Args[side], iff.Args[1-side]
+			if mem.Kind != leansrc.TermInfix || mem.Text != "∈" || mem.Args[0].Kind != leansrc.TermIdent || mem.Args[0].Text != n ||
+				mem.Args[1].Kind != leansrc.TermIdent {
+				continue
+			}
+			s := mem.Args[1].Text
+			ty, isVar := opaque[s]
+			if !isVar || c.setDefs[s] != nil || c.mentions(p, s) || ty.Kind != leansrc.TermApp || len(ty.Args) != 2 || ty.Args[0].Kind != leansrc.TermIdent {
+				break
+			}
+			finite := ty.Args[0].Text == "Finset"
+			elem := typeOf(ty.Args[1])
+			if (!finite && ty.Args[0].Text != "Set") || !elem.numeric() || (finite && !elem.integral()) ||
+				(h.Binders[0].Type != nil && typeOf(h.Binders[0].Type) != elem) {
+				break
+			}
+			binds := append([]binding(nil), c.cur.binds...)
+			c.setDefs[s] = &setDef{n: n, elem: elem, body: p, owner: h, finite: finite, ctx: &nameCtx{lib: c.cur.lib, binds: binds}}
+			if !finite {
+				// membership in a Set is P itself
+				c.funcs[s] = &parsedDef{names: []string{n}, types: []*leansrc.Term{ty.Args[1]}, body: p, scope: c.cur.lib, binds: binds}
+			}
+			used[h] = true
+			break
+		}
+	}
+}
+
+// definedSet compiles the elements of a Finset variable defined by a
+// membership hypothesis.
+func (c *compiler) definedSet(name string, d *setDef) (sexpr, bool) {
+	saved := c.cur
+	c.cur = &nameCtx{lib: d.ctx.lib, binds: append([]binding(nil), d.ctx.binds...)}
+	defer func() { c.cur = saved }()
+	b, done := c.bind(d.owner, 0, d.n, d.elem)
+	defer done()
+	dom := c.boundsFrom(domain{}, b, appendConjuncts(nil, d.body))
+	var stop *stopper
+	if b.t == kNat && dom.finite == nil && dom.divisorsOf == nil && dom.hi == nil {
+		ex := c.synth(leansrc.TermExists, "", d.body)
+		ex.Binders = []leansrc.Binder{{Names: []string{d.n}}}
+		stop = c.monotone(ex, b)
+	}
+	if dom.finite == nil && dom.divisorsOf == nil && (dom.lo == nil || dom.hi == nil) && stop == nil {
+		c.failf("no bound on the elements of %s", name)
+		return sexpr{}, false
+	}
+	body, ok := c.prop(d.body)
+	if !ok {
+		return sexpr{}, false
+	}
+	values, deps := domainIter(b, dom, stop)
+	slot, fb := b.slot, body.f
+	return sexpr{f: func(e *env) (fset, bool) {
+		each, exact, ok := values(e)
+		if !ok || !exact {
+			return fset{}, false
+		}
+		return collect(e, each, slot, fb)
+	}, elem: d.elem, deps: (deps | body.deps) &^ slotBit(slot)}, true
 }

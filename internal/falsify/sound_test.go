@@ -81,6 +81,16 @@ var trueStatements = map[string][]string{
 func TestSoundness(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	checked, decided := 0, 0
+	check := func(header string, seed int64) {
+		r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 10e6, MaxAssignments: 300, Seed: seed})
+		checked++
+		if r.Verdict == Refuted {
+			t.Errorf("refuted a true statement with %s: %s", r.Counterexample, header)
+		}
+		if r.Verdict == NotRefuted {
+			decided++
+		}
+	}
 	for _, typ := range []string{"ℕ", "ℤ", "ℚ"} {
 		g := &exprGen{rng: rng, typ: typ, vars: []string{"a", "b", "c"}}
 		shapes := append(append([]string{}, trueStatements[""]...), trueStatements[typ]...)
@@ -88,15 +98,25 @@ func TestSoundness(t *testing.T) {
 			for _, shape := range shapes {
 				e1, e2 := g.expr(3), g.expr(2)
 				body := strings.NewReplacer("E1", "("+e1+")", "E2", "("+e2+")").Replace(shape)
-				header := "(a b c : " + typ + ") " + body
-				r := Falsify(context.Background(), stmt(t, header, nil), nil, Options{Budget: 50e6, MaxAssignments: 300, Seed: int64(i)})
-				checked++
-				if r.Verdict == Refuted {
-					t.Errorf("refuted a true statement with %s: %s", r.Counterexample, header)
-				}
-				if r.Verdict == NotRefuted {
-					decided++
-				}
+				check("(a b c : "+typ+") "+body, int64(i))
+			}
+		}
+	}
+	// function and sequence variables defined by hypotheses
+	for i := 0; i < 40; i++ {
+		for _, typ := range []string{"ℕ", "ℤ", "ℚ"} {
+			g := &exprGen{rng: rng, typ: typ, vars: []string{"x"}}
+			body := g.expr(3)
+			at := strings.ReplaceAll(body, "x", "(a + 1)")
+			c0, c1 := rng.Intn(9), rng.Intn(9)
+			for _, header := range []string{
+				fmt.Sprintf("(f : %s → %s) (h : ∀ x, f x = %s) (a : %s) : f (a + 1) = %s", typ, typ, body, typ, at),
+				fmt.Sprintf("(s : ℕ → %s) (h₀ : s 0 = %d) (h : ∀ n, s (n + 1) = s n + %d) (m : ℕ) : s m = %d + m * %d", typ, c0, c1, c0, c1),
+				fmt.Sprintf("(s : ℕ → %s) (h₀ : s 0 = %d) (h₁ : s 1 = %d) (h : ∀ n, s (n + 2) = s (n + 1) + s n) (m : ℕ) : s (m + 2) ≥ s m", typ, c0, c1),
+				fmt.Sprintf("(S : Finset ℕ) (a : ℕ) (h : ∀ n, n ∈ S ↔ n < a + %d) : S.card = a + %d", c0, c0),
+				fmt.Sprintf("(S : Set %s) (h : ∀ x, x ∈ S ↔ %s = %d) (a : %s) (ha : a ∈ S) : %s = %d", typ, body, c0, typ, strings.ReplaceAll(body, "x", "a"), c0),
+			} {
+				check(header, int64(i))
 			}
 		}
 	}

@@ -76,9 +76,27 @@ func TestWorkspaceDemo(t *testing.T) {
 		{"(a b n : ℕ) (h : ModEq n a b) : a = b", Refuted, "a = 0, b = 1, n = 1"},
 	}
 	for _, tc := range tests {
-		r := Falsify(context.Background(), stmt(t, tc.header, flib), flib, Options{Budget: 1e9})
+		r := Falsify(context.Background(), stmt(t, tc.header, flib), flib, Options{Budget: 1e9, MaxAssignments: 2000})
 		if r.Verdict != tc.verdict || r.Counterexample != tc.cex {
 			t.Errorf("%s\n got %v %q (%d assignments, %s)\nwant %v %q", tc.header, r.Verdict, r.Counterexample, r.Assignments, r.Reason, tc.verdict, tc.cex)
+		}
+	}
+}
+
+// TestWorkspaceConcurrent runs stubs in parallel over one adapter (run it
+// with -race).
+func TestWorkspaceConcurrent(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	lib := workspaceLibrary(t)
+	flib := FromLibrary(lib, opensResolver(lib, "Minimath", "Mm"))
+	st := stmt(t, "(n : ℕ) (hp : Mm.Prime n) : Mm.Odd n", flib)
+	results := make(chan Result, 8)
+	for range 8 {
+		go func() { results <- Falsify(context.Background(), st, flib, Options{Budget: 1e9, MaxAssignments: 200}) }()
+	}
+	for range 8 {
+		if r := <-results; r.Verdict != Refuted || r.Counterexample != "n = 2" {
+			t.Errorf("got %v %q", r.Verdict, r.Counterexample)
 		}
 	}
 }

@@ -196,7 +196,7 @@ func (p *termParser) symbolRun(k int) (string, int, Operator, bool) {
 
 func isBracket(s string) bool {
 	switch s {
-	case "(", ")", "[", "]", "{", "}", "⟨", "⟩", ",", "|", "⦃", "⦄", "·", "↑", "¬", ":", ":=", "=>", "@[":
+	case "(", ")", "[", "]", "{", "}", "⟨", "⟩", ",", "|", "⦃", "⦄", "·", "↑", "¬", ":", ":=", "=>", "@[", "⌊", "⌋", "⌈", "⌉", "√":
 		return true
 	}
 	return false
@@ -347,7 +347,7 @@ func (p *termParser) startsArg() bool {
 		case "[":
 			kw := p.peek(1)
 			return kw == nil || (kw.text != "MOD" && kw.text != "ZMOD")
-		case "(", "⟨", "·", "↑", "{":
+		case "(", "⟨", "·", "↑", "{", "⌊", "⌈", "√":
 			return true
 		case "!":
 			return false
@@ -358,7 +358,7 @@ func (p *termParser) startsArg() bool {
 
 // arg parses an application argument: an atom with its projections.
 func (p *termParser) arg() *Term {
-	if p.is(0, "↑") {
+	if p.is(0, "↑") || p.is(0, "√") {
 		return p.prefix()
 	}
 	a := p.projections(p.atom())
@@ -437,6 +437,14 @@ func (p *termParser) prefix() *Term {
 				return nil
 			}
 			return &Term{Kind: TermPrefix, Text: "↑", Start: start, End: p.end(), Args: []*Term{a}}
+		case "√": // prefix:max "√" => Real.sqrt
+			p.i++
+			a := p.arg()
+			if a == nil {
+				return nil
+			}
+			fn := &Term{Kind: TermIdent, Text: "Real.sqrt", Start: start, End: t.end}
+			return &Term{Kind: TermApp, Start: start, End: p.end(), Args: []*Term{fn, a}}
 		case "!":
 			p.i++
 			a := p.term(maxPrec)
@@ -511,8 +519,33 @@ func (p *termParser) atom() *Term {
 		return p.group(TermList, "]")
 	case "{":
 		return p.brace()
+	case "⌊", "⌈":
+		return p.floorCeil()
 	}
 	return nil
+}
+
+// floorCeil parses ⌊a⌋ (Int.floor), ⌈a⌉ (Int.ceil), ⌊a⌋₊ (Nat.floor) and
+// ⌈a⌉₊ (Nat.ceil).
+func (p *termParser) floorCeil() *Term {
+	open := p.peek(0)
+	close, fn := "⌋", "floor"
+	if open.text == "⌈" {
+		close, fn = "⌉", "ceil"
+	}
+	p.i++
+	a := p.term(0)
+	if a == nil || !p.is(0, close) {
+		return nil
+	}
+	p.i++
+	ns := "Int."
+	if t := p.peek(0); t != nil && t.text == "₊" && t.start == p.end() {
+		p.i++
+		ns = "Nat."
+	}
+	f := &Term{Kind: TermIdent, Text: ns + fn, Start: open.start, End: open.end}
+	return &Term{Kind: TermApp, Start: open.start, End: p.end(), Args: []*Term{f, a}}
 }
 
 // skipGroup skips from the opening bracket at p.i to its matching close and
@@ -522,11 +555,11 @@ func (p *termParser) skipGroup() *Term {
 	depth := 0
 	for p.i < len(p.toks) {
 		switch p.toks[p.i].text {
-		case "(", "[", "{", "⟨", "⦃", "@[":
+		case "(", "[", "{", "⟨", "⦃", "@[", "⌊", "⌈":
 			if p.toks[p.i].kind == TokSymbol {
 				depth++
 			}
-		case ")", "]", "}", "⟩", "⦄":
+		case ")", "]", "}", "⟩", "⦄", "⌋", "⌉":
 			if p.toks[p.i].kind == TokSymbol {
 				depth--
 			}

@@ -55,6 +55,8 @@ func TestParseTerm(t *testing.T) {
 			"(op = (app Finset.card (app Finset.filter (fun [x] (op = (op % x 19) 7)) (app Finset.Icc 100 999))) 48)"},
 		{"a ∣ b ∧ c ∉ s", "(op ∧ (op ∣ a b) (op ∉ c s))"},
 		{"2 * ∑ i ∈ s, i", "(op * 2 (big ∑ [i ∈ s] i))"},
+		{"⌊x / 2⌋ + ⌈y⌉₊", "(op + (app Int.floor (op / x 2)) (app Nat.ceil y))"},
+		{"√x * √(y + 1) = f √2", "(op = (op * (app Real.sqrt x) (app Real.sqrt (op + y 1))) (app f (app Real.sqrt 2)))"},
 		{"‖x‖ < 1", "?{‖x‖ < 1}"},
 		{"(‖x‖) < 1", "(op < ?{(‖x‖)} 1)"},
 		{"a = b = c", "?{a = b = c}"},
