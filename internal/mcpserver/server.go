@@ -113,6 +113,10 @@ type tools struct {
 // texter is a tool's structured output that can render itself as text.
 type texter interface{ text() string }
 
+// refuser is an output that can say its input was refused: the call is
+// then a tool error (isError) that still carries the output.
+type refuser interface{ refused() bool }
+
 // add registers a typed tool whose result carries its output both as
 // structured content and as readable text, and whose errors are tool errors
 // (isError) that name the tool.
@@ -133,7 +137,11 @@ func add[In any, Out texter](s *mcp.Server, t *tools, tool *mcp.Tool, h func(con
 			var zero Out
 			return nil, zero, fmt.Errorf("%s: %w", tool.Name, err)
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}}, out, nil
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}}
+		if r, ok := any(out).(refuser); ok {
+			res.IsError = r.refused()
+		}
+		return res, out, nil
 	})
 }
 

@@ -296,13 +296,13 @@ func TestBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			res := call(t, cs, c.tool, c.args)
 			text := textOf(res)
-			// A stub the gate refuses is a failed check (the report says
-			// why), not a failed call.
+			// A stub the gate refuses is a tool error that carries the
+			// report saying why.
 			if c.tool == "check" && !strings.Contains(c.name, "huge") {
 				var out checkView
 				decode(t, res, &out)
-				if res.IsError || out.GatePassed || out.LeanRan || !strings.Contains(out.GateReason, c.want) {
-					t.Fatalf("report %+v (isError %v), want the gate to refuse it (%q) and Lean not run", out.ReportJSON, res.IsError, c.want)
+				if !res.IsError || out.GatePassed || out.LeanRan || !strings.Contains(out.GateReason, c.want) || !strings.Contains(text, "REJECTED by the safety gate") {
+					t.Fatalf("report %+v (isError %v, text %q), want a tool error: the gate refused it (%q), Lean not run", out.ReportJSON, res.IsError, text, c.want)
 				}
 				return
 			}

@@ -412,6 +412,9 @@ type CheckOutput struct {
 	Header string `json:"header"`
 }
 
+// refused reports a stub the safety gate refused: nothing was checked.
+func (o CheckOutput) refused() bool { return !o.GatePassed }
+
 func (o CheckOutput) text() string {
 	var b strings.Builder
 	switch {

@@ -60,7 +60,7 @@ async def main(binary, root):
 
         res = await client.call_tool("check", {"stub": "#eval IO.println 1"})
         sc = res.structured_content or {}
-        check("check: the gate refuses a command", sc.get("gate_passed") is False and not sc.get("lean_ran") and "#eval" in sc.get("gate_reason", ""), text(res))
+        check("check: the gate refuses a command (a tool error with the report)", res.is_error and sc.get("gate_passed") is False and not sc.get("lean_ran") and "#eval" in sc.get("gate_reason", ""), text(res))
 
         events = []
 

@@ -1,0 +1,21 @@
+package mcpserver_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestNoLSPImports: the MCP edge does not depend on the language server or
+// its wire types (go.lsp.dev); it sees the backend through Backend.
+func TestNoLSPImports(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/drift-lsp/drift-lsp/internal/mcpserver").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "go.lsp.dev/") || dep == "github.com/drift-lsp/drift-lsp/lsp" || dep == "github.com/drift-lsp/drift-lsp/internal/app" {
+			t.Errorf("internal/mcpserver depends on %s", dep)
+		}
+	}
+}
