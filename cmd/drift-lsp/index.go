@@ -12,10 +12,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/proc"
 )
 
 func init() {
@@ -252,13 +252,7 @@ func median(xs []float64) float64 {
 
 // cpuSeconds is the user and system CPU time this process has used; with
 // the wall time it shows how much of the machine a run actually got.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
+func cpuSeconds() float64 { return proc.CPUTime().Seconds() }
 
 // peakRSSMB reads the peak resident set size (VmHWM) of this process.
 func peakRSSMB() int {

@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/mapfile"
 )
 
 // The snapshot file holds a whole built library (declarations with their
@@ -343,7 +344,7 @@ func (d *snapDecoder) file() *fileData {
 // contents); errStale when it does not match, another error when it is
 // unreadable or corrupt. A missing file is errStale.
 func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
-	buf, err := mapFile(path)
+	buf, err := mapfile.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, errStale
 	}
@@ -352,7 +353,7 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 	}
 	lib, err := decodeSnapshot(buf, ws, ls)
 	if err != nil {
-		unmapFile(buf) // nothing decoded from it survives
+		mapfile.Close(buf) // nothing decoded from it survives
 	}
 	return lib, err
 }
