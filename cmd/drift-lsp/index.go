@@ -38,8 +38,8 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	f := addIndexFlags(fs)
 	asJSON := fs.Bool("json", false, `print {"files":N,"decls":N,"errors":N,"empty_roots":N,"seconds":S}`)
 	verbose := fs.Bool("v", false, "list every warning and error")
-	if !parseNoArgs(fs, args) {
-		return 2
+	if err := parseNoArgs(fs, args); err != nil {
+		return flagExit(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -144,7 +144,7 @@ func runBenchIndex(args []string, stdout, stderr io.Writer) int {
 	reparses := fs.Int("reparses", 20, "repetitions of the one-file re-parse")
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if *runs < 1 || *reparses < 1 {
 		fmt.Fprintln(stderr, "drift-lsp bench index: --runs and --reparses must be positive")
