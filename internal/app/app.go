@@ -81,11 +81,11 @@ func NewModel(s lsp.Settings, getenv func(string) string, logf func(string, ...a
 
 // LocalModel points cfg, when it names no endpoint, at the bundled local
 // model (llm/local) unless mode (the llm.local setting) is "off":
-// installed in DRIFT_LOCAL_LLM_DIR or the default directory, started on the
+// installed in local.DirFrom(getenv), started on the
 // first request. It returns the server (the caller closes it), or
 // local.ErrNotInstalled (wrapped) with cfg unchanged.
 func LocalModel(cfg llm.Config, mode string, getenv func(string) string, logf func(string, ...any)) (llm.Config, *local.Server, error) {
-	return local.Configure(cfg, mode, getenv("DRIFT_LOCAL_LLM_DIR"), local.Options{Logf: logf})
+	return local.Configure(cfg, mode, local.DirFrom(getenv), local.Options{Logf: logf})
 }
 
 // EmbedConfig resolves the dense retrieval model's configuration: the

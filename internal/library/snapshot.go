@@ -44,9 +44,9 @@ const (
 	snapVersion = 3
 )
 
-// snapPath is the snapshot file of a workspace and its set of roots: two
+// SnapshotPath is the snapshot file of a workspace and its set of roots: two
 // processes on one directory with different extra roots keep two files.
-func snapPath(cacheDir string, ws *Workspace) string {
+func SnapshotPath(cacheDir string, ws *Workspace) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "workspace %s\n", ws.Dir)
 	for _, r := range ws.Roots {

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/cachedir"
 	"github.com/drift-lsp/drift-lsp/internal/proc"
 )
 
@@ -35,15 +36,14 @@ const (
 	DefaultStartTimeout = 3 * time.Minute
 )
 
-// DefaultDir is where scripts/setup-llm.sh installs the local model:
-// $DRIFT_LOCAL_LLM_DIR is the caller's business; this is
-// $XDG_CACHE_HOME/drift-lsp/local-llm, else ~/.cache/drift-lsp/local-llm.
-func DefaultDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
+// DirFrom is where the local model is installed: $DRIFT_LOCAL_LLM_DIR,
+// else local-llm in drift-lsp's cache directory (internal/cachedir), as
+// scripts/setup-llm.sh installs it; getenv is the only environment read.
+func DirFrom(getenv func(string) string) string {
+	if d := getenv("DRIFT_LOCAL_LLM_DIR"); d != "" {
+		return d
 	}
-	return filepath.Join(dir, "drift-lsp", "local-llm")
+	return filepath.Join(cachedir.Dir(getenv), "local-llm")
 }
 
 // Installation is an installed local model: the venv's Python (with
@@ -58,11 +58,11 @@ type Installation struct {
 // how to install it.
 var ErrNotInstalled = errors.New("the local model is not installed (run `make setup` or scripts/setup-llm.sh)")
 
-// Find returns the installation in dir (DefaultDir() when empty): the model
-// named by dir/model, under dir/models, and dir/venv/bin/python.
+// Find returns the installation in dir (DirFrom(os.Getenv) when empty): the
+// model named by dir/model, under dir/models, and dir/venv/bin/python.
 func Find(dir string) (Installation, error) {
 	if dir == "" {
-		dir = DefaultDir()
+		dir = DirFrom(os.Getenv)
 	}
 	inst := Installation{Dir: dir, Python: filepath.Join(dir, "venv", "bin", "python")}
 	name, err := os.ReadFile(filepath.Join(dir, "model"))
