@@ -50,4 +50,3 @@ func TestRealLeanCancel(t *testing.T) {
 		t.Errorf("lean's child outlived the cancelled run")
 	}
 }
-

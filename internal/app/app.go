@@ -70,7 +70,7 @@ func NewModel(s lsp.Settings, getenv func(string) string, logf func(string, ...a
 	case !cfg.Configured() && s.LLM.Local == local.ModeOff:
 		return nil, nil, fmt.Errorf("%w: %s (the bundled local model is turned off: llm.local is off)", lsp.ErrNoModel, llm.HowToConfigure)
 	case !cfg.Configured():
-		return nil, nil, fmt.Errorf("%w: %s (or install the local model: make setup-llm)", lsp.ErrNoModel, llm.HowToConfigure)
+		return nil, nil, fmt.Errorf("%w: %s (or install the local model: drift-lsp setup model)", lsp.ErrNoModel, llm.HowToConfigure)
 	}
 	if cfg.Endpoint == nil {
 		srv = nil

@@ -20,6 +20,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/lake"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/setup"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm/local"
 	"github.com/drift-lsp/drift-lsp/lsp"
@@ -143,20 +144,9 @@ func (r *Report) index(cacheDir string, ws *library.Workspace) {
 		r.add("index", "snapshot", Missing, "not built yet for this workspace (the server builds it at its first start)", "drift-lsp index")
 		return
 	}
-	r.add("index", "snapshot", OK, fmt.Sprintf("%s (%s, stored %s; refreshed at start when files changed)", path, humanSize(st.Size()), st.ModTime().UTC().Format(time.RFC3339)), "")
+	r.add("index", "snapshot", OK, fmt.Sprintf("%s (%s, stored %s; refreshed at start when files changed)", path, setup.HumanBytes(st.Size()), st.ModTime().UTC().Format(time.RFC3339)), "")
 }
 
-func humanSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
 
 // The commands that install the bundled parts.
 const (

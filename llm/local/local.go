@@ -1,6 +1,6 @@
 // Package local runs drift-lsp's bundled local model: llama.cpp's
 // OpenAI-compatible server (the xllamacpp wheel) over a small GGUF model
-// installed by scripts/setup-llm.sh. A Server is started on a free loopback
+// installed by `drift-lsp setup model`. A Server is started on a free loopback
 // port when a request first needs it, reused across jobs, started again
 // after a crash or a hang, and stopped by Close; the server process never
 // outlives drift-lsp (internal/proc's rules, and it exits when its standard
@@ -38,7 +38,7 @@ const (
 
 // DirFrom is where the local model is installed: $DRIFT_LOCAL_LLM_DIR,
 // else local-llm in drift-lsp's cache directory (internal/cachedir), as
-// scripts/setup-llm.sh installs it; getenv is the only environment read.
+// `drift-lsp setup model` installs it; getenv is the only environment read.
 func DirFrom(getenv func(string) string) string {
 	if d := getenv("DRIFT_LOCAL_LLM_DIR"); d != "" {
 		return d
@@ -56,7 +56,7 @@ type Installation struct {
 
 // ErrNotInstalled means the local model is not installed; its message says
 // how to install it.
-var ErrNotInstalled = errors.New("the local model is not installed (run `make setup` or scripts/setup-llm.sh)")
+var ErrNotInstalled = errors.New("the local model is not installed (run `drift-lsp setup model`)")
 
 // Find returns the installation in dir (DirFrom(os.Getenv) when empty): the
 // model named by dir/model, under dir/models, and dir/venv/bin/python.
