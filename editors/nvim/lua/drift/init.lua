@@ -76,6 +76,9 @@ local function server_cmd()
   return nil
 end
 
+--- The command that starts the server (nil when there is none), for :checkhealth drift.
+M.server_cmd = server_cmd
+
 -- Client methods are called with `:` from Neovim 0.11 on, with `.` before.
 local method_calls = vim.fn.has('nvim-0.11') == 1
 
