@@ -8,7 +8,7 @@ STATICCHECK_VERSION := v0.8.2
 DEMO_ROOT := testdata/workspace
 DEMO_STATEMENT := Every prime number greater than 2 is odd.
 
-.PHONY: setup setup-cc setup-pip setup-nvim setup-models setup-lean setup-llm setup-e2e build demo test e2e bench lint cross
+.PHONY: setup setup-cc setup-pip setup-nvim setup-models setup-lean setup-llm setup-e2e build demo test e2e bench lint cross dist
 
 setup: setup-cc setup-pip setup-models setup-nvim setup-lean setup-llm
 	$(GO) mod download
@@ -45,6 +45,11 @@ setup-llm:
 
 build:
 	$(GO) build -o $(BIN) ./cmd/drift-lsp
+
+# Release archives for five platforms, a VS Code package per platform with
+# its server inside, and SHA256SUMS, into dist/ (scripts/dist.sh).
+dist:
+	bash scripts/dist.sh
 
 # The benchmark drivers that need a fake editor and a fake model; they stay
 # out of drift-lsp.

@@ -79,7 +79,7 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	downloads := dir + ".download"
 	f := &setup.Fetcher{Dir: downloads, Progress: say}
 	if err := install(f); err != nil {
-		fmt.Fprintf(stderr, "drift-lsp setup %s: %v\n", what, err)
+		fmt.Fprintf(stderr, "drift-lsp %v\n", err)
 		return 1
 	}
 	// Verified downloads are kept only until the install succeeds.
