@@ -54,8 +54,15 @@ func (f *indexFlags) workspace() (*library.Workspace, error) {
 	if len(f.roots) > 0 {
 		first, extra = f.roots[0], f.roots[1:]
 	}
-	return library.Discover(first, extra)
+	ws, err := library.Discover(first, extra)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s)", err, workspaceHint)
+	}
+	return ws, nil
 }
+
+// workspaceHint says what to do when the workspace cannot be read.
+const workspaceHint = "run from a Lean project or pass --root DIR; `drift-lsp doctor` shows what is found here"
 
 // load discovers and loads the workspace, logging warnings to logw.
 func (f *indexFlags) load(ctx context.Context, logw io.Writer) (*library.Library, error) {
@@ -63,10 +70,14 @@ func (f *indexFlags) load(ctx context.Context, logw io.Writer) (*library.Library
 	if err != nil {
 		return nil, err
 	}
-	return library.Load(ctx, ws, library.Options{
+	lib, err := library.Load(ctx, ws, library.Options{
 		CacheDir: f.cache,
 		Logf:     func(format string, args ...any) { fmt.Fprintf(logw, "drift-lsp: "+format+"\n", args...) },
 	})
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s)", err, workspaceHint)
+	}
+	return lib, nil
 }
 
 // newFlagSet returns a ContinueOnError flag set named name that writes to

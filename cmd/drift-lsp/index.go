@@ -61,7 +61,7 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	sum.EmptyRoots = len(lib.EmptyRoots())
 	for _, r := range lib.EmptyRoots() {
 		if r.User && r.Package != "" || sum.Files == 0 { // a --root beyond the first, or nothing at all
-			fmt.Fprintf(stderr, "drift-lsp index: root %s holds no .lean files\n", r.Dir)
+			fmt.Fprintf(stderr, "drift-lsp index: root %s holds no .lean files (pass --root DIR of a Lean project)\n", r.Dir)
 			status = 1
 		}
 	}
