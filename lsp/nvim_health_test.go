@@ -12,7 +12,7 @@ import (
 const nvimHealthScript = `
 local ok, err = xpcall(function()
   vim.opt.runtimepath:prepend(os.getenv('DRIFT_PLUGIN'))
-  require('drift').setup{ cmd = { os.getenv('DRIFT_BIN'), 'serve' } }
+  require('drift').setup{ cmd = { os.getenv('DRIFT_BIN'), 'serve' }, settings = { cacheDir = os.getenv('DRIFT_CACHE') } }
   vim.cmd('checkhealth drift')
   io.stdout:write(table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n') .. '\n')
 end, debug.traceback)
@@ -24,8 +24,8 @@ vim.cmd('qall!')
 `
 
 // TestNeovimCheckhealth: :checkhealth drift reports what drift-lsp doctor
-// finds in the workspace, with the fix of each missing piece (in the test's
-// empty HOME and cache nothing is installed).
+// finds in the workspace with the plugin's settings, with the fix of each
+// missing piece (in the test's empty HOME and cache nothing is installed).
 func TestNeovimCheckhealth(t *testing.T) {
 	ws := filepath.Join(t.TempDir(), "workspace")
 	if err := os.CopyFS(ws, os.DirFS(workspaceDir)); err != nil {
@@ -35,12 +35,14 @@ func TestNeovimCheckhealth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := string(runNeovim(t, filepath.Join(ws, "DriftExample"), nvimHealthScript, "DRIFT_PLUGIN="+plugin))
+	cache := filepath.Join(t.TempDir(), "editor-cache")
+	out := string(runNeovim(t, filepath.Join(ws, "DriftExample"), nvimHealthScript, "DRIFT_PLUGIN="+plugin, "DRIFT_CACHE="+cache))
 	for _, want := range []string{
 		"drift-lsp",
 		"drift: workspace",
 		"root: " + ws + " (a Lake workspace)",
 		"package minimath: " + filepath.Join(ws, ".lake", "packages", "minimath"),
+		"cache: " + cache, // the plugin's settings reach doctor
 		"drift: model",
 		"WARNING: local model: the local model is not installed",
 		"drift-lsp setup model",

@@ -14,8 +14,9 @@ func init() {
 
 // runDoctor reports on the workspace around the current directory.
 func runDoctor(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("doctor", stderr, "usage: drift-lsp doctor [--json]")
+	fs := newFlagSet("doctor", stderr, "usage: drift-lsp doctor [--json] [--settings JSON]")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	settings := fs.String("settings", "", "the editor's drift settings as a JSON object, as the server receives them")
 	if err := parseNoArgs(fs, args); err != nil {
 		return flagExit(err)
 	}
@@ -24,7 +25,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drift-lsp doctor: %v (run it from an existing directory)\n", err)
 		return 2
 	}
-	r := doctor.Run(dir, buildVersion(), os.Getenv)
+	r := doctor.Run(dir, buildVersion(), os.Getenv, []byte(*settings))
 	if *asJSON {
 		err = r.WriteJSON(stdout)
 	} else {

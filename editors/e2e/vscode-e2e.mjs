@@ -675,7 +675,9 @@ async function main() {
     await runCommand(page, 'DRIFT: Show status');
     await waitFor('the status report', async () => (await editorText(page)).includes('# DRIFT status'), 30000, 250);
     const report = await editorText(page);
-    for (const want of ['## workspace', '## model', 'fake-model at http://127.0.0.1:', '## lean', '## embeddings']) {
+    // The editor's drift.cacheDir reaches doctor: it sees the index the server stored there.
+    for (const want of ['## workspace', `**cache**: ${dirs.driftcache}`, '✓ **snapshot**', '## model',
+      'fake-model at http://127.0.0.1:', '## lean', '## embeddings']) {
       if (!report.includes(want)) {
         throw new Error(`the status report lacks ${want}:\n${report}`);
       }

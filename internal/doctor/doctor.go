@@ -66,11 +66,16 @@ type Report struct {
 }
 
 // Run reports on the workspace around dir with the environment getenv
-// gives; version is drift-lsp's. Nothing is started or built: the model and
-// Lean are found, not run.
-func Run(dir, version string, getenv func(string) string) *Report {
+// gives and the editor's drift settings (a JSON object, as the server
+// receives them; nil for none) over it, as the server resolves them;
+// version is drift-lsp's. Nothing is started or built: the model and Lean
+// are found, not run.
+func Run(dir, version string, getenv func(string) string, editor []byte) *Report {
 	r := &Report{Version: version, Platform: runtime.GOOS + "/" + runtime.GOARCH, Dir: dir}
-	s := app.EnvSettings(getenv)
+	s, err := app.EnvSettings(getenv).Overlay(editor)
+	if err != nil {
+		r.add("workspace", "editor settings", Missing, err.Error(), "correct the drift settings of the editor")
+	}
 	ws, err := library.Discover(dir, s.Roots)
 	if err != nil {
 		r.add("workspace", "workspace", Missing, err.Error(), "cd into a Lean project, or set DRIFT_ROOTS")

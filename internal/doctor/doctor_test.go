@@ -53,13 +53,14 @@ func TestGolden(t *testing.T) {
 		t.Skip("the fake toolchain and REPL are shell scripts")
 	}
 	for _, tc := range []struct {
-		name  string
-		setup func(t *testing.T, tmp, ws string) map[string]string
+		name     string
+		settings string // the editor's
+		setup    func(t *testing.T, tmp, ws string) map[string]string
 	}{
-		{"bare", func(t *testing.T, tmp, ws string) map[string]string {
+		{"bare", "", func(t *testing.T, tmp, ws string) map[string]string {
 			return map[string]string{"DRIFT_EMBED_PROVIDER": "none"}
 		}},
-		{"installed", func(t *testing.T, tmp, ws string) map[string]string {
+		{"installed", "", func(t *testing.T, tmp, ws string) map[string]string {
 			llm := filepath.Join(tmp, "cache", "drift-lsp", "local-llm")
 			write(t, filepath.Join(llm, "model"), "tiny-q4.gguf\n", 0o644)
 			write(t, filepath.Join(llm, "models", "tiny-q4.gguf"), "GGUF", 0o644)
@@ -90,9 +91,17 @@ func TestGolden(t *testing.T) {
 			}
 			return map[string]string{"DRIFT_EMBED_PROVIDER": "openai", "DRIFT_EMBED_BASE_URL": "http://127.0.0.1:1/v1", "DRIFT_EMBED_MODEL": "embed-small"}
 		}},
-		{"endpoint", func(t *testing.T, tmp, ws string) map[string]string {
+		{"endpoint", "", func(t *testing.T, tmp, ws string) map[string]string {
 			return map[string]string{"DRIFT_LLM_BASE_URL": "http://127.0.0.1:11434/v1", "DRIFT_LLM_MODEL": "qwen2.5-coder:32b",
 				"DRIFT_LLM_API_KEY_ENV": "MY_KEY", "DRIFT_EMBED_PROVIDER": "none", "DRIFT_REPL": "lake env repl"}
+		}},
+		// The editor's settings win over the environment, as in the server.
+		{"editor", `{"cacheDir": "/elsewhere/cache", "llm": {"baseUrl": "http://127.0.0.1:9/v1", "model": "m-editor"}, "embedding": {"provider": "none"}}`,
+			func(t *testing.T, tmp, ws string) map[string]string {
+				return map[string]string{"DRIFT_LLM_BASE_URL": "http://127.0.0.1:11434/v1", "DRIFT_LLM_MODEL": "from-env", "OPENAI_API_KEY": "k"}
+			}},
+		{"bad editor settings", `{"maxJobs": "many"}`, func(t *testing.T, tmp, ws string) map[string]string {
+			return map[string]string{"DRIFT_EMBED_PROVIDER": "none"}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,7 +112,11 @@ func TestGolden(t *testing.T) {
 			}
 			// Nothing from this machine's PATH.
 			t.Setenv("PATH", filepath.Join(tmp, "bin"))
-			r := Run(filepath.Join(ws, "DriftExample"), "v1.2.3", func(k string) string { return env[k] })
+			var editor []byte
+			if tc.settings != "" {
+				editor = []byte(tc.settings)
+			}
+			r := Run(filepath.Join(ws, "DriftExample"), "v1.2.3", func(k string) string { return env[k] }, editor)
 			var text, js bytes.Buffer
 			if err := r.WriteText(&text); err != nil {
 				t.Fatal(err)
@@ -119,7 +132,7 @@ func TestGolden(t *testing.T) {
 			got = strings.ReplaceAll(got, r.Platform, "GOOS/GOARCH")
 			got = stamp.ReplaceAllString(got, "(SIZE, stored DATE;")
 			got = snapshot.ReplaceAllString(got, "library-HASH.lib")
-			golden := filepath.Join("testdata", tc.name+".golden")
+			golden := filepath.Join("testdata", strings.ReplaceAll(tc.name, " ", "-")+".golden")
 			if *update {
 				write(t, golden, got, 0o644)
 			}

@@ -255,13 +255,14 @@ function workingDir(): string {
 }
 
 /**
- * Runs `drift-lsp doctor --json` (the CLI, not a request to the server: it
- * answers when the server is missing or failed to start, which is when the
- * status matters most). Exit status 1 only means something is missing.
+ * Runs `drift-lsp doctor --json` with the drift settings the server gets
+ * (the CLI, not a request to the server: it answers when the server is
+ * missing or failed to start, which is when the status matters most). Exit
+ * status 1 only means something is missing.
  */
 function doctor(bin: string, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
   return new Promise((resolve, reject) => {
-    execFile(bin, ['doctor', '--json'], { cwd: workingDir(), env, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(bin, ['doctor', '--json', '--settings', JSON.stringify(driftSection())], { cwd: workingDir(), env, timeout: 60_000 }, (err, stdout, stderr) => {
       if (err !== null && (err as { code?: unknown }).code !== 1) {
         reject(new Error(`drift-lsp doctor failed: ${stderr.trim() || err.message}`));
         return;

@@ -25,7 +25,13 @@ function M.check()
     })
     return
   end
-  local out = vim.fn.system({ cmd[1], 'doctor', '--json' })
+  -- The settings the server gets, over its environment, as the server reads them.
+  local argv = { cmd[1], 'doctor', '--json' }
+  local settings = require('drift').config.settings
+  if settings and next(settings) ~= nil then
+    vim.list_extend(argv, { '--settings', vim.fn.json_encode(settings) })
+  end
+  local out = vim.fn.system(argv)
   -- Exit status 1 only means that something is missing.
   local code = vim.v.shell_error
   local ok, report = pcall(vim.fn.json_decode, out)
