@@ -18,25 +18,19 @@ end
 function M.check()
   local h = api()
   h.start('drift-lsp')
-  local cmd = require('drift').server_cmd()
-  if not cmd then
+  local argv = require('drift').doctor_argv()
+  if not argv then
     h.error('drift-lsp not found on PATH and no cmd in require("drift").setup{}', {
       'in a checkout of drift-lsp: make build, then put bin/drift-lsp on PATH',
     })
     return
-  end
-  -- The settings the server gets, over its environment, as the server reads them.
-  local argv = { cmd[1], 'doctor', '--json' }
-  local settings = require('drift').config.settings
-  if settings and next(settings) ~= nil then
-    vim.list_extend(argv, { '--settings', vim.fn.json_encode(settings) })
   end
   local out = vim.fn.system(argv)
   -- Exit status 1 only means that something is missing.
   local code = vim.v.shell_error
   local ok, report = pcall(vim.fn.json_decode, out)
   if (code ~= 0 and code ~= 1) or not ok or type(report) ~= 'table' then
-    h.error(cmd[1] .. ' doctor --json failed (exit ' .. code .. '): ' .. out)
+    h.error(argv[1] .. ' doctor --json failed (exit ' .. code .. '): ' .. out)
     return
   end
   h.info(string.format('drift-lsp %s (%s) in %s', report.version, report.platform, report.dir))
