@@ -8,7 +8,7 @@ STATICCHECK_VERSION := v0.8.2
 DEMO_ROOT := testdata/workspace
 DEMO_STATEMENT := Every prime number greater than 2 is odd.
 
-.PHONY: setup setup-cc setup-pip setup-nvim setup-models setup-lean setup-llm setup-mcp-py setup-e2e build demo test e2e bench lint
+.PHONY: setup setup-cc setup-pip setup-nvim setup-models setup-lean setup-llm setup-mcp-py setup-e2e build demo test e2e bench lint cross dist
 
 setup: setup-cc setup-pip setup-models setup-nvim setup-lean setup-llm setup-mcp-py
 	$(GO) mod download
@@ -51,6 +51,11 @@ setup-mcp-py:
 build:
 	$(GO) build -o $(BIN) ./cmd/drift-lsp
 
+# Release archives for five platforms, a VS Code package per platform with
+# its server inside, and SHA256SUMS, into dist/ (scripts/dist.sh).
+dist:
+	bash scripts/dist.sh
+
 # The benchmark drivers that need a fake editor and a fake model; they stay
 # out of drift-lsp.
 build-bench:
@@ -73,9 +78,20 @@ demo: setup build
 
 # DRIFT_REQUIRE_LEAN, DRIFT_REQUIRE_MCP_PY: the real-Lean and Python MCP
 # client tests fail, rather than skip, without what setup installs.
-test: setup
+test: setup cross
 	$(GO) vet ./...
 	DRIFT_REQUIRE_LEAN=1 DRIFT_REQUIRE_MCP_PY=1 $(GO) test ./...
+
+# Every platform drift-lsp ships for builds and vets without cgo (dense
+# retrieval needs cgo and stays out of these builds); internal/proc holds
+# the OS-specific child-process rules.
+CROSS := darwin/arm64 darwin/amd64 windows/amd64 linux/amd64 linux/arm64
+cross:
+	@set -e; for p in $(CROSS); do \
+		echo "== $$p"; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build ./...; \
+		CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./...; \
+	done
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
@@ -93,6 +109,6 @@ setup-e2e:
 e2e: setup-e2e
 	bash editors/e2e/run.sh
 
-lint:
+lint: cross
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/proc"
 )
 
 // The names of the two ways Lean runs, as reports give them.
@@ -255,15 +257,16 @@ func (r *LeanRunner) runLean(ctx context.Context, header, cmd string) ([]Message
 	// the end of its output.
 	c.WaitDelay = 2 * time.Second
 	start := time.Now()
-	if err := c.Start(); err != nil {
-		return nil, fmt.Errorf("%w: starting %s: %v", ErrLeanNotFound, r.tc, err)
-	}
 	var lim uint64
 	if r.cfg.MemoryLimit > 0 {
 		lim = uint64(r.cfg.MemoryLimit)
 	}
-	limitMemory(c.Process.Pid, lim, r.logf)
-	r.logf("leanrepl: started %s (pid %d)", strings.Join(c.Args, " "), c.Process.Pid)
+	line := strings.Join(c.Args, " ")
+	child, err := proc.Start(c, lim, r.logf)
+	if err != nil {
+		return nil, fmt.Errorf("%w: starting %s: %v", ErrLeanNotFound, r.tc, err)
+	}
+	r.logf("leanrepl: started %s (pid %d)", line, child.Pid())
 
 	type output struct {
 		msgs  []Message
@@ -305,22 +308,22 @@ func (r *LeanRunner) runLean(ctx context.Context, header, cmd string) ([]Message
 	select {
 	case out = <-done:
 	case <-timer.C:
-		killGroup(c)
-		_ = c.Wait()
+		child.Kill()
+		_ = child.Wait()
 		<-done
 		return nil, &wrapped{msg: fmt.Sprintf("Lean (lean --json) did not finish in %s", humanDuration(deadline)), err: ErrTimeout}
 	case <-ctx.Done():
-		killGroup(c)
-		_ = c.Wait()
+		child.Kill()
+		_ = child.Wait()
 		<-done
 		return nil, ctx.Err()
 	}
 	if out.err != nil {
-		killGroup(c)
-		_ = c.Wait()
+		child.Kill()
+		_ = child.Wait()
 		return nil, out.err
 	}
-	waitErr := c.Wait()
+	waitErr := child.Wait()
 	r.logf("leanrepl: lean finished in %s: %v", time.Since(start).Round(time.Millisecond), waitErr)
 	if err := leanExit(c, waitErr, out.msgs, out.noise, stderr.String(), lim); err != nil {
 		return nil, err

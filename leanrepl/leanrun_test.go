@@ -20,7 +20,6 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/proctest"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl/leantest"
-	"golang.org/x/sys/unix"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -363,43 +362,6 @@ func TestSilentLeanIsNoSuccess(t *testing.T) {
 	want := "Lean failed: it reported neither an error nor \"declaration uses `sorry`\", so it did not check the stub"
 	if rep.LeanRan || rep.LeanOK || !rep.LeanFailed || rep.Passed() || rep.LeanSkipped != want {
 		t.Errorf("report %+v", rep)
-	}
-}
-
-// TestRealLeanCancel: cancelling a check kills lean at once and returns the
-// context's error.
-func TestRealLeanCancel(t *testing.T) {
-	// The wrapper says it has started its child on a FIFO, whose open
-	// blocks until both ends are there.
-	run, dir := faultRunner(t, "sleep 600 &\necho $! > $DIR/child\necho started > $DIR/started\nwait\n", Config{})
-	if err := unix.Mkfifo(filepath.Join(dir, "started"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	errc := make(chan error, 1)
-	go func() {
-		_, err := run.Run(ctx, leantest.PreludeHeader, "theorem t : True := sorry")
-		errc <- err
-	}()
-	started := make(chan error, 1)
-	go func() {
-		_, err := os.ReadFile(filepath.Join(dir, "started"))
-		started <- err
-	}()
-	select {
-	case err := <-started:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case err := <-errc:
-		t.Fatalf("Run ended before the wrapper started its child: %v", err)
-	}
-	cancel()
-	if err := <-errc; !errors.Is(err, context.Canceled) {
-		t.Fatalf("Run error = %v; want context.Canceled", err)
-	}
-	if !gone(t, filepath.Join(dir, "child")) {
-		t.Errorf("lean's child outlived the cancelled run")
 	}
 }
 

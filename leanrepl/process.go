@@ -11,10 +11,9 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/drift-lsp/drift-lsp/internal/proc"
 )
 
 // Failure kinds of a REPL process; errors returned by Process.Send and the
@@ -61,6 +60,7 @@ type ProcessConfig struct {
 type Process struct {
 	cfg      ProcessConfig
 	cmd      *exec.Cmd
+	child    *proc.Child
 	stdin    *os.File
 	stdout   *os.File
 	frames   chan frameResult
@@ -121,7 +121,8 @@ func StartProcess(cfg ProcessConfig) (*Process, error) {
 		return nil, fmt.Errorf("leanrepl: pipe: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
+	child, err := proc.Start(cmd, cfg.MemoryLimit, cfg.Logf)
+	if err != nil {
 		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
 			f.Close()
 		}
@@ -133,6 +134,7 @@ func StartProcess(cfg ProcessConfig) (*Process, error) {
 	p := &Process{
 		cfg:    cfg,
 		cmd:    cmd,
+		child:  child,
 		stdin:  inW,
 		stdout: outR,
 		frames: make(chan frameResult, 16),
@@ -142,7 +144,6 @@ func StartProcess(cfg ProcessConfig) (*Process, error) {
 
 		stderrDone: make(chan struct{}),
 	}
-	limitMemory(cmd.Process.Pid, cfg.MemoryLimit, p.logf)
 	go p.readLoop()
 	go func() {
 		_, _ = io.Copy(p.stderr, errR)
@@ -150,7 +151,7 @@ func StartProcess(cfg ProcessConfig) (*Process, error) {
 		close(p.stderrDone)
 	}()
 	go func() {
-		p.waitErr = cmd.Wait()
+		p.waitErr = child.Wait()
 		close(p.exited)
 	}()
 	p.logf("leanrepl: started %s (pid %d)", strings.Join(cfg.Command, " "), cmd.Process.Pid)
@@ -158,32 +159,12 @@ func StartProcess(cfg ProcessConfig) (*Process, error) {
 }
 
 // childCommand returns the command that runs path with args in dir, with
-// env added to the environment, in its own process group (so that killing
-// the group ends its children too) and killed when drift-lsp dies.
+// env added to the environment, for proc.Start.
 func childCommand(path string, args []string, dir string, env []string) *exec.Cmd {
 	cmd := exec.Command(path, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	return cmd
-}
-
-// limitMemory caps the address space (RLIMIT_AS) of the started process pid
-// and of the children it starts afterwards at limit bytes (0: no limit).
-func limitMemory(pid int, limit uint64, logf func(format string, args ...any)) {
-	if limit == 0 {
-		return
-	}
-	lim := &unix.Rlimit{Cur: limit, Max: limit}
-	if err := unix.Prlimit(pid, unix.RLIMIT_AS, lim, nil); err != nil {
-		logf("leanrepl: cannot set memory limit on pid %d: %v", pid, err)
-	}
-}
-
-// killGroup kills the process group of a child started by childCommand.
-func killGroup(cmd *exec.Cmd) {
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	_ = cmd.Process.Kill()
 }
 
 func (p *Process) logf(format string, args ...any) {
@@ -233,7 +214,7 @@ func (p *Process) Kill() {
 	p.setDead(ErrClosed)
 	p.killOnce.Do(func() {
 		close(p.killed)
-		killGroup(p.cmd)
+		p.child.Kill()
 		p.stdin.Close()
 		p.stdout.Close()
 	})
@@ -368,7 +349,7 @@ func (p *Process) streamError(err error) error {
 	select {
 	case <-p.exited:
 	case <-time.After(2 * time.Second):
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		p.child.Kill()
 		<-p.exited
 	}
 	// All of stderr, unless a child that outlived the process holds it open.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/proc"
+
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -144,7 +146,7 @@ func (s *server) watchClient(pid int) {
 			return
 		case <-tick.C:
 		}
-		if !processAlive(pid) {
+		if !proc.Alive(pid) {
 			s.log.Infof("drift: the client process %d is gone; exiting", pid)
 			s.exit()
 			return

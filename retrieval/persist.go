@@ -14,9 +14,8 @@ import (
 	"time"
 	"unsafe"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/mapfile"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
@@ -273,22 +272,20 @@ func openBase(dir string, decls []*library.Decl, fp [32]byte) (*part, *names.Ind
 	if dir == "" {
 		return nil, nil, "no cache directory"
 	}
-	f, err := os.Open(basePath(dir))
-	if err != nil {
+	data, err := mapfile.Open(basePath(dir))
+	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, "no stored index"
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || st.Size() < 72 || st.Size() > 1<<34 {
-		return nil, nil, "stored index unreadable"
-	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_SHARED)
 	if err != nil {
 		return nil, nil, "stored index not mappable: " + err.Error()
 	}
+	if len(data) < 72 || len(data) > 1<<34 {
+		mapfile.Close(data)
+		return nil, nil, "stored index unreadable"
+	}
 	p, nm, why := decodeBase(data, decls, fp)
 	if p == nil {
-		unix.Munmap(data)
+		mapfile.Close(data)
 	}
 	// A served mapping stays for the life of the process: snapshots and
 	// queries may still read it after the engine moves on.

@@ -19,21 +19,25 @@ func registerBench(name, summary string, run func(args []string, stdout, stderr 
 
 func init() {
 	register("bench", "measure quality and speed (bench NAME --help)", func(args []string, stdout, stderr io.Writer) int {
-		if len(args) == 0 {
-			fmt.Fprintln(stderr, "usage: drift-lsp bench NAME [flags]\n\nBenchmarks:")
+		if len(args) == 0 || asksHelp(args[:1]) {
+			w, code := stderr, 2
+			if len(args) > 0 {
+				w, code = stdout, 0
+			}
+			fmt.Fprintln(w, "usage: drift-lsp bench NAME [flags]\n\nBenchmarks:")
 			names := make([]string, 0, len(benches))
 			for n := range benches {
 				names = append(names, n)
 			}
 			sort.Strings(names)
 			for _, n := range names {
-				fmt.Fprintf(stderr, "  %-10s %s\n", n, benches[n].summary)
+				fmt.Fprintf(w, "  %-10s %s\n", n, benches[n].summary)
 			}
-			return 2
+			return code
 		}
 		b, ok := benches[args[0]]
 		if !ok {
-			fmt.Fprintf(stderr, "drift-lsp bench: unknown benchmark %q\n", args[0])
+			fmt.Fprintf(stderr, "drift-lsp bench: unknown benchmark %q (drift-lsp bench --help lists them)\n", args[0])
 			return 2
 		}
 		return b.run(args[1:], stdout, stderr)

@@ -39,8 +39,8 @@ func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
 	minif2f := fs.String("minif2f", "", "miniF2F informal and Lean 4 statement directories, comma-separated")
 	verbose := fs.Bool("v", false, "print the informal and formal statements of every flagged problem too")
 	misses := fs.Int("misses", 0, "print up to this many false variants that were not flagged")
-	if !parseNoArgs(fs, args) {
-		return 2
+	if err := parseNoArgs(fs, args); err != nil {
+		return flagExit(err)
 	}
 	if *proofnet == "" && *minif2f == "" {
 		fs.Usage()

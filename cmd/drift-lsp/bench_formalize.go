@@ -122,8 +122,8 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 	answers := fs.String("answers", "", "append the model's raw answers (stage, statement, answer; no prompt or library text) to this file")
 	from := fs.String("from", "", "summarise the rows of an earlier --out file instead of running")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
-	if !parseNoArgs(fs, args) {
-		return 2
+	if err := parseNoArgs(fs, args); err != nil {
+		return flagExit(err)
 	}
 	all := benchConfigs()
 	about := map[string]string{}

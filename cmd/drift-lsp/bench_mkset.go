@@ -41,8 +41,8 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 	f := addIndexFlags(fs)
 	outDir := fs.String("out", "", "directory for the sets (keep it outside the repository: the sets quote the library)")
 	leadEvery := fs.Int("lead", 0, "also write lead-{dev,test}.jsonl from one in N docstring first sentences (0: none)")
-	if !parseNoArgs(fs, args) {
-		return 2
+	if err := parseNoArgs(fs, args); err != nil {
+		return flagExit(err)
 	}
 	if *outDir == "" {
 		fs.Usage()

@@ -22,7 +22,7 @@ func runBenchRetrieval(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	out := fs.String("out", "", "write one JSON line per query to this file")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if *bench == "" || *k <= 0 || fs.NArg() > 0 {
 		fs.Usage()

@@ -25,7 +25,7 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 	baseline := fs.Bool("baseline", false, "rank by plain BM25 over split names and docstrings instead (the baseline)")
 	off := fs.String("toggle", "", "switch these search signals (ablation; on ones off, off ones on): "+strings.Join(retrieval.SearchSignals, ","))
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if *bench == "" || *k <= 0 || fs.NArg() > 0 || *baseline && *off != "" {
 		fs.Usage()

@@ -46,7 +46,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nexit status: 0 the stub passed every check that ran, 1 a check failed, 2 usage or setup error")
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	stub := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if stub == "" {

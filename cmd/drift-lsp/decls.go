@@ -17,8 +17,8 @@ func init() {
 func runDecls(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("decls", stderr, "usage: drift-lsp decls [--root DIR]... [--cache DIR]")
 	f := addIndexFlags(fs)
-	if !parseNoArgs(fs, args) {
-		return 2
+	if err := parseNoArgs(fs, args); err != nil {
+		return flagExit(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -53,8 +54,15 @@ func (f *indexFlags) workspace() (*library.Workspace, error) {
 	if len(f.roots) > 0 {
 		first, extra = f.roots[0], f.roots[1:]
 	}
-	return library.Discover(first, extra)
+	ws, err := library.Discover(first, extra)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s)", err, workspaceHint)
+	}
+	return ws, nil
 }
+
+// workspaceHint says what to do when the workspace cannot be read.
+const workspaceHint = "run from a Lean project or pass --root DIR; `drift-lsp doctor` shows what is found here"
 
 // load discovers and loads the workspace, logging warnings to logw.
 func (f *indexFlags) load(ctx context.Context, logw io.Writer) (*library.Library, error) {
@@ -62,10 +70,14 @@ func (f *indexFlags) load(ctx context.Context, logw io.Writer) (*library.Library
 	if err != nil {
 		return nil, err
 	}
-	return library.Load(ctx, ws, library.Options{
+	lib, err := library.Load(ctx, ws, library.Options{
 		CacheDir: f.cache,
 		Logf:     func(format string, args ...any) { fmt.Fprintf(logw, "drift-lsp: "+format+"\n", args...) },
 	})
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s)", err, workspaceHint)
+	}
+	return lib, nil
 }
 
 // newFlagSet returns a ContinueOnError flag set named name that writes to
@@ -84,15 +96,29 @@ func newFlagSet(name string, stderr io.Writer, usage ...string) *flag.FlagSet {
 	return fs
 }
 
-// parseNoArgs parses args into fs and reports whether they were well formed
-// with no positional arguments, printing the usage when there were some.
-func parseNoArgs(fs *flag.FlagSet, args []string) bool {
+// errUsage is a command line that does not fit a command's usage, which has
+// been printed.
+var errUsage = errors.New("usage")
+
+// parseNoArgs parses args into fs and returns an error when they are not
+// well formed or hold positional arguments, printing the usage then.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		return false
+		return err
 	}
 	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "drift-lsp %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
 		fs.Usage()
-		return false
+		return errUsage
 	}
-	return true
+	return nil
+}
+
+// flagExit is the exit status after a failed parse of the command line: 0
+// when it asked for help (the usage has been printed), else 2.
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }

@@ -44,7 +44,7 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	statement := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if statement == "" {

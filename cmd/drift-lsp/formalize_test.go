@@ -40,7 +40,7 @@ func TestFormalizeWithoutModel(t *testing.T) {
 		want             []string
 	}{
 		{"local model turned off", "off", "", []string{"DRIFT_LLM_BASE_URL"}},
-		{"local model not installed", "auto", t.TempDir(), []string{"DRIFT_LLM_BASE_URL", "make setup"}},
+		{"local model not installed", "auto", t.TempDir(), []string{"DRIFT_LLM_BASE_URL", "drift-lsp setup model"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

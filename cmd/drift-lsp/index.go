@@ -12,10 +12,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/proc"
 )
 
 func init() {
@@ -38,8 +38,8 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	f := addIndexFlags(fs)
 	asJSON := fs.Bool("json", false, `print {"files":N,"decls":N,"errors":N,"empty_roots":N,"seconds":S}`)
 	verbose := fs.Bool("v", false, "list every warning and error")
-	if !parseNoArgs(fs, args) {
-		return 2
+	if err := parseNoArgs(fs, args); err != nil {
+		return flagExit(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -61,7 +61,7 @@ func runIndex(args []string, stdout, stderr io.Writer) int {
 	sum.EmptyRoots = len(lib.EmptyRoots())
 	for _, r := range lib.EmptyRoots() {
 		if r.User && r.Package != "" || sum.Files == 0 { // a --root beyond the first, or nothing at all
-			fmt.Fprintf(stderr, "drift-lsp index: root %s holds no .lean files\n", r.Dir)
+			fmt.Fprintf(stderr, "drift-lsp index: root %s holds no .lean files (pass --root DIR of a Lean project)\n", r.Dir)
 			status = 1
 		}
 	}
@@ -144,7 +144,7 @@ func runBenchIndex(args []string, stdout, stderr io.Writer) int {
 	reparses := fs.Int("reparses", 20, "repetitions of the one-file re-parse")
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	if *runs < 1 || *reparses < 1 {
 		fmt.Fprintln(stderr, "drift-lsp bench index: --runs and --reparses must be positive")
@@ -252,13 +252,7 @@ func median(xs []float64) float64 {
 
 // cpuSeconds is the user and system CPU time this process has used; with
 // the wall time it shows how much of the machine a run actually got.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
+func cpuSeconds() float64 { return proc.CPUTime().Seconds() }
 
 // peakRSSMB reads the peak resident set size (VmHWM) of this process.
 func peakRSSMB() int {

@@ -40,8 +40,8 @@ func runLintDocs(args []string, stdout, stderr io.Writer) int {
 	f := addIndexFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object per finding")
 	fix := fs.Bool("fix", false, "rewrite references that have one unambiguous suggestion (atomic writes, comments only)")
-	if !parseNoArgs(fs, args) {
-		return 2
+	if err := parseNoArgs(fs, args); err != nil {
+		return flagExit(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

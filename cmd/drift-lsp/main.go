@@ -43,19 +43,38 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
+	case "-version", "--version":
+		name = "version"
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "drift-lsp: unknown command %q\n\n", name)
+		fmt.Fprintf(stderr, "drift-lsp: unknown command %q (see the commands below)\n\n", name)
 		usage(stderr)
 		return 2
+	}
+	if asksHelp(args) {
+		// The usage a command prints for -h is its answer: to stdout.
+		stderr = stdout
 	}
 	return cmd.run(args, stdout, stderr)
 }
 
+// asksHelp reports whether the flags in args, before a "--", ask for help.
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: drift-lsp [command] [flags] [args]")
-	fmt.Fprintln(w, "\nWith no command, drift-lsp serves LSP on stdin/stdout.\n\nCommands:")
+	fmt.Fprintln(w, "\nWith no command, drift-lsp serves LSP on stdin/stdout. `drift-lsp COMMAND --help`\nshows a command's flags; `drift-lsp doctor` what drift-lsp found on this machine.\n\nCommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)

@@ -31,8 +31,8 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 	httpAddr := fs.String("http", "", "also serve streamable HTTP at host:port (loopback only unless --allow-remote)")
 	allowRemote := fs.Bool("allow-remote", false, "let --http listen on an address that is not loopback")
 	stdio := fs.Bool("stdio", true, "serve stdin/stdout (with --http, --stdio=false serves HTTP only, until a signal)")
-	if !parseNoArgs(fs, args) {
-		return 2
+	if err := parseNoArgs(fs, args); err != nil {
+		return flagExit(err)
 	}
 	if !*stdio && *httpAddr == "" {
 		fmt.Fprintln(stderr, "drift-lsp mcp: --stdio=false needs --http ADDR")

@@ -21,7 +21,7 @@ func runRetrieve(args []string, stdout, stderr io.Writer) int {
 	m := fs.Int("m", 3, "number of illustrative theorems")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	stmt := strings.Join(fs.Args(), " ")
 	if strings.TrimSpace(stmt) == "" {

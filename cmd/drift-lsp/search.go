@@ -110,7 +110,7 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 	kinds := fs.String("kind", "", "comma-separated declaration kinds to keep (def,theorem,class,structure,…)")
 	asJSON := fs.Bool("json", false, "print hits as JSON")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	query := strings.Join(fs.Args(), " ")
 	if strings.TrimSpace(query) == "" {

@@ -23,9 +23,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", stderr)
 	fs.Bool("stdio", true, "use stdin/stdout (the only transport; accepted for editors that pass it)")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return flagExit(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return lsp.Serve(ctx, serverStdin(), stdout, app.ServerOptions(os.Getenv))
+	opts := app.ServerOptions(os.Getenv)
+	opts.Version = buildVersion()
+	return lsp.Serve(ctx, serverStdin(), stdout, opts)
 }

@@ -9,9 +9,10 @@
 #           (formalize, find premises, search) — editors/e2e/nvim/run.sh;
 #           then "Formalize with DRIFT" with the real local model, which
 #           drift-lsp starts itself — editors/e2e/nvim/local-model.sh;
-#   vscode: code-server + Chromium drive the installed .vsix
-#           (same actions through the quick-fix menu and the command palette)
-#           — editors/e2e/vscode-e2e.mjs.
+#   vscode: code-server + Chromium drive the linux-x64 .vsix of `make dist`,
+#           with the server it carries and no drift-lsp on PATH (same actions
+#           through the quick-fix menu and the command palette, and
+#           "DRIFT: Show status") — editors/e2e/vscode-e2e.mjs.
 # Needs scripts/setup-e2e.sh to have run. Screenshots and, on failure, logs go
 # to editors/e2e/artifacts/.
 set -euo pipefail
@@ -78,14 +79,16 @@ if [ "$WHICH" != vscode ]; then
 	fi
 fi
 if [ "$WHICH" != nvim ]; then
-	echo "[e2e] type-checking, unit-testing and packaging the VS Code extension"
-	(cd "$ROOT/editors/vscode" && npm run --silent typecheck && npm test --silent && npm run --silent package) >"$BIN/vsce.log" 2>&1 || {
+	echo "[e2e] type-checking and unit-testing the VS Code extension, then make dist"
+	(cd "$ROOT/editors/vscode" && npm run --silent typecheck && npm test --silent && cd "$ROOT" && bash scripts/dist.sh) >"$BIN/vsce.log" 2>&1 || {
 		cat "$BIN/vsce.log" >&2
 		exit 1
 	}
 	grep -E '^# (pass|fail)' "$BIN/vsce.log" | tr '\n' ' ' | sed 's/^/[e2e] extension unit tests: /; s/$/\n/'
-	export DRIFT_VSIX="$ROOT/editors/vscode/dist/drift-lsp.vsix"
-	if node "$ROOT/editors/e2e/vscode-e2e.mjs"; then
+	DRIFT_VSIX="$(ls "$ROOT"/dist/drift-lsp-linux-x64-*.vsix)"
+	export DRIFT_VSIX
+	# The shipped package is what is tested: its own server, none on PATH.
+	if env -u DRIFT_LSP_BIN node "$ROOT/editors/e2e/vscode-e2e.mjs"; then
 		echo "[e2e] vscode: PASS"
 	else
 		echo "[e2e] vscode: FAIL"

@@ -10,11 +10,14 @@
 // likewise, and "DRIFT: Formalize statement" from the command palette; runs
 // hovers a name in a comment and applies the quick fix of a stale reference;
 // "DRIFT: Search library", opening the chosen declaration;
-// stores an API key (checking it reaches no log) and reindexes.
+// stores an API key (checking it reaches no log), reindexes, and shows
+// "DRIFT: Show status". Without DRIFT_LSP_BIN it tests the shipped package:
+// no drift.serverPath and no drift-lsp on PATH, so the server that runs is
+// the one inside the .vsix (make dist), of the extension's own version.
 // Screenshots go to editors/e2e/artifacts/. Exit status 0 means every step
 // passed.
 //
-// Inputs (environment): DRIFT_LSP_BIN, FAKELLM_BIN, DRIFT_VSIX, CODE_SERVER
+// Inputs (environment): DRIFT_LSP_BIN (optional), FAKELLM_BIN, DRIFT_VSIX, CODE_SERVER
 // (entry.js), NODE24 (node binary), CHROMIUM (default /usr/bin/chromium),
 // E2E_KEEP=1 keeps the temp dir.
 import { spawn } from 'node:child_process';
@@ -342,7 +345,8 @@ function assertKept(orig, now, what) {
 }
 
 async function main() {
-  const driftBin = need('DRIFT_LSP_BIN');
+  // Unset: the server bundled in the .vsix, with none on PATH.
+  const driftBin = process.env.DRIFT_LSP_BIN || undefined;
   const fakeBin = need('FAKELLM_BIN');
   const vsix = need('DRIFT_VSIX');
   const codeServer = need('CODE_SERVER');
@@ -370,8 +374,11 @@ async function main() {
   }
   log(`temp dir ${tmp}`);
 
+  // Without DRIFT_LSP_BIN, no directory holding a drift-lsp stays on PATH.
+  const searchPath = process.env.PATH.split(':')
+    .filter((d) => driftBin !== undefined || !fs.existsSync(path.join(d, 'drift-lsp'))).join(':');
   const baseEnv = {
-    PATH: process.env.PATH,
+    PATH: searchPath,
     LANG: 'C.UTF-8',
     HOME: dirs.home,
     XDG_CONFIG_HOME: dirs.config,
@@ -407,7 +414,7 @@ async function main() {
       'editor.minimap.enabled': false,
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
       'window.restoreWindows': 'none',
-      'drift.serverPath': driftBin,
+      ...(driftBin !== undefined ? { 'drift.serverPath': driftBin } : {}),
       'drift.cacheDir': dirs.driftcache,
       'drift.log.level': 'debug',
       'drift.log.file': path.join(dirs.logs, 'drift-lsp.log'),
@@ -419,7 +426,7 @@ async function main() {
 
     const csEnv = {
       ...baseEnv,
-      PATH: `${path.dirname(node24)}:${path.dirname(driftBin)}:${process.env.PATH}`,
+      PATH: [path.dirname(node24), ...(driftBin !== undefined ? [path.dirname(driftBin)] : []), searchPath].join(':'),
       DRIFT_LLM_BASE_URL: llmURL,
       DRIFT_LLM_MODEL: 'fake-model',
       DRIFT_LLM_API_KEY_ENV: 'DRIFT_E2E_API_KEY',
@@ -433,6 +440,16 @@ async function main() {
       throw new Error(`extension not installed: ${fs.readdirSync(dirs.extensions).join(', ')}`);
     }
     log(`installed ${installed[0]} from ${path.basename(vsix)} in ${((Date.now() - tInstall) / 1000).toFixed(1)}s`);
+    const extVersion = JSON.parse(fs.readFileSync(path.join(dirs.extensions, installed[0], 'package.json'), 'utf8')).version;
+    const bundled = path.join(dirs.extensions, installed[0], 'bin', 'drift-lsp');
+    if (driftBin === undefined) {
+      fs.accessSync(bundled, fs.constants.X_OK);
+      const v = await run(bundled, ['version'], { env: baseEnv, cwd: tmp });
+      if (!v.startsWith(`drift-lsp ${extVersion} `)) {
+        throw new Error(`the bundled server says ${JSON.stringify(v)}, not version ${extVersion}`);
+      }
+      log(`the package carries its server: ${v.trim()}`);
+    }
 
     const port = await freePort();
     const { child: cs, logFile: csLog } = startGroup('code-server', node24, [
@@ -651,6 +668,40 @@ async function main() {
     await sleep(500);
     await waitFor('the reindex to finish', async () => (await statusBarText(page)) === 'DRIFT ready', 60000, 500);
     log('reindex OK');
+
+    // 8. DRIFT: Show status: drift-lsp doctor's report in an editor; the
+    // server that runs is the bundled one, of the extension's version (no
+    // version warning).
+    await runCommand(page, 'DRIFT: Show status');
+    await waitFor('the status report', async () => (await editorText(page)).includes('# DRIFT status'), 30000, 250);
+    const report = await editorText(page);
+    // The editor's drift.cacheDir reaches doctor: it sees the index the server stored there.
+    for (const want of ['## workspace', `**cache**: ${dirs.driftcache}`, '✓ **snapshot**', '## model',
+      'fake-model at http://127.0.0.1:', '## lean', '## embeddings']) {
+      if (!report.includes(want)) {
+        throw new Error(`the status report lacks ${want}:\n${report}`);
+      }
+    }
+    await shot(page, 'vscode-status.png');
+    if (driftBin === undefined) {
+      if (!report.includes(`drift-lsp ${extVersion} `)) {
+        throw new Error(`the status report is not from drift-lsp ${extVersion}:\n${report}`);
+      }
+      const servers = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => {
+        try {
+          return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+        } catch {
+          return [];
+        }
+      }).filter((argv) => argv[1] === 'serve' && path.basename(argv[0]) === 'drift-lsp' && argv[0].startsWith(dirs.extensions));
+      if (servers.length === 0) {
+        throw new Error(`no drift-lsp serve runs from ${bundled}`);
+      }
+    }
+    if (await page.locator('.notification-toast', { hasText: 'features may not match' }).count() > 0) {
+      throw new Error('the extension warned about a version mismatch');
+    }
+    log(`show status OK${driftBin === undefined ? `: the bundled drift-lsp ${extVersion} serves, none is on PATH` : ''}`);
     ok = true;
   } catch (err) {
     console.error(`[vscode-e2e] FAIL: ${err.stack || err}`);

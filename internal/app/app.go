@@ -70,7 +70,7 @@ func NewModel(s lsp.Settings, getenv func(string) string, logf func(string, ...a
 	case !cfg.Configured() && s.LLM.Local == local.ModeOff:
 		return nil, nil, fmt.Errorf("%w: %s (the bundled local model is turned off: llm.local is off)", lsp.ErrNoModel, llm.HowToConfigure)
 	case !cfg.Configured():
-		return nil, nil, fmt.Errorf("%w: %s (or install the local model: make setup-llm)", lsp.ErrNoModel, llm.HowToConfigure)
+		return nil, nil, fmt.Errorf("%w: %s (or install the local model: drift-lsp setup model)", lsp.ErrNoModel, llm.HowToConfigure)
 	}
 	if cfg.Endpoint == nil {
 		srv = nil
@@ -81,11 +81,11 @@ func NewModel(s lsp.Settings, getenv func(string) string, logf func(string, ...a
 
 // LocalModel points cfg, when it names no endpoint, at the bundled local
 // model (llm/local) unless mode (the llm.local setting) is "off":
-// installed in DRIFT_LOCAL_LLM_DIR or the default directory, started on the
+// installed in local.DirFrom(getenv), started on the
 // first request. It returns the server (the caller closes it), or
 // local.ErrNotInstalled (wrapped) with cfg unchanged.
 func LocalModel(cfg llm.Config, mode string, getenv func(string) string, logf func(string, ...any)) (llm.Config, *local.Server, error) {
-	return local.Configure(cfg, mode, getenv("DRIFT_LOCAL_LLM_DIR"), local.Options{Logf: logf})
+	return local.Configure(cfg, mode, local.DirFrom(getenv), local.Options{Logf: logf})
 }
 
 // EmbedConfig resolves the dense retrieval model's configuration: the

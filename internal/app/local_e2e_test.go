@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/internal/proc"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 )
 
@@ -83,13 +83,13 @@ func TestEndToEndLocalSetting(t *testing.T) {
 		t.Fatalf("llm.local auto: the local model was not started: %v", err)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || syscall.Kill(pid, 0) != nil {
+	if err != nil || !proc.Alive(pid) {
 		t.Fatalf("the local server (pid %q) is not running: %v", b, err)
 	}
 	os.Remove(started)
 
 	setLocal("off", "none: no model configured")
-	if err := syscall.Kill(pid, 0); err == nil {
+	if proc.Alive(pid) {
 		t.Errorf("the local server (pid %d) still runs after llm.local was turned off", pid)
 	}
 	noModel(formalize(3))

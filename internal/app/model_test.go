@@ -60,7 +60,7 @@ func TestNewModelLocal(t *testing.T) {
 		{"the editor turns it back on", map[string]string{"DRIFT_LOCAL_LLM_DIR": installed, "DRIFT_LLM_LOCAL": "off"}, `{"llm": {"local": "auto"}}`, "auto", true, ""},
 		{"case and spaces", map[string]string{"DRIFT_LOCAL_LLM_DIR": installed}, `{"llm": {"local": " OFF "}}`, "off", false, "llm.local is off"},
 		{"an unknown word is the default", map[string]string{"DRIFT_LOCAL_LLM_DIR": installed, "DRIFT_LLM_LOCAL": "sometimes"}, `{}`, "auto", true, ""},
-		{"not installed", map[string]string{"DRIFT_LOCAL_LLM_DIR": t.TempDir()}, `{}`, "auto", false, "make setup-llm"},
+		{"not installed", map[string]string{"DRIFT_LOCAL_LLM_DIR": t.TempDir()}, `{}`, "auto", false, "drift-lsp setup model"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

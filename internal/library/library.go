@@ -143,7 +143,7 @@ func Load(ctx context.Context, ws *Workspace, opts Options) (*Library, error) {
 	var cached map[contentHash]*leansrc.File
 	cpath, spath := "", ""
 	if opts.CacheDir != "" {
-		spath = snapPath(opts.CacheDir, ws)
+		spath = SnapshotPath(opts.CacheDir, ws)
 		lib, err := readSnapshot(spath, ws, ls)
 		if err == nil {
 			lib.empty = empty

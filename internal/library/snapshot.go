@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/mapfile"
 )
 
 // The snapshot file holds a whole built library (declarations with their
@@ -43,9 +44,9 @@ const (
 	snapVersion = 4
 )
 
-// snapPath is the snapshot file of a workspace and its set of roots: two
+// SnapshotPath is the snapshot file of a workspace and its set of roots: two
 // processes on one directory with different extra roots keep two files.
-func snapPath(cacheDir string, ws *Workspace) string {
+func SnapshotPath(cacheDir string, ws *Workspace) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "workspace %s\n", ws.Dir)
 	for _, r := range ws.Roots {
@@ -345,7 +346,7 @@ func (d *snapDecoder) file() *fileData {
 // contents); errStale when it does not match, another error when it is
 // unreadable or corrupt. A missing file is errStale.
 func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
-	buf, err := mapFile(path)
+	buf, err := mapfile.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, errStale
 	}
@@ -354,7 +355,7 @@ func readSnapshot(path string, ws *Workspace, ls *listing) (*Library, error) {
 	}
 	lib, err := decodeSnapshot(buf, ws, ls)
 	if err != nil {
-		unmapFile(buf) // nothing decoded from it survives
+		mapfile.Close(buf) // nothing decoded from it survives
 	}
 	return lib, err
 }

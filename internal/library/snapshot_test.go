@@ -50,7 +50,7 @@ func TestSnapshot(t *testing.T) {
 	}
 	cold, _ := open()
 	want := dump(cold)
-	snap := snapPath(cache, ws)
+	snap := SnapshotPath(cache, ws)
 	good, err := os.ReadFile(snap)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestSnapshot(t *testing.T) {
 	}
 	open() // serves it and records the new time
 	ls, _ := ws.walk()
-	if lib, err := readSnapshot(snapPath(cache, ws), ws, ls); err != nil || lib.touched {
+	if lib, err := readSnapshot(SnapshotPath(cache, ws), ws, ls); err != nil || lib.touched {
 		t.Errorf("after a start, the touched file still needs hashing (%v)", err)
 	}
 	// An edited file makes it stale, and the rebuild sees the edit.
@@ -134,7 +134,7 @@ func servedFromSnapshot(t *testing.T, ws *Workspace, cache string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = readSnapshot(snapPath(cache, ws), ws, ls)
+	_, err = readSnapshot(SnapshotPath(cache, ws), ws, ls)
 	return err == nil
 }
 
@@ -211,7 +211,7 @@ func FuzzReadSnapshot(f *testing.F) {
 	if _, err := Load(context.Background(), ws, Options{CacheDir: cache}); err != nil {
 		f.Fatal(err)
 	}
-	good, err := os.ReadFile(snapPath(cache, ws))
+	good, err := os.ReadFile(SnapshotPath(cache, ws))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestSnapshotPerRootSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if snapPath(cache, plain) == snapPath(cache, withExtra) {
+	if SnapshotPath(cache, plain) == SnapshotPath(cache, withExtra) {
 		t.Fatal("one snapshot file for two root sets")
 	}
 	load := func(ws *Workspace) *Library {

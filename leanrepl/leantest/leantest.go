@@ -1,5 +1,5 @@
 // Package leantest gives tests the real Lean 4.35.0 executable that
-// scripts/setup-lean.sh installs, and the prelude-only workspace
+// `drift-lsp setup lean-test` installs, and the prelude-only workspace
 // testdata/prelude built with it. It is for tests only.
 package leantest
 
@@ -9,29 +9,20 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/setup"
 )
 
-// Version is the Lean version scripts/setup-lean.sh installs.
-const Version = "4.35.0"
+// Version is the Lean version `drift-lsp setup lean-test` installs.
+const Version = setup.LeanVersion
 
 // PreludeHeader is the header of a file in the prelude workspace: no
 // `Init`, only the workspace's DriftPrelude module.
 const PreludeHeader = "prelude\nimport DriftPrelude"
 
-// Home returns the directory scripts/setup-lean.sh installs Lean into:
-// $DRIFT_LEAN_HOME, else $XDG_CACHE_HOME/drift-lsp/lean-4.35.0, else
-// ~/.cache/drift-lsp/lean-4.35.0.
-func Home() string {
-	if h := os.Getenv("DRIFT_LEAN_HOME"); h != "" {
-		return h
-	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache")
-	}
-	return filepath.Join(cache, "drift-lsp", "lean-"+Version)
-}
+// Home returns the directory `drift-lsp setup lean-test` installs Lean into
+// (setup.LeanHome).
+func Home() string { return setup.LeanHome(os.Getenv) }
 
 // Binary returns the real lean executable. When it is absent the test is
 // skipped with a message saying that the real-Lean tests did not run, or

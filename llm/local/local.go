@@ -1,10 +1,10 @@
 // Package local runs drift-lsp's bundled local model: llama.cpp's
 // OpenAI-compatible server (the xllamacpp wheel) over a small GGUF model
-// installed by scripts/setup-llm.sh. A Server is started on a free loopback
+// installed by `drift-lsp setup model`. A Server is started on a free loopback
 // port when a request first needs it, reused across jobs, started again
 // after a crash or a hang, and stopped by Close; the server process never
-// outlives drift-lsp (its own process group, a parent-death signal on Linux,
-// and it exits when its standard input, held by drift-lsp, closes).
+// outlives drift-lsp (internal/proc's rules, and it exits when its standard
+// input, held by drift-lsp, closes).
 package local
 
 import (
@@ -21,8 +21,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/cachedir"
+	"github.com/drift-lsp/drift-lsp/internal/proc"
 )
 
 //go:embed serve.py
@@ -34,15 +36,14 @@ const (
 	DefaultStartTimeout = 3 * time.Minute
 )
 
-// DefaultDir is where scripts/setup-llm.sh installs the local model:
-// $DRIFT_LOCAL_LLM_DIR is the caller's business; this is
-// $XDG_CACHE_HOME/drift-lsp/local-llm, else ~/.cache/drift-lsp/local-llm.
-func DefaultDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
+// DirFrom is where the local model is installed: $DRIFT_LOCAL_LLM_DIR,
+// else local-llm in drift-lsp's cache directory (internal/cachedir), as
+// `drift-lsp setup model` installs it; getenv is the only environment read.
+func DirFrom(getenv func(string) string) string {
+	if d := getenv("DRIFT_LOCAL_LLM_DIR"); d != "" {
+		return d
 	}
-	return filepath.Join(dir, "drift-lsp", "local-llm")
+	return filepath.Join(cachedir.Dir(getenv), "local-llm")
 }
 
 // Installation is an installed local model: the venv's Python (with
@@ -55,13 +56,13 @@ type Installation struct {
 
 // ErrNotInstalled means the local model is not installed; its message says
 // how to install it.
-var ErrNotInstalled = errors.New("the local model is not installed (run `make setup` or scripts/setup-llm.sh)")
+var ErrNotInstalled = errors.New("the local model is not installed (run `drift-lsp setup model`)")
 
-// Find returns the installation in dir (DefaultDir() when empty): the model
-// named by dir/model, under dir/models, and dir/venv/bin/python.
+// Find returns the installation in dir (DirFrom(os.Getenv) when empty): the
+// model named by dir/model, under dir/models, and dir/venv/bin/python.
 func Find(dir string) (Installation, error) {
 	if dir == "" {
-		dir = DefaultDir()
+		dir = DirFrom(os.Getenv)
 	}
 	inst := Installation{Dir: dir, Python: filepath.Join(dir, "venv", "bin", "python")}
 	name, err := os.ReadFile(filepath.Join(dir, "model"))
@@ -128,7 +129,7 @@ func (s *Server) Installation() Installation { return s.inst }
 
 // process is one run of the server.
 type process struct {
-	cmd   *exec.Cmd
+	child *proc.Child
 	stdin *os.File // drift-lsp's end of the server's standard input
 	url   string
 	done  chan struct{} // closed when the process has exited
@@ -171,13 +172,13 @@ func (s *Server) ensure(ctx context.Context, progress func(string), probe bool) 
 	if p := s.proc; p != nil {
 		switch {
 		case p.exited():
-			s.logf("local model: the server (pid %d) exited (%v); starting it again", p.cmd.Process.Pid, p.err)
+			s.logf("local model: the server (pid %d) exited (%v); starting it again", p.child.Pid(), p.err)
 			s.proc = nil
 		case probe && !healthy(ctx, p.url, 10*time.Second):
 			if ctx.Err() != nil {
 				return "", ctx.Err()
 			}
-			s.logf("local model: the server (pid %d) does not answer its health check; restarting it", p.cmd.Process.Pid)
+			s.logf("local model: the server (pid %d) does not answer its health check; restarting it", p.child.Pid())
 			p.stop()
 			s.proc = nil
 		default:
@@ -200,7 +201,7 @@ func (s *Server) ensure(ctx context.Context, progress func(string), probe bool) 
 	s.proc = p
 	msg := fmt.Sprintf("Local model ready in %.1fs", time.Since(start).Seconds())
 	progress(msg)
-	s.logf("local model: %s (pid %d, %s)", msg, p.cmd.Process.Pid, p.url)
+	s.logf("local model: %s (pid %d, %s)", msg, p.child.Pid(), p.url)
 	return p.url + "/v1", nil
 }
 
@@ -220,16 +221,16 @@ func (s *Server) spawn() (*process, error) {
 	cmd.Stdin = r
 	out := &tail{max: 4096}
 	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = sysProcAttr()
-	if err := cmd.Start(); err != nil {
+	child, err := proc.Start(cmd, 0, s.opts.Logf)
+	if err != nil {
 		r.Close()
 		w.Close()
 		return nil, fmt.Errorf("local model: starting %s: %v", s.inst.Python, err)
 	}
 	r.Close()
-	p := &process{cmd: cmd, stdin: w, url: "http://127.0.0.1:" + strconv.Itoa(port), done: make(chan struct{}), out: out}
+	p := &process{child: child, stdin: w, url: "http://127.0.0.1:" + strconv.Itoa(port), done: make(chan struct{}), out: out}
 	go func() {
-		p.err = cmd.Wait()
+		p.err = child.Wait()
 		close(p.done)
 	}()
 	return p, nil
@@ -282,7 +283,7 @@ func (s *Server) PID() int {
 	if s.proc == nil || s.proc.exited() {
 		return 0
 	}
-	return s.proc.cmd.Process.Pid
+	return s.proc.child.Pid()
 }
 
 // Close stops the server (its whole process group) and waits for it; later
@@ -293,7 +294,7 @@ func (s *Server) Close() error {
 	s.closed = true
 	if s.proc != nil {
 		s.proc.stop()
-		s.logf("local model: stopped the server (pid %d)", s.proc.cmd.Process.Pid)
+		s.logf("local model: stopped the server (pid %d)", s.proc.child.Pid())
 		s.proc = nil
 	}
 	return nil
@@ -303,16 +304,13 @@ func (s *Server) Close() error {
 // process group, killing it after a grace period.
 func (p *process) stop() {
 	p.stdin.Close()
-	pid := p.cmd.Process.Pid
-	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	p.child.Terminate()
 	select {
 	case <-p.done:
 	case <-time.After(3 * time.Second):
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		p.child.Kill()
 		<-p.done
 	}
-	// Anything left in the group (there should be nothing) goes too.
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
 }
 
 func (s *Server) logf(format string, args ...any) {

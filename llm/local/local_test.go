@@ -1,7 +1,6 @@
 package local
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -158,7 +156,7 @@ func TestRestartAfterCrashAndHang(t *testing.T) {
 	s.mu.Lock()
 	exited := s.proc.done
 	s.mu.Unlock()
-	syscall.Kill(pid, syscall.SIGKILL)
+	kill(t, pid)
 	select { // until the server has noticed the exit
 	case <-exited:
 	case <-time.After(30 * time.Second):
@@ -246,7 +244,7 @@ func TestRealServer(t *testing.T) {
 	}
 	// A crash (even one not yet noticed) costs a retry, not the call.
 	pid := s.PID()
-	syscall.Kill(pid, syscall.SIGKILL)
+	kill(t, pid)
 	req.Messages[0].Content += " "
 	if _, err := c.NewAction(0).Complete(ctx, req); err != nil || s.PID() == pid {
 		t.Fatalf("after a crash: %v, pid %d → %d", err, pid, s.PID())
@@ -264,18 +262,7 @@ func TestNoOrphan(t *testing.T) {
 		return
 	}
 	inst := installed(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestNoOrphan$")
-	cmd.Env = append(os.Environ(), "DRIFT_LOCAL_ORPHAN_HELPER=1", "DRIFT_LOCAL_LLM_DIR="+inst.Dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	sc := bufio.NewScanner(out)
+	cmd, sc := proctest.Helper(t, "TestNoOrphan", "DRIFT_LOCAL_ORPHAN_HELPER=1", "DRIFT_LOCAL_LLM_DIR="+inst.Dir)
 	pid := 0
 	for sc.Scan() {
 		if p, ok := strings.CutPrefix(sc.Text(), "server pid "); ok {
@@ -289,8 +276,7 @@ func TestNoOrphan(t *testing.T) {
 	if !alive(pid) {
 		t.Fatalf("server %d not running before the kill", pid)
 	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
+	cmd.Process.Kill()
 	waitGone(t, pid)
 }
 
@@ -309,4 +295,16 @@ func orphanHelper() {
 	// Wait to be killed.
 	http.ListenAndServe("127.0.0.1:0", nil)
 	select {}
+}
+
+// kill kills process pid (SIGKILL on Unix).
+func kill(t *testing.T, pid int) {
+	t.Helper()
+	p, err := os.FindProcess(pid)
+	if err == nil {
+		err = p.Kill()
+	}
+	if err != nil {
+		t.Fatalf("killing %d: %v", pid, err)
+	}
 }

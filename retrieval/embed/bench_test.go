@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/proc"
 )
 
 // sampleDecls are declaration texts in the shape the retrieval engine embeds
@@ -126,13 +127,7 @@ func benchEmbedder(b *testing.B, e Embedder, texts []string) {
 }
 
 // cpuSeconds is the user+system CPU time used by this process so far.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
+func cpuSeconds() float64 { return proc.CPUTime().Seconds() }
 
 // BenchmarkEmbed measures each installed local model on 512 texts, 32 or 128
 // per inference call: "sig" texts are humanised signatures with docstrings,

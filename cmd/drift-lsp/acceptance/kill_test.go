@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -162,7 +161,7 @@ func killAfter(t *testing.T, ws workspace, cache string, d time.Duration, query 
 		return false
 	case <-time.After(d):
 	}
-	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Process.Kill()
 	<-exited
 	return true
 }

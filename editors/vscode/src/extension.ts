@@ -1,7 +1,9 @@
 // The DRIFT extension for VS Code: starts `drift-lsp serve` for Lean 4 files
 // next to the official Lean 4 extension, and adds commands for its actions,
 // library search, the API key, and a status-bar item fed by server progress.
+import { execFile, spawn } from 'child_process';
 import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import {
   CodeAction as LspCodeAction,
@@ -26,6 +28,7 @@ import {
   WorkspaceSymbolResolveRequest,
 } from 'vscode-languageclient/node';
 import {
+  DoctorReport,
   INSTALL_COMMAND,
   ProgressState,
   ServerState,
@@ -33,10 +36,13 @@ import {
   bareTitle,
   explicitSection,
   findServer,
+  missingModelFix,
   pickAction,
   serverEnv,
   statusLabel,
+  statusMarkdown,
   statusText,
+  versionMismatch,
 } from './util';
 import { registerMcpServer } from './mcp';
 
@@ -92,6 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   reg('drift-client.reindex', () => reindex(context));
   reg('drift-client.setApiKey', () => setApiKey(context));
   reg('drift-client.showLog', () => output.show(true));
+  reg('drift-client.showStatus', () => showStatus(context));
 
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -150,7 +157,7 @@ async function doStart(context: vscode.ExtensionContext): Promise<void> {
   const section = driftSection();
   const keyEnv = apiKeyEnvName((section.llm as Record<string, unknown> | undefined)?.apiKeyEnv, process.env);
   const configured = cfg.get<string>('serverPath') ?? '';
-  const bin = findServer(configured, process.env.PATH, os.homedir());
+  const bin = findServer(configured, process.env.PATH, os.homedir(), context.extensionPath);
   if (bin === undefined) {
     serverState = 'missing';
     refreshStatus();
@@ -173,11 +180,12 @@ async function doStart(context: vscode.ExtensionContext): Promise<void> {
   }
 
   const apiKey = await context.secrets.get(SECRET_KEY);
+  const env = serverEnv(process.env, keyEnv, apiKey);
   const serverOptions: ServerOptions = {
     command: bin,
     args: ['serve'],
     transport: TransportKind.stdio,
-    options: { env: serverEnv(process.env, keyEnv, apiKey) },
+    options: { env },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: LEAN_SELECTOR,
@@ -237,6 +245,124 @@ async function doStart(context: vscode.ExtensionContext): Promise<void> {
   }
   serverState = 'ready';
   refreshStatus();
+  const mismatch = versionMismatch(c.initializeResult?.serverInfo?.version, String(context.extension.packageJSON.version));
+  if (mismatch !== undefined) {
+    output.warn(mismatch);
+    void vscode.window.showWarningMessage(`DRIFT: ${mismatch}`);
+  }
+  void offerModel(context, bin, env);
+}
+
+/** The folder doctor and setup run in: the first workspace folder, else the active file's. */
+function workingDir(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (folder?.scheme === 'file') {
+    return folder.fsPath;
+  }
+  const doc = vscode.window.activeTextEditor?.document.uri;
+  return doc?.scheme === 'file' ? path.dirname(doc.fsPath) : os.homedir();
+}
+
+/**
+ * Runs `drift-lsp doctor --json` with the drift settings the server gets
+ * (the CLI, not a request to the server: it answers when the server is
+ * missing or failed to start, which is when the status matters most). Exit
+ * status 1 only means something is missing.
+ */
+function doctor(bin: string, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
+  return new Promise((resolve, reject) => {
+    execFile(bin, ['doctor', '--json', '--settings', JSON.stringify(driftSection())], { cwd: workingDir(), env, timeout: 60_000 }, (err, stdout, stderr) => {
+      if (err !== null && (err as { code?: unknown }).code !== 1) {
+        reject(new Error(`drift-lsp doctor failed: ${stderr.trim() || err.message}`));
+        return;
+      }
+      try {
+        resolve(JSON.parse(stdout) as DoctorReport);
+      } catch (e) {
+        reject(new Error(`drift-lsp doctor printed no report: ${String(e)}`));
+      }
+    });
+  });
+}
+
+/** DRIFT: Show status — what drift-lsp finds, as `drift-lsp doctor` prints it. */
+async function showStatus(context: vscode.ExtensionContext): Promise<void> {
+  const bin = findServer(vscode.workspace.getConfiguration('drift').get<string>('serverPath') ?? '', process.env.PATH, os.homedir(), context.extensionPath);
+  if (bin === undefined) {
+    void vscode.window.showErrorMessage(`DRIFT: drift-lsp was not found. Install it with: ${INSTALL_COMMAND}`);
+    return;
+  }
+  const report = await doctor(bin, await serverEnvironment(context));
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: statusMarkdown(report) });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+/** The server's environment: the editor's plus the stored API key. */
+async function serverEnvironment(context: vscode.ExtensionContext): Promise<NodeJS.ProcessEnv> {
+  const keyEnv = apiKeyEnvName((driftSection().llm as Record<string, unknown> | undefined)?.apiKeyEnv, process.env);
+  return serverEnv(process.env, keyEnv, await context.secrets.get(SECRET_KEY));
+}
+
+const SKIP_MODEL_OFFER = 'drift.skipModelOffer';
+
+/**
+ * Offers to install the bundled local model when doctor says it is missing
+ * (no endpoint configured and nothing installed), rather than letting the
+ * first Formalize fail; the install shows its progress and restarts the
+ * server when done.
+ */
+async function offerModel(context: vscode.ExtensionContext, bin: string, env: NodeJS.ProcessEnv): Promise<void> {
+  if (context.globalState.get<boolean>(SKIP_MODEL_OFFER)) {
+    return;
+  }
+  let fix: string | undefined;
+  try {
+    fix = missingModelFix(await doctor(bin, env));
+  } catch (err) {
+    output.warn(String(err));
+    return;
+  }
+  if (fix === undefined) {
+    return;
+  }
+  const install = 'Install';
+  const never = "Don't ask again";
+  const choice = await vscode.window.showInformationMessage(
+    'DRIFT: no language model is configured. Install the local model (1.1 GB)?', install, 'Not now', never);
+  if (choice === never) {
+    await context.globalState.update(SKIP_MODEL_OFFER, true);
+  }
+  if (choice !== install) {
+    return;
+  }
+  const ok = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'DRIFT: installing the local model', cancellable: true },
+    (progress, token) => new Promise<boolean>((resolve) => {
+      output.info(`running ${bin} setup model`);
+      const child = spawn(bin, ['setup', 'model'], { cwd: workingDir(), env });
+      token.onCancellationRequested(() => child.kill());
+      let partial = '';
+      child.stderr.on('data', (b: Buffer) => {
+        const lines = (partial + b.toString()).split(/\r?\n|\r/);
+        partial = lines.pop() ?? '';
+        for (const line of lines.filter((l) => l.trim() !== '')) {
+          output.info(line);
+          progress.report({ message: line.replace(/^drift-lsp setup: /, '') });
+        }
+      });
+      child.on('error', (err) => {
+        output.error(`setup model: ${String(err)}`);
+        resolve(false);
+      });
+      child.on('close', (code) => resolve(code === 0));
+    }),
+  );
+  if (ok) {
+    void vscode.window.showInformationMessage('DRIFT: the local model is installed; restarting the server.');
+    await restart(context);
+  } else {
+    void vscode.window.showErrorMessage(`DRIFT: installing the local model failed; see "DRIFT: Show log", or run in a terminal: ${fix}`);
+  }
 }
 
 function trackProgress(c: LanguageClient, token: string | number): void {

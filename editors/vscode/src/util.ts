@@ -100,27 +100,103 @@ function isExecutable(p: string): boolean {
   }
 }
 
+/** The server's file name on this platform (`drift-lsp.exe` on Windows). */
+export function serverFileName(platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' ? `${SERVER_NAME}.exe` : SERVER_NAME;
+}
+
 /**
  * Finds the server binary: the configured path first (a leading `~` is the
- * home directory), then `drift-lsp` on PATH. Returns undefined when neither
- * exists; `configured` set but missing is also undefined (the caller says so).
+ * home directory), then the binary bundled in the extension's `bin`
+ * directory (the platform-specific packages of `make dist` carry one), then
+ * `drift-lsp` on PATH. Returns undefined when none exists; `configured` set
+ * but missing is also undefined (the caller says so).
  */
-export function findServer(configured: string, envPath: string | undefined, home: string): string | undefined {
+export function findServer(configured: string, envPath: string | undefined, home: string, extensionDir?: string): string | undefined {
   const c = configured.trim();
   if (c !== '') {
     const p = c === '~' ? home : c.startsWith('~/') ? path.join(home, c.slice(2)) : c;
     return isExecutable(p) ? p : undefined;
   }
+  if (extensionDir !== undefined) {
+    const p = path.join(extensionDir, 'bin', serverFileName());
+    if (isExecutable(p)) {
+      return p;
+    }
+  }
   for (const dir of (envPath ?? '').split(path.delimiter)) {
     if (dir === '') {
       continue;
     }
-    const p = path.join(dir, SERVER_NAME);
+    const p = path.join(dir, serverFileName());
     if (isExecutable(p)) {
       return p;
     }
   }
   return undefined;
+}
+
+/**
+ * Says whether the server's version (from its serverInfo) differs from the
+ * extension's: a warning for the user, or undefined when they match or the
+ * server reports none. A leading `v` is ignored.
+ */
+export function versionMismatch(server: string | undefined, extension: string): string | undefined {
+  if (server === undefined || server === '') {
+    return undefined;
+  }
+  const bare = (v: string) => v.trim().replace(/^v/, '');
+  if (bare(server) === bare(extension)) {
+    return undefined;
+  }
+  return `the server is drift-lsp ${server} but the extension is ${extension}: features may not match. ` +
+    'Clear drift.serverPath to use the server bundled with the extension, or install the matching server.';
+}
+
+/** One finding of `drift-lsp doctor --json` (internal/doctor's Item). */
+export interface DoctorItem {
+  section: string;
+  name: string;
+  state: 'ok' | 'missing' | 'off' | 'info';
+  detail: string;
+  fix?: string;
+}
+
+/** The report of `drift-lsp doctor --json` (internal/doctor's Report). */
+export interface DoctorReport {
+  version: string;
+  platform: string;
+  dir: string;
+  items: DoctorItem[];
+}
+
+const STATE_MARK: Record<DoctorItem['state'], string> = { ok: '✓', missing: '✗', off: '–', info: '·' };
+
+/**
+ * Renders a doctor report as Markdown: a heading per section, a line per
+ * finding, and under a missing piece the command that fixes it.
+ */
+export function statusMarkdown(r: DoctorReport): string {
+  const lines = [`# DRIFT status`, '', `drift-lsp ${r.version} (${r.platform}) in \`${r.dir}\``];
+  let section = '';
+  for (const it of r.items) {
+    if (it.section !== section) {
+      section = it.section;
+      lines.push('', `## ${section}`, '');
+    }
+    lines.push(`- ${STATE_MARK[it.state] ?? '?'} **${it.name}**: ${it.detail}`);
+    if (it.fix) {
+      lines.push(`  - fix: \`${it.fix}\``);
+    }
+  }
+  const missing = r.items.filter((it) => it.state === 'missing').length;
+  lines.push('', missing > 0 ? `${missing} missing; run the fix under each.` : 'Nothing missing.', '');
+  return lines.join('\n');
+}
+
+/** The command that installs the local model, when the report says it is missing. */
+export function missingModelFix(r: DoctorReport): string | undefined {
+  return r.items.find((it) => it.section === 'model' && it.name === 'local model' && it.state === 'missing')?.fix;
 }
 
 /**

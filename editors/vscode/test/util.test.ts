@@ -9,10 +9,13 @@ import {
   apiKeyEnvName,
   explicitSection,
   findServer,
+  missingModelFix,
   pickAction,
   serverEnv,
   statusLabel,
+  statusMarkdown,
   statusText,
+  versionMismatch,
 } from '../src/util';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
@@ -109,6 +112,66 @@ test('findServer: configured path, then PATH, else undefined', () => {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('findServer: serverPath, then the bundled binary, then PATH', () => {
+  const ext = fs.mkdtempSync(path.join(os.tmpdir(), 'drift-ext-'));
+  const onPath = fs.mkdtempSync(path.join(os.tmpdir(), 'drift-path-'));
+  const bundled = path.join(ext, 'bin', 'drift-lsp');
+  const pathBin = path.join(onPath, 'drift-lsp');
+  fs.mkdirSync(path.dirname(bundled));
+  fs.writeFileSync(pathBin, '#!/bin/sh\n', { mode: 0o755 });
+  try {
+    assert.equal(findServer('', onPath, '/nowhere', ext), pathBin, 'no bundled binary: PATH');
+    fs.writeFileSync(bundled, '#!/bin/sh\n', { mode: 0o755 });
+    assert.equal(findServer('', onPath, '/nowhere', ext), bundled, 'the bundled binary before PATH');
+    assert.equal(findServer(pathBin, '', '/nowhere', ext), pathBin, 'drift.serverPath before the bundled binary');
+  } finally {
+    fs.rmSync(ext, { recursive: true, force: true });
+    fs.rmSync(onPath, { recursive: true, force: true });
+  }
+});
+
+test('versionMismatch', () => {
+  for (const [server, ext, warns] of [
+    ['0.2.0', '0.2.0', false],
+    ['v0.2.0', '0.2.0', false],
+    [undefined, '0.2.0', false],
+    ['', '0.2.0', false],
+    ['0.1.0', '0.2.0', true],
+    ['dev-0123456789ab', '0.2.0', true],
+  ] as const) {
+    const w = versionMismatch(server, ext);
+    assert.equal(w !== undefined, warns, `${server} vs ${ext}: ${w}`);
+    if (w !== undefined) {
+      assert.match(w, new RegExp(`${server}.*${ext}`));
+    }
+  }
+});
+
+test('statusMarkdown and missingModelFix on a doctor report', () => {
+  const report = {
+    version: '0.2.0',
+    platform: 'linux/amd64',
+    dir: '/w',
+    items: [
+      { section: 'workspace', name: 'root', state: 'info', detail: '/w (a Lake workspace)' },
+      { section: 'model', name: 'endpoint', state: 'info', detail: 'none configured: the bundled local model runs' },
+      { section: 'model', name: 'local model', state: 'missing', detail: 'not installed', fix: 'drift-lsp setup model' },
+      { section: 'lean', name: 'lean', state: 'ok', detail: 'lake env lean' },
+    ],
+  } as const;
+  const md = statusMarkdown({ ...report, items: [...report.items] });
+  assert.equal(md, [
+    '# DRIFT status', '', 'drift-lsp 0.2.0 (linux/amd64) in `/w`',
+    '', '## workspace', '', '- · **root**: /w (a Lake workspace)',
+    '', '## model', '', '- · **endpoint**: none configured: the bundled local model runs',
+    '- ✗ **local model**: not installed', '  - fix: `drift-lsp setup model`',
+    '', '## lean', '', '- ✓ **lean**: lake env lean',
+    '', '1 missing; run the fix under each.', '',
+  ].join('\n'));
+  assert.equal(missingModelFix({ ...report, items: [...report.items] }), 'drift-lsp setup model');
+  assert.equal(missingModelFix({ ...report, items: report.items.filter((it) => it.name !== 'local model') }), undefined);
 });
 
 test('status text and label', () => {

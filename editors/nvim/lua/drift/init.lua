@@ -76,6 +76,96 @@ local function server_cmd()
   return nil
 end
 
+--- The argv of `drift-lsp doctor --json` with the settings the server gets
+--- (nil without a server), for :checkhealth drift and the model offer.
+function M.doctor_argv()
+  local cmd = server_cmd()
+  if not cmd then
+    return nil
+  end
+  local argv = { cmd[1], 'doctor', '--json' }
+  local settings = M.config.settings
+  if settings and next(settings) ~= nil then
+    vim.list_extend(argv, { '--settings', vim.fn.json_encode(settings) })
+  end
+  return argv
+end
+
+--- Installs the local model (`drift-lsp setup model`) in a terminal split,
+--- then restarts the server of the Lean buffers.
+function M.setup_model()
+  local cmd = server_cmd()
+  if not cmd then
+    notify('drift-lsp is not on PATH (or set `cmd` in setup). Install it with: ' .. INSTALL, vim.log.levels.ERROR)
+    return
+  end
+  vim.cmd('botright 12split')
+  vim.cmd('enew')
+  vim.fn.termopen({ cmd[1], 'setup', 'model' }, {
+    on_exit = function(_, code)
+      if code ~= 0 then
+        notify('installing the local model failed (exit ' .. code .. '); see the terminal', vim.log.levels.ERROR)
+        return
+      end
+      notify('the local model is installed; restarting drift-lsp')
+      vim.schedule(function()
+        for _, b in ipairs(vim.api.nvim_list_bufs()) do
+          local c = M.get_client(b)
+          if c then
+            c.stop()
+          end
+        end
+        vim.defer_fn(function()
+          for _, b in ipairs(vim.api.nvim_list_bufs()) do
+            if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(M.config.filetypes, vim.bo[b].filetype) then
+              M.attach(b)
+            end
+          end
+        end, 500)
+      end)
+    end,
+  })
+end
+
+local offered = false
+
+-- Asks once per session, when doctor says the local model is missing (no
+-- endpoint configured, nothing installed), whether to install it.
+local function offer_model()
+  local argv = M.doctor_argv()
+  if offered or not argv then
+    return
+  end
+  offered = true
+  local out = {}
+  vim.fn.jobstart(argv, {
+    stdout_buffered = true,
+    on_stdout = function(_, data)
+      out = data
+    end,
+    on_exit = function()
+      local ok, report = pcall(vim.fn.json_decode, table.concat(out, '\n'))
+      if not ok or type(report) ~= 'table' then
+        return
+      end
+      for _, it in ipairs(report.items or {}) do
+        if it.section == 'model' and it.name == 'local model' and it.state == 'missing' then
+          vim.schedule(function()
+            vim.ui.select({ 'Install', 'Not now' }, {
+              prompt = 'DRIFT: no language model is configured. Install the local model (1.1 GB)?',
+            }, function(choice)
+              if choice == 'Install' then
+                M.setup_model()
+              end
+            end)
+          end)
+          return
+        end
+      end
+    end,
+  })
+end
+
 -- Client methods are called with `:` from Neovim 0.11 on, with `.` before.
 local method_calls = vim.fn.has('nvim-0.11') == 1
 
@@ -145,6 +235,7 @@ function M.attach(bufnr)
   local config = client_config(root, cmd)
   if vim.lsp.start then
     vim.lsp.start(config, { bufnr = bufnr })
+    offer_model()
     return
   end
   local id = clients_by_root[root]
@@ -157,6 +248,7 @@ function M.attach(bufnr)
     clients_by_root[root] = id
   end
   vim.lsp.buf_attach_client(bufnr, id)
+  offer_model()
 end
 
 local function need_client()
@@ -360,6 +452,7 @@ local function create_commands()
   end, { nargs = '+', desc = 'DRIFT: Search library' })
   cmd('DriftReindex', M.reindex, { desc = 'DRIFT: Reindex workspace' })
   cmd('DriftLog', M.show_log, { desc = 'DRIFT: Show log' })
+  cmd('DriftSetupModel', M.setup_model, { desc = 'DRIFT: Install the local model' })
   cmd('DriftStatus', function()
     print(M.status())
   end, { desc = 'DRIFT: index and job status' })

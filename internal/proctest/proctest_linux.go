@@ -1,8 +1,3 @@
-//go:build linux
-
-// Package proctest holds the tests' one way to wait for a process to end:
-// on a pidfd, which becomes readable when the process terminates (a zombie
-// counts), so no test polls /proc with sleeps.
 package proctest
 
 import (
@@ -13,7 +8,8 @@ import (
 )
 
 // WaitExit waits up to d for process pid to terminate and reports whether
-// it did; a pid that no longer exists has terminated.
+// it did; a pid that no longer exists has terminated. It waits on a pidfd,
+// which becomes readable when the process terminates (a zombie counts).
 func WaitExit(pid int, d time.Duration) (bool, error) {
 	fd, err := unix.PidfdOpen(pid, 0)
 	if errors.Is(err, unix.ESRCH) {
