@@ -201,7 +201,7 @@ type ReportJSON struct {
 	// its whole result (null when it did not run).
 	Refuted         bool             `json:"refuted"`
 	Counterexample  string           `json:"counterexample"`
-	Falsifier       *falsify.Result  `json:"falsifier"`
+	Falsifier       *FalsifierJSON   `json:"falsifier"`
 	Coverage        *coverage.Result `json:"coverage"`
 	BackTranslation *BackTranslation `json:"back_translation"`
 	// Verdict names every check that ran and its result.
@@ -213,7 +213,7 @@ type ReportJSON struct {
 func (r *Report) JSON() ReportJSON {
 	out := ReportJSON{Stub: r.Stub, Passed: r.Passed(), GatePassed: r.GatePassed, GateReason: r.GateReason, NamesSkipped: r.NamesSkipped,
 		Unknown: r.Unknown, Lints: r.Lints, LeanRan: r.LeanRan, LeanOK: r.LeanOK, LeanFailed: r.LeanFailed, LeanSkipped: r.LeanSkipped,
-		LeanBackend: r.LeanBackend, LeanCommand: r.LeanCommand, Refuted: r.Refuted(), Falsifier: r.Falsifier, Coverage: r.Coverage,
+		LeanBackend: r.LeanBackend, LeanCommand: r.LeanCommand, Refuted: r.Refuted(), Falsifier: falsifierJSON(r.Falsifier), Coverage: r.Coverage,
 		BackTranslation: r.BackTranslation, Verdict: r.Verdict(), Findings: r.Findings()}
 	if r.Refuted() {
 		out.Counterexample = r.Falsifier.Counterexample

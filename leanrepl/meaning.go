@@ -21,6 +21,22 @@ type BackTranslation struct {
 	Method string `json:"method"`
 }
 
+// FalsifierJSON is the JSON form of the falsifier's result, its verdict
+// named ("refuted", "not refuted", "unknown").
+type FalsifierJSON struct {
+	Verdict        string `json:"verdict"`
+	Counterexample string `json:"counterexample"`
+	Assignments    int    `json:"assignments"`
+	Reason         string `json:"reason"`
+}
+
+func falsifierJSON(r *falsify.Result) *FalsifierJSON {
+	if r == nil {
+		return nil
+	}
+	return &FalsifierJSON{Verdict: r.Verdict.String(), Counterexample: r.Counterexample, Assignments: r.Assignments, Reason: r.Reason}
+}
+
 // Refuted reports whether the falsifier found a counterexample.
 func (r *Report) Refuted() bool {
 	return r.Falsifier != nil && r.Falsifier.Verdict == falsify.Refuted

@@ -69,15 +69,12 @@ func (v Verdict) String() string {
 	return "unknown"
 }
 
-// MarshalText writes the verdict as its String, for JSON output.
-func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
-
 // Result reports a falsification run.
 type Result struct {
-	Verdict        Verdict `json:"verdict"`
-	Counterexample string  `json:"counterexample"` // "n = 2" (", "-joined, binder order) when Refuted; "" for a false closed statement
-	Assignments    int     `json:"assignments"`    // assignments on which every hypothesis and the conclusion were defined and checked
-	Reason         string  `json:"reason"`         // why Unknown: the first construct outside the fragment (e.g. "unknown name Real.cos"), or that no assignment met the hypotheses
+	Verdict        Verdict
+	Counterexample string // "n = 2" (", "-joined, binder order) when Refuted; "" for a false closed statement
+	Assignments    int    // assignments on which every hypothesis and the conclusion were defined and checked
+	Reason         string // why Unknown: the first construct outside the fragment (e.g. "unknown name Real.cos"), or that no assignment met the hypotheses
 }
 
 // Options bound the search.
