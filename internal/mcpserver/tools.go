@@ -193,9 +193,15 @@ func (t *tools) checkNames(ctx context.Context, _ *mcp.CallToolRequest, in Check
 	case len(in.Names) > maxNames:
 		return CheckNamesOutput{}, fmt.Errorf("names has %d entries, more than the limit of %d", len(in.Names), maxNames)
 	}
+	full := make([]string, len(in.Names))
+	total := 0
 	for i, n := range in.Names {
-		if err := text(fmt.Sprintf("names[%d]", i), n, true); err != nil {
+		var err error
+		if full[i], err = leanName(fmt.Sprintf("names[%d]", i), n); err != nil {
 			return CheckNamesOutput{}, err
+		}
+		if total += len(n); total > maxText {
+			return CheckNamesOutput{}, fmt.Errorf("names hold more than %d bytes in all", maxText)
 		}
 	}
 	e, err := t.engine(ctx)
@@ -207,13 +213,12 @@ func (t *tools) checkNames(ctx context.Context, _ *mcp.CallToolRequest, in Check
 		return CheckNamesOutput{}, errNotReady
 	}
 	kindOf := leanrepl.LibraryKinds(e.Lookup)
-	full := make([]string, len(in.Names))
-	for i, n := range in.Names {
-		full[i] = strings.TrimPrefix(strings.TrimSpace(n), "_root_.")
-	}
 	matches, _ := drift.CheckNames(ix, full)
 	out := CheckNamesOutput{Names: make([]NameCheck, len(in.Names))}
 	for i, name := range full {
+		if err := ctx.Err(); err != nil {
+			return CheckNamesOutput{}, err
+		}
 		ok, sugg := leanrepl.Resolve(name, "", ix, kindOf)
 		c := NameCheck{Name: in.Names[i], Known: ok, Match: matches[i].Check, Resolved: matches[i].Resolved, Suggestions: sugg}
 		if kind, _, found := kindOf(name); found {
@@ -260,8 +265,8 @@ func (o DeclarationOutput) text() string {
 }
 
 func (t *tools) declaration(ctx context.Context, _ *mcp.CallToolRequest, in DeclarationInput) (DeclarationOutput, error) {
-	name := strings.TrimPrefix(strings.TrimSpace(in.Name), "_root_.")
-	if err := text("name", name, true); err != nil {
+	name, err := leanName("name", in.Name)
+	if err != nil {
 		return DeclarationOutput{}, err
 	}
 	e, err := t.engine(ctx)
