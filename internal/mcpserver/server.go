@@ -40,8 +40,9 @@ type Backend interface {
 	Check(ctx context.Context, req leanrepl.CheckRequest) (*leanrepl.Report, error)
 	// Formalize runs the DRIFT pipeline on an informal statement.
 	Formalize(ctx context.Context, req drift.Request, report progress.Func) (*drift.Result, error)
-	// Comments returns the checker of names in comments, once built.
-	Comments(ctx context.Context) (*docref.Checker, error)
+	// LintDocs checks the names in the comments of indexed files
+	// (absolute paths) and returns the files with findings.
+	LintDocs(ctx context.Context, paths []string) ([]docref.FileReport, error)
 }
 
 // Options configures a server.

@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/drift-lsp/drift-lsp/drift"
-	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
@@ -606,29 +605,20 @@ func (t *tools) lintDocs(ctx context.Context, _ *mcp.CallToolRequest, in LintDoc
 	if err != nil {
 		return LintDocsOutput{}, err
 	}
-	c, err := t.b.Comments(ctx)
+	files, err := lintFiles(e.Library(), in.Path)
 	if err != nil {
 		return LintDocsOutput{}, err
 	}
-	lib := e.Library()
-	files, err := lintFiles(lib, in.Path)
+	reports, err := t.b.LintDocs(ctx, files)
 	if err != nil {
 		return LintDocsOutput{}, err
 	}
 	out := LintDocsOutput{Findings: []LintFinding{}, Files: len(files)}
-	for _, path := range files {
-		if err := ctx.Err(); err != nil {
-			return LintDocsOutput{}, err
-		}
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			return LintDocsOutput{}, err
-		}
-		src, _ := leansrc.Prepare(raw)
-		for _, x := range c.Diagnostics(docref.NewDoc(src, c.FileDecls(path))) {
+	for _, r := range reports {
+		for _, x := range r.Findings {
 			out.Total++
 			if len(out.Findings) < maxLintOut {
-				out.Findings = append(out.Findings, LintFinding{File: path, Line: x.Range.Start.Line + 1, Col: x.Range.Start.Character + 1,
+				out.Findings = append(out.Findings, LintFinding{File: r.Path, Line: x.Range.Start.Line + 1, Col: x.Range.Start.Character + 1,
 					Name: x.Name, Status: x.Status.String(), Suggestions: append([]string{}, x.Suggestions...), Sure: x.Sure})
 			}
 		}
