@@ -7,6 +7,8 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/lsp"
@@ -74,9 +76,30 @@ func (w *Workspace) Formalize(ctx context.Context, req drift.Request, report pro
 	return w.b.formalize(ctx, req, report)
 }
 
-// Comments waits for the checker of names in comments over the current
-// snapshot (built in the background once the index is ready) and returns it.
-func (w *Workspace) Comments(ctx context.Context) (*docref.Checker, error) {
+// LintDocs checks the names in the comments of the indexed files at paths
+// (absolute) with the checker of names in comments over the current
+// snapshot, once it is built (in the background, when the index is ready).
+// Many files are parsed through the index's parse cache.
+func (w *Workspace) LintDocs(ctx context.Context, paths []string) ([]docref.FileReport, error) {
+	c, err := w.comments(ctx)
+	if err != nil {
+		return nil, err
+	}
+	parse := leansrc.Parse
+	if len(paths) > lintCacheFiles {
+		_, s, _ := w.b.current()
+		parse = library.Parser(CacheDir(s, w.b.getenv), w.b.eng.Library().Workspace())
+	}
+	reports, _, err := c.LintFiles(ctx, paths, parse, 0)
+	return reports, err
+}
+
+// lintCacheFiles is the number of files from which LintDocs reads the
+// parse cache (the whole library's, too large to read for a few files).
+const lintCacheFiles = 64
+
+// comments waits for the checker of names in comments.
+func (w *Workspace) comments(ctx context.Context) (*docref.Checker, error) {
 	if err := w.b.eng.WaitReady(ctx); err != nil {
 		return nil, err
 	}

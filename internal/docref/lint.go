@@ -44,14 +44,28 @@ type parsedFile struct {
 // by workers goroutines (0: GOMAXPROCS). Reports are in path order and
 // include only files with findings; refs counts all references.
 func Lint(ctx context.Context, lib *library.Library, ix *names.Index, parse func([]byte) *leansrc.File, workers int) (reports []FileReport, refs int, err error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	files, known, err := readAll(ctx, lib, workers)
+	files, known, err := readAll(ctx, lib.Files(), workers)
 	if err != nil {
 		return nil, 0, err
 	}
-	c := New(lib, ix, known)
+	return New(lib, ix, known).lint(ctx, files, parse, workers)
+}
+
+// LintFiles is Lint on some files of the checker's library (absolute
+// paths), with the names the checker knows the code uses.
+func (c *Checker) LintFiles(ctx context.Context, paths []string, parse func([]byte) *leansrc.File, workers int) (reports []FileReport, refs int, err error) {
+	files, _, err := readAll(ctx, paths, workers)
+	if err != nil {
+		return nil, 0, err
+	}
+	return c.lint(ctx, files, parse, workers)
+}
+
+// lint resolves the references of files read by readAll, as Lint says.
+func (c *Checker) lint(ctx context.Context, files []parsedFile, parse func([]byte) *leansrc.File, workers int) (reports []FileReport, refs int, err error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	out := make([]FileReport, len(files))
 	var total atomic.Int64
 	var g errgroup.Group
@@ -62,12 +76,12 @@ func Lint(ctx context.Context, lib *library.Library, ix *names.Index, parse func
 		}
 		g.Go(func() error {
 			pf := &files[i]
-			syn := lib.Syntax(pf.path)
+			syn := c.lib.Syntax(pf.path)
 			if syn == nil && len(pf.comments) > 0 {
 				syn = parse(pf.raw)
 			}
 			pf.raw = nil
-			rs := c.Refs(pf.src, pf.comments, syn, lib.FileDecls(pf.path))
+			rs := c.Refs(pf.src, pf.comments, syn, c.lib.FileDecls(pf.path))
 			total.Add(int64(len(rs)))
 			out[i] = FileReport{Path: pf.path, Src: pf.src, Findings: c.Findings(rs), Refs: len(rs)}
 			return nil
@@ -88,7 +102,7 @@ func Lint(ctx context.Context, lib *library.Library, ix *names.Index, parse func
 // LoadKnown reads every file of lib and returns the identifiers their code
 // uses (see Known), for a Checker that serves an editor.
 func LoadKnown(ctx context.Context, lib *library.Library, workers int) (Known, error) {
-	_, known, err := readAll(ctx, lib, workers)
+	_, known, err := readAll(ctx, lib.Files(), workers)
 	return known, err
 }
 
@@ -111,13 +125,13 @@ func readOne(ctx context.Context, pf *parsedFile, path string) {
 	pf.known.Add(pf.src, code)
 }
 
-// readAll reads and scans every file of lib on workers goroutines (0:
-// GOMAXPROCS), returning the files in path order and the merged Known set.
-func readAll(ctx context.Context, lib *library.Library, workers int) ([]parsedFile, Known, error) {
+// readAll reads and scans the files at paths on workers goroutines (0:
+// GOMAXPROCS), returning them in the order of paths and the merged Known
+// set.
+func readAll(ctx context.Context, paths []string, workers int) ([]parsedFile, Known, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	paths := lib.Files()
 	files := make([]parsedFile, len(paths))
 	var g errgroup.Group
 	g.SetLimit(workers)

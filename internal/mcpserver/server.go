@@ -20,6 +20,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/retrieval"
@@ -39,8 +40,9 @@ type Backend interface {
 	Check(ctx context.Context, req leanrepl.CheckRequest) (*leanrepl.Report, error)
 	// Formalize runs the DRIFT pipeline on an informal statement.
 	Formalize(ctx context.Context, req drift.Request, report progress.Func) (*drift.Result, error)
-	// Comments returns the checker of names in comments, once built.
-	Comments(ctx context.Context) (*docref.Checker, error)
+	// LintDocs checks the names in the comments of indexed files
+	// (absolute paths) and returns the files with findings.
+	LintDocs(ctx context.Context, paths []string) ([]docref.FileReport, error)
 }
 
 // Options configures a server.
@@ -58,6 +60,7 @@ type Options struct {
 const (
 	maxText    = 16 << 10 // a query, statement, stub, header, name or path, in bytes
 	maxNames   = 256      // names of one check_names call
+	maxName    = 512      // bytes of one Lean name (Mathlib's longest are under 200)
 	maxK       = 100      // k of search and retrieve
 	maxM       = 20       // m of retrieve
 	maxSource  = 64 << 10 // declaration source text returned, in bytes
@@ -210,6 +213,23 @@ func text(arg, s string, required bool) error {
 		return fmt.Errorf("%s is not valid UTF-8", arg)
 	}
 	return nil
+}
+
+// leanName checks a Lean name argument: a (dotted) identifier of at most
+// maxName bytes, `_root_.` allowed; it returns the name without `_root_.`
+// and surrounding space.
+func leanName(arg, s string) (string, error) {
+	if err := text(arg, s, true); err != nil {
+		return "", err
+	}
+	name := strings.TrimPrefix(strings.TrimSpace(s), "_root_.")
+	switch {
+	case len(name) > maxName:
+		return "", fmt.Errorf("%s is %d bytes, more than the limit of %d for a name", arg, len(name), maxName)
+	case !leansrc.IsIdentifier(name):
+		return "", fmt.Errorf("%s is not a Lean name: %q", arg, clip(s, 100))
+	}
+	return name, nil
 }
 
 // count checks an optional count argument and returns it, or def when it

@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/drift-lsp/drift-lsp/drift"
-	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
@@ -193,9 +192,15 @@ func (t *tools) checkNames(ctx context.Context, _ *mcp.CallToolRequest, in Check
 	case len(in.Names) > maxNames:
 		return CheckNamesOutput{}, fmt.Errorf("names has %d entries, more than the limit of %d", len(in.Names), maxNames)
 	}
+	full := make([]string, len(in.Names))
+	total := 0
 	for i, n := range in.Names {
-		if err := text(fmt.Sprintf("names[%d]", i), n, true); err != nil {
+		var err error
+		if full[i], err = leanName(fmt.Sprintf("names[%d]", i), n); err != nil {
 			return CheckNamesOutput{}, err
+		}
+		if total += len(n); total > maxText {
+			return CheckNamesOutput{}, fmt.Errorf("names hold more than %d bytes in all", maxText)
 		}
 	}
 	e, err := t.engine(ctx)
@@ -207,13 +212,12 @@ func (t *tools) checkNames(ctx context.Context, _ *mcp.CallToolRequest, in Check
 		return CheckNamesOutput{}, errNotReady
 	}
 	kindOf := leanrepl.LibraryKinds(e.Lookup)
-	full := make([]string, len(in.Names))
-	for i, n := range in.Names {
-		full[i] = strings.TrimPrefix(strings.TrimSpace(n), "_root_.")
-	}
 	matches, _ := drift.CheckNames(ix, full)
 	out := CheckNamesOutput{Names: make([]NameCheck, len(in.Names))}
 	for i, name := range full {
+		if err := ctx.Err(); err != nil {
+			return CheckNamesOutput{}, err
+		}
 		ok, sugg := leanrepl.Resolve(name, "", ix, kindOf)
 		c := NameCheck{Name: in.Names[i], Known: ok, Match: matches[i].Check, Resolved: matches[i].Resolved, Suggestions: sugg}
 		if kind, _, found := kindOf(name); found {
@@ -260,8 +264,8 @@ func (o DeclarationOutput) text() string {
 }
 
 func (t *tools) declaration(ctx context.Context, _ *mcp.CallToolRequest, in DeclarationInput) (DeclarationOutput, error) {
-	name := strings.TrimPrefix(strings.TrimSpace(in.Name), "_root_.")
-	if err := text("name", name, true); err != nil {
+	name, err := leanName("name", in.Name)
+	if err != nil {
 		return DeclarationOutput{}, err
 	}
 	e, err := t.engine(ctx)
@@ -601,29 +605,20 @@ func (t *tools) lintDocs(ctx context.Context, _ *mcp.CallToolRequest, in LintDoc
 	if err != nil {
 		return LintDocsOutput{}, err
 	}
-	c, err := t.b.Comments(ctx)
+	files, err := lintFiles(e.Library(), in.Path)
 	if err != nil {
 		return LintDocsOutput{}, err
 	}
-	lib := e.Library()
-	files, err := lintFiles(lib, in.Path)
+	reports, err := t.b.LintDocs(ctx, files)
 	if err != nil {
 		return LintDocsOutput{}, err
 	}
 	out := LintDocsOutput{Findings: []LintFinding{}, Files: len(files)}
-	for _, path := range files {
-		if err := ctx.Err(); err != nil {
-			return LintDocsOutput{}, err
-		}
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			return LintDocsOutput{}, err
-		}
-		src, _ := leansrc.Prepare(raw)
-		for _, x := range c.Diagnostics(docref.NewDoc(src, c.FileDecls(path))) {
+	for _, r := range reports {
+		for _, x := range r.Findings {
 			out.Total++
 			if len(out.Findings) < maxLintOut {
-				out.Findings = append(out.Findings, LintFinding{File: path, Line: x.Range.Start.Line + 1, Col: x.Range.Start.Character + 1,
+				out.Findings = append(out.Findings, LintFinding{File: r.Path, Line: x.Range.Start.Line + 1, Col: x.Range.Start.Character + 1,
 					Name: x.Name, Status: x.Status.String(), Suggestions: append([]string{}, x.Suggestions...), Sure: x.Sure})
 			}
 		}
