@@ -25,10 +25,15 @@
 //     (there exists, where asserted rather than assumed), an equation to k
 //     (exactly k), ∃! or an equation (unique), ≠ or an injectivity-like name
 //     (distinct).
-//   - A concept is covered by one of its premises' names, by a name with the
-//     same last component (Mm.Prime for Nat.Prime, p.Prime), by the notation
-//     of one (∣ for Dvd.dvd) or by a name with a word of the phrase as a
-//     piece.
+//   - A concept is a condition only when the statement names it: a word of
+//     the statement (its phrase, as written) is a piece of the last
+//     component of one of its premises' names ("prime" for Nat.Prime) or a
+//     content word of a short sub-query; a premise the statement never names
+//     (retrieval's noise) or a model's whole-sentence sub-query asks
+//     nothing. It is covered by one of its
+//     premises' names, by a name with the same last component (Mm.Prime for
+//     Nat.Prime, p.Prime), by the notation of one (∣ for Dvd.dvd) or by a
+//     name with a word of the sub-query or the phrase as a piece.
 //
 // What the statement says outside its claim is no condition: answer
 // choices of a multiple-choice problem, sentences that define a term, give
@@ -177,9 +182,11 @@ func Check(statement, stub string, concepts []Concept) Result {
 		}
 		add(Condition{Phrase: c.phrase, Kind: c.kind, Covered: covered, Times: n})
 	}
+	said := map[string]bool{}
 	for _, c := range concepts {
-		if words := conceptWords(c.Phrase); len(words) > 0 || len(c.Names) > 0 {
-			add(Condition{Phrase: c.Phrase, Kind: KindConcept, Covered: st.mentions(c.Names, words)})
+		if phrase := statedConcept(statement, c); phrase != "" && !said[phrase] {
+			said[phrase] = true
+			add(Condition{Phrase: phrase, Kind: KindConcept, Covered: st.mentions(c.Names, conceptWords(c.Phrase+" "+phrase))})
 		}
 	}
 	return res

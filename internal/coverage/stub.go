@@ -495,6 +495,33 @@ var conceptStop = func() map[string]bool {
 	return m
 }()
 
+// statedConcept returns the word of statement (as written) that names
+// concept c: a piece of the last component of one of its premises' names
+// ("primes" for Nat.Prime), else a content word of a short sub-query (at
+// most four content words: "divides" for "divides"); "" when the statement
+// names neither, as for a model's whole-sentence sub-query.
+func statedConcept(statement string, c Concept) string {
+	want := map[string]bool{}
+	for _, n := range c.Names {
+		for _, p := range pieces(n[strings.LastIndexByte(n, '.')+1:]) {
+			if len(p) >= 3 && !conceptStop[p] {
+				want[singular(p)] = true
+			}
+		}
+	}
+	if ws := conceptWords(c.Phrase); len(ws) <= 4 {
+		for _, w := range ws {
+			want[w] = true
+		}
+	}
+	for _, w := range strings.FieldsFunc(statement, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if want[singular(strings.ToLower(w))] {
+			return w
+		}
+	}
+	return ""
+}
+
 // conceptWords are the lower-case content words of a sub-query phrase,
 // with a plural's s dropped.
 func conceptWords(phrase string) []string {
