@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/drift-lsp/drift-lsp/internal/cachedir"
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -36,7 +36,9 @@ type indexFlags struct {
 func addIndexFlags(fs *flag.FlagSet) *indexFlags {
 	f := &indexFlags{}
 	fs.Var(&f.roots, "root", "workspace root to index (repeatable; default: the current directory's workspace)")
-	fs.StringVar(&f.cache, "cache", cachedir.Dir(os.Getenv), `index cache directory ("" disables the cache)`)
+	// The one default of serve and mcp too: DRIFT_CACHE_DIR, else the cache
+	// directory, so that the CLI and running servers share an index.
+	fs.StringVar(&f.cache, "cache", app.CacheDir(app.EnvSettings(os.Getenv), os.Getenv), `index cache directory ("" disables the cache; default DRIFT_CACHE_DIR, else the user's cache)`)
 	return f
 }
 

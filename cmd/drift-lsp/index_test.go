@@ -62,3 +62,18 @@ func TestMultiFlag(t *testing.T) {
 		t.Errorf("multiFlag = %q", m.String())
 	}
 }
+
+// TestCacheFollowsDriftCacheDir: the commands' default index cache is the
+// server's, DRIFT_CACHE_DIR included, so the CLI and editors share it.
+func TestCacheFollowsDriftCacheDir(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("DRIFT_CACHE_DIR", dir)
+	fs := newFlagSet("index", &bytes.Buffer{})
+	f := addIndexFlags(fs)
+	if err := fs.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	if f.cache != dir {
+		t.Fatalf("default cache %q, want DRIFT_CACHE_DIR %q", f.cache, dir)
+	}
+}
