@@ -15,6 +15,10 @@ require (
 	golang.org/x/sys v0.45.0
 	golang.org/x/text v0.36.0
 	google.golang.org/protobuf v1.36.10
+	gopkg.in/yaml.v3 v3.0.1
 )
 
-require github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect
+require (
+	github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect
+	github.com/kr/text v0.2.0 // indirect
+)
