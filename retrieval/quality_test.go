@@ -19,15 +19,7 @@ func TestQualityProofNet(t *testing.T) {
 	if bench == "" || corpus == "" {
 		t.Skip("set DRIFT_BENCH and DRIFT_BENCH_CORPUS to run the quality benchmark")
 	}
-	f, err := os.Open(bench)
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, err := ReadBench(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	items := readBenchFile(t, bench)
 	start := time.Now()
 	cfg := Config{Corpus: []string{corpus}, CacheDir: os.Getenv("DRIFT_BENCH_CACHE"), Logf: t.Logf}
 	if os.Getenv("DRIFT_BENCH_EMBED") != "" {

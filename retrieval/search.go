@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -47,6 +48,16 @@ type SearchRanking struct {
 	// docstrings and drops every prior: the baseline of the benchmark (use
 	// with every other switch off).
 	Plain bool
+	// w are the signal weights (nil: defaultWeights); the tuner sets them.
+	w *searchWeights
+}
+
+// weights returns the ranking's signal weights.
+func (r SearchRanking) weights() *searchWeights {
+	if r.w == nil {
+		return &defaultWeights
+	}
+	return r.w
 }
 
 // DefaultSearch is the search ranking used by workspace/symbol, the editor
@@ -76,14 +87,14 @@ func (r SearchRanking) Toggle(signal string) (SearchRanking, error) {
 	return r, nil
 }
 
-// Field weights of the first-stage score and the size of the candidate
-// pool that the second stage re-ranks.
+// The weight of a synonym's rewrite of the whole query in exact matches,
+// the size of the candidate pool that the second stage re-ranks and the
+// depth to which it computes the phrase features.
 const (
-	wName, wNS, wDoc, wLead, wBold, wMain = 1.0, 0.2, 0.35, 0.5, 0.9, 0.5
-	synonymWeight                         = 0.7
-	searchPool                            = 200
-	phraseDepth                           = 80
-	maxQueryTerms                         = 32
+	synonymWeight = 0.7
+	searchPool    = 200
+	phraseDepth   = 80
+	maxQueryTerms = 32
 )
 
 // Search runs library search for a human query: every kind of declaration
@@ -103,11 +114,47 @@ func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]H
 
 // search ranks snapshot s for q.
 func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRanking) ([]Hit, error) {
-	text := clip(q.Text)
 	k := q.K
 	if k <= 0 {
 		k = 10
 	}
+	w := sr.weights()
+	cs, intent, err := e.searchCandidates(ctx, s, q, sr, phraseDepth)
+	if err != nil || len(cs) == 0 {
+		return []Hit{}, err
+	}
+	for _, c := range cs {
+		c.score = c.rescore(w, intent, sr, s.decl(c.slot), e.ranking.UserBoost)
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].score != cs[j].score {
+			return cs[i].score > cs[j].score
+		}
+		return docID(s.decl(cs[i].slot)) < docID(s.decl(cs[j].slot))
+	})
+	hits := make([]Hit, 0, k)
+	seen := map[string]bool{}
+	for _, c := range cs {
+		d := s.decl(c.slot)
+		if seen[d.Name] {
+			continue
+		}
+		seen[d.Name] = true
+		hits = append(hits, Hit{Decl: d, Score: c.score, Channels: c.channels(), Why: c.why(intent), Summary: leansrc.FirstSentence(d.Doc)})
+		if len(hits) == k {
+			break
+		}
+	}
+	return hits, nil
+}
+
+// searchCandidates gathers the candidates of q with their features: the
+// first stage's best, the name channel's and dense hits, with the phrase
+// features of the depth best by lexical evidence and channel bonuses (the
+// rest cannot reach the top k). The tuner calls it with an unbounded depth
+// and scores the candidates under many weights.
+func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr SearchRanking, depth int) ([]*candidate, Intent, error) {
+	text := clip(q.Text)
 	seq := lexical.Terms(text + "\n" + clip(q.Formal))
 	if len(seq) > maxQueryTerms {
 		seq = seq[:maxQueryTerms]
@@ -125,10 +172,11 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 	}
 	if len(seq) == 0 && len(nameHits) == 0 {
 		if strings.TrimSpace(text+q.Formal) == "" {
-			return nil, ErrEmptyQuery
+			return nil, IntentAny, ErrEmptyQuery
 		}
-		return []Hit{}, nil
+		return nil, IntentAny, nil
 	}
+	w := sr.weights()
 	intent := IntentAny
 	if sr.Intent {
 		intent = DetectIntent(text)
@@ -143,7 +191,7 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 	qs := uniq(seq)
 	exps := syn.expand(qs)
 	alts := syn.rewrites(seq)
-	first := s.humanScores(qs, exps, sr)
+	first := s.humanScores(qs, exps, sr, w)
 	cands := map[int32]*candidate{}
 	get := func(sl int32) *candidate {
 		c := cands[sl]
@@ -167,22 +215,20 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 			for _, sl := range s.slotsOf(n) {
 				c := get(sl)
 				c.nameRank = i + 1
-				c.bonus += 0.6 / (1 + float64(i)/5)
+				c.nameHit += 1 / (1 + float64(i)/5)
 				if n == exact {
-					c.bonus += 1.5
+					c.nameExact++
 				}
 			}
 		}
-	}
-	// A synonym's target written as a type name (vector space → Module,
-	// group homomorphism → MonoidHom) is a name match.
-	if sr.Names {
+		// A synonym's target written as a type name (vector space →
+		// Module, group homomorphism → MonoidHom) is a name match.
 		for _, n := range syn.names(seq) {
 			if s.names.Exact(n) {
 				for _, sl := range s.slotsOf(n) {
 					c := get(sl)
 					c.nameRank = max(c.nameRank, 1)
-					c.bonus += 0.8
+					c.synName++
 				}
 			}
 		}
@@ -194,17 +240,14 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 			for i, sl := range slots {
 				c := get(sl)
 				c.denseRank = i + 1
-				c.bonus += 0.2 * float64((sims[i]-lo)/(hi-lo))
+				c.dense = float64((sims[i] - lo) / (hi - lo))
 			}
 		}
 	}
-	// The phrase features (which analyze docstrings) are computed for the
-	// phraseDepth best candidates by lexical evidence and channel bonuses
-	// only: the rest cannot reach the top k.
 	pool := make([]*candidate, 0, len(cands))
 	for _, c := range cands {
 		if allowed(s.decl(c.slot)) {
-			c.score = c.base + c.bonus
+			c.score = c.base + c.channelBonus(w)
 			pool = append(pool, c)
 		}
 	}
@@ -214,53 +257,123 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 		}
 		return pool[i].slot < pool[j].slot
 	})
-	out := make([]*candidate, 0, len(pool))
+	if sr.Plain {
+		return pool, intent, nil
+	}
+	spelled := s.spelledBy(qs, exps)
 	for i, c := range pool {
 		d := s.decl(c.slot)
-		if sr.Plain {
-			out = append(out, c)
-			continue
-		}
-		if sr.Phrase && i < phraseDepth {
+		if sr.Phrase && i < depth {
 			c.phrase(d, seq, alts, sr.Main)
-			c.score += 0.35*c.phr + 0.5*c.exactBold + 0.4*c.exactName
 		}
-		c.score *= kindPrior(intent, d.Kind)
-		if sr.Main && d.Main {
-			c.score *= 1.2
-		}
-		if sr.Noise {
-			c.score *= noise(d)
-		}
-		if d.Private {
-			c.score *= 0.7
-		}
-		c.score *= 1 + 0.05*s.popularity(d.Name)
-		if d.User {
-			c.score *= e.ranking.UserBoost
-		}
-		out = append(out, c)
+		c.spelled = spelled(d.Name)
+		c.pop = s.popularity(d.Name)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return docID(s.decl(out[i].slot)) < docID(s.decl(out[j].slot))
-	})
-	hits := make([]Hit, 0, k)
-	seen := map[string]bool{}
-	for _, c := range out {
-		d := s.decl(c.slot)
-		if seen[d.Name] {
-			continue
-		}
-		seen[d.Name] = true
-		hits = append(hits, Hit{Decl: d, Score: c.score, Channels: c.channels(), Why: c.why(intent), Summary: leansrc.FirstSentence(d.Doc)})
-		if len(hits) == k {
-			break
-		}
+	return pool, intent, nil
+}
+
+// channelBonus is what the name and dense channels add to c's first-stage
+// score.
+func (c *candidate) channelBonus(w *searchWeights) float64 {
+	return w.NameHit*c.nameHit + w.NameExact*c.nameExact + w.SynName*c.synName + w.Dense*c.dense
+}
+
+// rescore is c's score under the weights w for a query of intent in: the
+// first-stage score, the channel bonuses and the phrase and name features,
+// times the priors of d's kind and conventions.
+func (c *candidate) rescore(w *searchWeights, in Intent, sr SearchRanking, d *library.Decl, userBoost float64) float64 {
+	sc := c.base + c.channelBonus(w)
+	if sr.Plain {
+		return sc
 	}
-	return hits, nil
+	sc += w.Phrase*c.phr + w.ExactBold*c.exactBold + w.ExactName*c.exactName + w.NameInQuery*c.spelled
+	if in != IntentTheorem && typeName(d) {
+		sc += w.TypeName
+	}
+	sc *= w.kindPrior(in, d.Kind)
+	if ns := strings.Count(d.Name, "."); ns > 0 {
+		sc /= 1 + w.Depth*float64(ns)
+	}
+	if sr.Main && d.Main {
+		sc *= w.MainBoost
+	}
+	if sr.Noise {
+		sc *= noise(d)
+	}
+	if d.Private {
+		sc *= w.Private
+	}
+	sc *= 1 + w.Pop*c.pop
+	if d.User {
+		sc *= userBoost
+	}
+	return sc
+}
+
+// queryWeights are the idf weights of the query terms qs: the larger of
+// their docstring and name idf.
+func (s *snapshot) queryWeights(qs []string) []float64 {
+	ws := make([]float64, len(qs))
+	for i, t := range qs {
+		ws[i] = max(s.idfAll(fDoc, t), s.idfAll(fName, t))
+	}
+	return ws
+}
+
+// spelledBy returns the feature NameInQuery of a name: when every part of
+// its last component is a query term or a lexicon term of the query (exps),
+// the idf-weighted share of the query terms qs that its parts (namespace
+// included) stand for; otherwise 0.
+func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) float64 {
+	ws := s.queryWeights(qs)
+	total := 0.0
+	bits := map[string]uint64{}
+	for i, t := range qs {
+		total += ws[i]
+		bits[t] |= 1 << i
+	}
+	for _, x := range exps {
+		bits[x.term] |= x.covers
+	}
+	return func(name string) float64 {
+		last := names.Last(name)
+		var covered uint64
+		for _, t := range lexical.Terms(last) {
+			b, ok := bits[t]
+			if !ok {
+				return 0
+			}
+			covered |= b
+		}
+		if covered == 0 || total <= 0 {
+			return 0
+		}
+		if ns := name[:len(name)-len(last)]; ns != "" {
+			for _, t := range lexical.Terms(ns) {
+				covered |= bits[t]
+			}
+		}
+		v := 0.0
+		for i, w := range ws {
+			if covered&(1<<i) != 0 {
+				v += w
+			}
+		}
+		return v / total
+	}
+}
+
+// typeName reports whether d is a defining declaration whose last name
+// component is capitalised: a type, structure, class or predicate by Lean's
+// naming conventions.
+func typeName(d *library.Decl) bool {
+	if premiseKind(d.Kind) != 1 {
+		return false
+	}
+	for _, r := range names.Last(d.Name) {
+		return unicode.IsUpper(r)
+	}
+	return false
 }
 
 // noise is the damping of declarations that are rarely what a person
@@ -281,12 +394,17 @@ func noise(d *library.Decl) float64 {
 // candidate is one declaration being ranked, with its evidence.
 type candidate struct {
 	slot                         int32
-	base, bonus, score           float64
+	base, score                  float64
 	lexRank, nameRank, denseRank int
+	// nameHit sums the name channel's hits (1/(1 + rank/5)), nameExact
+	// counts the query being the full name, synName a synonym's target
+	// being it; dense is the min-max normalised cosine; pop is popularity.
+	nameHit, nameExact, synName, dense, pop float64
 	// phr is the best share of consecutive query terms found together;
 	// exactBold and exactName are 1 when a bold term or the name's pieces
-	// equal the query's terms.
-	phr, exactBold, exactName float64
+	// equal the query's terms; spelled is the share of the query the name
+	// spells (see spelledBy).
+	phr, exactBold, exactName, spelled float64
 	// where and what say which text matched best ("bold", "first
 	// sentence", "docstring", "name") and that text.
 	where, what string
@@ -486,7 +604,7 @@ func (a *searchAccum) release() {
 // terms and main-declaration description, times the square of the
 // idf-weighted share of query terms matched (synonyms stand in for the terms
 // they replace at a lower weight).
-func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) firstStage {
+func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, sw *searchWeights) firstStage {
 	type qterm struct {
 		t    string
 		w    float64
@@ -494,14 +612,13 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) 
 	}
 	var terms []qterm
 	total := 0.0
-	weights := make([]float64, len(qs))
+	weights := s.queryWeights(qs)
 	for i, t := range qs {
-		weights[i] = max(s.idfAll(fDoc, t), s.idfAll(fName, t))
 		total += weights[i]
 		terms = append(terms, qterm{t, 1, 1 << i})
 	}
 	for _, x := range exps {
-		terms = append(terms, qterm{x.term, synonymWeight, x.covers})
+		terms = append(terms, qterm{x.term, sw.Synonym * x.weight, x.covers})
 	}
 	if total <= 0 {
 		return firstStage{}
@@ -571,10 +688,10 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) 
 				tot += w
 			}
 			if tot > 0 {
-				sc += wName * v[fName] * min(1, v[fName]/tot)
+				sc += sw.Name * v[fName] * min(1, v[fName]/tot)
 			}
 		}
-		sc += wNS*v[fNS] + wDoc*v[fDoc] + wLead*v[fLead] + wBold*v[fBold] + wMain*v[fMain]
+		sc += sw.NS*v[fNS] + sw.Doc*v[fDoc] + sw.Lead*v[fLead] + sw.Bold*v[fBold] + sw.Main*v[fMain]
 		matched := 0.0
 		for i, w := range weights {
 			if a.mask[sl]&(1<<i) != 0 {

@@ -67,15 +67,7 @@ func TestSearchAblation(t *testing.T) {
 		configs = strings.Split(c, ",")
 	}
 	for _, set := range sets {
-		f, err := os.Open(set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		items, err := ReadBench(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		items := readBenchFile(t, set)
 		// Sub-query retrieval (a concept phrase → its top premise) is
 		// measured on the items whose gold are all premise-like.
 		var premItems []BenchItem
@@ -161,4 +153,19 @@ func TestSearchAblation(t *testing.T) {
 				filepath.Base(set), c, res.Queries, res.RecallAt["1"], res.RecallAt["5"], res.RecallAt["10"], res.MRR, res.P50ms, res.P95ms)
 		}
 	}
+}
+
+// readBenchFile reads a benchmark file in the bench retrieval format.
+func readBenchFile(tb testing.TB, path string) []BenchItem {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	items, err := ReadBench(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return items
 }

@@ -93,15 +93,7 @@ func BenchmarkRetrieveMathlib(b *testing.B) {
 	if root == "" || bench == "" {
 		b.Skip("set DRIFT_MATHLIB and DRIFT_BENCH")
 	}
-	f, err := os.Open(bench)
-	if err != nil {
-		b.Fatal(err)
-	}
-	items, err := ReadBench(f)
-	f.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	items := readBenchFile(b, bench)
 	e := benchEngine(b, root)
 	b.ResetTimer()
 	for i := range b.N {

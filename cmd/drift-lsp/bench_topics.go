@@ -112,4 +112,3 @@ func walkTopics(n *yaml.Node, add func(topic string, names []string)) {
 		}
 	}
 }
-

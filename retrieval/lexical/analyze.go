@@ -15,7 +15,7 @@ import (
 
 // Version identifies the analyzer's output: stored indexes built with
 // another version are rebuilt. Bump it with every change to Terms.
-const Version = 2
+const Version = 3
 
 // symbolWords folds Unicode math symbols to the words a docstring or a name
 // would use for them.
@@ -116,7 +116,8 @@ func Stem(w string) string {
 // Terms analyzes text into lower-case stemmed terms: Lean identifiers are
 // split on dots, underscores and camel case, LaTeX commands and Unicode math
 // symbols become words, stop words and one-letter variables are dropped,
-// accents are stripped and British spellings become American.
+// accents are stripped, British spellings become American and irregular
+// plurals singular (before stemming).
 // Code and prose are analyzed the same way so that a docstring word and a
 // name piece meet.
 func Terms(text string) []string { return TermsLaTeX(text, true) }
@@ -134,7 +135,7 @@ func TermsLaTeX(text string, latex bool) []string {
 		if utf8.RuneCountInString(w) == 1 && !unicode.IsDigit([]rune(w)[0]) {
 			return
 		}
-		out = append(out, Stem(American(StripAccents(w))))
+		out = append(out, Stem(Singular(American(StripAccents(w)))))
 	}
 	eachWord(text, latex, func(word string, cmd bool) {
 		if cmd {
