@@ -6,8 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 	"time"
 )
 
@@ -22,13 +20,7 @@ func TestQualityProofNet(t *testing.T) {
 	items := readBenchFile(t, bench)
 	start := time.Now()
 	cfg := Config{Corpus: []string{corpus}, CacheDir: os.Getenv("DRIFT_BENCH_CACHE"), Logf: t.Logf}
-	if os.Getenv("DRIFT_BENCH_EMBED") != "" {
-		emb, warn := embed.Default(embed.ConfigFrom(os.Getenv))
-		if emb == nil {
-			t.Skip(warn)
-		}
-		cfg.Embedder = emb
-	}
+	benchEmbedder(t, &cfg)
 	e, err := Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -40,9 +40,9 @@ type SearchRanking struct {
 	Synonyms bool
 	// Names fuses in the name channel for identifiers in the query.
 	Names bool
-	// Dense fuses in the embedding channel when vectors exist (off by
-	// default: +0.5 R@1 on the OOD set for 20–100 ms per query, see
-	// docs/retrieval.md).
+	// Dense adds the sentence encoder's cosine between the query and each
+	// candidate's stored vector as a feature of the ranking (not a
+	// channel: it adds no candidates); off by default (docs/retrieval.md).
 	Dense bool
 	// Plain replaces the first stage by plain BM25 over name pieces and
 	// docstrings and drops every prior: the baseline of the benchmark (use
@@ -233,17 +233,6 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 			}
 		}
 	}
-	if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
-		slots, sims := x.search(ctx, s, text, 50)
-		if len(slots) > 1 && sims[0] > sims[len(sims)-1] {
-			hi, lo := sims[0], sims[len(sims)-1]
-			for i, sl := range slots {
-				c := get(sl)
-				c.denseRank = i + 1
-				c.dense = float64((sims[i] - lo) / (hi - lo))
-			}
-		}
-	}
 	pool := make([]*candidate, 0, len(cands))
 	for _, c := range cands {
 		if allowed(s.decl(c.slot)) {
@@ -260,6 +249,15 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	if sr.Plain {
 		return pool, intent, nil
 	}
+	if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
+		slots := make([]int32, len(pool))
+		for i, c := range pool {
+			slots[i] = c.slot
+		}
+		for i, v := range x.similarities(ctx, s, text, slots) {
+			pool[i].dense = float64(v)
+		}
+	}
 	spelled := s.spelledBy(qs, exps)
 	for i, c := range pool {
 		d := s.decl(c.slot)
@@ -272,10 +270,9 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	return pool, intent, nil
 }
 
-// channelBonus is what the name and dense channels add to c's first-stage
-// score.
+// channelBonus is what the name channel adds to c's first-stage score.
 func (c *candidate) channelBonus(w *searchWeights) float64 {
-	return w.NameHit*c.nameHit + w.NameExact*c.nameExact + w.SynName*c.synName + w.Dense*c.dense
+	return w.NameHit*c.nameHit + w.NameExact*c.nameExact + w.SynName*c.synName
 }
 
 // rescore is c's score under the weights w for a query of intent in: the
@@ -286,7 +283,7 @@ func (c *candidate) rescore(w *searchWeights, in Intent, sr SearchRanking, d *li
 	if sr.Plain {
 		return sc
 	}
-	sc += w.Phrase*c.phr + w.ExactBold*c.exactBold + w.ExactName*c.exactName + w.NameInQuery*c.spelled
+	sc += w.Phrase*c.phr + w.ExactBold*c.exactBold + w.ExactName*c.exactName + w.NameInQuery*c.spelled + w.Dense*c.dense
 	if in != IntentTheorem && typeName(d) {
 		sc += w.TypeName
 	}
@@ -393,12 +390,13 @@ func noise(d *library.Decl) float64 {
 
 // candidate is one declaration being ranked, with its evidence.
 type candidate struct {
-	slot                         int32
-	base, score                  float64
-	lexRank, nameRank, denseRank int
+	slot              int32
+	base, score       float64
+	lexRank, nameRank int
 	// nameHit sums the name channel's hits (1/(1 + rank/5)), nameExact
 	// counts the query being the full name, synName a synonym's target
-	// being it; dense is the min-max normalised cosine; pop is popularity.
+	// being it; dense is the cosine of the query and the declaration's
+	// stored vector (0 without one); pop is popularity.
 	nameHit, nameExact, synName, dense, pop float64
 	// phr is the best share of consecutive query terms found together;
 	// exactBold and exactName are 1 when a bold term or the name's pieces
@@ -524,7 +522,7 @@ func longestRun(q, t []string) int {
 // channels reports the ranks at which the channels found c.
 func (c *candidate) channels() map[string]int {
 	out := map[string]int{}
-	for ch, r := range map[string]int{"lexical": c.lexRank, "names": c.nameRank, "dense": c.denseRank} {
+	for ch, r := range map[string]int{"lexical": c.lexRank, "names": c.nameRank} {
 		if r > 0 {
 			out[ch] = r
 		}
@@ -546,7 +544,7 @@ func (c *candidate) why(in Intent) string {
 	for _, ch := range []struct {
 		name string
 		r    int
-	}{{"lexical", c.lexRank}, {"names", c.nameRank}, {"dense", c.denseRank}} {
+	}{{"lexical", c.lexRank}, {"names", c.nameRank}} {
 		if ch.r > 0 {
 			parts = append(parts, fmt.Sprintf("%s #%d", ch.name, ch.r))
 		}

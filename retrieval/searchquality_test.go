@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
 
 // TestSearchAblation runs the search benchmark for the default ranking, the
@@ -168,4 +170,17 @@ func readBenchFile(tb testing.TB, path string) []BenchItem {
 		tb.Fatal(err)
 	}
 	return items
+}
+
+// benchEmbedder gives cfg the configured embedder when DRIFT_BENCH_EMBED is
+// set, and skips the test when none can be built.
+func benchEmbedder(t *testing.T, cfg *Config) {
+	if os.Getenv("DRIFT_BENCH_EMBED") == "" {
+		return
+	}
+	emb, warn := embed.Default(embed.ConfigFrom(os.Getenv))
+	if emb == nil {
+		t.Skip(warn)
+	}
+	cfg.Embedder = emb
 }

@@ -20,13 +20,14 @@ import (
 // objective is the mean MRR@10 of the sets, each with the signal that is
 // circular for it switched off (main for main-*, bold for bold-*). It is
 // how defaultWeights were chosen (docs/retrieval.md); it changes nothing
-// by itself. DRIFT_TUNE_ROUNDS bounds the rounds (default 6); a set
+// by itself. With DRIFT_BENCH_EMBED set (and the models installed) the
+// dense feature is on and its weight tuned too. DRIFT_TUNE_ROUNDS bounds the rounds (default 6); a set
 // larger than maxTuneItems is sampled with a fixed stride.
 // maxTuneItems bounds the items per set.
 const maxTuneItems = 800
 
 // firstStageWeights are the weights the tuner leaves alone: they shape the
-// first stage, which it runs once (and Dense, measured on its own).
+// first stage, which it runs once (and Dense, tuned only when on).
 var firstStageWeights = map[string]bool{"Name": true, "NS": true, "Doc": true, "Lead": true, "Bold": true, "Main": true, "Synonym": true, "Dense": true}
 
 func TestSearchTune(t *testing.T) {
@@ -34,7 +35,9 @@ func TestSearchTune(t *testing.T) {
 	if dir == "" || root == "" || os.Getenv("DRIFT_SEARCH_TUNE") == "" {
 		t.Skip("set DRIFT_SEARCH_TUNE=1, DRIFT_SEARCH_SETS and DRIFT_MATHLIB to fit the search weights")
 	}
-	e, err := Open(context.Background(), Config{Roots: []string{root}, CacheDir: os.Getenv("DRIFT_BENCH_CACHE"), Logf: t.Logf})
+	cfg := Config{Roots: []string{root}, CacheDir: os.Getenv("DRIFT_BENCH_CACHE"), Logf: t.Logf}
+	benchEmbedder(t, &cfg)
+	e, err := Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +46,11 @@ func TestSearchTune(t *testing.T) {
 	defer cancel()
 	if err := e.WaitReady(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if cfg.Embedder != nil {
+		if err := e.WaitEmbedded(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	sets, _ := filepath.Glob(filepath.Join(dir, "*-dev.jsonl"))
 	type devSet struct {
@@ -54,6 +62,7 @@ func TestSearchTune(t *testing.T) {
 	for _, path := range sets {
 		items := readBenchFile(t, path)
 		r := DefaultSearch
+		r.Dense = cfg.Embedder != nil
 		for _, sig := range []string{"main", "bold"} {
 			if strings.HasPrefix(filepath.Base(path), sig+"-") {
 				r, _ = r.Toggle(sig)
@@ -75,9 +84,10 @@ func TestSearchTune(t *testing.T) {
 	// (phrase features for the whole pool); each evaluation then only
 	// rescores them. The first stage's weights are therefore fixed here.
 	type query struct {
-		cands  []*candidate
-		intent Intent
-		gold   []string
+		cands     []*candidate
+		names, id []string
+		intent    Intent
+		gold      []string
 	}
 	snap, err := e.current()
 	if err != nil {
@@ -90,7 +100,13 @@ func TestSearchTune(t *testing.T) {
 			if err != nil && err != ErrEmptyQuery {
 				t.Fatal(err)
 			}
-			qsets[i] = append(qsets[i], query{cs, in, it.Gold})
+			q := query{cands: cs, intent: in, gold: it.Gold}
+			for _, c := range cs {
+				d := snap.decl(c.slot)
+				q.names = append(q.names, d.Name)
+				q.id = append(q.id, docID(d))
+			}
+			qsets[i] = append(qsets[i], q)
 		}
 	}
 	eval := func(w searchWeights) (float64, []float64) {
@@ -99,18 +115,21 @@ func TestSearchTune(t *testing.T) {
 		for i, d := range devs {
 			mrr := 0.0
 			for _, q := range qsets[i] {
-				for _, c := range q.cands {
+				order := make([]int, len(q.cands))
+				for j, c := range q.cands {
 					c.score = c.rescore(&w, q.intent, d.r, snap.decl(c.slot), e.ranking.UserBoost)
+					order[j] = j
 				}
-				sort.Slice(q.cands, func(a, b int) bool {
-					if q.cands[a].score != q.cands[b].score {
-						return q.cands[a].score > q.cands[b].score
+				sort.Slice(order, func(a, b int) bool {
+					ca, cb := q.cands[order[a]], q.cands[order[b]]
+					if ca.score != cb.score {
+						return ca.score > cb.score
 					}
-					return docID(snap.decl(q.cands[a].slot)) < docID(snap.decl(q.cands[b].slot))
+					return q.id[order[a]] < q.id[order[b]]
 				})
 				seen := map[string]bool{}
-				for _, c := range q.cands {
-					n := snap.decl(c.slot).Name
+				for _, j := range order {
+					n := q.names[j]
 					if seen[n] {
 						continue
 					}
@@ -129,13 +148,25 @@ func TestSearchTune(t *testing.T) {
 		}
 		return sum / float64(len(devs)), per
 	}
+	for i, d := range devs {
+		in := 0
+		for _, q := range qsets[i] {
+			for _, c := range q.cands {
+				if slices.Contains(q.gold, snap.decl(c.slot).Name) {
+					in++
+					break
+				}
+			}
+		}
+		fmt.Printf("DRIFT_TUNE %s: a gold declaration among the candidates for %d of %d queries\n", d.name, in, len(qsets[i]))
+	}
 	w := defaultWeights
 	best, per := eval(w)
 	fmt.Printf("DRIFT_TUNE start %.3f %v\n", best, per)
 	ps := w.params()
 	keys := make([]string, 0, len(ps))
 	for k := range ps {
-		if !firstStageWeights[k] {
+		if !firstStageWeights[k] || k == "Dense" && cfg.Embedder != nil {
 			keys = append(keys, k)
 		}
 	}
