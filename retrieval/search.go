@@ -191,7 +191,20 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	qs := uniq(seq)
 	exps := syn.expand(qs)
 	alts := syn.rewrites(seq)
-	first := s.humanScores(qs, exps, sr, w)
+	// Declarations whose names the query's words spell by Lean's naming
+	// conventions are candidates wherever the first stage ranks them.
+	spelledSlots := map[int32]bool{}
+	if sr.Names && intent != IntentName {
+		for _, form := range nameForms(text) {
+			ns := s.names.Suffix(form)
+			for _, n := range ns[:min(len(ns), maxFormHits)] {
+				for _, sl := range s.slotsOf(n) {
+					spelledSlots[sl] = true
+				}
+			}
+		}
+	}
+	first := s.humanScores(qs, exps, sr, w, spelledSlots)
 	cands := map[int32]*candidate{}
 	get := func(sl int32) *candidate {
 		c := cands[sl]
@@ -207,6 +220,13 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 			c := get(sl)
 			c.base = first.scores[i] / top
 			c.lexRank = i + 1
+		}
+	}
+	if len(first.slots) > 0 {
+		for sl := range spelledSlots {
+			if c := get(sl); c.lexRank == 0 {
+				c.base = first.extra[sl] / first.scores[0]
+			}
 		}
 	}
 	if sr.Names {
@@ -268,6 +288,41 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		c.pop = s.popularity(d.Name)
 	}
 	return pool, intent, nil
+}
+
+// maxFormHits bounds the declarations one name form adds as candidates.
+const maxFormHits = 8
+
+// nameForms returns the Lean names that runs of one to three consecutive
+// words of a query spell by the naming conventions: UpperCamelCase with the
+// last word singular, with and without the Is prefix of predicates
+// ("compact spaces" → Compact, IsCompact, CompactSpace, IsCompactSpace,
+// Space, IsSpace). Runs never cross a stop word or a symbol.
+func nameForms(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, run := range lexical.WordRuns(text) {
+		for i := range run {
+			for j := i + 1; j <= min(i+3, len(run)); j++ {
+				var b strings.Builder
+				for k, w := range run[i:j] {
+					if k == j-i-1 {
+						w = lexical.SingularForm(w)
+					}
+					r := []rune(w)
+					b.WriteRune(unicode.ToUpper(r[0]))
+					b.WriteString(string(r[1:]))
+				}
+				for _, f := range []string{b.String(), "Is" + b.String()} {
+					if !seen[f] {
+						seen[f] = true
+						out = append(out, f)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // channelBonus is what the name channel adds to c's first-stage score.
@@ -567,6 +622,9 @@ func oneLineCut(s string, n int) string {
 type firstStage struct {
 	slots  []int32
 	scores []float64
+	// extra are the first-stage scores of the slots asked for by name
+	// (see nameForms), wherever they rank.
+	extra map[int32]float64
 }
 
 // searchAccum accumulates per-field scores and matched-term masks over
@@ -602,7 +660,7 @@ func (a *searchAccum) release() {
 // terms and main-declaration description, times the square of the
 // idf-weighted share of query terms matched (synonyms stand in for the terms
 // they replace at a lower weight).
-func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, sw *searchWeights) firstStage {
+func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, sw *searchWeights, extra map[int32]bool) firstStage {
 	type qterm struct {
 		t    string
 		w    float64
@@ -665,6 +723,7 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, 
 		}
 	}
 	h := s.top(searchPool)
+	extraScores := map[int32]float64{}
 	nameIDF := map[string]float64{} // memo: name terms recur across slots
 	for _, sl := range a.touched {
 		v := a.v[sl]
@@ -698,12 +757,15 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, 
 		}
 		cov := matched / total
 		h.push(sl, sc*cov*cov)
+		if extra[sl] {
+			extraScores[sl] = sc * cov * cov
+		}
 	}
 	slots, scores := h.sorted()
 	for len(scores) > 0 && scores[len(scores)-1] <= 0 {
 		slots, scores = slots[:len(slots)-1], scores[:len(scores)-1]
 	}
-	return firstStage{slots: slots, scores: scores}
+	return firstStage{slots: slots, scores: scores, extra: extraScores}
 }
 
 // synonyms returns the engine's synonym table, mined from the library the

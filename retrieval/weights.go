@@ -44,12 +44,13 @@ type searchWeights struct {
 var defaultWeights = searchWeights{
 	Name: 1, NS: 0.2, Doc: 0.35, Lead: 0.5, Bold: 0.9, Main: 0.5,
 	Synonym: 0.7,
-	NameHit: 0.6, NameExact: 1.5, SynName: 0.8,
-	Phrase: 0.35, ExactBold: 0.5, ExactName: 0.4,
-	Pop:          0.05,
+	NameHit: 0, NameExact: 1.5, SynName: 0.2,
+	Phrase: 0.525, ExactBold: 2.4, ExactName: 0.6,
+	NameInQuery: 0.51, TypeName: 0, Depth: 0.15,
+	Pop:          0.06,
 	MainBoost:    1.2,
-	DefInTheorem: 0.6, TheoremInDef: 0.55, TheoremInAny: 0.8,
-	Instance: 0.4, Notation: 0.5, FieldCtor: 0.7, Private: 0.7,
+	DefInTheorem: 0.9, TheoremInDef: 0.55, TheoremInAny: 0.8,
+	Instance: 0.8, Notation: 0.5, FieldCtor: 0.7, Private: 0.7,
 	Dense: 0.2,
 }
 

@@ -155,6 +155,48 @@ func TermsLaTeX(text string, latex bool) []string {
 	return out
 }
 
+// WordRuns splits prose into runs of consecutive lower-case words (accents
+// stripped, possessives dropped, hyphenated words split): a stop word, a
+// one-letter word, math between dollars, a digit or punctuation other than
+// a hyphen or an apostrophe ends a run. Name forms are built from runs.
+func WordRuns(text string) [][]string {
+	var runs [][]string
+	var cur []string
+	end := func() {
+		if len(cur) > 0 {
+			runs = append(runs, cur)
+			cur = nil
+		}
+	}
+	math := false
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '–' }) {
+		if strings.Count(f, "$")%2 == 1 {
+			math = !math
+			end()
+			continue
+		}
+		w := strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(StripAccents(f)), "'s"), "’s")
+		trimmed := strings.TrimRightFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		plain := !math && trimmed != "" && utf8.RuneCountInString(trimmed) > 1 && !stopWords[trimmed]
+		for _, r := range trimmed {
+			if !unicode.IsLetter(r) {
+				plain = false
+				break
+			}
+		}
+		if !plain {
+			end()
+			continue
+		}
+		cur = append(cur, trimmed)
+		if trimmed != w { // punctuation after the word ends the run
+			end()
+		}
+	}
+	end()
+	return runs
+}
+
 // eachWord scans text and calls f for every identifier-like word (with
 // latex=true for the name of a LaTeX command) and for every folded symbol.
 func eachWord(text string, latex bool, f func(word string, latex bool)) {

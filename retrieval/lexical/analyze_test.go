@@ -78,3 +78,35 @@ func TestStripAccents(t *testing.T) {
 		t.Errorf("Terms with accents = %q, without = %q", got, want)
 	}
 }
+
+func TestWordRuns(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want [][]string
+	}{
+		{"compact spaces", [][]string{{"compact", "spaces"}}},
+		{"ideal of a commutative ring", [][]string{{"ideal"}, {"commutative", "ring"}}},
+		{"Euler's totient function", [][]string{{"euler", "totient", "function"}}},
+		{"path-connected spaces, and groups", [][]string{{"path", "connected", "spaces"}, {"groups"}}},
+		{"$p$-adic number", [][]string{{"adic", "number"}}},
+		{"isomorphism with $K^n$", [][]string{{"isomorphism"}}},
+		{"Hölder's inequality", [][]string{{"holder", "inequality"}}},
+		{"", nil},
+	} {
+		if got := WordRuns(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("WordRuns(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSingularForm(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"spaces", "space"}, {"groups", "group"}, {"boundaries", "boundary"}, {"matrices", "matrix"},
+		{"series", "series"}, {"class", "class"}, {"torus", "torus"}, {"basis", "basis"}, {"bases", "basis"},
+		{"group", "group"}, {"sets", "set"},
+	} {
+		if got := SingularForm(tc.in); got != tc.want {
+			t.Errorf("SingularForm(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
