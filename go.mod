@@ -3,8 +3,8 @@ module github.com/drift-lsp/drift-lsp
 go 1.26.8
 
 require (
-	github.com/blevesearch/go-porterstemmer v1.0.3
 	github.com/fsnotify/fsnotify v1.10.1
+	github.com/kljensen/snowball v0.10.0
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/yalue/onnxruntime_go v1.27.0
 	go.lsp.dev/jsonrpc2 v1.0.1

@@ -93,22 +93,29 @@ func TestSearchTune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qsets := make([][]query, len(devs))
-	for i, d := range devs {
-		for _, it := range d.items {
-			cs, in, err := e.searchCandidates(ctx, snap, Query{Text: it.Query, K: 10}, d.r, 1<<30)
-			if err != nil && err != ErrEmptyQuery {
-				t.Fatal(err)
+	gather := func(w searchWeights) [][]query {
+		qsets := make([][]query, len(devs))
+		for i, d := range devs {
+			r := d.r
+			r.w = &w
+			for _, it := range d.items {
+				cs, in, err := e.searchCandidates(ctx, snap, Query{Text: it.Query, K: 10}, r, 1<<30)
+				if err != nil && err != ErrEmptyQuery {
+					t.Fatal(err)
+				}
+				q := query{cands: cs, intent: in, gold: it.Gold}
+				for _, c := range cs {
+					d := snap.decl(c.slot)
+					q.names = append(q.names, d.Name)
+					q.id = append(q.id, docID(d))
+				}
+				qsets[i] = append(qsets[i], q)
 			}
-			q := query{cands: cs, intent: in, gold: it.Gold}
-			for _, c := range cs {
-				d := snap.decl(c.slot)
-				q.names = append(q.names, d.Name)
-				q.id = append(q.id, docID(d))
-			}
-			qsets[i] = append(qsets[i], q)
 		}
+		return qsets
 	}
+	w := defaultWeights
+	qsets := gather(w)
 	eval := func(w searchWeights) (float64, []float64) {
 		var per []float64
 		sum := 0.0
@@ -160,7 +167,6 @@ func TestSearchTune(t *testing.T) {
 		}
 		fmt.Printf("DRIFT_TUNE %s: a gold declaration among the candidates for %d of %d queries\n", d.name, in, len(qsets[i]))
 	}
-	w := defaultWeights
 	best, per := eval(w)
 	fmt.Printf("DRIFT_TUNE start %.3f %v\n", best, per)
 	ps := w.params()
@@ -171,6 +177,32 @@ func TestSearchTune(t *testing.T) {
 		}
 	}
 	sort.Strings(keys)
+	// With DRIFT_TUNE_FIRST set, each first-stage weight is halved and
+	// doubled first, gathering the candidates again for each try.
+	if os.Getenv("DRIFT_TUNE_FIRST") != "" {
+		var first []string
+		for k := range firstStageWeights {
+			if k != "Dense" {
+				first = append(first, k)
+			}
+		}
+		sort.Strings(first)
+		for _, k := range first {
+			for _, m := range []float64{0.5, 2} {
+				w2 := w
+				*w2.params()[k] *= m
+				old := qsets
+				qsets = gather(w2)
+				if sc, ps := eval(w2); sc > best+0.05 {
+					w, best, per = w2, sc, ps
+					fmt.Printf("DRIFT_TUNE first stage %s=%g → %.3f %v\n", k, *w.params()[k], best, per)
+					break
+				}
+				qsets = old
+			}
+		}
+		qsets = gather(w)
+	}
 	rounds := 6
 	if n, err := fmt.Sscan(os.Getenv("DRIFT_TUNE_ROUNDS"), &rounds); n != 1 || err != nil {
 		rounds = 6

@@ -10,12 +10,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	porterstemmer "github.com/blevesearch/go-porterstemmer"
+	"github.com/kljensen/snowball/english"
 )
 
 // Version identifies the analyzer's output: stored indexes built with
 // another version are rebuilt. Bump it with every change to Terms.
-const Version = 3
+const Version = 4
 
 // symbolWords folds Unicode math symbols to the words a docstring or a name
 // would use for them.
@@ -97,7 +97,8 @@ const maxStemCache = 1 << 20
 
 var stemCount atomic.Int64
 
-// Stem returns the English stem of a lower-case word.
+// Stem returns the English stem of a lower-case word: the Snowball English
+// (Porter2) stemmer of github.com/kljensen/snowball.
 func Stem(w string) string {
 	if len(w) <= 3 {
 		return w
@@ -105,7 +106,7 @@ func Stem(w string) string {
 	if v, ok := stems.Load(w); ok {
 		return v.(string)
 	}
-	st := porterstemmer.StemString(w)
+	st := english.Stem(w, true)
 	if stemCount.Load() < maxStemCache {
 		stemCount.Add(1)
 		stems.Store(w, st)

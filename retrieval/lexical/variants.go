@@ -95,7 +95,7 @@ func American(w string) string {
 }
 
 // irregularPlurals maps the Latin and Greek plurals of mathematical nouns to
-// their singulars: the Porter stemmer, a suffix stripper, leaves matrices →
+// their singulars: the stemmer, a suffix stripper, leaves matrices →
 // matric beside matrix → matrix. Regular plurals are the stemmer's.
 var irregularPlurals = map[string]string{
 	"matrices": "matrix", "vertices": "vertex", "indices": "index", "simplices": "simplex",
