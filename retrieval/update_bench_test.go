@@ -87,15 +87,20 @@ func BenchmarkUpdateFile(b *testing.B) {
 	}
 }
 
-// BenchmarkRetrieveMathlib measures premise ranking on Mathlib for the
-// queries of DRIFT_BENCH.
-func BenchmarkRetrieveMathlib(b *testing.B) {
+// mathlibBench opens the engine over DRIFT_MATHLIB and reads the queries of
+// DRIFT_BENCH, or skips.
+func mathlibBench(b *testing.B) (*Engine, []BenchItem) {
 	root, bench := os.Getenv("DRIFT_MATHLIB"), os.Getenv("DRIFT_BENCH")
 	if root == "" || bench == "" {
 		b.Skip("set DRIFT_MATHLIB and DRIFT_BENCH")
 	}
-	items := readBenchFile(b, bench)
-	e := benchEngine(b, root)
+	return benchEngine(b, root), readBenchFile(b, bench)
+}
+
+// BenchmarkRetrieveMathlib measures premise ranking on Mathlib for the
+// queries of DRIFT_BENCH.
+func BenchmarkRetrieveMathlib(b *testing.B) {
+	e, items := mathlibBench(b)
 	b.ResetTimer()
 	for i := range b.N {
 		if _, err := e.Retrieve(context.Background(), items[i%len(items)].Query, nil, 5); err != nil {
@@ -110,12 +115,7 @@ func BenchmarkRetrieveMathlib(b *testing.B) {
 // query, its p50 and p95 in milliseconds, and the process's resident memory
 // (VmRSS and its peak VmHWM, in MB) after the run.
 func BenchmarkSearchMathlib(b *testing.B) {
-	root, bench := os.Getenv("DRIFT_MATHLIB"), os.Getenv("DRIFT_BENCH")
-	if root == "" || bench == "" {
-		b.Skip("set DRIFT_MATHLIB and DRIFT_BENCH")
-	}
-	items := readBenchFile(b, bench)
-	e := benchEngine(b, root)
+	e, items := mathlibBench(b)
 	// The synonym table and the first queries' caches are warmed once.
 	if _, err := e.Search(context.Background(), Query{Text: items[0].Query}); err != nil {
 		b.Fatal(err)
