@@ -38,6 +38,13 @@ type SearchRanking struct {
 	// Synonyms expands the query with the hand list and the synonyms mined
 	// from the library.
 	Synonyms bool
+	// Lexicon adds, to the synonyms, the lexicon of Lean's naming
+	// conventions: the name parts mined from the library and the
+	// hand-checked abbreviations (leanConventions).
+	Lexicon bool
+	// Forms makes candidates of the declarations whose names the query's
+	// words spell (nameForms).
+	Forms bool
 	// Names fuses in the name channel for identifiers in the query.
 	Names bool
 	// Dense adds the sentence encoder's cosine between the query and each
@@ -63,7 +70,7 @@ func (r SearchRanking) weights() *searchWeights {
 // DefaultSearch is the search ranking used by workspace/symbol, the editor
 // commands, `drift-lsp search` and `bench search`.
 var DefaultSearch = SearchRanking{
-	Intent: true, Phrase: true, Bold: true, Lead: true, Main: true, Noise: true,
+	Intent: true, Phrase: true, Bold: true, Lead: true, Main: true, Noise: true, Lexicon: true, Forms: true,
 	Synonyms: true, Names: true,
 }
 
@@ -73,13 +80,13 @@ var BaselineSearch = SearchRanking{Plain: true}
 
 // SearchSignals names the switches of SearchRanking for `bench search
 // --toggle`; Toggle flips one.
-var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "names", "dense"}
+var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "lexicon", "forms", "names", "dense"}
 
 // Toggle returns r with the named signal switched (off when it was on, on
 // when it was off).
 func (r SearchRanking) Toggle(signal string) (SearchRanking, error) {
 	p := map[string]*bool{"intent": &r.Intent, "phrase": &r.Phrase, "bold": &r.Bold, "lead": &r.Lead, "main": &r.Main,
-		"noise": &r.Noise, "synonyms": &r.Synonyms, "names": &r.Names, "dense": &r.Dense}[signal]
+		"noise": &r.Noise, "synonyms": &r.Synonyms, "lexicon": &r.Lexicon, "forms": &r.Forms, "names": &r.Names, "dense": &r.Dense}[signal]
 	if p == nil {
 		return r, fmt.Errorf("unknown search signal %q (known: %s)", signal, strings.Join(SearchSignals, ", "))
 	}
@@ -184,6 +191,9 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	var syn *synonymTable
 	if sr.Synonyms {
 		syn = e.synonyms(s)
+		if !sr.Lexicon {
+			syn = syn.only("hand")
+		}
 	}
 	allowed := func(d *library.Decl) bool {
 		return len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)
@@ -194,7 +204,7 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	// Declarations whose names the query's words spell by Lean's naming
 	// conventions are candidates wherever the first stage ranks them.
 	spelledSlots := map[int32]bool{}
-	if sr.Names && intent != IntentName {
+	if sr.Forms && intent != IntentName {
 		for _, form := range nameForms(text) {
 			ns := s.names.Suffix(form)
 			for _, n := range ns[:min(len(ns), maxFormHits)] {

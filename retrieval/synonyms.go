@@ -96,6 +96,20 @@ func (t *synonymTable) add(from, to, source string, weight float64) {
 	}
 }
 
+// only returns the table of the rules from source ("hand", "lean",
+// "mined"), for the ablation.
+func (t *synonymTable) only(source string) *synonymTable {
+	out := &synonymTable{byFirst: map[string][]synRule{}}
+	for k, rs := range t.byFirst {
+		for _, r := range rs {
+			if r.source == source {
+				out.byFirst[k] = append(out.byFirst[k], r)
+			}
+		}
+	}
+	return out
+}
+
 // expansion is an alternative term a synonym adds to a query, with the bits
 // of the query terms it stands in for.
 type expansion struct {
