@@ -606,6 +606,9 @@ func (c *candidate) why(in Intent) string {
 	case c.phr > 0:
 		parts = append(parts, fmt.Sprintf("phrase in %s: %q", c.where, oneLineCut(c.what, 120)))
 	}
+	if c.exactName == 0 && c.spelled > 0 {
+		parts = append(parts, fmt.Sprintf("name spells %.0f%% of the query", 100*c.spelled))
+	}
 	for _, ch := range []struct {
 		name string
 		r    int
