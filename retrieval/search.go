@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -385,7 +386,8 @@ func (s *snapshot) queryWeights(qs []string) []float64 {
 // spelledBy returns the feature NameInQuery of a name: when every part of
 // its last component is a query term or a lexicon term of the query (exps),
 // the idf-weighted share of the query terms qs that its parts (namespace
-// included) stand for; otherwise 0.
+// included) stand for, a capitalised name standing for the implicit head
+// nouns too (implicitHeads); otherwise 0.
 func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) float64 {
 	ws := s.queryWeights(qs)
 	total := 0.0
@@ -396,6 +398,12 @@ func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) fl
 	}
 	for _, x := range exps {
 		bits[x.term] |= x.covers
+	}
+	var heads uint64
+	for i, t := range qs {
+		if implicitHeads[t] {
+			heads |= 1 << i
+		}
 	}
 	return func(name string) float64 {
 		last := names.Last(name)
@@ -415,6 +423,9 @@ func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) fl
 				covered |= bits[t]
 			}
 		}
+		if r, _ := utf8.DecodeRuneInString(last); unicode.IsUpper(r) {
+			covered |= heads
+		}
 		v := 0.0
 		for i, w := range ws {
 			if covered&(1<<i) != 0 {
@@ -424,6 +435,11 @@ func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) fl
 		return v / total
 	}
 }
+
+// implicitHeads are the (analyzed) nouns that a predicate's capitalised
+// name leaves implicit by Lean's conventions: Continuous is a continuous
+// function, Injective an injective map.
+var implicitHeads = map[string]bool{lexical.Stem("function"): true, lexical.Stem("map"): true, lexical.Stem("mapping"): true}
 
 // typeName reports whether d is a defining declaration whose last name
 // component is capitalised: a type, structure, class or predicate by Lean's
