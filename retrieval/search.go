@@ -350,13 +350,7 @@ func (c *candidate) rescore(w *searchWeights, in Intent, sr SearchRanking, d *li
 		return sc
 	}
 	sc += w.Phrase*c.phr + w.ExactBold*c.exactBold + w.ExactName*c.exactName + w.NameInQuery*c.spelled + w.Dense*c.dense
-	if in != IntentTheorem && typeName(d) {
-		sc += w.TypeName
-	}
 	sc *= w.kindPrior(in, d.Kind)
-	if ns := strings.Count(d.Name, "."); ns > 0 {
-		sc /= 1 + w.Depth*float64(ns)
-	}
 	if sr.Main && d.Main {
 		sc *= w.MainBoost
 	}
@@ -387,7 +381,8 @@ func (s *snapshot) queryWeights(qs []string) []float64 {
 // its last component is a query term or a lexicon term of the query (exps),
 // the idf-weighted share of the query terms qs that its parts (namespace
 // included) stand for, a capitalised name standing for the implicit head
-// nouns too (implicitHeads); otherwise 0.
+// nouns too (implicitHeads), squared (a name that spells a word of a long
+// sentence is no concept match); otherwise 0.
 func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) float64 {
 	ws := s.queryWeights(qs)
 	total := 0.0
@@ -432,7 +427,7 @@ func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) fl
 				v += w
 			}
 		}
-		return v / total
+		return (v / total) * (v / total)
 	}
 }
 
@@ -440,19 +435,6 @@ func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) fl
 // name leaves implicit by Lean's conventions: Continuous is a continuous
 // function, Injective an injective map.
 var implicitHeads = map[string]bool{lexical.Stem("function"): true, lexical.Stem("map"): true, lexical.Stem("mapping"): true}
-
-// typeName reports whether d is a defining declaration whose last name
-// component is capitalised: a type, structure, class or predicate by Lean's
-// naming conventions.
-func typeName(d *library.Decl) bool {
-	if premiseKind(d.Kind) != 1 {
-		return false
-	}
-	for _, r := range names.Last(d.Name) {
-		return unicode.IsUpper(r)
-	}
-	return false
-}
 
 // noise is the damping of declarations that are rarely what a person
 // searches for: deprecated aliases and simp lemmas.
