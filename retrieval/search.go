@@ -351,6 +351,9 @@ func (c *candidate) rescore(w *searchWeights, in Intent, sr SearchRanking, d *li
 	}
 	sc += w.Phrase*c.phr + w.ExactBold*c.exactBold + w.ExactName*c.exactName + w.NameInQuery*c.spelled + w.Dense*c.dense
 	sc *= w.kindPrior(in, d.Kind)
+	if ns := strings.Count(d.Name, "."); ns > 0 {
+		sc /= 1 + w.Depth*float64(ns)
+	}
 	if sr.Main && d.Main {
 		sc *= w.MainBoost
 	}

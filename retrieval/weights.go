@@ -19,6 +19,9 @@ type searchWeights struct {
 	// when every part of its last component is a query word (directly or
 	// through the lexicon): "continuous function" → Continuous.
 	NameInQuery float64
+	// Depth damps each namespace component: ×1/(1 + Depth·components)
+	// (Mathlib keeps its concepts near the root namespace).
+	Depth float64
 	// Pop weighs popularity (log of one plus the statements using a name).
 	Pop float64
 	// MainBoost multiplies the main declarations of a module docstring.
@@ -40,7 +43,7 @@ var defaultWeights = searchWeights{
 	Synonym: 0.7,
 	NameHit: 0, NameExact: 1.5, SynName: 0.2,
 	Phrase: 0.525, ExactBold: 2.4, ExactName: 0.6,
-	NameInQuery:  0.51,
+	NameInQuery: 0.51, Depth: 0.15,
 	Pop:          0.06,
 	MainBoost:    1.2,
 	DefInTheorem: 0.9, TheoremInDef: 0.55, TheoremInAny: 0.8,
@@ -54,7 +57,7 @@ func (w *searchWeights) params() map[string]*float64 {
 		"Name": &w.Name, "NS": &w.NS, "Doc": &w.Doc, "Lead": &w.Lead, "Bold": &w.Bold, "Main": &w.Main,
 		"Synonym": &w.Synonym, "NameHit": &w.NameHit, "NameExact": &w.NameExact, "SynName": &w.SynName,
 		"Phrase": &w.Phrase, "ExactBold": &w.ExactBold, "ExactName": &w.ExactName,
-		"NameInQuery": &w.NameInQuery, "Pop": &w.Pop,
+		"NameInQuery": &w.NameInQuery, "Depth": &w.Depth, "Pop": &w.Pop,
 		"MainBoost": &w.MainBoost, "DefInTheorem": &w.DefInTheorem, "TheoremInDef": &w.TheoremInDef,
 		"TheoremInAny": &w.TheoremInAny, "Instance": &w.Instance, "Notation": &w.Notation,
 		"FieldCtor": &w.FieldCtor, "Private": &w.Private, "Dense": &w.Dense,
