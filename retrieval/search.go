@@ -203,9 +203,11 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	exps := syn.expand(qs)
 	alts := syn.rewrites(seq)
 	// Declarations whose names the query's words spell by Lean's naming
-	// conventions are candidates wherever the first stage ranks them.
+	// conventions are candidates wherever the first stage ranks them, for
+	// a topic-shaped query (a sentence names no declaration; its forms only
+	// cost time).
 	spelledSlots := map[int32]bool{}
-	if sr.Forms && intent != IntentName {
+	if sr.Forms && intent != IntentName && len(strings.Fields(text)) <= maxFormWords {
 		for _, form := range nameForms(text) {
 			ns := s.names.Suffix(form)
 			for _, n := range ns[:min(len(ns), maxFormHits)] {
@@ -301,8 +303,12 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	return pool, intent, nil
 }
 
-// maxFormHits bounds the declarations one name form adds as candidates.
-const maxFormHits = 8
+// maxFormHits bounds the declarations one name form adds as candidates;
+// maxFormWords is the longest query (in words) whose forms are looked up.
+const (
+	maxFormHits  = 8
+	maxFormWords = 6
+)
 
 // nameForms returns the Lean names that runs of one to three consecutive
 // words of a query spell by the naming conventions: UpperCamelCase with the
@@ -679,16 +685,17 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, 
 		t    string
 		w    float64
 		bits uint64
+		name bool // name and namespace fields only
 	}
 	var terms []qterm
 	total := 0.0
 	weights := s.queryWeights(qs)
 	for i, t := range qs {
 		total += weights[i]
-		terms = append(terms, qterm{t, 1, 1 << i})
+		terms = append(terms, qterm{t, 1, 1 << i, false})
 	}
 	for _, x := range exps {
-		terms = append(terms, qterm{x.term, sw.Synonym * x.weight, x.covers})
+		terms = append(terms, qterm{x.term, sw.Synonym * x.weight, x.covers, x.name})
 	}
 	if total <= 0 {
 		return firstStage{}
@@ -718,6 +725,9 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, 
 	defer a.release()
 	for _, qt := range terms {
 		for _, f := range fields {
+			if qt.name && f != fName && f != fNS {
+				continue
+			}
 			idf := s.idfAll(f, qt.t)
 			if idf <= 0 {
 				continue

@@ -117,6 +117,9 @@ type expansion struct {
 	covers uint64
 	rule   string
 	weight float64
+	// name is set for a lexicon term (a name part): it is looked up in the
+	// name and namespace fields only.
+	name bool
 }
 
 // expand returns the terms that synonyms add to the analyzed query seq.
@@ -141,7 +144,7 @@ func (t *synonymTable) expand(seq []string) []expansion {
 			for _, term := range r.to {
 				if !seen[term] {
 					seen[term] = true
-					out = append(out, expansion{term: term, covers: mask, rule: strings.Join(r.from, " ") + " → " + strings.Join(r.to, " "), weight: r.weight})
+					out = append(out, expansion{term: term, covers: mask, rule: strings.Join(r.from, " ") + " → " + strings.Join(r.to, " "), weight: r.weight, name: r.source != "hand"})
 				}
 			}
 		}
