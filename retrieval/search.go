@@ -616,6 +616,9 @@ func (c *candidate) why(in Intent) string {
 	if c.exactName == 0 && c.spelled > 0 {
 		parts = append(parts, fmt.Sprintf("name spells %.0f%% of the query", 100*c.spelled))
 	}
+	if c.dense != 0 {
+		parts = append(parts, fmt.Sprintf("dense cosine %.2f", c.dense))
+	}
 	for _, ch := range []struct {
 		name string
 		r    int
