@@ -13,6 +13,8 @@ import (
 // MRR is the mean reciprocal rank of the first gold hit within k. Rates are
 // percentages.
 type SearchBenchResult struct {
+	// Set names the benchmark file (bench search with several sets).
+	Set      string             `json:"set,omitempty"`
 	K        int                `json:"k"`
 	Queries  int                `json:"queries"`
 	RecallAt map[string]float64 `json:"recall_at"`

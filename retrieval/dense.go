@@ -308,6 +308,34 @@ func (x *denseIndex) search(ctx context.Context, s *snapshot, text string, n int
 	return out, sims
 }
 
+// similarities returns the cosine between the query text and each of the
+// declarations at slots that has a stored vector (0 for the others), or nil
+// when the query cannot be embedded: the dense feature of search.
+func (x *denseIndex) similarities(ctx context.Context, s *snapshot, text string, slots []int32) []float32 {
+	vs, err := x.model.Embed(ctx, []string{text})
+	if err != nil || len(vs) != 1 || len(vs[0]) != x.dim || x.dim == 0 {
+		return nil
+	}
+	q := vs[0]
+	out := make([]float32, len(slots))
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	for i, sl := range slots {
+		d := s.decl(sl)
+		if !wantsVector(d) {
+			continue
+		}
+		if v, ok := x.vecs[textKey(x.model.Name(), embedText(d))]; ok {
+			var dot float32
+			for j, c := range q {
+				dot += c * v[j]
+			}
+			out[i] = dot
+		}
+	}
+	return out
+}
+
 // embedAll embeds every declaration that lacks a vector, in the background,
 // and again after updates; the dense channel serves whatever is done. It
 // never holds the engine's lock: queries go on at full speed.

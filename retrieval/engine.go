@@ -214,7 +214,7 @@ func (e *Engine) buildIndexes() error {
 	if b == nil {
 		how = "built (" + why + ")"
 		done := make(chan struct{})
-		var mined [][2]string
+		var mined []lexPair
 		go func() {
 			nm = names.New(kept)
 			mined = minePairs(kept)

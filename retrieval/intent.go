@@ -108,29 +108,29 @@ func DetectIntent(query string) Intent {
 }
 
 // kindPrior is the factor by which a declaration's kind fits an intent.
-func kindPrior(in Intent, k library.Kind) float64 {
+func (w *searchWeights) kindPrior(in Intent, k library.Kind) float64 {
 	theorem := k == library.KindTheorem
 	def := premiseKind(k) == 1 || k == library.KindAbbrev
 	switch {
 	case k == library.KindInstance:
-		return 0.4
+		return w.Instance
 	case k == library.KindNotation:
-		return 0.5
+		return w.Notation
 	case k == library.KindField || k == library.KindConstructor:
-		return 0.7
+		return w.FieldCtor
 	}
 	switch in {
 	case IntentTheorem:
 		if def {
-			return 0.6
+			return w.DefInTheorem
 		}
 	case IntentDefinition:
 		if theorem {
-			return 0.55
+			return w.TheoremInDef
 		}
 	case IntentAny:
 		if theorem {
-			return 0.8
+			return w.TheoremInAny
 		}
 	}
 	return 1

@@ -252,17 +252,20 @@ func TestDense(t *testing.T) {
 	if st := e.Status(); st.Phase != "ready" || e.denseCount() < 4 || st.Warning != "" {
 		t.Fatalf("after embedding: %+v, %d vectors", st, e.denseCount())
 	}
-	// Search uses the dense channel when asked (it is off by default).
+	// Search uses the dense feature when asked (it is off by default): the
+	// candidates' cosines enter the ranking and its explanation.
 	withDense, err := DefaultSearch.Toggle("dense")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hits, err := e.SearchWith(context.Background(), Query{Text: "divisibility", K: 3}, withDense)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(hits) == 0 || hits[0].Decl.Name != "Demo.Divides" || hits[0].Channels["dense"] == 0 {
-		t.Errorf("dense search = %q", hitNames(hits))
+	for _, r := range []SearchRanking{DefaultSearch, withDense} {
+		hits, err := e.SearchWith(context.Background(), Query{Text: "divisibility", K: 3}, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 || hits[0].Decl.Name != "Demo.Divides" || strings.Contains(hits[0].Why, "dense cosine") != r.Dense {
+			t.Errorf("search (dense %v) = %q", r.Dense, hitNames(hits))
+		}
 	}
 	e.Close()
 	// Vectors persist: a restart embeds nothing new, even after the vector

@@ -106,9 +106,9 @@ type part struct {
 	files  []string
 	fileOf csr // file index -> local slots
 
-	// synPairs (base only) are the synonyms mined from its declarations
+	// synPairs (base only) are the lexicon mined from its declarations
 	// (see minePairs), stored so that a warm start does not mine again.
-	synPairs [][2]string
+	synPairs []lexPair
 }
 
 // docID is a declaration's identity: unique per file and name.

@@ -32,7 +32,7 @@ import (
 
 // baseVersion is the format version; bump it whenever the layout or what a
 // part holds changes. A file of another version is rebuilt.
-const baseVersion = 3
+const baseVersion = 4
 
 const baseMagic = "DRIFTIDX"
 
@@ -149,10 +149,13 @@ func saveBase(dir string, b *part, nm *names.Index, fp [32]byte) error {
 	e.strings(b.files)
 	e.csr(b.fileOf)
 	var syn []string
+	var synW []float64
 	for _, p := range b.synPairs {
-		syn = append(syn, p[0], p[1])
+		syn = append(syn, p.part, p.words)
+		synW = append(synW, p.weight)
 	}
 	e.strings(syn)
+	e.section(raw(synW))
 	var nb bytes.Buffer
 	if err := nm.Encode(&nb); err != nil {
 		return fmt.Errorf("retrieval: %w", err)
@@ -339,8 +342,12 @@ func decodeBase(data []byte, decls []*library.Decl, fp [32]byte) (*part, *names.
 	b.files = d.strings()
 	b.fileOf = d.csr()
 	syn := d.strings()
-	for i := 0; i+1 < len(syn); i += 2 {
-		b.synPairs = append(b.synPairs, [2]string{syn[i], syn[i+1]})
+	synW := view[float64](d)
+	if d.err == nil && len(synW) != len(syn)/2 {
+		d.err = errors.New("bad lexicon")
+	}
+	for i := 0; d.err == nil && i+1 < len(syn); i += 2 {
+		b.synPairs = append(b.synPairs, lexPair{part: syn[i], words: syn[i+1], weight: synW[i/2]})
 	}
 	nb := d.section()
 	if d.err != nil {

@@ -6,8 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 	"time"
 )
 
@@ -19,24 +17,10 @@ func TestQualityProofNet(t *testing.T) {
 	if bench == "" || corpus == "" {
 		t.Skip("set DRIFT_BENCH and DRIFT_BENCH_CORPUS to run the quality benchmark")
 	}
-	f, err := os.Open(bench)
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, err := ReadBench(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	items := readBenchFile(t, bench)
 	start := time.Now()
 	cfg := Config{Corpus: []string{corpus}, CacheDir: os.Getenv("DRIFT_BENCH_CACHE"), Logf: t.Logf}
-	if os.Getenv("DRIFT_BENCH_EMBED") != "" {
-		emb, warn := embed.Default(embed.ConfigFrom(os.Getenv))
-		if emb == nil {
-			t.Skip(warn)
-		}
-		cfg.Embedder = emb
-	}
+	benchEmbedder(t, &cfg)
 	e, err := Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -37,22 +39,39 @@ type SearchRanking struct {
 	// Synonyms expands the query with the hand list and the synonyms mined
 	// from the library.
 	Synonyms bool
+	// Lexicon adds, to the synonyms, the lexicon of Lean's naming
+	// conventions: the name parts mined from the library and the
+	// hand-checked abbreviations (leanConventions).
+	Lexicon bool
+	// Forms makes candidates of the declarations whose names the query's
+	// words spell (nameForms).
+	Forms bool
 	// Names fuses in the name channel for identifiers in the query.
 	Names bool
-	// Dense fuses in the embedding channel when vectors exist (off by
-	// default: +0.5 R@1 on the OOD set for 20–100 ms per query, see
-	// docs/retrieval.md).
+	// Dense adds the sentence encoder's cosine between the query and each
+	// candidate's stored vector as a feature of the ranking (not a
+	// channel: it adds no candidates); off by default (docs/retrieval.md).
 	Dense bool
 	// Plain replaces the first stage by plain BM25 over name pieces and
 	// docstrings and drops every prior: the baseline of the benchmark (use
 	// with every other switch off).
 	Plain bool
+	// w are the signal weights (nil: defaultWeights); the tuner sets them.
+	w *searchWeights
+}
+
+// weights returns the ranking's signal weights.
+func (r SearchRanking) weights() *searchWeights {
+	if r.w == nil {
+		return &defaultWeights
+	}
+	return r.w
 }
 
 // DefaultSearch is the search ranking used by workspace/symbol, the editor
 // commands, `drift-lsp search` and `bench search`.
 var DefaultSearch = SearchRanking{
-	Intent: true, Phrase: true, Bold: true, Lead: true, Main: true, Noise: true,
+	Intent: true, Phrase: true, Bold: true, Lead: true, Main: true, Noise: true, Lexicon: true, Forms: true,
 	Synonyms: true, Names: true,
 }
 
@@ -62,13 +81,13 @@ var BaselineSearch = SearchRanking{Plain: true}
 
 // SearchSignals names the switches of SearchRanking for `bench search
 // --toggle`; Toggle flips one.
-var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "names", "dense"}
+var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "lexicon", "forms", "names", "dense"}
 
 // Toggle returns r with the named signal switched (off when it was on, on
 // when it was off).
 func (r SearchRanking) Toggle(signal string) (SearchRanking, error) {
 	p := map[string]*bool{"intent": &r.Intent, "phrase": &r.Phrase, "bold": &r.Bold, "lead": &r.Lead, "main": &r.Main,
-		"noise": &r.Noise, "synonyms": &r.Synonyms, "names": &r.Names, "dense": &r.Dense}[signal]
+		"noise": &r.Noise, "synonyms": &r.Synonyms, "lexicon": &r.Lexicon, "forms": &r.Forms, "names": &r.Names, "dense": &r.Dense}[signal]
 	if p == nil {
 		return r, fmt.Errorf("unknown search signal %q (known: %s)", signal, strings.Join(SearchSignals, ", "))
 	}
@@ -76,14 +95,14 @@ func (r SearchRanking) Toggle(signal string) (SearchRanking, error) {
 	return r, nil
 }
 
-// Field weights of the first-stage score and the size of the candidate
-// pool that the second stage re-ranks.
+// The weight of a synonym's rewrite of the whole query in exact matches,
+// the size of the candidate pool that the second stage re-ranks and the
+// depth to which it computes the phrase features.
 const (
-	wName, wNS, wDoc, wLead, wBold, wMain = 1.0, 0.2, 0.35, 0.5, 0.9, 0.5
-	synonymWeight                         = 0.7
-	searchPool                            = 200
-	phraseDepth                           = 80
-	maxQueryTerms                         = 32
+	synonymWeight = 0.7
+	searchPool    = 200
+	phraseDepth   = 80
+	maxQueryTerms = 32
 )
 
 // Search runs library search for a human query: every kind of declaration
@@ -103,11 +122,47 @@ func (e *Engine) SearchWith(ctx context.Context, q Query, sr SearchRanking) ([]H
 
 // search ranks snapshot s for q.
 func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRanking) ([]Hit, error) {
-	text := clip(q.Text)
 	k := q.K
 	if k <= 0 {
 		k = 10
 	}
+	w := sr.weights()
+	cs, intent, err := e.searchCandidates(ctx, s, q, sr, phraseDepth)
+	if err != nil || len(cs) == 0 {
+		return []Hit{}, err
+	}
+	for _, c := range cs {
+		c.score = c.rescore(w, intent, sr, s.decl(c.slot), e.ranking.UserBoost)
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].score != cs[j].score {
+			return cs[i].score > cs[j].score
+		}
+		return docID(s.decl(cs[i].slot)) < docID(s.decl(cs[j].slot))
+	})
+	hits := make([]Hit, 0, k)
+	seen := map[string]bool{}
+	for _, c := range cs {
+		d := s.decl(c.slot)
+		if seen[d.Name] {
+			continue
+		}
+		seen[d.Name] = true
+		hits = append(hits, Hit{Decl: d, Score: c.score, Channels: c.channels(), Why: c.why(intent), Summary: leansrc.FirstSentence(d.Doc)})
+		if len(hits) == k {
+			break
+		}
+	}
+	return hits, nil
+}
+
+// searchCandidates gathers the candidates of q with their features: the
+// first stage's best, the name channel's and dense hits, with the phrase
+// features of the depth best by lexical evidence and channel bonuses (the
+// rest cannot reach the top k). The tuner calls it with an unbounded depth
+// and scores the candidates under many weights.
+func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr SearchRanking, depth int) ([]*candidate, Intent, error) {
+	text := clip(q.Text)
 	seq := lexical.Terms(text + "\n" + clip(q.Formal))
 	if len(seq) > maxQueryTerms {
 		seq = seq[:maxQueryTerms]
@@ -125,10 +180,11 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 	}
 	if len(seq) == 0 && len(nameHits) == 0 {
 		if strings.TrimSpace(text+q.Formal) == "" {
-			return nil, ErrEmptyQuery
+			return nil, IntentAny, ErrEmptyQuery
 		}
-		return []Hit{}, nil
+		return nil, IntentAny, nil
 	}
+	w := sr.weights()
 	intent := IntentAny
 	if sr.Intent {
 		intent = DetectIntent(text)
@@ -136,6 +192,9 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 	var syn *synonymTable
 	if sr.Synonyms {
 		syn = e.synonyms(s)
+		if !sr.Lexicon {
+			syn = syn.only("hand")
+		}
 	}
 	allowed := func(d *library.Decl) bool {
 		return len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)
@@ -143,7 +202,22 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 	qs := uniq(seq)
 	exps := syn.expand(qs)
 	alts := syn.rewrites(seq)
-	first := s.humanScores(qs, exps, sr)
+	// Declarations whose names the query's words spell by Lean's naming
+	// conventions are candidates wherever the first stage ranks them, for
+	// a topic-shaped query (a sentence names no declaration; its forms only
+	// cost time).
+	spelledSlots := map[int32]bool{}
+	if sr.Forms && intent != IntentName && len(strings.Fields(text)) <= maxFormWords {
+		for _, form := range nameForms(text) {
+			ns := s.names.Suffix(form)
+			for _, n := range ns[:min(len(ns), maxFormHits)] {
+				for _, sl := range s.slotsOf(n) {
+					spelledSlots[sl] = true
+				}
+			}
+		}
+	}
+	first := s.humanScores(qs, exps, sr, w, spelledSlots)
 	cands := map[int32]*candidate{}
 	get := func(sl int32) *candidate {
 		c := cands[sl]
@@ -161,50 +235,41 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 			c.lexRank = i + 1
 		}
 	}
+	if len(first.slots) > 0 {
+		for sl := range spelledSlots {
+			if c := get(sl); c.lexRank == 0 {
+				c.base = first.extra[sl] / first.scores[0]
+			}
+		}
+	}
 	if sr.Names {
 		exact := strings.TrimSpace(text)
 		for i, n := range nameHits {
 			for _, sl := range s.slotsOf(n) {
 				c := get(sl)
 				c.nameRank = i + 1
-				c.bonus += 0.6 / (1 + float64(i)/5)
+				c.nameHit += 1 / (1 + float64(i)/5)
 				if n == exact {
-					c.bonus += 1.5
+					c.nameExact++
 				}
 			}
 		}
-	}
-	// A synonym's target written as a type name (vector space → Module,
-	// group homomorphism → MonoidHom) is a name match.
-	if sr.Names {
+		// A synonym's target written as a type name (vector space →
+		// Module, group homomorphism → MonoidHom) is a name match.
 		for _, n := range syn.names(seq) {
 			if s.names.Exact(n) {
 				for _, sl := range s.slotsOf(n) {
 					c := get(sl)
 					c.nameRank = max(c.nameRank, 1)
-					c.bonus += 0.8
+					c.synName++
 				}
 			}
 		}
 	}
-	if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
-		slots, sims := x.search(ctx, s, text, 50)
-		if len(slots) > 1 && sims[0] > sims[len(sims)-1] {
-			hi, lo := sims[0], sims[len(sims)-1]
-			for i, sl := range slots {
-				c := get(sl)
-				c.denseRank = i + 1
-				c.bonus += 0.2 * float64((sims[i]-lo)/(hi-lo))
-			}
-		}
-	}
-	// The phrase features (which analyze docstrings) are computed for the
-	// phraseDepth best candidates by lexical evidence and channel bonuses
-	// only: the rest cannot reach the top k.
 	pool := make([]*candidate, 0, len(cands))
 	for _, c := range cands {
 		if allowed(s.decl(c.slot)) {
-			c.score = c.base + c.bonus
+			c.score = c.base + c.channelBonus(w)
 			pool = append(pool, c)
 		}
 	}
@@ -214,54 +279,171 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 		}
 		return pool[i].slot < pool[j].slot
 	})
-	out := make([]*candidate, 0, len(pool))
+	if sr.Plain {
+		return pool, intent, nil
+	}
+	if x := e.dense.Load(); sr.Dense && e.ranking.Dense && x != nil && len(seq) > 0 {
+		slots := make([]int32, len(pool))
+		for i, c := range pool {
+			slots[i] = c.slot
+		}
+		for i, v := range x.similarities(ctx, s, text, slots) {
+			pool[i].dense = float64(v)
+		}
+	}
+	spelled := s.spelledBy(qs, exps)
 	for i, c := range pool {
 		d := s.decl(c.slot)
-		if sr.Plain {
-			out = append(out, c)
-			continue
-		}
-		if sr.Phrase && i < phraseDepth {
+		if sr.Phrase && i < depth {
 			c.phrase(d, seq, alts, sr.Main)
-			c.score += 0.35*c.phr + 0.5*c.exactBold + 0.4*c.exactName
 		}
-		c.score *= kindPrior(intent, d.Kind)
-		if sr.Main && d.Main {
-			c.score *= 1.2
-		}
-		if sr.Noise {
-			c.score *= noise(d)
-		}
-		if d.Private {
-			c.score *= 0.7
-		}
-		c.score *= 1 + 0.05*s.popularity(d.Name)
-		if d.User {
-			c.score *= e.ranking.UserBoost
-		}
-		out = append(out, c)
+		c.spelled = spelled(d.Name)
+		c.pop = s.popularity(d.Name)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return docID(s.decl(out[i].slot)) < docID(s.decl(out[j].slot))
-	})
-	hits := make([]Hit, 0, k)
-	seen := map[string]bool{}
-	for _, c := range out {
-		d := s.decl(c.slot)
-		if seen[d.Name] {
-			continue
-		}
-		seen[d.Name] = true
-		hits = append(hits, Hit{Decl: d, Score: c.score, Channels: c.channels(), Why: c.why(intent), Summary: leansrc.FirstSentence(d.Doc)})
-		if len(hits) == k {
-			break
-		}
-	}
-	return hits, nil
+	return pool, intent, nil
 }
+
+// maxFormHits bounds the declarations one name form adds as candidates;
+// maxFormWords is the longest query (in words) whose forms are looked up.
+const (
+	maxFormHits  = 8
+	maxFormWords = 6
+)
+
+// nameForms returns the Lean names that runs of one to three consecutive
+// words of a query spell by the naming conventions: UpperCamelCase with the
+// last word singular, with and without the Is prefix of predicates
+// ("compact spaces" → Compact, IsCompact, CompactSpace, IsCompactSpace,
+// Space, IsSpace). Runs never cross a stop word or a symbol.
+func nameForms(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, run := range lexical.WordRuns(text) {
+		for i := range run {
+			for j := i + 1; j <= min(i+3, len(run)); j++ {
+				var b strings.Builder
+				for k, w := range run[i:j] {
+					if k == j-i-1 {
+						w = lexical.SingularForm(w)
+					}
+					r := []rune(w)
+					b.WriteRune(unicode.ToUpper(r[0]))
+					b.WriteString(string(r[1:]))
+				}
+				for _, f := range []string{b.String(), "Is" + b.String()} {
+					if !seen[f] {
+						seen[f] = true
+						out = append(out, f)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// channelBonus is what the name channel adds to c's first-stage score.
+func (c *candidate) channelBonus(w *searchWeights) float64 {
+	return w.NameHit*c.nameHit + w.NameExact*c.nameExact + w.SynName*c.synName
+}
+
+// rescore is c's score under the weights w for a query of intent in: the
+// first-stage score, the channel bonuses and the phrase and name features,
+// times the priors of d's kind and conventions.
+func (c *candidate) rescore(w *searchWeights, in Intent, sr SearchRanking, d *library.Decl, userBoost float64) float64 {
+	sc := c.base + c.channelBonus(w)
+	if sr.Plain {
+		return sc
+	}
+	sc += w.Phrase*c.phr + w.ExactBold*c.exactBold + w.ExactName*c.exactName + w.NameInQuery*c.spelled + w.Dense*c.dense
+	sc *= w.kindPrior(in, d.Kind)
+	if ns := strings.Count(d.Name, "."); ns > 0 {
+		sc /= 1 + w.Depth*float64(ns)
+	}
+	if sr.Main && d.Main {
+		sc *= w.MainBoost
+	}
+	if sr.Noise {
+		sc *= noise(d)
+	}
+	if d.Private {
+		sc *= w.Private
+	}
+	sc *= 1 + w.Pop*c.pop
+	if d.User {
+		sc *= userBoost
+	}
+	return sc
+}
+
+// queryWeights are the idf weights of the query terms qs: the larger of
+// their docstring and name idf.
+func (s *snapshot) queryWeights(qs []string) []float64 {
+	ws := make([]float64, len(qs))
+	for i, t := range qs {
+		ws[i] = max(s.idfAll(fDoc, t), s.idfAll(fName, t))
+	}
+	return ws
+}
+
+// spelledBy returns the feature NameInQuery of a name: when every part of
+// its last component is a query term or a lexicon term of the query (exps),
+// the idf-weighted share of the query terms qs that its parts (namespace
+// included) stand for, a capitalised name standing for the implicit head
+// nouns too (implicitHeads), squared (a name that spells a word of a long
+// sentence is no concept match); otherwise 0.
+func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) float64 {
+	ws := s.queryWeights(qs)
+	total := 0.0
+	bits := map[string]uint64{}
+	for i, t := range qs {
+		total += ws[i]
+		bits[t] |= 1 << i
+	}
+	for _, x := range exps {
+		bits[x.term] |= x.covers
+	}
+	var heads uint64
+	for i, t := range qs {
+		if implicitHeads[t] {
+			heads |= 1 << i
+		}
+	}
+	return func(name string) float64 {
+		last := names.Last(name)
+		var covered uint64
+		for _, t := range lexical.Terms(last) {
+			b, ok := bits[t]
+			if !ok {
+				return 0
+			}
+			covered |= b
+		}
+		if covered == 0 || total <= 0 {
+			return 0
+		}
+		if ns := name[:len(name)-len(last)]; ns != "" {
+			for _, t := range lexical.Terms(ns) {
+				covered |= bits[t]
+			}
+		}
+		if r, _ := utf8.DecodeRuneInString(last); unicode.IsUpper(r) {
+			covered |= heads
+		}
+		v := 0.0
+		for i, w := range ws {
+			if covered&(1<<i) != 0 {
+				v += w
+			}
+		}
+		return (v / total) * (v / total)
+	}
+}
+
+// implicitHeads are the (analyzed) nouns that a predicate's capitalised
+// name leaves implicit by Lean's conventions: Continuous is a continuous
+// function, Injective an injective map.
+var implicitHeads = map[string]bool{lexical.Stem("function"): true, lexical.Stem("map"): true, lexical.Stem("mapping"): true}
 
 // noise is the damping of declarations that are rarely what a person
 // searches for: deprecated aliases and simp lemmas.
@@ -280,13 +462,19 @@ func noise(d *library.Decl) float64 {
 
 // candidate is one declaration being ranked, with its evidence.
 type candidate struct {
-	slot                         int32
-	base, bonus, score           float64
-	lexRank, nameRank, denseRank int
+	slot              int32
+	base, score       float64
+	lexRank, nameRank int
+	// nameHit sums the name channel's hits (1/(1 + rank/5)), nameExact
+	// counts the query being the full name, synName a synonym's target
+	// being it; dense is the cosine of the query and the declaration's
+	// stored vector (0 without one); pop is popularity.
+	nameHit, nameExact, synName, dense, pop float64
 	// phr is the best share of consecutive query terms found together;
 	// exactBold and exactName are 1 when a bold term or the name's pieces
-	// equal the query's terms.
-	phr, exactBold, exactName float64
+	// equal the query's terms; spelled is the share of the query the name
+	// spells (see spelledBy).
+	phr, exactBold, exactName, spelled float64
 	// where and what say which text matched best ("bold", "first
 	// sentence", "docstring", "name") and that text.
 	where, what string
@@ -406,7 +594,7 @@ func longestRun(q, t []string) int {
 // channels reports the ranks at which the channels found c.
 func (c *candidate) channels() map[string]int {
 	out := map[string]int{}
-	for ch, r := range map[string]int{"lexical": c.lexRank, "names": c.nameRank, "dense": c.denseRank} {
+	for ch, r := range map[string]int{"lexical": c.lexRank, "names": c.nameRank} {
 		if r > 0 {
 			out[ch] = r
 		}
@@ -425,10 +613,16 @@ func (c *candidate) why(in Intent) string {
 	case c.phr > 0:
 		parts = append(parts, fmt.Sprintf("phrase in %s: %q", c.where, oneLineCut(c.what, 120)))
 	}
+	if c.exactName == 0 && c.spelled > 0 {
+		parts = append(parts, fmt.Sprintf("name spells %.0f%% of the query", 100*c.spelled))
+	}
+	if c.dense != 0 {
+		parts = append(parts, fmt.Sprintf("dense cosine %.2f", c.dense))
+	}
 	for _, ch := range []struct {
 		name string
 		r    int
-	}{{"lexical", c.lexRank}, {"names", c.nameRank}, {"dense", c.denseRank}} {
+	}{{"lexical", c.lexRank}, {"names", c.nameRank}} {
 		if ch.r > 0 {
 			parts = append(parts, fmt.Sprintf("%s #%d", ch.name, ch.r))
 		}
@@ -451,6 +645,9 @@ func oneLineCut(s string, n int) string {
 type firstStage struct {
 	slots  []int32
 	scores []float64
+	// extra are the first-stage scores of the slots asked for by name
+	// (see nameForms), wherever they rank.
+	extra map[int32]float64
 }
 
 // searchAccum accumulates per-field scores and matched-term masks over
@@ -486,22 +683,22 @@ func (a *searchAccum) release() {
 // terms and main-declaration description, times the square of the
 // idf-weighted share of query terms matched (synonyms stand in for the terms
 // they replace at a lower weight).
-func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) firstStage {
+func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, sw *searchWeights, extra map[int32]bool) firstStage {
 	type qterm struct {
 		t    string
 		w    float64
 		bits uint64
+		name bool // name and namespace fields only
 	}
 	var terms []qterm
 	total := 0.0
-	weights := make([]float64, len(qs))
+	weights := s.queryWeights(qs)
 	for i, t := range qs {
-		weights[i] = max(s.idfAll(fDoc, t), s.idfAll(fName, t))
 		total += weights[i]
-		terms = append(terms, qterm{t, 1, 1 << i})
+		terms = append(terms, qterm{t, 1, 1 << i, false})
 	}
 	for _, x := range exps {
-		terms = append(terms, qterm{x.term, synonymWeight, x.covers})
+		terms = append(terms, qterm{x.term, sw.Synonym * x.weight, x.covers, x.name})
 	}
 	if total <= 0 {
 		return firstStage{}
@@ -531,6 +728,9 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) 
 	defer a.release()
 	for _, qt := range terms {
 		for _, f := range fields {
+			if qt.name && f != fName && f != fNS {
+				continue
+			}
 			idf := s.idfAll(f, qt.t)
 			if idf <= 0 {
 				continue
@@ -550,6 +750,7 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) 
 		}
 	}
 	h := s.top(searchPool)
+	extraScores := map[int32]float64{}
 	nameIDF := map[string]float64{} // memo: name terms recur across slots
 	for _, sl := range a.touched {
 		v := a.v[sl]
@@ -571,10 +772,10 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) 
 				tot += w
 			}
 			if tot > 0 {
-				sc += wName * v[fName] * min(1, v[fName]/tot)
+				sc += sw.Name * v[fName] * min(1, v[fName]/tot)
 			}
 		}
-		sc += wNS*v[fNS] + wDoc*v[fDoc] + wLead*v[fLead] + wBold*v[fBold] + wMain*v[fMain]
+		sc += sw.NS*v[fNS] + sw.Doc*v[fDoc] + sw.Lead*v[fLead] + sw.Bold*v[fBold] + sw.Main*v[fMain]
 		matched := 0.0
 		for i, w := range weights {
 			if a.mask[sl]&(1<<i) != 0 {
@@ -583,12 +784,15 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking) 
 		}
 		cov := matched / total
 		h.push(sl, sc*cov*cov)
+		if extra[sl] {
+			extraScores[sl] = sc * cov * cov
+		}
 	}
 	slots, scores := h.sorted()
 	for len(scores) > 0 && scores[len(scores)-1] <= 0 {
 		slots, scores = slots[:len(slots)-1], scores[:len(scores)-1]
 	}
-	return firstStage{slots: slots, scores: scores}
+	return firstStage{slots: slots, scores: scores, extra: extraScores}
 }
 
 // synonyms returns the engine's synonym table, mined from the library the

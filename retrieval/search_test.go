@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,5 +198,66 @@ func TestSearchGolden(t *testing.T) {
 	}
 	if !strings.Contains(string(want), "greatest common divisor\t[definition]\n  1. Mm.gcd (def)\n") {
 		t.Error("greatest common divisor must find Mm.gcd first")
+	}
+}
+
+// TestSpells pins the alignments by which the lexicon miner reads a name
+// part as an abbreviation of docstring words.
+func TestSpells(t *testing.T) {
+	for _, tc := range []struct {
+		part  string
+		words string
+		want  int
+	}{
+		{"deriv", "derivative of f", 1},
+		{"comp", "composition of maps", 1},
+		{"nhds", "neighborhoods of a point", 1},
+		{"bdd", "bounded above", 1},
+		{"gcd", "greatest common divisor of", 3},
+		{"minpoly", "minimal polynomial of x", 2},
+		{"charpoly", "characteristic polynomial", 2},
+		{"smul", "scalar multiplication by", 2},
+		{"fderiv", "frechet derivative", 2},
+		{"ring", "ring of integers", 0},     // the word itself
+		{"de", "derivative", 0},             // one word needs three letters
+		{"odd", "ordered field", 1},         // a skeleton: minePairs drops it as a prose word
+		{"ord", "ordered", 1},               //
+		{"obd", "ordered", 0},               // b is not in the word
+		{"ored", "ordered", 0},              // a vowel after the first letter
+		{"sm", "scalar multiplication", 2},  // initials
+		{"scm", "scalar multiplication", 0}, // c is no prefix of "multiplication"
+		{"tendsto", "tends", 0},             // longer than the word
+	} {
+		if got := spells(tc.part, strings.Fields(tc.words)); got != tc.want {
+			t.Errorf("spells(%q, %q) = %d, want %d", tc.part, tc.words, got, tc.want)
+		}
+	}
+}
+
+// TestLexiconMined checks the mined lexicon end to end: a part spelled out
+// by two declarations' docstrings is mined with its weight, a part used as
+// a prose word is not, and the pairs survive the base index file.
+func TestLexiconMined(t *testing.T) {
+	doc := func(name, d string) *library.Decl { return &library.Decl{Name: name, Kind: library.KindDef, Doc: d} }
+	pairs := minePairs([]*library.Decl{
+		doc("Polynomial.minpoly", "The minimal polynomial of an element."),
+		doc("Matrix.minpoly", "The minimal polynomial of a matrix."),
+		doc("Odd.ordered", "An odd function on an ordered field."),
+		doc("Nat.odd", "An odd number; see the ordered ring."),
+		doc("Foo.odd", "Ordered pairs, odd ones."),
+	})
+	if len(pairs) != 1 || pairs[0].part != "minpoly" || pairs[0].words != "minimal polynomial" {
+		t.Fatalf("minePairs = %+v, want only minpoly = minimal polynomial", pairs)
+	}
+	if w := pairs[0].weight; w <= 0 || w > 1 {
+		t.Errorf("weight %v not in (0, 1]", w)
+	}
+	tab := synonymsFrom(pairs)
+	var got []string
+	for _, x := range tab.expand(lexical.Terms("minimal polynomials")) {
+		got = append(got, x.term)
+	}
+	if !slices.Contains(got, lexical.Stem("minpoly")) {
+		t.Errorf("expand(minimal polynomials) = %q, want minpoly among them", got)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
 
 // TestSearchAblation runs the search benchmark for the default ranking, the
@@ -67,15 +69,7 @@ func TestSearchAblation(t *testing.T) {
 		configs = strings.Split(c, ",")
 	}
 	for _, set := range sets {
-		f, err := os.Open(set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		items, err := ReadBench(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		items := readBenchFile(t, set)
 		// Sub-query retrieval (a concept phrase → its top premise) is
 		// measured on the items whose gold are all premise-like.
 		var premItems []BenchItem
@@ -161,4 +155,32 @@ func TestSearchAblation(t *testing.T) {
 				filepath.Base(set), c, res.Queries, res.RecallAt["1"], res.RecallAt["5"], res.RecallAt["10"], res.MRR, res.P50ms, res.P95ms)
 		}
 	}
+}
+
+// readBenchFile reads a benchmark file in the bench retrieval format.
+func readBenchFile(tb testing.TB, path string) []BenchItem {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	items, err := ReadBench(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return items
+}
+
+// benchEmbedder gives cfg the configured embedder when DRIFT_BENCH_EMBED is
+// set, and skips the test when none can be built.
+func benchEmbedder(t *testing.T, cfg *Config) {
+	if os.Getenv("DRIFT_BENCH_EMBED") == "" {
+		return
+	}
+	emb, warn := embed.Default(embed.ConfigFrom(os.Getenv))
+	if emb == nil {
+		t.Skip(warn)
+	}
+	cfg.Embedder = emb
 }

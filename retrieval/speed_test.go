@@ -26,15 +26,7 @@ func TestSpeedMathlib(t *testing.T) {
 	if cache == "" {
 		cache = t.TempDir()
 	}
-	f, err := os.Open(bench)
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, err := ReadBench(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	items := readBenchFile(t, bench)
 	// Saved files are probed in an extra root, so the library tree itself is
 	// never written to.
 	probe := filepath.Join(cache, "probe-root")

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -65,6 +66,8 @@ type synRule struct {
 	// name is the target written as a Lean type name ("monoid hom" →
 	// MonoidHom), which the name channel looks up.
 	name string
+	// weight is the evidence for the rule in (0, 1] (1 for the hand lists).
+	weight float64
 }
 
 // synonymTable holds the rules by the first term they match.
@@ -72,13 +75,14 @@ type synonymTable struct {
 	byFirst map[string][]synRule
 }
 
-// add records from ↔ to (analyzed) in both directions.
-func (t *synonymTable) add(from, to, source string) {
+// add records from ↔ to (analyzed) in both directions with the given
+// evidence weight.
+func (t *synonymTable) add(from, to, source string, weight float64) {
 	f, g := lexical.Terms(from), lexical.Terms(to)
 	if len(f) == 0 || len(g) == 0 || strings.Join(f, " ") == strings.Join(g, " ") {
 		return
 	}
-	for _, r := range []synRule{{f, g, source, camel(to)}, {g, f, source, camel(from)}} {
+	for _, r := range []synRule{{f, g, source, camel(to), weight}, {g, f, source, camel(from), weight}} {
 		dup := false
 		for _, x := range t.byFirst[r.from[0]] {
 			if strings.Join(x.from, " ") == strings.Join(r.from, " ") && strings.Join(x.to, " ") == strings.Join(r.to, " ") {
@@ -92,12 +96,30 @@ func (t *synonymTable) add(from, to, source string) {
 	}
 }
 
+// only returns the table of the rules from source ("hand", "lean",
+// "mined"), for the ablation.
+func (t *synonymTable) only(source string) *synonymTable {
+	out := &synonymTable{byFirst: map[string][]synRule{}}
+	for k, rs := range t.byFirst {
+		for _, r := range rs {
+			if r.source == source {
+				out.byFirst[k] = append(out.byFirst[k], r)
+			}
+		}
+	}
+	return out
+}
+
 // expansion is an alternative term a synonym adds to a query, with the bits
 // of the query terms it stands in for.
 type expansion struct {
 	term   string
 	covers uint64
 	rule   string
+	weight float64
+	// name is set for a lexicon term (a name part): it is looked up in the
+	// name and namespace fields only.
+	name bool
 }
 
 // expand returns the terms that synonyms add to the analyzed query seq.
@@ -122,7 +144,7 @@ func (t *synonymTable) expand(seq []string) []expansion {
 			for _, term := range r.to {
 				if !seen[term] {
 					seen[term] = true
-					out = append(out, expansion{term: term, covers: mask, rule: strings.Join(r.from, " ") + " → " + strings.Join(r.to, " ")})
+					out = append(out, expansion{term: term, covers: mask, rule: strings.Join(r.from, " ") + " → " + strings.Join(r.to, " "), weight: r.weight, name: r.source != "hand"})
 				}
 			}
 		}
@@ -179,35 +201,48 @@ func (t *synonymTable) names(seq []string) []string {
 // minSynonymSupport is how many declarations must attest a mined pair.
 const minSynonymSupport = 2
 
-// mineSynonyms builds the synonym table: the hand list plus abbreviations
-// the library defines itself: a parenthesised acronym after the words it
-// abbreviates ("principal ideal domain (PID)"), and a name piece spelled out
-// by consecutive docstring words of the same declaration (`Nat.gcd`: "the
-// greatest common divisor"). A mined pair needs minSynonymSupport
-// declarations and must be the piece's most frequent spelling.
+// lexPair is one entry of the lexicon: a name part (or acronym) and the
+// words it stands for, with the weight of its evidence in (0, 1].
+type lexPair struct {
+	part, words string
+	weight      float64
+}
+
+// mineSynonyms builds the synonym table: the hand lists plus the lexicon
+// mined from the library (minePairs).
 func mineSynonyms(decls []*library.Decl) *synonymTable {
 	return synonymsFrom(minePairs(decls))
 }
 
-// synonymsFrom builds the synonym table from the hand list and mined
-// (abbreviation, phrase) pairs.
-func synonymsFrom(mined [][2]string) *synonymTable {
+// synonymsFrom builds the synonym table from the hand lists and mined
+// pairs.
+func synonymsFrom(mined []lexPair) *synonymTable {
 	t := &synonymTable{byFirst: map[string][]synRule{}}
 	for _, p := range handSynonyms {
-		t.add(p[0], p[1], "hand")
+		t.add(p[0], p[1], "hand", 1)
+	}
+	for _, p := range leanConventions {
+		t.add(p[0], p[1], "lean", 1)
 	}
 	for _, p := range mined {
-		t.add(p[0], p[1], "mined")
+		t.add(p.part, p.words, "mined", p.weight)
 	}
 	return t
 }
 
-// minePairs returns the (abbreviation, phrase) pairs that decls' docstrings
-// and names support, sorted by abbreviation (independent of decls' order,
-// so the base index stores them).
-func minePairs(decls []*library.Decl) [][2]string {
-	var out [][2]string
-	counts := map[string]map[string]int{} // acronym -> phrase -> support
+// minePairs returns the lexicon that decls' names and docstrings support,
+// sorted by part (independent of decls' order, so the base index stores
+// it). A pair is attested by one declaration when its docstring spells out
+// a part of its own last name component (alignment, see spells) or
+// defines an acronym in parentheses after the words it abbreviates
+// ("principal ideal domain (PID)"). A pair needs minSynonymSupport
+// declarations, must be the part's most frequent spelling (more than half
+// of its attestations), and the part must be rarer as a word of prose; its
+// weight grows with the support and that share.
+func minePairs(decls []*library.Decl) []lexPair {
+	var out []lexPair
+	counts := map[string]map[string]int{} // part -> words -> support
+	prose := map[string]int{}             // lower-case word -> docstrings using it
 	note := func(acr, phrase string) {
 		acr = strings.ToLower(acr)
 		if counts[acr] == nil {
@@ -220,6 +255,13 @@ func minePairs(decls []*library.Decl) [][2]string {
 			continue
 		}
 		words := docWords(d.Doc)
+		seenWord := map[string]bool{}
+		for _, w := range words {
+			if lw := strings.ToLower(w); !seenWord[lw] {
+				seenWord[lw] = true
+				prose[lw]++
+			}
+		}
 		for i, w := range words {
 			if len(w) >= 4 && strings.HasPrefix(w, "(") && strings.HasSuffix(w, ")") {
 				acr := strings.TrimSuffix(strings.Trim(w, "()"), "s")
@@ -230,27 +272,25 @@ func minePairs(decls []*library.Decl) [][2]string {
 				}
 			}
 		}
-		var firsts []byte // lower-case first letters of words (0: not a-z)
+		var low []string // lower-case words (nil until a part needs them)
 		seenPiece := map[string]bool{}
 		for _, piece := range lexical.SplitIdent(names.Last(d.Name)) {
-			if len(piece) < 2 || len(piece) > 5 || seenPiece[piece] || !isLetters(piece) {
+			if len(piece) < 2 || len(piece) > 10 || seenPiece[piece] || !isLetters(piece) {
 				continue
 			}
 			seenPiece[piece] = true
-			if firsts == nil {
-				firsts = make([]byte, len(words))
+			if low == nil {
+				low = make([]string, len(words))
 				for i, w := range words {
-					if c := w[0] | 0x20; c >= 'a' && c <= 'z' {
-						firsts[i] = c
-					}
+					low[i] = strings.ToLower(lexical.StripAccents(strings.Trim(w, "()\"'")))
 				}
 			}
-			for i := 0; i+len(piece) <= len(words); i++ {
-				if string(firsts[i:i+len(piece)]) != piece {
+			for i := range low {
+				if low[i] == "" || low[i][0] != piece[0] {
 					continue
 				}
-				if ph := words[i : i+len(piece)]; plainWords(ph) {
-					note(piece, strings.Join(ph, " "))
+				if n := spells(piece, low[i:min(i+3, len(low))]); n > 0 && plainWords(low[i:i+n]) {
+					note(piece, strings.Join(low[i:i+n], " "))
 					break
 				}
 			}
@@ -269,11 +309,68 @@ func minePairs(decls []*library.Decl) [][2]string {
 				best, bestN = ph, n
 			}
 		}
-		if bestN >= minSynonymSupport && 2*bestN > total {
-			out = append(out, [2]string{a, best})
+		// A part that docstrings use as a word in its own right at least as
+		// often (odd, top, ring) is no abbreviation.
+		if bestN >= minSynonymSupport && 2*bestN > total && prose[a] < bestN {
+			share := float64(bestN) / float64(total)
+			out = append(out, lexPair{part: a, words: best, weight: share * min(1, math.Log1p(float64(bestN))/math.Log1p(8))})
 		}
 	}
 	return out
+}
+
+// spells reports how many of the leading words (one to three) the name
+// part abbreviates by Lean's naming conventions, or 0, trying fewer words
+// first: one word's prefix (deriv: derivative, comp: composition) or
+// consonant skeleton (nhds: neighborhoods, bdd: bounded), the initials of
+// several (gcd: greatest common divisor), or prefixes of consecutive words
+// concatenated, each after the first at least two letters long (minpoly:
+// minimal polynomial, smul: scalar multiplication, fderiv: Fréchet
+// derivative). A part equal to the word is no abbreviation.
+func spells(part string, words []string) int {
+	if len(words) == 0 || words[0] == part {
+		return 0
+	}
+	if len(part) >= 3 && len(part) < len(words[0]) && strings.HasPrefix(words[0], part) || skeleton(part, words[0]) {
+		return 1
+	}
+	for n := 2; n <= len(words); n++ {
+		if len(part) == n && initials(words[:n]) == part || prefixes(part, words[:n], 1) {
+			return n
+		}
+	}
+	return 0
+}
+
+// prefixes reports whether part is the concatenation of prefixes of every
+// word in order, the first at least minLen letters long and the others at
+// least two.
+func prefixes(part string, words []string, minLen int) bool {
+	if len(words) == 0 {
+		return part == ""
+	}
+	w := words[0]
+	for n := min(len(part), len(w)); n >= minLen; n-- {
+		if part[:n] == w[:n] && prefixes(part[n:], words[1:], 2) {
+			return true
+		}
+	}
+	return false
+}
+
+// skeleton reports whether part is word's first letter followed by some of
+// its later consonants in order, with no vowel (nhds: neighborhoods).
+func skeleton(part, word string) bool {
+	if len(part) < 2 || len(word) <= len(part) || part[0] != word[0] || strings.ContainsAny(part[1:], "aeiouy") {
+		return false
+	}
+	j := 1
+	for i := 1; i < len(word) && j < len(part); i++ {
+		if word[i] == part[j] {
+			j++
+		}
+	}
+	return j == len(part)
 }
 
 // docWords splits a docstring into words, keeping parentheses on the words

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,29 +87,67 @@ func BenchmarkUpdateFile(b *testing.B) {
 	}
 }
 
-// BenchmarkRetrieveMathlib measures premise ranking on Mathlib for the
-// queries of DRIFT_BENCH.
-func BenchmarkRetrieveMathlib(b *testing.B) {
+// mathlibBench opens the engine over DRIFT_MATHLIB and reads the queries of
+// DRIFT_BENCH, or skips.
+func mathlibBench(b *testing.B) (*Engine, []BenchItem) {
 	root, bench := os.Getenv("DRIFT_MATHLIB"), os.Getenv("DRIFT_BENCH")
 	if root == "" || bench == "" {
 		b.Skip("set DRIFT_MATHLIB and DRIFT_BENCH")
 	}
-	f, err := os.Open(bench)
-	if err != nil {
-		b.Fatal(err)
-	}
-	items, err := ReadBench(f)
-	f.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
-	e := benchEngine(b, root)
+	return benchEngine(b, root), readBenchFile(b, bench)
+}
+
+// BenchmarkRetrieveMathlib measures premise ranking on Mathlib for the
+// queries of DRIFT_BENCH.
+func BenchmarkRetrieveMathlib(b *testing.B) {
+	e, items := mathlibBench(b)
 	b.ResetTimer()
 	for i := range b.N {
 		if _, err := e.Retrieve(context.Background(), items[i%len(items)].Query, nil, 5); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkSearchMathlib measures Engine.Search on Mathlib (DRIFT_MATHLIB)
+// over the queries of DRIFT_BENCH (any set in the bench format, e.g. a
+// topics or main set of `bench mkset`), cycling through them: time per
+// query, its p50 and p95 in milliseconds, and the process's resident memory
+// (VmRSS and its peak VmHWM, in MB) after the run.
+func BenchmarkSearchMathlib(b *testing.B) {
+	e, items := mathlibBench(b)
+	// The synonym table and the first queries' caches are warmed once.
+	if _, err := e.Search(context.Background(), Query{Text: items[0].Query}); err != nil {
+		b.Fatal(err)
+	}
+	lat := make([]float64, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		start := time.Now()
+		if _, err := e.Search(context.Background(), Query{Text: items[i%len(items)].Query, K: 10}); err != nil && err != ErrEmptyQuery {
+			b.Fatal(err)
+		}
+		lat = append(lat, float64(time.Since(start).Microseconds())/1000)
+	}
+	b.StopTimer()
+	sort.Float64s(lat)
+	b.ReportMetric(percentile(lat, 50), "p50-ms")
+	b.ReportMetric(percentile(lat, 95), "p95-ms")
+	b.ReportMetric(procStatusMB("VmRSS"), "rss-MB")
+	b.ReportMetric(procStatusMB("VmHWM"), "peak-rss-MB")
+}
+
+// procStatusMB returns a kB line of /proc/self/status (VmRSS, VmHWM) in MB,
+// or 0 where there is none (not Linux).
+func procStatusMB(key string) float64 {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == key+":" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }
 
 // TestMemoryMathlib reports the process's resident memory on Mathlib

@@ -37,7 +37,9 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 		"Writes main-{dev,test}.jsonl (query: a module docstring's \"Main definitions/results\" bullet text,",
 		"gold: the names it lists) and bold-{dev,test}.jsonl (query: a bold docstring term, gold: the",
 		"declarations that bold it), with --lead N lead-{dev,test}.jsonl (query: the first sentence of one in",
-		"N docstrings without code, gold: its declaration); the split is by a hash of the query text.")
+		"N docstrings without code, gold: its declaration), and topics-{dev,test}.jsonl when the library lists",
+		"topics under docs/*.yaml (query: a topic name, gold: the declarations it names); the split is by a",
+		"hash of the query text.")
 	f := addIndexFlags(fs)
 	outDir := fs.String("out", "", "directory for the sets (keep it outside the repository: the sets quote the library)")
 	leadEvery := fs.Int("lead", 0, "also write lead-{dev,test}.jsonl from one in N docstring first sentences (0: none)")
@@ -57,6 +59,13 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 	}
 	sets := map[string][]setItem{"main": mainSet(lib), "bold": boldSet(lib)}
 	kinds := []string{"main", "bold"}
+	if topics, err := topicSet(lib); err != nil {
+		fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
+		return 1
+	} else if len(topics) > 0 {
+		sets["topics"] = topics
+		kinds = append(kinds, "topics")
+	}
 	if *leadEvery > 0 {
 		sets["lead"] = leadSet(lib, *leadEvery)
 		kinds = append(kinds, "lead")

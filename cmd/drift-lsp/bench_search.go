@@ -6,28 +6,46 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
 func init() {
-	registerBench("search", "library search quality (R@1/5/10, MRR) and latency on a ProofNet-format benchmark", runBenchSearch)
+	registerBench("search", "library search quality (R@1/5/10, MRR) and latency on ProofNet-format sets (dev, test, an out-of-distribution library)", runBenchSearch)
+}
+
+// searchSet is one benchmark file of `bench search` and the engine it runs
+// on (the main library's, or the out-of-distribution one's).
+type searchSet struct {
+	path  string
+	items []retrieval.BenchItem
+	ood   bool
 }
 
 func runBenchSearch(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench search", stderr, "usage: drift-lsp bench search --bench FILE.jsonl [--root DIR]... [--corpus FILE.jsonl] [-k 10] [--json] [--out PER_QUERY.jsonl] [--baseline | --toggle SIGNAL,...]")
+	fs := newFlagSet("bench search", stderr,
+		"usage: drift-lsp bench search --bench FILE.jsonl... [--root DIR]... [--corpus FILE.jsonl] [--ood-bench FILE.jsonl... --ood-root DIR | --ood-corpus FILE.jsonl] [-k 10] [--json] [--out PER_QUERY.jsonl] [--baseline | --toggle SIGNAL,...]",
+		"Runs Engine.Search over every --bench set (for example the dev and test halves of `bench mkset`) on the",
+		"library of --root/--corpus, and over every --ood-bench set on a second, out-of-distribution library",
+		"(--ood-root/--ood-corpus, e.g. Batteries); prints one row per set (one JSON object per set with --json).")
 	rf := addRetrievalFlags(fs)
-	bench := fs.String("bench", "", "benchmark JSONL (query = informal_stmt, gold = mathlib_dependencies)")
+	var benches, oodBenches, oodRoots, oodCorpus multiFlag
+	fs.Var(&benches, "bench", "benchmark JSONL (query = informal_stmt, gold = mathlib_dependencies; repeatable)")
+	fs.Var(&oodBenches, "ood-bench", "benchmark JSONL over the out-of-distribution library (repeatable)")
+	fs.Var(&oodRoots, "ood-root", "root of the out-of-distribution library (repeatable)")
+	fs.Var(&oodCorpus, "ood-corpus", "declaration dump of the out-of-distribution library (repeatable)")
 	k := fs.Int("k", 10, "cut-off for MRR (recall is reported at 1, 5, 10 and k)")
-	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	asJSON := fs.Bool("json", false, "print each set's result as one JSON object")
 	out := fs.String("out", "", "write one JSON line per query to this file")
 	baseline := fs.Bool("baseline", false, "rank by plain BM25 over split names and docstrings instead (the baseline)")
 	off := fs.String("toggle", "", "switch these search signals (ablation; on ones off, off ones on): "+strings.Join(retrieval.SearchSignals, ","))
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)
 	}
-	if *bench == "" || *k <= 0 || fs.NArg() > 0 || *baseline && *off != "" {
+	oodLib := len(oodRoots) > 0 || len(oodCorpus) > 0
+	if len(benches)+len(oodBenches) == 0 || *k <= 0 || fs.NArg() > 0 || *baseline && *off != "" || len(oodBenches) > 0 != oodLib {
 		fs.Usage()
 		return 2
 	}
@@ -45,30 +63,18 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	f, err := os.Open(*bench)
-	if err != nil {
-		fmt.Fprintln(stderr, "drift-lsp bench search:", err)
-		return 2
-	}
-	items, err := retrieval.ReadBench(f)
-	f.Close()
-	if err != nil {
-		fmt.Fprintln(stderr, "drift-lsp bench search:", err)
-		return 2
-	}
-	ctx := context.Background()
-	e, err := rf.open(ctx, stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, "drift-lsp bench search:", err)
-		return 1
-	}
-	defer e.Close()
-	// The default is Engine.Search itself: the ranking workspace/symbol,
-	// the editor commands and `drift-lsp search` run.
-	search := e.Search
-	if ranking != retrieval.DefaultSearch {
-		search = func(ctx context.Context, q retrieval.Query) ([]retrieval.Hit, error) {
-			return e.SearchWith(ctx, q, ranking)
+	var sets []searchSet
+	for _, b := range []struct {
+		paths []string
+		ood   bool
+	}{{benches, false}, {oodBenches, true}} {
+		for _, p := range b.paths {
+			items, err := readBenchItems(p)
+			if err != nil {
+				fmt.Fprintln(stderr, "drift-lsp bench search:", err)
+				return 2
+			}
+			sets = append(sets, searchSet{path: p, items: items, ood: b.ood})
 		}
 	}
 	var per func(retrieval.SearchBenchQuery)
@@ -82,27 +88,67 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(of)
 		per = func(q retrieval.SearchBenchQuery) { _ = enc.Encode(q) }
 	}
-	res, err := retrieval.BenchSearch(ctx, items, *k, search, per)
-	if err != nil {
-		fmt.Fprintln(stderr, "drift-lsp bench search:", err)
-		return 1
+	ctx := context.Background()
+	if !*asJSON {
+		fmt.Fprintf(stdout, "%-24s %7s %7s %7s %7s %7s %8s %8s\n", "set", "queries", "R@1", "R@5", "R@10", fmt.Sprintf("MRR@%d", *k), "p50 ms", "p95 ms")
 	}
-	if *asJSON {
-		if err := json.NewEncoder(stdout).Encode(res); err != nil {
+	for _, ood := range []bool{false, true} {
+		var mine []searchSet
+		for _, s := range sets {
+			if s.ood == ood {
+				mine = append(mine, s)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		flags := rf
+		if ood {
+			flags = &retrievalFlags{index: &indexFlags{roots: oodRoots, cache: rf.index.cache}, corpus: &oodCorpus}
+		}
+		e, err := flags.open(ctx, stderr)
+		if err != nil {
 			fmt.Fprintln(stderr, "drift-lsp bench search:", err)
 			return 1
 		}
-		return 0
+		// The default is Engine.Search itself: the ranking workspace/symbol,
+		// the editor commands and `drift-lsp search` run.
+		search := e.Search
+		if ranking != retrieval.DefaultSearch {
+			search = func(ctx context.Context, q retrieval.Query) ([]retrieval.Hit, error) {
+				return e.SearchWith(ctx, q, ranking)
+			}
+		}
+		for _, s := range mine {
+			res, err := retrieval.BenchSearch(ctx, s.items, *k, search, per)
+			if err != nil {
+				e.Close()
+				fmt.Fprintln(stderr, "drift-lsp bench search:", err)
+				return 1
+			}
+			res.Set = strings.TrimSuffix(filepath.Base(s.path), ".jsonl")
+			if *asJSON {
+				if err := json.NewEncoder(stdout).Encode(res); err != nil {
+					e.Close()
+					fmt.Fprintln(stderr, "drift-lsp bench search:", err)
+					return 1
+				}
+				continue
+			}
+			fmt.Fprintf(stdout, "%-24s %7d %7.2f %7.2f %7.2f %7.2f %8.1f %8.1f\n", res.Set, res.Queries,
+				res.RecallAt["1"], res.RecallAt["5"], res.RecallAt["10"], res.MRR, res.P50ms, res.P95ms)
+		}
+		e.Close()
 	}
-	fmt.Fprintf(stdout, "queries      %d\n", res.Queries)
-	cuts := []string{"1", "5", "10"}
-	if res.K != 1 && res.K != 5 && res.K != 10 {
-		cuts = append(cuts, fmt.Sprint(res.K))
-	}
-	for _, c := range cuts {
-		fmt.Fprintf(stdout, "R@%-3s        %.2f\n", c, res.RecallAt[c])
-	}
-	fmt.Fprintf(stdout, "MRR@%-3d      %.2f\n", res.K, res.MRR)
-	fmt.Fprintf(stdout, "latency p50  %.1f ms\nlatency p95  %.1f ms\n", res.P50ms, res.P95ms)
 	return 0
+}
+
+// readBenchItems reads one benchmark file.
+func readBenchItems(path string) ([]retrieval.BenchItem, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return retrieval.ReadBench(f)
 }

@@ -10,12 +10,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	porterstemmer "github.com/blevesearch/go-porterstemmer"
+	"github.com/kljensen/snowball/english"
 )
 
 // Version identifies the analyzer's output: stored indexes built with
 // another version are rebuilt. Bump it with every change to Terms.
-const Version = 2
+const Version = 4
 
 // symbolWords folds Unicode math symbols to the words a docstring or a name
 // would use for them.
@@ -97,7 +97,8 @@ const maxStemCache = 1 << 20
 
 var stemCount atomic.Int64
 
-// Stem returns the English stem of a lower-case word.
+// Stem returns the English stem of a lower-case word: the Snowball English
+// (Porter2) stemmer of github.com/kljensen/snowball.
 func Stem(w string) string {
 	if len(w) <= 3 {
 		return w
@@ -105,7 +106,7 @@ func Stem(w string) string {
 	if v, ok := stems.Load(w); ok {
 		return v.(string)
 	}
-	st := porterstemmer.StemString(w)
+	st := english.Stem(w, true)
 	if stemCount.Load() < maxStemCache {
 		stemCount.Add(1)
 		stems.Store(w, st)
@@ -116,7 +117,8 @@ func Stem(w string) string {
 // Terms analyzes text into lower-case stemmed terms: Lean identifiers are
 // split on dots, underscores and camel case, LaTeX commands and Unicode math
 // symbols become words, stop words and one-letter variables are dropped,
-// accents are stripped and British spellings become American.
+// accents are stripped, British spellings become American and irregular
+// plurals singular (before stemming).
 // Code and prose are analyzed the same way so that a docstring word and a
 // name piece meet.
 func Terms(text string) []string { return TermsLaTeX(text, true) }
@@ -134,7 +136,7 @@ func TermsLaTeX(text string, latex bool) []string {
 		if utf8.RuneCountInString(w) == 1 && !unicode.IsDigit([]rune(w)[0]) {
 			return
 		}
-		out = append(out, Stem(American(StripAccents(w))))
+		out = append(out, Stem(Singular(American(StripAccents(w)))))
 	}
 	eachWord(text, latex, func(word string, cmd bool) {
 		if cmd {
@@ -152,6 +154,48 @@ func TermsLaTeX(text string, latex bool) []string {
 		}
 	})
 	return out
+}
+
+// WordRuns splits prose into runs of consecutive lower-case words (accents
+// stripped, possessives dropped, hyphenated words split): a stop word, a
+// one-letter word, math between dollars, a digit or punctuation other than
+// a hyphen or an apostrophe ends a run. Name forms are built from runs.
+func WordRuns(text string) [][]string {
+	var runs [][]string
+	var cur []string
+	end := func() {
+		if len(cur) > 0 {
+			runs = append(runs, cur)
+			cur = nil
+		}
+	}
+	math := false
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '–' }) {
+		if strings.Count(f, "$")%2 == 1 {
+			math = !math
+			end()
+			continue
+		}
+		w := strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(StripAccents(f)), "'s"), "’s")
+		trimmed := strings.TrimRightFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		plain := !math && trimmed != "" && utf8.RuneCountInString(trimmed) > 1 && !stopWords[trimmed]
+		for _, r := range trimmed {
+			if !unicode.IsLetter(r) {
+				plain = false
+				break
+			}
+		}
+		if !plain {
+			end()
+			continue
+		}
+		cur = append(cur, trimmed)
+		if trimmed != w { // punctuation after the word ends the run
+			end()
+		}
+	}
+	end()
+	return runs
 }
 
 // eachWord scans text and calls f for every identifier-like word (with

@@ -35,6 +35,11 @@ func TestTerms(t *testing.T) {
 		{"∀ x : ℝ, x ∣ n", []string{"real", "dvd"}},
 		{"Nat.Prime p → Finset.sum s f", []string{"nat", "prime", "finset", "sum"}},
 		{"continuous functions", []string{"continu", "function"}},
+		{"matrices and their suprema", []string{"matrix", "supremum"}},
+		{"Matrix.iSup", []string{"matrix", "sup"}},
+		{"bases of vector spaces", []string{"basi", "vector", "space"}},
+		{"radii", []string{"radius"}},
+		{"uniformly convergent", []string{"uniform", "converg"}},
 		{"", nil},
 		{"∀∃→", nil},
 		{"\xff\xfeprime", []string{"prime"}},
@@ -72,5 +77,37 @@ func TestStripAccents(t *testing.T) {
 	}
 	if got, want := Terms("Bézout's lemma"), Terms("Bezout lemma"); !reflect.DeepEqual(got, want) {
 		t.Errorf("Terms with accents = %q, without = %q", got, want)
+	}
+}
+
+func TestWordRuns(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want [][]string
+	}{
+		{"compact spaces", [][]string{{"compact", "spaces"}}},
+		{"ideal of a commutative ring", [][]string{{"ideal"}, {"commutative", "ring"}}},
+		{"Euler's totient function", [][]string{{"euler", "totient", "function"}}},
+		{"path-connected spaces, and groups", [][]string{{"path", "connected", "spaces"}, {"groups"}}},
+		{"$p$-adic number", [][]string{{"adic", "number"}}},
+		{"isomorphism with $K^n$", [][]string{{"isomorphism"}}},
+		{"Hölder's inequality", [][]string{{"holder", "inequality"}}},
+		{"", nil},
+	} {
+		if got := WordRuns(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("WordRuns(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSingularForm(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"spaces", "space"}, {"groups", "group"}, {"boundaries", "boundary"}, {"matrices", "matrix"},
+		{"series", "series"}, {"class", "class"}, {"torus", "torus"}, {"basis", "basis"}, {"bases", "basis"},
+		{"group", "group"}, {"sets", "set"},
+	} {
+		if got := SingularForm(tc.in); got != tc.want {
+			t.Errorf("SingularForm(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }

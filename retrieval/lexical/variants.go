@@ -93,3 +93,44 @@ func American(w string) string {
 	}
 	return w
 }
+
+// irregularPlurals maps the Latin and Greek plurals of mathematical nouns to
+// their singulars: the stemmer, a suffix stripper, leaves matrices →
+// matric beside matrix → matrix. Regular plurals are the stemmer's.
+var irregularPlurals = map[string]string{
+	"matrices": "matrix", "vertices": "vertex", "indices": "index", "simplices": "simplex",
+	"apices": "apex", "bases": "basis", "criteria": "criterion", "spectra": "spectrum",
+	"suprema": "supremum", "infima": "infimum", "maxima": "maximum", "minima": "minimum",
+	"extrema": "extremum", "optima": "optimum", "radii": "radius", "foci": "focus", "loci": "locus",
+	"tori": "torus", "nuclei": "nucleus", "axes": "axis", "hypotheses": "hypothesis",
+	"theses": "thesis", "analyses": "analysis", "syntheses": "synthesis", "parentheses": "parenthesis",
+	"formulae": "formula", "lemmata": "lemma", "polyhedra": "polyhedron", "polytopa": "polytope",
+	"automata": "automaton", "phenomena": "phenomenon", "series": "series", "species": "species",
+}
+
+// Singular returns the singular of a lower-case irregular plural
+// (matrices → matrix, suprema → supremum, radii → radius) and other words
+// unchanged.
+func Singular(w string) string {
+	if s, ok := irregularPlurals[w]; ok {
+		return s
+	}
+	return w
+}
+
+// SingularForm returns the singular of a lower-case English noun as written
+// (not stemmed): irregular plurals by the table, then the regular endings
+// (groups → group, boundaries → boundary, matrices → matrix); words that do
+// not end like a plural are returned unchanged.
+func SingularForm(w string) string {
+	if s, ok := irregularPlurals[w]; ok {
+		return s
+	}
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}

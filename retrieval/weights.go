@@ -1,0 +1,65 @@
+package retrieval
+
+// searchWeights are the weights of the search ranking's signals. The
+// defaults (defaultWeights) were fitted by coordinate ascent on the dev
+// halves of the mined sets (TestSearchTune, docs/retrieval.md).
+type searchWeights struct {
+	// Name, NS, Doc, Lead, Bold and Main weigh the first stage's fields.
+	Name, NS, Doc, Lead, Bold, Main float64
+	// Synonym weighs a synonym's or the lexicon's term against a query word.
+	Synonym float64
+	// NameHit is the name channel's bonus for its first hit, NameExact the
+	// bonus for the query being a full name, SynName for a synonym's target
+	// being a name.
+	NameHit, NameExact, SynName float64
+	// Phrase weighs the longest run of query words found together,
+	// ExactBold and ExactName a bold term or name equal to the query.
+	Phrase, ExactBold, ExactName float64
+	// NameInQuery weighs the share of the query a declaration's name spells
+	// when every part of its last component is a query word (directly or
+	// through the lexicon): "continuous function" → Continuous.
+	NameInQuery float64
+	// Depth damps each namespace component: ×1/(1 + Depth·components)
+	// (Mathlib keeps its concepts near the root namespace).
+	Depth float64
+	// Pop weighs popularity (log of one plus the statements using a name).
+	Pop float64
+	// MainBoost multiplies the main declarations of a module docstring.
+	MainBoost float64
+	// DefInTheorem, TheoremInDef and TheoremInAny are the kind priors of
+	// a definition under a theorem intent and of a theorem under a
+	// definition or no intent.
+	DefInTheorem, TheoremInDef, TheoremInAny float64
+	// Instance, Notation, FieldCtor and Private multiply those kinds of
+	// declarations whatever the intent.
+	Instance, Notation, FieldCtor, Private float64
+	// Dense weighs the sentence encoder's cosine (when on).
+	Dense float64
+}
+
+// defaultWeights are the weights every search uses.
+var defaultWeights = searchWeights{
+	Name: 1, NS: 0.2, Doc: 0.35, Lead: 0.5, Bold: 0.9, Main: 0.5,
+	Synonym: 0.7,
+	NameHit: 0, NameExact: 1.5, SynName: 0.2,
+	Phrase: 0.525, ExactBold: 2.4, ExactName: 0.6,
+	NameInQuery: 0.51, Depth: 0.15,
+	Pop:          0.06,
+	MainBoost:    1.2,
+	DefInTheorem: 0.9, TheoremInDef: 0.55, TheoremInAny: 0.8,
+	Instance: 0.8, Notation: 0.5, FieldCtor: 0.7, Private: 0.7,
+	Dense: 0.2,
+}
+
+// params lists the weights by name for the tuner.
+func (w *searchWeights) params() map[string]*float64 {
+	return map[string]*float64{
+		"Name": &w.Name, "NS": &w.NS, "Doc": &w.Doc, "Lead": &w.Lead, "Bold": &w.Bold, "Main": &w.Main,
+		"Synonym": &w.Synonym, "NameHit": &w.NameHit, "NameExact": &w.NameExact, "SynName": &w.SynName,
+		"Phrase": &w.Phrase, "ExactBold": &w.ExactBold, "ExactName": &w.ExactName,
+		"NameInQuery": &w.NameInQuery, "Depth": &w.Depth, "Pop": &w.Pop,
+		"MainBoost": &w.MainBoost, "DefInTheorem": &w.DefInTheorem, "TheoremInDef": &w.TheoremInDef,
+		"TheoremInAny": &w.TheoremInAny, "Instance": &w.Instance, "Notation": &w.Notation,
+		"FieldCtor": &w.FieldCtor, "Private": &w.Private, "Dense": &w.Dense,
+	}
+}
