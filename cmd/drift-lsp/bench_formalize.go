@@ -53,19 +53,24 @@ func benchConfigs() []benchConfig {
 
 // benchRow is one problem under one configuration (a line of --out).
 type benchRow struct {
-	Config     string  `json:"config"`
-	ID         string  `json:"id"`
-	WellFormed bool    `json:"well_formed"`
-	Passed     bool    `json:"passed"`
-	Unknown    int     `json:"unknown"`
-	Repairs    int     `json:"repairs"`
-	Calls      int     `json:"calls"`
-	Tokens     int     `json:"tokens"`
-	Seconds    float64 `json:"seconds"`
-	SubQueries int     `json:"sub_queries"`
-	Stub       string  `json:"stub,omitempty"`
-	Verdict    string  `json:"verdict,omitempty"`
-	Error      string  `json:"error,omitempty"`
+	Config     string `json:"config"`
+	ID         string `json:"id"`
+	WellFormed bool   `json:"well_formed"`
+	Passed     bool   `json:"passed"`
+	Unknown    int    `json:"unknown"`
+	Repairs    int    `json:"repairs"`
+	Calls      int    `json:"calls"`
+	Tokens     int    `json:"tokens"`
+	// CachedTokens are the prompt tokens the model server served from its
+	// prompt cache; Stages the pipeline's per-stage cost (model calls only,
+	// not answers a configuration reused from another's).
+	CachedTokens int                       `json:"cached_tokens"`
+	Stages       map[string]llm.StageUsage `json:"stages,omitempty"`
+	Seconds      float64                   `json:"seconds"`
+	SubQueries   int                       `json:"sub_queries"`
+	Stub         string                    `json:"stub,omitempty"`
+	Verdict      string                    `json:"verdict,omitempty"`
+	Error        string                    `json:"error,omitempty"`
 }
 
 // benchSummary aggregates the rows of one configuration.
@@ -83,6 +88,7 @@ type benchSummary struct {
 	Repairs     float64 `json:"mean_repairs"`
 	Calls       float64 `json:"calls_per_problem"`
 	Tokens      float64 `json:"tokens_per_problem"`
+	Cached      float64 `json:"cached_tokens_per_problem"`
 	Seconds     float64 `json:"median_seconds_per_problem"`
 }
 
@@ -219,11 +225,12 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 			start := time.Now()
 			res, err := pl.Formalize(ctx, drift.Request{Statement: it.Query, Header: "import Mathlib"}, nil)
 			row := benchRow{Config: c.Name, ID: it.ID, Seconds: time.Since(start).Seconds()}
-			row.Calls, row.Tokens = m.usage()
+			row.Calls, row.Tokens, row.CachedTokens = m.usage()
 			switch {
 			case err != nil:
 				row.Error = err.Error()
 			default:
+				row.Stages = res.Usage.Stages
 				if r := res.Report; r != nil {
 					row.WellFormed, row.Passed, row.Unknown, row.Verdict = r.GatePassed, r.Passed(), len(r.Unknown), r.Summary()
 				}
@@ -290,6 +297,7 @@ func summarize(rows []benchRow, configs []benchConfig) []benchSummary {
 			s.Repairs += float64(r.Repairs)
 			s.Calls += float64(r.Calls)
 			s.Tokens += float64(r.Tokens)
+			s.Cached += float64(r.CachedTokens)
 			secs = append(secs, r.Seconds)
 		}
 		if s.Problems == 0 {
@@ -304,6 +312,7 @@ func summarize(rows []benchRow, configs []benchConfig) []benchSummary {
 		s.Repairs /= n
 		s.Calls /= n
 		s.Tokens /= n
+		s.Cached /= n
 		sort.Float64s(secs)
 		s.Seconds = secs[len(secs)/2]
 		out = append(out, s)
@@ -321,11 +330,11 @@ func printBenchSummary(stdout, stderr io.Writer, sums []benchSummary, asJSON boo
 		}
 		return 0
 	}
-	fmt.Fprintln(stdout, "| configuration | problems | well-formed (gate) | passed gate + names | unknown-name rate | mean repairs | calls | tokens | median s |")
-	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(stdout, "| configuration | problems | well-formed (gate) | passed gate + names | unknown-name rate | mean repairs | calls | tokens | cached prompt tokens | median s |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, s := range sums {
-		fmt.Fprintf(stdout, "| %s (%s) | %d | %.0f%% | %.0f%% | %.0f%% | %.2f | %.1f | %.0f | %.0f |\n",
-			s.Config, s.About, s.Problems, 100*s.WellFormed, 100*s.Passed, 100*s.UnknownRate, s.Repairs, s.Calls, s.Tokens, s.Seconds)
+		fmt.Fprintf(stdout, "| %s (%s) | %d | %.0f%% | %.0f%% | %.0f%% | %.2f | %.1f | %.0f | %.0f | %.0f |\n",
+			s.Config, s.About, s.Problems, 100*s.WellFormed, 100*s.Passed, 100*s.UnknownRate, s.Repairs, s.Calls, s.Tokens, s.Cached, s.Seconds)
 	}
 	return 0
 }
@@ -356,22 +365,24 @@ func readRows(path string) ([]benchRow, error) {
 // the same question share them) and tokens of the current problem, and
 // passes them to the answer log.
 type meter struct {
-	mu          sync.Mutex
-	calls, toks int
-	log         *answerLog
+	mu                  sync.Mutex
+	calls, toks, cached int
+	log                 *answerLog
 }
 
 func (m *meter) start(statement string) {
 	m.mu.Lock()
-	m.calls, m.toks = 0, 0
+	m.calls, m.toks, m.cached = 0, 0, 0
 	m.mu.Unlock()
 	m.log.setStatement(statement)
 }
 
-func (m *meter) usage() (int, int) {
+// usage returns the answers, tokens and prompt tokens served from the
+// server's prompt cache of the current problem.
+func (m *meter) usage() (calls, tokens, cached int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.calls, m.toks
+	return m.calls, m.toks, m.cached
 }
 
 // observe is the llm.Config.Observe hook.
@@ -379,6 +390,7 @@ func (m *meter) observe(req llm.Request, resp *llm.Response) {
 	m.mu.Lock()
 	m.calls++
 	m.toks += resp.PromptTokens + resp.CompletionTokens
+	m.cached += resp.CachedPromptTokens
 	m.mu.Unlock()
 	m.log.observe(req, resp)
 }

@@ -220,6 +220,7 @@ type formalizeJSON struct {
 	Repair            *drift.RepairInfo    `json:"repair"`
 	Warnings          []string             `json:"warnings"`
 	Usage             llm.Usage            `json:"usage"`
+	Calls             []llm.Call           `json:"calls"`
 	Seconds           float64              `json:"seconds"`
 }
 
@@ -263,7 +264,7 @@ func jsonResult(res *drift.Result, d time.Duration) formalizeJSON {
 	out := formalizeJSON{Statement: res.Statement, Name: res.Name, Stub: res.Stub, Passed: res.Report != nil && res.Report.Passed(),
 		Report: res.Report, Opens: orEmpty(res.Opens), SubQueries: []subQueryJSON{}, Premises: []premiseJSON{}, Proposed: orEmpty(res.Proposed),
 		HallucinationRate: res.HallucinationRate, Illustrative: []illusJSON{}, Coverage: res.Illustration.Coverage,
-		Candidates: []candidateJSON{}, Repair: res.Repair, Warnings: orEmpty(res.Warnings), Usage: res.Usage, Seconds: d.Seconds()}
+		Candidates: []candidateJSON{}, Repair: res.Repair, Warnings: orEmpty(res.Warnings), Usage: res.Usage, Calls: orEmpty(res.Usage.Log), Seconds: d.Seconds()}
 	for _, q := range res.SubQueries {
 		out.SubQueries = append(out.SubQueries, subQueryJSON{q.Informal, q.Formal})
 	}
@@ -363,8 +364,11 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		fmt.Fprintln(w)
 	}
 	u := res.Usage
-	fmt.Fprintf(w, "\nModel calls: %d (cache hits %d, HTTP attempts %d, failures %d; at most %d per action), tokens: %d prompt + %d completion, model time %.1fs summed over calls, wall %.1fs\n",
-		u.Calls, u.CacheHits, u.Attempts, u.Failures, p.MaxCalls(), u.PromptTokens, u.CompletionTokens, u.Duration.Seconds(), d.Seconds())
+	fmt.Fprintf(w, "\nModel calls: %d (cache hits %d, HTTP attempts %d, failures %d; at most %d answers per action), tokens: %d prompt (%d served from the server's prompt cache) + %d completion, model time %.1fs summed over calls, wall %.1fs\n",
+		u.Calls, u.CacheHits, u.Attempts, u.Failures, p.MaxCalls(), u.PromptTokens, u.CachedPromptTokens, u.CompletionTokens, u.Duration.Seconds(), d.Seconds())
+	for _, c := range u.Log {
+		fmt.Fprintf(w, "  %s\n", callLine(c))
+	}
 	if len(res.Opens) > 0 {
 		fmt.Fprintf(w, "\nNeeds in the header: %s\n", strings.Join(res.Opens, "; "))
 	}
@@ -376,6 +380,18 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		fmt.Fprintf(w, "\nVerdict: %s\n", res.Report.Summary())
 	}
 	fmt.Fprintf(w, "\nChosen stub:\n%s\n", res.Stub)
+}
+
+// callLine describes one model call: stage, answers, tokens, seconds.
+func callLine(c llm.Call) string {
+	switch {
+	case c.CacheHit:
+		return fmt.Sprintf("%-11s %d answer(s) from the response cache", c.Stage, c.Answers)
+	case c.Error != "":
+		return fmt.Sprintf("%-11s failed after %.1fs: %s", c.Stage, c.Seconds, c.Error)
+	}
+	return fmt.Sprintf("%-11s %d answer(s), %d prompt tokens (%d cached) + %d completion, %.1fs",
+		c.Stage, c.Answers, c.PromptTokens, c.CachedPromptTokens, c.CompletionTokens, c.Seconds)
 }
 
 func oneLineSig(s string) string {
