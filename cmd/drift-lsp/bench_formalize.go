@@ -195,6 +195,7 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	startModel(ctx, clients[false], nil)
 	eng, err := rf.open(ctx, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)

@@ -74,6 +74,11 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	var report progress.Func
+	if !*asJSON {
+		report = printProgress(stderr)
+	}
+	startModel(ctx, client, report)
 	if *informalize && len(roots) > 0 {
 		corpus, cleanup, err := informalizedCorpus(ctx, idx, client, stderr)
 		if err != nil {
@@ -100,10 +105,6 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	defer closeChecker()
 	pl := drift.New(eng, client, checker, drift.Params{Samples: *samples, NoContextSamples: *noCtx, K: *k, M: *m, RepairBudget: *repair})
 	start := time.Now()
-	var report progress.Func
-	if !*asJSON {
-		report = printProgress(stderr)
-	}
 	res, err := pl.Formalize(ctx, drift.Request{Statement: statement, Name: *name, Header: *header}, report)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -423,6 +424,16 @@ func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
 		return cfg, nil, llm.ErrNotConfigured
 	}
 	return cfg, srv, nil
+}
+
+// startModel starts a model server that drift-lsp runs itself (the local
+// model) in the background, so that it loads while the index does; the
+// pipeline's own start then finds it running (or waits for it). Progress
+// goes to report.
+func startModel(ctx context.Context, client *llm.Client, report progress.Func) {
+	go func() {
+		_ = client.Start(ctx, func(msg string) { report.Report(progress.Event{Stage: drift.StageModel, Message: msg}) })
+	}()
 }
 
 // printProgress prints progress events as "[stage] message" lines on w.

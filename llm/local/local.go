@@ -30,7 +30,7 @@ var serveScript string
 
 // Defaults of Options.
 const (
-	DefaultContextSize  = 4096
+	DefaultContextSize  = 8192
 	DefaultStartTimeout = 3 * time.Minute
 )
 
@@ -90,8 +90,11 @@ type Options struct {
 	// llama.cpp's threads wait for each other at every step, so more
 	// threads than free cores slow it down).
 	Threads int
-	// ContextSize is the model's context in tokens (DefaultContextSize).
+	// ContextSize is the model's context in tokens, shared by the slots
+	// (DefaultContextSize).
 	ContextSize int
+	// Slots is the number of sequences decoded side by side (DefaultSlots).
+	Slots int
 	// StartTimeout bounds loading the model (DefaultStartTimeout).
 	StartTimeout time.Duration
 	// Logf receives the server's start and stop lines; nil discards.
@@ -116,6 +119,9 @@ func New(inst Installation, opts Options) *Server {
 	}
 	if opts.ContextSize <= 0 {
 		opts.ContextSize = DefaultContextSize
+	}
+	if opts.Slots <= 0 {
+		opts.Slots = DefaultSlots
 	}
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
@@ -214,8 +220,7 @@ func (s *Server) spawn() (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(s.inst.Python, "-c", serveScript, s.inst.Model, strconv.Itoa(port),
-		strconv.Itoa(s.opts.ContextSize), strconv.Itoa(s.opts.Threads), s.inst.ModelName())
+	cmd := exec.Command(s.inst.Python, append([]string{"-c", serveScript}, s.serverArgs(port)...)...)
 	cmd.Dir = s.inst.Dir
 	cmd.Stdin = r
 	out := &tail{max: 4096}

@@ -79,7 +79,7 @@ func TestFindAndConfigure(t *testing.T) {
 			if (srv != nil) != tc.wantLocal || (cfg.Endpoint != nil) != tc.wantLocal {
 				t.Fatalf("local %v endpoint %v, want %v", srv != nil, cfg.Endpoint, tc.wantLocal)
 			}
-			if tc.wantLocal && (cfg.Model != "tiny" || cfg.Timeout != Timeout || cfg.MaxTokens != MaxTokens || cfg.Concurrency != 1 || !cfg.Configured()) {
+			if tc.wantLocal && (cfg.Model != "tiny" || cfg.Timeout != Timeout || cfg.MaxTokens != MaxTokens || cfg.Concurrency != Concurrency || !cfg.Configured()) {
 				t.Fatalf("config %+v", cfg)
 			}
 			if srv != nil {
@@ -244,6 +244,20 @@ func TestRealServer(t *testing.T) {
 	if !r.Structured || json.Unmarshal([]byte(r.Text), &v) != nil || v.OK == nil {
 		t.Fatalf("structured answer %+v", r)
 	}
+	// Three answers drawn together from a prompt that extends the first: the
+	// server reuses the processed prefix and says so, and answers n.
+	many := req
+	many.Messages = append([]llm.Message{{Role: "system", Content: "Answer briefly."}}, req.Messages...)
+	many.N, many.Temperature = 3, 0.7
+	if _, err := c.NewAction(0).Complete(ctx, many); err != nil {
+		t.Fatal(err)
+	}
+	many.Messages = append(many.Messages[:len(many.Messages):len(many.Messages)], llm.Message{Role: "assistant", Content: `{"ok": true}`}, llm.Message{Role: "user", Content: "Again."})
+	r, err = c.NewAction(0).Complete(ctx, many)
+	if err != nil || len(r.Texts) != 3 || r.CachedPromptTokens == 0 || r.CachedPromptTokens >= r.PromptTokens {
+		t.Fatalf("n=3 answer %+v: %v", r, err)
+	}
+	t.Logf("n=3: %d prompt tokens, %d from the server's cache", r.PromptTokens, r.CachedPromptTokens)
 	// A crash (even one not yet noticed) costs a retry, not the call.
 	pid := s.PID()
 	syscall.Kill(pid, syscall.SIGKILL)
