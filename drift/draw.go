@@ -35,13 +35,16 @@ type sample struct {
 	err     error
 }
 
-// drawCandidates draws every group's candidates, the groups concurrently:
-// a group is one request for all its answers (llm.Request.N), so the server
-// processes its prompt once and decodes the answers side by side (llama.cpp
-// copies the processed prompt to as many slots). A server that answers
-// fewer than asked (it ignores n) gets one request per missing answer, with
-// the sample's number as seed. parse turns an answer into a stub. Samples
-// come back in group order.
+// drawCandidates draws every group's candidates: a group is one request for
+// all its answers (llm.Request.N), so the server processes its prompt once
+// and decodes the answers side by side (llama.cpp copies the processed
+// prompt to as many slots). The groups go concurrently, but in order when
+// the client makes one call at a time (the local model): then the group
+// without context, which shares the instruction and worked example, finds
+// them in the server's prompt cache. A server that answers fewer than
+// asked (it ignores n) gets one request per missing answer, with the
+// sample's number as seed. parse turns an answer into a stub. Samples come
+// back in group order.
 func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, groups []drawGroup, temp float64,
 	parse func(string) (*Stub, error), report progress.Func) []sample {
 	total := 0
@@ -57,16 +60,20 @@ func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, groups 
 		report(progress.Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: candidate %d/%d", done, total), Done: done, Total: total})
 		mu.Unlock()
 	}
+	inOrder := pl.client.Config().Concurrency == 1
 	var wg sync.WaitGroup
 	for gi, g := range groups {
 		if len(g.seeds) == 0 {
 			continue
 		}
+		if inOrder {
+			out[gi] = pl.drawGroup(ctx, act, g, temp, parse, finished)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got := pl.drawGroup(ctx, act, g, temp, parse, finished)
-			out[gi] = got
+			out[gi] = pl.drawGroup(ctx, act, g, temp, parse, finished)
 		}()
 	}
 	wg.Wait()

@@ -14,11 +14,18 @@ import (
 // for all of them, and the draw without context starts with the same
 // messages (instruction, worked example), so that a server with a prompt
 // cache processes that prefix once; the fake reports the reuse as a
-// prompt-caching server does.
+// prompt-caching server does. With one call at a time (the local model)
+// the draw without context comes second.
 func TestDrawsShareTheirPrefix(t *testing.T) {
-	for _, structured := range []bool{false, true} {
+	for _, tc := range []struct{ structured, oneAtATime bool }{{false, false}, {true, false}, {true, true}} {
+		structured := tc.structured
 		srv := llmtest.New(t, goodScript().respond)
-		pl, _ := newPipeline(t, srv, nil, Params{}, func(c *llm.Config) { c.NoStructured = !structured })
+		pl, _ := newPipeline(t, srv, nil, Params{}, func(c *llm.Config) {
+			c.NoStructured = !structured
+			if tc.oneAtATime {
+				c.Concurrency = 1
+			}
+		})
 		res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, nil)
 		srv.Close()
 		if err != nil {
@@ -34,6 +41,9 @@ func TestDrawsShareTheirPrefix(t *testing.T) {
 			t.Fatalf("structured=%v: %d formalize requests, want 2", structured, len(form))
 		}
 		withCtx, noCtx := form[0], form[1]
+		if tc.oneAtATime && !strings.Contains(withCtx.Prompt(), "## Premises") {
+			t.Errorf("one call at a time: the draw without context went first")
+		}
 		if strings.Contains(noCtx.Prompt(), "## Premises") {
 			withCtx, noCtx = noCtx, withCtx
 		}

@@ -177,6 +177,11 @@ type Request struct {
 	// Taken are names the chosen name must differ from (DeclaredNames of
 	// the file the stub goes into); they do not constrain Name.
 	Taken []string
+	// Found, when set, hears the premises and illustrative theorems while
+	// the model works: first those retrieved with the whole statement, at
+	// once, then the context the candidates are drawn with. It is not
+	// called after Formalize returns.
+	Found func(Found)
 }
 
 // Candidate is one sampled formalization.
@@ -274,9 +279,13 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 	if pl.client == nil {
 		return nil, llm.ErrNotConfigured
 	}
+	// Someone listens (an editor, the command line): premises reach them
+	// at once, retrieved with the whole statement while the model works.
+	firstLook := report != nil || req.Found != nil
 	if report == nil {
 		report = func(progress.Event) {}
 	}
+	report, req.Found = serialized(report, req.Found)
 	statement := strings.TrimSpace(req.Statement)
 	if statement == "" {
 		return nil, errors.New("drift: empty statement")
@@ -287,6 +296,10 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 	budget := pl.p.CallBudget
 	if cb := pl.client.Config().CallBudget; cb > 0 && cb < budget {
 		budget = cb
+	}
+	if firstLook && !pl.p.NoContext {
+		wait := pl.firstLook(ctx, statement, req.Found, report)
+		defer wait()
 	}
 	if err := pl.client.Start(ctx, func(msg string) { report(progress.Event{Stage: StageModel, Message: msg}) }); err != nil {
 		return nil, err
@@ -391,6 +404,13 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 		return nil, fmt.Errorf("drift: illustrate: %w", err)
 	}
 	res.Illustration = ill
+	if firstLook {
+		f := Found{Premises: res.Premises, Illustration: ill, Final: true}
+		report(progress.Event{Stage: StageIllustrate, Message: f.Message()})
+		if req.Found != nil {
+			req.Found(f)
+		}
+	}
 	var decls []*library.Decl
 	for _, p := range res.Premises {
 		if p.Decl != nil {

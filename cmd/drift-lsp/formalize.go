@@ -105,7 +105,11 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	defer closeChecker()
 	pl := drift.New(eng, client, checker, drift.Params{Samples: *samples, NoContextSamples: *noCtx, K: *k, M: *m, RepairBudget: *repair})
 	start := time.Now()
-	res, err := pl.Formalize(ctx, drift.Request{Statement: statement, Name: *name, Header: *header}, report)
+	req := drift.Request{Statement: statement, Name: *name, Header: *header}
+	if !*asJSON {
+		req.Found = func(f drift.Found) { printFound(stderr, f, time.Since(start)) }
+	}
+	res, err := pl.Formalize(ctx, req, report)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "drift-lsp formalize: cancelled")
@@ -381,6 +385,23 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		fmt.Fprintf(w, "\nVerdict: %s\n", res.Report.Summary())
 	}
 	fmt.Fprintf(w, "\nChosen stub:\n%s\n", res.Stub)
+}
+
+// printFound prints the premises and illustrative theorems the pipeline
+// found, while the model works, d after the start.
+func printFound(w io.Writer, f drift.Found, d time.Duration) {
+	what := "retrieved with the whole statement, while the model decomposes it"
+	if f.Final {
+		what = "the context the candidates are drawn with"
+	}
+	fmt.Fprintf(w, "Premises at %.1fs (%s):\n", d.Seconds(), what)
+	for _, p := range f.Premises {
+		fmt.Fprintf(w, "  %-40s  %s\n", p.Decl.Name, oneLineSig(p.Decl.Signature))
+	}
+	fmt.Fprintf(w, "Illustrative theorems (coverage %.0f%%):\n", 100*f.Illustration.Coverage)
+	for _, t := range f.Illustration.Theorems {
+		fmt.Fprintf(w, "  %-40s  %s\n", t.Name, oneLineSig(t.Signature))
+	}
 }
 
 // callLine describes one model call: stage, answers, tokens, seconds.

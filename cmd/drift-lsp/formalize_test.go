@@ -88,6 +88,13 @@ func TestFormalizeCommand(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
 	}
+	// The premises are printed as soon as they are found: first those of
+	// the whole statement, then the candidates' context, before the drawing.
+	progress := errb.String()
+	first, final, drawing := strings.Index(progress, "while the model decomposes it):\n  Mm."), strings.Index(progress, "(the context the candidates are drawn with):\n  Mm."), strings.Index(progress, "[formalize] Formalizing: drawing")
+	if first < 0 || final < 0 || drawing < 0 || first > drawing || final > drawing {
+		t.Errorf("premises not printed before the drawing:\n%s", progress)
+	}
 	if strings.Contains(text+errb.String(), "sk-cli-test-key-42") {
 		t.Fatal("the API key was printed")
 	}

@@ -416,7 +416,11 @@ func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, 
 			b.startInformalize(b.pipeline, b.idleInformal, idleInformalizeCalls)
 		}
 	}()
-	res, err := pl.Formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}, report)
+	dreq := drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}
+	if req.Found != nil {
+		dreq.Found = func(f drift.Found) { req.Found(b.premises(f.Premises, f.Illustration), f.Final) }
+	}
+	res, err := pl.Formalize(ctx, dreq, report)
 	if err != nil {
 		return nil, err
 	}
@@ -432,6 +436,12 @@ func (b *driftBackend) FindPremises(ctx context.Context, statement string, repor
 	if err != nil {
 		return nil, err
 	}
+	return b.premises(prem, ill), nil
+}
+
+// premises converts retrieved premises and illustrative theorems for the
+// editor.
+func (b *driftBackend) premises(prem []retrieval.Premise, ill retrieval.Illustration) *lsp.Premises {
 	out := &lsp.Premises{Coverage: ill.Coverage}
 	for _, p := range prem {
 		if p.Decl != nil {
@@ -441,7 +451,7 @@ func (b *driftBackend) FindPremises(ctx context.Context, statement string, repor
 	for _, d := range ill.Theorems {
 		out.Examples = append(out.Examples, b.symbol(d))
 	}
-	return out, nil
+	return out
 }
 
 // Check implements lsp.Backend: the leanrepl checks (gate, unknown names,

@@ -17,15 +17,15 @@ const (
 )
 
 // Limits for a small model on a CPU, applied when the configuration keeps
-// the client's defaults: two calls at a time (a formalize action's
-// candidates with context, one request for several answers, and the one
-// without context, decoded side by side in the server's slots), a long
-// per-call timeout (a loaded 2-core machine generates 1–3 tokens/s), and
-// short answers.
+// the client's defaults: one call at a time (the requests share the same
+// cores, and one after another each reuses the prompt prefix the one
+// before left in the server's cache; a request for several answers still
+// decodes them side by side in the server's slots), a long per-call
+// timeout (a loaded 2-core machine generates 1–3 tokens/s), and short
+// answers.
 const (
-	Timeout     = 15 * time.Minute
-	MaxTokens   = 512
-	Concurrency = 2
+	Timeout   = 15 * time.Minute
+	MaxTokens = 512
 )
 
 // Configure returns cfg unchanged when it names an endpoint or mode is
@@ -68,7 +68,7 @@ func (s *Server) Apply(cfg llm.Config) llm.Config {
 		cfg.MaxTokens = MaxTokens
 	}
 	if cfg.Concurrency == 0 || cfg.Concurrency == llm.DefaultConcurrency {
-		cfg.Concurrency = Concurrency
+		cfg.Concurrency = 1
 	}
 	return cfg
 }
