@@ -95,6 +95,9 @@ type Options struct {
 	ContextSize int
 	// Slots is the number of sequences decoded side by side (DefaultSlots).
 	Slots int
+	// PromptCacheDir holds the slots' saved states between runs (default:
+	// prompt-cache in the installation's directory).
+	PromptCacheDir string
 	// StartTimeout bounds loading the model (DefaultStartTimeout).
 	StartTimeout time.Duration
 	// Logf receives the server's start and stop lines; nil discards.
@@ -203,6 +206,7 @@ func (s *Server) ensure(ctx context.Context, progress func(string), probe bool) 
 		p.stop()
 		return "", err
 	}
+	s.restoreSlots(ctx, p)
 	s.proc = p
 	msg := fmt.Sprintf("Local model ready in %.1fs", time.Since(start).Seconds())
 	progress(msg)
@@ -297,6 +301,9 @@ func (s *Server) Close() error {
 	defer s.mu.Unlock()
 	s.closed = true
 	if s.proc != nil {
+		if !s.proc.exited() {
+			s.saveSlots(s.proc)
+		}
 		s.proc.stop()
 		s.logf("local model: stopped the server (pid %d)", s.proc.cmd.Process.Pid)
 		s.proc = nil
