@@ -48,6 +48,10 @@ def main():
     if slot_dir:
         p.slot_save_path = slot_dir
         p.endpoint_slots = True
+    # An idle slot keeps its prompt (by default llama.cpp moves it to a
+    # host-memory cache and clears the slot, which would leave nothing to
+    # save but the last prompt).
+    p.cache_idle_slots = False
     p.cpuparams.n_threads = threads
     p.cpuparams_batch.n_threads = threads
     # No busy-waiting between operations: on a shared machine spinning
