@@ -13,25 +13,20 @@ import (
 	"github.com/drift-lsp/drift-lsp/llm"
 )
 
-// formalizeInstruction is the first part of the Formalize prompt (DRIFT §3.4).
-const formalizeInstruction = `You are an expert in Lean 4 and its mathematical library. Translate the informal statement at the end into a Lean 4 theorem STATEMENT that type-checks against the workspace's library (the declarations listed below exist in it).
+// formalizeInstruction is the Formalize system prompt (DRIFT §3.4). It is
+// the same with and without retrieved context, and the worked example
+// follows it, so that every draw of an action starts with the same prefix
+// and a server with a prompt cache processes it once; what differs (the
+// premises and illustrative theorems, the statement) comes last.
+const formalizeInstruction = `You are an expert in Lean 4 and its mathematical library. Translate the informal statement at the end into a Lean 4 theorem STATEMENT that type-checks against the workspace's library.
 
 Rules:
 - Write only the statement, no proof: end it with ":= by sorry".
 - Use exactly the theorem name given below.
 - Be faithful: the same quantifiers, hypotheses and conclusion as the informal statement; explicit binders with types; the right coercions (for example (n : ℝ)) and type-class assumptions ([Group G], [TopologicalSpace X]).
-- Prefer the listed premises and follow the style of the illustrative theorems.
+- When premises and illustrative theorems are listed, prefer the premises and follow the style of the theorems.
 - Do not add imports, options, commands, definitions or helper lemmas.
 Answer with a single ` + "```lean" + ` code block containing the theorem.`
-
-// formalizeNoContextInstruction is used for the adaptive draws without
-// retrieved context (DRIFT: context can distract on simple statements).
-var formalizeNoContextInstruction = withoutContext.Replace(formalizeInstruction)
-
-var withoutContext = strings.NewReplacer(
-	" (the declarations listed below exist in it)", "",
-	"- Prefer the listed premises and follow the style of the illustrative theorems.\n", "",
-)
 
 // asJSON turns an instruction's answer format into the structured one.
 var asJSON = strings.NewReplacer(
@@ -84,16 +79,13 @@ func formalizeMessages(statement, name string, premises []*library.Decl, theorem
 	}
 	var b strings.Builder
 	if prem.Len() > 0 {
-		b.WriteString("## Premises (library declarations the statement may use)\n\n" + prem.String() + "\n")
+		b.WriteString("## Premises (declarations of the workspace's library the statement may use)\n\n" + prem.String() + "\n")
 	}
 	if thms.Len() > 0 {
 		b.WriteString("## Illustrative theorems (how the premises are used)\n\n" + thms.String() + "\n")
 	}
 	fmt.Fprintf(&b, "## Theorem name\n\n%s\n\n## Informal statement\n\n%s\n", name, strings.TrimSpace(statement))
 	instr, example := formalizeInstruction, formalizeExampleText
-	if prem.Len() == 0 && thms.Len() == 0 {
-		instr = formalizeNoContextInstruction
-	}
 	if structured {
 		instr, example = asJSON.Replace(instr), formalizeExampleJSON
 	}

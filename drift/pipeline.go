@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -196,6 +195,11 @@ type Request struct {
 	// Taken are names the chosen name must differ from (DeclaredNames of
 	// the file the stub goes into); they do not constrain Name.
 	Taken []string
+	// Found, when set, hears the premises and illustrative theorems while
+	// the model works: first those retrieved with the whole statement, at
+	// once, then the context the candidates are drawn with. It is not
+	// called after Formalize returns.
+	Found func(Found)
 }
 
 // Candidate is one sampled formalization.
@@ -293,9 +297,13 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 	if pl.client == nil {
 		return nil, llm.ErrNotConfigured
 	}
+	// Someone listens (an editor, the command line): premises reach them
+	// at once, retrieved with the whole statement while the model works.
+	firstLook := report != nil || req.Found != nil
 	if report == nil {
 		report = func(progress.Event) {}
 	}
+	report, req.Found = serialized(report, req.Found)
 	statement := strings.TrimSpace(req.Statement)
 	if statement == "" {
 		return nil, errors.New("drift: empty statement")
@@ -307,6 +315,10 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 	if cb := pl.client.Config().CallBudget; cb > 0 && cb < budget {
 		budget = cb
 	}
+	if firstLook && !pl.p.NoContext {
+		wait := pl.firstLook(ctx, statement, req.Found, report)
+		defer wait()
+	}
 	if err := pl.client.Start(ctx, func(msg string) { report(progress.Event{Stage: StageModel, Message: msg}) }); err != nil {
 		return nil, err
 	}
@@ -316,11 +328,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 	// ask sends one request, with the stage's schema when the client does
 	// structured output.
 	ask := func(stage string, msgs []llm.Message, schema *llm.Schema, temp float64, seed *int) (*llm.Response, error) {
-		r := llm.Request{Stage: stage, Messages: msgs, Temperature: temp, Seed: seed, MaxTokens: stageMaxTokens[stage]}
-		if pl.client.Structured() {
-			r.Schema = schema
-		}
-		return act.Complete(ctx, r)
+		return act.Complete(ctx, pl.request(stage, msgs, schema, temp, seed))
 	}
 	if pl.p.NoContext {
 		return pl.formalizeFrom(ctx, act, res, req, nil, report, ask)
@@ -414,6 +422,13 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 		return nil, fmt.Errorf("drift: illustrate: %w", err)
 	}
 	res.Illustration = ill
+	if firstLook {
+		f := Found{Premises: res.Premises, Illustration: ill, Final: true}
+		report(progress.Event{Stage: StageIllustrate, Message: f.Message()})
+		if req.Found != nil {
+			req.Found(f)
+		}
+	}
 	var decls []*library.Decl
 	for _, p := range res.Premises {
 		if p.Decl != nil {
@@ -441,79 +456,55 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 	structured := pl.client.Structured()
 	withCtx := formalizeMessages(statement, nameOrAsk(name), decls, ill.Theorems, structured)
 	res.FormalizePrompt = withCtx[len(withCtx)-1].Content
-	type draw struct {
-		msgs    []llm.Message
-		withCtx bool
-		seed    int
-	}
 	hasCtx := len(decls) > 0 || len(ill.Theorems) > 0
-	var draws []draw
+	groups := []drawGroup{{msgs: withCtx, withCtx: hasCtx}}
 	for i := 0; i < pl.p.Samples; i++ {
-		draws = append(draws, draw{withCtx, hasCtx, i + 1})
+		groups[0].seeds = append(groups[0].seeds, i+1)
 	}
 	if hasCtx {
-		extra := min(pl.p.NoContextSamples, act.Remaining()-len(draws))
-		noCtx := formalizeMessages(statement, nameOrAsk(name), nil, nil, structured)
-		for i := 0; i < extra; i++ {
-			draws = append(draws, draw{noCtx, false, 101 + i})
+		g := drawGroup{msgs: formalizeMessages(statement, nameOrAsk(name), nil, nil, structured)}
+		for i := 0; i < min(pl.p.NoContextSamples, act.Remaining()-len(groups[0].seeds)); i++ {
+			g.seeds = append(g.seeds, 101+i)
 		}
+		groups = append(groups, g)
 	}
-	if n := act.Remaining(); len(draws) > n {
-		warn("call budget allows %d of %d samples", max(n, 0), len(draws))
-		draws = draws[:max(n, 0)]
+	left, asked := max(act.Remaining(), 0), 0
+	for i := range groups {
+		asked += len(groups[i].seeds)
+		groups[i].seeds = groups[i].seeds[:min(len(groups[i].seeds), left)]
+		left -= len(groups[i].seeds)
 	}
-	type sample struct {
-		stub *Stub
-		err  error
+	drawn := min(asked, max(act.Remaining(), 0))
+	if drawn < asked {
+		warn("call budget allows %d of %d samples", drawn, asked)
 	}
-	samples := make([]sample, len(draws))
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	report(progress.Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: drawing %d candidates…", len(draws)), Total: len(draws)})
-	for i, d := range draws {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			seed := d.seed
-			ans, err := ask(llm.StageFormalize, d.msgs, formalizeSchema, pl.p.Temperature, &seed)
-			if err == nil {
-				var st *Stub
-				st, err = ParseFormalizeAnswer(ans.Text, name)
-				if err == nil {
-					st.rename(names.name(st.given))
-				}
-				samples[i] = sample{st, err}
-			} else {
-				samples[i] = sample{nil, err}
-			}
-			mu.Lock()
-			done++
-			report(progress.Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: candidate %d/%d", done, len(draws)), Done: done, Total: len(draws)})
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+	report(progress.Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: drawing %d candidates…", drawn), Total: drawn})
+	samples := pl.drawCandidates(ctx, act, groups, pl.p.Temperature, func(text string) (*Stub, error) {
+		st, err := ParseFormalizeAnswer(text, name)
+		if err == nil {
+			st.rename(names.name(st.given))
+		}
+		return st, err
+	}, report)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 
 	// Deduplicate by statement, counting agreement.
 	byStmt := map[string]*Candidate{}
-	for i, s := range samples {
-		d := draws[i]
+	for _, s := range samples {
 		if s.err != nil {
-			res.Candidates = append(res.Candidates, &Candidate{WithContext: d.withCtx, Seeds: []int{d.seed}, Error: s.err.Error()})
+			res.Candidates = append(res.Candidates, &Candidate{WithContext: s.withCtx, Seeds: []int{s.seed}, Error: s.err.Error()})
 			continue
 		}
 		key := s.stub.Statement
 		if c, ok := byStmt[key]; ok {
 			c.Agreement++
-			c.Seeds = append(c.Seeds, d.seed)
-			c.WithContext = c.WithContext || d.withCtx
+			c.Seeds = append(c.Seeds, s.seed)
+			c.WithContext = c.WithContext || s.withCtx
 			continue
 		}
-		c := &Candidate{Stub: s.stub.Text, Statement: key, Notes: s.stub.Notes, WithContext: d.withCtx, Seeds: []int{d.seed}, Agreement: 1, opens: s.stub.Opens}
+		c := &Candidate{Stub: s.stub.Text, Statement: key, Notes: s.stub.Notes, WithContext: s.withCtx, Seeds: []int{s.seed}, Agreement: 1, opens: s.stub.Opens}
 		byStmt[key] = c
 		res.Candidates = append(res.Candidates, c)
 	}

@@ -208,10 +208,14 @@ func (s *script) respond(_ int, req llmtest.Request) llmtest.Reply {
 	case llm.StageBackTranslate:
 		return s.backTranslate
 	case llm.StageFormalize:
+		// A request for n answers takes the next n in turn.
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		r := s.formalize[s.n%len(s.formalize)]
-		s.n++
+		for range max(req.N, 1) {
+			r.Choices = append(r.Choices, s.formalize[s.n%len(s.formalize)].Text)
+			s.n++
+		}
 		return r
 	}
 	return llmtest.Reply{Status: 400, Text: "unrecognised prompt"}
@@ -241,10 +245,28 @@ func newPipeline(t *testing.T, srv *llmtest.Server, checker Checker, p Params, m
 	return NewWith(r, names.New(testDecls), c, checker, p), r
 }
 
+// answers counts the answers of an action's calls (cache hits included).
+func answers(u llm.Usage) int {
+	n := 0
+	for _, c := range u.Log {
+		n += c.Answers
+	}
+	return n
+}
+
 func TestFormalizeHappyPath(t *testing.T) {
+	for _, ignoreN := range []bool{false, true} {
+		t.Run(fmt.Sprintf("IgnoreN=%v", ignoreN), func(t *testing.T) { testFormalizeHappyPath(t, ignoreN) })
+	}
+}
+
+// testFormalizeHappyPath runs the default pipeline; a server that ignores
+// n (ignoreN) gets one request per candidate.
+func testFormalizeHappyPath(t *testing.T, ignoreN bool) {
 	s := goodScript()
 	srv := llmtest.New(t, s.respond)
 	defer srv.Close()
+	srv.IgnoreN = ignoreN
 	pl, _ := newPipeline(t, srv, nil, Params{}, nil)
 	var events []progress.Event
 	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, func(e progress.Event) { events = append(events, e) })
@@ -299,9 +321,15 @@ func TestFormalizeHappyPath(t *testing.T) {
 		pos += i
 	}
 	// Budget: 1 decompose + 1 propose + 4 samples + 1 without context + a
-	// back-translation for each of the 5 possible candidates; the 5 samples
-	// agree, so one candidate is restated.
-	if nForm != 5 || res.Usage.Calls != 8 || res.Usage.PerStage[llm.StageBackTranslate] != 1 || pl.Params().MaxCalls() != 12 {
+	// back-translation for each of the 5 possible candidates; the 4 samples
+	// are one request for 4 answers, drawn beside the one without context,
+	// unless the server ignores n; the 5 samples agree, so one candidate is
+	// restated.
+	wantForm := 2
+	if ignoreN {
+		wantForm = 5
+	}
+	if nForm != wantForm || res.Usage.Calls != 3+wantForm || answers(res.Usage) != 8 || res.Usage.PerStage[llm.StageBackTranslate] != 1 || pl.Params().MaxCalls() != 12 {
 		t.Fatalf("formalize calls %d, usage %+v, max %d", nForm, res.Usage, pl.Params().MaxCalls())
 	}
 	if bt := res.Report.BackTranslation; bt == nil || bt.Score != 1 || bt.Text != statement {
@@ -326,7 +354,7 @@ func TestFormalizeHappyPath(t *testing.T) {
 	if err != nil || res2.Stub != res.Stub {
 		t.Fatal(err)
 	}
-	if len(srv.Requests()) != before || res2.Usage.Calls != 0 || res2.Usage.CacheHits != 8 {
+	if len(srv.Requests()) != before || res2.Usage.Calls != 0 || res2.Usage.CacheHits != res.Usage.Calls || answers(res2.Usage) != 8 {
 		t.Fatalf("repeat made %d requests, usage %+v", len(srv.Requests())-before, res2.Usage)
 	}
 }
@@ -659,7 +687,8 @@ func TestBudgetCapsSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(srv.Requests()) != 5 || res.Usage.Calls != 5 || !strings.Contains(strings.Join(res.Warnings, " "), "call budget allows 3 of 10 samples") {
+	// Decompose, Propose and one request for the 3 samples the budget allows.
+	if len(srv.Requests()) != 3 || res.Usage.Calls != 3 || answers(res.Usage) != 5 || !strings.Contains(strings.Join(res.Warnings, " "), "call budget allows 3 of 10 samples") {
 		t.Fatalf("%d requests, usage %+v, warnings %q", len(srv.Requests()), res.Usage, res.Warnings)
 	}
 }
@@ -764,7 +793,7 @@ func TestRepairLoop(t *testing.T) {
 		t.Fatalf("stub %q repair %+v", res.Stub, res.Repair)
 	}
 	// The sampled candidate names an unknown constant: it is not restated.
-	if res.Usage.Calls != 5 || res.Usage.PerStage[llm.StageRepair] != 1 || pl.Params().MaxCalls() != 8 {
+	if res.Usage.Calls != 4 || answers(res.Usage) != 5 || res.Usage.PerStage[llm.StageRepair] != 1 || pl.Params().MaxCalls() != 8 {
 		t.Fatalf("usage %+v, max %d", res.Usage, pl.Params().MaxCalls())
 	}
 	var prompt string

@@ -27,8 +27,9 @@ func cacheKey(req openai.ChatCompletionRequest) string {
 		MaxTokens   int
 		Messages    []openai.ChatCompletionMessage
 		Format      *openai.ChatCompletionResponseFormat `json:",omitempty"`
+		N           int                                  `json:",omitempty"`
 		//lint:ignore SA1019 the cache key covers the field the request sets
-	}{cacheVersion, req.Model, req.Temperature, req.Seed, req.MaxTokens, req.Messages, req.ResponseFormat}
+	}{cacheVersion, req.Model, req.Temperature, req.Seed, req.MaxTokens, req.Messages, req.ResponseFormat, req.N}
 	b, _ := json.Marshal(keyed)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
@@ -46,6 +47,10 @@ func (c *cache) get(key string) (*Response, bool) {
 	var r Response
 	if json.Unmarshal(b, &r) != nil || r.Text == "" {
 		return nil, false
+	}
+	if len(r.Texts) == 0 {
+		// Entries written before answers were counted hold one.
+		r.Texts = []string{r.Text}
 	}
 	return &r, true
 }

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,6 +48,13 @@ type Request struct {
 	Temperature float64
 	// Seed is sent when non-nil (servers that do not support seeds ignore it).
 	Seed *int
+	// N, above 1, draws N answers together from one prompt (OpenAI's n:
+	// the server processes the prompt once; llama.cpp's server copies it to
+	// N slots and decodes them in one batch). They count N against the
+	// action's budget, fewer when the budget has fewer left; a server that
+	// ignores n answers once (Response.Texts has what came back, and the
+	// budget is charged for that).
+	N int
 	// MaxTokens, when positive and below Config.MaxTokens, caps this answer
 	// (a stage whose answers are short need not wait for a rambling model).
 	MaxTokens int
@@ -67,16 +76,23 @@ type Schema struct {
 
 // Response is a complete answer.
 type Response struct {
+	// Text is the (first) answer; Texts every answer of a request with N
+	// above 1, in the server's order (Texts[0] is Text), without those cut
+	// at the token limit.
 	Text         string
+	Texts        []string
 	Model        string
 	FinishReason string
 	// Cached is true when the answer came from the on-disk cache (free).
 	Cached bool
 	// Structured is true when the request carried Request.Schema, so that the
 	// text should be JSON matching it.
-	Structured       bool
-	PromptTokens     int
-	CompletionTokens int
+	Structured   bool
+	PromptTokens int
+	// CachedPromptTokens is the part of the prompt the server served from
+	// its prompt cache (0 when it does not say).
+	CachedPromptTokens int
+	CompletionTokens   int
 }
 
 // Usage accumulates the cost of one action.
@@ -88,12 +104,20 @@ type Usage struct {
 	// Attempts counts HTTP requests, retries included.
 	Attempts int `json:"attempts"`
 	// Failures counts calls that ended in an error.
-	Failures         int           `json:"failures"`
-	PromptTokens     int           `json:"prompt_tokens"`
-	CompletionTokens int           `json:"completion_tokens"`
-	Duration         time.Duration `json:"duration_ns"`
+	Failures     int `json:"failures"`
+	PromptTokens int `json:"prompt_tokens"`
+	// CachedPromptTokens counts the prompt tokens the server served from its
+	// prompt cache.
+	CachedPromptTokens int           `json:"cached_prompt_tokens"`
+	CompletionTokens   int           `json:"completion_tokens"`
+	Duration           time.Duration `json:"duration_ns"`
 	// PerStage breaks Calls down by stage.
 	PerStage map[string]int `json:"per_stage,omitempty"`
+	// Stages totals tokens and seconds per stage, cache hits and failures
+	// included.
+	Stages map[string]StageUsage `json:"stages,omitempty"`
+	// Log lists every call in the order they ended.
+	Log []Call `json:"-"`
 }
 
 // Client talks to one OpenAI-compatible endpoint. It is safe for concurrent
@@ -202,10 +226,9 @@ func (a *Action) Usage() Usage {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	u := a.usage
-	u.PerStage = make(map[string]int, len(a.usage.PerStage))
-	for k, v := range a.usage.PerStage {
-		u.PerStage[k] = v
-	}
+	u.PerStage = maps.Clone(a.usage.PerStage)
+	u.Stages = maps.Clone(a.usage.Stages)
+	u.Log = slices.Clone(a.usage.Log)
 	return u
 }
 
@@ -225,6 +248,9 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 		MaxTokens: maxTokens,
 		Seed:      req.Seed,
 	}
+	if req.N > 1 {
+		creq.N = req.N
+	}
 	if req.Temperature > 0 {
 		creq.Temperature = float32(req.Temperature)
 	}
@@ -242,6 +268,7 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 		if r, ok := c.cache.get(key); ok {
 			a.mu.Lock()
 			a.usage.CacheHits++
+			a.usage.record(Call{Stage: req.Stage, Answers: len(r.Texts), CacheHit: true})
 			a.mu.Unlock()
 			r.Cached = true
 			r.Structured = creq.ResponseFormat != nil
@@ -261,8 +288,15 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 		a.mu.Unlock()
 		return nil, fmt.Errorf("%w (%d calls)", ErrBudget, a.budget)
 	}
-	a.used++
+	if n := min(creq.N, a.budget-a.used); n > 1 {
+		creq.N = n
+	} else {
+		creq.N = 0
+	}
+	charged := max(creq.N, 1)
+	a.used += charged
 	a.mu.Unlock()
+	key = cacheKey(creq)
 
 	select {
 	case c.sem <- struct{}{}:
@@ -320,24 +354,32 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 	if err != nil && context.Cause(cctx) == ErrTimeout && ctx.Err() == nil {
 		err = fmt.Errorf("%w after %s (model %s)", ErrTimeout, c.cfg.Timeout, model)
 	}
+	took := time.Since(start)
 	a.mu.Lock()
 	a.usage.Attempts += attempts
-	a.usage.Duration += time.Since(start)
+	a.usage.Duration += took
 	a.mu.Unlock()
 	if err != nil {
 		err = c.clean(req.Stage, err)
 		if c.cfg.ReplayFailures && ctx.Err() == nil {
 			c.failed.Store(key, err)
 		}
+		a.mu.Lock()
+		a.usage.record(Call{Stage: req.Stage, Answers: charged, Seconds: took.Seconds(), Error: err.Error()})
+		a.mu.Unlock()
 		return nil, a.fail(req.Stage, err)
 	}
 	resp.Model = model
 	resp.Structured = creq.ResponseFormat != nil
 	a.mu.Lock()
+	a.used -= max(charged-len(resp.Texts), 0)
 	a.usage.Calls++
 	a.usage.PerStage[req.Stage]++
 	a.usage.PromptTokens += resp.PromptTokens
+	a.usage.CachedPromptTokens += resp.CachedPromptTokens
 	a.usage.CompletionTokens += resp.CompletionTokens
+	a.usage.record(Call{Stage: req.Stage, Answers: len(resp.Texts), PromptTokens: resp.PromptTokens, CachedPromptTokens: resp.CachedPromptTokens,
+		CompletionTokens: resp.CompletionTokens, Seconds: took.Seconds()})
 	a.mu.Unlock()
 	if c.cache != nil {
 		if err := c.cache.put(key, resp); err != nil && c.cfg.Logf != nil {
@@ -365,14 +407,39 @@ func (c *Client) complete(ctx context.Context, creq openai.ChatCompletionRequest
 	if len(out.Choices) == 0 {
 		return nil, errors.New("llm: answer has no choices")
 	}
-	ch := out.Choices[0]
-	r := &Response{
-		Text:             ch.Message.Content,
-		FinishReason:     string(ch.FinishReason),
-		PromptTokens:     out.Usage.PromptTokens,
-		CompletionTokens: out.Usage.CompletionTokens,
+	r := &Response{PromptTokens: out.Usage.PromptTokens, CompletionTokens: out.Usage.CompletionTokens}
+	if d := out.Usage.PromptTokensDetails; d != nil {
+		r.CachedPromptTokens = d.CachedTokens
 	}
-	return r, checkFinish(r)
+	texts, reasons := make([]string, len(out.Choices)), make([]string, len(out.Choices))
+	for i, ch := range out.Choices {
+		texts[i], reasons[i] = ch.Message.Content, string(ch.FinishReason)
+	}
+	return r, r.setAnswers(texts, reasons)
+}
+
+// setAnswers fills in the answers of r from the choices' texts and finish
+// reasons, keeping the complete ones; it fails like checkFinish on the
+// first choice when none is complete.
+func (r *Response) setAnswers(texts, reasons []string) error {
+	var firstErr error
+	for i, t := range texts {
+		one := &Response{Text: t, FinishReason: reasons[i]}
+		if err := checkFinish(one); err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		if len(r.Texts) == 0 {
+			r.Text, r.FinishReason = t, reasons[i]
+		}
+		r.Texts = append(r.Texts, t)
+	}
+	if len(r.Texts) == 0 {
+		return firstErr
+	}
+	return nil
 }
 
 func (c *Client) stream(ctx context.Context, creq openai.ChatCompletionRequest) (*Response, error) {
@@ -383,7 +450,9 @@ func (c *Client) stream(ctx context.Context, creq openai.ChatCompletionRequest) 
 		return nil, err
 	}
 	defer st.Close()
-	var b strings.Builder
+	var texts []*strings.Builder
+	var reasons []string
+	size := 0
 	r := &Response{}
 	for {
 		chunk, err := st.Recv()
@@ -392,32 +461,45 @@ func (c *Client) stream(ctx context.Context, creq openai.ChatCompletionRequest) 
 		}
 		if err != nil {
 			if ctx.Err() == nil && !errors.Is(err, ErrTooLarge) {
-				return nil, fmt.Errorf("%w: the stream broke after %d bytes: %v", ErrIncomplete, b.Len(), err)
+				return nil, fmt.Errorf("%w: the stream broke after %d bytes: %v", ErrIncomplete, size, err)
 			}
 			return nil, err
 		}
 		if chunk.Usage != nil {
 			r.PromptTokens = chunk.Usage.PromptTokens
 			r.CompletionTokens = chunk.Usage.CompletionTokens
+			if d := chunk.Usage.PromptTokensDetails; d != nil {
+				r.CachedPromptTokens = d.CachedTokens
+			}
 		}
 		for _, ch := range chunk.Choices {
-			if ch.Index != 0 {
+			if ch.Index < 0 || ch.Index >= max(creq.N, 1) {
 				continue
 			}
-			b.WriteString(ch.Delta.Content)
+			for len(texts) <= ch.Index {
+				texts, reasons = append(texts, &strings.Builder{}), append(reasons, "")
+			}
+			texts[ch.Index].WriteString(ch.Delta.Content)
+			size += len(ch.Delta.Content)
 			if ch.FinishReason != "" {
-				r.FinishReason = string(ch.FinishReason)
+				reasons[ch.Index] = string(ch.FinishReason)
 			}
 		}
-		if b.Len() > c.cfg.MaxResponseBytes {
+		if size > c.cfg.MaxResponseBytes {
 			return nil, fmt.Errorf("%w of %d bytes", ErrTooLarge, c.cfg.MaxResponseBytes)
 		}
 	}
-	r.Text = b.String()
-	if r.FinishReason == "" {
-		return nil, fmt.Errorf("%w: the stream ended after %d bytes without a finish reason", ErrIncomplete, b.Len())
+	out := make([]string, len(texts))
+	for i := range texts {
+		out[i] = texts[i].String()
+		if reasons[i] == "" {
+			return nil, fmt.Errorf("%w: the stream ended after %d bytes without a finish reason", ErrIncomplete, size)
+		}
 	}
-	return r, checkFinish(r)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: the stream ended after %d bytes without a finish reason", ErrIncomplete, size)
+	}
+	return r, r.setAnswers(out, reasons)
 }
 
 // reasoningRejected reports whether go-openai refused a request client-side

@@ -385,7 +385,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 		name = ph.name
 	}
 	res, err := b.Formalize(ctx, FormalizeRequest{Statement: t.Statement, Name: name, Header: header(doc.Text), Path: uriToPath(uri.URI(doc.URI)),
-		Text: doc.Text}, progressFunc(prog))
+		Text: doc.Text, Found: func(p *Premises, final bool) { s.storeFound(doc.URI, t, p, final) }}, progressFunc(prog))
 	if err != nil {
 		return "", err
 	}

@@ -114,6 +114,10 @@ type FormalizeRequest struct {
 	// Text is that file's text: the chosen name, unless it is Name,
 	// differs from the names it declares.
 	Text string
+	// Found, when set, hears the premises and examples while the model
+	// works: a first look retrieved with the whole statement (final false),
+	// then the context the candidates are drawn with (final true).
+	Found func(p *Premises, final bool)
 }
 
 // Formalized is the result of Backend.Formalize.

@@ -70,15 +70,17 @@ func fromSrcRange(r leansrc.Range) protocol.Range {
 
 // Hover implements protocol.Server: on a name in backticks inside a
 // comment, its signature, docstring's first sentence, kind, module, file
-// and, when deprecated, its replacement. Elsewhere (code) it answers null.
+// and, when deprecated, its replacement; elsewhere in a comment that was
+// formalized, the premises and examples the formalization found (as soon
+// as it found them). Elsewhere (code) it answers null.
 func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
 	_, doc, c := s.commentDoc(string(p.TextDocument.URI))
 	if doc == nil {
-		return nil, nil
+		return s.foundHover(string(p.TextDocument.URI), p.Position), nil
 	}
 	r, ok := c.At(doc, toSrcPos(p.Position))
 	if !ok {
-		return nil, nil
+		return s.foundHover(string(p.TextDocument.URI), p.Position), nil
 	}
 	h, ok := c.Hover(r)
 	if !ok {

@@ -95,10 +95,13 @@ type server struct {
 	// parsed caches each document's parse for them.
 	commentDiags map[string][]protocol.Diagnostic
 	parsed       map[string]*parsedDoc
-	exitCode     int
-	exitCh       chan struct{}
-	exitOnce     sync.Once
-	tokens       int
+	// found holds, by uri and statement, what a formalization
+	// found (the premises hover).
+	found    map[string]map[string]foundView
+	exitCode int
+	exitCh   chan struct{}
+	exitOnce sync.Once
+	tokens   int
 
 	owner *owner
 	jobs  *jobManager

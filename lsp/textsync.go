@@ -56,6 +56,7 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	delete(s.commentDiags, u)
 	delete(s.parsed, u)
 	delete(s.indexed, u)
+	delete(s.found, u)
 	for _, k := range []string{u, indexTimer + u} {
 		if t := s.timers[k]; t != nil {
 			t.Stop()

@@ -59,19 +59,24 @@ func benchConfigs() []benchConfig {
 
 // benchRow is one problem under one configuration (a line of --out).
 type benchRow struct {
-	Config     string  `json:"config"`
-	ID         string  `json:"id"`
-	WellFormed bool    `json:"well_formed"`
-	Passed     bool    `json:"passed"`
-	Unknown    int     `json:"unknown"`
-	Repairs    int     `json:"repairs"`
-	Calls      int     `json:"calls"`
-	Tokens     int     `json:"tokens"`
-	Seconds    float64 `json:"seconds"`
-	SubQueries int     `json:"sub_queries"`
-	Stub       string  `json:"stub,omitempty"`
-	Verdict    string  `json:"verdict,omitempty"`
-	Error      string  `json:"error,omitempty"`
+	Config     string `json:"config"`
+	ID         string `json:"id"`
+	WellFormed bool   `json:"well_formed"`
+	Passed     bool   `json:"passed"`
+	Unknown    int    `json:"unknown"`
+	Repairs    int    `json:"repairs"`
+	Calls      int    `json:"calls"`
+	Tokens     int    `json:"tokens"`
+	// CachedTokens are the prompt tokens the model server served from its
+	// prompt cache; Stages the pipeline's per-stage cost (model calls only,
+	// not answers a configuration reused from another's).
+	CachedTokens int                       `json:"cached_tokens"`
+	Stages       map[string]llm.StageUsage `json:"stages,omitempty"`
+	Seconds      float64                   `json:"seconds"`
+	SubQueries   int                       `json:"sub_queries"`
+	Stub         string                    `json:"stub,omitempty"`
+	Verdict      string                    `json:"verdict,omitempty"`
+	Error        string                    `json:"error,omitempty"`
 	// Refuted: the falsifier refuted the chosen stub; Omits: the coverage
 	// check found a condition of the statement it omits.
 	Refuted bool `json:"refuted"`
@@ -98,6 +103,7 @@ type benchSummary struct {
 	Repairs     float64 `json:"mean_repairs"`
 	Calls       float64 `json:"calls_per_problem"`
 	Tokens      float64 `json:"tokens_per_problem"`
+	Cached      float64 `json:"cached_tokens_per_problem"`
 	Seconds     float64 `json:"median_seconds_per_problem"`
 	// RefutedRate and OmitsRate are shares of the well-formed stubs; Equal
 	// and Disagree shares of the problems.
@@ -205,6 +211,7 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	startModel(ctx, clients[false], nil)
 	eng, err := rf.open(ctx, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
@@ -235,11 +242,12 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 			start := time.Now()
 			res, err := pl.Formalize(ctx, drift.Request{Statement: it.Informal, Header: "import Mathlib"}, nil)
 			row := benchRow{Config: c.Name, ID: it.ID, Seconds: time.Since(start).Seconds()}
-			row.Calls, row.Tokens = m.usage()
+			row.Calls, row.Tokens, row.CachedTokens = m.usage()
 			switch {
 			case err != nil:
 				row.Error = err.Error()
 			default:
+				row.Stages = res.Usage.Stages
 				if r := res.Report; r != nil {
 					row.WellFormed, row.Passed, row.Unknown, row.Verdict = r.GatePassed, r.Passed(), len(r.Unknown), r.Verdict()
 					row.Refuted, row.Omits = r.Refuted(), len(r.CoverageFindings()) > 0
@@ -373,6 +381,7 @@ func summarize(rows []benchRow, configs []benchConfig) []benchSummary {
 			s.Repairs += float64(r.Repairs)
 			s.Calls += float64(r.Calls)
 			s.Tokens += float64(r.Tokens)
+			s.Cached += float64(r.CachedTokens)
 			secs = append(secs, r.Seconds)
 		}
 		if s.Problems == 0 {
@@ -391,6 +400,7 @@ func summarize(rows []benchRow, configs []benchConfig) []benchSummary {
 		s.Repairs /= n
 		s.Calls /= n
 		s.Tokens /= n
+		s.Cached /= n
 		sort.Float64s(secs)
 		s.Seconds = secs[len(secs)/2]
 		out = append(out, s)
@@ -408,12 +418,12 @@ func printBenchSummary(stdout, stderr io.Writer, sums []benchSummary, asJSON boo
 		}
 		return 0
 	}
-	fmt.Fprintln(stdout, "| configuration | problems | well-formed (gate) | passed (every check) | unknown-name rate | refuted | omits a condition | equal to reference | disagrees with reference | mean repairs | calls | tokens | median s |")
-	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(stdout, "| configuration | problems | well-formed (gate) | passed (every check) | unknown-name rate | refuted | omits a condition | equal to reference | disagrees with reference | mean repairs | calls | tokens | cached prompt tokens | median s |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, s := range sums {
-		fmt.Fprintf(stdout, "| %s (%s) | %d | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.2f | %.1f | %.0f | %.0f |\n",
+		fmt.Fprintf(stdout, "| %s (%s) | %d | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.0f%% | %.2f | %.1f | %.0f | %.0f | %.0f |\n",
 			s.Config, s.About, s.Problems, 100*s.WellFormed, 100*s.Passed, 100*s.UnknownRate, 100*s.RefutedRate, 100*s.OmitsRate,
-			100*s.Equal, 100*s.Disagree, s.Repairs, s.Calls, s.Tokens, s.Seconds)
+			100*s.Equal, 100*s.Disagree, s.Repairs, s.Calls, s.Tokens, s.Cached, s.Seconds)
 	}
 	return 0
 }
@@ -444,22 +454,24 @@ func readRows(path string) ([]benchRow, error) {
 // the same question share them) and tokens of the current problem, and
 // passes them to the answer log.
 type meter struct {
-	mu          sync.Mutex
-	calls, toks int
-	log         *answerLog
+	mu                  sync.Mutex
+	calls, toks, cached int
+	log                 *answerLog
 }
 
 func (m *meter) start(statement string) {
 	m.mu.Lock()
-	m.calls, m.toks = 0, 0
+	m.calls, m.toks, m.cached = 0, 0, 0
 	m.mu.Unlock()
 	m.log.setStatement(statement)
 }
 
-func (m *meter) usage() (int, int) {
+// usage returns the answers, tokens and prompt tokens served from the
+// server's prompt cache of the current problem.
+func (m *meter) usage() (calls, tokens, cached int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.calls, m.toks
+	return m.calls, m.toks, m.cached
 }
 
 // observe is the llm.Config.Observe hook.
@@ -467,6 +479,7 @@ func (m *meter) observe(req llm.Request, resp *llm.Response) {
 	m.mu.Lock()
 	m.calls++
 	m.toks += resp.PromptTokens + resp.CompletionTokens
+	m.cached += resp.CachedPromptTokens
 	m.mu.Unlock()
 	m.log.observe(req, resp)
 }

@@ -74,6 +74,11 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	var report progress.Func
+	if !*asJSON {
+		report = printProgress(stderr)
+	}
+	startModel(ctx, client, report)
 	if *informalize && len(roots) > 0 {
 		corpus, cleanup, err := informalizedCorpus(ctx, idx, client, stderr)
 		if err != nil {
@@ -100,11 +105,11 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	defer closeChecker()
 	pl := drift.New(eng, client, checker, drift.Params{Samples: *samples, NoContextSamples: *noCtx, K: *k, M: *m, RepairBudget: *repair})
 	start := time.Now()
-	var report progress.Func
+	req := drift.Request{Statement: statement, Name: *name, Header: *header}
 	if !*asJSON {
-		report = printProgress(stderr)
+		req.Found = func(f drift.Found) { printFound(stderr, f, time.Since(start)) }
 	}
-	res, err := pl.Formalize(ctx, drift.Request{Statement: statement, Name: *name, Header: *header}, report)
+	res, err := pl.Formalize(ctx, req, report)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "drift-lsp formalize: cancelled")
@@ -223,6 +228,7 @@ type formalizeJSON struct {
 	Repair            *drift.RepairInfo    `json:"repair"`
 	Warnings          []string             `json:"warnings"`
 	Usage             llm.Usage            `json:"usage"`
+	Calls             []llm.Call           `json:"calls"`
 	Seconds           float64              `json:"seconds"`
 }
 
@@ -266,7 +272,7 @@ func jsonResult(res *drift.Result, d time.Duration) formalizeJSON {
 	out := formalizeJSON{Statement: res.Statement, Name: res.Name, Stub: res.Stub, Passed: res.Report != nil && res.Report.Passed(),
 		Report: res.Report, Opens: orEmpty(res.Opens), SubQueries: []subQueryJSON{}, Premises: []premiseJSON{}, Proposed: orEmpty(res.Proposed),
 		HallucinationRate: res.HallucinationRate, Illustrative: []illusJSON{}, Coverage: res.Illustration.Coverage,
-		Candidates: []candidateJSON{}, Repair: res.Repair, Warnings: orEmpty(res.Warnings), Usage: res.Usage, Seconds: d.Seconds()}
+		Candidates: []candidateJSON{}, Repair: res.Repair, Warnings: orEmpty(res.Warnings), Usage: res.Usage, Calls: orEmpty(res.Usage.Log), Seconds: d.Seconds()}
 	if r := res.Report; r != nil {
 		rj := r.JSON()
 		out.Refuted, out.Counterexample, out.Verdict = rj.Refuted, rj.Counterexample, rj.Verdict
@@ -370,8 +376,11 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		fmt.Fprintln(w)
 	}
 	u := res.Usage
-	fmt.Fprintf(w, "\nModel calls: %d (cache hits %d, HTTP attempts %d, failures %d; at most %d per action), tokens: %d prompt + %d completion, model time %.1fs summed over calls, wall %.1fs\n",
-		u.Calls, u.CacheHits, u.Attempts, u.Failures, p.MaxCalls(), u.PromptTokens, u.CompletionTokens, u.Duration.Seconds(), d.Seconds())
+	fmt.Fprintf(w, "\nModel calls: %d (cache hits %d, HTTP attempts %d, failures %d; at most %d answers per action), tokens: %d prompt (%d served from the server's prompt cache) + %d completion, model time %.1fs summed over calls, wall %.1fs\n",
+		u.Calls, u.CacheHits, u.Attempts, u.Failures, p.MaxCalls(), u.PromptTokens, u.CachedPromptTokens, u.CompletionTokens, u.Duration.Seconds(), d.Seconds())
+	for _, c := range u.Log {
+		fmt.Fprintf(w, "  %s\n", callLine(c))
+	}
 	if len(res.Opens) > 0 {
 		fmt.Fprintf(w, "\nNeeds in the header: %s\n", strings.Join(res.Opens, "; "))
 	}
@@ -386,6 +395,35 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 		fmt.Fprintf(w, "\nVerdict: passed the checks that ran — %s\n", res.Report.Verdict())
 	}
 	fmt.Fprintf(w, "\nChosen stub:\n%s\n", res.Stub)
+}
+
+// printFound prints the premises and illustrative theorems the pipeline
+// found, while the model works, d after the start.
+func printFound(w io.Writer, f drift.Found, d time.Duration) {
+	what := "retrieved with the whole statement, while the model decomposes it"
+	if f.Final {
+		what = "the context the candidates are drawn with"
+	}
+	fmt.Fprintf(w, "Premises at %.1fs (%s):\n", d.Seconds(), what)
+	for _, p := range f.Premises {
+		fmt.Fprintf(w, "  %-40s  %s\n", p.Decl.Name, oneLineSig(p.Decl.Signature))
+	}
+	fmt.Fprintf(w, "Illustrative theorems (coverage %.0f%%):\n", 100*f.Illustration.Coverage)
+	for _, t := range f.Illustration.Theorems {
+		fmt.Fprintf(w, "  %-40s  %s\n", t.Name, oneLineSig(t.Signature))
+	}
+}
+
+// callLine describes one model call: stage, answers, tokens, seconds.
+func callLine(c llm.Call) string {
+	switch {
+	case c.CacheHit:
+		return fmt.Sprintf("%-11s %d answer(s) from the response cache", c.Stage, c.Answers)
+	case c.Error != "":
+		return fmt.Sprintf("%-11s failed after %.1fs: %s", c.Stage, c.Seconds, c.Error)
+	}
+	return fmt.Sprintf("%-11s %d answer(s), %d prompt tokens (%d cached) + %d completion, %.1fs",
+		c.Stage, c.Answers, c.PromptTokens, c.CachedPromptTokens, c.CompletionTokens, c.Seconds)
 }
 
 func oneLineSig(s string) string {
@@ -417,6 +455,16 @@ func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
 		return cfg, nil, llm.ErrNotConfigured
 	}
 	return cfg, srv, nil
+}
+
+// startModel starts a model server that drift-lsp runs itself (the local
+// model) in the background, so that it loads while the index does; the
+// pipeline's own start then finds it running (or waits for it). Progress
+// goes to report.
+func startModel(ctx context.Context, client *llm.Client, report progress.Func) {
+	go func() {
+		_ = client.Start(ctx, func(msg string) { report.Report(progress.Event{Stage: drift.StageModel, Message: msg}) })
+	}()
 }
 
 // printProgress prints progress events as "[stage] message" lines on w.

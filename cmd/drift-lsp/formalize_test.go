@@ -81,12 +81,19 @@ func TestFormalizeCommand(t *testing.T) {
 	for _, want := range []string{
 		"Sub-queries (2):", "Mm.Prime", "[sub-query 1]", "Proposed names (2, hallucination rate 0%)",
 		"DriftExample.Primes.Prime.odd_of_ne_two  (covers Mm.Prime, Mm.Odd)", "coverage 100%",
-		"Model calls: 8", "Chosen stub:\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry",
+		"Model calls: 5", "Chosen stub:\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry",
 		"Lean not run: Lean REPL not found",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
+	}
+	// The premises are printed as soon as they are found: first those of
+	// the whole statement, then the candidates' context, before the drawing.
+	progress := errb.String()
+	first, final, drawing := strings.Index(progress, "while the model decomposes it):\n  Mm."), strings.Index(progress, "(the context the candidates are drawn with):\n  Mm."), strings.Index(progress, "[formalize] Formalizing: drawing")
+	if first < 0 || final < 0 || drawing < 0 || first > drawing || final > drawing {
+		t.Errorf("premises not printed before the drawing:\n%s", progress)
 	}
 	if strings.Contains(text+errb.String(), "sk-cli-test-key-42") {
 		t.Fatal("the API key was printed")
@@ -116,7 +123,7 @@ func TestFormalizeCommand(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
-	if !strings.HasPrefix(res.Stub, "theorem odd_of_two_lt") || len(res.Premises) != 2 || res.Usage.Calls != 0 || res.Usage.CacheHits != 8 {
+	if !strings.HasPrefix(res.Stub, "theorem odd_of_two_lt") || len(res.Premises) != 2 || res.Usage.Calls != 0 || res.Usage.CacheHits != 5 {
 		t.Fatalf("json %+v", res)
 	}
 	if len(srv.Requests()) != before {
@@ -139,10 +146,16 @@ func TestFormalizeWithREPL(t *testing.T) {
 	ws := llmtest.Workspace()
 	srv := llmtest.New(t, func(i int, req llmtest.Request) llmtest.Reply {
 		if llmtest.StageOf(req) == llm.StageFormalize {
-			if n.Add(1) == 2 {
-				return llmtest.Reply{Text: good}
+			// The second answer drawn is the good one.
+			var texts []string
+			for range max(req.N, 1) {
+				if n.Add(1) == 2 {
+					texts = append(texts, good)
+				} else {
+					texts = append(texts, bad)
+				}
 			}
-			return llmtest.Reply{Text: bad}
+			return llmtest.Reply{Text: texts[0], Choices: texts}
 		}
 		return ws(i, req)
 	})

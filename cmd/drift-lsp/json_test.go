@@ -26,10 +26,17 @@ var timingKeys = map[string]bool{
 	"peak_rss_mb": true, "cpus": true,
 	// The falsifier tries as many assignments as its time box allows.
 	"assignments": true,
+	// Concurrent model calls reach the server in any order, and what its
+	// prompt cache serves depends on that order.
+	"cached_prompt_tokens": true,
 }
 
 // assignmentsRE finds the falsifier's assignment count in a verdict.
 var assignmentsRE = regexp.MustCompile(`\(\d+ assignments\)`)
+
+// unorderedKeys hold lists whose order is not deterministic (model calls
+// in the order they ended); goldens hold them sorted.
+var unorderedKeys = map[string]bool{"calls": true}
 
 // normalize rewrites a decoded JSON value for a golden file: timings and the
 // falsifier's assignment counts become 0 (N in verdicts), absolute paths of
@@ -43,6 +50,13 @@ func normalize(v any, key, ws string) any {
 	case []any:
 		for i, e := range x {
 			x[i] = normalize(e, key, ws)
+		}
+		if unorderedKeys[key] {
+			sort.Slice(x, func(i, j int) bool {
+				a, _ := json.Marshal(x[i])
+				b, _ := json.Marshal(x[j])
+				return string(a) < string(b)
+			})
 		}
 	case float64:
 		if timingKeys[key] {
@@ -173,9 +187,9 @@ func firstBad(v any, path string, bad func(path, key string, val any) bool) stri
 func nullList(_, key string, val any) bool { return val == nil && listKeys[key] }
 
 // badKey is true for an object key that is not snake_case (map keys of
-// per_stage, channels and recall_at are data).
+// per_stage, stages, channels and recall_at are data).
 func badKey(path, key string, _ any) bool {
-	data := strings.HasSuffix(path, ".per_stage") || strings.HasSuffix(path, ".channels") || strings.HasSuffix(path, ".recall_at")
+	data := strings.HasSuffix(path, ".per_stage") || strings.HasSuffix(path, ".stages") || strings.HasSuffix(path, ".channels") || strings.HasSuffix(path, ".recall_at")
 	return !data && (key != strings.ToLower(key) || strings.ContainsAny(key, "- "))
 }
 
@@ -183,5 +197,5 @@ func badKey(path, key string, _ any) bool {
 var listKeys = map[string]bool{
 	"unknown": true, "lints": true, "findings": true, "suggestions": true, "opens": true, "sub_queries": true,
 	"premises": true, "proposed": true, "resolved": true, "illustrative": true, "covers": true, "candidates": true,
-	"notes": true, "seeds": true, "warnings": true, "attrs": true, "statement_deps": true, "proof_deps": true,
+	"notes": true, "seeds": true, "warnings": true, "calls": true, "attrs": true, "statement_deps": true, "proof_deps": true,
 }

@@ -397,7 +397,11 @@ func (b *driftBackend) symbol(d *library.Decl) lsp.Symbol {
 
 // Formalize implements lsp.Backend.
 func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, report progress.Func) (*lsp.Formalized, error) {
-	res, err := b.formalize(ctx, drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}, report)
+	dreq := drift.Request{Statement: req.Statement, Name: req.Name, Header: req.Header, Taken: drift.DeclaredNames(req.Text)}
+	if req.Found != nil {
+		dreq.Found = func(f drift.Found) { req.Found(b.premises(f.Premises, f.Illustration), f.Final) }
+	}
+	res, err := b.formalize(ctx, dreq, report)
 	if err != nil {
 		return nil, err
 	}
@@ -442,6 +446,12 @@ func (b *driftBackend) FindPremises(ctx context.Context, statement string, repor
 	if err != nil {
 		return nil, err
 	}
+	return b.premises(prem, ill), nil
+}
+
+// premises converts retrieved premises and illustrative theorems for the
+// editor.
+func (b *driftBackend) premises(prem []retrieval.Premise, ill retrieval.Illustration) *lsp.Premises {
 	out := &lsp.Premises{Coverage: ill.Coverage}
 	for _, p := range prem {
 		if p.Decl != nil {
@@ -451,7 +461,7 @@ func (b *driftBackend) FindPremises(ctx context.Context, statement string, repor
 	for _, d := range ill.Theorems {
 		out.Examples = append(out.Examples, b.symbol(d))
 	}
-	return out, nil
+	return out
 }
 
 // Check implements lsp.Backend: the leanrepl checks (gate, unknown names,

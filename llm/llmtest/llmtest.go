@@ -26,8 +26,10 @@ type Request struct {
 	Messages    []Message `json:"messages"`
 	Temperature float64   `json:"temperature"`
 	Seed        *int      `json:"seed"`
-	MaxTokens   int       `json:"max_tokens"`
-	Stream      bool      `json:"stream"`
+	// N is the number of answers asked for (OpenAI's n; 0 means 1).
+	N         int  `json:"n"`
+	MaxTokens int  `json:"max_tokens"`
+	Stream    bool `json:"stream"`
 	// ResponseFormat is the structured-output request, if any.
 	ResponseFormat *ResponseFormat `json:"response_format"`
 	Authorization  string          `json:"-"`
@@ -56,6 +58,10 @@ func (r Request) Prompt() string {
 type Reply struct {
 	// Text is the assistant message content.
 	Text string
+	// Choices, for a request with n above 1, are its answers in order
+	// (default: Text n times); a server that ignores n (IgnoreN) sends the
+	// first.
+	Choices []string
 	// Status, when non-zero and not 200, sends an error with Text as its
 	// message (OpenAI error JSON).
 	Status int
@@ -71,6 +77,12 @@ type Reply struct {
 	// PromptTokens and CompletionTokens are reported as usage (defaults: a
 	// rough count of words).
 	PromptTokens, CompletionTokens int
+	// CachedPromptTokens is reported as the part of the prompt served from
+	// the server's prompt cache, in usage.prompt_tokens_details.cached_tokens
+	// and llama.cpp's timings.cache_n (default: as a prompt-caching server
+	// does, the longest word prefix the prompt shares with an earlier
+	// request's, keeping at least one word to process).
+	CachedPromptTokens int
 }
 
 // Responder chooses the reply to a request; n is the 0-based index of the
@@ -106,9 +118,14 @@ type Server struct {
 	// NoStructured makes the server refuse response_format with HTTP 400, as
 	// servers without structured output do.
 	NoStructured bool
+	// IgnoreN answers a request for n answers with one, as servers without
+	// n (Ollama) do.
+	IgnoreN bool
 
 	mu   sync.Mutex
 	reqs []Request
+	// seen holds the word sequences of earlier prompts (the prompt cache).
+	seen [][]string
 }
 
 // New starts a server answering with resp; shape errors are reported to t (nil
@@ -222,9 +239,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	words := promptWords(req)
 	s.mu.Lock()
 	n := len(s.reqs)
 	s.reqs = append(s.reqs, req)
+	cached := 0
+	for _, w := range s.seen {
+		cached = max(cached, commonPrefix(w, words))
+	}
+	s.seen = append(s.seen, words)
 	s.mu.Unlock()
 	if req.ResponseFormat != nil && s.NoStructured {
 		writeError(w, http.StatusBadRequest, "unsupported parameter: response_format")
@@ -250,27 +273,74 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rep.FinishReason = "stop"
 	}
 	if rep.PromptTokens == 0 {
-		rep.PromptTokens = len(strings.Fields(req.Prompt()))
+		rep.PromptTokens = len(words)
+		if rep.CachedPromptTokens == 0 {
+			rep.CachedPromptTokens = min(cached, len(words)-1)
+		}
 	}
 	if rep.CompletionTokens == 0 {
 		rep.CompletionTokens = len(strings.Fields(rep.Text))
 	}
+	texts := []string{rep.Text}
+	if req.N > 1 && !s.IgnoreN {
+		texts = rep.Choices
+		for len(texts) < req.N {
+			texts = append(texts, rep.Text)
+		}
+		texts = texts[:req.N]
+	}
 	if req.Stream {
-		writeStream(w, req.Model, rep)
+		writeStream(w, req.Model, rep, texts)
 		return
+	}
+	var choices []any
+	for i, text := range texts {
+		choices = append(choices, map[string]any{
+			"index": i, "message": map[string]any{"role": "assistant", "content": text},
+			"finish_reason": rep.FinishReason,
+		})
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{
 		"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion", "created": 0, "model": req.Model,
-		"choices": []any{map[string]any{
-			"index": 0, "message": map[string]any{"role": "assistant", "content": rep.Text},
-			"finish_reason": rep.FinishReason,
-		}},
-		"usage": map[string]any{
-			"prompt_tokens": rep.PromptTokens, "completion_tokens": rep.CompletionTokens,
-			"total_tokens": rep.PromptTokens + rep.CompletionTokens,
-		},
+		"choices": choices,
+		"usage":   usage(rep),
+		"timings": timings(rep),
 	})
+}
+
+// usage is a reply's OpenAI usage object.
+func usage(rep Reply) map[string]any {
+	return map[string]any{
+		"prompt_tokens": rep.PromptTokens, "completion_tokens": rep.CompletionTokens,
+		"total_tokens":          rep.PromptTokens + rep.CompletionTokens,
+		"prompt_tokens_details": map[string]any{"cached_tokens": rep.CachedPromptTokens},
+	}
+}
+
+// timings is llama.cpp's timings object for a reply (the fields its server
+// sends besides usage).
+func timings(rep Reply) map[string]any {
+	return map[string]any{"cache_n": rep.CachedPromptTokens, "prompt_n": rep.PromptTokens - rep.CachedPromptTokens, "predicted_n": rep.CompletionTokens}
+}
+
+// promptWords splits a request's messages into the words the fake counts
+// as tokens, each message led by its role.
+func promptWords(req Request) []string {
+	var w []string
+	for _, m := range req.Messages {
+		w = append(w, "<|"+m.Role+"|>")
+		w = append(w, strings.Fields(m.Content)...)
+	}
+	return w
+}
+
+func commonPrefix(a, b []string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {
@@ -279,9 +349,9 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": "llmtest_error"}})
 }
 
-// writeStream sends the reply as server-sent events in chunks of a few
-// runes, then the finish reason, usage and [DONE] — unless CutStream.
-func writeStream(w http.ResponseWriter, model string, rep Reply) {
+// writeStream sends the reply's answers as server-sent events in chunks of
+// a few runes, then the finish reasons, usage and [DONE] — unless CutStream.
+func writeStream(w http.ResponseWriter, model string, rep Reply, texts []string) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	fl, _ := w.(http.Flusher)
 	send := func(v any) {
@@ -291,21 +361,26 @@ func writeStream(w http.ResponseWriter, model string, rep Reply) {
 			fl.Flush()
 		}
 	}
-	chunk := func(content string, finish any) map[string]any {
+	chunk := func(index int, content string, finish any) map[string]any {
 		return map[string]any{
 			"id": "chatcmpl-stream", "object": "chat.completion.chunk", "model": model,
-			"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": content}, "finish_reason": finish}},
+			"choices": []any{map[string]any{"index": index, "delta": map[string]any{"content": content}, "finish_reason": finish}},
 		}
 	}
-	runes := []rune(rep.Text)
-	end := len(runes)
-	if rep.CutStream {
-		end /= 2
-	}
-	step := max(16, end/256)
-	for i := 0; i < end; i += step {
-		j := min(i+step, end)
-		send(chunk(string(runes[i:j]), nil))
+	for k, text := range texts {
+		runes := []rune(text)
+		end := len(runes)
+		if rep.CutStream {
+			end /= 2
+		}
+		step := max(16, end/256)
+		for i := 0; i < end; i += step {
+			j := min(i+step, end)
+			send(chunk(k, string(runes[i:j]), nil))
+		}
+		if rep.CutStream {
+			break
+		}
 	}
 	if rep.CutStream {
 		if hj, ok := w.(http.Hijacker); ok {
@@ -315,11 +390,12 @@ func writeStream(w http.ResponseWriter, model string, rep Reply) {
 		}
 		return
 	}
-	send(chunk("", rep.FinishReason))
+	for k := range texts {
+		send(chunk(k, "", rep.FinishReason))
+	}
 	send(map[string]any{
 		"id": "chatcmpl-stream", "object": "chat.completion.chunk", "model": model, "choices": []any{},
-		"usage": map[string]any{"prompt_tokens": rep.PromptTokens, "completion_tokens": rep.CompletionTokens,
-			"total_tokens": rep.PromptTokens + rep.CompletionTokens},
+		"usage": usage(rep), "timings": timings(rep),
 	})
 	io.WriteString(w, "data: [DONE]\n\n")
 	if fl != nil {

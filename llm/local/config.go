@@ -17,9 +17,12 @@ const (
 )
 
 // Limits for a small model on a CPU, applied when the configuration keeps
-// the client's defaults: one call at a time (the server has one slot), a
-// long per-call timeout (a loaded 2-core machine generates 1–3 tokens/s),
-// and short answers (the context is 4k tokens).
+// the client's defaults: one call at a time (the requests share the same
+// cores, and one after another each reuses the prompt prefix the one
+// before left in the server's cache; a request for several answers still
+// decodes them side by side in the server's slots), a long per-call
+// timeout (a loaded 2-core machine generates 1–3 tokens/s), and short
+// answers.
 const (
 	Timeout   = 15 * time.Minute
 	MaxTokens = 512

@@ -32,7 +32,7 @@ var serveScript string
 
 // Defaults of Options.
 const (
-	DefaultContextSize  = 4096
+	DefaultContextSize  = 8192
 	DefaultStartTimeout = 3 * time.Minute
 )
 
@@ -91,8 +91,14 @@ type Options struct {
 	// llama.cpp's threads wait for each other at every step, so more
 	// threads than free cores slow it down).
 	Threads int
-	// ContextSize is the model's context in tokens (DefaultContextSize).
+	// ContextSize is the model's context in tokens, shared by the slots
+	// (DefaultContextSize).
 	ContextSize int
+	// Slots is the number of sequences decoded side by side (DefaultSlots).
+	Slots int
+	// PromptCacheDir holds the slots' saved states between runs (default:
+	// prompt-cache in the installation's directory).
+	PromptCacheDir string
 	// StartTimeout bounds loading the model (DefaultStartTimeout).
 	StartTimeout time.Duration
 	// Logf receives the server's start and stop lines; nil discards.
@@ -117,6 +123,9 @@ func New(inst Installation, opts Options) *Server {
 	}
 	if opts.ContextSize <= 0 {
 		opts.ContextSize = DefaultContextSize
+	}
+	if opts.Slots <= 0 {
+		opts.Slots = DefaultSlots
 	}
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = DefaultStartTimeout
@@ -198,6 +207,7 @@ func (s *Server) ensure(ctx context.Context, progress func(string), probe bool) 
 		p.stop()
 		return "", err
 	}
+	s.restoreSlots(ctx, p)
 	s.proc = p
 	msg := fmt.Sprintf("Local model ready in %.1fs", time.Since(start).Seconds())
 	progress(msg)
@@ -215,8 +225,7 @@ func (s *Server) spawn() (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(s.inst.Python, "-c", serveScript, s.inst.Model, strconv.Itoa(port),
-		strconv.Itoa(s.opts.ContextSize), strconv.Itoa(s.opts.Threads), s.inst.ModelName())
+	cmd := exec.Command(s.inst.Python, append([]string{"-c", serveScript}, s.serverArgs(port)...)...)
 	cmd.Dir = s.inst.Dir
 	cmd.Stdin = r
 	out := &tail{max: 4096}
@@ -293,6 +302,9 @@ func (s *Server) Close() error {
 	defer s.mu.Unlock()
 	s.closed = true
 	if s.proc != nil {
+		if !s.proc.exited() {
+			s.saveSlots(s.proc)
+		}
 		s.proc.stop()
 		s.logf("local model: stopped the server (pid %d)", s.proc.child.Pid())
 		s.proc = nil

@@ -217,7 +217,8 @@ func installed(t *testing.T) Installation {
 // stop.
 func TestRealServer(t *testing.T) {
 	inst := installed(t)
-	s := New(inst, Options{})
+	opts := Options{PromptCacheDir: t.TempDir()}
+	s := New(inst, opts)
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -242,6 +243,34 @@ func TestRealServer(t *testing.T) {
 	if !r.Structured || json.Unmarshal([]byte(r.Text), &v) != nil || v.OK == nil {
 		t.Fatalf("structured answer %+v", r)
 	}
+	// Three answers drawn together from a prompt that extends the first: the
+	// server reuses the processed prefix and says so, and answers n.
+	many := req
+	many.Messages = append([]llm.Message{{Role: "system", Content: "Answer briefly."}}, req.Messages...)
+	many.N, many.Temperature = 3, 0.7
+	if _, err := c.NewAction(0).Complete(ctx, many); err != nil {
+		t.Fatal(err)
+	}
+	many.Messages = append(many.Messages[:len(many.Messages):len(many.Messages)], llm.Message{Role: "assistant", Content: `{"ok": true}`}, llm.Message{Role: "user", Content: "Again."})
+	r, err = c.NewAction(0).Complete(ctx, many)
+	if err != nil || len(r.Texts) != 3 || r.CachedPromptTokens == 0 || r.CachedPromptTokens >= r.PromptTokens {
+		t.Fatalf("n=3 answer %+v: %v", r, err)
+	}
+	t.Logf("n=3: %d prompt tokens, %d from the server's cache", r.PromptTokens, r.CachedPromptTokens)
+	// The processed prompts outlive the server: a new one starts with them.
+	s.Close()
+	s = New(inst, opts)
+	defer s.Close()
+	cfg.Endpoint = s
+	if c, err = llm.New(cfg); err != nil {
+		t.Fatal(err)
+	}
+	many.Messages[len(many.Messages)-1].Content = "Once more."
+	r, err = c.NewAction(0).Complete(ctx, many)
+	if err != nil || r.CachedPromptTokens < r.PromptTokens/2 {
+		t.Fatalf("after a restart: %+v: %v", r, err)
+	}
+	t.Logf("after a restart: %d prompt tokens, %d from the saved prompt cache", r.PromptTokens, r.CachedPromptTokens)
 	// A crash (even one not yet noticed) costs a retry, not the call.
 	pid := s.PID()
 	kill(t, pid)

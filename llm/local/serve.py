@@ -1,6 +1,6 @@
 # drift-lsp's launcher for the local model server (llama.cpp's server through
 # the xllamacpp wheel). Started by drift-lsp (llm/local) as
-#   python serve.py MODEL.gguf PORT N_CTX THREADS ALIAS
+#   python serve.py MODEL.gguf PORT N_CTX THREADS ALIAS SLOTS SLOT_DIR
 # It serves /v1/chat/completions and /health on 127.0.0.1:PORT and exits as
 # soon as its standard input closes (drift-lsp holds the other end, so the
 # server never outlives it) or its parent changes.
@@ -25,6 +25,8 @@ def die_with_parent():
 
 def main():
     model, port, n_ctx, threads, alias = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+    slots = int(sys.argv[6]) if len(sys.argv) > 6 else 1
+    slot_dir = sys.argv[7] if len(sys.argv) > 7 else ""
     die_with_parent()
     import xllamacpp
     p = xllamacpp.CommonParams()
@@ -33,7 +35,23 @@ def main():
     p.hostnames = ["127.0.0.1"]
     p.port = port
     p.n_ctx = n_ctx
-    p.n_parallel = 1
+    # SLOTS sequences decoded side by side (a request for n answers takes n
+    # of them), in one KV cache they share: a prompt common to the slots is
+    # held once, and each may use the whole context. The prompt cache
+    # (cache_prompt, on by default) lets a request reuse the longest prefix
+    # a slot already processed.
+    p.n_parallel = slots
+    p.kv_unified = True
+    p.cache_prompt = True
+    # Slot states are saved to and restored from SLOT_DIR (drift-lsp asks at
+    # stop and start), so prompt prefixes outlive the process.
+    if slot_dir:
+        p.slot_save_path = slot_dir
+        p.endpoint_slots = True
+    # An idle slot keeps its prompt (by default llama.cpp moves it to a
+    # host-memory cache and clears the slot, which would leave nothing to
+    # save but the last prompt).
+    p.cache_idle_slots = False
     p.cpuparams.n_threads = threads
     p.cpuparams_batch.n_threads = threads
     # No busy-waiting between operations: on a shared machine spinning

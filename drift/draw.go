@@ -1,0 +1,130 @@
+package drift
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/llm"
+)
+
+// request is one model request of a stage: the stage's answer cap, and its
+// schema when the client does structured output.
+func (pl *Pipeline) request(stage string, msgs []llm.Message, schema *llm.Schema, temp float64, seed *int) llm.Request {
+	r := llm.Request{Stage: stage, Messages: msgs, Temperature: temp, Seed: seed, MaxTokens: stageMaxTokens[stage]}
+	if pl.client.Structured() {
+		r.Schema = schema
+	}
+	return r
+}
+
+// drawGroup is a set of candidates drawn from one prompt.
+type drawGroup struct {
+	msgs    []llm.Message
+	withCtx bool
+	// seeds number the group's samples; the first is the request's seed.
+	seeds []int
+}
+
+// sample is one drawn candidate, or why it is unusable.
+type sample struct {
+	withCtx bool
+	seed    int
+	stub    *Stub
+	err     error
+}
+
+// drawCandidates draws every group's candidates: a group is one request for
+// all its answers (llm.Request.N), so the server processes its prompt once
+// and decodes the answers side by side (llama.cpp copies the processed
+// prompt to as many slots). The groups go concurrently, but in order when
+// the client makes one call at a time (the local model): then the group
+// without context, which shares the instruction and worked example, finds
+// them in the server's prompt cache. A server that answers fewer than
+// asked (it ignores n) gets one request per missing answer, with the
+// sample's number as seed. parse turns an answer into a stub. Samples come
+// back in group order.
+func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, groups []drawGroup, temp float64,
+	parse func(string) (*Stub, error), report progress.Func) []sample {
+	total := 0
+	for _, g := range groups {
+		total += len(g.seeds)
+	}
+	out := make([][]sample, len(groups))
+	var mu sync.Mutex
+	done := 0
+	finished := func(n int) {
+		mu.Lock()
+		done += n
+		report(progress.Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: candidate %d/%d", done, total), Done: done, Total: total})
+		mu.Unlock()
+	}
+	inOrder := pl.client.Config().Concurrency == 1
+	var wg sync.WaitGroup
+	for gi, g := range groups {
+		if len(g.seeds) == 0 {
+			continue
+		}
+		if inOrder {
+			out[gi] = pl.drawGroup(ctx, act, g, temp, parse, finished)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[gi] = pl.drawGroup(ctx, act, g, temp, parse, finished)
+		}()
+	}
+	wg.Wait()
+	var all []sample
+	for _, s := range out {
+		all = append(all, s...)
+	}
+	return all
+}
+
+// drawGroup draws one group: one request for all its samples, then one
+// request per sample the server did not answer.
+func (pl *Pipeline) drawGroup(ctx context.Context, act *llm.Action, g drawGroup, temp float64,
+	parse func(string) (*Stub, error), finished func(int)) []sample {
+	samples := make([]sample, len(g.seeds))
+	for i, s := range g.seeds {
+		samples[i] = sample{withCtx: g.withCtx, seed: s}
+	}
+	seed := g.seeds[0]
+	r := pl.request(llm.StageFormalize, g.msgs, formalizeSchema, temp, &seed)
+	r.N = len(g.seeds)
+	ans, err := act.Complete(ctx, r)
+	if err != nil {
+		for i := range samples {
+			samples[i].err = err
+		}
+		finished(len(samples))
+		return samples
+	}
+	for i, text := range ans.Texts {
+		if i < len(samples) {
+			samples[i].stub, samples[i].err = parse(text)
+		}
+	}
+	finished(min(len(ans.Texts), len(samples)))
+	rest := samples[min(len(ans.Texts), len(samples)):]
+	var wg sync.WaitGroup
+	for i := range rest {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			seed := rest[i].seed
+			ans, err := act.Complete(ctx, pl.request(llm.StageFormalize, g.msgs, formalizeSchema, temp, &seed))
+			if err == nil {
+				rest[i].stub, rest[i].err = parse(ans.Text)
+			} else {
+				rest[i].err = err
+			}
+			finished(1)
+		}()
+	}
+	wg.Wait()
+	return samples
+}

@@ -1,0 +1,93 @@
+package lsp
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+)
+
+// The premises a formalization found reach the editor while the model
+// works: in the job's progress (the pipeline's own events), in the log, and
+// as a hover over the statement's comment, which shows the latest premises
+// and illustrative theorems found for that statement.
+
+// foundView is what a hover over a formalized statement shows.
+type foundView struct {
+	markdown string
+}
+
+// storeFound records the premises found for target t of document u (a
+// first look, or the final context) for the hover, and logs them.
+func (s *server) storeFound(u string, t Target, p *Premises, final bool) {
+	s.mu.Lock()
+	root := s.root
+	if s.found == nil {
+		s.found = map[string]map[string]foundView{}
+	}
+	if s.found[u] == nil {
+		s.found[u] = map[string]foundView{}
+	}
+	s.found[u][strings.TrimSpace(t.Statement)] = foundView{markdown: foundMarkdown(p, final, root)}
+	s.mu.Unlock()
+	what := "first look"
+	if final {
+		what = "the candidates' context"
+	}
+	s.log.Infof("drift: premises for %q (%s): %d premises, %d examples", truncate(t.Statement, 60), what, len(p.Premises), len(p.Examples))
+}
+
+// foundHover answers a hover inside a comment whose formalization found
+// premises.
+func (s *server) foundHover(u string, pos protocol.Position) *protocol.Hover {
+	s.mu.Lock()
+	views := s.found[u]
+	var doc *Document
+	if d := s.docs[u]; d != nil && len(views) > 0 {
+		doc = d.clone()
+	}
+	s.mu.Unlock()
+	if doc == nil {
+		return nil
+	}
+	at := Span{Start: Pos{int(pos.Line), int(pos.Character)}, End: Pos{int(pos.Line), int(pos.Character)}}
+	t, ok := findTarget(doc, at)
+	if !ok {
+		return nil
+	}
+	v, ok := views[strings.TrimSpace(t.Statement)]
+	if !ok {
+		return nil
+	}
+	rng := toRange(Span{Start: doc.Position(t.Start), End: doc.Position(t.End)})
+	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: v.markdown}, Range: &rng}
+}
+
+// foundMarkdown renders premises and examples for a hover.
+func foundMarkdown(p *Premises, final bool, root string) string {
+	var b strings.Builder
+	if final {
+		b.WriteString("**DRIFT premises** (the context the candidates are drawn with)\n\n")
+	} else {
+		b.WriteString("**DRIFT premises** (retrieved with the whole statement; the model is still working)\n\n")
+	}
+	section := func(title string, xs []Symbol) {
+		b.WriteString(title + "\n\n")
+		if len(xs) == 0 {
+			b.WriteString("- (none found)\n")
+		}
+		for _, x := range xs {
+			path := x.Path
+			if rel, err := filepath.Rel(root, path); root != "" && err == nil && !strings.HasPrefix(rel, "..") {
+				path = rel
+			}
+			sig := strings.Join(strings.Fields(x.Signature), " ")
+			fmt.Fprintf(&b, "- `%s` — `%s` (%s:%d)\n", x.Name, strings.ReplaceAll(truncate(sig, 300), "`", "'"), filepath.ToSlash(path), x.Range.Start.Line+1)
+		}
+		b.WriteString("\n")
+	}
+	section("Premises:", p.Premises)
+	section(fmt.Sprintf("Examples (coverage %.0f%%):", p.Coverage*100), p.Examples)
+	return strings.TrimSpace(b.String())
+}
