@@ -177,6 +177,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"object":"list","data":[{"id":"fake","object":"model","owned_by":"llmtest"}]}`)
 		return
 	}
+	if r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/slots/") {
+		// llama.cpp's slot save and restore, answered as a llama.cpp server
+		// started without --slot-save-path answers them.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotImplemented)
+		io.WriteString(w, `{"error":{"code":501,"message":"This server does not support slots action.","type":"not_supported_error"}}`)
+		return
+	}
 	if r.URL.Path != "/v1/chat/completions" {
 		s.shapeError(w, "unexpected path %s %s", r.Method, r.URL.Path)
 		return
