@@ -49,6 +49,20 @@ local function main()
     return false
   end
 
+  -- Every progress message, as the server sent it: the status line shows
+  -- only the latest, and the model's start-up messages can be followed by
+  -- the next within one poll (the first look at the premises shows while
+  -- the model starts).
+  local progressed = {}
+  local onprogress = vim.lsp.handlers['$/progress']
+  vim.lsp.handlers['$/progress'] = function(e, res, ctx, cfg)
+    local v = res and res.value
+    if v and v.message then
+      progressed[#progressed + 1] = v.message
+    end
+    return onprogress(e, res, ctx, cfg)
+  end
+
   local doc = find_line('Every prime number greater than 2 is odd')
   vim.api.nvim_win_set_cursor(0, { doc, 4 })
   local done, err = false, nil
@@ -69,13 +83,13 @@ local function main()
     fail('Formalize with DRIFT did not finish within ' .. minutes .. ' minutes')
   end
   local started = false
-  for _, s in ipairs(statuses) do
+  for _, s in ipairs(progressed) do
     if s:find('local model', 1, true) then
       started = true
     end
   end
   if not started then
-    fail('no progress reported the local model starting; statuses seen: ' .. vim.inspect(statuses))
+    fail('no progress reported the local model starting; progress messages: ' .. vim.inspect(progressed))
   end
   local secs = (vim.loop.now() - start) / 1000
   if err then
