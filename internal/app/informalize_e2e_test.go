@@ -172,7 +172,9 @@ func TestEndToEndInformalizeLocal(t *testing.T) {
 }
 
 // relayLocalInstall lays out a local-model installation whose server, like
-// llama.cpp's, answers /health and /v1/chat/completions on its port, by
+// llama.cpp's, answers /health and /v1/chat/completions on its port (and
+// 404 to anything else, such as the slot save and restore of the prompt
+// cache), by
 // relaying each request to the address in the installation's file
 // "upstream" (the test's fake model); it writes its pid to "started".
 func relayLocalInstall(t *testing.T) string {
@@ -187,6 +189,8 @@ class H(http.server.BaseHTTPRequestHandler):
         self.send_response(200 if self.path == "/health" else 404); self.end_headers()
     def do_POST(self):
         body = self.rfile.read(int(self.headers["Content-Length"]))
+        if not self.path.startswith("/v1/"):
+            self.send_response(404); self.send_header("Content-Length", "0"); self.end_headers(); return
         up = open("upstream").read().strip()
         req = urllib.request.Request(up + self.path, data=body, headers={"Content-Type": "application/json"})
         try:
