@@ -42,8 +42,8 @@ func (pl *Pipeline) backTranslate(ctx context.Context, act *llm.Action, statemen
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageBackTranslate, Temperature: 0, MaxTokens: stageMaxTokens[llm.StageBackTranslate],
-				Messages: []llm.Message{{Role: "system", Content: backTranslateSystem}, {Role: "user", Content: "```lean\n" + c.Stub + "\n```"}}})
+			msgs := []llm.Message{{Role: "system", Content: backTranslateSystem}, {Role: "user", Content: "```lean\n" + c.Stub + "\n```"}}
+			ans, err := act.Complete(ctx, pl.request(llm.StageBackTranslate, msgs, nil, 0, nil))
 			if err != nil {
 				return
 			}

@@ -331,7 +331,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 		return act.Complete(ctx, pl.request(stage, msgs, schema, temp, seed))
 	}
 	if pl.p.NoContext {
-		return pl.formalizeFrom(ctx, act, res, req, nil, report, ask)
+		return pl.formalizeFrom(ctx, act, res, req, nil, report)
 	}
 
 	// 1. Decompose (unless skipped: then retrieval uses the whole statement).
@@ -435,7 +435,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 			decls = append(decls, p.Decl)
 		}
 	}
-	return pl.formalizeFrom(ctx, act, res, req, decls, report, ask)
+	return pl.formalizeFrom(ctx, act, res, req, decls, report)
 }
 
 // stageMaxTokens caps the answers of the stages whose answers are short (a
@@ -447,8 +447,7 @@ var stageMaxTokens = map[string]int{llm.StageDecompose: 400, llm.StagePropose: 1
 // formalizeFrom runs stages 5–6 and the repairs: sample, normalise, name,
 // check, repair names, choose, repair with the model. With no premises and
 // no illustrative theorems every draw is without context.
-func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Result, req Request, decls []*library.Decl,
-	report progress.Func, ask func(string, []llm.Message, *llm.Schema, float64, *int) (*llm.Response, error)) (*Result, error) {
+func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Result, req Request, decls []*library.Decl, report progress.Func) (*Result, error) {
 	statement, ill := res.Statement, res.Illustration
 	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
 	names := newNamer(req, statement)
