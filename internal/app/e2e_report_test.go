@@ -8,19 +8,26 @@ import (
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 )
 
-// TestEndToEndReportPositions: the pipeline's report on the chosen stub
-// reaches the editor with its positions: the model invents a name, and the
-// diagnostic of the inserted stub covers exactly that name.
-func TestEndToEndReportPositions(t *testing.T) {
+// formalizeWith runs Formalize with DRIFT on the demo's "greater than 2"
+// statement, the workspace's fake model answering Formalize with stub.
+func formalizeWith(t *testing.T, stub string) *session {
+	t.Helper()
 	ws := llmtest.Workspace()
-	invented := "```lean\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.IsOddNumber p := by sorry\n```"
 	s := startReal(t, func(i int, req llmtest.Request) llmtest.Reply {
 		if llmtest.StageOf(req) == llm.StageFormalize {
-			return llmtest.Reply{Text: invented}
+			return llmtest.Reply{Text: "```lean\n" + stub + "\n```"}
 		}
 		return ws(i, req)
 	}, nil)
 	s.run("greater than 2 is odd", titleFormalize)
+	return s
+}
+
+// TestEndToEndReportPositions: the pipeline's report on the chosen stub
+// reaches the editor with its positions: the model invents a name, and the
+// diagnostic of the inserted stub covers exactly that name.
+func TestEndToEndReportPositions(t *testing.T) {
+	s := formalizeWith(t, "theorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.IsOddNumber p := by sorry")
 	// The verdict is said, as the CLI's "Verdict:" line says it: in the
 	// job's end and in a warning.
 	const verdict = "the inserted theorem did not pass its checks: unknown names: Mm.IsOddNumber"
@@ -51,15 +58,7 @@ func TestEndToEndReportPositions(t *testing.T) {
 // false; the job ends with the warning and the counterexample, and the
 // inserted stub's diagnostics say it is refuted.
 func TestEndToEndRefuted(t *testing.T) {
-	ws := llmtest.Workspace()
-	dropped := "```lean\ntheorem odd_of_two_lt (n : Nat) (hp : Mm.Prime n) : Mm.Odd n := by sorry\n```"
-	s := startReal(t, func(i int, req llmtest.Request) llmtest.Reply {
-		if llmtest.StageOf(req) == llm.StageFormalize {
-			return llmtest.Reply{Text: dropped}
-		}
-		return ws(i, req)
-	}, nil)
-	s.run("greater than 2 is odd", titleFormalize)
+	s := formalizeWith(t, "theorem odd_of_two_lt (n : Nat) (hp : Mm.Prime n) : Mm.Odd n := by sorry")
 	const verdict = "the inserted theorem did not pass its checks: "
 	end := s.waitEnd("DRIFT: " + titleFormalize)
 	if !strings.HasPrefix(end, "Inserted, but "+verdict) || !strings.Contains(end, "refuted: n = 2") || !strings.Contains(end, "omits 'greater than 2'") {
