@@ -337,6 +337,12 @@ func (c *compiler) leaf(t *leansrc.Term, want kind) (nexpr, bool) {
 		if !ok {
 			return nexpr{}, false
 		}
+		if !e.poly && (e.t > k || (e.t == kBool) != (k == kBool)) {
+			// (n : ℕ) for an integer n is a type error in Lean, not a
+			// conversion: only upward coercions exist.
+			c.failf("%s has type %s, not %s", clip(t.Args[0]), e.t, k)
+			return nexpr{}, false
+		}
 		e.t, e.poly = k, false
 		return e, true
 	case leansrc.TermAbs:

@@ -74,6 +74,9 @@ func TestWorkspaceDemo(t *testing.T) {
 		{"(a b : ℕ) (h : b ∣ₘ a) : a ∣ₘ b", Refuted, "a = 0, b = 1"},
 		{"(n : ℕ) (h : 1 < n) : ∃ p, Mm.Prime p ∧ p ∣ₘ n", NotRefuted, ""},
 		{"(a b n : ℕ) (h : ModEq n a b) : a = b", Refuted, "a = 0, b = 1, n = 1"},
+		// An integer passed to a definition over ℕ is a type error in Lean
+		// (no coercion ℤ → ℕ), never a refutation.
+		{"(n : ℤ) (hp : Mm.Prime n) : Mm.Odd n", Unknown, ""},
 	}
 	for _, tc := range tests {
 		r := Falsify(context.Background(), stmt(t, tc.header, flib), flib, Options{Budget: 1e9, MaxAssignments: 2000})
