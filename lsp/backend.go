@@ -49,10 +49,6 @@ type Backend interface {
 // return at once and load the index in the background.
 type OpenFunc func(ctx context.Context, root string, s Settings, logf func(format string, args ...any)) (Backend, error)
 
-// ErrNotReady is returned (wrapped, with an "indexing, N%" message) by
-// backend operations that need an index that is still loading.
-var ErrNotReady = errors.New("index not ready")
-
 // ErrNoModel is returned (wrapped) by Formalize when no model endpoint is
 // configured.
 var ErrNoModel = errors.New("no model configured")

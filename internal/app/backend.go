@@ -338,8 +338,9 @@ func (b *driftBackend) Configure(s lsp.Settings) {
 	}
 	b.pipeline = drift.New(b.eng, client, b.checker, params)
 	// With a configured endpoint the descriptions start now. The bundled
-	// local model (one slot, two cores on a laptop) is not started for
-	// them: they run between jobs, once a job has started it (Formalize).
+	// local model (one call at a time, two cores on a laptop) is not
+	// started for them: they run between jobs, once a job has started it
+	// (Formalize).
 	b.idleInformal = nil
 	if srv != nil {
 		b.idleInformal, client = client, nil
@@ -419,7 +420,7 @@ func (b *driftBackend) formalize(ctx context.Context, req drift.Request, report 
 	b.mu.Lock()
 	b.jobs++
 	if b.idleInformal != nil {
-		b.startInformalize(nil, nil, 0) // the job gets the model's one slot
+		b.startInformalize(nil, nil, 0) // the job gets the model: it answers one call at a time
 	}
 	b.mu.Unlock()
 	defer func() {
