@@ -1,7 +1,6 @@
 package falsify
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -39,7 +38,3 @@ func splitHeader(header string, lib Library) (Statement, bool) {
 	return st, true
 }
 
-func run(tb testing.TB, header string, lib Library) Result {
-	tb.Helper()
-	return Falsify(context.Background(), stmt(tb, header, lib), lib, Options{Budget: 200e6})
-}
