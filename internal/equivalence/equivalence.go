@@ -150,17 +150,17 @@ func (s shape) canonical(perm []int) string {
 	}
 	var b strings.Builder
 	for i := range perm {
-		b.WriteString(print(s.vars[perm[i]].typ, env, 0))
+		b.WriteString(normal(s.vars[perm[i]].typ, env, 0))
 		b.WriteByte(';')
 	}
 	hyps := make([]string, len(s.hyps))
 	for i, h := range s.hyps {
-		hyps[i] = print(h, env, 0)
+		hyps[i] = normal(h, env, 0)
 	}
 	sort.Strings(hyps)
 	b.WriteString(strings.Join(hyps, ";"))
 	b.WriteString("⊢")
-	b.WriteString(print(s.concl, env, 0))
+	b.WriteString(normal(s.concl, env, 0))
 	return b.String()
 }
 
@@ -190,9 +190,9 @@ func permute(n int, f func([]int) bool) {
 // flipped are the relations read the other way round.
 var flipped = map[string]string{"≥": "≤", ">": "<"}
 
-// print writes t in a normal form: variables renamed by env, bound
+// normal writes t in a normal form: variables renamed by env, bound
 // variables by their depth, ≥ and > flipped, ¬(a = b) as a ≠ b.
-func print(t *leansrc.Term, env map[string]string, depth int) string {
+func normal(t *leansrc.Term, env map[string]string, depth int) string {
 	if t == nil {
 		return "_"
 	}
@@ -230,7 +230,7 @@ func print(t *leansrc.Term, env map[string]string, depth int) string {
 		}
 		for _, bd := range t.Binders {
 			for _, n := range bd.Names {
-				b.WriteString(" [" + print(bd.Type, inner, depth) + " " + bd.Pred + " " + print(bd.Bound, inner, depth) + "]")
+				b.WriteString(" [" + normal(bd.Type, inner, depth) + " " + bd.Pred + " " + normal(bd.Bound, inner, depth) + "]")
 				inner[n] = "#" + strconv.Itoa(depth)
 				depth++
 			}
@@ -238,7 +238,7 @@ func print(t *leansrc.Term, env map[string]string, depth int) string {
 	}
 	for _, a := range args {
 		b.WriteString(" ")
-		b.WriteString(print(a, inner, depth))
+		b.WriteString(normal(a, inner, depth))
 	}
 	b.WriteString(")")
 	return b.String()
@@ -310,7 +310,7 @@ func iff(sa, sb shape, perm []int) (Statement, bool) {
 	ren := map[string]string{}
 	for i, j := range perm {
 		ta, tb := sa.vars[i].typ, sb.vars[j].typ
-		if print(ta, nil, 0) != print(tb, nil, 0) {
+		if normal(ta, nil, 0) != normal(tb, nil, 0) {
 			return st, false
 		}
 		ren[sb.vars[j].name] = varName(i)
