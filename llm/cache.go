@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/drift-lsp/drift-lsp/internal/atomicfile"
+
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -66,18 +68,5 @@ func (c *cache) put(key string, r *Response) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), p)
+	return atomicfile.Write(p, 0o600, b)
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/atomicfile"
+
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -67,12 +69,12 @@ func TestKillDuringBuild(t *testing.T) {
 			}
 			cmd.Process.Kill()
 			cmd.Wait()
-			tmps, _ := filepath.Glob(filepath.Join(cache, "retrieval", "*", "base-*.tmp"))
+			tmps, _ := filepath.Glob(atomicfile.TempPattern(basePath(filepath.Join(cache, "retrieval", "*"))))
 			if len(tmps) != 1 {
 				t.Fatalf("temporary files after the kill: %v, want one", tmps)
 			}
 			// A temporary file that old is abandoned: the next write removes it.
-			old := time.Now().Add(-2 * abandonedAfter)
+			old := time.Now().Add(-2 * atomicfile.AbandonedAfter)
 			os.Chtimes(tmps[0], old, old)
 			for round, want := range []string{"built", "opened"} {
 				var mu sync.Mutex

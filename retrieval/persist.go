@@ -11,8 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"time"
 	"unsafe"
+
+	"github.com/drift-lsp/drift-lsp/internal/atomicfile"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/mapfile"
@@ -164,44 +165,19 @@ func saveBase(dir string, b *part, nm *names.Index, fp [32]byte) error {
 	var sum [8]byte
 	binary.LittleEndian.PutUint32(sum[:], crc32.Checksum(e.buf.Bytes(), castagnoli))
 	e.buf.Write(sum[:])
-	removeAbandoned(dir)
-	tmp, err := os.CreateTemp(dir, "base-*.tmp")
+	err := atomicfile.WriteFunc(basePath(dir), 0o600, func(w io.Writer) error {
+		if _, err := w.Write(e.buf.Bytes()); err != nil {
+			return err
+		}
+		if testHookBeforeRename != nil {
+			testHookBeforeRename()
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("retrieval: %w", err)
-	}
-	_, err = tmp.Write(e.buf.Bytes())
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && testHookBeforeRename != nil {
-		testHookBeforeRename()
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), basePath(dir))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("retrieval: writing the base index: %w", err)
 	}
 	return nil
-}
-
-// abandonedAfter is the age after which a temporary base file is taken to
-// be left by a killed process (writing one takes seconds).
-const abandonedAfter = time.Hour
-
-// removeAbandoned deletes temporary base files older than abandonedAfter;
-// younger ones may belong to a process writing right now.
-func removeAbandoned(dir string) {
-	tmps, _ := filepath.Glob(filepath.Join(dir, "base-*.tmp"))
-	for _, p := range tmps {
-		if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > abandonedAfter {
-			os.Remove(p)
-		}
-	}
 }
 
 // decoder reads the sections of a mapped base file in place.

@@ -9,8 +9,9 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
-	"time"
 	"unsafe"
+
+	"github.com/drift-lsp/drift-lsp/internal/atomicfile"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/mapfile"
@@ -196,44 +197,13 @@ func writeSnapshot(path string, lib *Library) error {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// staleTemp is the age after which a temporary file of writeAtomic is
-// taken as left by a killed writer (a write lasts seconds at most).
-const staleTemp = 10 * time.Minute
-
-// writeAtomic writes the parts to a temporary file beside path, syncs it
-// and renames it over path. Temporary files for path left by writers that
-// were killed are removed.
+// writeAtomic writes the parts to path (internal/atomicfile), making its
+// directory first.
 func writeAtomic(path string, parts ...[]byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	pattern := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if old, err := filepath.Glob(pattern); err == nil {
-		for _, p := range old {
-			if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > staleTemp {
-				os.Remove(p)
-			}
-		}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, p := range parts {
-		_, err := tmp.Write(p)
-		errs = append(errs, err)
-	}
-	errs = append(errs, tmp.Sync(), tmp.Close())
-	if err := errors.Join(errs...); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(path, 0o600, parts...)
 }
 
 // snapDecoder reads a snapshot body whose strings point into blob.

@@ -148,40 +148,6 @@ func firstLineDiff(got, want string) string {
 	return "lengths differ"
 }
 
-// TestWriteAtomicRemovesStaleTemps checks that temporary files left by a
-// killed writer are removed by the next write, and a fresh one (another
-// process writing now) is kept.
-func TestWriteAtomicRemovesStaleTemps(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "library-x.lib")
-	stale, fresh := filepath.Join(dir, ".tmp-library-x.lib-1"), filepath.Join(dir, ".tmp-library-x.lib-2")
-	for _, p := range []string{stale, fresh} {
-		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	old := time.Now().Add(-staleTemp - time.Minute)
-	if err := os.Chtimes(stale, old, old); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeAtomic(path, []byte("a"), []byte("b")); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := os.ReadFile(path); err != nil || string(b) != "ab" {
-		t.Errorf("written %q, %v", b, err)
-	}
-	if _, err := os.Stat(stale); !os.IsNotExist(err) {
-		t.Errorf("stale temporary file kept: %v", err)
-	}
-	if _, err := os.Stat(fresh); err != nil {
-		t.Errorf("fresh temporary file removed: %v", err)
-	}
-	left, _ := filepath.Glob(filepath.Join(dir, ".tmp-*"))
-	if len(left) != 1 {
-		t.Errorf("temporary files left: %q", left)
-	}
-}
-
 // FuzzReadSnapshot feeds readSnapshot damaged snapshots whose checksum
 // was recomputed (the damage a checksum cannot catch): it must return an
 // error or a library, never panic.

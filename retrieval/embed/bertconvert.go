@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/atomicfile"
 )
 
 // ModelManifest describes a local model directory prepared by setup; it is
@@ -85,14 +87,14 @@ func ConvertSentenceTransformer(srcDir, outDir string, info ModelManifest) (*Mod
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(filepath.Join(outDir, vocab), vdata); err != nil {
+	if err := atomicfile.Write(filepath.Join(outDir, vocab), 0o644, vdata); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(filepath.Join(outDir, "model.onnx"), onnx); err != nil {
+	if err := atomicfile.Write(filepath.Join(outDir, "model.onnx"), 0o644, onnx); err != nil {
 		return nil, err
 	}
 	mj, _ := json.MarshalIndent(man, "", "  ")
-	return man, writeFileAtomic(filepath.Join(outDir, ManifestName), append(mj, '\n'))
+	return man, atomicfile.Write(filepath.Join(outDir, ManifestName), 0o644, append(mj, '\n'))
 }
 
 func bertWeightsFromTensors(c BERTConfig, st safeTensors) (*BERTWeights, error) {
@@ -169,26 +171,4 @@ func readJSON(path string, v any) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to a temporary file and renames it into place.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

