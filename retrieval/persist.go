@@ -333,7 +333,7 @@ func decodeBase(data []byte, decls []*library.Decl, fp [32]byte) (*part, *names.
 		len(b.byName.start) != len(b.keys)+1 || len(b.fileOf.start) != len(b.files)+1 {
 		return nil, nil, "stored index corrupt (tables)"
 	}
-	nm, err := names.Decode(bytes.NewReader(nb))
+	nm, err := names.Decode(nb)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, nil, "stored index corrupt: " + err.Error()
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/drift-lsp/drift-lsp/internal/varcode"
+
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
@@ -38,10 +40,8 @@ func cachePath(cacheDir, wsDir string) string {
 type encoder struct {
 	strs  map[string]uint32
 	table []string
-	body  []byte
+	varcode.Encoder
 }
-
-func (e *encoder) uint(v uint64) { e.body = binary.AppendUvarint(e.body, v) }
 
 func (e *encoder) str(s string) {
 	id, ok := e.strs[s]
@@ -50,11 +50,11 @@ func (e *encoder) str(s string) {
 		e.strs[s] = id
 		e.table = append(e.table, s)
 	}
-	e.uint(uint64(id))
+	e.Uint(uint64(id))
 }
 
 func (e *encoder) strs_(ss []string) {
-	e.uint(uint64(len(ss)))
+	e.Uint(uint64(len(ss)))
 	for _, s := range ss {
 		e.str(s)
 	}
@@ -62,13 +62,13 @@ func (e *encoder) strs_(ss []string) {
 
 func (e *encoder) additive(a *leansrc.Additive) {
 	if a == nil {
-		e.uint(0)
+		e.Uint(0)
 		return
 	}
 	if a.Existing {
-		e.uint(2)
+		e.Uint(2)
 	} else {
-		e.uint(1)
+		e.Uint(1)
 	}
 	e.str(a.Name)
 	e.str(a.Doc)
@@ -76,15 +76,15 @@ func (e *encoder) additive(a *leansrc.Additive) {
 
 func (e *encoder) file(f *leansrc.File) {
 	e.strs_(f.ModuleDocs)
-	e.uint(uint64(len(f.Decls)))
+	e.Uint(uint64(len(f.Decls)))
 	for i := range f.Decls {
 		d := &f.Decls[i]
 		e.str(d.Name)
 		e.str(d.Kind)
-		e.uint(uint64(d.Range.Start.Line))
-		e.uint(uint64(d.Range.Start.Character))
-		e.uint(uint64(d.Range.End.Line))
-		e.uint(uint64(d.Range.End.Character))
+		e.Uint(uint64(d.Range.Start.Line))
+		e.Uint(uint64(d.Range.Start.Character))
+		e.Uint(uint64(d.Range.End.Line))
+		e.Uint(uint64(d.Range.End.Character))
 		e.str(d.Signature)
 		e.str(d.Doc)
 		e.strs_(d.Attrs)
@@ -92,7 +92,7 @@ func (e *encoder) file(f *leansrc.File) {
 		e.strs_(d.ProofRefs)
 		e.strs_(d.StmtOps)
 		e.str(d.Value)
-		e.uint(uint64(d.Scope))
+		e.Uint(uint64(d.Scope))
 		var fl uint64
 		if d.Private {
 			fl |= 1
@@ -109,39 +109,39 @@ func (e *encoder) file(f *leansrc.File) {
 		if d.Scoped {
 			fl |= 16
 		}
-		e.uint(fl)
+		e.Uint(fl)
 		e.str(d.Parent)
 		e.str(d.Symbol)
 		e.strs_(d.Atoms)
 		e.additive(d.Additive)
 	}
-	e.uint(uint64(len(f.Scopes)))
+	e.Uint(uint64(len(f.Scopes)))
 	for _, s := range f.Scopes {
 		e.str(s.Namespace)
 		e.strs_(s.Opens)
 	}
-	e.uint(uint64(len(f.Marks)))
+	e.Uint(uint64(len(f.Marks)))
 	for _, m := range f.Marks {
-		e.uint(uint64(m.Offset))
-		e.uint(uint64(m.Scope))
+		e.Uint(uint64(m.Offset))
+		e.Uint(uint64(m.Scope))
 		e.strs_(m.Vars)
 	}
-	e.uint(uint64(len(f.AttrCmds)))
+	e.Uint(uint64(len(f.AttrCmds)))
 	for _, a := range f.AttrCmds {
 		e.strs_(a.Names)
 		e.strs_(a.Attrs)
 		e.additive(a.Additive)
-		e.uint(uint64(a.Scope))
+		e.Uint(uint64(a.Scope))
 	}
-	e.uint(uint64(len(f.Exports)))
+	e.Uint(uint64(len(f.Exports)))
 	for _, x := range f.Exports {
 		e.str(x.Namespace)
 		e.str(x.From)
 		e.strs_(x.Names)
 	}
-	e.uint(uint64(len(f.Diags)))
+	e.Uint(uint64(len(f.Diags)))
 	for _, d := range f.Diags {
-		e.uint(uint64(d.Line))
+		e.Uint(uint64(d.Line))
 		e.str(d.Msg)
 	}
 	e.strs_(f.Warnings)
@@ -151,9 +151,9 @@ func (e *encoder) file(f *leansrc.File) {
 // atomically (temporary file and rename).
 func writeCache(path string, entries map[contentHash]*leansrc.File) error {
 	e := &encoder{strs: map[string]uint32{}}
-	e.uint(uint64(len(entries)))
+	e.Uint(uint64(len(entries)))
 	for h, f := range entries {
-		e.body = append(e.body, h[:]...)
+		e.Buf = append(e.Buf, h[:]...)
 		e.file(f)
 	}
 	var head []byte
@@ -168,66 +168,34 @@ func writeCache(path string, entries map[contentHash]*leansrc.File) error {
 		blob.WriteString(s)
 	}
 	head = binary.AppendUvarint(head, uint64(blob.Len()))
-	return writeAtomic(path, head, blob.Bytes(), e.body)
+	return writeAtomic(path, head, blob.Bytes(), e.Buf)
 }
 
 // errCorrupt reports a pack file that cannot be decoded.
 var errCorrupt = errors.New("corrupt index cache")
 
-// varReader reads the uvarints and bytes both cache formats are made of;
-// its first failure sticks in err.
-type varReader struct {
-	buf []byte
-	pos int
-	err error
-}
-
-func (d *varReader) uint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.buf[d.pos:])
-	if n <= 0 {
-		d.err = errCorrupt
-		return 0
-	}
-	d.pos += n
-	return v
-}
-
-// count reads a length, refusing ones the rest of the input cannot hold
-// (every element takes at least one byte).
-func (d *varReader) count() int {
-	n := d.uint()
-	if n > uint64(len(d.buf)-d.pos) {
-		d.err = errCorrupt
-		return 0
-	}
-	return int(n)
-}
-
 // decoder reads the pack format.
 type decoder struct {
-	varReader
+	varcode.Decoder
 	table []string
 }
 
 func (d *decoder) str() string {
-	id := d.uint()
+	id := d.Uint()
 	if id >= uint64(len(d.table)) {
-		d.err = errCorrupt
+		d.Err = errCorrupt
 		return ""
 	}
 	return d.table[id]
 }
 
 func (d *decoder) strs() []string {
-	n := d.uint()
-	if n == 0 || d.err != nil {
+	n := d.Uint()
+	if n == 0 || d.Err != nil {
 		return nil
 	}
-	if n > uint64(len(d.buf)) {
-		d.err = errCorrupt
+	if n > uint64(len(d.Buf)) {
+		d.Err = errCorrupt
 		return nil
 	}
 	out := make([]string, n)
@@ -238,7 +206,7 @@ func (d *decoder) strs() []string {
 }
 
 func (d *decoder) additive() *leansrc.Additive {
-	k := d.uint()
+	k := d.Uint()
 	if k == 0 {
 		return nil
 	}
@@ -247,16 +215,16 @@ func (d *decoder) additive() *leansrc.Additive {
 
 func (d *decoder) file() *leansrc.File {
 	f := &leansrc.File{ModuleDocs: d.strs()}
-	n := d.count()
+	n := d.Count()
 	f.Decls = make([]leansrc.Decl, n)
-	for i := 0; i < n && d.err == nil; i++ {
+	for i := 0; i < n && d.Err == nil; i++ {
 		x := &f.Decls[i]
 		x.Name = d.str()
 		x.Kind = d.str()
-		x.Range.Start.Line = int(d.uint())
-		x.Range.Start.Character = int(d.uint())
-		x.Range.End.Line = int(d.uint())
-		x.Range.End.Character = int(d.uint())
+		x.Range.Start.Line = int(d.Uint())
+		x.Range.Start.Character = int(d.Uint())
+		x.Range.End.Line = int(d.Uint())
+		x.Range.End.Character = int(d.Uint())
 		x.Signature = d.str()
 		x.Doc = d.str()
 		x.Attrs = d.strs()
@@ -264,43 +232,43 @@ func (d *decoder) file() *leansrc.File {
 		x.ProofRefs = d.strs()
 		x.StmtOps = d.strs()
 		x.Value = d.str()
-		x.Scope = int(d.uint())
-		fl := d.uint()
+		x.Scope = int(d.Uint())
+		fl := d.Uint()
 		x.Private, x.Protected, x.Anonymous, x.Local, x.Scoped = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0
 		x.Parent = d.str()
 		x.Symbol = d.str()
 		x.Atoms = d.strs()
 		x.Additive = d.additive()
 	}
-	n = d.count()
+	n = d.Count()
 	f.Scopes = make([]leansrc.Scope, n)
-	for i := 0; i < n && d.err == nil; i++ {
+	for i := 0; i < n && d.Err == nil; i++ {
 		f.Scopes[i] = leansrc.Scope{Namespace: d.str(), Opens: d.strs()}
 	}
-	n = d.count()
-	for i := 0; i < n && d.err == nil; i++ {
-		m := leansrc.Mark{Offset: int(d.uint()), Scope: int(d.uint()), Vars: d.strs()}
+	n = d.Count()
+	for i := 0; i < n && d.Err == nil; i++ {
+		m := leansrc.Mark{Offset: int(d.Uint()), Scope: int(d.Uint()), Vars: d.strs()}
 		if m.Scope >= len(f.Scopes) {
-			d.err = errCorrupt
+			d.Err = errCorrupt
 		}
 		f.Marks = append(f.Marks, m)
 	}
-	n = d.count()
-	for i := 0; i < n && d.err == nil; i++ {
-		f.AttrCmds = append(f.AttrCmds, leansrc.AttrCmd{Names: d.strs(), Attrs: d.strs(), Additive: d.additive(), Scope: int(d.uint())})
+	n = d.Count()
+	for i := 0; i < n && d.Err == nil; i++ {
+		f.AttrCmds = append(f.AttrCmds, leansrc.AttrCmd{Names: d.strs(), Attrs: d.strs(), Additive: d.additive(), Scope: int(d.Uint())})
 	}
-	n = d.count()
-	for i := 0; i < n && d.err == nil; i++ {
+	n = d.Count()
+	for i := 0; i < n && d.Err == nil; i++ {
 		f.Exports = append(f.Exports, leansrc.Export{Namespace: d.str(), From: d.str(), Names: d.strs()})
 	}
-	n = d.count()
-	for i := 0; i < n && d.err == nil; i++ {
-		f.Diags = append(f.Diags, leansrc.Diag{Line: int(d.uint()), Msg: d.str()})
+	n = d.Count()
+	for i := 0; i < n && d.Err == nil; i++ {
+		f.Diags = append(f.Diags, leansrc.Diag{Line: int(d.Uint()), Msg: d.str()})
 	}
 	f.Warnings = d.strs()
 	for i := range f.Decls {
 		if f.Decls[i].Scope >= len(f.Scopes) {
-			d.err = errCorrupt
+			d.Err = errCorrupt
 		}
 	}
 	return f
@@ -318,21 +286,21 @@ func readCache(path string) (map[contentHash]*leansrc.File, error) {
 	if !bytes.HasPrefix(buf, []byte(cacheMagic)) {
 		return nil, errCorrupt
 	}
-	d := &decoder{varReader: varReader{buf: buf, pos: len(cacheMagic)}}
-	if v := d.uint(); v != cacheVersion*1000+leansrc.Version {
+	d := &decoder{Decoder: varcode.Decoder{Buf: buf, Pos: len(cacheMagic)}}
+	if v := d.Uint(); v != cacheVersion*1000+leansrc.Version {
 		return map[contentHash]*leansrc.File{}, nil // stale format: rebuild
 	}
-	n := d.count()
+	n := d.Count()
 	lens := make([]int, n)
 	for i := range lens {
-		lens[i] = int(d.uint())
+		lens[i] = int(d.Uint())
 	}
-	blobLen := int(d.uint())
-	if d.err != nil || d.pos+blobLen > len(buf) {
+	blobLen := int(d.Uint())
+	if d.Err != nil || d.Pos+blobLen > len(buf) {
 		return nil, errCorrupt
 	}
-	blob := string(buf[d.pos : d.pos+blobLen]) // one copy; all strings share it
-	d.pos += blobLen
+	blob := string(buf[d.Pos : d.Pos+blobLen]) // one copy; all strings share it
+	d.Pos += blobLen
 	d.table = make([]string, n)
 	off := 0
 	for i, l := range lens {
@@ -342,19 +310,19 @@ func readCache(path string) (map[contentHash]*leansrc.File, error) {
 		d.table[i] = blob[off : off+l]
 		off += l
 	}
-	nf := d.count()
+	nf := d.Count()
 	out := make(map[contentHash]*leansrc.File, nf)
-	for i := 0; i < nf && d.err == nil; i++ {
-		if d.pos+32 > len(buf) {
+	for i := 0; i < nf && d.Err == nil; i++ {
+		if d.Pos+32 > len(buf) {
 			return nil, errCorrupt
 		}
 		var h contentHash
-		copy(h[:], buf[d.pos:d.pos+32])
-		d.pos += 32
+		copy(h[:], buf[d.Pos:d.Pos+32])
+		d.Pos += 32
 		out[h] = d.file()
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err != nil {
+		return nil, errCorrupt
 	}
 	return out, nil
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"unsafe"
 
+	"github.com/drift-lsp/drift-lsp/internal/varcode"
+
 	"github.com/drift-lsp/drift-lsp/internal/atomicfile"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
@@ -67,10 +69,8 @@ var errStale = errors.New("stale snapshot")
 type snapEncoder struct {
 	strs map[string][2]uint64
 	blob []byte
-	body []byte
+	varcode.Encoder
 }
-
-func (e *snapEncoder) uint(v uint64) { e.body = binary.AppendUvarint(e.body, v) }
 
 func (e *snapEncoder) str(s string) {
 	r, ok := e.strs[s]
@@ -79,27 +79,19 @@ func (e *snapEncoder) str(s string) {
 		e.strs[s] = r
 		e.blob = append(e.blob, s...)
 	}
-	e.uint(r[0])
-	e.uint(r[1])
+	e.Uint(r[0])
+	e.Uint(r[1])
 }
 
 func (e *snapEncoder) strList(ss []string) {
-	e.uint(uint64(len(ss)))
+	e.Uint(uint64(len(ss)))
 	for _, s := range ss {
 		e.str(s)
 	}
 }
 
-func (e *snapEncoder) flag(b bool) {
-	if b {
-		e.uint(1)
-	} else {
-		e.uint(0)
-	}
-}
-
 func (e *snapEncoder) pairs(ps [][2]string) {
-	e.uint(uint64(len(ps)))
+	e.Uint(uint64(len(ps)))
 	for _, p := range ps {
 		e.str(p[0])
 		e.str(p[1])
@@ -111,10 +103,10 @@ func (e *snapEncoder) decl(d *Decl) {
 	e.str(string(d.Kind))
 	e.str(d.Module)
 	e.str(d.File)
-	e.uint(uint64(d.Range.Start.Line))
-	e.uint(uint64(d.Range.Start.Character))
-	e.uint(uint64(d.Range.End.Line))
-	e.uint(uint64(d.Range.End.Character))
+	e.Uint(uint64(d.Range.Start.Line))
+	e.Uint(uint64(d.Range.Start.Character))
+	e.Uint(uint64(d.Range.End.Line))
+	e.Uint(uint64(d.Range.End.Character))
 	e.str(d.Signature)
 	e.str(d.Doc)
 	e.strList(d.Attrs)
@@ -126,7 +118,7 @@ func (e *snapEncoder) decl(d *Decl) {
 			fl |= 1 << i
 		}
 	}
-	e.uint(fl)
+	e.Uint(fl)
 	e.str(d.Informal)
 	e.str(d.Parent)
 	e.str(d.Twin)
@@ -138,32 +130,32 @@ func (e *snapEncoder) decl(d *Decl) {
 
 func (e *snapEncoder) file(f *fileData) {
 	e.str(f.abs)
-	e.uint(uint64(f.root))
+	e.Uint(uint64(f.root))
 	e.str(f.rel)
-	e.uint(uint64(f.size))
-	e.uint(uint64(f.mtime))
-	e.body = append(e.body, f.hash[:]...)
-	e.uint(uint64(len(f.problems)))
+	e.Uint(uint64(f.size))
+	e.Uint(uint64(f.mtime))
+	e.Buf = append(e.Buf, f.hash[:]...)
+	e.Uint(uint64(len(f.problems)))
 	for _, p := range f.problems {
 		e.str(p.Msg)
-		e.flag(p.Error)
+		e.Flag(p.Error)
 	}
-	e.uint(uint64(len(f.refs)))
+	e.Uint(uint64(len(f.refs)))
 	for _, w := range f.refs {
-		e.body = binary.LittleEndian.AppendUint64(e.body, w)
+		e.Buf = binary.LittleEndian.AppendUint64(e.Buf, w)
 	}
 	e.pairs(f.tabs.trans)
 	e.pairs(f.tabs.aliases)
-	e.uint(uint64(len(f.tabs.notes)))
+	e.Uint(uint64(len(f.tabs.notes)))
 	for _, n := range f.tabs.notes {
 		e.str(n.key)
-		e.flag(n.ident)
+		e.Flag(n.ident)
 		e.strList(n.op.atoms)
 		e.str(n.op.target)
 		e.str(n.op.ns)
-		e.flag(n.op.scoped)
+		e.Flag(n.op.scoped)
 	}
-	e.uint(uint64(len(f.decls)))
+	e.Uint(uint64(len(f.decls)))
 	for _, d := range f.decls {
 		e.decl(d)
 	}
@@ -174,21 +166,21 @@ func writeSnapshot(path string, lib *Library) error {
 	e := &snapEncoder{strs: map[string][2]uint64{}}
 	ws := lib.ws
 	e.str(ws.Dir)
-	e.uint(uint64(len(ws.Roots)))
+	e.Uint(uint64(len(ws.Roots)))
 	for _, r := range ws.Roots {
 		e.str(r.Dir)
 		e.str(r.Package)
-		e.flag(r.User)
+		e.Flag(r.User)
 	}
 	paths := lib.Files()
-	e.uint(uint64(len(paths)))
+	e.Uint(uint64(len(paths)))
 	for _, p := range paths {
 		e.file(lib.files[p])
 	}
 	var body []byte
 	body = binary.AppendUvarint(body, uint64(len(e.blob)))
 	body = append(body, e.blob...)
-	body = append(body, e.body...)
+	body = append(body, e.Buf...)
 	head := append([]byte(snapMagic), binary.AppendUvarint(nil, snapFormat())...)
 	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(body, castagnoli))
 	head = binary.LittleEndian.AppendUint64(head, uint64(len(body)))
@@ -208,16 +200,16 @@ func writeAtomic(path string, parts ...[]byte) error {
 
 // snapDecoder reads a snapshot body whose strings point into blob.
 type snapDecoder struct {
-	varReader
+	varcode.Decoder
 	blob []byte
 	// arena hands out the string slices of declarations.
 	arena []string
 }
 
 func (d *snapDecoder) str() string {
-	off, n := d.uint(), d.uint()
-	if d.err != nil || off > uint64(len(d.blob)) || n > uint64(len(d.blob))-off {
-		d.err = errCorrupt
+	off, n := d.Uint(), d.Uint()
+	if d.Err != nil || off > uint64(len(d.blob)) || n > uint64(len(d.blob))-off {
+		d.Err = errCorrupt
 		return ""
 	}
 	if n == 0 {
@@ -229,7 +221,7 @@ func (d *snapDecoder) str() string {
 // strList decodes a list into the arena; an empty list is non-nil (the
 // decls schema prints it as []).
 func (d *snapDecoder) strList() []string {
-	n := d.count()
+	n := d.Count()
 	if len(d.arena) < n {
 		d.arena = make([]string, max(n, 1<<16))
 	}
@@ -241,21 +233,8 @@ func (d *snapDecoder) strList() []string {
 	return out
 }
 
-func (d *snapDecoder) flag() bool { return d.uint() != 0 }
-
-// bytes returns the next n bytes (nil after a failure).
-func (d *snapDecoder) bytes(n int) []byte {
-	if d.err != nil || n < 0 || n > len(d.buf)-d.pos {
-		d.err = errCorrupt
-		return nil
-	}
-	b := d.buf[d.pos : d.pos+n]
-	d.pos += n
-	return b
-}
-
 func (d *snapDecoder) pairs() [][2]string {
-	n := d.count()
+	n := d.Count()
 	if n == 0 {
 		return nil
 	}
@@ -267,17 +246,17 @@ func (d *snapDecoder) pairs() [][2]string {
 }
 
 func (d *snapDecoder) file() *fileData {
-	f := &fileData{abs: d.str(), root: int(d.uint()), rel: d.str(), size: int64(d.uint()), mtime: int64(d.uint())}
-	copy(f.hash[:], d.bytes(len(f.hash)))
-	if n := d.count(); n > 0 {
+	f := &fileData{abs: d.str(), root: int(d.Uint()), rel: d.str(), size: int64(d.Uint()), mtime: int64(d.Uint())}
+	copy(f.hash[:], d.Raw(len(f.hash)))
+	if n := d.Count(); n > 0 {
 		f.problems = make([]Problem, n)
 		for i := range f.problems {
-			f.problems[i] = Problem{File: f.abs, Msg: d.str(), Error: d.flag()}
+			f.problems[i] = Problem{File: f.abs, Msg: d.str(), Error: d.Flag()}
 		}
 	}
-	nw := d.count()
-	refs := d.bytes(nw * 8)
-	if d.err != nil {
+	nw := d.Count()
+	refs := d.Raw(nw * 8)
+	if d.Err != nil {
 		return f
 	}
 	f.refs = make(refFilter, nw)
@@ -286,23 +265,23 @@ func (d *snapDecoder) file() *fileData {
 	}
 	f.tabs.trans = d.pairs()
 	f.tabs.aliases = d.pairs()
-	if n := d.count(); n > 0 {
+	if n := d.Count(); n > 0 {
 		f.tabs.notes = make([]note, n)
 		for i := range f.tabs.notes {
-			f.tabs.notes[i] = note{key: d.str(), ident: d.flag(),
-				op: operator{atoms: d.strList(), target: d.str(), ns: d.str(), scoped: d.flag()}}
+			f.tabs.notes[i] = note{key: d.str(), ident: d.Flag(),
+				op: operator{atoms: d.strList(), target: d.str(), ns: d.str(), scoped: d.Flag()}}
 		}
 	}
-	n := d.count()
+	n := d.Count()
 	store := make([]Decl, n)
 	f.decls = make([]*Decl, n)
 	for i := range store {
 		x := &store[i]
 		x.Name, x.Kind, x.Module, x.File = d.str(), Kind(d.str()), d.str(), d.str()
-		x.Range = Range{Start: Position{int(d.uint()), int(d.uint())}, End: Position{int(d.uint()), int(d.uint())}}
+		x.Range = Range{Start: Position{int(d.Uint()), int(d.Uint())}, End: Position{int(d.Uint()), int(d.Uint())}}
 		x.Signature, x.Doc = d.str(), d.str()
 		x.Attrs, x.StatementDeps, x.ProofDeps = d.strList(), d.strList(), d.strList()
-		fl := d.uint()
+		fl := d.Uint()
 		x.Private, x.Protected, x.Anonymous, x.Generated, x.User, x.Main = fl&1 != 0, fl&2 != 0, fl&4 != 0, fl&8 != 0, fl&16 != 0, fl&32 != 0
 		x.Informal, x.Parent, x.Twin, x.Symbol, x.Package, x.MainDoc = d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
 		x.Value = d.str()
@@ -352,30 +331,30 @@ func decodeSnapshot(buf []byte, ws *Workspace, ls *listing) (*Library, error) {
 	if uint64(len(body)) != size || crc32.Checksum(body, castagnoli) != sum {
 		return nil, fmt.Errorf("%w (checksum)", errCorrupt)
 	}
-	d := &snapDecoder{varReader: varReader{buf: body}}
-	blobLen := d.count()
-	d.blob = d.bytes(blobLen)
-	if d.err != nil {
+	d := &snapDecoder{Decoder: varcode.Decoder{Buf: body}}
+	blobLen := d.Count()
+	d.blob = d.Raw(blobLen)
+	if d.Err != nil {
 		return nil, errCorrupt
 	}
-	if d.str() != ws.Dir || d.count() != len(ws.Roots) {
+	if d.str() != ws.Dir || d.Count() != len(ws.Roots) {
 		return nil, errStale
 	}
 	for _, r := range ws.Roots {
-		if d.str() != r.Dir || d.str() != r.Package || d.flag() != r.User {
+		if d.str() != r.Dir || d.str() != r.Package || d.Flag() != r.User {
 			return nil, errStale
 		}
 	}
-	nf := d.count()
-	if d.err != nil || nf != len(ls.files) {
+	nf := d.Count()
+	if d.Err != nil || nf != len(ls.files) {
 		return nil, errStale
 	}
 	lib := &Library{ws: ws, files: make(map[string]*fileData, nf), shadow: map[string]bool{}}
 	fds := make([]*fileData, nf)
 	for i := range fds {
 		f := d.file()
-		if d.err != nil {
-			return nil, d.err
+		if d.Err != nil {
+			return nil, errCorrupt
 		}
 		s := ls.files[i]
 		if f.abs != s.abs || f.rel != s.rel || f.root != s.root || !unchanged(f, &lib.touched) {

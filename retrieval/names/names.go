@@ -6,7 +6,7 @@ package names
 
 import (
 	"bufio"
-	"encoding/binary"
+	"bytes"
 	"errors"
 	"fmt"
 	"index/suffixarray"
@@ -16,6 +16,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/varcode"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
@@ -207,16 +209,14 @@ func (ix *Index) Encode(w io.Writer) error {
 	if len(ix.extra) > 0 || len(ix.removed) > 0 {
 		return errors.New("names: Encode of an index with an overlay")
 	}
-	bw := bufio.NewWriter(w)
-	var buf []byte
-	buf = binary.AppendUvarint(buf, uint64(len(ix.twin)))
+	var e varcode.Encoder
+	e.Uint(uint64(len(ix.twin)))
 	for _, k := range slices.Sorted(maps.Keys(ix.twin)) {
-		for _, s := range []string{k, ix.twin[k]} {
-			buf = binary.AppendUvarint(buf, uint64(len(s)))
-			buf = append(buf, s...)
-		}
+		e.Bytes([]byte(k))
+		e.Bytes([]byte(ix.twin[k]))
 	}
-	if _, err := bw.Write(buf); err != nil {
+	bw := bufio.NewWriter(w)
+	if _, err := bw.Write(e.Buf); err != nil {
 		return err
 	}
 	if err := ix.base.sa.Write(bw); err != nil {
@@ -226,35 +226,19 @@ func (ix *Index) Encode(w io.Writer) error {
 }
 
 // Decode reads an index written by Encode.
-func Decode(r io.Reader) (*Index, error) {
-	br := bufio.NewReader(r)
-	n, err := binary.ReadUvarint(br)
-	if err != nil {
-		return nil, fmt.Errorf("names: %w", err)
-	}
-	str := func() (string, error) {
-		l, err := binary.ReadUvarint(br)
-		if err != nil || l > 1<<20 {
-			return "", fmt.Errorf("names: bad string (%v)", err)
-		}
-		b := make([]byte, l)
-		_, err = io.ReadFull(br, b)
-		return string(b), err
-	}
+func Decode(data []byte) (*Index, error) {
+	d := varcode.Decoder{Buf: data}
+	n := d.Count()
 	twin := make(map[string]string, n)
 	for range n {
-		k, err := str()
-		if err != nil {
-			return nil, err
-		}
-		v, err := str()
-		if err != nil {
-			return nil, err
-		}
-		twin[k] = v
+		k := string(d.Bytes())
+		twin[k] = string(d.Bytes())
+	}
+	if d.Err != nil {
+		return nil, fmt.Errorf("names: %w", d.Err)
 	}
 	b := &base{sa: &suffixarray.Index{}}
-	if err := b.sa.Read(br); err != nil {
+	if err := b.sa.Read(bytes.NewReader(data[d.Pos:])); err != nil {
 		return nil, fmt.Errorf("names: %w", err)
 	}
 	b.text = b.sa.Bytes()
