@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/proc"
+
 	"github.com/drift-lsp/drift-lsp/internal/cachedir"
 )
 
@@ -88,8 +90,8 @@ func InstallLean(ctx context.Context, f *Fetcher, dest, cc string) error {
 		return err
 	}
 	f.say("linking bin/lean")
-	link := exec.CommandContext(ctx, cc, "-O2", "-o", filepath.Join(stage, "bin", "lean"), src, "-L"+libDir, "-lleanshared", "-Wl,-rpath,$ORIGIN/../lib/lean")
-	if out, err := link.CombinedOutput(); err != nil {
+	link := exec.Command(cc, "-O2", "-o", filepath.Join(stage, "bin", "lean"), src, "-L"+libDir, "-lleanshared", "-Wl,-rpath,$ORIGIN/../lib/lean")
+	if out, err := proc.CombinedOutput(ctx, link); err != nil {
 		return fmt.Errorf("setup lean-test: linking lean: %v: %s", err, strings.TrimSpace(string(out)))
 	}
 	os.Remove(src)
@@ -116,7 +118,7 @@ func InstallLean(ctx context.Context, f *Fetcher, dest, cc string) error {
 
 // leanRuns checks that lean runs and is LeanVersion.
 func leanRuns(ctx context.Context, lean string) error {
-	out, err := exec.CommandContext(ctx, lean, "--version").CombinedOutput()
+	out, err := proc.CombinedOutput(ctx, exec.Command(lean, "--version"))
 	if err != nil {
 		return fmt.Errorf("setup lean-test: %s does not run: %v: %s", lean, err, strings.TrimSpace(string(out)))
 	}

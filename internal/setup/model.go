@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/proc"
+
 	"github.com/drift-lsp/drift-lsp/internal/atomicfile"
 )
 
@@ -131,7 +133,7 @@ func exists(path string) bool {
 // it, unless that version imports already.
 func installRuntime(ctx context.Context, f *Fetcher, dir, venvPython, python string) error {
 	check := fmt.Sprintf("import importlib.metadata as m, sys; import xllamacpp; sys.exit(m.version('xllamacpp') != %q)", xllamacpp.Version)
-	if exec.CommandContext(ctx, venvPython, "-c", check).Run() == nil {
+	if proc.Run(ctx, exec.Command(venvPython, "-c", check)) == nil {
 		return nil
 	}
 	whl, err := f.Fetch(ctx, xllamacpp)
@@ -139,7 +141,7 @@ func installRuntime(ctx context.Context, f *Fetcher, dir, venvPython, python str
 		return err
 	}
 	f.say("installing %s into %s", xllamacpp, filepath.Join(dir, "venv"))
-	if out, err := exec.CommandContext(ctx, python, "-m", "venv", filepath.Join(dir, "venv")).CombinedOutput(); err != nil {
+	if out, err := proc.CombinedOutput(ctx, exec.Command(python, "-m", "venv", filepath.Join(dir, "venv"))); err != nil {
 		return fmt.Errorf("setup model: %s -m venv failed: %v: %s (Debian: apt-get install python3-venv; xllamacpp needs Python 3.10 or later)", python, err, strings.TrimSpace(string(out)))
 	}
 	// pip insists on the wheel's own file name.
@@ -148,11 +150,11 @@ func installRuntime(ctx context.Context, f *Fetcher, dir, venvPython, python str
 		return err
 	}
 	defer os.Remove(named)
-	pip := exec.CommandContext(ctx, venvPython, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-index", named)
-	if out, err := pip.CombinedOutput(); err != nil {
+	pip := exec.Command(venvPython, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-index", named)
+	if out, err := proc.CombinedOutput(ctx, pip); err != nil {
 		return fmt.Errorf("setup model: installing %s: %v: %s", xllamacpp, err, strings.TrimSpace(string(out)))
 	}
-	if out, err := exec.CommandContext(ctx, venvPython, "-c", check).CombinedOutput(); err != nil {
+	if out, err := proc.CombinedOutput(ctx, exec.Command(venvPython, "-c", check)); err != nil {
 		return fmt.Errorf("setup model: %s does not import after the install: %v: %s", xllamacpp, err, strings.TrimSpace(string(out)))
 	}
 	return nil

@@ -4,11 +4,14 @@
 package leantest
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/proc"
 
 	"github.com/drift-lsp/drift-lsp/internal/setup"
 )
@@ -77,7 +80,7 @@ func PreludeWorkspace(t testing.TB) string {
 	}
 	cmd := exec.Command(lean, "-o", filepath.Join(out, "DriftPrelude.olean"), "DriftPrelude.lean")
 	cmd.Dir = root
-	if b, err := cmd.CombinedOutput(); err != nil {
+	if b, err := proc.CombinedOutput(context.Background(), cmd); err != nil {
 		t.Fatalf("building DriftPrelude with the real lean: %v\n%s", err, b)
 	}
 	return root
