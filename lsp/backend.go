@@ -69,17 +69,9 @@ type IndexStatus struct {
 	Err error
 }
 
-// Percent returns the progress of the current phase in percent.
-func (s IndexStatus) Percent() int {
-	if s.Total <= 0 {
-		return 0
-	}
-	p := s.Done * 100 / s.Total
-	if p > 100 {
-		p = 100
-	}
-	return p
-}
+// Percent returns the progress of the current phase in percent (0 while
+// its size is unknown), by progress.Percent.
+func (s IndexStatus) Percent() int { return max(progress.Percent(s.Done, s.Total), 0) }
 
 // Symbol is one library search hit.
 type Symbol struct {
