@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -56,11 +57,11 @@ type jsonRange struct {
 }
 
 func (r jsonRange) span() Span {
-	return Span{Start: Pos{r.Start.Line, r.Start.Character}, End: Pos{r.End.Line, r.End.Character}}
+	return Span{Start: Pos{Line: r.Start.Line, Character: r.Start.Character}, End: Pos{Line: r.End.Line, Character: r.End.Character}}
 }
 
 func toJSONRange(s Span) jsonRange {
-	return jsonRange{Start: jsonPos{s.Start.Line, s.Start.Char}, End: jsonPos{s.End.Line, s.End.Char}}
+	return jsonRange{Start: jsonPos{s.Start.Line, s.Start.Character}, End: jsonPos{s.End.Line, s.End.Character}}
 }
 
 // CodeAction implements protocol.Server from the document text alone: no
@@ -362,19 +363,6 @@ func progressFunc(prog *workDone) progress.Func {
 	}
 }
 
-// header returns the `prelude`, import and open lines of a Lean file (a
-// file that starts with `prelude` does not import Init).
-func header(text string) string {
-	var out []string
-	for _, l := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(l)
-		if t == "prelude" || strings.HasPrefix(t, "import ") || (strings.HasPrefix(t, "open ") && !strings.Contains(t, " in ")) {
-			out = append(out, t)
-		}
-	}
-	return strings.Join(out, "\n")
-}
-
 // formalize runs the pipeline and inserts the stub after the comment.
 func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Target, prog *workDone) (string, error) {
 	// A placeholder's name is used as given; otherwise the pipeline decides
@@ -384,7 +372,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	if ph, ok := placeholderAfter(doc, t); ok {
 		name = ph.name
 	}
-	res, err := b.Formalize(ctx, FormalizeRequest{Statement: t.Statement, Name: name, Header: header(doc.Text), Path: uriToPath(uri.URI(doc.URI)),
+	res, err := b.Formalize(ctx, FormalizeRequest{Statement: t.Statement, Name: name, Header: leansrc.Header(doc.Text), Path: uriToPath(uri.URI(doc.URI)),
 		Text: doc.Text, Found: func(p *Premises, final bool) { s.storeFound(doc.URI, t, p, final) }}, progressFunc(prog))
 	if err != nil {
 		return "", err
@@ -449,7 +437,8 @@ type placeholder struct {
 	start, end int
 }
 
-// placeholderAfter finds a placeholder declaration right after target t.
+// placeholderAfter finds a placeholder declaration (leansrc.Command's
+// Placeholder) right after target t.
 func placeholderAfter(d *Document, t Target) (placeholder, bool) {
 	line := d.Position(t.End).Line + 1
 	for line < d.LineCount() && strings.TrimSpace(d.LineText(line)) == "" {
@@ -458,16 +447,11 @@ func placeholderAfter(d *Document, t Target) (placeholder, bool) {
 	if line >= d.LineCount() {
 		return placeholder{}, false
 	}
-	start, end, ok := findDecl(d, line)
-	if !ok || start != d.LineStart(line) {
+	c, ok := leansrc.TheoremAt(d.Commands(), d.LineStart(line), d.lineEnd(line))
+	if !ok || !c.Placeholder || c.Start != d.LineStart(line) {
 		return placeholder{}, false
 	}
-	text := strings.Join(strings.Fields(d.Text[start:end]), " ")
-	m := placeholderRE.FindStringSubmatch(text)
-	if m == nil {
-		return placeholder{}, false
-	}
-	return placeholder{name: m[2], start: start, end: end}, true
+	return placeholder{name: c.Name, start: c.Start, end: c.End}, true
 }
 
 // findPremises runs retrieval and illustrate and inserts (or replaces) the

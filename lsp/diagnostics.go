@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -44,8 +45,8 @@ func declKey(d *Document, start int, decl string) string {
 		return "name:" + n
 	}
 	k := 0
-	for l := 0; l < d.LineCount() && d.LineStart(l) < start; l++ {
-		if m := declRE.FindStringSubmatch(d.LineText(l)); m != nil && m[1] == "example" {
+	for _, c := range d.Commands() {
+		if c.Start < start && c.Keyword == "example" {
 			k++
 		}
 	}
@@ -65,22 +66,17 @@ func (s *server) track(u, key string) {
 func findTracked(d *Document, key string) (start, end int, ok bool) {
 	kind, val, _ := strings.Cut(key, ":")
 	examples := 0
-	for l := 0; l < d.LineCount(); l++ {
-		text := d.LineText(l)
-		m := declRE.FindStringSubmatch(text)
-		if m == nil {
-			continue
-		}
+	for _, c := range d.Commands() {
 		var hit bool
-		if kind == "name" {
-			n := stubNameRE.FindStringSubmatch(text)
-			hit = n != nil && n[2] == val
-		} else if m[1] == "example" {
+		switch {
+		case kind == "name" && (c.Keyword == "theorem" || c.Keyword == "lemma"):
+			hit = c.Name == val
+		case kind != "name" && c.Keyword == "example":
 			hit = strconv.Itoa(examples) == val
 			examples++
 		}
 		if hit {
-			return findDecl(d, l)
+			return c.Start, c.End, true
 		}
 	}
 	return 0, 0, false
@@ -97,7 +93,7 @@ func (s *server) refreshOne(ctx context.Context, b Backend, u, key string, repor
 	if !ok {
 		return 0, nil, fmt.Errorf("declaration %s not found", strings.TrimPrefix(key, "name:"))
 	}
-	rep, err := b.Check(ctx, header(d.Text), d.Text[start:end], report)
+	rep, err := b.Check(ctx, leansrc.Header(d.Text), d.Text[start:end], report)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -141,7 +137,7 @@ func (s *server) refreshDiagnostics(u string) {
 		if f != nil && f.text == text {
 			continue
 		}
-		rep, err := b.Check(ctx, header(d.Text), text, nil)
+		rep, err := b.Check(ctx, leansrc.Header(d.Text), text, nil)
 		if err != nil {
 			s.log.Warnf("drift: check: %v", err)
 			continue

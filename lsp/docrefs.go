@@ -65,7 +65,7 @@ func toSrcPos(p protocol.Position) leansrc.Pos {
 }
 
 func fromSrcRange(r leansrc.Range) protocol.Range {
-	return toRange(Span{Start: Pos{r.Start.Line, r.Start.Character}, End: Pos{r.End.Line, r.End.Character}})
+	return toRange(Span{Start: Pos{Line: r.Start.Line, Character: r.Start.Character}, End: Pos{Line: r.End.Line, Character: r.End.Character}})
 }
 
 // Hover implements protocol.Server: on a name in backticks inside a
@@ -105,7 +105,7 @@ func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 	if !ok {
 		return protocol.LocationSlice{}, nil
 	}
-	rng := toRange(Span{Start: Pos{loc.Range.Start.Line, loc.Range.Start.Character}, End: Pos{loc.Range.End.Line, loc.Range.End.Character}})
+	rng := toRange(Span{Start: Pos{Line: loc.Range.Start.Line, Character: loc.Range.Start.Character}, End: Pos{Line: loc.Range.End.Line, Character: loc.Range.End.Character}})
 	return &protocol.Location{URI: uri.File(loc.Path), Range: rng}, nil
 }
 
@@ -123,7 +123,7 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if !ok {
 		return out, nil
 	}
-	rng := toRange(Span{Start: Pos{comp.Start.Line, comp.Start.Character}, End: Pos{int(p.Position.Line), int(p.Position.Character)}})
+	rng := toRange(Span{Start: Pos{Line: comp.Start.Line, Character: comp.Start.Character}, End: Pos{Line: int(p.Position.Line), Character: int(p.Position.Character)}})
 	seen := map[string]bool{}
 	add := func(n, detail string) {
 		if seen[n] {
@@ -310,8 +310,8 @@ func (s *server) referenceFixes(u string, r Span) []protocol.CommandOrCodeAction
 	kind := protocol.CodeActionKindQuickFix
 	var out []protocol.CommandOrCodeAction
 	for _, f := range c.Diagnostics(doc) {
-		fs := Span{Start: Pos{f.Range.Start.Line, f.Range.Start.Character}, End: Pos{f.Range.End.Line, f.Range.End.Character}}
-		if before(fs.End, r.Start) || before(r.End, fs.Start) {
+		fs := Span{Start: Pos{Line: f.Range.Start.Line, Character: f.Range.Start.Character}, End: Pos{Line: f.Range.End.Line, Character: f.Range.End.Character}}
+		if fs.End.Before(r.Start) || r.End.Before(fs.Start) {
 			continue
 		}
 		for i, sug := range f.Suggestions {
@@ -324,8 +324,6 @@ func (s *server) referenceFixes(u string, r Span) []protocol.CommandOrCodeAction
 	}
 	return out
 }
-
-func before(a, b Pos) bool { return a.Line < b.Line || (a.Line == b.Line && a.Char < b.Char) }
 
 // fixReference applies a quick fix as a versioned edit, refusing it when
 // the document changed since the fix was offered.
@@ -342,7 +340,7 @@ func (s *server) fixReference(ctx context.Context, raw json.RawMessage) error {
 	}
 	caps := s.caps
 	s.mu.Unlock()
-	span := Span{Start: Pos{a.Range.Start.Line, a.Range.Start.Character}, End: Pos{a.Range.End.Line, a.Range.End.Character}}
+	span := Span{Start: Pos{Line: a.Range.Start.Line, Character: a.Range.Start.Character}, End: Pos{Line: a.Range.End.Line, Character: a.Range.End.Character}}
 	if d == nil || d.Version != a.Version || d.Text[d.Offset(span.Start):d.Offset(span.End)] != a.Name {
 		s.showMessage(protocol.MessageTypeWarning, "DRIFT: the document changed since the fix was offered; nothing was replaced.")
 		return errRefused

@@ -89,7 +89,7 @@ func (e *editor) callJSON(method string, params, result any) error {
 // at returns the position delta characters into the first occurrence of s.
 func (e *editor) at(u, s string, delta int) protocol.Position {
 	r := e.rangeOf(u, s)
-	return protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Char + delta)}
+	return protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Character + delta)}
 }
 
 func TestCommentHoverAndDefinition(t *testing.T) {

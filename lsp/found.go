@@ -51,7 +51,7 @@ func (s *server) foundHover(u string, pos protocol.Position) *protocol.Hover {
 	if doc == nil {
 		return nil
 	}
-	at := Span{Start: Pos{int(pos.Line), int(pos.Character)}, End: Pos{int(pos.Line), int(pos.Character)}}
+	at := Span{Start: Pos{Line: int(pos.Line), Character: int(pos.Character)}, End: Pos{Line: int(pos.Line), Character: int(pos.Character)}}
 	t, ok := findTarget(doc, at)
 	if !ok {
 		return nil

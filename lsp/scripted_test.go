@@ -59,11 +59,11 @@ func newScripted() *scripted {
 		swapped: make(chan struct{}),
 		premises: &Premises{
 			Premises: []Symbol{
-				{Name: "Nat.Prime", Kind: "def", Signature: "def Nat.Prime (p : ℕ) : Prop", Path: "/work/ws/.lake/packages/mathlib/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{40, 0}}},
-				{Name: "Nat.ModEq", Kind: "def", Signature: "def Nat.ModEq (n a b : ℕ) :=\n  a % n = b % n", Path: "/work/ws/Mathlib/Data/Nat/ModEq.lean", Range: Span{Start: Pos{9, 0}}},
+				{Name: "Nat.Prime", Kind: "def", Signature: "def Nat.Prime (p : ℕ) : Prop", Path: "/work/ws/.lake/packages/mathlib/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{Line: 40, Character: 0}}},
+				{Name: "Nat.ModEq", Kind: "def", Signature: "def Nat.ModEq (n a b : ℕ) :=\n  a % n = b % n", Path: "/work/ws/Mathlib/Data/Nat/ModEq.lean", Range: Span{Start: Pos{Line: 9, Character: 0}}},
 			},
 			Examples: []Symbol{
-				{Name: "Nat.Prime.eq_one_or_self_of_dvd", Kind: "theorem", Signature: "theorem Nat.Prime.eq_one_or_self_of_dvd {p : ℕ} (pp : p.Prime) (a : ℕ) (h : a ∣ p) : a = 1 ∨ a = p", Path: "/work/ws/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{99, 0}}},
+				{Name: "Nat.Prime.eq_one_or_self_of_dvd", Kind: "theorem", Signature: "theorem Nat.Prime.eq_one_or_self_of_dvd {p : ℕ} (pp : p.Prime) (a : ℕ) (h : a ∣ p) : a = 1 ∨ a = p", Path: "/work/ws/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{Line: 99, Character: 0}}},
 			},
 			Coverage: 0.5,
 		},

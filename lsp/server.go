@@ -353,13 +353,13 @@ func (s *server) showMessage(t protocol.MessageType, msg string) {
 }
 
 func fromRange(r protocol.Range) Span {
-	return Span{Start: Pos{Line: int(r.Start.Line), Char: int(r.Start.Character)}, End: Pos{Line: int(r.End.Line), Char: int(r.End.Character)}}
+	return Span{Start: Pos{Line: int(r.Start.Line), Character: int(r.Start.Character)}, End: Pos{Line: int(r.End.Line), Character: int(r.End.Character)}}
 }
 
 func toRange(r Span) protocol.Range {
 	return protocol.Range{
-		Start: protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Char)},
-		End:   protocol.Position{Line: uint32(r.End.Line), Character: uint32(r.End.Char)},
+		Start: protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Character)},
+		End:   protocol.Position{Line: uint32(r.End.Line), Character: uint32(r.End.Character)},
 	}
 }
 

@@ -392,7 +392,7 @@ func (b *driftBackend) symbol(d *library.Decl) lsp.Symbol {
 	}
 	return lsp.Symbol{
 		Name: d.Name, Kind: string(d.Kind), Signature: d.Signature, Path: path, Container: d.Module,
-		Range: lsp.Span{Start: lsp.Pos{Line: d.Range.Start.Line, Char: d.Range.Start.Character}, End: lsp.Pos{Line: d.Range.End.Line, Char: d.Range.End.Character}},
+		Range: lsp.Span{Start: lsp.Pos{Line: d.Range.Start.Line, Character: d.Range.Start.Character}, End: lsp.Pos{Line: d.Range.End.Line, Character: d.Range.End.Character}},
 	}
 }
 

@@ -1,0 +1,94 @@
+package leansrc
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestHeader(t *testing.T) {
+	text := "prelude\nimport Mathlib.Data.Nat\n  open Nat Real\nopen Foo in theorem t : True := trivial\n-- import nothing\n"
+	if got, want := Header(text), "prelude\nimport Mathlib.Data.Nat\nopen Nat Real"; got != want {
+		t.Errorf("Header = %q, want %q", got, want)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	src := strings.Join([]string{
+		"/-- doc -/", // 0
+		"@[simp] private theorem a (n : ℕ) : n = n := by", // 1
+		"  rfl",                      // 2
+		"",                           // 3
+		"-- Formalize: every n is n", // 4
+		"lemma b.c (n : ℕ) : sorry := by sorry", // 5
+		"theorem d : sorry",                     // 6
+		"theorem e : x = sorry := sorry",        // 7
+		"example : True := trivial",             // 8
+		"namespace N",                           // 9
+		"def f := 1",                            // 10
+	}, "\n")
+	type cmd struct {
+		text, kw, name string
+		placeholder    bool
+	}
+	want := []cmd{
+		{"@[simp] private theorem a (n : ℕ) : n = n := by\n  rfl", "theorem", "a", false},
+		{"lemma b.c (n : ℕ) : sorry := by sorry", "lemma", "b.c", true},
+		{"theorem d : sorry", "theorem", "d", true},
+		{"theorem e : x = sorry := sorry", "theorem", "e", false},
+		{"example : True := trivial", "example", "", false},
+		{"namespace N", "namespace", "N", false},
+		{"def f := 1", "def", "f", false},
+	}
+	got := Commands([]byte(src))
+	if len(got) != len(want) {
+		t.Fatalf("Commands = %+v, want %d commands", got, len(want))
+	}
+	for i, c := range got {
+		w := want[i]
+		if src[c.Start:c.End] != w.text || c.Keyword != w.kw || c.Name != w.name || c.Placeholder != w.placeholder {
+			t.Errorf("command %d = %q %+v, want %+v", i, src[c.Start:c.End], c, w)
+		}
+	}
+	line := func(l int) (int, int) {
+		x := NewLineIndex([]byte(src))
+		return x.LineStart(l), x.LineEnd(l)
+	}
+	for _, c := range []struct {
+		line int
+		want string
+	}{{0, ""}, {1, "a"}, {2, "a"}, {3, ""}, {4, ""}, {5, "b.c"}, {8, "example"}, {10, ""}} {
+		from, to := line(c.line)
+		th, ok := TheoremAt(got, from, to)
+		name := th.Name
+		if th.Keyword == "example" {
+			name = "example"
+		}
+		if ok != (c.want != "") || name != c.want {
+			t.Errorf("TheoremAt(line %d) = %+v, %v; want %q", c.line, th, ok, c.want)
+		}
+	}
+}
+
+func TestLineIndexClamps(t *testing.T) {
+	x := NewLineIndex([]byte("ab𝔽c\r\nβx\n\nlast"))
+	for _, c := range []struct {
+		pos  Pos
+		off  int
+		back Pos
+	}{
+		{Pos{Line: 0, Character: 3}, 2, Pos{Line: 0, Character: 2}},   // inside the surrogate pair of 𝔽
+		{Pos{Line: 0, Character: 99}, 7, Pos{Line: 0, Character: 5}},  // past the end of the line
+		{Pos{Line: 40, Character: 0}, 18, Pos{Line: 3, Character: 4}}, // past the last line
+		{Pos{Line: -1, Character: 0}, 0, Pos{Line: 0, Character: 0}},
+	} {
+		if got := x.Offset(c.pos); got != c.off {
+			t.Errorf("Offset(%v) = %d, want %d", c.pos, got, c.off)
+		}
+		if got := x.Pos(c.off); got != c.back {
+			t.Errorf("Pos(%d) = %v, want %v", c.off, got, c.back)
+		}
+	}
+	if p := x.Pos(8); p != (Pos{Line: 0, Character: 5}) {
+		t.Errorf("Pos inside CRLF = %v, want the line's end", p)
+	}
+}
