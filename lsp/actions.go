@@ -406,13 +406,13 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	if res.Summary != "" {
 		summary += " (" + res.Summary + ")"
 	}
-	if r := res.Report; r != nil && r.Passed() {
-		summary += " — passed the checks that ran: " + r.Verdict()
+	if r := res.Report; r != nil && r.Passed {
+		summary += " — passed the checks that ran: " + r.Verdict
 	}
-	if r := res.Report; r != nil && !r.Passed() {
+	if r := res.Report; r != nil && !r.Passed {
 		// The same verdict as the CLI's: the stub is kept for the user to
 		// fix (its findings are diagnostics), never passed off as a result.
-		verdict := "the inserted theorem did not pass its checks: " + r.Verdict()
+		verdict := "the inserted theorem did not pass its checks: " + r.Verdict
 		summary = "Inserted, but " + verdict + " — " + firstLine(final)
 		s.showMessage(protocol.MessageTypeWarning, "DRIFT: "+verdict)
 	}

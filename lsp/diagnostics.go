@@ -99,7 +99,7 @@ func (s *server) refreshOne(ctx context.Context, b Backend, u, key string, repor
 	}
 	s.storeFindings(u, key, d.Text[start:end], rep)
 	s.publish(u)
-	return len(rep.Findings()), rep, nil
+	return len(rep.Findings), rep, nil
 }
 
 // refreshDiagnostics re-checks every tracked declaration of u whose text
@@ -158,7 +158,7 @@ type checked struct {
 // white space.
 func (s *server) storeFindings(u, key, text string, rep *CheckReport) {
 	shift := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
-	fs := rep.Findings()
+	fs := append([]Finding(nil), rep.Findings...)
 	for i := range fs {
 		if fs[i].Start >= 0 {
 			fs[i].Start += shift

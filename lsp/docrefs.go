@@ -10,9 +10,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-
-	"github.com/drift-lsp/drift-lsp/internal/docref"
-	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
 // The command and diagnostic codes of names in comments.
@@ -25,14 +22,14 @@ const (
 // parsedDoc is the comment features' view of one revision of a document.
 type parsedDoc struct {
 	rev     uint64
-	checker *docref.Checker
-	doc     *docref.Doc
+	checker CommentChecker
+	doc     CommentDoc
 }
 
 // commentDoc returns the open document u, its view for the comment
 // features (parsed once per revision) and the checker; nil values when the
 // document is not open or the checker is not built yet.
-func (s *server) commentDoc(u string) (*Document, *docref.Doc, *docref.Checker) {
+func (s *server) commentDoc(u string) (*Document, CommentDoc, CommentChecker) {
 	b := s.currentBackend()
 	s.mu.Lock()
 	on := s.settings.Comments.Enable
@@ -51,7 +48,7 @@ func (s *server) commentDoc(u string) (*Document, *docref.Doc, *docref.Checker) 
 	if p != nil && p.rev == d.Rev && p.checker == c {
 		return d, p.doc, c
 	}
-	p = &parsedDoc{rev: d.Rev, checker: c, doc: docref.NewDoc([]byte(d.Text), c.FileDecls(uriToPath(uri.URI(u))))}
+	p = &parsedDoc{rev: d.Rev, checker: c, doc: c.Parse(uriToPath(uri.URI(u)), d.Text)}
 	s.mu.Lock()
 	if cur := s.docs[u]; cur != nil && cur.Rev == d.Rev {
 		s.parsed[u] = p
@@ -60,12 +57,8 @@ func (s *server) commentDoc(u string) (*Document, *docref.Doc, *docref.Checker) 
 	return d, p.doc, c
 }
 
-func toSrcPos(p protocol.Position) leansrc.Pos {
-	return leansrc.Pos{Line: int(p.Line), Character: int(p.Character)}
-}
-
-func fromSrcRange(r leansrc.Range) protocol.Range {
-	return toRange(Span{Start: Pos{Line: r.Start.Line, Character: r.Start.Character}, End: Pos{Line: r.End.Line, Character: r.End.Character}})
+func toPos(p protocol.Position) Pos {
+	return Pos{Line: int(p.Line), Character: int(p.Character)}
 }
 
 // Hover implements protocol.Server: on a name in backticks inside a
@@ -74,39 +67,33 @@ func fromSrcRange(r leansrc.Range) protocol.Range {
 // formalized, the premises and examples the formalization found (as soon
 // as it found them). Elsewhere (code) it answers null.
 func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	_, doc, c := s.commentDoc(string(p.TextDocument.URI))
+	_, doc, _ := s.commentDoc(string(p.TextDocument.URI))
 	if doc == nil {
 		return s.foundHover(string(p.TextDocument.URI), p.Position), nil
 	}
-	r, ok := c.At(doc, toSrcPos(p.Position))
+	r, ok := doc.At(toPos(p.Position))
 	if !ok {
 		return s.foundHover(string(p.TextDocument.URI), p.Position), nil
 	}
-	h, ok := c.Hover(r)
-	if !ok {
+	if r.Hover == "" {
 		return nil, nil
 	}
-	rng := fromSrcRange(r.Range)
-	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: h.Markdown()}, Range: &rng}, nil
+	rng := toRange(r.Range)
+	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: r.Hover}, Range: &rng}, nil
 }
 
 // Definition implements protocol.Server for names in comments only (the
 // Lean server owns code).
 func (s *server) Definition(ctx context.Context, p *protocol.DefinitionParams) (protocol.DefinitionResult, error) {
-	_, doc, c := s.commentDoc(string(p.TextDocument.URI))
+	_, doc, _ := s.commentDoc(string(p.TextDocument.URI))
 	if doc == nil {
 		return protocol.LocationSlice{}, nil
 	}
-	r, ok := c.At(doc, toSrcPos(p.Position))
-	if !ok {
+	r, ok := doc.At(toPos(p.Position))
+	if !ok || r.Definition.Path == "" {
 		return protocol.LocationSlice{}, nil
 	}
-	loc, ok := c.Definition(r)
-	if !ok {
-		return protocol.LocationSlice{}, nil
-	}
-	rng := toRange(Span{Start: Pos{Line: loc.Range.Start.Line, Character: loc.Range.Start.Character}, End: Pos{Line: loc.Range.End.Line, Character: loc.Range.End.Character}})
-	return &protocol.Location{URI: uri.File(loc.Path), Range: rng}, nil
+	return &protocol.Location{URI: uri.File(r.Definition.Path), Range: toRange(r.Definition.Range)}, nil
 }
 
 // Completion implements protocol.Server: after a backtick inside a comment,
@@ -119,11 +106,11 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 	if doc == nil {
 		return out, nil
 	}
-	comp, ok := doc.CompletionAt(toSrcPos(p.Position))
+	prefix, start, ok := doc.CompletionAt(toPos(p.Position))
 	if !ok {
 		return out, nil
 	}
-	rng := toRange(Span{Start: Pos{Line: comp.Start.Line, Character: comp.Start.Character}, End: Pos{Line: int(p.Position.Line), Character: int(p.Position.Character)}})
+	rng := toRange(Span{Start: start, End: toPos(p.Position)})
 	seen := map[string]bool{}
 	add := func(n, detail string) {
 		if seen[n] {
@@ -137,15 +124,15 @@ func (s *server) Completion(ctx context.Context, p *protocol.CompletionParams) (
 		}
 		out.Items = append(out.Items, item)
 	}
-	if !strings.ContainsAny(comp.Prefix, " \t") {
-		for _, n := range c.Complete(comp.Prefix) {
+	if !strings.ContainsAny(prefix, " \t") {
+		for _, n := range c.Complete(prefix) {
 			add(n, "")
 		}
 	}
 	if len(out.Items) >= searchBelow {
 		return out, nil
 	}
-	for _, h := range s.completionSearch(ctx, comp.Prefix) {
+	for _, h := range s.completionSearch(ctx, prefix) {
 		add(h.Name, h.Summary)
 	}
 	return out, nil
@@ -222,7 +209,7 @@ func (s *server) refreshOpenComments() {
 // refreshComments recomputes the diagnostics of the names in u's comments
 // (after the debounce, off the read loop) and republishes.
 func (s *server) refreshComments(u string) {
-	d, doc, c := s.commentDoc(u)
+	d, doc, _ := s.commentDoc(u)
 	if doc == nil {
 		// Turned off (comments.enable): take back what was published.
 		s.mu.Lock()
@@ -240,9 +227,9 @@ func (s *server) refreshComments(u string) {
 	severity := commentSeverity(s.settings.Comments.Severity)
 	s.mu.Unlock()
 	var diags []protocol.Diagnostic
-	for _, f := range c.Diagnostics(doc) {
-		diag := protocol.Diagnostic{Range: fromSrcRange(f.Range), Source: protocol.NewOptional("drift")}
-		if f.Status == docref.Deprecated {
+	for _, f := range doc.Diagnostics() {
+		diag := protocol.Diagnostic{Range: toRange(f.Range), Source: protocol.NewOptional("drift")}
+		if f.Deprecated {
 			diag.Severity = protocol.DiagnosticSeverityHint
 			diag.Code = protocol.String(codeDeprecated)
 			msg := fmt.Sprintf("`%s` is deprecated", f.Name)
@@ -303,14 +290,14 @@ type fixArgs struct {
 // referenceFixes returns the quick fixes of the names in comments within
 // r: one per suggestion, each a drift.fixReference command.
 func (s *server) referenceFixes(u string, r Span) []protocol.CommandOrCodeAction {
-	d, doc, c := s.commentDoc(u)
+	d, doc, _ := s.commentDoc(u)
 	if doc == nil {
 		return nil
 	}
 	kind := protocol.CodeActionKindQuickFix
 	var out []protocol.CommandOrCodeAction
-	for _, f := range c.Diagnostics(doc) {
-		fs := Span{Start: Pos{Line: f.Range.Start.Line, Character: f.Range.Start.Character}, End: Pos{Line: f.Range.End.Line, Character: f.Range.End.Character}}
+	for _, f := range doc.Diagnostics() {
+		fs := f.Range
 		if fs.End.Before(r.Start) || r.End.Before(fs.Start) {
 			continue
 		}

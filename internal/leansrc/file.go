@@ -169,4 +169,3 @@ func firstInvalid(b []byte) int {
 	}
 	return len(b)
 }
-
