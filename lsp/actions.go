@@ -70,7 +70,10 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	u := string(p.TextDocument.URI)
 	out := []protocol.CommandOrCodeAction{}
 	s.mu.Lock()
-	d := s.docs[u]
+	var d *Document
+	if st := s.docs[u]; st != nil {
+		d = st.doc
+	}
 	var t Target
 	var ok bool
 	var declOK bool
@@ -188,15 +191,9 @@ var errRefused = errors.New("refused")
 
 // runJob runs one background action to its end.
 func (s *server) runJob(ctx context.Context, cmd string, a actionArgs, token protocol.ProgressToken) (any, error) {
-	s.mu.Lock()
-	d := s.docs[a.URI]
+	doc := s.snapshot(a.URI)
 	var t Target
 	var ok bool
-	var doc *Document
-	if d != nil {
-		doc = d.clone()
-	}
-	s.mu.Unlock()
 	if doc == nil {
 		s.showMessage(protocol.MessageTypeWarning, "DRIFT: the document is not open.")
 		return nil, nil

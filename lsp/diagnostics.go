@@ -56,10 +56,16 @@ func declKey(d *Document, start int, decl string) string {
 func (s *server) track(u, key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.tracked[u] == nil {
-		s.tracked[u] = map[string]bool{}
+	st := s.docs[u]
+	if st == nil {
+		return
 	}
-	s.tracked[u][key] = true
+	if st.checks == nil {
+		st.checks = map[string]*checked{}
+	}
+	if _, ok := st.checks[key]; !ok {
+		st.checks[key] = nil
+	}
 }
 
 // findTracked finds the declaration a key names in d.
@@ -111,8 +117,10 @@ func (s *server) refreshDiagnostics(u string) {
 	}
 	s.mu.Lock()
 	var keys []string
-	for k := range s.tracked[u] {
-		keys = append(keys, k)
+	if st := s.docs[u]; st != nil {
+		for k := range st.checks {
+			keys = append(keys, k)
+		}
 	}
 	s.mu.Unlock()
 	d := s.snapshot(u)
@@ -125,14 +133,18 @@ func (s *server) refreshDiagnostics(u string) {
 		start, end, ok := findTracked(d, k)
 		if !ok {
 			s.mu.Lock()
-			delete(s.tracked[u], k)
-			delete(s.findings, u+"\x00"+k)
+			if st := s.docs[u]; st != nil {
+				delete(st.checks, k)
+			}
 			s.mu.Unlock()
 			continue
 		}
 		text := d.Text[start:end]
+		var f *checked
 		s.mu.Lock()
-		f := s.findings[u+"\x00"+k]
+		if st := s.docs[u]; st != nil {
+			f = st.checks[k]
+		}
 		s.mu.Unlock()
 		if f != nil && f.text == text {
 			continue
@@ -153,9 +165,9 @@ type checked struct {
 	findings []Finding
 }
 
-// storeFindings keeps rep's findings for the declaration text; rep.Stub is
-// text trimmed (and cut at its proof), so offsets shift by the leading
-// white space.
+// storeFindings keeps rep's findings for the declaration text while it is
+// tracked; rep.Stub is text trimmed (and cut at its proof), so offsets
+// shift by the leading white space.
 func (s *server) storeFindings(u, key, text string, rep *CheckReport) {
 	shift := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
 	fs := append([]Finding(nil), rep.Findings...)
@@ -167,22 +179,25 @@ func (s *server) storeFindings(u, key, text string, rep *CheckReport) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.findings[u+"\x00"+key] = &checked{text: text, findings: fs}
+	if st := s.docs[u]; st != nil {
+		if _, tracked := st.checks[key]; tracked {
+			st.checks[key] = &checked{text: text, findings: fs}
+		}
+	}
 }
 
 // publish sends the drift diagnostics of every tracked declaration of u,
 // located in the current text.
 func (s *server) publish(u string) {
 	s.mu.Lock()
-	d := s.docs[u]
-	if d == nil {
+	st := s.docs[u]
+	if st == nil {
 		s.mu.Unlock()
 		return
 	}
-	d = d.clone()
+	d := st.doc.clone()
 	diags := []protocol.Diagnostic{}
-	for k := range s.tracked[u] {
-		c := s.findings[u+"\x00"+k]
+	for _, c := range st.checks {
 		if c == nil {
 			continue
 		}
@@ -207,7 +222,7 @@ func (s *server) publish(u string) {
 			diags = append(diags, diag)
 		}
 	}
-	diags = append(diags, s.commentDiags[u]...)
+	diags = append(diags, st.commentDiags...)
 	version := d.Version
 	s.mu.Unlock()
 	_ = s.client.PublishDiagnostics(context.Background(), &protocol.PublishDiagnosticsParams{

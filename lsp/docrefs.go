@@ -42,16 +42,19 @@ func (s *server) commentDoc(u string) (*Document, CommentDoc, CommentChecker) {
 	if c == nil || d == nil {
 		return nil, nil, nil
 	}
+	var p *parsedDoc
 	s.mu.Lock()
-	p := s.parsed[u]
+	if st := s.docs[u]; st != nil {
+		p = st.parsed
+	}
 	s.mu.Unlock()
 	if p != nil && p.rev == d.Rev && p.checker == c {
 		return d, p.doc, c
 	}
 	p = &parsedDoc{rev: d.Rev, checker: c, doc: c.Parse(uriToPath(uri.URI(u)), d.Text)}
 	s.mu.Lock()
-	if cur := s.docs[u]; cur != nil && cur.Rev == d.Rev {
-		s.parsed[u] = p
+	if s.current(u, d.Rev) {
+		s.docs[u].parsed = p
 	}
 	s.mu.Unlock()
 	return d, p.doc, c
@@ -213,9 +216,10 @@ func (s *server) refreshComments(u string) {
 	if doc == nil {
 		// Turned off (comments.enable): take back what was published.
 		s.mu.Lock()
-		had := len(s.commentDiags[u]) > 0 && !s.settings.Comments.Enable
+		st := s.docs[u]
+		had := st != nil && len(st.commentDiags) > 0 && !s.settings.Comments.Enable
 		if had {
-			delete(s.commentDiags, u)
+			st.commentDiags = nil
 		}
 		s.mu.Unlock()
 		if had {
@@ -252,11 +256,11 @@ func (s *server) refreshComments(u string) {
 		diags = append(diags, diag)
 	}
 	s.mu.Lock()
-	if cur := s.docs[u]; cur == nil || cur.Rev != d.Rev {
+	if !s.current(u, d.Rev) {
 		s.mu.Unlock()
 		return // a newer edit will refresh again
 	}
-	s.commentDiags[u] = diags
+	s.docs[u].commentDiags = diags
 	s.mu.Unlock()
 	s.publish(u)
 }
@@ -319,12 +323,8 @@ func (s *server) fixReference(ctx context.Context, raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &a); err != nil || a.URI == "" || a.Replacement == "" {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: %s: bad argument", cmdFixReference)
 	}
+	d := s.snapshot(a.URI)
 	s.mu.Lock()
-	cur := s.docs[a.URI]
-	var d *Document
-	if cur != nil {
-		d = cur.clone()
-	}
 	caps := s.caps
 	s.mu.Unlock()
 	span := Span{Start: Pos{Line: a.Range.Start.Line, Character: a.Range.Start.Character}, End: Pos{Line: a.Range.End.Line, Character: a.Range.End.Character}}

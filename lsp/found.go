@@ -22,14 +22,12 @@ type foundView struct {
 // first look, or the final context) for the hover, and logs them.
 func (s *server) storeFound(u string, t Target, p *Premises, final bool) {
 	s.mu.Lock()
-	root := s.root
-	if s.found == nil {
-		s.found = map[string]map[string]foundView{}
+	if st := s.docs[u]; st != nil {
+		if st.found == nil {
+			st.found = map[string]foundView{}
+		}
+		st.found[strings.TrimSpace(t.Statement)] = foundView{markdown: foundMarkdown(p, final, s.root)}
 	}
-	if s.found[u] == nil {
-		s.found[u] = map[string]foundView{}
-	}
-	s.found[u][strings.TrimSpace(t.Statement)] = foundView{markdown: foundMarkdown(p, final, root)}
 	s.mu.Unlock()
 	what := "first look"
 	if final {
@@ -41,11 +39,11 @@ func (s *server) storeFound(u string, t Target, p *Premises, final bool) {
 // foundHover answers a hover inside a comment whose formalization found
 // premises.
 func (s *server) foundHover(u string, pos protocol.Position) *protocol.Hover {
-	s.mu.Lock()
-	views := s.found[u]
+	var views map[string]foundView
 	var doc *Document
-	if d := s.docs[u]; d != nil && len(views) > 0 {
-		doc = d.clone()
+	s.mu.Lock()
+	if st := s.docs[u]; st != nil && len(st.found) > 0 {
+		views, doc = st.found, st.doc.clone()
 	}
 	s.mu.Unlock()
 	if doc == nil {

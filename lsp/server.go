@@ -83,21 +83,11 @@ type server struct {
 	root     string
 	initOpts []byte
 	settings Settings
-	docs     map[string]*Document
-	timers   map[string]*time.Timer
-	indexed  map[string]time.Time // uri → when its text was last fed to the index
+	// docs holds each open document's state, by URI.
+	docs map[string]*docState
 	// feedMu orders the feeds of buffer text to the index: a feed that
 	// read older text never lands after one that read newer text.
 	feedMu   sync.Mutex
-	tracked  map[string]map[string]bool // uri → keys of declarations with drift diagnostics
-	findings map[string]*checked        // uri+"\x00"+key → last check result
-	// commentDiags are the diagnostics of names in comments, by uri;
-	// parsed caches each document's parse for them.
-	commentDiags map[string][]protocol.Diagnostic
-	parsed       map[string]*parsedDoc
-	// found holds, by uri and statement, what a formalization
-	// found (the premises hover).
-	found    map[string]map[string]foundView
 	exitCode int
 	exitCh   chan struct{}
 	exitOnce sync.Once
@@ -172,16 +162,10 @@ func newServer(ctx context.Context, opts Options) *server {
 		opts.ProcessPoll = 500 * time.Millisecond
 	}
 	s := &server{
-		opts:         opts,
-		docs:         map[string]*Document{},
-		timers:       map[string]*time.Timer{},
-		indexed:      map[string]time.Time{},
-		tracked:      map[string]map[string]bool{},
-		findings:     map[string]*checked{},
-		commentDiags: map[string][]protocol.Diagnostic{},
-		parsed:       map[string]*parsedDoc{},
-		exitCode:     1,
-		exitCh:       make(chan struct{}),
+		opts:     opts,
+		docs:     map[string]*docState{},
+		exitCode: 1,
+		exitCh:   make(chan struct{}),
 	}
 	s.ctx, s.stop = context.WithCancel(ctx)
 	s.settings = opts.Base.Normalized()
@@ -218,8 +202,8 @@ func (s *server) spawn(f func()) {
 func (s *server) teardown() {
 	s.mu.Lock()
 	s.closing = true
-	for _, t := range s.timers {
-		t.Stop()
+	for _, d := range s.docs {
+		d.stopTimers()
 	}
 	s.mu.Unlock()
 	s.stop()
