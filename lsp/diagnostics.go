@@ -8,34 +8,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/internal/leansrc"
-	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 )
 
-// check runs the checker on a declaration and publishes diagnostics.
-func (s *server) check(ctx context.Context, b Backend, doc *Document, t Target, prog *workDone) (string, error) {
-	key := declKey(doc, t.Start, t.Raw)
-	s.track(doc.URI, key)
-	prog.report("Checking names and lints…", -1)
-	n, rep, err := s.refreshOne(ctx, b, doc.URI, key, progressFunc(prog))
-	if err != nil {
-		return "", err
-	}
-	summary := fmt.Sprintf("%d finding(s)", n)
-	if rep != nil {
-		switch {
-		case rep.LeanRan:
-			summary += "; checked by Lean (" + rep.LeanBackend + ")"
-		case rep.LeanFailed:
-			summary += "; Lean (" + rep.LeanBackend + ") " + strings.TrimPrefix(rep.LeanSkipped, "Lean ")
-		case rep.LeanSkipped != "":
-			summary += "; Lean not run: " + rep.LeanSkipped
-		}
-	}
-	return summary, nil
-}
+// The diagnostic codes of names in comments.
+const (
+	codeStale      = "stale-reference"
+	codeDeprecated = "deprecated-reference"
+)
 
 // declKey identifies a tracked declaration: by name, or, for an example,
 // by its ordinal among the file's examples (so that edits inside it keep it
@@ -228,4 +212,115 @@ func (s *server) publish(u string) {
 	_ = s.client.PublishDiagnostics(context.Background(), &protocol.PublishDiagnosticsParams{
 		URI: uri.URI(u), Version: protocol.NewOptional(version), Diagnostics: diags,
 	})
+}
+
+// commentsWhenReady waits (until ctx ends) for the backend's checker of
+// names in comments, which it builds in the background once the index is
+// ready, then computes the diagnostics of every open document, and again
+// each time the backend rebuilt the checker because the library changed.
+func (s *server) commentsWhenReady(ctx context.Context, b Backend) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for b.Comments() == nil {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+	for {
+		changed := b.CommentsChanged()
+		s.refreshOpenComments()
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+		}
+	}
+}
+
+// refreshOpenComments recomputes the comment diagnostics of every open
+// document.
+func (s *server) refreshOpenComments() {
+	s.mu.Lock()
+	us := make([]string, 0, len(s.docs))
+	for u := range s.docs {
+		us = append(us, u)
+	}
+	s.mu.Unlock()
+	for _, u := range us {
+		s.refreshComments(u)
+	}
+}
+
+// refreshComments recomputes the diagnostics of the names in u's comments
+// (after the debounce, off the read loop) and republishes.
+func (s *server) refreshComments(u string) {
+	d, doc, _ := s.commentDoc(u)
+	if doc == nil {
+		// Turned off (comments.enable): take back what was published.
+		s.mu.Lock()
+		st := s.docs[u]
+		had := st != nil && len(st.commentDiags) > 0 && !s.settings.Comments.Enable
+		if had {
+			st.commentDiags = nil
+		}
+		s.mu.Unlock()
+		if had {
+			s.publish(u)
+		}
+		return
+	}
+	s.mu.Lock()
+	severity := commentSeverity(s.settings.Comments.Severity)
+	s.mu.Unlock()
+	var diags []protocol.Diagnostic
+	for _, f := range doc.Diagnostics() {
+		diag := protocol.Diagnostic{Range: toRange(f.Range), Source: protocol.NewOptional("drift")}
+		if f.Deprecated {
+			diag.Severity = protocol.DiagnosticSeverityHint
+			diag.Code = protocol.String(codeDeprecated)
+			msg := fmt.Sprintf("`%s` is deprecated", f.Name)
+			if len(f.Suggestions) > 0 {
+				msg += fmt.Sprintf(": use `%s`", f.Suggestions[0])
+			}
+			diag.Message = protocol.String(msg)
+		} else {
+			if severity == 0 {
+				continue
+			}
+			diag.Severity = severity
+			diag.Code = protocol.String(codeStale)
+			msg := fmt.Sprintf("`%s` does not resolve here", f.Name)
+			if len(f.Suggestions) > 0 {
+				msg += "; did you mean `" + strings.Join(f.Suggestions, "`, `") + "`?"
+			}
+			diag.Message = protocol.String(msg)
+		}
+		diags = append(diags, diag)
+	}
+	s.mu.Lock()
+	if !s.current(u, d.Rev) {
+		s.mu.Unlock()
+		return // a newer edit will refresh again
+	}
+	s.docs[u].commentDiags = diags
+	s.mu.Unlock()
+	s.publish(u)
+}
+
+// commentSeverity maps the comments.severity setting to a severity (0:
+// off). The default is Information.
+func commentSeverity(v string) protocol.DiagnosticSeverity {
+	switch strings.ToLower(v) {
+	case "off", "none":
+		return 0
+	case "hint":
+		return protocol.DiagnosticSeverityHint
+	case "warning":
+		return protocol.DiagnosticSeverityWarning
+	case "error":
+		return protocol.DiagnosticSeverityError
+	}
+	return protocol.DiagnosticSeverityInformation
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // docState is all the server keeps about one open document, under
@@ -51,4 +52,49 @@ func (s *server) snapshot(u string) *Document {
 func (s *server) current(u string, rev uint64) bool {
 	st := s.docs[u]
 	return st != nil && st.doc.Rev == rev
+}
+
+// parsedDoc is the comment features' view of one revision of a document.
+type parsedDoc struct {
+	rev     uint64
+	checker CommentChecker
+	doc     CommentDoc
+}
+
+// commentDoc returns the open document u, its view for the comment
+// features (parsed once per revision) and the checker; nil values when the
+// document is not open or the checker is not built yet.
+func (s *server) commentDoc(u string) (*Document, CommentDoc, CommentChecker) {
+	b := s.currentBackend()
+	s.mu.Lock()
+	on := s.settings.Comments.Enable
+	s.mu.Unlock()
+	if b == nil || !on {
+		return nil, nil, nil
+	}
+	c := b.Comments()
+	d := s.snapshot(u)
+	if c == nil || d == nil {
+		return nil, nil, nil
+	}
+	var p *parsedDoc
+	s.mu.Lock()
+	if st := s.docs[u]; st != nil {
+		p = st.parsed
+	}
+	s.mu.Unlock()
+	if p != nil && p.rev == d.Rev && p.checker == c {
+		return d, p.doc, c
+	}
+	p = &parsedDoc{rev: d.Rev, checker: c, doc: c.Parse(uriToPath(uri.URI(u)), d.Text)}
+	s.mu.Lock()
+	if s.current(u, d.Rev) {
+		s.docs[u].parsed = p
+	}
+	s.mu.Unlock()
+	return d, p.doc, c
+}
+
+func toPos(p protocol.Position) Pos {
+	return Pos{Line: int(p.Line), Character: int(p.Character)}
 }

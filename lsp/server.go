@@ -9,11 +9,14 @@
 // outbound calls). What the server acts on is behind the Backend interface,
 // which internal/app implements.
 //
-// The files follow the feature areas: server.go (connection and dispatch
+// The files follow the features: server.go (connection and dispatch
 // guard), lifecycle.go (initialize … exit, the backend's owner goroutine,
-// the client's process), textsync.go (documents), settings.go, actions.go
-// (code actions and commands), symbols.go, diagnostics.go, jobs.go and
-// progress.go.
+// the client's process), textsync.go (document sync), docstate.go (what is
+// kept per document), text.go (a document's text), target.go (the comment,
+// selection or theorem an action works on), settings.go, hover.go,
+// definition.go, completion.go, codeaction.go, commands.go (the drift.*
+// commands), jobs.go (running them in the background), edits.go (applying
+// their results), symbols.go, diagnostics.go and progress.go.
 package lsp
 
 import (

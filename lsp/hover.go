@@ -1,12 +1,34 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
 )
+
+// Hover implements protocol.Server: on a name in backticks inside a
+// comment, its signature, docstring's first sentence, kind, module, file
+// and, when deprecated, its replacement; elsewhere in a comment that was
+// formalized, the premises and examples the formalization found (as soon
+// as it found them). Elsewhere (code) it answers null.
+func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	_, doc, _ := s.commentDoc(string(p.TextDocument.URI))
+	if doc == nil {
+		return s.foundHover(string(p.TextDocument.URI), p.Position), nil
+	}
+	r, ok := doc.At(toPos(p.Position))
+	if !ok {
+		return s.foundHover(string(p.TextDocument.URI), p.Position), nil
+	}
+	if r.Hover == "" {
+		return nil, nil
+	}
+	rng := toRange(r.Range)
+	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: r.Hover}, Range: &rng}, nil
+}
 
 // The premises a formalization found reach the editor while the model
 // works: in the job's progress (the pipeline's own events), in the log, and
