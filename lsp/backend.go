@@ -10,9 +10,9 @@ import (
 // Backend is what the language server needs from the rest of drift-lsp: the
 // library index (retrieval), the DRIFT pipeline (drift, llm), the checks
 // (leanrepl) and the names in comments (internal/docref), all in this
-// package's own types. It is a consumer-side interface so that the server does not
-// depend on how those packages are put together; internal/app builds the
-// real one (app.Opener).
+// package's own types. It is a consumer-side interface so that the server
+// depends on none of those packages; internal/app builds the real one
+// (app.Opener).
 type Backend interface {
 	// Status reports how far the library index has come.
 	Status() IndexStatus
