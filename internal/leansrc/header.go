@@ -45,39 +45,44 @@ func (c Command) Theorem() bool {
 var modifierWords = map[string]bool{"private": true, "protected": true, "noncomputable": true, "unsafe": true,
 	"partial": true, "nonrec": true, "local": true, "scoped": true}
 
-// Commands returns the commands of src in order. src is the text as it is
+// Commands returns the commands of src in order, as the parser bounds them
+// (a command runs to the next token that starts one, isStarter) without
+// parsing their insides: one scan of the text. src is the text as it is
 // (not passed through Prepare), so that offsets are the caller's.
 func Commands(src []byte) []Command {
 	toks, _ := Scan(src)
-	p := &parser{src: src, toks: toks, file: &File{}, scope: -1, univs: map[string]bool{}, lines: lineStarts(src)}
+	p := &parser{src: src, toks: toks}
 	var out []Command
-	for p.i < len(p.toks) {
-		start := p.i
-		p.command(0)
-		if p.i == start {
-			p.i++
+	for i := 0; i < len(toks); {
+		start, col := i, toks[i].Col
+		if toks[i].Kind == TokModDoc {
+			i++
+			continue
 		}
-		if c, ok := p.commandOf(start, min(p.i, len(p.toks))); ok {
+		i = p.modifiers(i, col)
+		for i++; i < len(toks) && !p.isStarter(i, col); i++ {
+		}
+		if c, ok := p.commandOf(start, min(i, len(toks)), col); ok {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// commandOf describes the command of tokens [from, to).
-func (p *parser) commandOf(from, to int) (Command, bool) {
-	for from < to && (p.toks[from].Kind == TokDoc || p.toks[from].Kind == TokModDoc) {
-		from++
-	}
-	if from >= to {
-		return Command{}, false
-	}
-	c := Command{Start: int(p.toks[from].Start), End: int(p.toks[to-1].End)}
-	i := from
-	for i < to {
+// modifiers returns the index of the keyword of the command whose first
+// token is i, at column col: after its docstring, attributes and modifier
+// words (an attribute list left open ends at the next command, as the
+// parser has it).
+func (p *parser) modifiers(i int, col int32) int {
+	for i < len(p.toks) {
 		switch {
+		case p.kind(i) == TokDoc:
+			i++
 		case p.is(i, "@["):
-			for depth := 0; i < to; i++ {
+			for depth, first := 0, i; i < len(p.toks); i++ {
+				if i > first && p.isStarter(i, col) && !p.is(i, "instance") && !p.is(i, "class") {
+					return i
+				}
 				if p.is(i, "@[") || p.is(i, "[") {
 					depth++
 				} else if p.is(i, "]") {
@@ -87,13 +92,25 @@ func (p *parser) commandOf(from, to int) (Command, bool) {
 				}
 			}
 			i++
-			continue
 		case p.kind(i) == TokIdent && modifierWords[p.text(i)]:
 			i++
-			continue
+		default:
+			return i
 		}
-		break
 	}
+	return i
+}
+
+// commandOf describes the command of tokens [from, to), at column col.
+func (p *parser) commandOf(from, to int, col int32) (Command, bool) {
+	for from < to && (p.toks[from].Kind == TokDoc || p.toks[from].Kind == TokModDoc) {
+		from++
+	}
+	if from >= to {
+		return Command{}, false
+	}
+	c := Command{Start: int(p.toks[from].Start), End: int(p.toks[to-1].End)}
+	i := p.modifiers(from, col)
 	if i >= to || p.kind(i) != TokIdent {
 		return c, true
 	}

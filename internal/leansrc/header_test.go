@@ -1,6 +1,8 @@
 package leansrc
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -90,5 +92,53 @@ func TestLineIndexClamps(t *testing.T) {
 	}
 	if p := x.Pos(8); p != (Pos{Line: 0, Character: 5}) {
 		t.Errorf("Pos inside CRLF = %v, want the line's end", p)
+	}
+}
+
+// TestCommandsAgreeWithParse: on every golden file, each theorem the parser
+// finds lies in a theorem command of the same name whose range is the
+// declaration's (its docstring left out).
+func TestCommandsAgreeWithParse(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.lean"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := NewLineIndex(src)
+		cmds := Commands(src)
+		for _, d := range Parse(src).Decls {
+			if d.Kind != "theorem" || strings.Contains(d.Name, ".") {
+				continue // names qualified by a namespace are not as written
+			}
+			start, end := lines.Offset(d.Range.Start), lines.Offset(d.Range.End)
+			c, ok := TheoremAt(cmds, start, start)
+			if !ok || strings.TrimPrefix(c.Name, "_root_.") != d.Name || c.Start != start || c.End != end {
+				t.Errorf("%s: theorem %s at %d-%d: command %+v", path, d.Name, start, end, c)
+			}
+		}
+	}
+}
+
+// BenchmarkCommands splits the golden files into commands, as the language
+// server does once per revision of a document.
+func BenchmarkCommands(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.lean"))
+	var srcs [][]byte
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, src := range srcs {
+			Commands(src)
+		}
 	}
 }
