@@ -396,7 +396,7 @@ func (b *driftBackend) symbol(d *library.Decl) lsp.Symbol {
 	}
 	return lsp.Symbol{
 		Name: d.Name, Kind: string(d.Kind), Signature: d.Signature, Path: path, Container: d.Module,
-		Range: span(d.Range),
+		Range: d.Range,
 	}
 }
 

@@ -2,7 +2,6 @@ package app
 
 import (
 	"github.com/drift-lsp/drift-lsp/internal/docref"
-	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/lsp"
 )
 
@@ -49,7 +48,7 @@ func (k commentDoc) At(p lsp.Pos) (lsp.CommentRef, bool) {
 		out.Hover = h.Markdown()
 	}
 	if loc, ok := k.c.Definition(r); ok {
-		out.Definition = lsp.Location{Path: loc.Path, Range: span(loc.Range)}
+		out.Definition = lsp.Location{Path: loc.Path, Range: loc.Range}
 	}
 	return out, true
 }
@@ -68,9 +67,4 @@ func (k commentDoc) Diagnostics() []lsp.CommentFinding {
 			Suggestions: f.Suggestions, Sure: f.Sure})
 	}
 	return out
-}
-
-// span converts a library range to the server's.
-func span(r library.Range) lsp.Span {
-	return lsp.Span{Start: lsp.Pos{Line: r.Start.Line, Character: r.Start.Character}, End: lsp.Pos{Line: r.End.Line, Character: r.End.Character}}
 }

@@ -368,12 +368,8 @@ func ownDecls(decls []*library.Decl) []*library.Decl {
 			out = append(out, d)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return before(out[i].Range.Start, out[j].Range.Start) })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start.Before(out[j].Range.Start) })
 	return out
-}
-
-func before(a, b library.Position) bool {
-	return a.Line < b.Line || (a.Line == b.Line && a.Character < b.Character)
 }
 
 // documented returns the declaration a comment belongs to: for a docstring,
@@ -383,16 +379,15 @@ func documented(decls []*library.Decl, cm Comment, lines *leansrc.LineIndex) *li
 	if cm.Kind == leansrc.TokModDoc {
 		return nil
 	}
-	p := lines.Pos(cm.End)
-	end := library.Position{Line: p.Line, Character: p.Character}
-	i := sort.Search(len(decls), func(i int) bool { return !before(decls[i].Range.Start, end) })
+	end := lines.Pos(cm.End)
+	i := sort.Search(len(decls), func(i int) bool { return !decls[i].Range.Start.Before(end) })
 	if cm.Kind == leansrc.TokDoc {
 		if i < len(decls) {
 			return decls[i]
 		}
 		return nil
 	}
-	if i > 0 && before(end, decls[i-1].Range.End) {
+	if i > 0 && end.Before(decls[i-1].Range.End) {
 		return decls[i-1]
 	}
 	return nil

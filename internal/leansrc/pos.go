@@ -9,8 +9,8 @@ import (
 // the one position type of the Lean syntax layer and of the language
 // server.
 type Pos struct {
-	Line      int
-	Character int
+	Line      int `json:"line"`
+	Character int `json:"character"`
 }
 
 // Before reports whether p comes strictly before q.
@@ -20,8 +20,8 @@ func (p Pos) Before(q Pos) bool {
 
 // Range is a half-open span in LSP coordinates.
 type Range struct {
-	Start Pos
-	End   Pos
+	Start Pos `json:"start"`
+	End   Pos `json:"end"`
 }
 
 // lineStarts returns the byte offset of the start of each line of src. A

@@ -329,7 +329,7 @@ func (d *snapDecoder) file() *fileData {
 	for i := range store {
 		x := &store[i]
 		x.Name, x.Kind, x.Module, x.File = d.str(), Kind(d.str()), d.str(), d.str()
-		x.Range = Range{Start: Position{int(d.uint()), int(d.uint())}, End: Position{int(d.uint()), int(d.uint())}}
+		x.Range = Range{Start: Position{Line: int(d.uint()), Character: int(d.uint())}, End: Position{Line: int(d.uint()), Character: int(d.uint())}}
 		x.Signature, x.Doc = d.str(), d.str()
 		x.Attrs, x.StatementDeps, x.ProofDeps = d.strList(), d.strList(), d.strList()
 		fl := d.uint()
