@@ -4,16 +4,15 @@ import (
 	"context"
 	"errors"
 
-	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
-	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
 // Backend is what the language server needs from the rest of drift-lsp: the
-// library index (retrieval), the DRIFT pipeline (drift, llm) and the checks
-// (leanrepl). It is a consumer-side interface so that the server does not
-// depend on how those packages are put together; internal/app builds the
-// real one (app.Opener).
+// library index (retrieval), the DRIFT pipeline (drift, llm), the checks
+// (leanrepl) and the names in comments (internal/docref), all in this
+// package's own types. It is a consumer-side interface so that the server
+// depends on none of those packages; internal/app builds the real one
+// (app.Opener).
 type Backend interface {
 	// Status reports how far the library index has come.
 	Status() IndexStatus
@@ -37,7 +36,7 @@ type Backend interface {
 	Configure(s Settings)
 	// Comments returns the checker of names in comments over the current
 	// index, or nil while it is not built yet (it never blocks).
-	Comments() *docref.Checker
+	Comments() CommentChecker
 	// CommentsChanged returns a channel that is closed when Comments next
 	// returns a newer checker (the library changed).
 	CommentsChanged() <-chan struct{}
@@ -69,17 +68,9 @@ type IndexStatus struct {
 	Err error
 }
 
-// Percent returns the progress of the current phase in percent.
-func (s IndexStatus) Percent() int {
-	if s.Total <= 0 {
-		return 0
-	}
-	p := s.Done * 100 / s.Total
-	if p > 100 {
-		p = 100
-	}
-	return p
-}
+// Percent returns the progress of the current phase in percent (0 while
+// its size is unknown), by progress.Percent.
+func (s IndexStatus) Percent() int { return max(progress.Percent(s.Done, s.Total), 0) }
 
 // Symbol is one library search hit.
 type Symbol struct {
@@ -136,10 +127,89 @@ type Premises struct {
 	Coverage float64
 }
 
-// CheckReport is the checker's report on one stub: leanrepl's Report, the
-// one check-result type from leanrepl to the editor; its Findings are
-// located in its Stub.
-type CheckReport = leanrepl.Report
+// CheckReport is the checker's report on one stub, as the editor shows it.
+type CheckReport struct {
+	// Stub is the text checked (the declaration trimmed, its proof cut);
+	// Findings are located in it.
+	Stub     string
+	Findings []Finding
+	// Passed is true when the stub passed every check that ran; Verdict
+	// says in a few words which ran and how they came out.
+	Passed  bool
+	Verdict string
+	// LeanRan is set when Lean checked the stub, LeanFailed when Lean (the
+	// REPL or `lean`, LeanBackend) was tried and failed; LeanSkipped says
+	// why Lean did not run or how it failed ("" when it ran).
+	LeanRan, LeanFailed bool
+	LeanBackend         string
+	LeanSkipped         string
+}
 
-// Finding is one located result of the checks (leanrepl.Finding).
-type Finding = leanrepl.Finding
+// Finding is one located result of the checks.
+type Finding struct {
+	// Severity is an LSP DiagnosticSeverity (1 error … 4 hint).
+	Severity int
+	// Code names the check ("unknown-name", "lean", a lint's code…), "" for
+	// none; Message is the text shown.
+	Code, Message string
+	// Start and End are byte offsets in CheckReport.Stub, -1 when the
+	// finding is about the whole stub.
+	Start, End int
+}
+
+// CommentChecker resolves the names written in backticks in comments
+// against one state of the library; the backend hands out a new one when
+// the library changed (Backend.CommentsChanged).
+type CommentChecker interface {
+	// Parse reads one revision of a document for the comment features; path
+	// is its file ("" when it has none).
+	Parse(path, text string) CommentDoc
+	// Complete returns full names that start with prefix, or whose dotted
+	// suffix does, shortest first.
+	Complete(prefix string) []string
+}
+
+// CommentDoc is one revision of a document as the comment features see it.
+type CommentDoc interface {
+	// At returns the name in backticks under p, inside a comment (the Lean
+	// server owns code).
+	At(p Pos) (CommentRef, bool)
+	// CompletionAt reports whether p follows a backtick and the start of a
+	// name (or words) inside a comment: what was typed since the backtick,
+	// and where that starts.
+	CompletionAt(p Pos) (prefix string, start Pos, ok bool)
+	// Diagnostics returns the names that do not resolve where they are
+	// written, and those of deprecated declarations.
+	Diagnostics() []CommentFinding
+}
+
+// CommentRef is a name in backticks in a comment.
+type CommentRef struct {
+	// Range is where the name is written.
+	Range Span
+	// Hover is the Markdown description of the declaration the name
+	// denotes, "" when it denotes none.
+	Hover string
+	// Definition is where that declaration is (Path "" when unknown).
+	Definition Location
+}
+
+// Location is a range of a file.
+type Location struct {
+	// Path is the absolute file path.
+	Path  string
+	Range Span
+}
+
+// CommentFinding is a name in a comment that does not resolve, or that
+// names a deprecated declaration.
+type CommentFinding struct {
+	// Name is the name as written, at Range.
+	Name       string
+	Range      Span
+	Deprecated bool
+	// Suggestions are replacements for Name, best first; Sure is set when
+	// the first is the only best one (the preferred quick fix).
+	Suggestions []string
+	Sure        bool
+}

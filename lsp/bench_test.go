@@ -7,7 +7,7 @@ import (
 func benchEditor(b *testing.B) *editor {
 	s := newScripted()
 	e := newEditor(b, editorOptions{open: s.open})
-	e.open(demoURI, demoText)
+	e.OpenDoc(demoURI, demoText)
 	return e
 }
 
@@ -18,7 +18,7 @@ func BenchmarkCodeActionRoundTrip(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		var out []codeAction
-		if err := e.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": demoURI},
+		if err := e.Ask("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": demoURI},
 			"range": toRange(r), "context": map[string]any{"diagnostics": []any{}}}, &out); err != nil || len(out) != 2 {
 			b.Fatal(err, out)
 		}
@@ -33,12 +33,12 @@ func BenchmarkEditThenCodeAction(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		if i%2 == 0 {
-			e.edit(demoURI, "open Nat", "open  Nat")
+			e.Type(demoURI, "open Nat", "open  Nat")
 		} else {
-			e.edit(demoURI, "open  Nat", "open Nat")
+			e.Type(demoURI, "open  Nat", "open Nat")
 		}
 		var out []codeAction
-		if err := e.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": demoURI},
+		if err := e.Ask("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": demoURI},
 			"range": toRange(r), "context": map[string]any{"diagnostics": []any{}}}, &out); err != nil {
 			b.Fatal(err)
 		}

@@ -8,33 +8,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 )
 
-// check runs the checker on a declaration and publishes diagnostics.
-func (s *server) check(ctx context.Context, b Backend, doc *Document, t Target, prog *workDone) (string, error) {
-	key := declKey(doc, t.Start, t.Raw)
-	s.track(doc.URI, key)
-	prog.report("Checking names and lints…", -1)
-	n, rep, err := s.refreshOne(ctx, b, doc.URI, key, progressFunc(prog))
-	if err != nil {
-		return "", err
-	}
-	summary := fmt.Sprintf("%d finding(s)", n)
-	if rep != nil {
-		switch {
-		case rep.LeanRan:
-			summary += "; checked by Lean (" + rep.LeanBackend + ")"
-		case rep.LeanFailed:
-			summary += "; Lean (" + rep.LeanBackend + ") " + strings.TrimPrefix(rep.LeanSkipped, "Lean ")
-		case rep.LeanSkipped != "":
-			summary += "; Lean not run: " + rep.LeanSkipped
-		}
-	}
-	return summary, nil
-}
+// The diagnostic codes of names in comments.
+const (
+	codeStale      = "stale-reference"
+	codeDeprecated = "deprecated-reference"
+)
 
 // declKey identifies a tracked declaration: by name, or, for an example,
 // by its ordinal among the file's examples (so that edits inside it keep it
@@ -44,8 +29,8 @@ func declKey(d *Document, start int, decl string) string {
 		return "name:" + n
 	}
 	k := 0
-	for l := 0; l < d.LineCount() && d.LineStart(l) < start; l++ {
-		if m := declRE.FindStringSubmatch(d.LineText(l)); m != nil && m[1] == "example" {
+	for _, c := range d.Commands() {
+		if c.Start < start && c.Keyword == "example" {
 			k++
 		}
 	}
@@ -55,32 +40,33 @@ func declKey(d *Document, start int, decl string) string {
 func (s *server) track(u, key string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.tracked[u] == nil {
-		s.tracked[u] = map[string]bool{}
+	st := s.docs[u]
+	if st == nil {
+		return
 	}
-	s.tracked[u][key] = true
+	if st.checks == nil {
+		st.checks = map[string]*checked{}
+	}
+	if _, ok := st.checks[key]; !ok {
+		st.checks[key] = nil
+	}
 }
 
 // findTracked finds the declaration a key names in d.
 func findTracked(d *Document, key string) (start, end int, ok bool) {
 	kind, val, _ := strings.Cut(key, ":")
 	examples := 0
-	for l := 0; l < d.LineCount(); l++ {
-		text := d.LineText(l)
-		m := declRE.FindStringSubmatch(text)
-		if m == nil {
-			continue
-		}
+	for _, c := range d.Commands() {
 		var hit bool
-		if kind == "name" {
-			n := stubNameRE.FindStringSubmatch(text)
-			hit = n != nil && n[2] == val
-		} else if m[1] == "example" {
+		switch {
+		case kind == "name" && (c.Keyword == "theorem" || c.Keyword == "lemma"):
+			hit = c.Name == val
+		case kind != "name" && c.Keyword == "example":
 			hit = strconv.Itoa(examples) == val
 			examples++
 		}
 		if hit {
-			return findDecl(d, l)
+			return c.Start, c.End, true
 		}
 	}
 	return 0, 0, false
@@ -97,13 +83,13 @@ func (s *server) refreshOne(ctx context.Context, b Backend, u, key string, repor
 	if !ok {
 		return 0, nil, fmt.Errorf("declaration %s not found", strings.TrimPrefix(key, "name:"))
 	}
-	rep, err := b.Check(ctx, header(d.Text), d.Text[start:end], report)
+	rep, err := b.Check(ctx, leansrc.Header(d.Text), d.Text[start:end], report)
 	if err != nil {
 		return 0, nil, err
 	}
 	s.storeFindings(u, key, d.Text[start:end], rep)
 	s.publish(u)
-	return len(rep.Findings()), rep, nil
+	return len(rep.Findings), rep, nil
 }
 
 // refreshDiagnostics re-checks every tracked declaration of u whose text
@@ -115,8 +101,10 @@ func (s *server) refreshDiagnostics(u string) {
 	}
 	s.mu.Lock()
 	var keys []string
-	for k := range s.tracked[u] {
-		keys = append(keys, k)
+	if st := s.docs[u]; st != nil {
+		for k := range st.checks {
+			keys = append(keys, k)
+		}
 	}
 	s.mu.Unlock()
 	d := s.snapshot(u)
@@ -129,19 +117,23 @@ func (s *server) refreshDiagnostics(u string) {
 		start, end, ok := findTracked(d, k)
 		if !ok {
 			s.mu.Lock()
-			delete(s.tracked[u], k)
-			delete(s.findings, u+"\x00"+k)
+			if st := s.docs[u]; st != nil {
+				delete(st.checks, k)
+			}
 			s.mu.Unlock()
 			continue
 		}
 		text := d.Text[start:end]
+		var f *checked
 		s.mu.Lock()
-		f := s.findings[u+"\x00"+k]
+		if st := s.docs[u]; st != nil {
+			f = st.checks[k]
+		}
 		s.mu.Unlock()
 		if f != nil && f.text == text {
 			continue
 		}
-		rep, err := b.Check(ctx, header(d.Text), text, nil)
+		rep, err := b.Check(ctx, leansrc.Header(d.Text), text, nil)
 		if err != nil {
 			s.log.Warnf("drift: check: %v", err)
 			continue
@@ -157,12 +149,12 @@ type checked struct {
 	findings []Finding
 }
 
-// storeFindings keeps rep's findings for the declaration text; rep.Stub is
-// text trimmed (and cut at its proof), so offsets shift by the leading
-// white space.
+// storeFindings keeps rep's findings for the declaration text while it is
+// tracked; rep.Stub is text trimmed (and cut at its proof), so offsets
+// shift by the leading white space.
 func (s *server) storeFindings(u, key, text string, rep *CheckReport) {
 	shift := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
-	fs := rep.Findings()
+	fs := append([]Finding(nil), rep.Findings...)
 	for i := range fs {
 		if fs[i].Start >= 0 {
 			fs[i].Start += shift
@@ -171,22 +163,25 @@ func (s *server) storeFindings(u, key, text string, rep *CheckReport) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.findings[u+"\x00"+key] = &checked{text: text, findings: fs}
+	if st := s.docs[u]; st != nil {
+		if _, tracked := st.checks[key]; tracked {
+			st.checks[key] = &checked{text: text, findings: fs}
+		}
+	}
 }
 
 // publish sends the drift diagnostics of every tracked declaration of u,
 // located in the current text.
 func (s *server) publish(u string) {
 	s.mu.Lock()
-	d := s.docs[u]
-	if d == nil {
+	st := s.docs[u]
+	if st == nil {
 		s.mu.Unlock()
 		return
 	}
-	d = d.clone()
+	d := st.doc.clone()
 	diags := []protocol.Diagnostic{}
-	for k := range s.tracked[u] {
-		c := s.findings[u+"\x00"+k]
+	for _, c := range st.checks {
 		if c == nil {
 			continue
 		}
@@ -211,10 +206,121 @@ func (s *server) publish(u string) {
 			diags = append(diags, diag)
 		}
 	}
-	diags = append(diags, s.commentDiags[u]...)
+	diags = append(diags, st.commentDiags...)
 	version := d.Version
 	s.mu.Unlock()
 	_ = s.client.PublishDiagnostics(context.Background(), &protocol.PublishDiagnosticsParams{
 		URI: uri.URI(u), Version: protocol.NewOptional(version), Diagnostics: diags,
 	})
+}
+
+// commentsWhenReady waits (until ctx ends) for the backend's checker of
+// names in comments, which it builds in the background once the index is
+// ready, then computes the diagnostics of every open document, and again
+// each time the backend rebuilt the checker because the library changed.
+func (s *server) commentsWhenReady(ctx context.Context, b Backend) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for b.Comments() == nil {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+	for {
+		changed := b.CommentsChanged()
+		s.refreshOpenComments()
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+		}
+	}
+}
+
+// refreshOpenComments recomputes the comment diagnostics of every open
+// document.
+func (s *server) refreshOpenComments() {
+	s.mu.Lock()
+	us := make([]string, 0, len(s.docs))
+	for u := range s.docs {
+		us = append(us, u)
+	}
+	s.mu.Unlock()
+	for _, u := range us {
+		s.refreshComments(u)
+	}
+}
+
+// refreshComments recomputes the diagnostics of the names in u's comments
+// (after the debounce, off the read loop) and republishes.
+func (s *server) refreshComments(u string) {
+	d, doc, _ := s.commentDoc(u)
+	if doc == nil {
+		// Turned off (comments.enable): take back what was published.
+		s.mu.Lock()
+		st := s.docs[u]
+		had := st != nil && len(st.commentDiags) > 0 && !s.settings.Comments.Enable
+		if had {
+			st.commentDiags = nil
+		}
+		s.mu.Unlock()
+		if had {
+			s.publish(u)
+		}
+		return
+	}
+	s.mu.Lock()
+	severity := commentSeverity(s.settings.Comments.Severity)
+	s.mu.Unlock()
+	var diags []protocol.Diagnostic
+	for _, f := range doc.Diagnostics() {
+		diag := protocol.Diagnostic{Range: toRange(f.Range), Source: protocol.NewOptional("drift")}
+		if f.Deprecated {
+			diag.Severity = protocol.DiagnosticSeverityHint
+			diag.Code = protocol.String(codeDeprecated)
+			msg := fmt.Sprintf("`%s` is deprecated", f.Name)
+			if len(f.Suggestions) > 0 {
+				msg += fmt.Sprintf(": use `%s`", f.Suggestions[0])
+			}
+			diag.Message = protocol.String(msg)
+		} else {
+			if severity == 0 {
+				continue
+			}
+			diag.Severity = severity
+			diag.Code = protocol.String(codeStale)
+			msg := fmt.Sprintf("`%s` does not resolve here", f.Name)
+			if len(f.Suggestions) > 0 {
+				msg += "; did you mean `" + strings.Join(f.Suggestions, "`, `") + "`?"
+			}
+			diag.Message = protocol.String(msg)
+		}
+		diags = append(diags, diag)
+	}
+	s.mu.Lock()
+	if !s.current(u, d.Rev) {
+		s.mu.Unlock()
+		return // a newer edit will refresh again
+	}
+	s.docs[u].commentDiags = diags
+	s.mu.Unlock()
+	s.publish(u)
+}
+
+// commentSeverity maps the comments.severity setting to a severity (0:
+// off). The default is Information.
+func commentSeverity(v string) protocol.DiagnosticSeverity {
+	switch strings.ToLower(v) {
+	case "off", "none":
+		return 0
+	case "hint":
+		return protocol.DiagnosticSeverityHint
+	case "warning":
+		return protocol.DiagnosticSeverityWarning
+	case "error":
+		return protocol.DiagnosticSeverityError
+	}
+	return protocol.DiagnosticSeverityInformation
 }

@@ -14,7 +14,7 @@ import (
 // editor drives a real server in-process through the shared fake editor
 // (internal/fakeeditor), with the test's failure reporting.
 type editor struct {
-	*fakeeditor.Editor
+	fakeeditor.Tester
 	t    testing.TB
 	done chan int
 	// closeFn closes the client's end and waits for the server to end.
@@ -55,7 +55,7 @@ func newEditor(t testing.TB, o editorOptions) *editor {
 		_ = sw.Close()
 		e.done <- code
 	}()
-	e.Editor = fakeeditor.Connect(context.Background(), fakeeditor.Duplex{Reader: sw, WriteCloser: cw})
+	e.Tester = fakeeditor.Tester{Editor: fakeeditor.Connect(context.Background(), fakeeditor.Duplex{Reader: sw, WriteCloser: cw}), TB: t}
 	e.closeFn = func() {
 		_ = cw.Close()
 		select {
@@ -78,43 +78,6 @@ func newEditor(t testing.TB, o editorOptions) *editor {
 // to return.
 func (e *editor) close() { e.closeOnce.Do(e.closeFn) }
 
-func ctx10s() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), 10*time.Second)
-}
-
-func (e *editor) notify(method string, params any) {
-	if err := e.Notify(context.Background(), method, params); err != nil {
-		e.t.Logf("notify %s: %v", method, err)
-	}
-}
-
-func (e *editor) call(method string, params, result any) error {
-	ctx, cancel := ctx10s()
-	defer cancel()
-	return e.Call(ctx, method, params, result)
-}
-
-// open opens a document in the editor and the server.
-func (e *editor) open(u, text string) {
-	if err := e.Open(context.Background(), u, text); err != nil {
-		e.t.Fatal(err)
-	}
-}
-
-// edit replaces the first occurrence of old by new in document u, as a user
-// would by typing, and sends an incremental didChange.
-func (e *editor) edit(u, old, new string) {
-	e.t.Helper()
-	if err := e.Edit(context.Background(), u, old, new); err != nil {
-		e.t.Fatal(err)
-	}
-}
-
-func (e *editor) text(u string) string {
-	text, _ := e.Text(u)
-	return text
-}
-
 // rangeOf returns the LSP range of the first occurrence of s in u.
 func (e *editor) rangeOf(u, s string) Span {
 	e.t.Helper()
@@ -128,7 +91,7 @@ func (e *editor) rangeOf(u, s string) Span {
 // codeActions requests the code actions at r.
 func (e *editor) codeActions(u string, r Span) []codeAction {
 	e.t.Helper()
-	ctx, cancel := ctx10s()
+	ctx, cancel := fakeeditor.Step()
 	defer cancel()
 	out, err := e.CodeActions(ctx, u, toRange(r))
 	if err != nil {
@@ -147,29 +110,6 @@ func (e *editor) action(u string, r Span, title string) codeAction {
 	}
 	e.t.Fatalf("no code action %q at %v", title, r)
 	return codeAction{}
-}
-
-// run executes a code action's command in the background and returns a
-// channel with the request's error.
-func (e *editor) run(a codeAction) <-chan error {
-	ch := make(chan error, 1)
-	go func() {
-		ctx, cancel := ctx10s()
-		defer cancel()
-		ch <- e.Execute(ctx, a)
-	}()
-	return ch
-}
-
-// waitFor waits until cond is true, re-checking after every message from
-// the server.
-func (e *editor) waitFor(what string, cond func() bool) {
-	e.t.Helper()
-	ctx, cancel := ctx10s()
-	defer cancel()
-	if err := e.Wait(ctx, cond); err != nil {
-		e.t.Fatalf("timed out waiting for %s; messages %q; progress %+v", what, e.Messages(), e.Progresses(""))
-	}
 }
 
 // progressEnds returns the end messages of every progress whose title starts
@@ -197,7 +137,7 @@ func (e *editor) progressMessages(prefix string) []string {
 func (e *editor) waitEnds(prefix string, n int) []string {
 	e.t.Helper()
 	var ends []string
-	e.waitFor(fmt.Sprintf("%d ended %q progress", n, prefix), func() bool {
+	e.WaitFor(fmt.Sprintf("%d ended %q progress", n, prefix), func() bool {
 		ends = e.progressEnds(prefix)
 		return len(ends) >= n
 	})
@@ -208,7 +148,7 @@ func (e *editor) waitEnds(prefix string, n int) []string {
 func (e *editor) tokenOf(prefix string) any {
 	e.t.Helper()
 	var tok any
-	e.waitFor("progress "+prefix, func() bool {
+	e.WaitFor("progress "+prefix, func() bool {
 		for _, p := range e.Progresses(prefix) {
 			if !p.Ended {
 				tok = p.Token
@@ -223,7 +163,7 @@ func (e *editor) tokenOf(prefix string) any {
 // shutdown sends shutdown and exit and returns the exit code.
 func (e *editor) shutdown() int {
 	e.t.Helper()
-	ctx, cancel := ctx10s()
+	ctx, cancel := fakeeditor.Step()
 	defer cancel()
 	if err := e.Shutdown(ctx); err != nil {
 		e.t.Fatal(err)

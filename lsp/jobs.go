@@ -2,9 +2,136 @@ package lsp
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/drift-lsp/drift-lsp/internal/progress"
 )
+
+// runJob runs one background action to its end.
+func (s *server) runJob(ctx context.Context, cmd string, a actionArgs, token protocol.ProgressToken) (any, error) {
+	doc := s.snapshot(a.URI)
+	var t Target
+	var ok bool
+	if doc == nil {
+		s.showMessage(protocol.MessageTypeWarning, "DRIFT: the document is not open.")
+		return nil, nil
+	}
+	if cmd == cmdCheck {
+		var start, end int
+		start, end, ok = findDecl(doc, a.Range.span().Start.Line)
+		if ok {
+			t = Target{Kind: "declaration", Start: start, End: end, Raw: doc.Text[start:end]}
+		}
+	} else {
+		t, ok = resolveTarget(doc, a)
+	}
+	title := map[string]string{cmdFormalize: titleFormalize, cmdPremises: titlePremises, cmdCheck: titleCheck}[cmd]
+	if !ok {
+		s.showMessage(protocol.MessageTypeWarning, "DRIFT: "+title+": no comment, selection or theorem here.")
+		return nil, nil
+	}
+	key := cmd + "\x00" + a.URI + "\x00" + t.Raw
+	j, jctx := s.jobs.start(ctx, key)
+	defer s.jobs.finish(j)
+	prog := s.newProgress(jctx, token, "DRIFT: "+title, true)
+	if prog.key != "" {
+		s.jobs.setToken(j, prog.key)
+	}
+	if !s.jobs.acquire(jctx, func(n int) { prog.report(fmt.Sprintf("Queued behind %d running job(s)…", n), -1) }) {
+		return s.jobStopped(ctx, j, prog, title)
+	}
+	defer s.jobs.release()
+	b, err := s.waitBackend(jctx, prog)
+	if err == nil {
+		var summary string
+		switch cmd {
+		case cmdFormalize:
+			summary, err = s.formalize(jctx, b, doc, t, prog)
+		case cmdPremises:
+			summary, err = s.findPremises(jctx, b, doc, t, prog)
+		case cmdCheck:
+			summary, err = s.check(jctx, b, doc, t, prog)
+		}
+		if err == nil {
+			prog.end(summary)
+			return nil, nil
+		}
+	}
+	if jctx.Err() != nil {
+		return s.jobStopped(ctx, j, prog, title)
+	}
+	if errors.Is(err, errRefused) {
+		prog.end("Not applied: the text changed")
+		return nil, nil
+	}
+	prog.end("Failed: " + firstLine(err.Error()))
+	s.log.Errorf("drift: %s failed: %v", title, err)
+	s.showMessage(protocol.MessageTypeError, "DRIFT: "+title+" failed: "+firstLine(err.Error()))
+	return nil, nil
+}
+
+// jobStopped ends a cancelled or replaced job.
+func (s *server) jobStopped(ctx context.Context, j *job, prog *workDone, title string) (any, error) {
+	if s.jobs.isReplaced(j) {
+		prog.end("Replaced by a newer request")
+		return nil, nil
+	}
+	prog.end("Cancelled")
+	s.log.Infof("drift: %s cancelled", title)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return nil, nil
+}
+
+// waitBackend waits until the backend's index is ready, reporting
+// "indexing, N%" meanwhile.
+func (s *server) waitBackend(ctx context.Context, prog *workDone) (Backend, error) {
+	if s.opts.Open == nil {
+		return nil, errors.New("no library index is configured in this server")
+	}
+	last := ""
+	for {
+		b := s.currentBackend()
+		if b != nil {
+			st := b.Status()
+			if st.Ready {
+				return b, nil
+			}
+			if st.Err != nil {
+				return nil, fmt.Errorf("library index failed: %w", st.Err)
+			}
+			if msg := fmt.Sprintf("Waiting for the library index: indexing, %d%%", st.Percent()); msg != last {
+				prog.report(msg, -1)
+				last = msg
+			}
+		} else if last == "" {
+			last = "Waiting for the library index…"
+			prog.report(last, -1)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// progressFunc turns pipeline and checker events into progress reports.
+func progressFunc(prog *workDone) progress.Func {
+	return func(ev progress.Event) {
+		msg := ev.Message
+		if msg == "" {
+			msg = ev.Stage
+		}
+		prog.report(msg, ev.Percent())
+	}
+}
 
 // job is one background action (formalize, find premises, check).
 type job struct {

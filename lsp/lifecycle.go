@@ -276,7 +276,7 @@ func (o *owner) run() {
 		s.mu.Lock()
 		docs := make([]*Document, 0, len(s.docs))
 		for _, d := range s.docs {
-			docs = append(docs, d.clone())
+			docs = append(docs, d.doc.clone())
 		}
 		s.mu.Unlock()
 		for _, d := range docs {

@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"sync"
 	"testing"
 	"time"
@@ -40,7 +39,7 @@ func (es *engines) open(ctx context.Context, root string, s Settings, logf func(
 	return e, nil
 }
 
-func (e *engine) Comments() *docref.Checker { return nil }
+func (e *engine) Comments() CommentChecker { return nil }
 
 func (e *engine) CommentsChanged() <-chan struct{} { return nil }
 
@@ -69,8 +68,8 @@ func TestLifecycleChurn(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	es := &engines{live: map[*engine]bool{}}
 	e := newEditor(t, editorOptions{open: es.open})
-	e.open(demoURI, demoText)
-	e.waitFor("first engine", func() bool { o, _, _ := es.state(); return o > 0 })
+	e.OpenDoc(demoURI, demoText)
+	e.WaitFor("first engine", func() bool { o, _, _ := es.state(); return o > 0 })
 	var wg sync.WaitGroup
 	final := ""
 	for i := range 50 {
@@ -79,19 +78,19 @@ func TestLifecycleChurn(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := e.call("workspace/executeCommand", map[string]any{"command": cmdReindex}, nil); err != nil {
+				if err := e.Ask("workspace/executeCommand", map[string]any{"command": cmdReindex}, nil); err != nil {
 					t.Errorf("reindex: %v", err)
 				}
 			}()
 		case 1:
 			final = fmt.Sprintf("/extra/root-%d", i)
-			e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"drift": map[string]any{"roots": []string{final}}}})
+			e.Tell("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"drift": map[string]any{"roots": []string{final}}}})
 		case 2:
-			e.edit(demoURI, "4t+3", "4t+3")
+			e.Type(demoURI, "4t+3", "4t+3")
 		}
 	}
 	wg.Wait()
-	e.waitFor("one engine built from the last settings", func() bool {
+	e.WaitFor("one engine built from the last settings", func() bool {
 		_, live, last := es.state()
 		return live == 1 && len(last.Roots) == 1 && last.Roots[0] == final
 	})

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
-	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
 // scripted is a Backend whose answers a test scripts. It stands in for the
@@ -35,11 +33,6 @@ type scripted struct {
 	statusErr error
 	sent      []string // progress messages Formalize reported
 	checks    []string // the texts Check was called with
-	comments  *docref.Checker
-	// swapped is closed when comments is replaced (CommentsChanged);
-	// onBuffer, when set, runs on every UpdateBuffer (outside mu).
-	swapped  chan struct{}
-	onBuffer func(path string, text []byte)
 }
 
 // reported returns the progress messages Formalize reported so far.
@@ -56,14 +49,13 @@ func newScripted() *scripted {
 		stub:    "theorem NAME (p : ℕ) (hp : Nat.Prime p) (h : p % 4 = 3) : ¬ ∃ a b : ℕ, a ^ 2 + b ^ 2 = p := by sorry",
 		started: make(chan string, 16),
 		buffers: map[string]string{},
-		swapped: make(chan struct{}),
 		premises: &Premises{
 			Premises: []Symbol{
-				{Name: "Nat.Prime", Kind: "def", Signature: "def Nat.Prime (p : ℕ) : Prop", Path: "/work/ws/.lake/packages/mathlib/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{40, 0}}},
-				{Name: "Nat.ModEq", Kind: "def", Signature: "def Nat.ModEq (n a b : ℕ) :=\n  a % n = b % n", Path: "/work/ws/Mathlib/Data/Nat/ModEq.lean", Range: Span{Start: Pos{9, 0}}},
+				{Name: "Nat.Prime", Kind: "def", Signature: "def Nat.Prime (p : ℕ) : Prop", Path: "/work/ws/.lake/packages/mathlib/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{Line: 40, Character: 0}}},
+				{Name: "Nat.ModEq", Kind: "def", Signature: "def Nat.ModEq (n a b : ℕ) :=\n  a % n = b % n", Path: "/work/ws/Mathlib/Data/Nat/ModEq.lean", Range: Span{Start: Pos{Line: 9, Character: 0}}},
 			},
 			Examples: []Symbol{
-				{Name: "Nat.Prime.eq_one_or_self_of_dvd", Kind: "theorem", Signature: "theorem Nat.Prime.eq_one_or_self_of_dvd {p : ℕ} (pp : p.Prime) (a : ℕ) (h : a ∣ p) : a = 1 ∨ a = p", Path: "/work/ws/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{99, 0}}},
+				{Name: "Nat.Prime.eq_one_or_self_of_dvd", Kind: "theorem", Signature: "theorem Nat.Prime.eq_one_or_self_of_dvd {p : ℕ} (pp : p.Prime) (a : ℕ) (h : a ∣ p) : a = 1 ∨ a = p", Path: "/work/ws/Mathlib/Data/Nat/Prime/Defs.lean", Range: Span{Start: Pos{Line: 99, Character: 0}}},
 			},
 			Coverage: 0.5,
 		},
@@ -172,12 +164,22 @@ func (b *scripted) Check(ctx context.Context, header, stub string, _ progress.Fu
 	return b.report(stub), nil
 }
 
-// report plays the checker on stub.
+// report plays the checker on stub, with the checker's words for unknown
+// names.
 func (b *scripted) report(stub string) *CheckReport {
 	stub = strings.TrimSpace(stub)
-	rep := &CheckReport{Stub: stub, GatePassed: true, LeanSkipped: b.leanNote}
+	rep := &CheckReport{Stub: stub, LeanSkipped: b.leanNote, Findings: []Finding{}}
+	var unknown []string
 	for _, m := range unknownRE.FindAllStringIndex(stub, -1) {
-		rep.Unknown = append(rep.Unknown, leanrepl.UnknownName{Name: stub[m[0]:m[1]], Start: m[0], End: m[1]})
+		name := stub[m[0]:m[1]]
+		unknown = append(unknown, name)
+		rep.Findings = append(rep.Findings, Finding{Severity: 1, Code: "unknown-name", Start: m[0], End: m[1],
+			Message: "unknown name `" + name + "` (not in the library; likely invented)"})
+	}
+	rep.Passed = len(unknown) == 0
+	rep.Verdict = "names known · Lean not run"
+	if !rep.Passed {
+		rep.Verdict = "unknown names: " + strings.Join(unknown, ", ") + " · Lean not run"
 	}
 	return rep
 }
@@ -185,11 +187,7 @@ func (b *scripted) report(stub string) *CheckReport {
 func (b *scripted) UpdateBuffer(path string, text []byte) {
 	b.mu.Lock()
 	b.buffers[path] = string(text)
-	hook := b.onBuffer
 	b.mu.Unlock()
-	if hook != nil {
-		hook(path, text)
-	}
 }
 
 func (b *scripted) CloseBuffer(path string) {
@@ -204,29 +202,12 @@ func (b *scripted) Configure(s Settings) {
 	b.mu.Unlock()
 }
 
-// Comments returns the checker a test set (a real one over a fixture).
-func (b *scripted) Comments() *docref.Checker {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.comments
-}
+// Comments returns no checker: the comment features are tested with the
+// real one, in internal/app.
+func (b *scripted) Comments() CommentChecker { return nil }
 
-// CommentsChanged returns the channel that setComments closes.
-func (b *scripted) CommentsChanged() <-chan struct{} {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.swapped
-}
-
-// setComments replaces the checker, as a backend does after the library
-// changed.
-func (b *scripted) setComments(c *docref.Checker) {
-	b.mu.Lock()
-	b.comments = c
-	close(b.swapped)
-	b.swapped = make(chan struct{})
-	b.mu.Unlock()
-}
+// CommentsChanged never fires.
+func (b *scripted) CommentsChanged() <-chan struct{} { return nil }
 
 func (b *scripted) Close() error {
 	b.mu.Lock()

@@ -9,11 +9,14 @@
 // outbound calls). What the server acts on is behind the Backend interface,
 // which internal/app implements.
 //
-// The files follow the feature areas: server.go (connection and dispatch
+// The files follow the features: server.go (connection and dispatch
 // guard), lifecycle.go (initialize … exit, the backend's owner goroutine,
-// the client's process), textsync.go (documents), settings.go, actions.go
-// (code actions and commands), symbols.go, diagnostics.go, jobs.go and
-// progress.go.
+// the client's process), textsync.go (document sync), docstate.go (what is
+// kept per document), text.go (a document's text), target.go (the comment,
+// selection or theorem an action works on), settings.go, hover.go,
+// definition.go, completion.go, codeaction.go, commands.go (the drift.*
+// commands), jobs.go (running them in the background), edits.go (applying
+// their results), symbols.go, diagnostics.go and progress.go.
 package lsp
 
 import (
@@ -83,21 +86,11 @@ type server struct {
 	root     string
 	initOpts []byte
 	settings Settings
-	docs     map[string]*Document
-	timers   map[string]*time.Timer
-	indexed  map[string]time.Time // uri → when its text was last fed to the index
+	// docs holds each open document's state, by URI.
+	docs map[string]*docState
 	// feedMu orders the feeds of buffer text to the index: a feed that
 	// read older text never lands after one that read newer text.
 	feedMu   sync.Mutex
-	tracked  map[string]map[string]bool // uri → keys of declarations with drift diagnostics
-	findings map[string]*checked        // uri+"\x00"+key → last check result
-	// commentDiags are the diagnostics of names in comments, by uri;
-	// parsed caches each document's parse for them.
-	commentDiags map[string][]protocol.Diagnostic
-	parsed       map[string]*parsedDoc
-	// found holds, by uri and statement, what a formalization
-	// found (the premises hover).
-	found    map[string]map[string]foundView
 	exitCode int
 	exitCh   chan struct{}
 	exitOnce sync.Once
@@ -172,16 +165,10 @@ func newServer(ctx context.Context, opts Options) *server {
 		opts.ProcessPoll = 500 * time.Millisecond
 	}
 	s := &server{
-		opts:         opts,
-		docs:         map[string]*Document{},
-		timers:       map[string]*time.Timer{},
-		indexed:      map[string]time.Time{},
-		tracked:      map[string]map[string]bool{},
-		findings:     map[string]*checked{},
-		commentDiags: map[string][]protocol.Diagnostic{},
-		parsed:       map[string]*parsedDoc{},
-		exitCode:     1,
-		exitCh:       make(chan struct{}),
+		opts:     opts,
+		docs:     map[string]*docState{},
+		exitCode: 1,
+		exitCh:   make(chan struct{}),
 	}
 	s.ctx, s.stop = context.WithCancel(ctx)
 	s.settings = opts.Base.Normalized()
@@ -218,8 +205,8 @@ func (s *server) spawn(f func()) {
 func (s *server) teardown() {
 	s.mu.Lock()
 	s.closing = true
-	for _, t := range s.timers {
-		t.Stop()
+	for _, d := range s.docs {
+		d.stopTimers()
 	}
 	s.mu.Unlock()
 	s.stop()
@@ -353,13 +340,13 @@ func (s *server) showMessage(t protocol.MessageType, msg string) {
 }
 
 func fromRange(r protocol.Range) Span {
-	return Span{Start: Pos{Line: int(r.Start.Line), Char: int(r.Start.Character)}, End: Pos{Line: int(r.End.Line), Char: int(r.End.Character)}}
+	return Span{Start: Pos{Line: int(r.Start.Line), Character: int(r.Start.Character)}, End: Pos{Line: int(r.End.Line), Character: int(r.End.Character)}}
 }
 
 func toRange(r Span) protocol.Range {
 	return protocol.Range{
-		Start: protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Char)},
-		End:   protocol.Position{Line: uint32(r.End.Line), Character: uint32(r.End.Char)},
+		Start: protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Character)},
+		End:   protocol.Position{Line: uint32(r.End.Line), Character: uint32(r.End.Character)},
 	}
 }
 

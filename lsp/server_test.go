@@ -41,7 +41,7 @@ func startDemo(t *testing.T, b *scripted, o editorOptions) *editor {
 	t.Helper()
 	o.open = b.open
 	e := newEditor(t, o)
-	e.open(demoURI, demoText)
+	e.OpenDoc(demoURI, demoText)
 	return e
 }
 
@@ -68,17 +68,17 @@ func TestFormalizeGolden(t *testing.T) {
 				r.End = r.Start
 			}
 			a := e.action(demoURI, r, titleFormalize)
-			if err := <-e.run(a); err != nil {
+			if err := <-e.Start(a); err != nil {
 				t.Fatal(err)
 			}
 			ends := e.waitEnds("DRIFT: "+titleFormalize, 1)
 			if !strings.HasPrefix(ends[0], "Inserted theorem") {
 				t.Errorf("progress end = %q", ends[0])
 			}
-			golden(t, "formalize_"+c.name+".lean", e.text(demoURI))
+			golden(t, "formalize_"+c.name+".lean", e.TextOf(demoURI))
 			// The pipeline's report is what the diagnostics show: the
 			// inserted stub is not checked again.
-			e.waitFor("diagnostics of the stub", func() bool { return e.Published(demoURI) })
+			e.WaitFor("diagnostics of the stub", func() bool { return e.Published(demoURI) })
 			b.mu.Lock()
 			checks := b.checks
 			b.mu.Unlock()
@@ -121,12 +121,12 @@ func TestNameUnique(t *testing.T) {
 	e := startDemo(t, b, editorOptions{})
 	for i := 0; i < 2; i++ {
 		r := e.rangeOf(demoURI, "squared is even")
-		if err := <-e.run(e.action(demoURI, r, titleFormalize)); err != nil {
+		if err := <-e.Start(e.action(demoURI, r, titleFormalize)); err != nil {
 			t.Fatal(err)
 		}
 		e.waitEnds("DRIFT: "+titleFormalize, i+1)
 	}
-	text := e.text(demoURI)
+	text := e.TextOf(demoURI)
 	if !strings.Contains(text, "theorem even_sq ") || !strings.Contains(text, "theorem even_sq_2 ") {
 		t.Errorf("names not unique:\n%s", text)
 	}
@@ -139,7 +139,7 @@ func TestFindPremisesReplaces(t *testing.T) {
 	e := startDemo(t, b, editorOptions{})
 	for i := 0; i < 2; i++ {
 		r := e.rangeOf(demoURI, "4t+3")
-		if err := <-e.run(e.action(demoURI, r, titlePremises)); err != nil {
+		if err := <-e.Start(e.action(demoURI, r, titlePremises)); err != nil {
 			t.Fatal(err)
 		}
 		ends := e.waitEnds("DRIFT: "+titlePremises, i+1)
@@ -147,7 +147,7 @@ func TestFindPremisesReplaces(t *testing.T) {
 			t.Errorf("ends = %q", ends)
 		}
 	}
-	text := e.text(demoURI)
+	text := e.TextOf(demoURI)
 	if n := strings.Count(text, premisesMarker); n != 1 {
 		t.Errorf("%d premises blocks, want 1", n)
 	}
@@ -166,23 +166,23 @@ func TestCheckDiagnostics(t *testing.T) {
 	if len(acts) != 1 || acts[0].Title != titleCheck {
 		t.Fatalf("actions on example = %+v", acts)
 	}
-	if err := <-e.run(acts[0]); err != nil {
+	if err := <-e.Start(acts[0]); err != nil {
 		t.Fatal(err)
 	}
 	ends := e.waitEnds("DRIFT: "+titleCheck, 1)
 	if ends[0] != "1 finding(s); Lean not run: no Lean REPL found in the workspace" {
 		t.Errorf("end = %q", ends[0])
 	}
-	e.waitFor("diagnostic", func() bool { return len(e.Diagnostics(demoURI)) == 1 })
+	e.WaitFor("diagnostic", func() bool { return len(e.Diagnostics(demoURI)) == 1 })
 	d := e.Diagnostics(demoURI)[0]
 	if d["source"] != "drift" || d["message"] != "unknown name `FooBar` (not in the library; likely invented)" {
 		t.Errorf("diagnostic = %v", d)
 	}
 	// Fixing the name clears the diagnostic; a new unknown name brings one back.
-	e.edit(demoURI, "example : FooBar 1", "example : Nat.succ 1")
-	e.waitFor("cleared diagnostics", func() bool { return len(e.Diagnostics(demoURI)) == 0 })
-	e.edit(demoURI, "Nat.succ 1 = 2", "Nat.succ 1 = FooZ")
-	e.waitFor("new diagnostic", func() bool {
+	e.Type(demoURI, "example : FooBar 1", "example : Nat.succ 1")
+	e.WaitFor("cleared diagnostics", func() bool { return len(e.Diagnostics(demoURI)) == 0 })
+	e.Type(demoURI, "Nat.succ 1 = 2", "Nat.succ 1 = FooZ")
+	e.WaitFor("new diagnostic", func() bool {
 		d := e.Diagnostics(demoURI)
 		return len(d) == 1 && d[0]["message"] == "unknown name `FooZ` (not in the library; likely invented)"
 	})
@@ -195,26 +195,26 @@ func TestBurstOfEditsReanchors(t *testing.T) {
 	b.gate = make(chan struct{})
 	e := startDemo(t, b, editorOptions{})
 	r := e.rangeOf(demoURI, "4t+3")
-	done := e.run(e.action(demoURI, r, titleFormalize))
+	done := e.Start(e.action(demoURI, r, titleFormalize))
 	<-b.started
 	for i := 0; i < 50; i++ {
-		e.edit(demoURI, "open Nat\n", fmt.Sprintf("open Nat\n-- typed %d\n", i))
-		e.edit(demoURI, "theorem existing", "theorem existing")
+		e.Type(demoURI, "open Nat\n", fmt.Sprintf("open Nat\n-- typed %d\n", i))
+		e.Type(demoURI, "theorem existing", "theorem existing")
 	}
-	e.edit(demoURI, "n + 0 = n", "n + 0 = n ∧ True")
+	e.Type(demoURI, "n + 0 = n", "n + 0 = n ∧ True")
 	close(b.gate)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 	e.waitEnds("DRIFT: "+titleFormalize, 1)
-	text := e.text(demoURI)
+	text := e.TextOf(demoURI)
 	if strings.Count(text, "-- typed") != 50 || !strings.Contains(text, "n + 0 = n ∧ True") {
 		t.Fatalf("user edits lost:\n%s", text)
 	}
 	if !strings.Contains(text, "sum of two squares. -/\ntheorem model_name") {
 		t.Errorf("stub not right after the comment:\n%s", text)
 	}
-	e.waitFor("buffer text in the index", func() bool {
+	e.WaitFor("buffer text in the index", func() bool {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		return strings.Contains(b.buffers["/work/ws/DriftExample/Demo.lean"], "-- typed 49")
@@ -227,9 +227,9 @@ func TestCommentChangedRefuses(t *testing.T) {
 	b := newScripted()
 	b.gate = make(chan struct{})
 	e := startDemo(t, b, editorOptions{})
-	done := e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize))
+	done := e.Start(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize))
 	<-b.started
-	e.edit(demoURI, "4t+3", "4t+1")
+	e.Type(demoURI, "4t+3", "4t+1")
 	close(b.gate)
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -238,11 +238,11 @@ func TestCommentChangedRefuses(t *testing.T) {
 	if ends[0] != "Not applied: the text changed" {
 		t.Errorf("end = %q", ends[0])
 	}
-	e.waitFor("showMessage", func() bool { return len(e.Messages()) > 0 })
+	e.WaitFor("showMessage", func() bool { return len(e.Messages()) > 0 })
 	if !strings.Contains(e.Messages()[0], "changed or was removed") {
 		t.Errorf("message = %q", e.Messages()[0])
 	}
-	if strings.Contains(e.text(demoURI), "theorem prime") {
+	if strings.Contains(e.TextOf(demoURI), "theorem prime") {
 		t.Errorf("edit applied to a changed comment")
 	}
 }
@@ -252,12 +252,12 @@ func TestRejectedEditRetries(t *testing.T) {
 	b := newScripted()
 	e := startDemo(t, b, editorOptions{})
 	e.RejectEdits(1)
-	if err := <-e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)); err != nil {
+	if err := <-e.Start(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)); err != nil {
 		t.Fatal(err)
 	}
 	e.waitEnds("DRIFT: "+titleFormalize, 1)
-	if strings.Count(e.text(demoURI), "theorem model_name") != 1 {
-		t.Errorf("stub not inserted once:\n%s", e.text(demoURI))
+	if strings.Count(e.TextOf(demoURI), "theorem model_name") != 1 {
+		t.Errorf("stub not inserted once:\n%s", e.TextOf(demoURI))
 	}
 }
 
@@ -267,10 +267,10 @@ func TestCancelByProgressToken(t *testing.T) {
 	b.gate = make(chan struct{})
 	defer close(b.gate)
 	e := startDemo(t, b, editorOptions{})
-	done := e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize))
+	done := e.Start(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize))
 	<-b.started
 	tok := e.tokenOf("DRIFT: " + titleFormalize)
-	e.notify("window/workDoneProgress/cancel", map[string]any{"token": tok})
+	e.Tell("window/workDoneProgress/cancel", map[string]any{"token": tok})
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestCancelByProgressToken(t *testing.T) {
 	if ends[0] != "Cancelled" {
 		t.Errorf("end = %q", ends[0])
 	}
-	if e.text(demoURI) != demoText {
+	if e.TextOf(demoURI) != demoText {
 		t.Errorf("text changed after cancel")
 	}
 }
@@ -290,9 +290,9 @@ func TestTwoJobsOneComment(t *testing.T) {
 	b.gate = make(chan struct{})
 	e := startDemo(t, b, editorOptions{})
 	a := e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)
-	first := e.run(a)
+	first := e.Start(a)
 	<-b.started
-	second := e.run(a)
+	second := e.Start(a)
 	<-b.started
 	if err := <-first; err != nil {
 		t.Fatal(err)
@@ -305,7 +305,7 @@ func TestTwoJobsOneComment(t *testing.T) {
 	if !contains(ends, "Replaced by a newer request") {
 		t.Errorf("ends = %q", ends)
 	}
-	if n := strings.Count(e.text(demoURI), "theorem model_name"); n != 1 {
+	if n := strings.Count(e.TextOf(demoURI), "theorem model_name"); n != 1 {
 		t.Errorf("%d stubs inserted, want 1", n)
 	}
 }
@@ -315,10 +315,10 @@ func TestBoundedJobs(t *testing.T) {
 	b := newScripted()
 	b.gate = make(chan struct{})
 	e := startDemo(t, b, editorOptions{initOptions: map[string]any{"maxJobs": 1}})
-	d1 := e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize))
+	d1 := e.Start(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize))
 	<-b.started
-	d2 := e.run(e.action(demoURI, e.rangeOf(demoURI, "squared is even"), titleFormalize))
-	e.waitFor("queued job", func() bool {
+	d2 := e.Start(e.action(demoURI, e.rangeOf(demoURI, "squared is even"), titleFormalize))
+	e.WaitFor("queued job", func() bool {
 		for _, m := range e.progressMessages("DRIFT: " + titleFormalize) {
 			if strings.HasPrefix(m, "Queued behind 1") {
 				return true
@@ -341,13 +341,13 @@ func TestShutdownDuringJob(t *testing.T) {
 	b.gate = make(chan struct{})
 	defer close(b.gate)
 	e := startDemo(t, b, editorOptions{})
-	done := e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize))
+	done := e.Start(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize))
 	<-b.started
 	if code := e.shutdown(); code != 0 {
 		t.Errorf("exit code %d, want 0", code)
 	}
 	<-done
-	if e.text(demoURI) != demoText {
+	if e.TextOf(demoURI) != demoText {
 		t.Errorf("text changed by a job cancelled at shutdown")
 	}
 	b.mu.Lock()
@@ -363,21 +363,21 @@ func TestModelFails(t *testing.T) {
 	b := newScripted()
 	b.err = errModel
 	e := startDemo(t, b, editorOptions{})
-	if err := <-e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)); err != nil {
+	if err := <-e.Start(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)); err != nil {
 		t.Fatal(err)
 	}
 	ends := e.waitEnds("DRIFT: "+titleFormalize, 1)
 	if !strings.HasPrefix(ends[0], "Failed: model endpoint returned 500") {
 		t.Errorf("end = %q", ends[0])
 	}
-	e.waitFor("error message", func() bool { return len(e.Messages()) == 1 })
+	e.WaitFor("error message", func() bool { return len(e.Messages()) == 1 })
 	if e.Messages()[0] != "DRIFT: Formalize with DRIFT failed: "+errModel.Error() {
 		t.Errorf("message = %q", e.Messages()[0])
 	}
-	e.waitFor("the detail in the log", func() bool {
+	e.WaitFor("the detail in the log", func() bool {
 		return contains(e.Logs(), "drift: Formalize with DRIFT failed: "+errModel.Error())
 	})
-	if e.text(demoURI) != demoText {
+	if e.TextOf(demoURI) != demoText {
 		t.Errorf("text changed after a failure")
 	}
 }
@@ -389,13 +389,13 @@ func TestIndexProgressAndSymbols(t *testing.T) {
 	b.setReady(false)
 	e := startDemo(t, b, editorOptions{})
 	e.tokenOf("DRIFT: indexing library")
-	err := e.call("workspace/symbol", map[string]any{"query": "Prime"}, nil)
+	err := e.Ask("workspace/symbol", map[string]any{"query": "Prime"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "indexing, 30%") {
 		t.Errorf("symbol before ready: %v", err)
 	}
 	// A job started now waits for the index and says so.
-	done := e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titlePremises))
-	e.waitFor("waiting message", func() bool {
+	done := e.Start(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titlePremises))
+	e.WaitFor("waiting message", func() bool {
 		return contains(e.progressMessages("DRIFT: "+titlePremises), "Waiting for the library index: indexing, 30%")
 	})
 	b.setReady(true)
@@ -418,7 +418,7 @@ func TestIndexProgressAndSymbols(t *testing.T) {
 			} `json:"range"`
 		} `json:"location"`
 	}
-	if err := e.call("workspace/symbol", map[string]any{"query": "Prime"}, &syms); err != nil {
+	if err := e.Ask("workspace/symbol", map[string]any{"query": "Prime"}, &syms); err != nil {
 		t.Fatal(err)
 	}
 	if len(syms) != 2 || syms[0].Name != "Nat.Prime" || syms[0].Location.URI != "file:///work/ws/.lake/packages/mathlib/Mathlib/Data/Nat/Prime/Defs.lean" || syms[0].Location.Range.Start.Line != 40 {
@@ -434,7 +434,7 @@ func TestSettingsSources(t *testing.T) {
 		initOptions: map[string]any{"llm": map[string]any{"model": "init-model"}, "pipeline": map[string]any{"m": 5}},
 		config:      map[string]any{"llm": map[string]any{"baseUrl": "http://127.0.0.1:9/v1"}},
 	})
-	e.waitFor("backend opened", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.settings) > 0 })
+	e.WaitFor("backend opened", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.settings) > 0 })
 	b.mu.Lock()
 	s := b.settings[0]
 	b.mu.Unlock()
@@ -442,8 +442,8 @@ func TestSettingsSources(t *testing.T) {
 		t.Errorf("settings = %+v", s)
 	}
 	e.SetConfig([]byte(`{"llm": {"baseUrl": "http://127.0.0.1:9/v1", "model": "changed"}, "pipeline": {"samples": 2}}`))
-	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
-	e.waitFor("reconfigured", func() bool {
+	e.Tell("workspace/didChangeConfiguration", map[string]any{"settings": nil})
+	e.WaitFor("reconfigured", func() bool {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		last := b.settings[len(b.settings)-1]
@@ -458,7 +458,7 @@ func TestActionsOnlyFilter(t *testing.T) {
 	e := startDemo(t, b, editorOptions{})
 	var out []codeAction
 	r := e.rangeOf(demoURI, "4t+3")
-	if err := e.call("textDocument/codeAction", map[string]any{
+	if err := e.Ask("textDocument/codeAction", map[string]any{
 		"textDocument": map[string]any{"uri": demoURI}, "range": toRange(r),
 		"context": map[string]any{"diagnostics": []any{}, "only": []string{"quickfix"}},
 	}, &out); err != nil || len(out) != 0 {
@@ -477,11 +477,11 @@ func TestActionsOnlyFilter(t *testing.T) {
 // TestNoBackend runs the server without a backend.
 func TestNoBackend(t *testing.T) {
 	e := newEditor(t, editorOptions{})
-	e.open(demoURI, demoText)
-	if err := <-e.run(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)); err != nil {
+	e.OpenDoc(demoURI, demoText)
+	if err := <-e.Start(e.action(demoURI, e.rangeOf(demoURI, "4t+3"), titleFormalize)); err != nil {
 		t.Fatal(err)
 	}
-	e.waitFor("message", func() bool { return len(e.Messages()) == 1 })
+	e.WaitFor("message", func() bool { return len(e.Messages()) == 1 })
 	if !strings.Contains(e.Messages()[0], "no library index is configured") {
 		t.Errorf("message = %q", e.Messages()[0])
 	}
@@ -493,11 +493,11 @@ func TestInsertedStubDiagnostics(t *testing.T) {
 	b := newScripted()
 	b.stub = "theorem NAME (x : ℕ) : FooBaz x := by sorry"
 	e := startDemo(t, b, editorOptions{})
-	if err := <-e.run(e.action(demoURI, collapse(e.rangeOf(demoURI, "4t+3")), titleFormalize)); err != nil {
+	if err := <-e.Start(e.action(demoURI, collapse(e.rangeOf(demoURI, "4t+3")), titleFormalize)); err != nil {
 		t.Fatal(err)
 	}
 	e.waitEnds("DRIFT: "+titleFormalize, 1)
-	e.waitFor("diagnostic on the stub", func() bool { return len(e.Diagnostics(demoURI)) == 1 })
+	e.WaitFor("diagnostic on the stub", func() bool { return len(e.Diagnostics(demoURI)) == 1 })
 	d := e.Diagnostics(demoURI)[0]
 	r := d["range"].(map[string]any)["start"].(map[string]any)
 	if d["source"] != "drift" || r["line"] != float64(5) || r["character"] != float64(29) {

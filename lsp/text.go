@@ -2,20 +2,16 @@ package lsp
 
 import (
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
-// Pos is a position in LSP coordinates: a 0-based line and a 0-based column
-// counted in UTF-16 code units.
-type Pos struct {
-	Line, Char int
-}
+// Pos is a position in LSP coordinates (leansrc.Pos: a 0-based line and a
+// 0-based column counted in UTF-16 code units).
+type Pos = leansrc.Pos
 
-// Span is a half-open range in LSP coordinates.
-type Span struct {
-	Start, End Pos
-}
+// Span is a half-open range in LSP coordinates (leansrc.Range).
+type Span = leansrc.Range
 
 // Document is the server's copy of one open editor buffer.
 type Document struct {
@@ -29,10 +25,12 @@ type Document struct {
 	// sends out-of-order version numbers.
 	Rev  uint64
 	Text string
-	// lines holds the byte offset at which each line starts.
-	lines []int
-	// comments caches scanComments(Text) (nil until first needed).
+	// lines converts between byte offsets and positions of Text.
+	lines *leansrc.LineIndex
+	// comments caches scanComments(Text) and commands leansrc.Commands(Text)
+	// (nil until first needed).
 	comments []comment
+	commands []leansrc.Command
 }
 
 // Comments returns the comments of the text, computed once per revision.
@@ -46,6 +44,18 @@ func (d *Document) Comments() []comment {
 	return d.comments
 }
 
+// Commands returns the commands of the text (leansrc's parser), computed
+// once per revision.
+func (d *Document) Commands() []leansrc.Command {
+	if d.commands == nil {
+		d.commands = leansrc.Commands([]byte(d.Text))
+		if d.commands == nil {
+			d.commands = []leansrc.Command{}
+		}
+	}
+	return d.commands
+}
+
 func newDocument(uri, lang string, version int32, text string) *Document {
 	d := &Document{URI: uri, LanguageID: lang, Version: version, Text: text}
 	d.index()
@@ -53,115 +63,25 @@ func newDocument(uri, lang string, version int32, text string) *Document {
 }
 
 func (d *Document) index() {
-	d.lines = lineStarts(d.Text)
-	d.comments = nil
-}
-
-// lineStarts returns the byte offset of the start of each line of text. A
-// line ends at "\n", "\r\n" or a lone "\r", as the LSP specification says.
-func lineStarts(text string) []int {
-	starts := []int{0}
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
-			starts = append(starts, i+1)
-		case '\r':
-			if i+1 < len(text) && text[i+1] == '\n' {
-				i++
-			}
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
+	d.lines = leansrc.NewLineIndex([]byte(d.Text))
+	d.comments, d.commands = nil, nil
 }
 
 // lineEnd returns the byte offset of the end of line l, before its line
 // terminator.
-func (d *Document) lineEnd(l int) int {
-	if l+1 < len(d.lines) {
-		end := d.lines[l+1]
-		if end > 0 && d.Text[end-1] == '\n' {
-			end--
-		}
-		if end > d.lines[l] && d.Text[end-1] == '\r' {
-			end--
-		}
-		return end
-	}
-	return len(d.Text)
-}
+func (d *Document) lineEnd(l int) int { return d.lines.LineEnd(l) }
 
-// Offset converts an LSP position into a byte offset into Text. Positions
-// past the end of a line clamp to the line's end, lines past the end of the
-// document clamp to the end of the text, and a position inside a surrogate
-// pair clamps to the start of the character.
-func (d *Document) Offset(p Pos) int {
-	if p.Line < 0 {
-		return 0
-	}
-	if p.Line >= len(d.lines) {
-		return len(d.Text)
-	}
-	start, end := d.lines[p.Line], d.lineEnd(p.Line)
-	units := 0
-	for i := start; i < end; {
-		if units >= p.Char {
-			return i
-		}
-		r, size := utf8.DecodeRuneInString(d.Text[i:end])
-		n := 1
-		if r >= 0x10000 && r != utf8.RuneError {
-			n = 2
-		}
-		if units+n > p.Char {
-			return i
-		}
-		units += n
-		i += size
-	}
-	return end
-}
+// Offset converts an LSP position into a byte offset into Text
+// (leansrc.LineIndex.Offset: clamped to the line and the text, a position
+// inside a surrogate pair to the start of its character).
+func (d *Document) Offset(p Pos) int { return d.lines.Offset(p) }
 
 // Position converts a byte offset into an LSP position; offsets are clamped
 // to the text.
-func (d *Document) Position(off int) Pos {
-	if off < 0 {
-		off = 0
-	}
-	if off > len(d.Text) {
-		off = len(d.Text)
-	}
-	// Binary search for the line containing off.
-	lo, hi := 0, len(d.lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if d.lines[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	line := lo
-	end := d.lineEnd(line)
-	if off > end {
-		off = end
-	}
-	return Pos{Line: line, Char: utf16Len(d.Text[d.lines[line]:off])}
-}
-
-// utf16Len returns the length of s in UTF-16 code units.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
-}
+func (d *Document) Position(off int) Pos { return d.lines.Pos(off) }
 
 // SpanOf returns the LSP range of the byte range [start, end).
-func (d *Document) SpanOf(start, end int) Span {
-	return Span{Start: d.Position(start), End: d.Position(end)}
-}
+func (d *Document) SpanOf(start, end int) Span { return d.lines.Range(start, end) }
 
 // Change is one content change of a didChange notification: a replacement
 // of Range (nil for the whole document) by Text.
@@ -199,29 +119,20 @@ func (d *Document) Apply(version int32, changes []Change) {
 // LineText returns the text of line l without its terminator ("" when out of
 // range).
 func (d *Document) LineText(l int) string {
-	if l < 0 || l >= len(d.lines) {
+	if l < 0 || l >= d.lines.LineCount() {
 		return ""
 	}
-	return d.Text[d.lines[l]:d.lineEnd(l)]
+	return d.Text[d.lines.LineStart(l):d.lines.LineEnd(l)]
 }
 
 // LineCount returns the number of lines of the document.
-func (d *Document) LineCount() int { return len(d.lines) }
+func (d *Document) LineCount() int { return d.lines.LineCount() }
 
 // LineStart returns the byte offset of the start of line l, clamped.
-func (d *Document) LineStart(l int) int {
-	if l < 0 {
-		return 0
-	}
-	if l >= len(d.lines) {
-		return len(d.Text)
-	}
-	return d.lines[l]
-}
+func (d *Document) LineStart(l int) int { return d.lines.LineStart(l) }
 
 // clone returns a snapshot of the document that later changes do not touch.
 func (d *Document) clone() *Document {
-	c := *d
-	c.lines = append([]int(nil), d.lines...)
+	c := *d // lines is never modified, only replaced
 	return &c
 }

@@ -16,17 +16,17 @@ func TestOffsetPosition(t *testing.T) {
 		off  int
 		back Pos // Position(off)
 	}{
-		{Pos{0, 0}, 0, Pos{0, 0}},
-		{Pos{0, 2}, 2, Pos{0, 2}},
-		{Pos{0, 3}, 2, Pos{0, 2}}, // inside the surrogate pair of 𝔽
-		{Pos{0, 4}, 6, Pos{0, 4}},
-		{Pos{0, 5}, 7, Pos{0, 5}},
-		{Pos{0, 99}, 7, Pos{0, 5}}, // past the end of the line: clamps before \r\n
-		{Pos{1, 1}, 11, Pos{1, 1}},
-		{Pos{2, 5}, 13, Pos{2, 0}},
-		{Pos{3, 4}, 18, Pos{3, 4}},
-		{Pos{40, 0}, 18, Pos{3, 4}}, // past the last line
-		{Pos{-1, 0}, 0, Pos{0, 0}},
+		{Pos{Line: 0, Character: 0}, 0, Pos{Line: 0, Character: 0}},
+		{Pos{Line: 0, Character: 2}, 2, Pos{Line: 0, Character: 2}},
+		{Pos{Line: 0, Character: 3}, 2, Pos{Line: 0, Character: 2}}, // inside the surrogate pair of 𝔽
+		{Pos{Line: 0, Character: 4}, 6, Pos{Line: 0, Character: 4}},
+		{Pos{Line: 0, Character: 5}, 7, Pos{Line: 0, Character: 5}},
+		{Pos{Line: 0, Character: 99}, 7, Pos{Line: 0, Character: 5}}, // past the end of the line: clamps before \r\n
+		{Pos{Line: 1, Character: 1}, 11, Pos{Line: 1, Character: 1}},
+		{Pos{Line: 2, Character: 5}, 13, Pos{Line: 2, Character: 0}},
+		{Pos{Line: 3, Character: 4}, 18, Pos{Line: 3, Character: 4}},
+		{Pos{Line: 40, Character: 0}, 18, Pos{Line: 3, Character: 4}}, // past the last line
+		{Pos{Line: -1, Character: 0}, 0, Pos{Line: 0, Character: 0}},
 	}
 	for _, c := range cases {
 		if got := d.Offset(c.pos); got != c.off {
@@ -45,16 +45,16 @@ func TestApplyChanges(t *testing.T) {
 		changes []Change
 		want    string
 	}{
-		{"insert", "hello\nworld", []Change{{Range: &Span{Pos{1, 0}, Pos{1, 0}}, Text: "big "}}, "hello\nbig world"},
-		{"replace across lines", "a\nb\nc", []Change{{Range: &Span{Pos{0, 1}, Pos{2, 0}}, Text: "-"}}, "a-c"},
+		{"insert", "hello\nworld", []Change{{Range: &Span{Start: Pos{Line: 1, Character: 0}, End: Pos{Line: 1, Character: 0}}, Text: "big "}}, "hello\nbig world"},
+		{"replace across lines", "a\nb\nc", []Change{{Range: &Span{Start: Pos{Line: 0, Character: 1}, End: Pos{Line: 2, Character: 0}}, Text: "-"}}, "a-c"},
 		{"whole document", "x", []Change{{Text: "y"}}, "y"},
 		{"sequence", "abc", []Change{
-			{Range: &Span{Pos{0, 3}, Pos{0, 3}}, Text: "d"},
-			{Range: &Span{Pos{0, 0}, Pos{0, 1}}, Text: ""},
+			{Range: &Span{Start: Pos{Line: 0, Character: 3}, End: Pos{Line: 0, Character: 3}}, Text: "d"},
+			{Range: &Span{Start: Pos{Line: 0, Character: 0}, End: Pos{Line: 0, Character: 1}}, Text: ""},
 		}, "bcd"},
-		{"reversed range", "abcdef", []Change{{Range: &Span{Pos{0, 4}, Pos{0, 1}}, Text: "X"}}, "aXef"},
-		{"past the end", "ab\ncd", []Change{{Range: &Span{Pos{0, 50}, Pos{9, 9}}, Text: "!"}}, "ab!"},
-		{"utf-16 columns", "α𝔽β", []Change{{Range: &Span{Pos{0, 1}, Pos{0, 3}}, Text: "F"}}, "αFβ"},
+		{"reversed range", "abcdef", []Change{{Range: &Span{Start: Pos{Line: 0, Character: 4}, End: Pos{Line: 0, Character: 1}}, Text: "X"}}, "aXef"},
+		{"past the end", "ab\ncd", []Change{{Range: &Span{Start: Pos{Line: 0, Character: 50}, End: Pos{Line: 9, Character: 9}}, Text: "!"}}, "ab!"},
+		{"utf-16 columns", "α𝔽β", []Change{{Range: &Span{Start: Pos{Line: 0, Character: 1}, End: Pos{Line: 0, Character: 3}}, Text: "F"}}, "αFβ"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -67,14 +67,6 @@ func TestApplyChanges(t *testing.T) {
 				t.Errorf("version %d rev %d", d.Version, d.Rev)
 			}
 		})
-	}
-}
-
-func TestUTF16Len(t *testing.T) {
-	for s, want := range map[string]int{"": 0, "abc": 3, "ℕ": 1, "𝔽": 2, "\xff": 1} {
-		if got := utf16Len(s); got != want {
-			t.Errorf("utf16Len(%q) = %d, want %d", s, got, want)
-		}
 	}
 }
 
@@ -100,17 +92,17 @@ func TestFindTarget(t *testing.T) {
 		stmt string
 		ok   bool
 	}{
-		{"docstring", Span{Pos{0, 8}, Pos{0, 8}}, KindDocComment, "A docstring about primes.", true},
-		{"inside string", Span{Pos{1, 16}, Pos{1, 16}}, "", "", false},
-		{"nested block", Span{Pos{2, 25}, Pos{2, 25}}, KindBlockComment, "outer /- nested -/ still outer", true},
-		{"run of lines", Span{Pos{4, 1}, Pos{4, 1}}, KindLineComments, "first line\nsecond line", true},
-		{"start of run line", Span{Pos{3, 0}, Pos{3, 0}}, KindLineComments, "first line\nsecond line", true},
-		{"trailing comment", Span{Pos{5, 6}, Pos{5, 6}}, KindLineComments, "trailing", true},
-		{"lone run", Span{Pos{6, 4}, Pos{6, 4}}, KindLineComments, "separate run", true},
-		{"code", Span{Pos{7, 3}, Pos{7, 3}}, "", "", false},
-		{"selection", Span{Pos{7, 8}, Pos{7, 15}}, KindSelection, "t : Tru", true},
-		{"multi-line docstring", Span{Pos{9, 4}, Pos{9, 4}}, KindDocComment, "multi\nline", true},
-		{"past the end", Span{Pos{99, 0}, Pos{99, 0}}, KindDocComment, "multi\nline", true},
+		{"docstring", Span{Start: Pos{Line: 0, Character: 8}, End: Pos{Line: 0, Character: 8}}, KindDocComment, "A docstring about primes.", true},
+		{"inside string", Span{Start: Pos{Line: 1, Character: 16}, End: Pos{Line: 1, Character: 16}}, "", "", false},
+		{"nested block", Span{Start: Pos{Line: 2, Character: 25}, End: Pos{Line: 2, Character: 25}}, KindBlockComment, "outer /- nested -/ still outer", true},
+		{"run of lines", Span{Start: Pos{Line: 4, Character: 1}, End: Pos{Line: 4, Character: 1}}, KindLineComments, "first line\nsecond line", true},
+		{"start of run line", Span{Start: Pos{Line: 3, Character: 0}, End: Pos{Line: 3, Character: 0}}, KindLineComments, "first line\nsecond line", true},
+		{"trailing comment", Span{Start: Pos{Line: 5, Character: 6}, End: Pos{Line: 5, Character: 6}}, KindLineComments, "trailing", true},
+		{"lone run", Span{Start: Pos{Line: 6, Character: 4}, End: Pos{Line: 6, Character: 4}}, KindLineComments, "separate run", true},
+		{"code", Span{Start: Pos{Line: 7, Character: 3}, End: Pos{Line: 7, Character: 3}}, "", "", false},
+		{"selection", Span{Start: Pos{Line: 7, Character: 8}, End: Pos{Line: 7, Character: 15}}, KindSelection, "t : Tru", true},
+		{"multi-line docstring", Span{Start: Pos{Line: 9, Character: 4}, End: Pos{Line: 9, Character: 4}}, KindDocComment, "multi\nline", true},
+		{"past the end", Span{Start: Pos{Line: 99, Character: 0}, End: Pos{Line: 99, Character: 0}}, KindDocComment, "multi\nline", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -12,7 +12,12 @@ import (
 func (s *server) DidOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	u := string(p.TextDocument.URI)
 	s.mu.Lock()
-	s.docs[u] = newDocument(u, string(p.TextDocument.LanguageID), p.TextDocument.Version, p.TextDocument.Text)
+	st := s.docs[u]
+	if st == nil {
+		st = &docState{}
+		s.docs[u] = st
+	}
+	st.doc = newDocument(u, string(p.TextDocument.LanguageID), p.TextDocument.Version, p.TextDocument.Text)
 	s.mu.Unlock()
 	s.scheduleBufferUpdate(u)
 	return nil
@@ -32,16 +37,16 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		}
 	}
 	s.mu.Lock()
-	d := s.docs[u]
-	if d == nil {
+	st := s.docs[u]
+	if st == nil {
 		s.mu.Unlock()
 		s.log.Warnf("drift: didChange for a document that is not open: %s", u)
 		return nil
 	}
-	if p.TextDocument.Version <= d.Version {
-		s.log.Debugf("drift: %s: version %d after %d (applied in arrival order)", u, p.TextDocument.Version, d.Version)
+	if p.TextDocument.Version <= st.doc.Version {
+		s.log.Debugf("drift: %s: version %d after %d (applied in arrival order)", u, p.TextDocument.Version, st.doc.Version)
 	}
-	d.Apply(p.TextDocument.Version, changes)
+	st.doc.Apply(p.TextDocument.Version, changes)
 	s.mu.Unlock()
 	s.scheduleBufferUpdate(u)
 	return nil
@@ -51,17 +56,9 @@ func (s *server) DidChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	u := string(p.TextDocument.URI)
 	s.mu.Lock()
-	delete(s.docs, u)
-	delete(s.tracked, u)
-	delete(s.commentDiags, u)
-	delete(s.parsed, u)
-	delete(s.indexed, u)
-	delete(s.found, u)
-	for _, k := range []string{u, indexTimer + u} {
-		if t := s.timers[k]; t != nil {
-			t.Stop()
-			delete(s.timers, k)
-		}
+	if st := s.docs[u]; st != nil {
+		st.stopTimers()
+		delete(s.docs, u)
 	}
 	s.mu.Unlock()
 	if b := s.currentBackend(); b != nil {
@@ -72,9 +69,6 @@ func (s *server) DidClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	return nil
 }
 
-// indexTimer prefixes the timers map key of a document's index update.
-const indexTimer = "index\x00"
-
 // scheduleBufferUpdate feeds the buffer to the index — at once after a
 // quiet spell of the index debounce, else when edits pause that long — and
 // refreshes drift's diagnostics after the (longer) debounce delay. The
@@ -83,20 +77,21 @@ const indexTimer = "index\x00"
 func (s *server) scheduleBufferUpdate(u string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closing {
+	st := s.docs[u]
+	if s.closing || st == nil {
 		return
 	}
-	if t := s.timers[u]; t != nil {
-		t.Stop()
+	if st.refresh != nil {
+		st.refresh.Stop()
 	}
-	s.timers[u] = time.AfterFunc(s.opts.Debounce, func() { s.spawn(func() { s.bufferChanged(u) }) })
+	st.refresh = time.AfterFunc(s.opts.Debounce, func() { s.spawn(func() { s.bufferChanged(u) }) })
 	waiting := false
-	if t := s.timers[indexTimer+u]; t != nil {
-		waiting = t.Stop()
+	if st.feed != nil {
+		waiting = st.feed.Stop()
 	}
-	if !waiting && time.Since(s.indexed[u]) >= s.opts.IndexDebounce {
-		delete(s.timers, indexTimer+u)
-		s.indexed[u] = time.Now()
+	if !waiting && time.Since(st.fed) >= s.opts.IndexDebounce {
+		st.feed = nil
+		st.fed = time.Now()
 		s.wg.Add(1) // as spawn does; s.mu is held and s.closing false
 		go func() {
 			defer s.wg.Done()
@@ -104,15 +99,15 @@ func (s *server) scheduleBufferUpdate(u string) {
 		}()
 		return
 	}
-	s.timers[indexTimer+u] = time.AfterFunc(s.opts.IndexDebounce, func() { s.spawn(func() { s.indexBuffer(u) }) })
+	st.feed = time.AfterFunc(s.opts.IndexDebounce, func() { s.spawn(func() { s.indexBuffer(u) }) })
 }
 
 // indexBuffer feeds the text of u to the index (which applies it in its
 // own goroutine: this never waits for indexing).
 func (s *server) indexBuffer(u string) {
 	s.mu.Lock()
-	if _, open := s.docs[u]; open {
-		s.indexed[u] = time.Now()
+	if st := s.docs[u]; st != nil {
+		st.fed = time.Now()
 	}
 	s.mu.Unlock()
 	s.feedMu.Lock()
@@ -132,28 +127,17 @@ func (s *server) indexBuffer(u string) {
 // comment features after an edit of u.
 func (s *server) bufferChanged(u string) {
 	s.mu.Lock()
-	d := s.docs[u]
-	var snap *Document
-	if d != nil {
-		snap = d.clone()
+	st := s.docs[u]
+	names := 0
+	if st != nil {
+		names = len(st.checks)
 	}
-	names := len(s.tracked[u])
 	s.mu.Unlock()
-	if snap == nil {
+	if st == nil {
 		return
 	}
 	if names > 0 {
 		s.refreshDiagnostics(u)
 	}
 	s.refreshComments(u)
-}
-
-// snapshot returns a copy of the open document u, or nil.
-func (s *server) snapshot(u string) *Document {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d := s.docs[u]; d != nil {
-		return d.clone()
-	}
-	return nil
 }

@@ -203,10 +203,14 @@ func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) 
 	return b, nil
 }
 
-// Comments implements lsp.Backend: nil until the index is ready and the
-// names that the library's code uses have been read (a few seconds on
-// Mathlib, in the background); then the checker over the latest snapshot.
-func (b *driftBackend) Comments() *docref.Checker {
+// Comments implements lsp.Backend with docChecker (comments.go).
+func (b *driftBackend) Comments() lsp.CommentChecker { return newCommentChecker(b.docChecker()) }
+
+// docChecker returns nil until the index is ready and the names that the
+// library's code uses have been read (a few seconds on Mathlib, in the
+// background); then the checker of names in comments over the latest
+// snapshot.
+func (b *driftBackend) docChecker() *docref.Checker {
 	b.mu.Lock()
 	c := b.comments
 	b.mu.Unlock()
@@ -392,7 +396,7 @@ func (b *driftBackend) symbol(d *library.Decl) lsp.Symbol {
 	}
 	return lsp.Symbol{
 		Name: d.Name, Kind: string(d.Kind), Signature: d.Signature, Path: path, Container: d.Module,
-		Range: lsp.Span{Start: lsp.Pos{Line: d.Range.Start.Line, Char: d.Range.Start.Character}, End: lsp.Pos{Line: d.Range.End.Line, Char: d.Range.End.Character}},
+		Range: d.Range,
 	}
 }
 
@@ -407,7 +411,7 @@ func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, 
 		return nil, err
 	}
 	summary := fmt.Sprintf("%d candidate(s), %d premise(s), %d model call(s)", len(res.Candidates), len(res.Premises), res.Usage.Calls)
-	return &lsp.Formalized{Stub: res.Stub, Summary: summary, Report: res.Report}, nil
+	return &lsp.Formalized{Stub: res.Stub, Summary: summary, Report: checkReport(res.Report)}, nil
 }
 
 // formalize runs the pipeline on req as one job: the bundled local model's
@@ -474,7 +478,11 @@ func (b *driftBackend) Check(ctx context.Context, header, decl string, report pr
 	b.mu.Lock()
 	checker := b.checker
 	b.mu.Unlock()
-	return checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: stub, Progress: report})
+	rep, err := checker.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: stub, Progress: report})
+	if err != nil {
+		return nil, err
+	}
+	return checkReport(rep), nil
 }
 
 // statementStub replaces the proof of a theorem or example by sorry, so

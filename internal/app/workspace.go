@@ -105,7 +105,7 @@ func (w *Workspace) comments(ctx context.Context) (*docref.Checker, error) {
 	}
 	for {
 		changed := w.b.CommentsChanged()
-		if c := w.b.Comments(); c != nil {
+		if c := w.b.docChecker(); c != nil {
 			return c, nil
 		}
 		select {

@@ -241,7 +241,7 @@ func (c *Checker) refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 	var out []Ref
 	for _, cm := range comments {
 		from, to := commentBody(src, cm)
-		spans := codeSpans(src, from, to)
+		spans := leansrc.CodeSpans(src, from, to)
 		if len(spans) == 0 || historical(src[from:to]) || commentedOut(src[from:to]) {
 			continue
 		}
@@ -256,7 +256,7 @@ func (c *Checker) refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 		first := len(out)
 		for _, s := range spans {
 			ids, whole := refsIn(src, s)
-			if len(ids) > 0 && hypothetical(lineOf(src, s.start)) {
+			if len(ids) > 0 && hypothetical(lineOf(src, s.Start)) {
 				continue
 			}
 			for _, t := range ids {
@@ -320,8 +320,8 @@ func (c *Checker) namespace(r *Ref, name string) bool {
 // of the comment body src[from:to], scanned with the Lean lexer.
 func fencedIdents(src []byte, from, to int) map[string]bool {
 	var set map[string]bool
-	for _, b := range fencedBlocks(src, from, to) {
-		toks, _ := leansrc.Scan(src[b.start:b.end])
+	for _, b := range leansrc.FencedBlocks(src, from, to) {
+		toks, _ := leansrc.Scan(src[b.Start:b.End])
 		for _, t := range toks {
 			if t.Kind != leansrc.TokIdent {
 				continue
@@ -329,7 +329,7 @@ func fencedIdents(src []byte, from, to int) map[string]bool {
 			if set == nil {
 				set = map[string]bool{}
 			}
-			set[string(src[b.start+int(t.Start):b.start+int(t.End)])] = true
+			set[string(src[b.Start+int(t.Start):b.Start+int(t.End)])] = true
 		}
 	}
 	return set
@@ -368,12 +368,8 @@ func ownDecls(decls []*library.Decl) []*library.Decl {
 			out = append(out, d)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return before(out[i].Range.Start, out[j].Range.Start) })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start.Before(out[j].Range.Start) })
 	return out
-}
-
-func before(a, b library.Position) bool {
-	return a.Line < b.Line || (a.Line == b.Line && a.Character < b.Character)
 }
 
 // documented returns the declaration a comment belongs to: for a docstring,
@@ -383,16 +379,15 @@ func documented(decls []*library.Decl, cm Comment, lines *leansrc.LineIndex) *li
 	if cm.Kind == leansrc.TokModDoc {
 		return nil
 	}
-	p := lines.Pos(cm.End)
-	end := library.Position{Line: p.Line, Character: p.Character}
-	i := sort.Search(len(decls), func(i int) bool { return !before(decls[i].Range.Start, end) })
+	end := lines.Pos(cm.End)
+	i := sort.Search(len(decls), func(i int) bool { return !decls[i].Range.Start.Before(end) })
 	if cm.Kind == leansrc.TokDoc {
 		if i < len(decls) {
 			return decls[i]
 		}
 		return nil
 	}
-	if i > 0 && before(end, decls[i-1].Range.End) {
+	if i > 0 && end.Before(decls[i-1].Range.End) {
 		return decls[i-1]
 	}
 	return nil

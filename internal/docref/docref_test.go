@@ -131,38 +131,16 @@ func TestFixRefusesCodeEdits(t *testing.T) {
 	}
 }
 
-func TestCodeSpans(t *testing.T) {
-	tests := []struct {
-		text string
-		want []string
-	}{
-		{"a `x` b ``y`z`` c", []string{"x", "y`z"}},
-		{"unclosed `x", nil},
-		{"```\n`inside`\n```\n`after`", []string{"after"}},
-		{"`a\nb`", []string{"a\nb"}},
-	}
-	for _, tt := range tests {
-		src := []byte(tt.text)
-		var got []string
-		for _, s := range codeSpans(src, 0, len(src)) {
-			got = append(got, string(src[s.start:s.end]))
-		}
-		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
-			t.Errorf("%q: got %q, want %q", tt.text, got, tt.want)
-		}
-	}
-}
-
 func TestRefsInSkipsNonLean(t *testing.T) {
 	for _, text := range []string{`\frac{a}{b}`, "Mathlib/Data/Nat.lean", "https://x.org", "#check foo", "@[simp]",
 		"$x$", "Set.Ic*.orderBot", "theorem foo : True"} {
 		src := []byte(text)
-		if ids, _ := refsIn(src, span{0, len(src)}); len(ids) != 0 {
+		if ids, _ := refsIn(src, leansrc.ByteSpan{Start: 0, End: len(src)}); len(ids) != 0 {
 			t.Errorf("%q: got references %d", text, len(ids))
 		}
 	}
 	src := []byte("f (Nat.succ n) + g.1")
-	ids, whole := refsIn(src, span{0, len(src)})
+	ids, whole := refsIn(src, leansrc.ByteSpan{Start: 0, End: len(src)})
 	var got []string
 	for _, t := range ids {
 		got = append(got, string(src[t.Start:t.End]))

@@ -36,124 +36,6 @@ func Comments(src []byte) (comments []Comment, code []leansrc.Token) {
 	return comments, code
 }
 
-// span is one backtick code span inside a comment: the byte range of its
-// content in the file.
-type span struct {
-	start, end int
-}
-
-// codeSpans returns the Markdown code spans of the comment text
-// src[from:to]: a run of N backticks opens a span that the next run of
-// exactly N backticks closes. Fenced code blocks (lines starting with ```)
-// are skipped whole: they hold code, not references.
-func codeSpans(src []byte, from, to int) []span {
-	var out []span
-	i := from
-	fenced := false
-	for i < to {
-		if atLineStart(src, from, i) {
-			j := i
-			for j < to && (src[j] == ' ' || src[j] == '\t') {
-				j++
-			}
-			if bytes.HasPrefix(src[j:to], []byte("```")) || bytes.HasPrefix(src[j:to], []byte("~~~")) {
-				fenced = !fenced
-				i = lineEnd(src, j, to)
-				continue
-			}
-		}
-		if fenced {
-			i = lineEnd(src, i, to)
-			continue
-		}
-		if src[i] != '`' {
-			i++
-			continue
-		}
-		n := run(src, i, to)
-		closeAt := -1
-		for j := i + n; j < to; {
-			if src[j] != '`' {
-				if fenceLine(src, from, j, to) {
-					break // a span never runs into a fence
-				}
-				j++
-				continue
-			}
-			m := run(src, j, to)
-			if m == n {
-				closeAt = j
-				break
-			}
-			j += m
-		}
-		if closeAt < 0 {
-			i += n
-			continue
-		}
-		out = append(out, span{i + n, closeAt})
-		i = closeAt + n
-	}
-	return out
-}
-
-func run(src []byte, i, to int) int {
-	n := 0
-	for i+n < to && src[i+n] == '`' {
-		n++
-	}
-	return n
-}
-
-func atLineStart(src []byte, from, i int) bool {
-	return i == from || src[i-1] == '\n'
-}
-
-func lineEnd(src []byte, i, to int) int {
-	for i < to && src[i] != '\n' {
-		i++
-	}
-	if i < to {
-		i++
-	}
-	return i
-}
-
-// fencedBlocks returns the contents of the fenced (``` or ~~~) code blocks
-// of the comment body src[from:to], the parts codeSpans skips.
-func fencedBlocks(src []byte, from, to int) []span {
-	var out []span
-	start := -1
-	for i := from; i < to; {
-		j := i
-		for j < to && (src[j] == ' ' || src[j] == '\t') {
-			j++
-		}
-		next := lineEnd(src, i, to)
-		if bytes.HasPrefix(src[j:to], []byte("```")) || bytes.HasPrefix(src[j:to], []byte("~~~")) {
-			if start < 0 {
-				start = next
-			} else {
-				out = append(out, span{start: start, end: i})
-				start = -1
-			}
-		}
-		i = next
-	}
-	return out
-}
-
-// fenceLine reports whether offset j starts a line that opens a fence.
-func fenceLine(src []byte, from, j, to int) bool {
-	if !atLineStart(src, from, j) {
-		return false
-	}
-	for j < to && (src[j] == ' ' || src[j] == '\t') {
-		j++
-	}
-	return bytes.HasPrefix(src[j:to], []byte("```"))
-}
-
 // commentBody returns the byte range of a comment's text without its
 // delimiters.
 func commentBody(src []byte, c Comment) (int, int) {
@@ -182,8 +64,8 @@ var notCode = []string{"#", "@[", "set_option", "import ", "open ", "namespace "
 // identifiers to resolve: the whole span when it is one identifier, else the
 // identifiers of the expression. Spans that are not Lean (LaTeX, paths,
 // URLs, commands, attributes) yield nothing.
-func refsIn(src []byte, s span) (ids []leansrc.Token, whole bool) {
-	text := src[s.start:s.end]
+func refsIn(src []byte, s leansrc.ByteSpan) (ids []leansrc.Token, whole bool) {
+	text := src[s.Start:s.End]
 	trimmed := strings.TrimSpace(string(text))
 	if trimmed == "" || strings.ContainsAny(trimmed, "\\$\"") || strings.Contains(trimmed, "://") {
 		return nil, false
@@ -206,8 +88,8 @@ func refsIn(src []byte, s span) (ids []leansrc.Token, whole bool) {
 		}
 	}
 	for i := range toks {
-		toks[i].Start += int32(s.start)
-		toks[i].End += int32(s.start)
+		toks[i].Start += int32(s.Start)
+		toks[i].End += int32(s.Start)
 	}
 	if len(toks) == 1 && toks[0].Kind == leansrc.TokIdent {
 		return toks, true

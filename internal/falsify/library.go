@@ -118,7 +118,7 @@ func (a *libAdapter) scopeOf(d *library.Decl) *leansrc.Scope {
 	if pf == nil {
 		return nil
 	}
-	off := pf.lines.Offset(leansrc.Pos{Line: d.Range.Start.Line, Character: d.Range.Start.Character})
+	off := pf.lines.Offset(d.Range.Start)
 	sc, _ := pf.f.At(off)
 	return sc
 }

@@ -100,24 +100,17 @@ func splitBullet(s string) (head, desc string) {
 	return s, ""
 }
 
-// backquotedIdents returns the backquoted spans of s that are single Lean
-// identifiers (`Nat.gcd`, `inner_mul_le_norm_mul_norm`), not expressions.
+// backquotedIdents returns the backquoted spans of s (CodeSpans) that are
+// single Lean identifiers (`Nat.gcd`, `inner_mul_le_norm_mul_norm`), not
+// expressions.
 func backquotedIdents(s string) []string {
 	var out []string
-	for {
-		i := strings.IndexByte(s, '`')
-		if i < 0 {
-			return out
-		}
-		j := strings.IndexByte(s[i+1:], '`')
-		if j < 0 {
-			return out
-		}
-		if id := s[i+1 : i+1+j]; IsIdentifier(id) {
+	for _, sp := range CodeSpans([]byte(s), 0, len(s)) {
+		if id := s[sp.Start:sp.End]; IsIdentifier(id) {
 			out = append(out, id)
 		}
-		s = s[i+j+2:]
 	}
+	return out
 }
 
 // BoldTerms returns the `**…**` spans of a docstring (trimmed, one line

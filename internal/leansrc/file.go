@@ -7,18 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// Pos is a position in LSP coordinates: 0-based line, UTF-16 column.
-type Pos struct {
-	Line      int
-	Character int
-}
-
-// Range is a half-open span in LSP coordinates.
-type Range struct {
-	Start Pos
-	End   Pos
-}
-
 // Additive describes a @[to_additive] attribute on a declaration.
 type Additive struct {
 	// Name is the explicit target name as written ("" to guess it).
@@ -180,71 +168,4 @@ func firstInvalid(b []byte) int {
 		i += n
 	}
 	return len(b)
-}
-
-// utf16Col converts a byte column on a line into a UTF-16 column.
-func utf16Col(src []byte, lineStart, off int) int {
-	seg := src[lineStart:off]
-	ascii := true
-	for _, c := range seg {
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return len(seg)
-	}
-	n := 0
-	for len(seg) > 0 {
-		r, sz := utf8.DecodeRune(seg)
-		seg = seg[sz:]
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
-
-// LineIndex converts between byte offsets and LSP positions of one text.
-type LineIndex struct {
-	src    []byte
-	starts []int
-}
-
-// NewLineIndex indexes the line starts of src (after Prepare).
-func NewLineIndex(src []byte) *LineIndex { return &LineIndex{src: src, starts: lineStarts(src)} }
-
-// Pos returns the LSP position of byte offset off.
-func (x *LineIndex) Pos(off int) Pos {
-	l := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off }) - 1
-	return Pos{Line: l, Character: utf16Col(x.src, x.starts[l], off)}
-}
-
-// Offset returns the byte offset of an LSP position, clamped to the text.
-func (x *LineIndex) Offset(p Pos) int {
-	if p.Line < 0 {
-		return 0
-	}
-	if p.Line >= len(x.starts) {
-		return len(x.src)
-	}
-	off, end := x.starts[p.Line], len(x.src)
-	if p.Line+1 < len(x.starts) {
-		end = x.starts[p.Line+1]
-	}
-	for n := 0; off < end && n < p.Character; {
-		r, sz := utf8.DecodeRune(x.src[off:end])
-		if r == '\n' || r == '\r' {
-			break
-		}
-		off += sz
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return off
 }

@@ -164,21 +164,6 @@ func Parse(content []byte) *File {
 	return f
 }
 
-func lineStarts(src []byte) []int {
-	ls := make([]int, 1, len(src)/30+1)
-	for i := 0; i < len(src); i++ {
-		switch src[i] {
-		case '\n':
-			ls = append(ls, i+1)
-		case '\r':
-			if i+1 >= len(src) || src[i+1] != '\n' {
-				ls = append(ls, i+1)
-			}
-		}
-	}
-	return ls
-}
-
 func (p *parser) lineOf(off int) int {
 	return sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off }) - 1
 }

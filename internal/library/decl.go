@@ -3,18 +3,15 @@
 // the JSONL corpus format in which that picture is exchanged.
 package library
 
-// Position is a point in a source file in LSP coordinates: a 0-based line and
-// a 0-based column counted in UTF-16 code units.
-type Position struct {
-	Line      int `json:"line"`
-	Character int `json:"character"`
-}
+import "github.com/drift-lsp/drift-lsp/internal/leansrc"
 
-// Range is a half-open span of source text in LSP coordinates.
-type Range struct {
-	Start Position `json:"start"`
-	End   Position `json:"end"`
-}
+// Position is a point in a source file in LSP coordinates (leansrc.Pos: a
+// 0-based line and a 0-based column counted in UTF-16 code units).
+type Position = leansrc.Pos
+
+// Range is a half-open span of source text in LSP coordinates
+// (leansrc.Range).
+type Range = leansrc.Range
 
 // Kind is the kind of a declaration as the indexer reports it.
 type Kind string

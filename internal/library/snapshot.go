@@ -278,7 +278,7 @@ func (d *snapDecoder) file() *fileData {
 	for i := range store {
 		x := &store[i]
 		x.Name, x.Kind, x.Module, x.File = d.str(), Kind(d.str()), d.str(), d.str()
-		x.Range = Range{Start: Position{int(d.Uint()), int(d.Uint())}, End: Position{int(d.Uint()), int(d.Uint())}}
+		x.Range = Range{Start: Position{Line: int(d.Uint()), Character: int(d.Uint())}, End: Position{Line: int(d.Uint()), Character: int(d.Uint())}}
 		x.Signature, x.Doc = d.str(), d.str()
 		x.Attrs, x.StatementDeps, x.ProofDeps = d.strList(), d.strList(), d.strList()
 		fl := d.Uint()

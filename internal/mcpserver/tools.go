@@ -314,8 +314,8 @@ func source(path string, r library.Range) (string, bool, error) {
 	}
 	src, _ := leansrc.Prepare(raw)
 	ix := leansrc.NewLineIndex(src)
-	from := ix.Offset(leansrc.Pos{Line: r.Start.Line, Character: r.Start.Character})
-	to := ix.Offset(leansrc.Pos{Line: r.End.Line, Character: r.End.Character})
+	from := ix.Offset(r.Start)
+	to := ix.Offset(r.End)
 	if to < from {
 		return "", false, fmt.Errorf("%s changed since it was indexed", path)
 	}

@@ -24,9 +24,13 @@ func (f Func) Report(ev Event) {
 }
 
 // Percent is Done of Total in percent, or -1 when Total is not positive.
-func (ev Event) Percent() int {
-	if ev.Total <= 0 {
+func (ev Event) Percent() int { return Percent(ev.Done, ev.Total) }
+
+// Percent is the one progress formula: done of total in percent, clamped
+// to 0…100, or -1 when total is not positive (no percentage known).
+func Percent(done, total int) int {
+	if total <= 0 {
 		return -1
 	}
-	return ev.Done * 100 / ev.Total
+	return min(max(done*100/total, 0), 100)
 }

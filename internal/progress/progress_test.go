@@ -20,3 +20,11 @@ func TestReportAndPercent(t *testing.T) {
 		}
 	}
 }
+
+func TestPercentClamps(t *testing.T) {
+	for _, c := range []struct{ done, total, want int }{{0, 0, -1}, {5, 0, -1}, {1, 3, 33}, {7, 5, 100}, {-2, 5, 0}} {
+		if p := Percent(c.done, c.total); p != c.want {
+			t.Errorf("Percent(%d, %d) = %d, want %d", c.done, c.total, p, c.want)
+		}
+	}
+}

@@ -1,12 +1,34 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
 )
+
+// Hover implements protocol.Server: on a name in backticks inside a
+// comment, its signature, docstring's first sentence, kind, module, file
+// and, when deprecated, its replacement; elsewhere in a comment that was
+// formalized, the premises and examples the formalization found (as soon
+// as it found them). Elsewhere (code) it answers null.
+func (s *server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	_, doc, _ := s.commentDoc(string(p.TextDocument.URI))
+	if doc == nil {
+		return s.foundHover(string(p.TextDocument.URI), p.Position), nil
+	}
+	r, ok := doc.At(toPos(p.Position))
+	if !ok {
+		return s.foundHover(string(p.TextDocument.URI), p.Position), nil
+	}
+	if r.Hover == "" {
+		return nil, nil
+	}
+	rng := toRange(r.Range)
+	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: r.Hover}, Range: &rng}, nil
+}
 
 // The premises a formalization found reach the editor while the model
 // works: in the job's progress (the pipeline's own events), in the log, and
@@ -22,14 +44,12 @@ type foundView struct {
 // first look, or the final context) for the hover, and logs them.
 func (s *server) storeFound(u string, t Target, p *Premises, final bool) {
 	s.mu.Lock()
-	root := s.root
-	if s.found == nil {
-		s.found = map[string]map[string]foundView{}
+	if st := s.docs[u]; st != nil {
+		if st.found == nil {
+			st.found = map[string]foundView{}
+		}
+		st.found[strings.TrimSpace(t.Statement)] = foundView{markdown: foundMarkdown(p, final, s.root)}
 	}
-	if s.found[u] == nil {
-		s.found[u] = map[string]foundView{}
-	}
-	s.found[u][strings.TrimSpace(t.Statement)] = foundView{markdown: foundMarkdown(p, final, root)}
 	s.mu.Unlock()
 	what := "first look"
 	if final {
@@ -41,17 +61,17 @@ func (s *server) storeFound(u string, t Target, p *Premises, final bool) {
 // foundHover answers a hover inside a comment whose formalization found
 // premises.
 func (s *server) foundHover(u string, pos protocol.Position) *protocol.Hover {
-	s.mu.Lock()
-	views := s.found[u]
+	var views map[string]foundView
 	var doc *Document
-	if d := s.docs[u]; d != nil && len(views) > 0 {
-		doc = d.clone()
+	s.mu.Lock()
+	if st := s.docs[u]; st != nil && len(st.found) > 0 {
+		views, doc = st.found, st.doc.clone()
 	}
 	s.mu.Unlock()
 	if doc == nil {
 		return nil
 	}
-	at := Span{Start: Pos{int(pos.Line), int(pos.Character)}, End: Pos{int(pos.Line), int(pos.Character)}}
+	at := Span{Start: Pos{Line: int(pos.Line), Character: int(pos.Character)}, End: Pos{Line: int(pos.Line), Character: int(pos.Character)}}
 	t, ok := findTarget(doc, at)
 	if !ok {
 		return nil

@@ -1,7 +1,6 @@
-package lsp
+package app
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,8 +11,6 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/drift-lsp/drift-lsp/internal/docref"
-	"github.com/drift-lsp/drift-lsp/internal/library"
-	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
 // BenchmarkCommentsMathlib measures the comment features through JSON-RPC
@@ -28,22 +25,14 @@ func BenchmarkCommentsMathlib(b *testing.B) {
 	if dir == "" {
 		b.Skip("set DRIFT_MATHLIB=/path/to/mathlib to run")
 	}
-	ws, err := library.Discover(dir, nil)
+	lib, c, err := loadChecker(dir, os.Getenv("DRIFT_CACHE_DIR"), 0)
 	if err != nil {
 		b.Fatal(err)
 	}
-	lib, err := library.Load(context.Background(), ws, library.Options{CacheDir: os.Getenv("DRIFT_CACHE_DIR")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	known, err := docref.LoadKnown(context.Background(), lib, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sb := newScripted()
-	sb.comments = docref.New(lib, names.New(lib.Decls()), known)
+	ws := lib.Workspace()
+	sb := &commentsBackend{comments: c, swapped: make(chan struct{})}
 	const debounce = 20 * time.Millisecond
-	e := newEditor(b, editorOptions{open: sb.open, debounce: debounce})
+	e := newEditor(b, sb, debounce)
 	path := filepath.Join(ws.Dir, "MeasureTheory", "Integral", "Lebesgue.lean")
 	if _, err := os.Stat(path); err != nil {
 		path = filepath.Join(ws.Dir, "Mathlib", "MeasureTheory", "Integral", "Lebesgue.lean")
@@ -53,7 +42,7 @@ func BenchmarkCommentsMathlib(b *testing.B) {
 		b.Fatal(err)
 	}
 	u := string(uri.File(path))
-	e.open(u, string(text))
+	e.OpenDoc(u, string(text))
 	d := docref.NewDoc(text, lib.FileDecls(path))
 	refs := sb.comments.Refs(d.Src, d.Comments, d.Syntax, d.Decls)
 	var positions []protocol.Position
@@ -63,7 +52,7 @@ func BenchmarkCommentsMathlib(b *testing.B) {
 	if len(positions) == 0 {
 		b.Fatal("no references")
 	}
-	e.waitFor("the first diagnostics", func() bool { return e.Published(u) })
+	e.WaitFor("the first diagnostics", func() bool { return e.Published(u) })
 	timed := func(name string, f func(i int)) {
 		b.Run(name, func(b *testing.B) {
 			ds := make([]time.Duration, b.N)
@@ -81,40 +70,40 @@ func BenchmarkCommentsMathlib(b *testing.B) {
 	}
 	timed("hover", func(i int) {
 		var h any
-		if err := e.call("textDocument/hover", at(i), &h); err != nil {
+		if err := e.Ask("textDocument/hover", at(i), &h); err != nil {
 			b.Fatal(err)
 		}
 	})
 	timed("definition", func(i int) {
 		var l any
-		if err := e.call("textDocument/definition", at(i), &l); err != nil {
+		if err := e.Ask("textDocument/definition", at(i), &l); err != nil {
 			b.Fatal(err)
 		}
 	})
 	// Completion: type "`" + a prefix into a comment line, then ask.
-	e.edit(u, "/-!\n# Lower Lebesgue integral", "/-!\n# Lower Lebesgue integral `lintegral_")
+	e.Type(u, "/-!\n# Lower Lebesgue integral", "/-!\n# Lower Lebesgue integral `lintegral_")
 	p := e.at(u, "`lintegral_", 11)
 	timed("completion", func(i int) {
 		var c any
-		if err := e.call("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": u}, "position": p}, &c); err != nil {
+		if err := e.Ask("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": u}, "position": p}, &c); err != nil {
 			b.Fatal(err)
 		}
 	})
 	// Diagnostics: an edit adds a stale name to a comment; the time from
 	// the edit until the server publishes the new diagnostic, minus the
 	// debounce (the edit is undone outside the measurement).
-	e.edit(u, "# Lower Lebesgue integral `lintegral_", "# Lower Lebesgue integral")
+	e.Type(u, "# Lower Lebesgue integral `lintegral_", "# Lower Lebesgue integral")
 	b.Run("diagnostics-after-debounce", func(b *testing.B) {
 		ds := make([]time.Duration, b.N)
 		for i := 0; i < b.N; i++ {
 			before := len(e.Diagnostics(u))
 			marker := " `MeasureTheory.lintegral_stale_" + string(rune('a'+i%26)) + "`"
 			t0 := time.Now()
-			e.edit(u, "# Lower Lebesgue integral", "# Lower Lebesgue integral"+marker)
-			e.waitFor("diagnostics of the edit", func() bool { return len(e.Diagnostics(u)) > before })
+			e.Type(u, "# Lower Lebesgue integral", "# Lower Lebesgue integral"+marker)
+			e.WaitFor("diagnostics of the edit", func() bool { return len(e.Diagnostics(u)) > before })
 			ds[i] = time.Since(t0) - debounce
-			e.edit(u, marker, "")
-			e.waitFor("diagnostics back", func() bool { return len(e.Diagnostics(u)) == before })
+			e.Type(u, marker, "")
+			e.WaitFor("diagnostics back", func() bool { return len(e.Diagnostics(u)) == before })
 		}
 		slices.Sort(ds)
 		b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "median-ms")

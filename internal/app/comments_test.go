@@ -1,20 +1,172 @@
-package lsp
+package app
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
+
+// The comment features through the server (fake editor ↔ real server),
+// with a real docref.Checker behind this package's adapter (comments.go).
+
+// commentsBackend is an lsp.Backend whose checker of names in comments is a
+// real one over a fixture (newCommentChecker), whose search matches names
+// and docstrings, and which runs no pipeline.
+type commentsBackend struct {
+	mu       sync.Mutex
+	comments *docref.Checker
+	// swapped is closed when comments is replaced (CommentsChanged).
+	swapped chan struct{}
+	symbols []lsp.Symbol
+	// onBuffer, when set, runs on every UpdateBuffer (outside mu).
+	onBuffer func(path string, text []byte)
+}
+
+var errNoPipeline = errors.New("no pipeline in this test")
+
+func (b *commentsBackend) open(context.Context, string, lsp.Settings, func(string, ...any)) (lsp.Backend, error) {
+	return b, nil
+}
+
+func (b *commentsBackend) Status() lsp.IndexStatus {
+	return lsp.IndexStatus{Phase: "ready", Done: 1, Total: 1, Ready: true, Decls: len(b.symbols)}
+}
+
+func (b *commentsBackend) Search(ctx context.Context, q string, k int) ([]lsp.Symbol, error) {
+	var out []lsp.Symbol
+	for _, s := range b.symbols {
+		if (strings.Contains(strings.ToLower(s.Name), strings.ToLower(q)) || strings.Contains(strings.ToLower(s.Summary), strings.ToLower(q))) && len(out) < k {
+			out = append(out, s)
+		}
+	}
+	return out, ctx.Err()
+}
+
+func (b *commentsBackend) Formalize(context.Context, lsp.FormalizeRequest, progress.Func) (*lsp.Formalized, error) {
+	return nil, errNoPipeline
+}
+
+func (b *commentsBackend) FindPremises(context.Context, string, progress.Func) (*lsp.Premises, error) {
+	return nil, errNoPipeline
+}
+
+func (b *commentsBackend) Check(context.Context, string, string, progress.Func) (*lsp.CheckReport, error) {
+	return nil, errNoPipeline
+}
+
+func (b *commentsBackend) UpdateBuffer(path string, text []byte) {
+	b.mu.Lock()
+	hook := b.onBuffer
+	b.mu.Unlock()
+	if hook != nil {
+		hook(path, text)
+	}
+}
+
+func (b *commentsBackend) CloseBuffer(string)     {}
+func (b *commentsBackend) Configure(lsp.Settings) {}
+func (b *commentsBackend) Close() error           { return nil }
+
+// Comments returns the adapter over the checker a test set.
+func (b *commentsBackend) Comments() lsp.CommentChecker {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return newCommentChecker(b.comments)
+}
+
+// CommentsChanged returns the channel that setComments closes.
+func (b *commentsBackend) CommentsChanged() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.swapped
+}
+
+// setComments replaces the checker, as a backend does after the library
+// changed.
+func (b *commentsBackend) setComments(c *docref.Checker) {
+	b.mu.Lock()
+	b.comments = c
+	close(b.swapped)
+	b.swapped = make(chan struct{})
+	b.mu.Unlock()
+}
+
+// editor is the fake editor driving a server over a commentsBackend, with
+// the test's failure reporting.
+type editor struct {
+	fakeeditor.Tester
+}
+
+// newEditor starts a server in-process over b and initializes it.
+func newEditor(t testing.TB, b *commentsBackend, debounce time.Duration) *editor {
+	t.Helper()
+	cw, sw := fakeeditor.NewPipe(), fakeeditor.NewPipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- lsp.Serve(context.Background(), cw, sw, lsp.Options{Open: b.open, Debounce: debounce})
+		_ = sw.Close()
+	}()
+	e := &editor{fakeeditor.Tester{Editor: fakeeditor.Connect(context.Background(), fakeeditor.Duplex{Reader: sw, WriteCloser: cw}), TB: t}}
+	t.Cleanup(func() {
+		_ = cw.Close()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Errorf("server did not exit after stdin closed")
+		}
+		_ = e.Close()
+	})
+	ctx, cancel := fakeeditor.Step()
+	defer cancel()
+	if _, err := e.Initialize(ctx, fakeeditor.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// rangeOf returns the LSP range of the first occurrence of s in u.
+func (e *editor) rangeOf(u, s string) protocol.Range {
+	e.TB.Helper()
+	r, err := e.RangeOf(u, s)
+	if err != nil {
+		e.TB.Fatal(err)
+	}
+	return r
+}
+
+// action returns the code action with the given title at r.
+func (e *editor) action(u string, r protocol.Range, title string) fakeeditor.CodeAction {
+	e.TB.Helper()
+	ctx, cancel := fakeeditor.Step()
+	defer cancel()
+	acts, err := e.CodeActions(ctx, u, r)
+	if err != nil {
+		e.TB.Fatalf("codeAction: %v", err)
+	}
+	for _, a := range acts {
+		if a.Title == title {
+			return a
+		}
+	}
+	e.TB.Fatalf("no code action %q at %v", title, r)
+	return fakeeditor.CodeAction{}
+}
 
 // startComments opens the docref fixture's Lib/Uses.lean in a fake editor
 // whose backend serves a real docref.Checker over the fixture workspace.
@@ -24,17 +176,19 @@ func startComments(t *testing.T) (*editor, string, string) {
 	return e, u, dir
 }
 
-// loadChecker builds the checker over the workspace in dir as it is on disk.
-func loadChecker(dir string) (*library.Library, *docref.Checker, error) {
+// loadChecker builds the checker over the workspace in dir as it is on disk
+// (cacheDir: the index's cache, "" for none; workers read the names the
+// code uses, 0: one per core).
+func loadChecker(dir, cacheDir string, workers int) (*library.Library, *docref.Checker, error) {
 	ws, err := library.Discover(dir, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	lib, err := library.Load(context.Background(), ws, library.Options{})
+	lib, err := library.Load(context.Background(), ws, library.Options{CacheDir: cacheDir})
 	if err != nil {
 		return nil, nil, err
 	}
-	known, err := docref.LoadKnown(context.Background(), lib, 1)
+	known, err := docref.LoadKnown(context.Background(), lib, workers)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -42,35 +196,33 @@ func loadChecker(dir string) (*library.Library, *docref.Checker, error) {
 }
 
 // startCommentsBackend is startComments that also returns the backend.
-func startCommentsBackend(t *testing.T) (*editor, string, string, *scripted) {
+func startCommentsBackend(t *testing.T) (*editor, string, string, *commentsBackend) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "internal", "docref", "testdata", "ws"))); err != nil {
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "docref", "testdata", "ws"))); err != nil {
 		t.Fatal(err)
 	}
-	lib, c, err := loadChecker(dir)
+	lib, c, err := loadChecker(dir, "", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := newScripted()
-	b.comments = c
+	b := &commentsBackend{comments: c, swapped: make(chan struct{})}
 	// The library search (workspace/symbol's) over the fixture's declarations
 	// and their docstrings.
-	b.premises = &Premises{}
 	for _, d := range lib.Decls() {
-		b.premises.Premises = append(b.premises.Premises, Symbol{Name: d.Name, Kind: string(d.Kind), Path: d.File, Summary: d.Doc})
+		b.symbols = append(b.symbols, lsp.Symbol{Name: d.Name, Kind: string(d.Kind), Path: d.File, Summary: d.Doc})
 	}
-	e := newEditor(t, editorOptions{open: b.open})
+	e := newEditor(t, b, 20*time.Millisecond)
 	path := filepath.Join(dir, "Lib", "Uses.lean")
 	text, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	u := string(uri.File(path))
-	e.open(u, string(text))
+	e.OpenDoc(u, string(text))
 	// The backend opens in the background: wait until drift answers a hover.
 	pos := map[string]any{"textDocument": map[string]any{"uri": u}, "position": e.at(u, "`Lib.old_name`", 3)}
-	e.waitFor("the backend", func() bool {
+	e.WaitFor("the backend", func() bool {
 		var h *struct{ Contents any }
 		return e.callJSON("textDocument/hover", pos, &h) == nil && h != nil
 	})
@@ -80,7 +232,7 @@ func startCommentsBackend(t *testing.T) (*editor, string, string, *scripted) {
 // callJSON calls method and decodes the answer with encoding/json.
 func (e *editor) callJSON(method string, params, result any) error {
 	var raw json.RawMessage
-	if err := e.call(method, params, &raw); err != nil {
+	if err := e.Ask(method, params, &raw); err != nil {
 		return err
 	}
 	return json.Unmarshal(raw, result)
@@ -89,7 +241,7 @@ func (e *editor) callJSON(method string, params, result any) error {
 // at returns the position delta characters into the first occurrence of s.
 func (e *editor) at(u, s string, delta int) protocol.Position {
 	r := e.rangeOf(u, s)
-	return protocol.Position{Line: uint32(r.Start.Line), Character: uint32(r.Start.Char + delta)}
+	return protocol.Position{Line: r.Start.Line, Character: r.Start.Character + uint32(delta)}
 }
 
 func TestCommentHoverAndDefinition(t *testing.T) {
@@ -134,7 +286,7 @@ func TestCommentHoverAndDefinition(t *testing.T) {
 
 func TestCommentCompletion(t *testing.T) {
 	e, u, _ := startComments(t)
-	e.edit(u, "-- An ordinary comment:", "-- See `Lib.Wid. An ordinary comment:")
+	e.Type(u, "-- An ordinary comment:", "-- See `Lib.Wid. An ordinary comment:")
 	var list struct {
 		Items []struct {
 			Label    string `json:"label"`
@@ -169,7 +321,7 @@ func TestCommentCompletion(t *testing.T) {
 // matches.
 func TestCommentCompletionSearch(t *testing.T) {
 	e, u, _ := startComments(t)
-	e.edit(u, "-- An ordinary comment:", "-- See `A lemma An ordinary comment:")
+	e.Type(u, "-- An ordinary comment:", "-- See `A lemma An ordinary comment:")
 	var list struct {
 		Items []struct {
 			Label  string `json:"label"`
@@ -184,7 +336,7 @@ func TestCommentCompletionSearch(t *testing.T) {
 	for _, it := range list.Items {
 		found = found || (it.Label == "Nat.add_twice" && it.Detail == "A lemma.")
 	}
-	if !found || len(list.Items) > searchHits {
+	if !found || len(list.Items) > 20 /* lsp.searchHits */ {
 		t.Errorf("completion of `A lemma = %+v, want Nat.add_twice from the search", list.Items)
 	}
 }
@@ -199,7 +351,7 @@ func TestCommentDiagnosticsAndQuickFix(t *testing.T) {
 		}
 		return nil
 	}
-	e.waitFor("diagnostics of names in comments", func() bool { return find("Lib.new_nam") != nil })
+	e.WaitFor("diagnostics of names in comments", func() bool { return find("Lib.new_nam") != nil })
 	d := find("Lib.new_nam")
 	if d["severity"].(float64) != float64(protocol.DiagnosticSeverityInformation) || d["source"] != "drift" || d["code"] != "stale-reference" {
 		t.Errorf("diagnostic %v", d)
@@ -213,21 +365,21 @@ func TestCommentDiagnosticsAndQuickFix(t *testing.T) {
 	r := e.rangeOf(u, "Lib.new_nam`")
 	fix := e.action(u, r, "Replace `Lib.new_nam` by `Lib.new_name`")
 	// A stale offer: the document changes before the fix runs.
-	e.edit(u, "A typo:", "A typo here:")
-	if err := <-e.run(fix); err != nil {
+	e.Type(u, "A typo:", "A typo here:")
+	if err := <-e.Start(fix); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(e.text(u), "`Lib.new_name`. Inside") {
+	if strings.Contains(e.TextOf(u), "`Lib.new_name`. Inside") {
 		t.Fatal("a fix offered for an older version was applied")
 	}
 	fix = e.action(u, e.rangeOf(u, "Lib.new_nam`"), "Replace `Lib.new_nam` by `Lib.new_name`")
-	if err := <-e.run(fix); err != nil {
+	if err := <-e.Start(fix); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(e.text(u), "A typo here: `Lib.new_name`.") {
-		t.Fatalf("fix not applied:\n%s", e.text(u))
+	if !strings.Contains(e.TextOf(u), "A typo here: `Lib.new_name`.") {
+		t.Fatalf("fix not applied:\n%s", e.TextOf(u))
 	}
-	e.waitFor("the diagnostic to clear after the fix", func() bool { return find("Lib.new_nam") == nil })
+	e.WaitFor("the diagnostic to clear after the fix", func() bool { return find("Lib.new_nam") == nil })
 }
 
 // TestCommentDiagnosticsFollowLibrary: a reference to a name nobody
@@ -247,7 +399,7 @@ func TestCommentDiagnosticsFollowLibrary(t *testing.T) {
 			t.Error(err)
 			return
 		}
-		_, c, err := loadChecker(dir)
+		_, c, err := loadChecker(dir, "", 1)
 		if err != nil {
 			t.Error(err)
 			return
@@ -263,16 +415,16 @@ func TestCommentDiagnosticsFollowLibrary(t *testing.T) {
 		}
 		return false
 	}
-	e.edit(u, "-- An ordinary comment:", "-- See `Lib.brand_new`. An ordinary comment:")
-	e.waitFor("the unknown name to be flagged", flagged)
+	e.Type(u, "-- An ordinary comment:", "-- See `Lib.brand_new`. An ordinary comment:")
+	e.WaitFor("the unknown name to be flagged", flagged)
 	text, err := os.ReadFile(defs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	du := string(uri.File(defs))
-	e.open(du, string(text))
-	e.edit(du, "namespace Lib\n", "namespace Lib\n\ntheorem brand_new : True := trivial\n")
-	e.waitFor("the diagnostic to clear after the library changed", func() bool { return !flagged() })
+	e.OpenDoc(du, string(text))
+	e.Type(du, "namespace Lib\n", "namespace Lib\n\ntheorem brand_new : True := trivial\n")
+	e.WaitFor("the diagnostic to clear after the library changed", func() bool { return !flagged() })
 }
 
 // TestCommentFeaturesOff: comments.enable false takes back the published
@@ -287,14 +439,14 @@ func TestCommentFeaturesOff(t *testing.T) {
 		}
 		return false
 	}
-	e.waitFor("diagnostics of names in comments", stale)
+	e.WaitFor("diagnostics of names in comments", stale)
 	pos := map[string]any{"textDocument": map[string]any{"uri": u}, "position": e.at(u, "`Lib.old_name`", 3)}
-	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"drift": map[string]any{"comments": map[string]any{"enable": false}}}})
-	e.waitFor("the comment diagnostics to be taken back", func() bool { return !stale() })
+	e.Tell("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"drift": map[string]any{"comments": map[string]any{"enable": false}}}})
+	e.WaitFor("the comment diagnostics to be taken back", func() bool { return !stale() })
 	var h *struct{ Contents any }
 	if err := e.callJSON("textDocument/hover", pos, &h); err != nil || h != nil {
 		t.Fatalf("hover with comments.enable off: %+v, %v", h, err)
 	}
-	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"drift": map[string]any{"comments": map[string]any{"enable": true}}}})
-	e.waitFor("the comment diagnostics to come back", stale)
+	e.Tell("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"drift": map[string]any{"comments": map[string]any{"enable": true}}}})
+	e.WaitFor("the comment diagnostics to come back", stale)
 }

@@ -1,10 +1,9 @@
 package lsp
 
 import (
-	"regexp"
+	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
-	"strings"
 )
 
 // CommentKind says what sort of comment a Target is.
@@ -146,56 +145,22 @@ func commentBody(kind CommentKind, raw string) string {
 	return strings.TrimSpace(strings.Join(keep, "\n"))
 }
 
-// declRE matches the start of a theorem-like declaration at the start of a
-// line, after optional modifiers and attributes.
-var declRE = regexp.MustCompile(`^(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|noncomputable)\s+)*(theorem|lemma|example)\b`)
-
-// declCommandRE matches a line that starts a new Lean command.
-var declCommandRE = regexp.MustCompile(`^(?:@\[|/-|--|#|theorem\b|lemma\b|example\b|def\b|abbrev\b|instance\b|structure\b|class\b|inductive\b|namespace\b|section\b|end\b|open\b|variable\b|import\b|set_option\b|attribute\b|noncomputable\b|private\b|protected\b|universe\b|notation\b|axiom\b|opaque\b|macro\b|syntax\b)`)
-
-// findDecl returns the theorem or example declaration whose text contains
-// line (the declaration runs from its keyword to the line before the next
-// command or blank line).
+// findDecl returns the theorem, lemma or example declaration (leansrc's
+// commands) whose text holds line.
 func findDecl(d *Document, line int) (start, end int, ok bool) {
-	first := -1
-	for l := line; l >= 0 && l > line-200; l-- {
-		text := d.LineText(l)
-		if declRE.MatchString(text) {
-			first = l
-			break
-		}
-		if l != line && (strings.TrimSpace(text) == "" || (declCommandRE.MatchString(text) && !declRE.MatchString(text))) {
-			return 0, 0, false
-		}
-	}
-	if first < 0 {
+	if line < 0 || line >= d.LineCount() {
 		return 0, 0, false
 	}
-	last := first
-	for l := first + 1; l < d.LineCount(); l++ {
-		text := d.LineText(l)
-		if strings.TrimSpace(text) == "" || declCommandRE.MatchString(text) {
-			break
-		}
-		last = l
-	}
-	if line > last {
-		return 0, 0, false
-	}
-	return d.LineStart(first), d.lineEnd(last), true
+	c, ok := leansrc.TheoremAt(d.Commands(), d.LineStart(line), d.lineEnd(line))
+	return c.Start, c.End, ok
 }
 
-// placeholderRE matches a `theorem NAME … : sorry` placeholder that a user
-// wrote under a comment for drift to fill.
-var placeholderRE = regexp.MustCompile(`^(theorem|lemma)\s+(\S+)[^\n]*?:\s*sorry\s*(?::=\s*(?:by\s+)?sorry)?\s*$`)
-
-// stubNameRE finds the name of the theorem in a stub.
-var stubNameRE = regexp.MustCompile(`\b(theorem|lemma)\s+([^\s:({\[]+)`)
-
-// stubName returns the theorem name in stub, or "".
+// stubName returns the name of the first theorem or lemma in stub, or "".
 func stubName(stub string) string {
-	if m := stubNameRE.FindStringSubmatch(stub); m != nil {
-		return m[2]
+	for _, c := range leansrc.Commands([]byte(stub)) {
+		if c.Keyword == "theorem" || c.Keyword == "lemma" {
+			return c.Name
+		}
 	}
 	return ""
 }
