@@ -10,8 +10,9 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
-	"github.com/drift-lsp/drift-lsp/lsp"
+	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -23,11 +24,14 @@ type Workspace struct {
 	header string
 }
 
-// OpenWorkspace opens the workspace at root with settings s as serve opens
-// an editor's workspace folder (Opener): the index is built or loaded in the
-// background and follows edits on disk. getenv and logf are as for Opener.
-func OpenWorkspace(ctx context.Context, root string, s lsp.Settings, getenv func(string) string, logf func(string, ...any)) (*Workspace, error) {
-	b, err := open(ctx, root, s, getenv, logf)
+// Open opens the workspace at root (with the extra roots and corpora of s;
+// root may be "" when they name something) under settings s as serve opens
+// an editor's workspace folder (Opener): the retrieval engine (OpenEngine),
+// the model client (NewModel), the checker (OpenChecker) and the pipeline.
+// The index is built or loaded in the background and follows edits on
+// disk; logf receives the log.
+func Open(ctx context.Context, s settings.Settings, root string, logf func(string, ...any)) (*Workspace, error) {
+	b, err := open(ctx, root, s, logf)
 	if err != nil {
 		return nil, err
 	}
@@ -51,6 +55,27 @@ func DefaultHeader(roots []string) string {
 // Engine returns the live retrieval engine.
 func (w *Workspace) Engine() *retrieval.Engine { return w.b.eng }
 
+// Settings returns the settings the workspace was opened with.
+func (w *Workspace) Settings() settings.Settings {
+	_, s, _ := w.b.current()
+	return s
+}
+
+// Checker returns the checker (OpenChecker's, under the settings).
+func (w *Workspace) Checker() *leanrepl.Checker {
+	w.b.mu.Lock()
+	defer w.b.mu.Unlock()
+	return w.b.checker
+}
+
+// Model returns the model client, or why there is none (wrapping
+// lsp.ErrNoModel).
+func (w *Workspace) Model() (*llm.Client, error) {
+	w.b.mu.Lock()
+	defer w.b.mu.Unlock()
+	return w.b.client, w.b.noModel
+}
+
 // Header returns the default header of the workspace's stubs (DefaultHeader).
 func (w *Workspace) Header() string { return w.header }
 
@@ -64,10 +89,7 @@ func (w *Workspace) Params() (k, m int) {
 // Check runs the checker on req as given: the gate first, so that nothing
 // it rejects reaches Lean.
 func (w *Workspace) Check(ctx context.Context, req leanrepl.CheckRequest) (*leanrepl.Report, error) {
-	w.b.mu.Lock()
-	checker := w.b.checker
-	w.b.mu.Unlock()
-	return checker.Check(ctx, req)
+	return w.Checker().Check(ctx, req)
 }
 
 // Formalize runs the pipeline on req as the language server's Formalize
@@ -88,7 +110,7 @@ func (w *Workspace) LintDocs(ctx context.Context, paths []string) ([]docref.File
 	parse := leansrc.Parse
 	if len(paths) > lintCacheFiles {
 		_, s, _ := w.b.current()
-		parse = library.Parser(CacheDir(s, w.b.getenv), w.b.eng.Library().Workspace())
+		parse = library.Parser(s.Cache(), w.b.eng.Library().Workspace())
 	}
 	reports, _, err := c.LintFiles(ctx, paths, parse, 0)
 	return reports, err
