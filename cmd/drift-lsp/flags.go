@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 )
@@ -70,16 +71,11 @@ func (f *indexFlags) workspace() (*library.Workspace, error) {
 // workspaceHint says what to do when the workspace cannot be read.
 const workspaceHint = "run from a Lean project or pass --root DIR; `drift-lsp doctor` shows what is found here"
 
-// load discovers and loads the workspace, logging warnings to logw.
+// load loads the library of the flags' roots under the environment's
+// settings as serve does (app.LoadLibrary), logging warnings to logw.
 func (f *indexFlags) load(ctx context.Context, logw io.Writer) (*library.Library, error) {
-	ws, err := f.workspace()
-	if err != nil {
-		return nil, err
-	}
-	lib, err := library.Load(ctx, ws, library.Options{
-		CacheDir: f.cache,
-		Logf:     func(format string, args ...any) { fmt.Fprintf(logw, "drift-lsp: "+format+"\n", args...) },
-	})
+	s, roots := commandSettings(envSettings(logw), f, nil)
+	lib, err := app.LoadLibrary(ctx, s, roots, func(format string, args ...any) { fmt.Fprintf(logw, "drift-lsp: "+format+"\n", args...) })
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s)", err, workspaceHint)
 	}

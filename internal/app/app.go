@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/proc"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
@@ -108,6 +109,21 @@ func NewEmbedder(cfg embed.Config, logf func(string, ...any)) embed.Embedder {
 func OpenEngine(ctx context.Context, s settings.Settings, roots []string, live bool, logf func(string, ...any)) (*retrieval.Engine, error) {
 	emb := NewEmbedder(embed.ConfigOf(s), logf)
 	return retrieval.Open(ctx, retrieval.Config{Roots: roots, Corpus: s.Corpus, CacheDir: s.Cache(), ElanHome: s.Paths.Elan, Embedder: emb, Watch: live, Logf: logf})
+}
+
+// LoadLibrary loads the library of roots (the first is the workspace) under
+// settings s as the engine does (OpenEngine): Lean's sources from elan's
+// directory, the index cache of s. The commands that need the library
+// without the engine (index, decls, lint-docs) use it.
+func LoadLibrary(ctx context.Context, s settings.Settings, roots []string, logf func(string, ...any)) (*library.Library, error) {
+	if len(roots) == 0 {
+		return nil, errors.New("no workspace root")
+	}
+	ws, err := library.DiscoverWith(roots[0], roots[1:], s.Paths.Elan)
+	if err != nil {
+		return nil, err
+	}
+	return library.Load(ctx, ws, library.Options{CacheDir: s.Cache(), Logf: logf})
 }
 
 // CheckOptions are what a command sets of the checker besides the
