@@ -156,21 +156,13 @@ func OpenChecker(eng *retrieval.Engine, s settings.Settings, root string, o Chec
 	}
 	return leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: root, Size: s.REPL.PoolSize, Timeout: timeout,
 		ImportTimeout: o.ImportTimeout, CacheDir: o.CacheDir, MemoryLimit: int64(s.REPL.MemoryMB) << 20, Logf: logf,
-		LeanCommand: strings.Fields(s.Lean.Command), Getenv: LeanEnv(s.Paths)})
+		LeanCommand: strings.Fields(s.Lean.Command), Env: LeanEnv(s.Paths)})
 }
 
-// LeanEnv hands leanrepl's toolchain lookup the paths it asks for by
-// name (ELAN_HOME, LEAN_PATH) from the settings, not from the environment.
-func LeanEnv(p settings.Paths) func(string) string {
-	return func(name string) string {
-		switch name {
-		case "ELAN_HOME":
-			return p.Elan
-		case "LEAN_PATH":
-			return p.LeanPath
-		}
-		return ""
-	}
+// LeanEnv is what leanrepl's toolchain lookup takes from the environment,
+// from the settings' paths.
+func LeanEnv(p settings.Paths) leanrepl.Env {
+	return leanrepl.Env{ElanHome: p.Elan, LeanPath: p.LeanPath}
 }
 
 // PipelineParams are the pipeline's parameters under settings s.
