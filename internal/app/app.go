@@ -51,7 +51,7 @@ func NewModel(s settings.Settings, logf func(string, ...any), srv *local.Server)
 }
 
 // ModelSetup is the configuration of the model client of s: its endpoint,
-// else the bundled local model unless s.LLM.Local is "off" (LocalModel;
+// else the bundled local model unless s.LLM.Local is "off" (localModel;
 // srv, when not nil, is reused), or why there is none (wrapping
 // lsp.ErrNoModel). It returns the local model's server when the
 // configuration uses it (the caller closes it at exit).
@@ -62,7 +62,7 @@ func ModelSetup(s settings.Settings, logf func(string, ...any), srv *local.Serve
 	if !cfg.Configured() && srv != nil && s.LLM.Local != local.ModeOff {
 		cfg = srv.Apply(cfg)
 	} else if !cfg.Configured() {
-		cfg, srv, err = LocalModel(cfg, s, logf)
+		cfg, srv, err = localModel(cfg, s, logf)
 		if err != nil && !errors.Is(err, local.ErrNotInstalled) && logf != nil {
 			logf("drift: %v", err)
 		}
@@ -79,18 +79,18 @@ func ModelSetup(s settings.Settings, logf func(string, ...any), srv *local.Serve
 	return cfg, srv, nil
 }
 
-// LocalModel points cfg, when it names no endpoint, at the bundled local
+// localModel points cfg, when it names no endpoint, at the bundled local
 // model (llm/local) unless s.LLM.Local is "off": installed in
 // s.Paths.LocalLLM, started on the first request. It returns the server
 // (the caller closes it), or local.ErrNotInstalled (wrapped) with cfg
 // unchanged.
-func LocalModel(cfg llm.Config, s settings.Settings, logf func(string, ...any)) (llm.Config, *local.Server, error) {
+func localModel(cfg llm.Config, s settings.Settings, logf func(string, ...any)) (llm.Config, *local.Server, error) {
 	return local.Configure(cfg, s.LLM.Local, s.Paths.LocalLLM, local.Options{Logf: logf})
 }
 
-// NewEmbedder builds the embedder cfg asks for; nil when dense retrieval is
+// newEmbedder builds the embedder cfg asks for; nil when dense retrieval is
 // off or unavailable (logf says why).
-func NewEmbedder(cfg embed.Config, logf func(string, ...any)) embed.Embedder {
+func newEmbedder(cfg embed.Config, logf func(string, ...any)) embed.Embedder {
 	if cfg.Provider == embed.ProviderNone {
 		return nil
 	}
@@ -107,7 +107,7 @@ func NewEmbedder(cfg embed.Config, logf func(string, ...any)) embed.Embedder {
 // index is built or loaded in the background. live keeps it up to date
 // with the files on disk (serve and mcp).
 func OpenEngine(ctx context.Context, s settings.Settings, roots []string, live bool, logf func(string, ...any)) (*retrieval.Engine, error) {
-	emb := NewEmbedder(embed.ConfigOf(s), logf)
+	emb := newEmbedder(embed.ConfigOf(s), logf)
 	return retrieval.Open(ctx, retrieval.Config{Roots: roots, Corpus: s.Corpus, CacheDir: s.Cache(), ElanHome: s.Paths.Elan, Embedder: emb, Watch: live, Logf: logf})
 }
 
@@ -165,8 +165,8 @@ func LeanEnv(p settings.Paths) leanrepl.Env {
 	return leanrepl.Env{ElanHome: p.Elan, LeanPath: p.LeanPath}
 }
 
-// PipelineParams are the pipeline's parameters under settings s.
-func PipelineParams(s settings.Settings) drift.Params {
+// pipelineParams are the pipeline's parameters under settings s.
+func pipelineParams(s settings.Settings) drift.Params {
 	p := drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples, RepairBudget: s.Pipeline.RepairBudget}
 	if s.Pipeline.SubQueries == "topk" {
 		p.PerSubQuery = s.Pipeline.K
