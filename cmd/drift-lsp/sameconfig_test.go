@@ -16,6 +16,8 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/leanrepl/leantest"
 )
 
 // fakeEmbeddings serves /v1/embeddings as OpenAI does, with a bag of
@@ -132,5 +134,44 @@ func TestCommandRanksAsServer(t *testing.T) {
 	libs, _ := filepath.Glob(filepath.Join(cache, "library-*.lib"))
 	if len(libs) != 1 {
 		t.Errorf("library snapshots in the shared cache: %v, want one", libs)
+	}
+}
+
+// TestCommandChecksAsServer: from the same environment (DRIFT_LEAN naming
+// Lean, no flag), `drift-lsp check` and the server's workspace build the
+// same checker: the same backend and command run Lean, with the same
+// verdict.
+func TestCommandChecksAsServer(t *testing.T) {
+	lean := leantest.Binary(t)
+	root := leantest.PreludeWorkspace(t)
+	for k, v := range map[string]string{"DRIFT_CACHE_DIR": t.TempDir(), "DRIFT_EMBED_PROVIDER": "none", "DRIFT_LLM_BASE_URL": "",
+		"DRIFT_LLM_LOCAL": "off", "DRIFT_REPL": "", "DRIFT_LEAN": lean, "DRIFT_ROOTS": ""} {
+		t.Setenv(k, v)
+	}
+	const stub = "theorem add_comm' (m n : Nat) : Eq (Nat.add m n) (Nat.add n m) := sorry"
+	ctx := context.Background()
+	w, err := app.Open(ctx, settings.FromEnv(os.Getenv), root, func(string, ...any) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.Engine().WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := w.Check(ctx, leanrepl.CheckRequest{Header: leantest.PreludeHeader, Stub: stub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if rc := dispatch([]string{"check", "--json", "--root", root, "--header", leantest.PreludeHeader, stub}, &out, &errb); rc != 0 {
+		t.Fatalf("exit %d: %s%s", rc, out.String(), errb.String())
+	}
+	var cli checkOutput
+	if err := json.Unmarshal(out.Bytes(), &cli); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.LeanRan || cli.LeanBackend != rep.LeanBackend || cli.LeanCommand != rep.LeanCommand || cli.LeanOK != rep.LeanOK || !cli.LeanOK {
+		t.Errorf("command: %s %q ok=%v; server: %s %q ran=%v ok=%v", cli.LeanBackend, cli.LeanCommand, cli.LeanOK,
+			rep.LeanBackend, rep.LeanCommand, rep.LeanRan, rep.LeanOK)
 	}
 }
