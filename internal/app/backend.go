@@ -31,7 +31,6 @@ type driftBackend struct {
 
 	mu       sync.Mutex
 	pipeline *drift.Pipeline
-	client   *llm.Client
 	settings settings.Settings
 	noModel  error
 	checker  *leanrepl.Checker
@@ -311,7 +310,7 @@ func (b *driftBackend) Configure(s settings.Settings) {
 		b.logf("drift: model: %s", desc)
 	}
 	b.settings = s
-	b.client, b.noModel = client, noModel
+	b.noModel = noModel
 	b.configureChecker(s)
 	b.pipeline = drift.New(b.eng, client, b.checker, pipelineParams(s))
 	// With a configured endpoint the descriptions start now. The bundled

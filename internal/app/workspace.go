@@ -12,7 +12,6 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
-	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -55,27 +54,6 @@ func DefaultHeader(roots []string) string {
 // Engine returns the live retrieval engine.
 func (w *Workspace) Engine() *retrieval.Engine { return w.b.eng }
 
-// Settings returns the settings the workspace was opened with.
-func (w *Workspace) Settings() settings.Settings {
-	_, s, _ := w.b.current()
-	return s
-}
-
-// Checker returns the checker (OpenChecker's, under the settings).
-func (w *Workspace) Checker() *leanrepl.Checker {
-	w.b.mu.Lock()
-	defer w.b.mu.Unlock()
-	return w.b.checker
-}
-
-// Model returns the model client, or why there is none (wrapping
-// lsp.ErrNoModel).
-func (w *Workspace) Model() (*llm.Client, error) {
-	w.b.mu.Lock()
-	defer w.b.mu.Unlock()
-	return w.b.client, w.b.noModel
-}
-
 // Header returns the default header of the workspace's stubs (DefaultHeader).
 func (w *Workspace) Header() string { return w.header }
 
@@ -89,7 +67,10 @@ func (w *Workspace) Params() (k, m int) {
 // Check runs the checker on req as given: the gate first, so that nothing
 // it rejects reaches Lean.
 func (w *Workspace) Check(ctx context.Context, req leanrepl.CheckRequest) (*leanrepl.Report, error) {
-	return w.Checker().Check(ctx, req)
+	w.b.mu.Lock()
+	checker := w.b.checker
+	w.b.mu.Unlock()
+	return checker.Check(ctx, req)
 }
 
 // Formalize runs the pipeline on req as the language server's Formalize
