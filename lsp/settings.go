@@ -67,7 +67,9 @@ func (s *server) setSettings(raw []byte) {
 		return
 	}
 	s.log.configure(settings, s.opts.Secrets)
-	for _, w := range settings.Warnings {
+	// The environment's warnings were logged when the workspace opened;
+	// the editor's follow them.
+	for _, w := range settings.Warnings[min(len(s.opts.Base.Warnings), len(settings.Warnings)):] {
 		s.log.Warnf("drift: settings: %s", w)
 	}
 	s.jobs.setLimit(settings.MaxJobs)

@@ -161,6 +161,9 @@ func open(ctx context.Context, root string, s settings.Settings, logf func(strin
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
+	for _, w := range s.Warnings {
+		logf("drift: settings: %s", w)
+	}
 	var roots []string
 	if root != "" {
 		roots = append(roots, root)
