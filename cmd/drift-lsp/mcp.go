@@ -20,7 +20,7 @@ func init() {
 
 // runMCP serves MCP on stdin/stdout, and on streamable HTTP with --http,
 // over the workspace around --root (default: the current directory's),
-// wired as serve wires an editor's workspace (app.OpenWorkspace, the
+// wired as serve wires an editor's workspace (app.Open, the settings of the
 // DRIFT_* environment). Everything it started (the index watcher, the REPL
 // pool, the local model) is stopped when stdin ends, on SIGINT or SIGTERM.
 func runMCP(args []string, stdout, stderr io.Writer) int {

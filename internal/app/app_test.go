@@ -54,9 +54,11 @@ func TestConfigSources(t *testing.T) {
 	}
 }
 
-// TestEnvSettings: the environment's settings are the defaults with the
-// variables of README's table laid over, clamped; Secrets names the API
-// keys of the settings it is given.
+// TestEnvSettings: the environment's settings (settings.FromEnv) are the
+// defaults with the variables of docs/settings.md laid over, an
+// out-of-range value replaced by the default (and reported); Secrets names
+// the API keys of the settings; ServerOptions hands the server those
+// settings.
 func TestEnvSettings(t *testing.T) {
 	env := map[string]string{"DRIFT_LLM_BASE_URL": "http://env/v1", "DRIFT_LLM_MODEL": "env-model", "DRIFT_MAX_JOBS": "3",
 		"DRIFT_REPL_TIMEOUT": "99999", "DRIFT_ROOTS": "/a:/b", "DRIFT_LLM_API_KEY_ENV": "MY_KEY", "MY_KEY": "sk-mine", "OPENAI_API_KEY": "sk-openai"}
