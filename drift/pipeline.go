@@ -14,6 +14,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
@@ -77,16 +78,16 @@ type Params struct {
 
 func (p Params) withDefaults() Params {
 	if p.K <= 0 {
-		p.K = 5
+		p.K = settings.DefaultK
 	}
 	if p.M <= 0 {
-		p.M = 3
+		p.M = settings.DefaultM
 	}
 	if p.PerSubQuery <= 0 {
 		p.PerSubQuery = 1
 	}
 	if p.Samples <= 0 {
-		p.Samples = 4
+		p.Samples = settings.DefaultSamples
 	}
 	if p.NoContextSamples == 0 {
 		p.NoContextSamples = 1

@@ -61,7 +61,7 @@ func NewChecker(cfg CheckerConfig) *Checker {
 // with NewPool(pool), which finds the REPL (FindREPL) when pool.Command is
 // empty. When no REPL is configured or found, the Checker runs `lean
 // --json` instead (a LeanRunner with pool's limits and the toolchain
-// FindLean(pool.Root, pool.LeanCommand, pool.Getenv) finds) and the Pool is nil. When
+// FindLean(pool.Root, pool.LeanCommand, pool.Env) finds) and the Pool is nil. When
 // neither can be made, the Checker runs without Lean, its reports give the
 // errors as the reason, and the error is returned too. The caller closes a
 // non-nil Pool.
@@ -72,7 +72,7 @@ func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
 	}
 	p, err := NewPool(pool)
 	if err != nil && len(pool.Command) == 0 {
-		tc, lerr := FindLean(pool.Root, pool.LeanCommand, pool.Getenv)
+		tc, lerr := FindLean(pool.Root, pool.LeanCommand, pool.Env)
 		if lerr == nil {
 			cfg.Lean = NewLeanRunner(tc, pool)
 			return NewChecker(cfg), nil, nil

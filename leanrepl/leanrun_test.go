@@ -98,7 +98,7 @@ func TestFindLean(t *testing.T) {
 				writeScript(t, filepath.Join(tc, "bin"), "lake", "exit 0\n")
 				defer os.Remove(lakeBin)
 			}
-			got, err := FindLean(c.root, c.command, os.Getenv)
+			got, err := FindLean(c.root, c.command, processEnv())
 			if c.err != "" {
 				if err == nil || !errors.Is(err, ErrLeanNotFound) || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("FindLean = %v, %v; want an ErrLeanNotFound with %q", got, err, c.err)
@@ -198,7 +198,7 @@ func preludeRunner(t *testing.T, cfg Config) (*LeanRunner, string) {
 	t.Helper()
 	lean := leantest.Binary(t)
 	root := leantest.PreludeWorkspace(t)
-	tc, err := FindLean(root, []string{lean}, nil)
+	tc, err := FindLean(root, []string{lean}, Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func faultRunner(t *testing.T, script string, cfg Config) (*LeanRunner, string) 
 	root := leantest.PreludeWorkspace(t)
 	dir := t.TempDir()
 	w := writeScript(t, dir, "lean-wrapper", strings.ReplaceAll(strings.ReplaceAll(script, "$LEAN", lean), "$DIR", dir))
-	tc, err := FindLean(root, []string{w}, nil)
+	tc, err := FindLean(root, []string{w}, Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ func TestRealLeanFaults(t *testing.T) {
 // (here `true`) did not check the stub: the report says Lean failed.
 func TestSilentLeanIsNoSuccess(t *testing.T) {
 	dir := t.TempDir()
-	tc, err := FindLean(dir, []string{writeScript(t, dir, "lean", "exit 0\n")}, nil)
+	tc, err := FindLean(dir, []string{writeScript(t, dir, "lean", "exit 0\n")}, Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,7 +427,7 @@ func TestRealLeanCacheAndConcurrency(t *testing.T) {
 func BenchmarkRealLeanCheck(b *testing.B) {
 	lean := leantest.Binary(b)
 	root := leantest.PreludeWorkspace(b)
-	tc, err := FindLean(root, []string{lean}, nil)
+	tc, err := FindLean(root, []string{lean}, Env{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -448,7 +448,7 @@ func BenchmarkRealLeanCheck(b *testing.B) {
 // TestRealLeanProgress: a check tells its Progress what Lean does: the run
 // of lean, then its end; a repeated check, the cache.
 func TestRealLeanProgress(t *testing.T) {
-	tc, err := FindLean(leantest.PreludeWorkspace(t), []string{leantest.Binary(t)}, nil)
+	tc, err := FindLean(leantest.PreludeWorkspace(t), []string{leantest.Binary(t)}, Env{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +487,7 @@ func TestRealLeanFoundThroughElan(t *testing.T) {
 	t.Setenv("ELAN_HOME", elan)
 	t.Setenv("PATH", t.TempDir())
 	t.Setenv("LEAN_PATH", "")
-	found, err := FindLean(root, nil, os.Getenv)
+	found, err := FindLean(root, nil, processEnv())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -520,9 +520,9 @@ func TestOpenCheckerBackends(t *testing.T) {
 		backend, cmd string
 		noLean       string
 	}{
-		{"repl preferred", Config{Command: []string{fake}, Root: dir, LeanCommand: []string{lean}, Getenv: os.Getenv}, BackendREPL, fake, ""},
-		{"lean without a repl", Config{Root: dir, LeanCommand: []string{lean}, Getenv: os.Getenv}, BackendLean, lean + " (setting lean.command)", ""},
-		{"neither", Config{Root: dir, Getenv: os.Getenv}, "", "",
+		{"repl preferred", Config{Command: []string{fake}, Root: dir, LeanCommand: []string{lean}, Env: processEnv()}, BackendREPL, fake, ""},
+		{"lean without a repl", Config{Root: dir, LeanCommand: []string{lean}, Env: processEnv()}, BackendLean, lean + " (setting lean.command)", ""},
+		{"neither", Config{Root: dir, Env: processEnv()}, "", "",
 			"Lean REPL not found: no repl binary under " + dir + "/.lake or on PATH (build leanprover-community/repl or pass --repl); no Lean toolchain found: no lean on PATH (install elan, or set lean.command)"},
 	}
 	for _, c := range cases {

@@ -37,9 +37,9 @@ type Config struct {
 	// OpenChecker uses when no REPL is configured or found (the lean.command
 	// setting); empty means FindLean(Root).
 	LeanCommand []string
-	// Getenv gives FindLean the environment variables it reads (ELAN_HOME,
-	// HOME, LEAN_PATH); nil means none is set.
-	Getenv func(string) string
+	// Env is what FindLean takes from drift-lsp's environment (the zero
+	// value: none of it).
+	Env Env
 	// CacheDir, if set, holds pickled header environments so that a restart
 	// unpickles instead of importing again.
 	CacheDir string

@@ -159,7 +159,9 @@ func StartProcess(cfg ProcessConfig) (*Process, error) {
 }
 
 // childCommand returns the command that runs path with args in dir, with
-// env added to the environment, for proc.Start.
+// env added to the environment, for proc.Start. The child inherits
+// drift-lsp's whole environment (PATH, the toolchain's variables): that is
+// inheritance, not a setting, which internal/settings alone reads.
 func childCommand(path string, args []string, dir string, env []string) *exec.Cmd {
 	cmd := exec.Command(path, args...)
 	cmd.Dir = dir

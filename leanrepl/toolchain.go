@@ -36,19 +36,24 @@ func (t *Toolchain) String() string {
 	return s + " (" + t.Source + ")"
 }
 
-// FindLean finds how to run `lean --json` for the workspace at root; getenv
-// gives ELAN_HOME, HOME and LEAN_PATH (nil: none is set; programs are
-// looked up on the process's PATH). The order: the configured command (the lean.command setting, used as
+// Env is what FindLean takes from drift-lsp's environment, resolved by the
+// caller (internal/settings' Paths): elan's directory and the LEAN_PATH a
+// lean child's own extends.
+type Env struct {
+	ElanHome string
+	LeanPath string
+}
+
+// FindLean finds how to run `lean --json` for the workspace at root, with
+// elan's directory and LEAN_PATH from env (programs are looked up on the
+// process's PATH). The order: the configured command (the lean.command setting, used as
 // given); in a Lake workspace, `lake env lean` with the lake of the
 // toolchain its lean-toolchain names (in elan's toolchain directory) or
 // else lake on PATH; the lean of that toolchain; lean on PATH. Without lake,
 // LEAN_PATH is set to the workspace's build directories (root/.lake/build/
 // lib/lean and those of its packages), as `lake env` would. The error wraps
 // ErrNotFound and says what was looked for.
-func FindLean(root string, command []string, getenv func(string) string) (*Toolchain, error) {
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
+func FindLean(root string, command []string, env Env) (*Toolchain, error) {
 	abs := root
 	if root != "" {
 		if a, err := filepath.Abs(root); err == nil {
@@ -59,14 +64,14 @@ func FindLean(root string, command []string, getenv func(string) string) (*Toolc
 		if _, err := exec.LookPath(command[0]); err != nil {
 			return nil, fmt.Errorf("%w: the configured lean command %q: %v", ErrLeanNotFound, strings.Join(command, " "), err)
 		}
-		return &Toolchain{Command: command, Dir: abs, Env: leanPathEnv(abs, getenv), Source: "setting lean.command"}, nil
+		return &Toolchain{Command: command, Dir: abs, Env: leanPathEnv(abs, env.LeanPath), Source: "setting lean.command"}, nil
 	}
 	var tried []string
 	var tcDir, tcName string
 	if abs != "" {
 		if b, err := os.ReadFile(filepath.Join(abs, "lean-toolchain")); err == nil {
 			tcName = strings.TrimSpace(string(b))
-			tcDir = lake.ToolchainDir(lake.ElanHome(getenv), tcName)
+			tcDir = lake.ToolchainDir(env.ElanHome, tcName)
 			if !isExecutable(filepath.Join(tcDir, "bin", "lean")) {
 				tried = append(tried, fmt.Sprintf("lean-toolchain names %s, not installed in %s", tcName, tcDir))
 				tcDir = ""
@@ -88,12 +93,12 @@ func FindLean(root string, command []string, getenv func(string) string) (*Toolc
 		}
 		tried = append(tried, "no lake for the Lake workspace "+abs)
 	}
-	env := leanPathEnv(abs, getenv)
+	leanPath := leanPathEnv(abs, env.LeanPath)
 	if tcDir != "" {
-		return &Toolchain{Command: []string{filepath.Join(tcDir, "bin", "lean")}, Dir: abs, Env: env, Source: "toolchain " + tcName + " of " + filepath.Join(abs, "lean-toolchain")}, nil
+		return &Toolchain{Command: []string{filepath.Join(tcDir, "bin", "lean")}, Dir: abs, Env: leanPath, Source: "toolchain " + tcName + " of " + filepath.Join(abs, "lean-toolchain")}, nil
 	}
 	if p, err := exec.LookPath("lean"); err == nil {
-		return &Toolchain{Command: []string{p}, Dir: abs, Env: env, Source: "lean on PATH"}, nil
+		return &Toolchain{Command: []string{p}, Dir: abs, Env: leanPath, Source: "lean on PATH"}, nil
 	}
 	tried = append(tried, "no lean on PATH")
 	return nil, fmt.Errorf("%w: %s (install elan, or set lean.command)", ErrLeanNotFound, strings.Join(tried, "; "))
@@ -103,8 +108,9 @@ func FindLean(root string, command []string, getenv func(string) string) (*Toolc
 var ErrLeanNotFound = errors.New("no Lean toolchain found")
 
 // leanPathEnv returns LEAN_PATH for the build directories of the workspace
-// at root and of its packages, when it has any; nil otherwise.
-func leanPathEnv(root string, getenv func(string) string) []string {
+// at root and of its packages, when it has any, followed by old; nil
+// otherwise.
+func leanPathEnv(root, old string) []string {
 	if root == "" {
 		return nil
 	}
@@ -120,7 +126,7 @@ func leanPathEnv(root string, getenv func(string) string) []string {
 	if len(dirs) == 0 {
 		return nil
 	}
-	if old := getenv("LEAN_PATH"); old != "" {
+	if old != "" {
 		dirs = append(dirs, old)
 	}
 	return []string{"LEAN_PATH=" + strings.Join(dirs, string(os.PathListSeparator))}

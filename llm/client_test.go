@@ -287,35 +287,6 @@ func TestConcurrencyLimit(t *testing.T) {
 	}
 }
 
-func TestConfigFrom(t *testing.T) {
-	env := map[string]string{
-		"DRIFT_LLM_BASE_URL": "http://127.0.0.1:9/v1", "DRIFT_LLM_MODEL": "m", "DRIFT_LLM_MODEL_FORMALIZE": "big",
-		"DRIFT_LLM_API_KEY_ENV": "MY_KEY", "MY_KEY": "sk-test", "DRIFT_LLM_TIMEOUT": "7s", "DRIFT_LLM_RETRIES": "0", "DRIFT_LLM_CACHE": "off",
-	}
-	getenv := func(k string) string { return env[k] }
-	cfg, err := llm.ConfigFrom(getenv, "/cache/llm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !cfg.Configured() || cfg.ModelFor(llm.StageFormalize) != "big" || cfg.ModelFor(llm.StageDecompose) != "m" ||
-		cfg.APIKeyEnv != "MY_KEY" || cfg.APIKey != "sk-test" || cfg.Timeout != 7*time.Second || cfg.MaxRetries != 0 || cfg.CacheDir != "" {
-		t.Fatalf("config %+v", cfg)
-	}
-	delete(env, "DRIFT_LLM_CACHE")
-	if cfg, _ := llm.ConfigFrom(getenv, "/cache/llm"); cfg.CacheDir != "/cache/llm" {
-		t.Errorf("default cache dir %q", cfg.CacheDir)
-	}
-	env["DRIFT_LLM_RETRIES"] = "many"
-	if _, err := llm.ConfigFrom(getenv, ""); err == nil || !strings.Contains(err.Error(), "DRIFT_LLM_RETRIES") {
-		t.Fatalf("want a settings error, got %v", err)
-	}
-	env["DRIFT_LLM_BASE_URL"] = ""
-	cfg, _ = llm.ConfigFrom(getenv, "")
-	if _, err := llm.New(cfg); !errors.Is(err, llm.ErrNotConfigured) {
-		t.Fatalf("want ErrNotConfigured, got %v", err)
-	}
-}
-
 // TestReasoningModel: go-openai refuses max_tokens and temperature for
 // reasoning models before sending; the client adapts and sends once.
 func TestReasoningModel(t *testing.T) {

@@ -6,9 +6,6 @@ package llm
 
 import (
 	"context"
-	"fmt"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -50,7 +47,7 @@ type Config struct {
 	// (default OPENAI_API_KEY). An unset variable means no Authorization key.
 	APIKeyEnv string
 	// APIKey is the key itself, resolved from APIKeyEnv by whoever builds
-	// the Config (ConfigFrom, the application); never logged.
+	// the Config (internal/app, from the settings); never logged.
 	APIKey string
 	// StageModels overrides Model per stage (keys: the Stage* constants).
 	StageModels map[string]string
@@ -92,77 +89,6 @@ type Config struct {
 	Observe func(req Request, resp *Response)
 	// Logf receives debug lines (never the key or full prompts); nil discards.
 	Logf func(format string, args ...any)
-}
-
-// ConfigFrom reads the DRIFT_LLM_* environment variables through getenv: DRIFT_LLM_BASE_URL,
-// DRIFT_LLM_MODEL, DRIFT_LLM_API_KEY_ENV, DRIFT_LLM_MODEL_<STAGE> (DECOMPOSE,
-// PROPOSE, FORMALIZE, INFORMALIZE, REPAIR), DRIFT_LLM_TIMEOUT (Go duration),
-// DRIFT_LLM_RETRIES, DRIFT_LLM_CONCURRENCY, DRIFT_LLM_BUDGET, DRIFT_LLM_CACHE
-// (directory, or "off"; default cacheDir), DRIFT_LLM_MAX_TOKENS,
-// DRIFT_LLM_STREAM (1/true), and the API key from the variable
-// DRIFT_LLM_API_KEY_ENV names. Unparsable numbers are reported as an error
-// and replaced by defaults. Nothing below the caller reads the environment
-// again.
-func ConfigFrom(getenv func(string) string, cacheDir string) (Config, error) {
-	cfg := Config{
-		BaseURL:     strings.TrimSpace(getenv("DRIFT_LLM_BASE_URL")),
-		Model:       strings.TrimSpace(getenv("DRIFT_LLM_MODEL")),
-		APIKeyEnv:   strings.TrimSpace(getenv("DRIFT_LLM_API_KEY_ENV")),
-		StageModels: map[string]string{},
-	}
-	for _, s := range Stages {
-		if m := strings.TrimSpace(getenv("DRIFT_LLM_MODEL_" + strings.ToUpper(s))); m != "" {
-			cfg.StageModels[s] = m
-		}
-	}
-	var errs []string
-	if v := getenv("DRIFT_LLM_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			errs = append(errs, fmt.Sprintf("DRIFT_LLM_TIMEOUT=%q is not a positive duration such as 90s", v))
-		} else {
-			cfg.Timeout = d
-		}
-	}
-	ints := []struct {
-		name string
-		dst  *int
-	}{
-		{"DRIFT_LLM_RETRIES", &cfg.MaxRetries},
-		{"DRIFT_LLM_CONCURRENCY", &cfg.Concurrency},
-		{"DRIFT_LLM_BUDGET", &cfg.CallBudget},
-		{"DRIFT_LLM_MAX_TOKENS", &cfg.MaxTokens},
-	}
-	cfg.MaxRetries = -1
-	for _, iv := range ints {
-		v := getenv(iv.name)
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 0 {
-			errs = append(errs, fmt.Sprintf("%s=%q is not a non-negative integer", iv.name, v))
-			continue
-		}
-		*iv.dst = n
-	}
-	switch v := strings.TrimSpace(getenv("DRIFT_LLM_CACHE")); v {
-	case "off", "none", "0":
-	case "":
-		cfg.CacheDir = cacheDir
-	default:
-		cfg.CacheDir = v
-	}
-	switch strings.ToLower(strings.TrimSpace(getenv("DRIFT_LLM_STREAM"))) {
-	case "1", "true", "yes", "on":
-		cfg.Stream = true
-	}
-	cfg = cfg.withDefaults()
-	cfg.APIKey = getenv(cfg.APIKeyEnv)
-	if len(errs) > 0 {
-		return cfg, fmt.Errorf("llm settings: %s", strings.Join(errs, "; "))
-	}
-	return cfg, nil
 }
 
 // Endpoint is a model server that drift-lsp starts itself when a request

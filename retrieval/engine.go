@@ -29,6 +29,9 @@ type Config struct {
 	Corpus []string
 	// CacheDir holds the persistent indexes; empty keeps them in memory.
 	CacheDir string
+	// ElanHome is elan's directory, where Lean's own sources are looked
+	// for ("" leaves them out).
+	ElanHome string
 	// Embedder computes dense vectors; nil disables the dense channel.
 	Embedder embed.Embedder
 	// Watch keeps the index up to date with file changes under Roots.

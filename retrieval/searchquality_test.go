@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
 
@@ -178,7 +179,7 @@ func benchEmbedder(t *testing.T, cfg *Config) {
 	if os.Getenv("DRIFT_BENCH_EMBED") == "" {
 		return
 	}
-	emb, warn := embed.Default(embed.ConfigFrom(os.Getenv))
+	emb, warn := embed.Default(embed.ConfigOf(settings.FromEnv(os.Getenv)))
 	if emb == nil {
 		t.Skip(warn)
 	}

@@ -170,7 +170,7 @@ func loadSource(ctx context.Context, cfg Config, progress func(done, total int))
 	src := &libSource{buffers: map[string]bool{}}
 	var all []*library.Decl
 	if len(cfg.Roots) > 0 {
-		ws, err := library.Discover(cfg.Roots[0], cfg.Roots[1:])
+		ws, err := library.DiscoverWith(cfg.Roots[0], cfg.Roots[1:], cfg.ElanHome)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/lsp"
 )
 
@@ -161,13 +162,9 @@ func runSession(ctx context.Context, cfg sessionConfig) (*sessionResult, error) 
 		return nil, err
 	}
 	// The model's responses are never cached: every job calls the model.
-	getenv := func(k string) string {
-		if k == "DRIFT_LLM_CACHE" {
-			return "off"
-		}
-		return os.Getenv(k)
-	}
-	opts := app.ServerOptions(getenv)
+	base := settings.FromEnv(os.Getenv)
+	base.LLM.CacheDir = ""
+	opts := app.ServerOptions(base)
 	opts.Debounce = 300 * time.Millisecond
 	served := make(chan int, 1)
 	go func() {

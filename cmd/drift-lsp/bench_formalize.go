@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/drift"
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/equivalence"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
@@ -189,7 +190,8 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 		}
 		defer rec.close()
 	}
-	cfg, local, err := modelConfig(stderr)
+	s := envSettings(stderr)
+	cfg, local, err := app.ModelSetup(s, func(format string, args ...any) { fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...) }, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
 		return 2
@@ -218,8 +220,10 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer eng.Close()
-	checker, closeChecker := formalizeChecker("", nil, eng, stderr)
-	defer closeChecker()
+	checker, pool, _ := app.OpenChecker(eng, s, "", app.CheckOptions{}, nil)
+	if pool != nil {
+		defer pool.Close()
+	}
 	var rows []benchRow
 	var rowOut *json.Encoder
 	if *out != "" {

@@ -17,7 +17,8 @@ import (
 // as a second engine): one result per set, named by its file, with
 // recall that a wrong ranking or a lost set would change.
 func TestBenchSearchSets(t *testing.T) {
-	t.Setenv("DRIFT_EMBED_PROVIDER", "")
+	// The commands rank as serve does: no dense model from the machine.
+	t.Setenv("DRIFT_EMBED_PROVIDER", "none")
 	ws, err := filepath.Abs(filepath.Join("..", "..", "testdata", "workspace"))
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
-	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
 func init() {
@@ -53,9 +52,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	roots, corpora := []string(idx.roots), []string(*corpusFlag)
-	if len(roots) == 0 && len(corpora) == 0 {
-		roots = append(roots, ".")
+	s, roots := commandSettings(envSettings(stderr), idx, *corpusFlag)
+	if *repl != "" {
+		s.REPL.Command = *repl
+	}
+	if *leanCmd != "" {
+		s.Lean.Command = *leanCmd
 	}
 	hdr := *header
 	if hdr == "" {
@@ -70,7 +72,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return printCheck(stdout, stderr, rep, hdr, 0, *asJSON)
 	}
 
-	eng, err := retrieval.Open(ctx, retrieval.Config{Roots: roots, Corpus: corpora, CacheDir: idx.cache})
+	// The engine as serve opens it; the checks need its names, not its
+	// ranking, so the command does not wait for the embedding.
+	eng, err := app.OpenEngine(ctx, s, roots, false, commandLog(stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
 		return 2
@@ -80,24 +84,19 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drift-lsp check: index: %v\n", err)
 		return 2
 	}
-	cfg := leanrepl.CheckerConfig{Names: eng.Names(), Kinds: leanrepl.LibraryKinds(eng.Lookup), Library: eng.Library}
+	opts := app.CheckOptions{Timeout: *timeout, ImportTimeout: *importTimeout, CacheDir: s.Cache()}
 	if *noLean {
-		cfg.NoLean = "Lean was not run: --no-lean"
+		opts.NoLean = "Lean was not run: --no-lean"
 	}
-	pcfg := leanrepl.Config{Root: checkRoot(roots), Timeout: *timeout, ImportTimeout: *importTimeout, CacheDir: idx.cache}
-	if *repl != "" {
-		pcfg.Command = []string{"/bin/sh", "-c", *repl}
-	}
-	pcfg.LeanCommand, pcfg.Getenv = strings.Fields(*leanCmd), os.Getenv
-	checker, pool, err := leanrepl.OpenChecker(cfg, pcfg)
+	checker, pool, err := app.OpenChecker(eng, s, checkRoot(roots), opts, nil)
 	switch {
-	case err != nil && (*repl != "" || *leanCmd != ""):
+	case err != nil && (s.REPL.Command != "" || s.Lean.Command != ""):
 		fmt.Fprintf(stderr, "drift-lsp check: %v\n", err)
 		return 2
 	case err != nil:
 		// The JSON report's lean_skipped has always carried this prefix.
-		cfg.NoLean = "Lean was not run: " + err.Error()
-		checker = leanrepl.NewChecker(cfg)
+		opts.NoLean = "Lean was not run: " + err.Error()
+		checker, _, _ = app.OpenChecker(eng, s, checkRoot(roots), opts, nil)
 	}
 	if pool != nil {
 		defer pool.Close()

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/drift-lsp/drift-lsp/internal/doctor"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 )
 
 func init() {
@@ -16,7 +17,7 @@ func init() {
 func runDoctor(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("doctor", stderr, "usage: drift-lsp doctor [--json] [--settings JSON]")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
-	settings := fs.String("settings", "", "the editor's drift settings as a JSON object, as the server receives them")
+	editor := fs.String("settings", "", "the editor's drift settings as a JSON object, as the server receives them")
 	if err := parseNoArgs(fs, args); err != nil {
 		return flagExit(err)
 	}
@@ -25,7 +26,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drift-lsp doctor: %v (run it from an existing directory)\n", err)
 		return 2
 	}
-	r := doctor.Run(dir, buildVersion(), os.Getenv, []byte(*settings))
+	r := doctor.Run(dir, buildVersion(), settings.FromEnv(os.Getenv), []byte(*editor))
 	if *asJSON {
 		err = r.WriteJSON(stdout)
 	} else {

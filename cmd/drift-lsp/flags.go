@@ -11,6 +11,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 )
 
 // multiFlag is a repeatable string flag: --root A --root B.
@@ -30,15 +31,19 @@ func (m *multiFlag) Set(v string) error {
 type indexFlags struct {
 	roots multiFlag
 	cache string
+	// elan is elan's directory (settings.Paths.Elan), where Lean's sources
+	// are found.
+	elan string
 }
 
 // addIndexFlags registers --root (repeatable) and --cache on fs.
 func addIndexFlags(fs *flag.FlagSet) *indexFlags {
-	f := &indexFlags{}
+	s := settings.FromEnv(os.Getenv)
+	f := &indexFlags{elan: s.Paths.Elan}
 	fs.Var(&f.roots, "root", "workspace root to index (repeatable; default: the current directory's workspace)")
 	// The one default of serve and mcp too: DRIFT_CACHE_DIR, else the cache
 	// directory, so that the CLI and running servers share an index.
-	fs.StringVar(&f.cache, "cache", app.CacheDir(app.EnvSettings(os.Getenv), os.Getenv), `index cache directory ("" disables the cache; default DRIFT_CACHE_DIR, else the user's cache)`)
+	fs.StringVar(&f.cache, "cache", s.Cache(), `index cache directory ("" disables the cache; default DRIFT_CACHE_DIR, else the user's cache)`)
 	return f
 }
 
@@ -56,7 +61,7 @@ func (f *indexFlags) workspace() (*library.Workspace, error) {
 	if len(f.roots) > 0 {
 		first, extra = f.roots[0], f.roots[1:]
 	}
-	ws, err := library.Discover(first, extra)
+	ws, err := library.DiscoverWith(first, extra, f.elan)
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s)", err, workspaceHint)
 	}
@@ -66,16 +71,11 @@ func (f *indexFlags) workspace() (*library.Workspace, error) {
 // workspaceHint says what to do when the workspace cannot be read.
 const workspaceHint = "run from a Lean project or pass --root DIR; `drift-lsp doctor` shows what is found here"
 
-// load discovers and loads the workspace, logging warnings to logw.
+// load loads the library of the flags' roots under the environment's
+// settings as serve does (app.LoadLibrary), logging warnings to logw.
 func (f *indexFlags) load(ctx context.Context, logw io.Writer) (*library.Library, error) {
-	ws, err := f.workspace()
-	if err != nil {
-		return nil, err
-	}
-	lib, err := library.Load(ctx, ws, library.Options{
-		CacheDir: f.cache,
-		Logf:     func(format string, args ...any) { fmt.Fprintf(logw, "drift-lsp: "+format+"\n", args...) },
-	})
+	s, roots := commandSettings(envSettings(logw), f, nil)
+	lib, err := app.LoadLibrary(ctx, s, roots, func(format string, args ...any) { fmt.Fprintf(logw, "drift-lsp: "+format+"\n", args...) })
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s)", err, workspaceHint)
 	}

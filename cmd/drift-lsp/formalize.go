@@ -17,8 +17,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
-	"github.com/drift-lsp/drift-lsp/llm/local"
-	"github.com/drift-lsp/drift-lsp/retrieval"
+	"github.com/drift-lsp/drift-lsp/lsp"
 )
 
 func init() {
@@ -51,8 +50,14 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	cfg, localModel, err := modelConfig(stderr)
-	if errors.Is(err, llm.ErrNotConfigured) {
+	s, roots := commandSettings(envSettings(stderr), idx, *corpusFlag)
+	if *repl != "" {
+		s.REPL.Command = *repl
+	}
+	// The model as serve builds it: the endpoint, else the bundled local
+	// model (started on the first request).
+	client, localModel, err := app.NewModel(s, func(format string, args ...any) { fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...) }, nil)
+	if errors.Is(err, lsp.ErrNoModel) {
 		fmt.Fprintf(stderr, "drift-lsp formalize: %v; `drift-lsp retrieve` works without one.\n", err)
 		return 2
 	}
@@ -62,15 +67,6 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	}
 	if localModel != nil {
 		defer localModel.Close()
-	}
-	client, err := llm.New(cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
-		return 2
-	}
-	roots, corpora := []string(idx.roots), []string(*corpusFlag)
-	if len(roots) == 0 && len(corpora) == 0 {
-		roots = append(roots, ".")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -86,23 +82,28 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer cleanup()
-		roots, corpora = nil, append(corpora, corpus)
+		roots, s.Roots, s.Corpus = nil, nil, append(s.Corpus, corpus)
 	}
-	eng, err := retrieval.Open(ctx, retrieval.Config{Roots: roots, Corpus: corpora, CacheDir: idx.cache})
+	eng, err := app.OpenEngine(ctx, s, roots, false, commandLog(stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
 		return 2
 	}
 	defer eng.Close()
-	if err := eng.WaitReady(ctx); err != nil {
+	if err := waitEngine(ctx, eng); err != nil {
 		fmt.Fprintf(stderr, "drift-lsp formalize: index: %v\n", err)
 		return 1
 	}
 	if st := eng.Status(); st.Decls == 0 {
-		fmt.Fprintf(stderr, "drift-lsp formalize: warning: the index holds no declarations (roots %v, corpora %v); premises will be empty\n", roots, corpora)
+		fmt.Fprintf(stderr, "drift-lsp formalize: warning: the index holds no declarations (roots %v, corpora %v); premises will be empty\n", roots, s.Corpus)
 	}
-	checker, closeChecker := formalizeChecker(*repl, roots, eng, stderr)
-	defer closeChecker()
+	checker, pool, err := app.OpenChecker(eng, s, checkRoot(roots), app.CheckOptions{}, nil)
+	if err != nil && *repl != "" {
+		fmt.Fprintf(stderr, "drift-lsp formalize: Lean REPL: %v\n", err)
+	}
+	if pool != nil {
+		defer pool.Close()
+	}
 	pl := drift.New(eng, client, checker, drift.Params{Samples: *samples, NoContextSamples: *noCtx, K: *k, M: *m, RepairBudget: *repair})
 	start := time.Now()
 	req := drift.Request{Statement: statement, Name: *name, Header: *header}
@@ -181,30 +182,6 @@ func informalizedCorpus(ctx context.Context, idx *indexFlags, client *llm.Client
 		return "", nil, err
 	}
 	return f.Name(), cleanup, nil
-}
-
-// formalizeChecker builds the candidate checker: the safety gate, the
-// unknown-name check over the engine's names, and Lean when a REPL is given
-// by --repl or found in the first root.
-func formalizeChecker(repl string, roots []string, eng *retrieval.Engine, stderr io.Writer) (*leanrepl.Checker, func()) {
-	root := ""
-	if len(roots) > 0 {
-		root = roots[0]
-	}
-	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(eng), Kinds: leanrepl.LibraryKinds(eng.Lookup), Library: eng.Library}
-	var cmd []string
-	if repl != "" {
-		cmd = []string{"/bin/sh", "-c", repl}
-	}
-	checker, pool, err := leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: root, Getenv: os.Getenv})
-	if err != nil && cmd != nil {
-		fmt.Fprintf(stderr, "drift-lsp formalize: Lean REPL: %v\n", err)
-	}
-	closer := func() {}
-	if pool != nil {
-		closer = func() { pool.Close() }
-	}
-	return checker, closer
 }
 
 // formalizeJSON is the --json form of a drift.Result.
@@ -432,29 +409,6 @@ func oneLineSig(s string) string {
 		return string(r[:160]) + "…"
 	}
 	return s
-}
-
-// modelConfig resolves the model endpoint of a command (app.ModelConfig:
-// DRIFT_LLM_* from the environment), else the local model when it is
-// installed and DRIFT_LLM_LOCAL is not "off" (app.LocalModel; the returned
-// server, to be closed, starts on the first request). It returns
-// llm.ErrNotConfigured (wrapped, with how to fix it) when there is neither.
-func modelConfig(stderr io.Writer) (llm.Config, *local.Server, error) {
-	settings := app.EnvSettings(os.Getenv)
-	cfg, err := app.ModelConfig(settings, os.Getenv)
-	if err != nil {
-		return cfg, nil, err
-	}
-	cfg, srv, err := app.LocalModel(cfg, settings.LLM.Local, os.Getenv, func(format string, args ...any) { fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...) })
-	switch {
-	case errors.Is(err, local.ErrNotInstalled):
-		return cfg, nil, fmt.Errorf("%w; or install the local model: %v", llm.ErrNotConfigured, err)
-	case err != nil:
-		return cfg, nil, err
-	case !cfg.Configured():
-		return cfg, nil, llm.ErrNotConfigured
-	}
-	return cfg, srv, nil
 }
 
 // startModel starts a model server that drift-lsp runs itself (the local

@@ -73,7 +73,8 @@ func normalize(v any, key, ws string) any {
 // testdata/workspace: snake_case keys from tagged structs, [] for empty
 // lists. Run with -update to rewrite the goldens after an intended change.
 func TestJSONGolden(t *testing.T) {
-	t.Setenv("DRIFT_EMBED_PROVIDER", "")
+	// The commands rank as serve does: no dense model from the machine.
+	t.Setenv("DRIFT_EMBED_PROVIDER", "none")
 	t.Setenv("PATH", t.TempDir()) // no Lean REPL or lean from the machine either
 	ws, err := filepath.Abs(filepath.Join("..", "..", "testdata", "workspace"))
 	if err != nil {

@@ -20,7 +20,7 @@ func init() {
 
 // runMCP serves MCP on stdin/stdout, and on streamable HTTP with --http,
 // over the workspace around --root (default: the current directory's),
-// wired as serve wires an editor's workspace (app.OpenWorkspace, the
+// wired as serve wires an editor's workspace (app.Open, the settings of the
 // DRIFT_* environment). Everything it started (the index watcher, the REPL
 // pool, the local model) is stopped when stdin ends, on SIGINT or SIGTERM.
 func runMCP(args []string, stdout, stderr io.Writer) int {
@@ -56,19 +56,19 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 	if len(roots) > 0 {
 		first = roots[0]
 	}
-	ws, err := library.Discover(first, nil)
+	s := envSettings(stderr)
+	ws, err := library.DiscoverWith(first, nil, s.Paths.Elan)
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp mcp: %v\n", err)
 		return 2
 	}
-	settings := app.EnvSettings(os.Getenv)
 	if *cache != "" {
-		settings.CacheDir = *cache
+		s.CacheDir = *cache
 	}
 	if len(roots) > 1 {
-		settings.Roots = append(settings.Roots, roots[1:]...)
+		s.Roots = append(s.Roots, roots[1:]...)
 	}
-	w, err := app.OpenWorkspace(ctx, ws.Dir, settings, os.Getenv, logf)
+	w, err := app.Open(ctx, s, ws.Dir, logf)
 	if err != nil {
 		fmt.Fprintf(stderr, "drift-lsp mcp: %v\n", err)
 		return 2

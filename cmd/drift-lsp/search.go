@@ -6,13 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
-	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval"
-	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
 
 func init() {
@@ -31,52 +28,11 @@ func addRetrievalFlags(fs *flag.FlagSet) *retrievalFlags {
 }
 
 // open starts a retrieval engine over the flags' roots and corpora (the
-// current directory's workspace when neither is given) and waits until it
-// is ready.
+// current directory's workspace when neither is given) under the
+// environment's settings, as serve does, and waits until it is ready.
 func (f *retrievalFlags) open(ctx context.Context, stderr io.Writer) (*retrieval.Engine, error) {
-	roots := []string(f.index.roots)
-	if len(roots) == 0 && len(*f.corpus) == 0 {
-		roots = []string{"."}
-	}
-	// Dense retrieval is opt-in on the command line (DRIFT_EMBED_PROVIDER):
-	// the first run embeds the whole library, which takes minutes.
-	var emb embed.Embedder
-	if os.Getenv("DRIFT_EMBED_PROVIDER") != "" {
-		var warn string
-		if emb, warn = embed.Default(app.EmbedConfig(app.EnvSettings(os.Getenv), os.Getenv)); warn != "" {
-			fmt.Fprintln(stderr, "drift-lsp: warning:", warn)
-		}
-	}
-	e, err := retrieval.Open(ctx, retrieval.Config{
-		Roots:    roots,
-		Corpus:   *f.corpus,
-		CacheDir: f.index.cache,
-		Embedder: emb,
-		Logf: func(format string, args ...any) {
-			if os.Getenv("DRIFT_VERBOSE") != "" {
-				fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...)
-			}
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := e.WaitReady(ctx); err != nil {
-		e.Close()
-		return nil, err
-	}
-	if emb != nil {
-		if err := e.WaitEmbedded(ctx); err != nil {
-			e.Close()
-			return nil, err
-		}
-	}
-	if w := e.Status().Warning; w != "" && os.Getenv("DRIFT_EMBED_PROVIDER") == "" {
-		fmt.Fprintln(stderr, "drift-lsp: note:", w, "(set DRIFT_EMBED_PROVIDER=auto to enable it)")
-	} else if w != "" {
-		fmt.Fprintln(stderr, "drift-lsp: warning:", w)
-	}
-	return e, nil
+	s, roots := commandSettings(envSettings(stderr), f.index, *f.corpus)
+	return openEngine(ctx, s, roots, stderr)
 }
 
 // hitJSON is the JSON form of one search hit.

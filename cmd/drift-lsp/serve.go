@@ -27,7 +27,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := app.ServerOptions(os.Getenv)
+	// The environment's warnings go to stderr, the editor's server log,
+	// and again to the log once the session starts.
+	opts := app.ServerOptions(envSettings(stderr))
 	opts.Version = buildVersion()
 	return lsp.Serve(ctx, serverStdin(), stdout, opts)
 }

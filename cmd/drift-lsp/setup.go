@@ -7,9 +7,8 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/internal/setup"
-	"github.com/drift-lsp/drift-lsp/llm/local"
-	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
 
 func init() {
@@ -54,10 +53,10 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 		if len(rest) == 1 {
 			name = rest[0]
 		}
-		dir = local.DirFrom(os.Getenv)
+		dir = settings.FromEnv(os.Getenv).Paths.LocalLLM
 		install = func(f *setup.Fetcher) error { return setup.InstallModel(ctx, f, dir, name, "") }
 	case "embeddings":
-		dir = embed.ModelsDirFrom(os.Getenv)
+		dir = settings.FromEnv(os.Getenv).Paths.Models
 		conv, err := converterID()
 		if err != nil {
 			fmt.Fprintf(stderr, "drift-lsp setup: %v\n", err)

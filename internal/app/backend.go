@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/local"
@@ -23,16 +23,15 @@ import (
 // driftBackend is the real lsp.Backend: the retrieval engine, the model client,
 // the DRIFT pipeline and the checks.
 type driftBackend struct {
-	getenv func(string) string
-	eng    *retrieval.Engine
-	logf   func(string, ...any)
-	roots  map[string]string // package → absolute root directory
+	eng   *retrieval.Engine
+	logf  func(string, ...any)
+	roots map[string]string // package → absolute root directory
 
 	root string
 
 	mu       sync.Mutex
 	pipeline *drift.Pipeline
-	settings lsp.Settings
+	settings settings.Settings
 	noModel  error
 	checker  *leanrepl.Checker
 	pool     *leanrepl.Pool
@@ -157,22 +156,14 @@ func modelDescription(client *llm.Client, srv *local.Server, noModel error) stri
 	return "none"
 }
 
-// Opener returns the lsp.OpenFunc of drift-lsp, reading the environment
-// through getenv: it opens the retrieval engine over the workspace at root
-// plus the extra roots and corpora of the settings (building the index in
-// the background), and sets up the model client, the checker and the
-// pipeline.
-func Opener(getenv func(string) string) lsp.OpenFunc {
-	return func(ctx context.Context, root string, s lsp.Settings, logf func(string, ...any)) (lsp.Backend, error) {
-		b, err := open(ctx, root, s, getenv, logf)
-		if err != nil {
-			return nil, err // not a typed nil in the interface
-		}
-		return b, nil
+// open builds the backend of the workspace at root under settings s (Open).
+func open(ctx context.Context, root string, s settings.Settings, logf func(string, ...any)) (*driftBackend, error) {
+	if logf == nil {
+		logf = func(string, ...any) {}
 	}
-}
-
-func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) string, logf func(string, ...any)) (*driftBackend, error) {
+	for _, w := range s.Warnings {
+		logf("drift: settings: %s", w)
+	}
 	var roots []string
 	if root != "" {
 		roots = append(roots, root)
@@ -181,10 +172,10 @@ func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) 
 	if len(roots) == 0 && len(s.Corpus) == 0 {
 		return nil, errors.New("no workspace folder and no drift.roots or drift.corpus setting: nothing to index")
 	}
-	b := &driftBackend{getenv: getenv, logf: logf, roots: map[string]string{}, commentsSwapped: make(chan struct{}), closed: make(chan struct{})}
+	b := &driftBackend{logf: logf, roots: map[string]string{}, commentsSwapped: make(chan struct{}), closed: make(chan struct{})}
 	if len(roots) > 0 {
 		b.root = roots[0]
-		if ws, err := library.Discover(roots[0], roots[1:]); err == nil {
+		if ws, err := library.DiscoverWith(roots[0], roots[1:], s.Paths.Elan); err == nil {
 			for _, r := range ws.Roots {
 				if _, dup := b.roots[r.Package]; !dup {
 					b.roots[r.Package] = r.Dir
@@ -192,8 +183,7 @@ func open(ctx context.Context, root string, s lsp.Settings, getenv func(string) 
 			}
 		}
 	}
-	emb := NewEmbedder(EmbedConfig(s, getenv), logf)
-	eng, err := retrieval.Open(ctx, retrieval.Config{Roots: roots, Corpus: s.Corpus, CacheDir: CacheDir(s, getenv), Embedder: emb, Watch: true, Logf: logf})
+	eng, err := OpenEngine(ctx, s, roots, true, logf)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +280,7 @@ func (b *driftBackend) settle() bool {
 
 // configureChecker (re)builds the checker and its REPL pool when the REPL
 // or lean settings changed. It is called with b.mu held.
-func (b *driftBackend) configureChecker(s lsp.Settings) {
+func (b *driftBackend) configureChecker(s settings.Settings) {
 	key := fmt.Sprintf("%s\x00%d\x00%d\x00%d\x00%s", s.REPL.Command, s.REPL.PoolSize, s.REPL.TimeoutSeconds, s.REPL.MemoryMB, s.Lean.Command)
 	if b.checker != nil && key == b.replKey {
 		return
@@ -299,25 +289,18 @@ func (b *driftBackend) configureChecker(s lsp.Settings) {
 		_ = b.pool.Close()
 		b.pool = nil
 	}
-	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(b.eng), Kinds: leanrepl.LibraryKinds(b.eng.Lookup), Library: b.eng.Library}
-	var cmd []string
-	if s.REPL.Command != "" {
-		cmd = []string{"sh", "-c", s.REPL.Command}
-	}
 	// Without a REPL the checker runs `lean --json` (lean.command, else the
 	// workspace's toolchain); without either its reports say why.
-	b.checker, b.pool, _ = leanrepl.OpenChecker(cfg, leanrepl.Config{Command: cmd, Root: b.root, Size: s.REPL.PoolSize,
-		Timeout: time.Duration(s.REPL.TimeoutSeconds) * time.Second, MemoryLimit: int64(s.REPL.MemoryMB) << 20, Logf: b.logf,
-		LeanCommand: strings.Fields(s.Lean.Command), Getenv: b.getenv})
+	b.checker, b.pool, _ = OpenChecker(b.eng, s, b.root, CheckOptions{}, b.logf)
 	b.replKey = key
 }
 
 // Configure rebuilds the model client, the checker and the pipeline from s.
-func (b *driftBackend) Configure(s lsp.Settings) {
+func (b *driftBackend) Configure(s settings.Settings) {
 	b.mu.Lock()
 	srv := b.local
 	b.mu.Unlock()
-	client, srv, noModel := NewModel(s, b.getenv, b.logf, srv)
+	client, srv, noModel := NewModel(s, b.logf, srv)
 	if noModel != nil {
 		client = nil
 	}
@@ -336,11 +319,7 @@ func (b *driftBackend) Configure(s lsp.Settings) {
 	b.settings = s
 	b.noModel = noModel
 	b.configureChecker(s)
-	params := drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples, RepairBudget: s.Pipeline.RepairBudget}
-	if s.Pipeline.SubQueries == "topk" {
-		params.PerSubQuery = s.Pipeline.K
-	}
-	b.pipeline = drift.New(b.eng, client, b.checker, params)
+	b.pipeline = drift.New(b.eng, client, b.checker, pipelineParams(s))
 	// With a configured endpoint the descriptions start now. The bundled
 	// local model (one call at a time, two cores on a laptop) is not
 	// started for them: they run between jobs, once a job has started it
@@ -352,7 +331,7 @@ func (b *driftBackend) Configure(s lsp.Settings) {
 	b.startInformalize(b.pipeline, client, informalizeCalls)
 }
 
-func (b *driftBackend) current() (*drift.Pipeline, lsp.Settings, error) {
+func (b *driftBackend) current() (*drift.Pipeline, settings.Settings, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.pipeline, b.settings, b.noModel

@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 	"github.com/drift-lsp/drift-lsp/lsp"
 )
@@ -70,7 +71,7 @@ func startWith(t *testing.T, resp llmtest.Responder, env map[string]string, root
 		}
 		return env[k]
 	}
-	opts := ServerOptions(getenv)
+	opts := ServerOptions(settings.FromEnv(getenv))
 	opts.Debounce = 20 * time.Millisecond
 	cw, sw := fakeeditor.NewPipe(), fakeeditor.NewPipe()
 	done := make(chan int, 1)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/lsp"
 )
 
@@ -65,14 +66,14 @@ func TestNewModelLocal(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			getenv := func(k string) string { return tc.env[k] }
-			settings, err := EnvSettings(getenv).Overlay([]byte(tc.editor))
+			s, err := settings.FromEnv(getenv).Overlay([]byte(tc.editor))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if settings.LLM.Local != tc.wantMode {
-				t.Fatalf("llm.local = %q, want %q", settings.LLM.Local, tc.wantMode)
+			if s.LLM.Local != tc.wantMode {
+				t.Fatalf("llm.local = %q, want %q", s.LLM.Local, tc.wantMode)
 			}
-			c, srv, err := NewModel(settings, getenv, nil, nil)
+			c, srv, err := NewModel(s, nil, nil)
 			if tc.wantErr != "" {
 				if !errors.Is(err, lsp.ErrNoModel) || !strings.Contains(err.Error(), tc.wantErr) || c != nil || srv != nil {
 					t.Fatalf("got %v %v %v, want %v …%s", c, srv, err, lsp.ErrNoModel, tc.wantErr)
@@ -93,14 +94,14 @@ func TestNewModelLocal(t *testing.T) {
 				t.Fatalf("config %+v", cfg)
 			}
 			// A later configuration reuses the same server.
-			c2, srv2, err := NewModel(settings, getenv, nil, srv)
+			c2, srv2, err := NewModel(s, nil, srv)
 			if err != nil || srv2 != srv || c2.Config().Endpoint != srv {
 				t.Fatalf("reconfigure: %v, server %p → %p", err, srv, srv2)
 			}
 			// Turned off, the server is not reused.
-			off := settings
+			off := s
 			off.LLM.Local = "off"
-			if c3, srv3, err := NewModel(off, getenv, nil, srv); !errors.Is(err, lsp.ErrNoModel) || c3 != nil || srv3 != nil {
+			if c3, srv3, err := NewModel(off, nil, srv); !errors.Is(err, lsp.ErrNoModel) || c3 != nil || srv3 != nil {
 				t.Fatalf("turned off: %v %v %v", c3, srv3, err)
 			}
 		})

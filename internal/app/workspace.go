@@ -10,8 +10,8 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
-	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -23,11 +23,14 @@ type Workspace struct {
 	header string
 }
 
-// OpenWorkspace opens the workspace at root with settings s as serve opens
-// an editor's workspace folder (Opener): the index is built or loaded in the
-// background and follows edits on disk. getenv and logf are as for Opener.
-func OpenWorkspace(ctx context.Context, root string, s lsp.Settings, getenv func(string) string, logf func(string, ...any)) (*Workspace, error) {
-	b, err := open(ctx, root, s, getenv, logf)
+// Open opens the workspace at root (with the extra roots and corpora of s;
+// root may be "" when they name something) under settings s as serve opens
+// an editor's workspace folder (Opener): the retrieval engine (OpenEngine),
+// the model client (NewModel), the checker (OpenChecker) and the pipeline.
+// The index is built or loaded in the background and follows edits on
+// disk; logf receives the log.
+func Open(ctx context.Context, s settings.Settings, root string, logf func(string, ...any)) (*Workspace, error) {
+	b, err := open(ctx, root, s, logf)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +91,7 @@ func (w *Workspace) LintDocs(ctx context.Context, paths []string) ([]docref.File
 	parse := leansrc.Parse
 	if len(paths) > lintCacheFiles {
 		_, s, _ := w.b.current()
-		parse = library.Parser(CacheDir(s, w.b.getenv), w.b.eng.Library().Workspace())
+		parse = library.Parser(s.Cache(), w.b.eng.Library().Workspace())
 	}
 	reports, _, err := c.LintFiles(ctx, paths, parse, 0)
 	return reports, err

@@ -20,10 +20,10 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/lake"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/internal/setup"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm/local"
-	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
 
@@ -65,31 +65,34 @@ type Report struct {
 	Items []Item `json:"items"`
 }
 
-// Run reports on the workspace around dir with the environment getenv
-// gives and the editor's drift settings (a JSON object, as the server
-// receives them; nil for none) over it, as the server resolves them;
-// version is drift-lsp's. Nothing is started or built: the model and Lean
-// are found, not run.
-func Run(dir, version string, getenv func(string) string, editor []byte) *Report {
+// Run reports on the workspace around dir with the settings of the
+// environment (base, settings.FromEnv) and the editor's drift settings (a
+// JSON object, as the server receives them; nil for none) over them, as
+// the server resolves them; version is drift-lsp's. Nothing is started or
+// built: the model and Lean are found, not run.
+func Run(dir, version string, base settings.Settings, editor []byte) *Report {
 	r := &Report{Version: version, Platform: runtime.GOOS + "/" + runtime.GOARCH, Dir: dir}
-	s, err := app.EnvSettings(getenv).Overlay(editor)
+	s, err := base.Overlay(editor)
 	if err != nil {
 		r.add("workspace", "editor settings", Missing, err.Error(), "correct the drift settings of the editor")
 	}
-	ws, err := library.Discover(dir, s.Roots)
+	for _, w := range s.Warnings {
+		r.add("workspace", "settings", Missing, w, "correct the variable or setting named")
+	}
+	ws, err := library.DiscoverWith(dir, s.Roots, s.Paths.Elan)
 	if err != nil {
 		r.add("workspace", "workspace", Missing, err.Error(), "cd into a Lean project, or set DRIFT_ROOTS")
 	} else {
 		r.workspace(ws)
-		r.index(app.CacheDir(s, getenv), ws)
+		r.index(s.Cache(), ws)
 	}
-	r.model(s, getenv)
+	r.model(s)
 	root := dir
 	if ws != nil {
 		root = ws.Dir
 	}
-	r.lean(root, ws, s.REPL.Command, s.Lean.Command, getenv)
-	r.embeddings(app.EmbedConfig(s, getenv))
+	r.lean(root, ws, s)
+	r.embeddings(embed.ConfigOf(s))
 	return r
 }
 
@@ -160,11 +163,8 @@ const (
 	fixElan       = "curl https://raw.githubusercontent.com/leanprover/elan/master/elan-init.sh -sSf | sh"
 )
 
-func (r *Report) model(s lsp.Settings, getenv func(string) string) {
-	cfg, err := app.ModelConfig(s, getenv)
-	if err != nil {
-		r.add("model", "configuration", Missing, err.Error(), "correct the DRIFT_LLM_* variable named above")
-	}
+func (r *Report) model(s settings.Settings) {
+	cfg := app.ModelConfig(s)
 	if cfg.Configured() {
 		r.add("model", "endpoint", OK, fmt.Sprintf("%s at %s", cfg.Model, cfg.BaseURL), "")
 		if cfg.APIKey == "" {
@@ -177,7 +177,7 @@ func (r *Report) model(s lsp.Settings, getenv func(string) string) {
 		return
 	}
 	r.add("model", "endpoint", Info, "none configured: the bundled local model runs", "")
-	inst, err := local.Find(local.DirFrom(getenv))
+	inst, err := local.Find(s.Paths.LocalLLM)
 	if err != nil {
 		r.add("model", "local model", Missing, err.Error(), fixModel)
 		return
@@ -185,8 +185,9 @@ func (r *Report) model(s lsp.Settings, getenv func(string) string) {
 	r.add("model", "local model", OK, fmt.Sprintf("%s in %s (started at the first request)", inst.ModelName(), inst.Dir), "")
 }
 
-func (r *Report) lean(root string, ws *library.Workspace, replCmd, leanCmd string, getenv func(string) string) {
-	tc, leanErr := leanrepl.FindLean(root, strings.Fields(leanCmd), getenv)
+func (r *Report) lean(root string, ws *library.Workspace, s settings.Settings) {
+	replCmd := s.REPL.Command
+	tc, leanErr := leanrepl.FindLean(root, strings.Fields(s.Lean.Command), app.LeanEnv(s.Paths))
 	switch repl, err := leanrepl.FindREPL(root); {
 	case replCmd != "":
 		r.add("lean", "REPL", OK, "configured: "+replCmd, "")
@@ -209,7 +210,7 @@ func (r *Report) lean(root string, ws *library.Workspace, replCmd, leanCmd strin
 	if ws == nil || ws.Toolchain == "" {
 		return
 	}
-	dir := lake.ToolchainDir(lake.ElanHome(getenv), ws.Toolchain)
+	dir := lake.ToolchainDir(s.Paths.Elan, ws.Toolchain)
 	if _, err := os.Stat(filepath.Join(dir, "bin")); err == nil {
 		r.add("lean", "toolchain", OK, ws.Toolchain+" (lean-toolchain) installed in "+dir, "")
 		return

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
+	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -116,7 +117,7 @@ func TestGolden(t *testing.T) {
 			if tc.settings != "" {
 				editor = []byte(tc.settings)
 			}
-			r := Run(filepath.Join(ws, "DriftExample"), "v1.2.3", func(k string) string { return env[k] }, editor)
+			r := Run(filepath.Join(ws, "DriftExample"), "v1.2.3", settings.FromEnv(func(k string) string { return env[k] }), editor)
 			var text, js bytes.Buffer
 			if err := r.WriteText(&text); err != nil {
 				t.Fatal(err)
@@ -153,7 +154,7 @@ func TestMissingEmbeddings(t *testing.T) {
 	tmp := t.TempDir()
 	r := &Report{}
 	getenv := func(k string) string { return map[string]string{"XDG_CACHE_HOME": tmp}[k] }
-	r.embeddings(app.EmbedConfig(app.EnvSettings(getenv), getenv))
+	r.embeddings(embed.ConfigOf(settings.FromEnv(getenv)))
 	if len(r.Items) != 1 || r.Items[0].State != Missing || r.Items[0].Fix != fixEmbeddings || r.Items[0].Detail == "" {
 		t.Errorf("items %+v", r.Items)
 	}

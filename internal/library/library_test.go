@@ -351,7 +351,6 @@ func TestUpdateAndRemoveFile(t *testing.T) {
 
 func TestDiscover(t *testing.T) {
 	home := t.TempDir()
-	t.Setenv("ELAN_HOME", home)
 	dir := writeTree(t, map[string]string{
 		"lean-toolchain":              "leanprover/lean4:v4.17.0\n",
 		"lakefile.lean":               "",
@@ -368,7 +367,7 @@ func TestDiscover(t *testing.T) {
 	os.MkdirAll(tc, 0o755)
 	os.WriteFile(filepath.Join(tc, "Prelude.lean"), []byte("inductive Nat | zero | succ (n : Nat)"), 0o644)
 	extra := writeTree(t, map[string]string{"Ext/E.lean": "def ext := Nat.zero"})
-	ws, err := Discover(filepath.Join(dir, "Proj", "Sub"), []string{extra})
+	ws, err := DiscoverWith(filepath.Join(dir, "Proj", "Sub"), []string{extra}, home)
 	if err != nil {
 		t.Fatal(err)
 	}

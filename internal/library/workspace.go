@@ -44,13 +44,18 @@ var skipDirs = map[string]bool{
 	".cache": true, "_build": true, ".github": true,
 }
 
-// Discover finds the Lake workspace containing dir (walking up to the first
+// Discover is DiscoverWith without elan's directory: Lean's own sources
+// are not among the roots.
+func Discover(dir string, extra []string) (*Workspace, error) { return DiscoverWith(dir, extra, "") }
+
+// DiscoverWith finds the Lake workspace containing dir (walking up to the first
 // directory with lakefile.lean, lakefile.toml or lean-toolchain; dir itself
 // when none is found) and lists its roots: the workspace, every package
 // under .lake/packages (or the older lake-packages), Lean's sources from the
 // elan toolchain named by lean-toolchain when installed, and the extra
-// directories.
-func Discover(dir string, extra []string) (*Workspace, error) {
+// directories. Lean's sources are looked for in elanHome (elan's directory;
+// "" leaves them out).
+func DiscoverWith(dir string, extra []string, elanHome string) (*Workspace, error) {
 	if dir == "" {
 		dir = "."
 	}
@@ -94,7 +99,7 @@ func Discover(dir string, extra []string) (*Workspace, error) {
 			}
 		}
 	}
-	if src := toolchainSources(ws.Toolchain); src != "" {
+	if src := toolchainSources(elanHome, ws.Toolchain); src != "" {
 		ws.Roots = append(ws.Roots, Root{Dir: src, Package: "lean4"})
 	}
 	seen := map[string]bool{}
@@ -122,13 +127,14 @@ func Discover(dir string, extra []string) (*Workspace, error) {
 	return ws, nil
 }
 
-// toolchainSources returns ~/.elan/toolchains/<name>/src/lean for a
-// toolchain spec like "leanprover/lean4:v4.17.0", or "" when not installed.
-func toolchainSources(tc string) string {
-	if tc == "" {
+// toolchainSources returns elanHome/toolchains/<name>/src/lean for a
+// toolchain spec like "leanprover/lean4:v4.17.0", or "" when not installed
+// (or elanHome is "").
+func toolchainSources(elanHome, tc string) string {
+	if tc == "" || elanHome == "" {
 		return ""
 	}
-	p := filepath.Join(lake.ToolchainDir(lake.ElanHome(os.Getenv), tc), "src", "lean")
+	p := filepath.Join(lake.ToolchainDir(elanHome, tc), "src", "lean")
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
 		return p
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 )
@@ -50,7 +51,7 @@ func open(t testing.TB, root string, getenv func(string) string, copts *mcp.Clie
 func openWith(t testing.TB, root string, getenv func(string) string, copts *mcp.ClientOptions, opts mcpserver.Options) (*app.Workspace, *mcp.ClientSession) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	w, err := app.OpenWorkspace(ctx, mustAbs(t, root), app.EnvSettings(getenv), getenv, func(string, ...any) {})
+	w, err := app.Open(ctx, settings.FromEnv(getenv), mustAbs(t, root), func(string, ...any) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -485,7 +486,7 @@ func TestSharedIndex(t *testing.T) {
 	logs := make([][]string, 3)
 	var mu sync.Mutex
 	openLogged := func(i int) *app.Workspace {
-		w, err := app.OpenWorkspace(context.Background(), mustAbs(t, workspaceDir), app.EnvSettings(getenv), getenv, func(format string, args ...any) {
+		w, err := app.Open(context.Background(), settings.FromEnv(getenv), mustAbs(t, workspaceDir), func(format string, args ...any) {
 			mu.Lock()
 			defer mu.Unlock()
 			logs[i] = append(logs[i], fmt.Sprintf(format, args...))

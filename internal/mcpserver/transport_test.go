@@ -11,6 +11,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 )
 
 // TestListen: --http binds loopback by default and refuses other
@@ -60,7 +61,7 @@ func TestHTTP(t *testing.T) {
 	getenv := env(t, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	w, err := app.OpenWorkspace(ctx, mustAbs(t, workspaceDir), app.EnvSettings(getenv), getenv, func(string, ...any) {})
+	w, err := app.Open(ctx, settings.FromEnv(getenv), mustAbs(t, workspaceDir), func(string, ...any) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestHTTP(t *testing.T) {
 // TestStdioEOF: the stdio session ends when its input does.
 func TestStdioEOF(t *testing.T) {
 	getenv := env(t, "")
-	w, err := app.OpenWorkspace(context.Background(), mustAbs(t, workspaceDir), app.EnvSettings(getenv), getenv, func(string, ...any) {})
+	w, err := app.Open(context.Background(), settings.FromEnv(getenv), mustAbs(t, workspaceDir), func(string, ...any) {})
 	if err != nil {
 		t.Fatal(err)
 	}

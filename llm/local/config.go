@@ -29,8 +29,7 @@ const (
 )
 
 // Configure returns cfg unchanged when it names an endpoint or mode is
-// ModeOff; else, when the local model is installed in dir (DirFrom(os.Getenv)
-// when empty), a configuration whose Endpoint is a new Server over it, with
+// ModeOff; else, when the local model is installed in dir, a configuration whose Endpoint is a new Server over it, with
 // the model's name and limits suited to it, and that server (the caller
 // closes it). When the model is not installed, the error is ErrNotInstalled
 // (wrapped) and cfg is returned unchanged.

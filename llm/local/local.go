@@ -23,7 +23,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/internal/cachedir"
 	"github.com/drift-lsp/drift-lsp/internal/proc"
 )
 
@@ -35,16 +34,6 @@ const (
 	DefaultContextSize  = 8192
 	DefaultStartTimeout = 3 * time.Minute
 )
-
-// DirFrom is where the local model is installed: $DRIFT_LOCAL_LLM_DIR,
-// else local-llm in drift-lsp's cache directory (internal/cachedir), as
-// `drift-lsp setup model` installs it; getenv is the only environment read.
-func DirFrom(getenv func(string) string) string {
-	if d := getenv("DRIFT_LOCAL_LLM_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(cachedir.Dir(getenv), "local-llm")
-}
 
 // Installation is an installed local model: the venv's Python (with
 // xllamacpp) and the GGUF file.
@@ -58,11 +47,12 @@ type Installation struct {
 // how to install it.
 var ErrNotInstalled = errors.New("the local model is not installed (run `drift-lsp setup model`)")
 
-// Find returns the installation in dir (DirFrom(os.Getenv) when empty): the
-// model named by dir/model, under dir/models, and dir/venv/bin/python.
+// Find returns the installation in dir (settings.Paths.LocalLLM, where
+// `drift-lsp setup model` installs it): the model named by dir/model, under
+// dir/models, and dir/venv/bin/python.
 func Find(dir string) (Installation, error) {
 	if dir == "" {
-		dir = DirFrom(os.Getenv)
+		return Installation{}, fmt.Errorf("%w: no directory given", ErrNotInstalled)
 	}
 	inst := Installation{Dir: dir, Python: filepath.Join(dir, "venv", "bin", "python")}
 	name, err := os.ReadFile(filepath.Join(dir, "model"))

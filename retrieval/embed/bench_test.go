@@ -146,11 +146,11 @@ func BenchmarkEmbed(b *testing.B) {
 				var e *Local
 				var err error
 				if strings.HasPrefix(model, "use-lite") {
-					e, err = NewUSELite(dir, LocalOptions{BatchSize: bs})
+					e, err = NewUSELite(dir, LocalOptions{Library: ortLibrary(), BatchSize: bs})
 				} else {
 					var o BERTOptions
 					if o, err = BERTOptionsFromDir(dir); err == nil {
-						e, err = NewBERT(o, LocalOptions{BatchSize: bs})
+						e, err = NewBERT(o, LocalOptions{Library: ortLibrary(), BatchSize: bs})
 					}
 				}
 				if err != nil {

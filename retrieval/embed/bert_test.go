@@ -112,7 +112,7 @@ func TestMiniLMMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e, err := NewBERT(o, LocalOptions{})
+			e, err := NewBERT(o, LocalOptions{Library: ortLibrary()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -273,7 +273,7 @@ func TestTinyBERTEndToEnd(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "model.onnx"), onnx, 0o644)
 	texts := []string{"the prime number", "The group is abelian. primes", "", "groups is the the the the the the the the the the the the the"}
 	for _, pool := range []string{"mean", "cls"} {
-		e, err := NewBERT(BERTOptions{Model: filepath.Join(dir, "model.onnx"), Vocab: filepath.Join(dir, "vocab.txt"), Pooling: pool, MaxLength: 16, Lowercase: true}, LocalOptions{BatchSize: 3})
+		e, err := NewBERT(BERTOptions{Model: filepath.Join(dir, "model.onnx"), Vocab: filepath.Join(dir, "vocab.txt"), Pooling: pool, MaxLength: 16, Lowercase: true}, LocalOptions{Library: ortLibrary(), BatchSize: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 )
 
 // Providers accepted in Config.Provider.
@@ -28,7 +29,7 @@ var BundledModels = []string{"use-lite-int8", "use-lite", "all-minilm-l6-v2"}
 // Config selects and configures the embedder (LSP settings and environment).
 type Config struct {
 	Provider  string // see the Provider constants
-	ModelsDir string // where setup put models (ConfigFrom: ModelsDirFrom)
+	ModelsDir string // where setup put models (settings.Paths.Models)
 	ModelDir  string // bert: a model directory (model.onnx + vocab.txt/tokenizer.json)
 	Pooling   string // bert: "mean" or "cls" (overrides the directory's setting)
 	MaxLength int    // bert: tokens per text (overrides)
@@ -37,44 +38,16 @@ type Config struct {
 	BaseURL   string // openai: endpoint
 	Model     string // openai: model name
 	APIKeyEnv string // openai: name of the env var holding the key (default OPENAI_API_KEY)
-	APIKey    string // openai: the key (resolved from APIKeyEnv by ConfigFrom or the caller)
+	APIKey    string // openai: the key (resolved from APIKeyEnv by the caller)
 	Dim       int    // openai: requested dimensions
 }
 
-// ConfigFrom reads DRIFT_EMBED_PROVIDER, DRIFT_MODELS, DRIFT_EMBED_MODEL_DIR,
-// DRIFT_EMBED_POOLING, DRIFT_EMBED_MAX_LENGTH, DRIFT_ORT_LIBRARY,
-// DRIFT_EMBED_THREADS, DRIFT_EMBED_BASE_URL, DRIFT_EMBED_MODEL,
-// DRIFT_EMBED_API_KEY_ENV (and the key it names) and DRIFT_EMBED_DIM through
-// getenv; the models directory defaults to ModelsDirFrom(getenv). Nothing
-// in this package reads the environment afterwards.
-func ConfigFrom(getenv func(string) string) Config {
-	atoi := func(k string) int {
-		n, _ := strconv.Atoi(getenv(k))
-		return n
-	}
-	cfg := Config{
-		Provider:  getenv("DRIFT_EMBED_PROVIDER"),
-		ModelsDir: ModelsDirFrom(getenv),
-		ModelDir:  getenv("DRIFT_EMBED_MODEL_DIR"),
-		Pooling:   getenv("DRIFT_EMBED_POOLING"),
-		MaxLength: atoi("DRIFT_EMBED_MAX_LENGTH"),
-		Library:   getenv("DRIFT_ORT_LIBRARY"),
-		Threads:   atoi("DRIFT_EMBED_THREADS"),
-		BaseURL:   getenv("DRIFT_EMBED_BASE_URL"),
-		Model:     getenv("DRIFT_EMBED_MODEL"),
-		APIKeyEnv: getenv("DRIFT_EMBED_API_KEY_ENV"),
-		Dim:       atoi("DRIFT_EMBED_DIM"),
-	}
-	cfg.APIKey = getenv(cfg.apiKeyEnv())
-	return cfg
-}
-
-// apiKeyEnv is the variable holding the openai provider's key.
-func (c Config) apiKeyEnv() string {
-	if c.APIKeyEnv == "" {
-		return "OPENAI_API_KEY"
-	}
-	return c.APIKeyEnv
+// ConfigOf is the configuration settings s ask for.
+func ConfigOf(s settings.Settings) Config {
+	e := s.Embedding
+	return Config{Provider: e.Provider, ModelsDir: s.Paths.Models, ModelDir: e.ModelDir, Pooling: e.Pooling,
+		MaxLength: e.MaxLength, Library: e.ORTLibrary, Threads: e.Threads, BaseURL: e.BaseURL, Model: e.Model,
+		APIKeyEnv: e.APIKeyEnv, APIKey: s.EmbedAPIKey(), Dim: e.Dim}
 }
 
 // Default builds the embedder cfg asks for. With no provider (or "auto") it

@@ -1,8 +1,6 @@
 package embed
 
 import (
-	"github.com/drift-lsp/drift-lsp/internal/cachedir"
-
 	"context"
 	"fmt"
 	"os"
@@ -11,7 +9,8 @@ import (
 
 // LocalOptions configures an ONNX embedder.
 type LocalOptions struct {
-	// Library is the path of libonnxruntime.so.1 (default: ModelsDir()/lib/…).
+	// Library is the path of libonnxruntime.so.1 (Default: the one in
+	// Config.ModelsDir/lib).
 	Library string
 	// Threads is ONNX Runtime's intra-op thread count (default 2).
 	Threads int
@@ -20,9 +19,6 @@ type LocalOptions struct {
 }
 
 func (o LocalOptions) withDefaults() LocalOptions {
-	if o.Library == "" {
-		o.Library = filepath.Join(ModelsDir(), "lib", ORTLibraryName)
-	}
 	if o.Threads <= 0 {
 		o.Threads = 2
 	}
@@ -31,19 +27,6 @@ func (o LocalOptions) withDefaults() LocalOptions {
 	}
 	return o
 }
-
-// ModelsDirFrom is where setup places models: $DRIFT_MODELS, else the
-// models folder of drift-lsp's cache directory (internal/cachedir).
-func ModelsDirFrom(getenv func(string) string) string {
-	if d := getenv("DRIFT_MODELS"); d != "" {
-		return d
-	}
-	return filepath.Join(cachedir.Dir(getenv), "models")
-}
-
-// ModelsDir is ModelsDirFrom of the process environment, for callers that
-// build an embedder without a resolved Config (tests, converters).
-func ModelsDir() string { return ModelsDirFrom(os.Getenv) }
 
 // Local is an Embedder backed by an ONNX model run in-process by ONNX
 // Runtime; it is safe for concurrent use.

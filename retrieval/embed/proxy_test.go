@@ -100,11 +100,11 @@ func TestDenseProxyProofNet(t *testing.T) {
 		var e *Local
 		var err error
 		if strings.HasPrefix(model, "use-lite") {
-			e, err = NewUSELite(dir, LocalOptions{})
+			e, err = NewUSELite(dir, LocalOptions{Library: ortLibrary()})
 		} else {
 			var o BERTOptions
 			if o, err = BERTOptionsFromDir(dir); err == nil {
-				e, err = NewBERT(o, LocalOptions{})
+				e, err = NewBERT(o, LocalOptions{Library: ortLibrary()})
 			}
 		}
 		if err != nil {

@@ -83,7 +83,7 @@ func TestUSELiteMatchesTFJS(t *testing.T) {
 	}{{"use-lite", 0.9999}, {"use-lite-int8", 0.99}} {
 		t.Run(tc.model, func(t *testing.T) {
 			dir := needModel(t, tc.model)
-			e, err := NewUSELite(dir, LocalOptions{})
+			e, err := NewUSELite(dir, LocalOptions{Library: ortLibrary()})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,5 @@
+package proc
+
+// Shell returns the command that runs line with the platform's shell:
+// /bin/sh -c on Unix, cmd /C on Windows.
+func Shell(line string) []string { return []string{"cmd.exe", "/C", line} }
