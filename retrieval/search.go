@@ -296,7 +296,7 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		if sr.Phrase && i < depth {
 			c.phrase(d, seq, alts, sr.Main)
 		}
-		c.spelled = spelled(d.Name)
+		c.spelled = spelled(c.slot)
 		c.pop = s.popularity(d.Name)
 	}
 	return pool, intent, nil
@@ -391,7 +391,7 @@ func (s *snapshot) queryWeights(qs []string) []float64 {
 // included) stand for, a capitalised name standing for the implicit head
 // nouns too (implicitHeads), squared (a name that spells a word of a long
 // sentence is no concept match); otherwise 0.
-func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) float64 {
+func (s *snapshot) spelledBy(qs []string, exps []expansion) func(sl int32) float64 {
 	ws := s.queryWeights(qs)
 	total := 0.0
 	bits := map[string]uint64{}
@@ -408,11 +408,12 @@ func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) fl
 			heads |= 1 << i
 		}
 	}
-	return func(name string) float64 {
-		last := names.Last(name)
+	return func(sl int32) float64 {
+		// The last component's distinct terms are the slot's name terms.
+		p, local := s.part(sl)
 		var covered uint64
-		for _, t := range lexical.Terms(last) {
-			b, ok := bits[t]
+		for _, ti := range p.nameT.row(int(local)) {
+			b, ok := bits[p.fields[fName].terms[ti]]
 			if !ok {
 				return 0
 			}
@@ -421,6 +422,8 @@ func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) fl
 		if covered == 0 || total <= 0 {
 			return 0
 		}
+		name := s.decl(sl).Name
+		last := names.Last(name)
 		if ns := name[:len(name)-len(last)]; ns != "" {
 			for _, t := range lexical.Terms(ns) {
 				covered |= bits[t]
