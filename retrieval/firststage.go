@@ -148,14 +148,23 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, 
 		x.v[u.f] += v
 		x.mask |= u.bits
 	}
-	// coverage is the idf-weighted share of the query a mask matches;
+	// coverage is the idf-weighted share of the query a mask matches (the
+	// matched weight summed a byte of the mask at a time from tables);
 	// others is the weighted sum of the fields but the name.
+	var byteWeight [maxQueryTerms / 8][256]float64
+	for b := range byteWeight {
+		for m := 1; m < 256; m++ {
+			for j := range 8 {
+				if i := 8*b + j; m&(1<<j) != 0 && i < len(weights) {
+					byteWeight[b][m] += weights[i]
+				}
+			}
+		}
+	}
 	coverage := func(mask uint64) float64 {
 		matched := 0.0
-		for i, w := range weights {
-			if mask&(1<<i) != 0 {
-				matched += w
-			}
+		for b := range byteWeight {
+			matched += byteWeight[b][(mask>>(8*b))&255]
 		}
 		return matched / total
 	}

@@ -291,10 +291,11 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		}
 	}
 	spelled := s.spelledBy(qs, exps)
+	two := s.twoTermsIn(seq)
 	for i, c := range pool {
 		d := s.decl(c.slot)
 		if sr.Phrase && i < depth {
-			c.phrase(d, seq, alts, sr.Main)
+			c.phrase(d, seq, alts, sr.Main, two(fLead, c.slot), two(fDoc, c.slot))
 		}
 		c.spelled = spelled(c.slot)
 		c.pop = s.popularity(d.Name)
@@ -484,8 +485,10 @@ type candidate struct {
 
 // phrase computes the proximity features of c against the query terms
 // (alts are the query rewritten by synonyms, which count for exact matches
-// at a lower weight).
-func (c *candidate) phrase(d *library.Decl, seq []string, alts [][]string, mainDoc bool) {
+// at a lower weight). The first sentence and the other docstring sentences
+// are read only when lead and doc say that two query terms occur there
+// (else no run of two can).
+func (c *candidate) phrase(d *library.Decl, seq []string, alts [][]string, mainDoc, lead2, doc2 bool) {
 	consider := func(where, text string, tseq []string, weight float64) {
 		run := longestRun(seq, tseq)
 		v := 0.0
@@ -540,17 +543,64 @@ func (c *candidate) phrase(d *library.Decl, seq []string, alts [][]string, mainD
 		}
 		consider("module docstring", d.MainDoc, ms, 1)
 	}
-	if len(seq) < 2 || d.Doc == "" {
+	if len(seq) < 2 || d.Doc == "" || !lead2 && !doc2 {
 		return
 	}
 	lead := leansrc.FirstSentence(d.Doc)
-	consider("first sentence", lead, lexical.Terms(lead), 1)
+	if lead2 {
+		consider("first sentence", lead, lexical.Terms(lead), 1)
+	}
+	if !doc2 {
+		return
+	}
 	doc := d.Doc
 	if len(doc) > 1200 {
 		doc = doc[:1200]
 	}
 	for _, sent := range sentences(doc[min(len(lead), len(doc)):]) {
 		consider("docstring", sent, lexical.Terms(sent), 0.8)
+	}
+}
+
+// twoTermsIn returns whether field f (the first sentence or the docstring)
+// of a slot holds two distinct terms of seq, read from the postings: only
+// then can a run of two consecutive query terms occur in it (always true
+// when seq repeats a term consecutively).
+func (s *snapshot) twoTermsIn(seq []string) func(f field, sl int32) bool {
+	for i := 1; i < len(seq); i++ {
+		if seq[i] == seq[i-1] {
+			return func(field, int32) bool { return true }
+		}
+	}
+	qs := uniq(seq)
+	lists := map[field][][2][]posting{}
+	for _, f := range []field{fLead, fDoc} {
+		for _, t := range qs {
+			var l [2][]posting
+			for i, pt := range []*part{s.base, s.over} {
+				if ti := pt.fields[f].find(t); ti >= 0 {
+					l[i] = pt.fields[f].list(ti)
+				}
+			}
+			lists[f] = append(lists[f], l)
+		}
+	}
+	return func(f field, sl int32) bool {
+		i := 0
+		if sl >= s.base.n() {
+			i = 1
+		}
+		n := 0
+		for _, l := range lists[f] {
+			ps := l[i]
+			k := sort.Search(len(ps), func(k int) bool { return ps[k].slot >= sl })
+			if k < len(ps) && ps[k].slot == sl {
+				if n++; n == 2 {
+					return true
+				}
+			}
+		}
+		return false
 	}
 }
 
