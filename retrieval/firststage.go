@@ -65,10 +65,11 @@ type unit struct {
 // idf-weighted share of query terms matched (synonyms stand in for the terms
 // they replace at a lower weight).
 //
-// The posting lists are walked rarest first, so the best declarations
-// tend to be found first; a declaration whose score, bounded from above
-// without its name coverage, cannot enter the pool is not scored further.
-func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, sw *searchWeights, extra map[int32]bool) firstStage {
+// It keeps the best pool slots. The posting lists are walked rarest first,
+// so the best declarations tend to be found first; a declaration whose
+// score, bounded from above without its name coverage, cannot enter the
+// pool is not scored further.
+func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, sw *searchWeights, extra map[int32]bool, pool int) firstStage {
 	type qterm struct {
 		t    string
 		w    float64
@@ -211,12 +212,12 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, 
 		u := &units[i]
 		s.walk(u, func(p posting, pt *part) { add(u, p, pt) })
 	}
-	h := s.top(searchPool)
+	h := s.top(pool)
 	for _, sl := range a.touched {
 		// The name coverage is at most 1: a slot whose score without it
 		// cannot enter the pool is not scored.
 		x := &a.slot[sl]
-		if !sr.Plain && len(h.slots) == searchPool && bound(x) < h.sc[0] {
+		if !sr.Plain && len(h.slots) == pool && bound(x) < h.sc[0] {
 			continue
 		}
 		h.push(sl, score(sl, x))

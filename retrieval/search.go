@@ -216,7 +216,7 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 			}
 		}
 	}
-	first := s.humanScores(qs, exps, sr, w, spelledSlots)
+	first := s.humanScores(qs, exps, sr, w, spelledSlots, searchPool)
 	cands := map[int32]*candidate{}
 	get := func(sl int32) *candidate {
 		c := cands[sl]
