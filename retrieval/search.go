@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -217,7 +216,7 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 			}
 		}
 	}
-	first := s.humanScores(qs, exps, sr, w, spelledSlots)
+	first := s.humanScores(qs, exps, sr, w, spelledSlots, searchPool)
 	cands := map[int32]*candidate{}
 	get := func(sl int32) *candidate {
 		c := cands[sl]
@@ -292,12 +291,13 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		}
 	}
 	spelled := s.spelledBy(qs, exps)
+	two := s.twoTermsIn(seq)
 	for i, c := range pool {
 		d := s.decl(c.slot)
 		if sr.Phrase && i < depth {
-			c.phrase(d, seq, alts, sr.Main)
+			c.phrase(d, seq, alts, sr.Main, two(fLead, c.slot), two(fDoc, c.slot))
 		}
-		c.spelled = spelled(d.Name)
+		c.spelled = spelled(c.slot)
 		c.pop = s.popularity(d.Name)
 	}
 	return pool, intent, nil
@@ -392,7 +392,7 @@ func (s *snapshot) queryWeights(qs []string) []float64 {
 // included) stand for, a capitalised name standing for the implicit head
 // nouns too (implicitHeads), squared (a name that spells a word of a long
 // sentence is no concept match); otherwise 0.
-func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) float64 {
+func (s *snapshot) spelledBy(qs []string, exps []expansion) func(sl int32) float64 {
 	ws := s.queryWeights(qs)
 	total := 0.0
 	bits := map[string]uint64{}
@@ -409,11 +409,12 @@ func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) fl
 			heads |= 1 << i
 		}
 	}
-	return func(name string) float64 {
-		last := names.Last(name)
+	return func(sl int32) float64 {
+		// The last component's distinct terms are the slot's name terms.
+		p, local := s.part(sl)
 		var covered uint64
-		for _, t := range lexical.Terms(last) {
-			b, ok := bits[t]
+		for _, ti := range p.nameT.row(int(local)) {
+			b, ok := bits[p.fields[fName].terms[ti]]
 			if !ok {
 				return 0
 			}
@@ -422,6 +423,8 @@ func (s *snapshot) spelledBy(qs []string, exps []expansion) func(name string) fl
 		if covered == 0 || total <= 0 {
 			return 0
 		}
+		name := s.decl(sl).Name
+		last := names.Last(name)
 		if ns := name[:len(name)-len(last)]; ns != "" {
 			for _, t := range lexical.Terms(ns) {
 				covered |= bits[t]
@@ -482,8 +485,10 @@ type candidate struct {
 
 // phrase computes the proximity features of c against the query terms
 // (alts are the query rewritten by synonyms, which count for exact matches
-// at a lower weight).
-func (c *candidate) phrase(d *library.Decl, seq []string, alts [][]string, mainDoc bool) {
+// at a lower weight). The first sentence and the other docstring sentences
+// are read only when lead and doc say that two query terms occur there
+// (else no run of two can).
+func (c *candidate) phrase(d *library.Decl, seq []string, alts [][]string, mainDoc, lead2, doc2 bool) {
 	consider := func(where, text string, tseq []string, weight float64) {
 		run := longestRun(seq, tseq)
 		v := 0.0
@@ -538,17 +543,64 @@ func (c *candidate) phrase(d *library.Decl, seq []string, alts [][]string, mainD
 		}
 		consider("module docstring", d.MainDoc, ms, 1)
 	}
-	if len(seq) < 2 || d.Doc == "" {
+	if len(seq) < 2 || d.Doc == "" || !lead2 && !doc2 {
 		return
 	}
 	lead := leansrc.FirstSentence(d.Doc)
-	consider("first sentence", lead, lexical.Terms(lead), 1)
+	if lead2 {
+		consider("first sentence", lead, lexical.Terms(lead), 1)
+	}
+	if !doc2 {
+		return
+	}
 	doc := d.Doc
 	if len(doc) > 1200 {
 		doc = doc[:1200]
 	}
 	for _, sent := range sentences(doc[min(len(lead), len(doc)):]) {
 		consider("docstring", sent, lexical.Terms(sent), 0.8)
+	}
+}
+
+// twoTermsIn returns whether field f (the first sentence or the docstring)
+// of a slot holds two distinct terms of seq, read from the postings: only
+// then can a run of two consecutive query terms occur in it (always true
+// when seq repeats a term consecutively).
+func (s *snapshot) twoTermsIn(seq []string) func(f field, sl int32) bool {
+	for i := 1; i < len(seq); i++ {
+		if seq[i] == seq[i-1] {
+			return func(field, int32) bool { return true }
+		}
+	}
+	qs := uniq(seq)
+	lists := map[field][][2][]posting{}
+	for _, f := range []field{fLead, fDoc} {
+		for _, t := range qs {
+			var l [2][]posting
+			for i, pt := range []*part{s.base, s.over} {
+				if ti := pt.fields[f].find(t); ti >= 0 {
+					l[i] = pt.fields[f].list(ti)
+				}
+			}
+			lists[f] = append(lists[f], l)
+		}
+	}
+	return func(f field, sl int32) bool {
+		i := 0
+		if sl >= s.base.n() {
+			i = 1
+		}
+		n := 0
+		for _, l := range lists[f] {
+			ps := l[i]
+			k := sort.Search(len(ps), func(k int) bool { return ps[k].slot >= sl })
+			if k < len(ps) && ps[k].slot == sl {
+				if n++; n == 2 {
+					return true
+				}
+			}
+		}
+		return false
 	}
 }
 
@@ -639,160 +691,6 @@ func oneLineCut(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
-}
-
-// firstStage holds the best slots of the first-stage score, best first.
-type firstStage struct {
-	slots  []int32
-	scores []float64
-	// extra are the first-stage scores of the slots asked for by name
-	// (see nameForms), wherever they rank.
-	extra map[int32]float64
-}
-
-// searchAccum accumulates per-field scores and matched-term masks over
-// slots; pooled because it spans the whole library.
-type searchAccum struct {
-	v       [][nFields]float64
-	mask    []uint64
-	touched []int32
-}
-
-var searchAccumPool = sync.Pool{New: func() any { return &searchAccum{} }}
-
-func getSearchAccum(n int32) *searchAccum {
-	a := searchAccumPool.Get().(*searchAccum)
-	if int32(len(a.v)) < n {
-		a.v = make([][nFields]float64, n+n/8)
-		a.mask = make([]uint64, n+n/8)
-	}
-	a.touched = a.touched[:0]
-	return a
-}
-
-func (a *searchAccum) release() {
-	for _, s := range a.touched {
-		a.v[s] = [nFields]float64{}
-		a.mask[s] = 0
-	}
-	searchAccumPool.Put(a)
-}
-
-// humanScores is the first stage of search: BM25F over every
-// declaration's name pieces, namespace, docstring, first sentence, bold
-// terms and main-declaration description, times the square of the
-// idf-weighted share of query terms matched (synonyms stand in for the terms
-// they replace at a lower weight).
-func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, sw *searchWeights, extra map[int32]bool) firstStage {
-	type qterm struct {
-		t    string
-		w    float64
-		bits uint64
-		name bool // name and namespace fields only
-	}
-	var terms []qterm
-	total := 0.0
-	weights := s.queryWeights(qs)
-	for i, t := range qs {
-		total += weights[i]
-		terms = append(terms, qterm{t, 1, 1 << i, false})
-	}
-	for _, x := range exps {
-		terms = append(terms, qterm{x.term, sw.Synonym * x.weight, x.covers, x.name})
-	}
-	if total <= 0 {
-		return firstStage{}
-	}
-	var docs int64
-	var sumLen [nFields]int64
-	for c := range nColl {
-		docs += s.stats[c].docs
-		for f := range sumLen {
-			sumLen[f] += s.stats[c].sumLen[f]
-		}
-	}
-	fields := []field{fName, fNS, fDoc}
-	if sr.Plain {
-		fields = []field{fName, fDoc}
-	}
-	if sr.Lead {
-		fields = append(fields, fLead)
-	}
-	if sr.Bold {
-		fields = append(fields, fBold)
-	}
-	if sr.Main {
-		fields = append(fields, fMain)
-	}
-	a := getSearchAccum(s.n())
-	defer a.release()
-	for _, qt := range terms {
-		for _, f := range fields {
-			if qt.name && f != fName && f != fNS {
-				continue
-			}
-			idf := s.idfAll(f, qt.t)
-			if idf <= 0 {
-				continue
-			}
-			avg := float64(sumLen[f]) / float64(max(1, docs))
-			s.eachPosting(f, qt.t, -1, func(p posting, length float64) {
-				v := qt.w * idf
-				if f != fName && f != fNS || sr.Plain {
-					v *= bm25(float64(p.tf), length, avg)
-				}
-				if a.mask[p.slot] == 0 && a.v[p.slot] == [nFields]float64{} {
-					a.touched = append(a.touched, p.slot)
-				}
-				a.v[p.slot][f] += v
-				a.mask[p.slot] |= qt.bits
-			})
-		}
-	}
-	h := s.top(searchPool)
-	extraScores := map[int32]float64{}
-	nameIDF := map[string]float64{} // memo: name terms recur across slots
-	for _, sl := range a.touched {
-		v := a.v[sl]
-		if sr.Plain {
-			h.push(sl, v[fName]+v[fDoc])
-			continue
-		}
-		sc := 0.0
-		if v[fName] > 0 {
-			tot := 0.0
-			p, local := s.part(sl)
-			for _, ti := range p.nameT.row(int(local)) {
-				t := p.fields[fName].terms[ti]
-				w, ok := nameIDF[t]
-				if !ok {
-					w = s.idfAll(fName, t)
-					nameIDF[t] = w
-				}
-				tot += w
-			}
-			if tot > 0 {
-				sc += sw.Name * v[fName] * min(1, v[fName]/tot)
-			}
-		}
-		sc += sw.NS*v[fNS] + sw.Doc*v[fDoc] + sw.Lead*v[fLead] + sw.Bold*v[fBold] + sw.Main*v[fMain]
-		matched := 0.0
-		for i, w := range weights {
-			if a.mask[sl]&(1<<i) != 0 {
-				matched += w
-			}
-		}
-		cov := matched / total
-		h.push(sl, sc*cov*cov)
-		if extra[sl] {
-			extraScores[sl] = sc * cov * cov
-		}
-	}
-	slots, scores := h.sorted()
-	for len(scores) > 0 && scores[len(scores)-1] <= 0 {
-		slots, scores = slots[:len(slots)-1], scores[:len(scores)-1]
-	}
-	return firstStage{slots: slots, scores: scores, extra: extraScores}
 }
 
 // synonyms returns the engine's synonym table, mined from the library the

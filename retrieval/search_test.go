@@ -150,27 +150,29 @@ func TestMineSynonyms(t *testing.T) {
 	}
 }
 
+// goldenQueries are the queries of TestSearchGolden.
+var goldenQueries = []string{
+	"greatest common divisor",
+	"gcd",
+	"prime number",
+	"Mm.gcd",
+	"divisibility is transitive",
+	"group",
+	"every prime greater than two is odd",
+	"coprime numbers",
+	"congruence modulo n",
+	"the sum over a list",
+	"partial order",
+	"an odd number squared is odd",
+}
+
 // TestSearchGolden pins the top 5 of a dozen queries over the demo
 // workspace (testdata/workspace); run with -update to rewrite the golden
 // file after an intended ranking change.
 func TestSearchGolden(t *testing.T) {
 	e := openReady(t, Config{Roots: []string{filepath.Join("..", "testdata", "workspace")}})
-	queries := []string{
-		"greatest common divisor",
-		"gcd",
-		"prime number",
-		"Mm.gcd",
-		"divisibility is transitive",
-		"group",
-		"every prime greater than two is odd",
-		"coprime numbers",
-		"congruence modulo n",
-		"the sum over a list",
-		"partial order",
-		"an odd number squared is odd",
-	}
 	var b strings.Builder
-	for _, q := range queries {
+	for _, q := range goldenQueries {
 		hits, err := e.Search(context.Background(), Query{Text: q, K: 5})
 		if err != nil {
 			t.Fatal(err)

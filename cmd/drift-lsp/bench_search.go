@@ -16,26 +16,29 @@ func init() {
 	registerBench("search", "library search quality (R@1/5/10, MRR) and latency on ProofNet-format sets (dev, test, an out-of-distribution library)", runBenchSearch)
 }
 
-// searchSet is one benchmark file of `bench search` and the engine it runs
-// on (the main library's, or the out-of-distribution one's).
+// searchSet is one benchmark file of `bench search` and the library it runs
+// on (an index into the libraries: the main one, then the
+// out-of-distribution ones).
 type searchSet struct {
 	path  string
 	items []retrieval.BenchItem
-	ood   bool
+	lib   int
 }
 
 func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("bench search", stderr,
-		"usage: drift-lsp bench search --bench FILE.jsonl... [--root DIR]... [--corpus FILE.jsonl] [--ood-bench FILE.jsonl... --ood-root DIR | --ood-corpus FILE.jsonl] [-k 10] [--json] [--out PER_QUERY.jsonl] [--baseline | --toggle SIGNAL,...]",
+		"usage: drift-lsp bench search --bench FILE.jsonl... [--root DIR]... [--corpus FILE.jsonl] [--ood-bench FILE.jsonl... --ood-root DIR | --ood-corpus FILE.jsonl] [--ood-lib ROOT=FILE.jsonl[,FILE.jsonl]...]... [-k 10] [--json] [--out PER_QUERY.jsonl] [--baseline | --toggle SIGNAL,...]",
 		"Runs Engine.Search over every --bench set (for example the dev and test halves of `bench mkset`) on the",
-		"library of --root/--corpus, and over every --ood-bench set on a second, out-of-distribution library",
-		"(--ood-root/--ood-corpus, e.g. Batteries); prints one row per set (one JSON object per set with --json).")
+		"library of --root/--corpus, over every --ood-bench set on a second, out-of-distribution library",
+		"(--ood-root/--ood-corpus, e.g. Batteries), and over the sets of each --ood-lib on the library at its root",
+		"(e.g. Con-NF); prints one row per set (one JSON object per set with --json).")
 	rf := addRetrievalFlags(fs)
-	var benches, oodBenches, oodRoots, oodCorpus multiFlag
+	var benches, oodBenches, oodRoots, oodCorpus, oodLibs multiFlag
 	fs.Var(&benches, "bench", "benchmark JSONL (query = informal_stmt, gold = mathlib_dependencies; repeatable)")
 	fs.Var(&oodBenches, "ood-bench", "benchmark JSONL over the out-of-distribution library (repeatable)")
 	fs.Var(&oodRoots, "ood-root", "root of the out-of-distribution library (repeatable)")
 	fs.Var(&oodCorpus, "ood-corpus", "declaration dump of the out-of-distribution library (repeatable)")
+	fs.Var(&oodLibs, "ood-lib", "another out-of-distribution library: ROOT=FILE.jsonl[,FILE.jsonl...], its root and its sets (repeatable)")
 	k := fs.Int("k", 10, "cut-off for MRR (recall is reported at 1, 5, 10 and k)")
 	asJSON := fs.Bool("json", false, "print each set's result as one JSON object")
 	out := fs.String("out", "", "write one JSON line per query to this file")
@@ -45,7 +48,7 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 		return flagExit(err)
 	}
 	oodLib := len(oodRoots) > 0 || len(oodCorpus) > 0
-	if len(benches)+len(oodBenches) == 0 || *k <= 0 || fs.NArg() > 0 || *baseline && *off != "" || len(oodBenches) > 0 != oodLib {
+	if len(benches)+len(oodBenches)+len(oodLibs) == 0 || *k <= 0 || fs.NArg() > 0 || *baseline && *off != "" || len(oodBenches) > 0 != oodLib {
 		fs.Usage()
 		return 2
 	}
@@ -63,18 +66,28 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	// The libraries: the main one, the out-of-distribution one, then one
+	// per --ood-lib.
+	libs := []*retrievalFlags{rf, {index: &indexFlags{roots: oodRoots, cache: rf.index.cache}, corpus: &oodCorpus}}
+	paths := [][]string{benches, oodBenches}
+	for _, l := range oodLibs {
+		root, files, ok := strings.Cut(l, "=")
+		if !ok || root == "" || files == "" {
+			fmt.Fprintf(stderr, "drift-lsp bench search: --ood-lib %q: want ROOT=FILE.jsonl[,FILE.jsonl...]\n", l)
+			return 2
+		}
+		libs = append(libs, &retrievalFlags{index: &indexFlags{roots: multiFlag{root}, cache: rf.index.cache}, corpus: &multiFlag{}})
+		paths = append(paths, strings.Split(files, ","))
+	}
 	var sets []searchSet
-	for _, b := range []struct {
-		paths []string
-		ood   bool
-	}{{benches, false}, {oodBenches, true}} {
-		for _, p := range b.paths {
+	for lib, ps := range paths {
+		for _, p := range ps {
 			items, err := readBenchItems(p)
 			if err != nil {
 				fmt.Fprintln(stderr, "drift-lsp bench search:", err)
 				return 2
 			}
-			sets = append(sets, searchSet{path: p, items: items, ood: b.ood})
+			sets = append(sets, searchSet{path: p, items: items, lib: lib})
 		}
 	}
 	var per func(retrieval.SearchBenchQuery)
@@ -92,19 +105,15 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 	if !*asJSON {
 		fmt.Fprintf(stdout, "%-24s %7s %7s %7s %7s %7s %8s %8s\n", "set", "queries", "R@1", "R@5", "R@10", fmt.Sprintf("MRR@%d", *k), "p50 ms", "p95 ms")
 	}
-	for _, ood := range []bool{false, true} {
+	for lib, flags := range libs {
 		var mine []searchSet
 		for _, s := range sets {
-			if s.ood == ood {
+			if s.lib == lib {
 				mine = append(mine, s)
 			}
 		}
 		if len(mine) == 0 {
 			continue
-		}
-		flags := rf
-		if ood {
-			flags = &retrievalFlags{index: &indexFlags{roots: oodRoots, cache: rf.index.cache}, corpus: &oodCorpus}
 		}
 		e, err := flags.open(ctx, stderr)
 		if err != nil {

@@ -12,10 +12,10 @@ import (
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
-// TestBenchSearchSets runs bench search over two sets of the main library
-// and one of an out-of-distribution library (here the same workspace read
-// as a second engine): one result per set, named by its file, with
-// recall that a wrong ranking or a lost set would change.
+// TestBenchSearchSets runs bench search over two sets of the main library,
+// one of an out-of-distribution library and two of a third (here the same
+// workspace read as further engines): one result per set, named by its
+// file, with recall that a wrong ranking or a lost set would change.
 func TestBenchSearchSets(t *testing.T) {
 	// The commands rank as serve does: no dense model from the machine.
 	t.Setenv("DRIFT_EMBED_PROVIDER", "none")
@@ -38,8 +38,11 @@ func TestBenchSearchSets(t *testing.T) {
 `)
 	ood := write("ood.jsonl", `{"full_name":"d","informal_stmt":"group","mathlib_dependencies":["Mm.Group"]}
 `)
+	third := write("third.jsonl", `{"full_name":"e","informal_stmt":"no such thing zzzqqq","mathlib_dependencies":["Mm.Group"]}
+`)
 	var out, errb bytes.Buffer
-	args := []string{"bench", "search", "--json", "--root", ws, "--cache", "", "--bench", dev, "--bench", test, "--ood-bench", ood, "--ood-root", ws}
+	args := []string{"bench", "search", "--json", "--root", ws, "--cache", "", "--bench", dev, "--bench", test, "--ood-bench", ood, "--ood-root", ws,
+		"--ood-lib", ws + "=" + ood + "," + third}
 	if code := dispatch(args, &out, &errb); code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 	}
@@ -52,12 +55,16 @@ func TestBenchSearchSets(t *testing.T) {
 		}
 		got = append(got, fmt.Sprintf("%s %d %g", r.Set, r.Queries, r.RecallAt["1"]))
 	}
-	want := []string{"topics-dev 2 50", "topics-test 1 100", "ood 1 100"}
+	want := []string{"topics-dev 2 50", "topics-test 1 100", "ood 1 100", "ood 1 100", "third 1 0"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("bench search sets = %q, want %q", got, want)
 	}
 	// Without the out-of-distribution library its sets are a usage error.
 	if code := dispatch([]string{"bench", "search", "--root", ws, "--cache", "", "--ood-bench", ood}, &out, &errb); code != 2 {
 		t.Errorf("--ood-bench without --ood-root: exit %d, want 2", code)
+	}
+	// An --ood-lib without its sets is a usage error.
+	if code := dispatch([]string{"bench", "search", "--cache", "", "--ood-lib", ws}, &out, &errb); code != 2 {
+		t.Errorf("--ood-lib without =FILE: exit %d, want 2", code)
 	}
 }

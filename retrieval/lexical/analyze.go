@@ -129,14 +129,9 @@ func Terms(text string) []string { return TermsLaTeX(text, true) }
 func TermsLaTeX(text string, latex bool) []string {
 	var out []string
 	emit := func(w string) {
-		w = strings.ToLower(w)
-		if w == "" || stopWords[w] {
-			return
+		if t, ok := term(strings.ToLower(w)); ok {
+			out = append(out, t)
 		}
-		if utf8.RuneCountInString(w) == 1 && !unicode.IsDigit([]rune(w)[0]) {
-			return
-		}
-		out = append(out, Stem(Singular(American(StripAccents(w)))))
 	}
 	eachWord(text, latex, func(word string, cmd bool) {
 		if cmd {
@@ -149,11 +144,57 @@ func TermsLaTeX(text string, latex bool) []string {
 			emit(word)
 			return
 		}
+		if isLowerASCII(word) {
+			emit(word) // what SplitIdent returns for it, without allocating
+			return
+		}
 		for _, p := range SplitIdent(word) {
 			emit(p)
 		}
 	})
 	return out
+}
+
+// terms caches term: the words of a library recur.
+var terms sync.Map
+
+var termCount atomic.Int64
+
+// term is the analyzed term of a lower-case word; false for a stop word or
+// a one-letter word that is no digit.
+func term(w string) (string, bool) {
+	if w == "" || stopWords[w] {
+		return "", false
+	}
+	if v, ok := terms.Load(w); ok {
+		t := v.(analyzed)
+		return t.term, t.ok
+	}
+	t := analyzed{ok: utf8.RuneCountInString(w) > 1 || unicode.IsDigit([]rune(w)[0])}
+	if t.ok {
+		t.term = Stem(Singular(American(StripAccents(w))))
+	}
+	if termCount.Load() < maxStemCache {
+		termCount.Add(1)
+		terms.Store(w, t)
+	}
+	return t.term, t.ok
+}
+
+// analyzed is a cached result of term.
+type analyzed struct {
+	term string
+	ok   bool
+}
+
+// isLowerASCII reports whether w is made of ASCII lower-case letters only.
+func isLowerASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // WordRuns splits prose into runs of consecutive lower-case words (accents
@@ -279,6 +320,9 @@ func startsWord(s string) bool {
 func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf { // no ASCII symbol of symbolWords is a letter, digit, _ or '
+		return r == '_' || r == '\'' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	}
 	if _, sym := symbolWords[r]; sym {
 		return false
 	}

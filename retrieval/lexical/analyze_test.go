@@ -111,3 +111,29 @@ func TestSingularForm(t *testing.T) {
 		}
 	}
 }
+
+// TestTermsFastPaths checks the analyzer's shortcuts (lower-case ASCII words
+// past SplitIdent, ASCII runes past the symbol table, the cached chain per
+// word) against the chain spelled out: SplitIdent, lower case, stop words
+// and one-letter words dropped, accents, American spelling, singular, stem.
+// Each word is analyzed twice, so the second answer comes from the cache.
+func TestTermsFastPaths(t *testing.T) {
+	for _, w := range []string{
+		"group", "groups", "Groups", "IsPrimitiveRoot", "ZMod", "exists_prime_and_dvd", "L2Space",
+		"x", "2", "the", "Bézout", "normalisation", "matrices", "uniformly", "a1", "Nat.succ",
+		"neighbourhoods", "it's", "p'", "ℝ", "x≤y", "αβ", "Cauchy–Schwarz", "ùnïcödé",
+	} {
+		var want []string
+		for _, p := range SplitIdent(w) {
+			if p == "" || stopWords[p] || len([]rune(p)) == 1 && (p[0] < '0' || p[0] > '9') {
+				continue
+			}
+			want = append(want, Stem(Singular(American(StripAccents(p)))))
+		}
+		for range 2 {
+			if got := Terms(w); !reflect.DeepEqual(got, want) {
+				t.Errorf("Terms(%q) = %q, want %q", w, got, want)
+			}
+		}
+	}
+}
