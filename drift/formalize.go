@@ -263,7 +263,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	default:
 		st.Name = "drift_statement"
 	}
-	sig, proof, hasProof := leanrepl.SplitProof(rest)
+	sig, proof, hasProof := leansrc.SplitProof(rest)
 	sig = strings.TrimRight(sig, " \t\n")
 	if strings.TrimSpace(sig) == "" || !strings.Contains(sig, ":") {
 		return nil, ErrEmptyStatement

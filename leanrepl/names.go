@@ -81,26 +81,26 @@ type Scope struct {
 // commands of a file header. It never fails; what it cannot read it skips.
 func ParseHeader(header string) *Scope {
 	sc := &Scope{Aliases: map[string]string{}, Defined: map[string]bool{}, Variables: map[string]bool{}}
-	toks, _ := lex(header)
+	toks, _ := leansrc.Lex(header)
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.kind != tKeyword {
+		if t.Kind != leansrc.LexKeyword {
 			continue
 		}
-		switch t.text {
+		switch t.Text {
 		case "open":
 			i = sc.parseOpen(toks, i+1) - 1
 		case "namespace":
-			if i+1 < len(toks) && toks[i+1].kind == tIdent {
-				sc.Namespaces = append(sc.Namespaces, prefixNS(sc.Namespaces, toks[i+1].text))
+			if i+1 < len(toks) && toks[i+1].Kind == leansrc.LexIdent {
+				sc.Namespaces = append(sc.Namespaces, prefixNS(sc.Namespaces, toks[i+1].Text))
 			}
 		case "end":
-			if i+1 < len(toks) && toks[i+1].kind == tIdent && len(sc.Namespaces) > 0 {
+			if i+1 < len(toks) && toks[i+1].Kind == leansrc.LexIdent && len(sc.Namespaces) > 0 {
 				sc.Namespaces = sc.Namespaces[:len(sc.Namespaces)-1]
 			}
 		case "def", "theorem", "lemma", "abbrev", "structure", "class", "inductive", "instance", "axiom", "opaque":
-			if i+1 < len(toks) && toks[i+1].kind == tIdent {
-				name := toks[i+1].text
+			if i+1 < len(toks) && toks[i+1].Kind == leansrc.LexIdent {
+				name := toks[i+1].Text
 				sc.Defined[name] = true
 				if ns := sc.current(); ns != "" {
 					sc.Defined[ns+"."+name] = true
@@ -109,22 +109,18 @@ func ParseHeader(header string) *Scope {
 		case "variable":
 			for j := i + 1; j < len(toks); j++ {
 				n := toks[j]
-				if n.kind == tKeyword && n.text != "this" {
+				if n.Kind == leansrc.LexKeyword && n.Text != "this" {
 					break
 				}
-				if n.kind == tIdent && j > 0 && toks[j-1].kind == tSymbol && isOpenBracket(toks[j-1].text) {
-					for k := j; k < len(toks) && toks[k].kind == tIdent; k++ {
-						sc.Variables[toks[k].text] = true
+				if n.Kind == leansrc.LexIdent && j > 0 && toks[j-1].Kind == leansrc.LexSymbol && leansrc.IsOpenBinder(toks[j-1].Text) {
+					for k := j; k < len(toks) && toks[k].Kind == leansrc.LexIdent; k++ {
+						sc.Variables[toks[k].Text] = true
 					}
 				}
 			}
 		}
 	}
 	return sc
-}
-
-func isOpenBracket(s string) bool {
-	return s == "(" || s == "{" || s == "[" || s == "⦃" || s == "{{"
 }
 
 func prefixNS(nss []string, name string) string {
@@ -143,9 +139,9 @@ func (sc *Scope) current() string {
 
 // parseOpen reads the arguments of one `open` starting at i and returns the
 // index after them.
-func (sc *Scope) parseOpen(toks []token, i int) int {
+func (sc *Scope) parseOpen(toks []leansrc.Lexeme, i int) int {
 	scoped := false
-	if i < len(toks) && toks[i].kind == tKeyword && toks[i].text == "scoped" {
+	if i < len(toks) && toks[i].Kind == leansrc.LexKeyword && toks[i].Text == "scoped" {
 		scoped = true
 		i++
 	}
@@ -153,34 +149,34 @@ func (sc *Scope) parseOpen(toks []token, i int) int {
 	for ; i < len(toks); i++ {
 		t := toks[i]
 		switch {
-		case t.kind == tIdent && t.text == "hiding":
-			for i+1 < len(toks) && toks[i+1].kind == tIdent {
+		case t.Kind == leansrc.LexIdent && t.Text == "hiding":
+			for i+1 < len(toks) && toks[i+1].Kind == leansrc.LexIdent {
 				i++
 			}
-		case t.kind == tIdent && t.text == "renaming":
-			for i+3 < len(toks) && toks[i+1].kind == tIdent && (toks[i+2].text == "→" || toks[i+2].text == "->") && toks[i+3].kind == tIdent {
-				sc.Aliases[toks[i+3].text] = last + "." + toks[i+1].text
+		case t.Kind == leansrc.LexIdent && t.Text == "renaming":
+			for i+3 < len(toks) && toks[i+1].Kind == leansrc.LexIdent && (toks[i+2].Text == "→" || toks[i+2].Text == "->") && toks[i+3].Kind == leansrc.LexIdent {
+				sc.Aliases[toks[i+3].Text] = last + "." + toks[i+1].Text
 				i += 3
-				if i+1 < len(toks) && toks[i+1].text == "," {
+				if i+1 < len(toks) && toks[i+1].Text == "," {
 					i++
 				}
 			}
-		case t.kind == tIdent:
-			last = t.text
-			sc.Scoped = append(sc.Scoped, t.text)
+		case t.Kind == leansrc.LexIdent:
+			last = t.Text
+			sc.Scoped = append(sc.Scoped, t.Text)
 			if !scoped {
-				sc.Opens = append(sc.Opens, t.text)
+				sc.Opens = append(sc.Opens, t.Text)
 			}
-		case t.kind == tSymbol && t.text == "(" && last != "":
+		case t.Kind == leansrc.LexSymbol && t.Text == "(" && last != "":
 			// open X (a b): only those names.
 			if !scoped && len(sc.Opens) > 0 && sc.Opens[len(sc.Opens)-1] == last {
 				sc.Opens = sc.Opens[:len(sc.Opens)-1]
 			}
-			for i+1 < len(toks) && toks[i+1].kind == tIdent {
+			for i+1 < len(toks) && toks[i+1].Kind == leansrc.LexIdent {
 				i++
-				sc.Aliases[toks[i].text] = last + "." + toks[i].text
+				sc.Aliases[toks[i].Text] = last + "." + toks[i].Text
 			}
-			if i+1 < len(toks) && toks[i+1].text == ")" {
+			if i+1 < len(toks) && toks[i+1].Text == ")" {
 				i++
 			}
 		default:
@@ -238,29 +234,29 @@ type Analysis struct {
 // Analyze runs the unknown-name check and the lints on a stub that passed
 // the gate, resolving names with the header's scope. With names == nil only
 // the lints that need no library run.
-func Analyze(s *Stub, header string, names Names) Analysis {
+func Analyze(s *leansrc.Stub, header string, names Names) Analysis {
 	return analyze(s, ParseHeader(header), names, nil)
 }
 
 // AnalyzeWithKinds is Analyze with declaration kinds, which resolve
 // unqualified uses of class fields.
-func AnalyzeWithKinds(s *Stub, header string, names Names, kinds KindFunc) Analysis {
+func AnalyzeWithKinds(s *leansrc.Stub, header string, names Names, kinds KindFunc) Analysis {
 	return analyze(s, ParseHeader(header), names, kinds)
 }
 
-func analyze(s *Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
+func analyze(s *leansrc.Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
 	var a Analysis
-	toks := s.toks
+	toks := s.Lexemes
 	// The statement's tokens: after the keyword and name, up to the proof.
 	first, last := 0, len(toks)
 	for i, t := range toks {
-		if t.kind == tKeyword && t.text == s.Keyword && first == 0 {
+		if t.Kind == leansrc.LexKeyword && t.Text == s.Keyword && first == 0 {
 			first = i + 1
 			if s.Name != "" {
 				first++
 			}
 		}
-		if t.start == s.ProofStart && t.text == ":=" {
+		if t.Start == s.ProofStart && t.Text == ":=" {
 			last = i
 			break
 		}
@@ -283,25 +279,25 @@ func analyze(s *Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
 	r := newResolver(s, sc, names, kinds)
 	seenLint := map[string]bool{}
 	for i, t := range stmt {
-		if t.kind == tKeyword && t.text == "sorry" {
-			a.Lints = append(a.Lints, Lint{Code: LintSorryInStatement, Start: t.start, End: t.end,
+		if t.Kind == leansrc.LexKeyword && t.Text == "sorry" {
+			a.Lints = append(a.Lints, Lint{Code: LintSorryInStatement, Start: t.Start, End: t.End,
 				Message: "`sorry` inside the statement: the hypothesis or definition it stands for is unspecified, so the theorem says nothing checkable"})
 			continue
 		}
-		if t.kind != tIdent {
+		if t.Kind != leansrc.LexIdent {
 			continue
 		}
 		if i > 0 {
 			p := stmt[i-1]
-			if p.kind == tSymbol && (p.text == "|>." || p.text == ".{") || p.kind == tKeyword && (p.text == "Type" || p.text == "Sort") {
+			if p.Kind == leansrc.LexSymbol && (p.Text == "|>." || p.Text == ".{") || p.Kind == leansrc.LexKeyword && (p.Text == "Type" || p.Text == "Sort") {
 				continue
 			}
 			// A named argument (x := v).
-			if p.kind == tSymbol && p.text == "(" && i+1 < len(stmt) && stmt[i+1].text == ":=" {
+			if p.Kind == leansrc.LexSymbol && p.Text == "(" && i+1 < len(stmt) && stmt[i+1].Text == ":=" {
 				continue
 			}
 		}
-		name := strings.TrimPrefix(t.text, "_root_.")
+		name := strings.TrimPrefix(t.Text, "_root_.")
 		head, _, dotted := strings.Cut(name, ".")
 		if bound[head] || bound[name] {
 			continue
@@ -320,14 +316,14 @@ func analyze(s *Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
 				if autoBound {
 					why = "is not bound and not in scope, so Lean silently makes it a variable"
 				}
-				a.Lints = append(a.Lints, Lint{Code: LintAutoBound, Start: t.start, End: t.end, Suggestions: sugg,
+				a.Lints = append(a.Lints, Lint{Code: LintAutoBound, Start: t.Start, End: t.End, Suggestions: sugg,
 					Message: "`" + name + "` " + why + "; did you mean " + strings.Join(sugg, " or ") + "?"})
 			}
 			if autoBound {
 				continue
 			}
 		}
-		a.Unknown = append(a.Unknown, UnknownName{Name: name, Start: t.start, End: t.end, Suggestions: r.suggest(name)})
+		a.Unknown = append(a.Unknown, UnknownName{Name: name, Start: t.Start, End: t.End, Suggestions: r.suggest(name)})
 	}
 	return a
 }
@@ -373,7 +369,7 @@ type resolver struct {
 
 // newResolver resolves the names of stub s in scope sc: inside s's own
 // namespaces first, as Lean does.
-func newResolver(s *Stub, sc *Scope, names Names, kinds KindFunc) *resolver {
+func newResolver(s *leansrc.Stub, sc *Scope, names Names, kinds KindFunc) *resolver {
 	return &resolver{sc: sc, names: names, kinds: kinds, ns: declNamespaces(s.Name)}
 }
 
@@ -570,24 +566,24 @@ var binderPredicates = map[string]bool{
 // subtype braces, and match alternatives. Scopes are not tracked: a name
 // bound anywhere counts as bound everywhere, which can only hide an unknown
 // name, never invent one.
-func collectTermBinders(toks []token, bound map[string]bool) {
+func collectTermBinders(toks []leansrc.Lexeme, bound map[string]bool) {
 	hasMatch := false
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.kind == tKeyword && t.text == "match" {
+		if t.Kind == leansrc.LexKeyword && t.Text == "match" {
 			hasMatch = true
 		}
 		window := toks[i+1 : min(len(toks), i+1+maxBinderScan)]
-		if binderIntroducers[t.text] && (t.kind == tSymbol || t.kind == tKeyword) {
+		if binderIntroducers[t.Text] && (t.Kind == leansrc.LexSymbol || t.Kind == leansrc.LexKeyword) {
 			collectBinderList(window, bound)
 		}
-		if t.kind == tSymbol && t.text == "{" {
+		if t.Kind == leansrc.LexSymbol && t.Text == "{" {
 			collectSetBuilder(window, bound)
 		}
-		if hasMatch && t.kind == tSymbol && t.text == "|" {
-			for j := 0; j < len(window) && window[j].text != "=>" && window[j].text != "↦"; j++ {
-				if window[j].kind == tIdent && !strings.Contains(window[j].text, ".") {
-					bound[window[j].text] = true
+		if hasMatch && t.Kind == leansrc.LexSymbol && t.Text == "|" {
+			for j := 0; j < len(window) && window[j].Text != "=>" && window[j].Text != "↦"; j++ {
+				if window[j].Kind == leansrc.LexIdent && !strings.Contains(window[j].Text, ".") {
+					bound[window[j].Text] = true
 				}
 			}
 		}
@@ -595,13 +591,13 @@ func collectTermBinders(toks []token, bound map[string]bool) {
 }
 
 // collectBinderList reads the binders after an introducer.
-func collectBinderList(toks []token, bound map[string]bool) {
+func collectBinderList(toks []leansrc.Lexeme, bound map[string]bool) {
 	// typed[d] is true once a ':' or binder predicate was seen at depth d.
 	typed := []bool{false}
 	for _, t := range toks {
 		d := len(typed) - 1
-		if t.kind == tSymbol {
-			switch t.text {
+		if t.Kind == leansrc.LexSymbol {
+			switch t.Text {
 			case "(", "{", "[", "⦃", "⟨", "{{":
 				typed = append(typed, false)
 				continue
@@ -620,30 +616,30 @@ func collectBinderList(toks []token, bound map[string]bool) {
 				typed[d] = true
 				continue
 			}
-			if binderPredicates[t.text] {
+			if binderPredicates[t.Text] {
 				typed[d] = true
 			}
 			continue
 		}
-		if t.kind == tKeyword && t.text == "in" {
+		if t.Kind == leansrc.LexKeyword && t.Text == "in" {
 			typed[d] = true
 			continue
 		}
-		if t.kind == tIdent && !typed[d] && !strings.Contains(t.text, ".") {
-			bound[t.text] = true
+		if t.Kind == leansrc.LexIdent && !typed[d] && !strings.Contains(t.Text, ".") {
+			bound[t.Text] = true
 		}
 	}
 }
 
 // collectSetBuilder binds the names before `|` or `//` in {x | p x},
 // {x : T // p x} and {(x, y) | …}; toks starts after the `{`.
-func collectSetBuilder(toks []token, bound map[string]bool) {
+func collectSetBuilder(toks []leansrc.Lexeme, bound map[string]bool) {
 	depth := 0
 	var names []string
 	typed := false
 	for _, t := range toks {
-		if t.kind == tSymbol {
-			switch t.text {
+		if t.Kind == leansrc.LexSymbol {
+			switch t.Text {
 			case "(", "{", "[", "⟨":
 				depth++
 				continue
@@ -677,8 +673,8 @@ func collectSetBuilder(toks []token, bound map[string]bool) {
 			}
 			continue
 		}
-		if t.kind == tIdent && !typed && !strings.Contains(t.text, ".") {
-			names = append(names, t.text)
+		if t.Kind == leansrc.LexIdent && !typed && !strings.Contains(t.Text, ".") {
+			names = append(names, t.Text)
 		}
 	}
 }
