@@ -421,3 +421,67 @@ func (p *stubParser) binder() error {
 		}
 	}
 }
+
+// commandModifiers are the words CommandWord reads past before a command.
+var commandModifiers = map[string]bool{"private": true, "protected": true, "noncomputable": true, "nonrec": true, "partial": true}
+
+// maxHead bounds the text scanned for a line's command word or a name:
+// what is read there lies at the start.
+const maxHead = 1 << 10
+
+// headOf returns the first maxHead bytes of s.
+func headOf(s string) string { return s[:min(len(s), maxHead)] }
+
+// CommandWord returns the word a line of Lean starts with, after attributes
+// (@[…]) and modifiers (private, noncomputable, …); "" when the line starts
+// with something else. Only the line's first KiB is read.
+func CommandWord(line string) string {
+	line = headOf(strings.TrimSpace(line))
+	toks, _ := Scan([]byte(line))
+	depth := 0
+	for _, t := range toks {
+		w := line[t.Start:t.End]
+		switch {
+		case w == "@[" || depth > 0 && w == "[":
+			depth++
+		case depth > 0 && w == "]":
+			depth--
+		case depth > 0:
+		case t.Kind == TokIdent && commandModifiers[w]:
+		case t.Kind == TokIdent:
+			return w
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// StubKeyword finds the `theorem`, `lemma` or `example` of a declaration:
+// the first such word outside attributes.
+func StubKeyword(text string) (start, end int, ok bool) {
+	toks, _ := Scan([]byte(text))
+	depth := 0
+	for _, t := range toks {
+		w := text[t.Start:t.End]
+		switch {
+		case t.Kind == TokSymbol && (w == "@[" || w == "["):
+			depth++
+		case t.Kind == TokSymbol && w == "]":
+			depth--
+		case depth <= 0 && t.Kind == TokIdent && IsStubKeyword(w):
+			return int(t.Start), int(t.End), true
+		}
+	}
+	return 0, 0, false
+}
+
+// LeadingName splits "name rest": the name is the identifier (possibly
+// dotted, «quoted») that s starts with; "" when s does not start with one.
+func LeadingName(s string) (name, rest string) {
+	toks, _ := Scan([]byte(headOf(s)))
+	if len(toks) == 0 || toks[0].Kind != TokIdent || toks[0].Start != 0 {
+		return "", s
+	}
+	return s[:toks[0].End], s[toks[0].End:]
+}
