@@ -75,7 +75,7 @@ func StatementOf(s *leansrc.Stub) falsify.Statement {
 // check does, with the library's definitions to unfold when the checker
 // has a library.
 func (c *Checker) MeaningLibrary(s *leansrc.Stub, header string) falsify.Library {
-	resolve := newResolver(s, ParseHeader(header), c.cfg.Names, c.cfg.Kinds).fullNames
+	resolve := newResolver(s, readHeader(header), c.cfg.Names, c.cfg.Kinds).fullNames
 	var l *library.Library
 	if c.cfg.Library != nil {
 		l = c.cfg.Library()

@@ -1,6 +1,7 @@
 package leanrepl
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -60,130 +61,30 @@ type Lint struct {
 	Suggestions []string `json:"suggestions"`
 }
 
-// Scope is what a file header brings into scope for name resolution.
-type Scope struct {
-	// Opens are namespaces opened with `open` (not `open scoped`).
-	Opens []string
-	// Scoped are namespaces whose scoped notation is open (`open X` or
-	// `open scoped X`).
-	Scoped []string
-	// Namespaces are the enclosing `namespace`s, innermost last.
-	Namespaces []string
-	// Aliases map short names to full names (`open X (a)`, `renaming`).
-	Aliases map[string]string
-	// Defined are declarations made in the header itself.
-	Defined map[string]bool
-	// Variables are names bound by `variable` commands in the header.
-	Variables map[string]bool
+// header is what a file header brings into scope for the name check: the
+// scope in force at its end, the declarations it makes (full names) and the
+// names its `variable` commands bind, as leansrc's parser reads them.
+type header struct {
+	sc        *leansrc.Scope
+	defined   map[string]bool
+	variables map[string]bool
 }
 
-// ParseHeader reads the `open`, `namespace`, `variable` and declaration
-// commands of a file header. It never fails; what it cannot read it skips.
-func ParseHeader(header string) *Scope {
-	sc := &Scope{Aliases: map[string]string{}, Defined: map[string]bool{}, Variables: map[string]bool{}}
-	toks, _ := leansrc.Lex(header)
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if t.Kind != leansrc.LexKeyword {
-			continue
-		}
-		switch t.Text {
-		case "open":
-			i = sc.parseOpen(toks, i+1) - 1
-		case "namespace":
-			if i+1 < len(toks) && toks[i+1].Kind == leansrc.LexIdent {
-				sc.Namespaces = append(sc.Namespaces, prefixNS(sc.Namespaces, toks[i+1].Text))
-			}
-		case "end":
-			if i+1 < len(toks) && toks[i+1].Kind == leansrc.LexIdent && len(sc.Namespaces) > 0 {
-				sc.Namespaces = sc.Namespaces[:len(sc.Namespaces)-1]
-			}
-		case "def", "theorem", "lemma", "abbrev", "structure", "class", "inductive", "instance", "axiom", "opaque":
-			if i+1 < len(toks) && toks[i+1].Kind == leansrc.LexIdent {
-				name := toks[i+1].Text
-				sc.Defined[name] = true
-				if ns := sc.current(); ns != "" {
-					sc.Defined[ns+"."+name] = true
-				}
-			}
-		case "variable":
-			for j := i + 1; j < len(toks); j++ {
-				n := toks[j]
-				if n.Kind == leansrc.LexKeyword && n.Text != "this" {
-					break
-				}
-				if n.Kind == leansrc.LexIdent && j > 0 && toks[j-1].Kind == leansrc.LexSymbol && leansrc.IsOpenBinder(toks[j-1].Text) {
-					for k := j; k < len(toks) && toks[k].Kind == leansrc.LexIdent; k++ {
-						sc.Variables[toks[k].Text] = true
-					}
-				}
-			}
+// readHeader reads the commands of a file header. It never fails; what it
+// cannot read it skips.
+func readHeader(text string) *header {
+	f := leansrc.Parse([]byte(text))
+	h := &header{sc: &leansrc.Scope{}, defined: map[string]bool{}, variables: map[string]bool{}}
+	if sc, vars := f.At(math.MaxInt); sc != nil {
+		h.sc = sc
+		for _, v := range vars {
+			h.variables[v] = true
 		}
 	}
-	return sc
-}
-
-func prefixNS(nss []string, name string) string {
-	if len(nss) == 0 {
-		return name
+	for _, d := range f.Decls {
+		h.defined[d.Name] = true
 	}
-	return nss[len(nss)-1] + "." + name
-}
-
-func (sc *Scope) current() string {
-	if len(sc.Namespaces) == 0 {
-		return ""
-	}
-	return sc.Namespaces[len(sc.Namespaces)-1]
-}
-
-// parseOpen reads the arguments of one `open` starting at i and returns the
-// index after them.
-func (sc *Scope) parseOpen(toks []leansrc.Lexeme, i int) int {
-	scoped := false
-	if i < len(toks) && toks[i].Kind == leansrc.LexKeyword && toks[i].Text == "scoped" {
-		scoped = true
-		i++
-	}
-	var last string
-	for ; i < len(toks); i++ {
-		t := toks[i]
-		switch {
-		case t.Kind == leansrc.LexIdent && t.Text == "hiding":
-			for i+1 < len(toks) && toks[i+1].Kind == leansrc.LexIdent {
-				i++
-			}
-		case t.Kind == leansrc.LexIdent && t.Text == "renaming":
-			for i+3 < len(toks) && toks[i+1].Kind == leansrc.LexIdent && (toks[i+2].Text == "→" || toks[i+2].Text == "->") && toks[i+3].Kind == leansrc.LexIdent {
-				sc.Aliases[toks[i+3].Text] = last + "." + toks[i+1].Text
-				i += 3
-				if i+1 < len(toks) && toks[i+1].Text == "," {
-					i++
-				}
-			}
-		case t.Kind == leansrc.LexIdent:
-			last = t.Text
-			sc.Scoped = append(sc.Scoped, t.Text)
-			if !scoped {
-				sc.Opens = append(sc.Opens, t.Text)
-			}
-		case t.Kind == leansrc.LexSymbol && t.Text == "(" && last != "":
-			// open X (a b): only those names.
-			if !scoped && len(sc.Opens) > 0 && sc.Opens[len(sc.Opens)-1] == last {
-				sc.Opens = sc.Opens[:len(sc.Opens)-1]
-			}
-			for i+1 < len(toks) && toks[i+1].Kind == leansrc.LexIdent {
-				i++
-				sc.Aliases[toks[i].Text] = last + "." + toks[i].Text
-			}
-			if i+1 < len(toks) && toks[i+1].Text == ")" {
-				i++
-			}
-		default:
-			return i
-		}
-	}
-	return i
+	return h
 }
 
 // mathConstants are free names that authors write for a library constant
@@ -218,7 +119,7 @@ func LibraryKinds(lookup func(name string) (*library.Decl, bool)) KindFunc {
 // library or core constant, a namespace, an exported class field, field
 // notation on a constant), else the library names the author probably meant.
 func Resolve(name, header string, names Names, kinds KindFunc) (ok bool, suggestions []string) {
-	r := resolver{sc: ParseHeader(header), names: names, kinds: kinds}
+	r := resolver{h: readHeader(header), names: names, kinds: kinds}
 	if r.resolves(strings.TrimPrefix(name, "_root_.")) {
 		return true, nil
 	}
@@ -235,16 +136,16 @@ type Analysis struct {
 // the gate, resolving names with the header's scope. With names == nil only
 // the lints that need no library run.
 func Analyze(s *leansrc.Stub, header string, names Names) Analysis {
-	return analyze(s, ParseHeader(header), names, nil)
+	return analyze(s, readHeader(header), names, nil)
 }
 
 // AnalyzeWithKinds is Analyze with declaration kinds, which resolve
 // unqualified uses of class fields.
 func AnalyzeWithKinds(s *leansrc.Stub, header string, names Names, kinds KindFunc) Analysis {
-	return analyze(s, ParseHeader(header), names, kinds)
+	return analyze(s, readHeader(header), names, kinds)
 }
 
-func analyze(s *leansrc.Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
+func analyze(s *leansrc.Stub, h *header, names Names, kinds KindFunc) Analysis {
 	var a Analysis
 	toks := s.Lexemes
 	// The statement's tokens: after the keyword and name, up to the proof.
@@ -272,11 +173,11 @@ func analyze(s *leansrc.Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
 				Message: "default-argument binder: `" + s.Text[b.Start:b.End] + "` is not a hypothesis of the theorem; its value " + b.Default + " is only a default"})
 		}
 	}
-	for n := range sc.Variables {
+	for n := range h.variables {
 		bound[n] = true
 	}
 	collectTermBinders(stmt, bound)
-	r := newResolver(s, sc, names, kinds)
+	r := newResolver(s, h, names, kinds)
 	seenLint := map[string]bool{}
 	for i, t := range stmt {
 		if t.Kind == leansrc.LexKeyword && t.Text == "sorry" {
@@ -349,28 +250,17 @@ func startsLower(name string) bool {
 	return unicode.IsLower(r)
 }
 
-// declNamespaces returns the namespaces a declaration named name resolves
-// names in: for a.b.c, "a.b" and "a".
-func declNamespaces(name string) []string {
-	var out []string
-	parts := strings.Split(name, ".")
-	for k := len(parts) - 1; k >= 1; k-- {
-		out = append(out, strings.Join(parts[:k], "."))
-	}
-	return out
-}
-
 type resolver struct {
-	sc    *Scope
+	h     *header
 	names Names
 	kinds KindFunc
-	ns    []string
+	self  string // the stub's name, whose namespaces come first
 }
 
-// newResolver resolves the names of stub s in scope sc: inside s's own
+// newResolver resolves the names of stub s under header h: inside s's own
 // namespaces first, as Lean does.
-func newResolver(s *leansrc.Stub, sc *Scope, names Names, kinds KindFunc) *resolver {
-	return &resolver{sc: sc, names: names, kinds: kinds, ns: declNamespaces(s.Name)}
+func newResolver(s *leansrc.Stub, h *header, names Names, kinds KindFunc) *resolver {
+	return &resolver{h: h, names: names, kinds: kinds, self: s.Name}
 }
 
 // fullNames returns the full names name may denote in Lean's order: those
@@ -395,31 +285,11 @@ func (r *resolver) fullNames(name string) []string {
 }
 
 func (r *resolver) known(full string) bool {
-	return coreNames[full] || r.sc.Defined[full] || r.names.Exact(full)
+	return coreNames[full] || r.h.defined[full] || r.names.Exact(full)
 }
 
 // candidates lists the full names name may stand for, most specific first.
-func (r *resolver) candidates(name string) []string {
-	var out []string
-	for _, ns := range r.ns {
-		out = append(out, ns+"."+name)
-	}
-	for i := len(r.sc.Namespaces) - 1; i >= 0; i-- {
-		out = append(out, r.sc.Namespaces[i]+"."+name)
-	}
-	for _, o := range r.sc.Opens {
-		out = append(out, o+"."+name)
-	}
-	head, rest, dotted := strings.Cut(name, ".")
-	if full, ok := r.sc.Aliases[head]; ok {
-		if dotted {
-			out = append(out, full+"."+rest)
-		} else {
-			out = append(out, full)
-		}
-	}
-	return append(out, name)
-}
+func (r *resolver) candidates(name string) []string { return r.h.sc.Candidates(name, r.self) }
 
 // resolves reports whether name refers to something in scope.
 func (r *resolver) resolves(name string) bool {
@@ -445,7 +315,7 @@ func (r *resolver) resolves(name string) bool {
 	for k := len(parts) - 1; k >= 1; k-- {
 		prefix := strings.Join(parts[:k], ".")
 		for _, c := range r.candidates(prefix) {
-			if r.sc.Defined[c] || startsLower(parts[k-1]) && r.known(c) {
+			if r.h.defined[c] || startsLower(parts[k-1]) && r.known(c) {
 				return true
 			}
 		}
@@ -493,7 +363,7 @@ func (r *resolver) isNamespace(name string) bool {
 // probably meant.
 func (r *resolver) constantsNamed(name string) []string {
 	out := append([]string(nil), mathConstants[name]...)
-	if name == "π" && r.hasScoped("Real") {
+	if name == "π" && r.h.sc.OpensNotation("Real") {
 		return nil
 	}
 	if len(out) == 0 && utf8.RuneCountInString(name) > 1 {
@@ -507,15 +377,6 @@ func (r *resolver) constantsNamed(name string) []string {
 		out = sugg
 	}
 	return out
-}
-
-func (r *resolver) hasScoped(ns string) bool {
-	for _, s := range r.sc.Scoped {
-		if s == ns {
-			return true
-		}
-	}
-	return false
 }
 
 // suggest proposes up to 5 names for an unknown one: the names with the

@@ -1,0 +1,128 @@
+package leansrc
+
+import "strings"
+
+// SplitLast splits "A.B.c" into "A.B" and "c", ignoring dots inside «».
+func SplitLast(name string) (string, string) {
+	depth := 0
+	for i := len(name) - 1; i >= 0; i-- {
+		switch name[i] {
+		case 0xbb: // last byte of »
+			if i > 0 && name[i-1] == 0xc2 {
+				depth++
+			}
+		case 0xab: // last byte of «
+			if i > 0 && name[i-1] == 0xc2 {
+				depth--
+			}
+		case '.':
+			if depth == 0 {
+				return name[:i], name[i+1:]
+			}
+		}
+	}
+	return "", name
+}
+
+// JoinName returns the name last inside namespace pre ("" for the root).
+func JoinName(pre, last string) string {
+	if pre == "" {
+		return last
+	}
+	return pre + "." + last
+}
+
+// restricted reports whether ns is one of sc's Restricted namespaces.
+func (sc *Scope) restricted(ns string) bool {
+	for _, r := range sc.Restricted {
+		if r == ns {
+			return true
+		}
+	}
+	return false
+}
+
+// OpensNotation reports whether the scoped notation of namespace ns is in
+// force in sc: inside ns, or with ns opened (scoped or not).
+func (sc *Scope) OpensNotation(ns string) bool {
+	if sc == nil {
+		return false
+	}
+	if sc.Namespace == ns || strings.HasPrefix(sc.Namespace, ns+".") {
+		return true
+	}
+	for _, o := range sc.Opens {
+		if o == ns {
+			return true
+		}
+	}
+	return false
+}
+
+// EachNamespace calls try with each namespace ("" for the root) in which
+// Lean looks an identifier up when it is written in scope sc inside the
+// declaration named self, in this order, until try returns true, and
+// reports whether it did: self's own namespaces, innermost first; sc's
+// namespace and its parents, when self is not inside it; the root; the
+// opened namespaces, the last opened first. With names, the namespaces
+// opened for notation or some names only (Restricted) are left out, as
+// Lean does; without, they count (the library's over-approximation). sc
+// may be nil.
+func (sc *Scope) EachNamespace(self string, names bool, try func(ns string) bool) bool {
+	prefix, _ := SplitLast(self)
+	for ns := prefix; ns != ""; ns, _ = SplitLast(ns) {
+		if try(ns) {
+			return true
+		}
+	}
+	if sc != nil && !(sc.Namespace == "" || prefix == sc.Namespace || strings.HasPrefix(prefix, sc.Namespace+".")) {
+		for ns := sc.Namespace; ns != ""; ns, _ = SplitLast(ns) {
+			if try(ns) {
+				return true
+			}
+		}
+	}
+	if try("") {
+		return true
+	}
+	if sc != nil {
+		for i := len(sc.Opens) - 1; i >= 0; i-- {
+			if names && sc.restricted(sc.Opens[i]) {
+				continue
+			}
+			if try(sc.Opens[i]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Alias returns the full name id stands for through sc's Aliases (its
+// first component aliased), if any.
+func (sc *Scope) Alias(id string) (string, bool) {
+	if sc == nil {
+		return "", false
+	}
+	head, rest, dotted := strings.Cut(id, ".")
+	full, ok := sc.Aliases[head]
+	if ok && dotted {
+		full += "." + rest
+	}
+	return full, ok
+}
+
+// Candidates returns the full names id may denote when written in scope sc
+// inside the declaration named self, in EachNamespace's order (names
+// only), then through an alias.
+func (sc *Scope) Candidates(id, self string) []string {
+	var out []string
+	sc.EachNamespace(self, true, func(ns string) bool {
+		out = append(out, JoinName(ns, id))
+		return false
+	})
+	if full, ok := sc.Alias(id); ok {
+		out = append(out, full)
+	}
+	return out
+}

@@ -1,0 +1,74 @@
+package leansrc
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+// TestHeaderScope: what a file header brings into scope, as the name check
+// reads it (moved from leanrepl's ParseHeader test; the namespaces
+// ["Foo", "Foo.Bar"] are now the one Namespace "Foo.Bar", the opens whose
+// names are open those EachNamespace visits with names, the scoped ones
+// Opens).
+func TestHeaderScope(t *testing.T) {
+	src := "import Mathlib\n\nopen Complex Filter Function -- c\nopen scoped BigOperators Topology\nopen Nat (totient succ)\nopen Real hiding exp\nopen List renaming length → len\nnamespace Foo\nnamespace Bar\ndef baz := 1\nnoncomputable section\nvariable (x y : ℕ) {G : Type*}"
+	f := Parse([]byte(src))
+	sc, vars := f.At(math.MaxInt)
+	if sc == nil {
+		t.Fatal("no scope at the end of the header")
+	}
+	var opens []string
+	sc.EachNamespace("", true, func(ns string) bool {
+		if ns != "" && ns != "Foo" && ns != "Foo.Bar" {
+			opens = append([]string{ns}, opens...) // EachNamespace visits the last opened first
+		}
+		return false
+	})
+	if !reflect.DeepEqual(opens, []string{"Complex", "Filter", "Function", "Real", "List"}) {
+		t.Errorf("opens = %q", opens)
+	}
+	if !reflect.DeepEqual(sc.Opens, []string{"Complex", "Filter", "Function", "BigOperators", "Topology", "Nat", "Real", "List"}) {
+		t.Errorf("scoped = %q", sc.Opens)
+	}
+	if sc.Aliases["totient"] != "Nat.totient" || sc.Aliases["succ"] != "Nat.succ" || sc.Aliases["len"] != "List.length" {
+		t.Errorf("aliases = %v", sc.Aliases)
+	}
+	defined := map[string]bool{}
+	for _, d := range f.Decls {
+		defined[d.Name] = true
+	}
+	if sc.Namespace != "Foo.Bar" || !defined["Foo.Bar.baz"] {
+		t.Errorf("namespace %q defined %v", sc.Namespace, defined)
+	}
+	set := map[string]bool{}
+	for _, v := range vars {
+		set[v] = true
+	}
+	if !set["x"] || !set["y"] || !set["G"] {
+		t.Errorf("variables = %v", vars)
+	}
+}
+
+// TestCandidates pins the order in which a name is looked up.
+func TestCandidates(t *testing.T) {
+	sc := &Scope{Namespace: "A.B", Opens: []string{"X", "Y", "S"}, Restricted: []string{"S"}, Aliases: map[string]string{"f": "Z.f"}}
+	cases := []struct {
+		id, self string
+		want     []string
+	}{
+		{"x", "", []string{"A.B.x", "A.x", "x", "Y.x", "X.x"}},
+		{"x", "N.M.t", []string{"N.M.x", "N.x", "A.B.x", "A.x", "x", "Y.x", "X.x"}},
+		{"x", "A.B.C.t", []string{"A.B.C.x", "A.B.x", "A.x", "x", "Y.x", "X.x"}},
+		{"f.g", "", []string{"A.B.f.g", "A.f.g", "f.g", "Y.f.g", "X.f.g", "Z.f.g"}},
+	}
+	for _, c := range cases {
+		if got := sc.Candidates(c.id, c.self); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Candidates(%q, %q) = %q, want %q", c.id, c.self, got, c.want)
+		}
+	}
+	var nilScope *Scope
+	if got := nilScope.Candidates("x", "N.t"); !reflect.DeepEqual(got, []string{"N.x", "x"}) {
+		t.Errorf("nil scope: %q", got)
+	}
+}
