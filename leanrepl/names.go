@@ -147,22 +147,7 @@ func AnalyzeWithKinds(s *leansrc.Stub, header string, names Names, kinds KindFun
 
 func analyze(s *leansrc.Stub, h *header, names Names, kinds KindFunc) Analysis {
 	var a Analysis
-	toks := s.Lexemes
-	// The statement's tokens: after the keyword and name, up to the proof.
-	first, last := 0, len(toks)
-	for i, t := range toks {
-		if t.Kind == leansrc.LexKeyword && t.Text == s.Keyword && first == 0 {
-			first = i + 1
-			if s.Name != "" {
-				first++
-			}
-		}
-		if t.Start == s.ProofStart && t.Text == ":=" {
-			last = i
-			break
-		}
-	}
-	stmt := toks[first:last]
+	stmt := s.Statement()
 	bound := map[string]bool{}
 	for _, b := range s.Binders {
 		for _, n := range b.Names {
@@ -176,7 +161,7 @@ func analyze(s *leansrc.Stub, h *header, names Names, kinds KindFunc) Analysis {
 	for n := range h.variables {
 		bound[n] = true
 	}
-	collectTermBinders(stmt, bound)
+	leansrc.TermBinders(stmt, bound)
 	r := newResolver(s, h, names, kinds)
 	seenLint := map[string]bool{}
 	for i, t := range stmt {
@@ -403,139 +388,4 @@ func (r *resolver) suggest(name string) []string {
 		out = []string{}
 	}
 	return out
-}
-
-// maxBinderScan bounds how far a binder list is searched for its end, which
-// keeps the check linear on hostile input.
-const maxBinderScan = 256
-
-// binderIntroducers start a binder list that ends at `,`, `=>` or `↦`.
-var binderIntroducers = map[string]bool{
-	"fun": true, "λ": true, "∀": true, "∃": true, "∃!": true, "Σ": true, "Σ'": true, "Π": true, "∑": true, "∏": true,
-	"⋃": true, "⋂": true, "⨆": true, "⨅": true, "∫": true, "∮": true, "∀ᶠ": true, "∃ᶠ": true, "⨁": true, "∐": true,
-	"let": true, "have": true, "∫⁻": true, "∑'": true, "∏'": true,
-}
-
-// binderPredicates end the names of a binder group (∀ x ∈ s, …).
-var binderPredicates = map[string]bool{
-	"∈": true, "∉": true, "<": true, ">": true, "≤": true, "≥": true, "≠": true, "⊆": true, "⊂": true, "⊇": true,
-	"⊃": true, "in": true, "=": true,
-}
-
-// collectTermBinders adds to bound every name that a binder inside the
-// statement introduces: ∀/∃/fun/λ/let/have/big operators, set-builder and
-// subtype braces, and match alternatives. Scopes are not tracked: a name
-// bound anywhere counts as bound everywhere, which can only hide an unknown
-// name, never invent one.
-func collectTermBinders(toks []leansrc.Lexeme, bound map[string]bool) {
-	hasMatch := false
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if t.Kind == leansrc.LexKeyword && t.Text == "match" {
-			hasMatch = true
-		}
-		window := toks[i+1 : min(len(toks), i+1+maxBinderScan)]
-		if binderIntroducers[t.Text] && (t.Kind == leansrc.LexSymbol || t.Kind == leansrc.LexKeyword) {
-			collectBinderList(window, bound)
-		}
-		if t.Kind == leansrc.LexSymbol && t.Text == "{" {
-			collectSetBuilder(window, bound)
-		}
-		if hasMatch && t.Kind == leansrc.LexSymbol && t.Text == "|" {
-			for j := 0; j < len(window) && window[j].Text != "=>" && window[j].Text != "↦"; j++ {
-				if window[j].Kind == leansrc.LexIdent && !strings.Contains(window[j].Text, ".") {
-					bound[window[j].Text] = true
-				}
-			}
-		}
-	}
-}
-
-// collectBinderList reads the binders after an introducer.
-func collectBinderList(toks []leansrc.Lexeme, bound map[string]bool) {
-	// typed[d] is true once a ':' or binder predicate was seen at depth d.
-	typed := []bool{false}
-	for _, t := range toks {
-		d := len(typed) - 1
-		if t.Kind == leansrc.LexSymbol {
-			switch t.Text {
-			case "(", "{", "[", "⦃", "⟨", "{{":
-				typed = append(typed, false)
-				continue
-			case ")", "}", "]", "⦄", "⟩", "}}":
-				if d == 0 {
-					return
-				}
-				typed = typed[:d]
-				continue
-			case ",", "=>", "↦", ":=", "|":
-				if d == 0 {
-					return
-				}
-				continue
-			case ":":
-				typed[d] = true
-				continue
-			}
-			if binderPredicates[t.Text] {
-				typed[d] = true
-			}
-			continue
-		}
-		if t.Kind == leansrc.LexKeyword && t.Text == "in" {
-			typed[d] = true
-			continue
-		}
-		if t.Kind == leansrc.LexIdent && !typed[d] && !strings.Contains(t.Text, ".") {
-			bound[t.Text] = true
-		}
-	}
-}
-
-// collectSetBuilder binds the names before `|` or `//` in {x | p x},
-// {x : T // p x} and {(x, y) | …}; toks starts after the `{`.
-func collectSetBuilder(toks []leansrc.Lexeme, bound map[string]bool) {
-	depth := 0
-	var names []string
-	typed := false
-	for _, t := range toks {
-		if t.Kind == leansrc.LexSymbol {
-			switch t.Text {
-			case "(", "{", "[", "⟨":
-				depth++
-				continue
-			case ")", "]", "⟩":
-				depth--
-				continue
-			case "}":
-				if depth == 0 {
-					return
-				}
-				depth--
-				continue
-			case "|", "//":
-				if depth == 0 {
-					for _, n := range names {
-						bound[n] = true
-					}
-					return
-				}
-			case ":", "∈", "∉", "⊆", "<", ">", "≤", "≥", "≠":
-				if depth == 0 {
-					typed = true
-				}
-				continue
-			case ",":
-				if depth == 0 {
-					return
-				}
-			case ":=":
-				return
-			}
-			continue
-		}
-		if t.Kind == leansrc.LexIdent && !typed && !strings.Contains(t.Text, ".") {
-			names = append(names, t.Text)
-		}
-	}
 }

@@ -485,3 +485,22 @@ func LeadingName(s string) (name, rest string) {
 	}
 	return s[:toks[0].End], s[toks[0].End:]
 }
+
+// Statement returns the lexemes of the statement: after the keyword and the
+// name, up to the `:=` of the proof.
+func (s *Stub) Statement() []Lexeme {
+	first, last := 0, len(s.Lexemes)
+	for i, t := range s.Lexemes {
+		if t.Kind == LexKeyword && t.Text == s.Keyword && first == 0 {
+			first = i + 1
+			if s.Name != "" {
+				first++
+			}
+		}
+		if t.Start == s.ProofStart && t.Text == ":=" {
+			last = i
+			break
+		}
+	}
+	return s.Lexemes[first:last]
+}
