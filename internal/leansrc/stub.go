@@ -227,8 +227,8 @@ func (p *stubParser) parse() error {
 	return nil
 }
 
-// IsOpenBinder reports whether s is a bracket that opens a binder.
-func IsOpenBinder(s string) bool {
+// isOpenBinder reports whether s is a bracket that opens a binder.
+func isOpenBinder(s string) bool {
 	return s == "(" || s == "{" || s == "[" || s == "⦃" || s == "{{"
 }
 
@@ -243,7 +243,7 @@ func proofAt(src string, toks []Lexeme, from int, alts bool) (at, unbalanced int
 	for i := from; i < len(toks); i++ {
 		t := toks[i]
 		switch {
-		case t.Kind == LexSymbol && IsOpenBinder(t.Text), t.Kind == LexSymbol && (t.Text == "⟨" || t.Text == "#[" || t.Text == "%[" || t.Text == "@["):
+		case t.Kind == LexSymbol && isOpenBinder(t.Text), t.Kind == LexSymbol && (t.Text == "⟨" || t.Text == "#[" || t.Text == "%[" || t.Text == "@["):
 			depth++
 		case t.Kind == LexSymbol && (t.Text == ")" || t.Text == "]" || t.Text == "}" || t.Text == "⦄" || t.Text == "⟩" || t.Text == "}}"):
 			if depth--; depth < 0 {
