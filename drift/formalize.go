@@ -212,7 +212,7 @@ func NormalizeStub(answer, name string) (*Normalized, error) {
 			continue
 		}
 		if isTop {
-			if declCommands[cmd] {
+			if leansrc.IsDeclCommand(cmd) {
 				count++
 				if count > 1 {
 					return nil, ErrManyTheorems
@@ -286,7 +286,7 @@ func extractCode(answer string) (string, []string, error) {
 	ms := leanFenceRE.FindAllStringSubmatch(answer, -1)
 	var blocks []string
 	for _, m := range ms {
-		if declCommands[leansrc.CommandWord(firstDeclLine(m[2]))] {
+		if leansrc.IsDeclCommand(leansrc.CommandWord(firstDeclLine(m[2]))) {
 			blocks = append(blocks, m[2])
 		}
 	}
@@ -333,10 +333,5 @@ func stripComments(code string) string {
 	return b.String()
 }
 
-// declCommands start a declaration; headerCommands are header lines that
-// normalisation moves (open) or drops.
-var (
-	declCommands = map[string]bool{"theorem": true, "lemma": true, "example": true, "def": true, "abbrev": true, "structure": true,
-		"class": true, "inductive": true, "instance": true, "axiom": true, "opaque": true}
-	headerCommands = map[string]bool{"import": true, "open": true, "namespace": true, "end": true, "section": true, "variable": true, "universe": true}
-)
+// headerCommands are header lines that normalisation moves (open) or drops.
+var headerCommands = map[string]bool{"import": true, "open": true, "namespace": true, "end": true, "section": true, "variable": true, "universe": true}

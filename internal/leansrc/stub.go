@@ -504,3 +504,10 @@ func (s *Stub) Statement() []Lexeme {
 	}
 	return s.Lexemes[first:last]
 }
+
+// IsDeclCommand reports whether word starts a declaration: def, theorem,
+// lemma, example, abbrev, instance, structure, class, inductive, …
+func IsDeclCommand(word string) bool {
+	_, ok := declKinds[word]
+	return ok || word == "structure" || word == "class" || word == "inductive"
+}
