@@ -81,8 +81,9 @@ type Scope struct {
 	// Opens are the namespaces opened, in order, including those opened
 	// for their scoped notation only or for some of their names only.
 	Opens []string
-	// Restricted are the namespaces of Opens whose names are not all open:
-	// `open scoped X` (notation only) and `open X (a b)` (a and b only).
+	// Restricted are the namespaces of Opens whose names are not all open,
+	// one entry per such occurrence in Opens: `open scoped X` (notation
+	// only) and `open X (a b)` (a and b only).
 	Restricted []string
 	// Aliases map short names to the full names `open X (a)` and
 	// `open X renaming a → b` make them stand for.

@@ -32,14 +32,21 @@ func JoinName(pre, last string) string {
 	return pre + "." + last
 }
 
-// restricted reports whether ns is one of sc's Restricted namespaces.
+// restricted reports whether sc opens none of the names of namespace ns:
+// every occurrence of ns in Opens is a Restricted one.
 func (sc *Scope) restricted(ns string) bool {
+	n := 0
 	for _, r := range sc.Restricted {
 		if r == ns {
-			return true
+			n++
 		}
 	}
-	return false
+	for _, o := range sc.Opens {
+		if o == ns {
+			n--
+		}
+	}
+	return n >= 0
 }
 
 // OpensNotation reports whether the scoped notation of namespace ns is in

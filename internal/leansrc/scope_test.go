@@ -67,6 +67,11 @@ func TestCandidates(t *testing.T) {
 			t.Errorf("Candidates(%q, %q) = %q, want %q", c.id, c.self, got, c.want)
 		}
 	}
+	// A namespace opened wholly once and restricted once is open.
+	twice := Parse([]byte("open Nat\nopen Nat (succ)\nopen scoped Real\n"))
+	if sc, _ := twice.At(math.MaxInt); !reflect.DeepEqual(sc.Candidates("x", ""), []string{"x", "Nat.x", "Nat.x"}) {
+		t.Errorf("open twice: %q (restricted %q)", sc.Candidates("x", ""), sc.Restricted)
+	}
 	var nilScope *Scope
 	if got := nilScope.Candidates("x", "N.t"); !reflect.DeepEqual(got, []string{"N.x", "x"}) {
 		t.Errorf("nil scope: %q", got)
