@@ -66,16 +66,11 @@ func (sc *Scope) OpensNotation(ns string) bool {
 	return false
 }
 
-// EachNamespace calls try with each namespace ("" for the root) in which
-// Lean looks an identifier up when it is written in scope sc inside the
-// declaration named self, in this order, until try returns true, and
-// reports whether it did: self's own namespaces, innermost first; sc's
-// namespace and its parents, when self is not inside it; the root; the
-// opened namespaces, the last opened first. With names, the namespaces
-// opened for notation or some names only (Restricted) are left out, as
-// Lean does; without, they count (the library's over-approximation). sc
-// may be nil.
-func (sc *Scope) EachNamespace(self string, names bool, try func(ns string) bool) bool {
+// enclosing calls try with the namespaces around an identifier written in
+// scope sc inside the declaration named self, until try returns true, and
+// reports whether it did: self's own namespaces, innermost first, then sc's
+// namespace and its parents when self is not inside it.
+func (sc *Scope) enclosing(self string, try func(ns string) bool) bool {
 	prefix, _ := SplitLast(self)
 	for ns := prefix; ns != ""; ns, _ = SplitLast(ns) {
 		if try(ns) {
@@ -89,7 +84,19 @@ func (sc *Scope) EachNamespace(self string, names bool, try func(ns string) bool
 			}
 		}
 	}
-	if try("") {
+	return false
+}
+
+// EachNamespace calls try with each namespace ("" for the root) in which
+// an identifier written in scope sc inside the declaration named self is
+// looked up, in the order the library resolves it to one full name, until
+// try returns true, and reports whether it did: the enclosing namespaces
+// (self's, innermost first, then sc's), the root, then the opened
+// namespaces, the last opened first. With names, the namespaces opened for
+// notation or some names only (Restricted) are left out, as Lean does;
+// without, they count (the library's over-approximation). sc may be nil.
+func (sc *Scope) EachNamespace(self string, names bool, try func(ns string) bool) bool {
+	if sc.enclosing(self, try) || try("") {
 		return true
 	}
 	if sc != nil {
@@ -119,17 +126,27 @@ func (sc *Scope) Alias(id string) (string, bool) {
 	return full, ok
 }
 
-// Candidates returns the full names id may denote when written in scope sc
-// inside the declaration named self, in EachNamespace's order (names
-// only), then through an alias.
+// Candidates returns every full name id may denote when written in scope
+// sc inside the declaration named self, in the order the name check and
+// the falsifier weigh them (Lean itself tries them all): the enclosing
+// namespaces, the namespaces whose names are open in the order opened, an
+// alias, and the root last.
 func (sc *Scope) Candidates(id, self string) []string {
 	var out []string
-	sc.EachNamespace(self, true, func(ns string) bool {
+	add := func(ns string) bool {
 		out = append(out, JoinName(ns, id))
 		return false
-	})
+	}
+	sc.enclosing(self, add)
+	if sc != nil {
+		for _, o := range sc.Opens {
+			if !sc.restricted(o) {
+				add(o)
+			}
+		}
+	}
 	if full, ok := sc.Alias(id); ok {
 		out = append(out, full)
 	}
-	return out
+	return append(out, id)
 }
