@@ -31,7 +31,7 @@ type drawGroup struct {
 type sample struct {
 	withCtx bool
 	seed    int
-	stub    *Stub
+	stub    *Normalized
 	err     error
 }
 
@@ -46,7 +46,7 @@ type sample struct {
 // sample's number as seed. parse turns an answer into a stub. Samples come
 // back in group order.
 func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, groups []drawGroup, temp float64,
-	parse func(string) (*Stub, error), report progress.Func) []sample {
+	parse func(string) (*Normalized, error), report progress.Func) []sample {
 	total := 0
 	for _, g := range groups {
 		total += len(g.seeds)
@@ -87,7 +87,7 @@ func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, groups 
 // drawGroup draws one group: one request for all its samples, then one
 // request per sample the server did not answer.
 func (pl *Pipeline) drawGroup(ctx context.Context, act *llm.Action, g drawGroup, temp float64,
-	parse func(string) (*Stub, error), finished func(int)) []sample {
+	parse func(string) (*Normalized, error), finished func(int)) []sample {
 	samples := make([]sample, len(g.seeds))
 	for i, s := range g.seeds {
 		samples[i] = sample{withCtx: g.withCtx, seed: s}

@@ -134,8 +134,11 @@ var (
 	leanFenceRE = regexp.MustCompile("(?s)```[ \t]*(lean4?|)[ \t]*\r?\n(.*?)```")
 )
 
-// Stub is a normalised candidate: exactly one `theorem NAME … := by sorry`.
-type Stub struct {
+// Normalized is a Formalize answer normalised to one candidate stub:
+// exactly one `theorem NAME … := by sorry`, with what normalisation did.
+// What the stub's text says is leansrc.Stub's to read (the checker's gate
+// parses Text with leansrc.ParseStub).
+type Normalized struct {
 	// Text is the whole stub.
 	Text string
 	// Name is the theorem's name.
@@ -153,7 +156,7 @@ type Stub struct {
 }
 
 // rename gives the stub another theorem name.
-func (st *Stub) rename(name string) {
+func (st *Normalized) rename(name string) {
 	if name == st.Name {
 		return
 	}
@@ -170,7 +173,7 @@ func (st *Stub) rename(name string) {
 // empty), a proof is replaced by sorry, imports are dropped. Anything that
 // could run code (#eval, run_cmd, macro, …), a second declaration, or no
 // theorem at all is an error.
-func NormalizeStub(answer, name string) (*Stub, error) {
+func NormalizeStub(answer, name string) (*Normalized, error) {
 	code, notes, err := extractCode(answer)
 	if err != nil {
 		return nil, err
@@ -183,7 +186,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 		}
 		return nil, fmt.Errorf("%w: %v", ErrForbidden, err)
 	}
-	st := &Stub{Notes: notes}
+	st := &Normalized{Notes: notes}
 	var decl []string
 	count := 0
 	for _, line := range strings.Split(code, "\n") {
@@ -195,7 +198,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 			continue
 		}
 		isTop := len(line) > 0 && !unicode.IsSpace(rune(line[0]))
-		cmd := commandWord(trimmed)
+		cmd := leansrc.CommandWord(trimmed)
 		if isTop && headerCommands[cmd] {
 			if strings.HasPrefix(trimmed, "open ") {
 				st.Opens = append(st.Opens, trimmed)
@@ -209,14 +212,12 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 			continue
 		}
 		if isTop {
-			if declCommands[cmd] {
+			if leansrc.IsDeclCommand(cmd) {
 				count++
 				if count > 1 {
 					return nil, ErrManyTheorems
 				}
-				switch cmd {
-				case "theorem", "lemma", "example":
-				default:
+				if !leansrc.IsStubKeyword(cmd) {
 					return nil, fmt.Errorf("%w: a %s instead of a theorem", ErrNoTheorem, cmd)
 				}
 			} else if count == 0 {
@@ -232,7 +233,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	}
 	text := strings.TrimSpace(strings.Join(decl, "\n"))
 	// Drop attributes and modifiers in front of the keyword.
-	kwStart, kwEnd, ok := declKeyword(text)
+	kwStart, kwEnd, ok := leansrc.StubKeyword(text)
 	if !ok {
 		return nil, ErrNoTheorem
 	}
@@ -243,7 +244,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	rest := strings.TrimLeft(text[kwEnd:], " \t\n")
 	var given string
 	if keyword != "example" {
-		given, rest = splitName(rest)
+		given, rest = leansrc.LeadingName(rest)
 		if given == "" {
 			return nil, fmt.Errorf("%w: the %s has no name", ErrNoTheorem, keyword)
 		}
@@ -263,7 +264,7 @@ func NormalizeStub(answer, name string) (*Stub, error) {
 	default:
 		st.Name = "drift_statement"
 	}
-	sig, proof, hasProof := leanrepl.SplitProof(rest)
+	sig, proof, hasProof := leansrc.SplitProof(rest)
 	sig = strings.TrimRight(sig, " \t\n")
 	if strings.TrimSpace(sig) == "" || !strings.Contains(sig, ":") {
 		return nil, ErrEmptyStatement
@@ -285,7 +286,7 @@ func extractCode(answer string) (string, []string, error) {
 	ms := leanFenceRE.FindAllStringSubmatch(answer, -1)
 	var blocks []string
 	for _, m := range ms {
-		if declCommands[commandWord(firstDeclLine(m[2]))] {
+		if leansrc.IsDeclCommand(leansrc.CommandWord(firstDeclLine(m[2]))) {
 			blocks = append(blocks, m[2])
 		}
 	}
@@ -297,7 +298,7 @@ func extractCode(answer string) (string, []string, error) {
 	}
 	lines := strings.Split(answer, "\n")
 	for i, l := range lines {
-		if w := commandWord(l); (w == "theorem" || w == "lemma") && strings.HasPrefix(l, w) {
+		if w := leansrc.CommandWord(l); (w == "theorem" || w == "lemma") && strings.HasPrefix(l, w) {
 			return strings.Join(lines[i:], "\n"), []string{"the answer had no code block"}, nil
 		}
 	}
@@ -306,7 +307,7 @@ func extractCode(answer string) (string, []string, error) {
 
 func firstDeclLine(code string) string {
 	for _, l := range strings.Split(code, "\n") {
-		if t := strings.TrimSpace(l); t != "" && !headerCommands[commandWord(t)] && !strings.HasPrefix(t, "--") && !strings.HasPrefix(t, "/-") {
+		if t := strings.TrimSpace(l); t != "" && !headerCommands[leansrc.CommandWord(t)] && !strings.HasPrefix(t, "--") && !strings.HasPrefix(t, "/-") {
 			return t
 		}
 	}
@@ -332,73 +333,5 @@ func stripComments(code string) string {
 	return b.String()
 }
 
-// declCommands start a declaration; headerCommands are header lines that
-// normalisation moves (open) or drops.
-var (
-	declCommands = map[string]bool{"theorem": true, "lemma": true, "example": true, "def": true, "abbrev": true, "structure": true,
-		"class": true, "inductive": true, "instance": true, "axiom": true, "opaque": true}
-	headerCommands = map[string]bool{"import": true, "open": true, "namespace": true, "end": true, "section": true, "variable": true, "universe": true}
-	modifiers      = map[string]bool{"private": true, "protected": true, "noncomputable": true, "nonrec": true, "partial": true}
-)
-
-// commandWord returns the word a line of Lean starts with, as leansrc's
-// scanner reads it, after attributes (@[…]) and modifiers (private, …); ""
-// when the line starts with something else.
-func commandWord(line string) string {
-	line = headOf(strings.TrimSpace(line))
-	toks, _ := leansrc.Scan([]byte(line))
-	depth := 0
-	for _, t := range toks {
-		w := line[t.Start:t.End]
-		switch {
-		case w == "@[" || depth > 0 && w == "[":
-			depth++
-		case depth > 0 && w == "]":
-			depth--
-		case depth > 0:
-		case t.Kind == leansrc.TokIdent && modifiers[w]:
-		case t.Kind == leansrc.TokIdent:
-			return w
-		default:
-			return ""
-		}
-	}
-	return ""
-}
-
-// maxHead bounds the text scanned for a line's command word or a name: what
-// is read there lies at the start.
-const maxHead = 1 << 10
-
-// headOf returns the first maxHead bytes of s.
-func headOf(s string) string { return s[:min(len(s), maxHead)] }
-
-// declKeyword finds the `theorem`, `lemma` or `example` of a declaration:
-// the first such word, as leansrc's scanner reads it, outside attributes.
-func declKeyword(text string) (start, end int, ok bool) {
-	toks, _ := leansrc.Scan([]byte(text))
-	depth := 0
-	for _, t := range toks {
-		w := text[t.Start:t.End]
-		switch {
-		case t.Kind == leansrc.TokSymbol && (w == "@[" || w == "["):
-			depth++
-		case t.Kind == leansrc.TokSymbol && w == "]":
-			depth--
-		case depth <= 0 && t.Kind == leansrc.TokIdent && (w == "theorem" || w == "lemma" || w == "example"):
-			return int(t.Start), int(t.End), true
-		}
-	}
-	return 0, 0, false
-}
-
-// splitName splits "name rest": the name is the identifier (possibly
-// dotted, «quoted») that s starts with, as leansrc's scanner reads it; ""
-// when s does not start with one.
-func splitName(s string) (string, string) {
-	toks, _ := leansrc.Scan([]byte(headOf(s)))
-	if len(toks) == 0 || toks[0].Kind != leansrc.TokIdent || toks[0].Start != 0 {
-		return "", s
-	}
-	return s[:toks[0].End], s[toks[0].End:]
-}
+// headerCommands are header lines that normalisation moves (open) or drops.
+var headerCommands = map[string]bool{"import": true, "open": true, "namespace": true, "end": true, "section": true, "variable": true, "universe": true}

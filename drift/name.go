@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
-	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
 // The theorem name of a formalization is decided here, once (theoremName):
@@ -64,7 +63,7 @@ func SanitizeName(s string) string {
 		if r, _ := utf8.DecodeRuneInString(p); !leansrc.IsIdentifier(string(r)) {
 			p = "thm_" + p
 		}
-		if leanrepl.IsKeyword(p) {
+		if leansrc.IsKeyword(p) {
 			p += "'"
 		}
 		if !leansrc.IsIdentifier(p) {

@@ -479,7 +479,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 		warn("call budget allows %d of %d samples", drawn, asked)
 	}
 	report(progress.Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: drawing %d candidates…", drawn), Total: drawn})
-	samples := pl.drawCandidates(ctx, act, groups, pl.p.Temperature, func(text string) (*Stub, error) {
+	samples := pl.drawCandidates(ctx, act, groups, pl.p.Temperature, func(text string) (*Normalized, error) {
 		st, err := ParseFormalizeAnswer(text, name)
 		if err == nil {
 			st.rename(names.name(st.given))

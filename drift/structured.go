@@ -146,7 +146,7 @@ func identifiers(text string) map[string]bool {
 // ParseFormalizeAnswer normalises a Formalize answer, structured (JSON with
 // name, binders and conclusion) or text (a ```lean block), to one stub; see
 // NormalizeStub.
-func ParseFormalizeAnswer(answer, name string) (*Stub, error) {
+func ParseFormalizeAnswer(answer, name string) (*Normalized, error) {
 	if code, ok := stubFromJSON(answer); ok {
 		st, err := NormalizeStub("```lean\n"+code+"\n```", name)
 		if err != nil {

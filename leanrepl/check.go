@@ -12,6 +12,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 )
@@ -149,7 +150,7 @@ type Report struct {
 	GatePassed bool
 	GateReason string
 	// Parsed is the gate's parse of the stub.
-	Parsed *Stub
+	Parsed *leansrc.Stub
 	// Unknown are names that are neither bound nor in the library.
 	Unknown []UnknownName
 	Lints   []Lint

@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/falsify"
 
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 )

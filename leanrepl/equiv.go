@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
 // ErrNoLean is returned by operations that need Lean when the checker has
@@ -74,7 +76,7 @@ func (c *Checker) Equivalent(ctx context.Context, header, a, b string) (*Equival
 // example with to's binders and, as one more hypothesis, from's statement
 // universally closed over its own binders; the proof is `exact?`, which
 // tries the hypothesis (and the library) by solve_by_elim.
-func EquivCommand(from, to *Stub) string {
+func EquivCommand(from, to *leansrc.Stub) string {
 	var b strings.Builder
 	b.WriteString("example")
 	for _, bd := range to.Binders {
@@ -100,7 +102,7 @@ func EquivCommand(from, to *Stub) string {
 // binderText prints a binder for a ∀ or a signature: without a default
 // value (a default argument would change the statement) and with Mathlib's
 // `Type*` replaced by `Type _`, which works in any binder position.
-func binderText(bd Binder) string {
+func binderText(bd leansrc.StubBinder) string {
 	names := strings.Join(bd.Names, " ")
 	typ := strings.ReplaceAll(strings.ReplaceAll(bd.Type, "Type*", "Type _"), "Sort*", "Sort _")
 	open, closer := bd.Bracket, map[string]string{"(": ")", "{": "}", "[": "]", "⦃": "⦄", "{{": "}}", "": ""}[bd.Bracket]

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
 func TestGateAccepts(t *testing.T) {
@@ -171,25 +173,25 @@ func FuzzGate(f *testing.F) {
 		if !utf8.ValidString(in) {
 			t.Fatal("accepted invalid UTF-8")
 		}
-		toks, _ := lex(s.Text)
+		toks, _ := leansrc.Lex(s.Text)
 		last := toks[len(toks)-1]
-		if last.text != "sorry" {
+		if last.Text != "sorry" {
 			t.Fatalf("accepted a stub not ending in sorry: %q", in)
 		}
 		for _, tk := range toks {
-			if tk.kind == tHash || tk.kind == tBacktick {
-				t.Fatalf("accepted %q in %q", tk.text, in)
+			if tk.Kind == leansrc.LexHash || tk.Kind == leansrc.LexBacktick {
+				t.Fatalf("accepted %q in %q", tk.Text, in)
 			}
-			if _, bad := forbidden[tk.text]; bad && tk.kind == tKeyword && tk.text != s.Keyword {
-				t.Fatalf("accepted forbidden %q in %q", tk.text, in)
+			if _, bad := forbidden[tk.Text]; bad && tk.Kind == leansrc.LexKeyword && tk.Text != s.Keyword {
+				t.Fatalf("accepted forbidden %q in %q", tk.Text, in)
 			}
 		}
 		if s.Text[s.TypeStart:s.TypeEnd] != s.Type || s.Type == "" {
 			t.Fatalf("type range wrong: %+v", s)
 		}
 		// Checks run on anything the gate accepts; they must not panic either.
-		_ = analyze(s, ParseHeader(""), nil, nil)
-		_ = analyze(s, ParseHeader("open Nat Real"), testLibrary, nil)
+		_ = analyze(s, readHeader(""), nil, nil)
+		_ = analyze(s, readHeader("open Nat Real"), testLibrary, nil)
 	})
 }
 
@@ -217,27 +219,6 @@ func TestScreen(t *testing.T) {
 			t.Errorf("Screen(%q) = %v, want nil", c.code, err)
 		case c.reason != "" && (err == nil || !strings.Contains(err.Error(), c.reason)):
 			t.Errorf("Screen(%q) = %v, want a reason mentioning %q", c.code, err, c.reason)
-		}
-	}
-}
-
-// TestSplitProof: the one rule for where a declaration's proof starts,
-// shared by the gate, drift's normalisation and the server's checks.
-func TestSplitProof(t *testing.T) {
-	cases := []struct{ decl, stmt, proof string }{
-		{"theorem t (x : ℕ := 3) : x = x := by\n  rfl", "theorem t (x : ℕ := 3) : x = x", " by\n  rfl"},
-		{"theorem t : let y := 1; y = 1 := sorry", "theorem t : let y := 1; y = 1", " sorry"},
-		{"theorem t : ⟨a, b⟩ = p := rfl", "theorem t : ⟨a, b⟩ = p", " rfl"},
-		{"def f : ℕ → ℕ\n  | 0 => 1\n  | n + 1 => n", "def f : ℕ → ℕ", "| 0 => 1\n  | n + 1 => n"},
-		{"theorem t : |x| ≤\n  |y| := sorry", "theorem t : |x| ≤\n  |y|", " sorry"},
-		{"theorem t : P where foo := 1", "theorem t : P", "where foo := 1"},
-		{"theorem t : \"a := b\" = s -- := no\n  := sorry", "theorem t : \"a := b\" = s -- := no", " sorry"},
-		{"theorem t : (1 = 1 := sorry", "theorem t : (1 = 1 := sorry", ""},
-	}
-	for _, c := range cases {
-		stmt, proof, ok := SplitProof(c.decl)
-		if stmt != c.stmt || proof != c.proof || ok != (c.proof != "") {
-			t.Errorf("SplitProof(%q) = %q, %q, %v; want %q, %q", c.decl, stmt, proof, ok, c.stmt, c.proof)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package leanrepl
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -60,134 +61,30 @@ type Lint struct {
 	Suggestions []string `json:"suggestions"`
 }
 
-// Scope is what a file header brings into scope for name resolution.
-type Scope struct {
-	// Opens are namespaces opened with `open` (not `open scoped`).
-	Opens []string
-	// Scoped are namespaces whose scoped notation is open (`open X` or
-	// `open scoped X`).
-	Scoped []string
-	// Namespaces are the enclosing `namespace`s, innermost last.
-	Namespaces []string
-	// Aliases map short names to full names (`open X (a)`, `renaming`).
-	Aliases map[string]string
-	// Defined are declarations made in the header itself.
-	Defined map[string]bool
-	// Variables are names bound by `variable` commands in the header.
-	Variables map[string]bool
+// header is what a file header brings into scope for the name check: the
+// scope in force at its end, the declarations it makes (full names) and the
+// names its `variable` commands bind, as leansrc's parser reads them.
+type header struct {
+	sc        *leansrc.Scope
+	defined   map[string]bool
+	variables map[string]bool
 }
 
-// ParseHeader reads the `open`, `namespace`, `variable` and declaration
-// commands of a file header. It never fails; what it cannot read it skips.
-func ParseHeader(header string) *Scope {
-	sc := &Scope{Aliases: map[string]string{}, Defined: map[string]bool{}, Variables: map[string]bool{}}
-	toks, _ := lex(header)
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if t.kind != tKeyword {
-			continue
-		}
-		switch t.text {
-		case "open":
-			i = sc.parseOpen(toks, i+1) - 1
-		case "namespace":
-			if i+1 < len(toks) && toks[i+1].kind == tIdent {
-				sc.Namespaces = append(sc.Namespaces, prefixNS(sc.Namespaces, toks[i+1].text))
-			}
-		case "end":
-			if i+1 < len(toks) && toks[i+1].kind == tIdent && len(sc.Namespaces) > 0 {
-				sc.Namespaces = sc.Namespaces[:len(sc.Namespaces)-1]
-			}
-		case "def", "theorem", "lemma", "abbrev", "structure", "class", "inductive", "instance", "axiom", "opaque":
-			if i+1 < len(toks) && toks[i+1].kind == tIdent {
-				name := toks[i+1].text
-				sc.Defined[name] = true
-				if ns := sc.current(); ns != "" {
-					sc.Defined[ns+"."+name] = true
-				}
-			}
-		case "variable":
-			for j := i + 1; j < len(toks); j++ {
-				n := toks[j]
-				if n.kind == tKeyword && n.text != "this" {
-					break
-				}
-				if n.kind == tIdent && j > 0 && toks[j-1].kind == tSymbol && isOpenBracket(toks[j-1].text) {
-					for k := j; k < len(toks) && toks[k].kind == tIdent; k++ {
-						sc.Variables[toks[k].text] = true
-					}
-				}
-			}
+// readHeader reads the commands of a file header. It never fails; what it
+// cannot read it skips.
+func readHeader(text string) *header {
+	f := leansrc.Parse([]byte(text))
+	h := &header{sc: &leansrc.Scope{}, defined: map[string]bool{}, variables: map[string]bool{}}
+	if sc, vars := f.At(math.MaxInt); sc != nil {
+		h.sc = sc
+		for _, v := range vars {
+			h.variables[v] = true
 		}
 	}
-	return sc
-}
-
-func isOpenBracket(s string) bool {
-	return s == "(" || s == "{" || s == "[" || s == "⦃" || s == "{{"
-}
-
-func prefixNS(nss []string, name string) string {
-	if len(nss) == 0 {
-		return name
+	for _, d := range f.Decls {
+		h.defined[d.Name] = true
 	}
-	return nss[len(nss)-1] + "." + name
-}
-
-func (sc *Scope) current() string {
-	if len(sc.Namespaces) == 0 {
-		return ""
-	}
-	return sc.Namespaces[len(sc.Namespaces)-1]
-}
-
-// parseOpen reads the arguments of one `open` starting at i and returns the
-// index after them.
-func (sc *Scope) parseOpen(toks []token, i int) int {
-	scoped := false
-	if i < len(toks) && toks[i].kind == tKeyword && toks[i].text == "scoped" {
-		scoped = true
-		i++
-	}
-	var last string
-	for ; i < len(toks); i++ {
-		t := toks[i]
-		switch {
-		case t.kind == tIdent && t.text == "hiding":
-			for i+1 < len(toks) && toks[i+1].kind == tIdent {
-				i++
-			}
-		case t.kind == tIdent && t.text == "renaming":
-			for i+3 < len(toks) && toks[i+1].kind == tIdent && (toks[i+2].text == "→" || toks[i+2].text == "->") && toks[i+3].kind == tIdent {
-				sc.Aliases[toks[i+3].text] = last + "." + toks[i+1].text
-				i += 3
-				if i+1 < len(toks) && toks[i+1].text == "," {
-					i++
-				}
-			}
-		case t.kind == tIdent:
-			last = t.text
-			sc.Scoped = append(sc.Scoped, t.text)
-			if !scoped {
-				sc.Opens = append(sc.Opens, t.text)
-			}
-		case t.kind == tSymbol && t.text == "(" && last != "":
-			// open X (a b): only those names.
-			if !scoped && len(sc.Opens) > 0 && sc.Opens[len(sc.Opens)-1] == last {
-				sc.Opens = sc.Opens[:len(sc.Opens)-1]
-			}
-			for i+1 < len(toks) && toks[i+1].kind == tIdent {
-				i++
-				sc.Aliases[toks[i].text] = last + "." + toks[i].text
-			}
-			if i+1 < len(toks) && toks[i+1].text == ")" {
-				i++
-			}
-		default:
-			return i
-		}
-	}
-	return i
+	return h
 }
 
 // mathConstants are free names that authors write for a library constant
@@ -222,7 +119,7 @@ func LibraryKinds(lookup func(name string) (*library.Decl, bool)) KindFunc {
 // library or core constant, a namespace, an exported class field, field
 // notation on a constant), else the library names the author probably meant.
 func Resolve(name, header string, names Names, kinds KindFunc) (ok bool, suggestions []string) {
-	r := resolver{sc: ParseHeader(header), names: names, kinds: kinds}
+	r := resolver{h: readHeader(header), names: names, kinds: kinds}
 	if r.resolves(strings.TrimPrefix(name, "_root_.")) {
 		return true, nil
 	}
@@ -238,34 +135,19 @@ type Analysis struct {
 // Analyze runs the unknown-name check and the lints on a stub that passed
 // the gate, resolving names with the header's scope. With names == nil only
 // the lints that need no library run.
-func Analyze(s *Stub, header string, names Names) Analysis {
-	return analyze(s, ParseHeader(header), names, nil)
+func Analyze(s *leansrc.Stub, header string, names Names) Analysis {
+	return analyze(s, readHeader(header), names, nil)
 }
 
 // AnalyzeWithKinds is Analyze with declaration kinds, which resolve
 // unqualified uses of class fields.
-func AnalyzeWithKinds(s *Stub, header string, names Names, kinds KindFunc) Analysis {
-	return analyze(s, ParseHeader(header), names, kinds)
+func AnalyzeWithKinds(s *leansrc.Stub, header string, names Names, kinds KindFunc) Analysis {
+	return analyze(s, readHeader(header), names, kinds)
 }
 
-func analyze(s *Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
+func analyze(s *leansrc.Stub, h *header, names Names, kinds KindFunc) Analysis {
 	var a Analysis
-	toks := s.toks
-	// The statement's tokens: after the keyword and name, up to the proof.
-	first, last := 0, len(toks)
-	for i, t := range toks {
-		if t.kind == tKeyword && t.text == s.Keyword && first == 0 {
-			first = i + 1
-			if s.Name != "" {
-				first++
-			}
-		}
-		if t.start == s.ProofStart && t.text == ":=" {
-			last = i
-			break
-		}
-	}
-	stmt := toks[first:last]
+	stmt := s.Statement()
 	bound := map[string]bool{}
 	for _, b := range s.Binders {
 		for _, n := range b.Names {
@@ -276,32 +158,32 @@ func analyze(s *Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
 				Message: "default-argument binder: `" + s.Text[b.Start:b.End] + "` is not a hypothesis of the theorem; its value " + b.Default + " is only a default"})
 		}
 	}
-	for n := range sc.Variables {
+	for n := range h.variables {
 		bound[n] = true
 	}
-	collectTermBinders(stmt, bound)
-	r := newResolver(s, sc, names, kinds)
+	leansrc.TermBinders(stmt, bound)
+	r := newResolver(s, h, names, kinds)
 	seenLint := map[string]bool{}
 	for i, t := range stmt {
-		if t.kind == tKeyword && t.text == "sorry" {
-			a.Lints = append(a.Lints, Lint{Code: LintSorryInStatement, Start: t.start, End: t.end,
+		if t.Kind == leansrc.LexKeyword && t.Text == "sorry" {
+			a.Lints = append(a.Lints, Lint{Code: LintSorryInStatement, Start: t.Start, End: t.End,
 				Message: "`sorry` inside the statement: the hypothesis or definition it stands for is unspecified, so the theorem says nothing checkable"})
 			continue
 		}
-		if t.kind != tIdent {
+		if t.Kind != leansrc.LexIdent {
 			continue
 		}
 		if i > 0 {
 			p := stmt[i-1]
-			if p.kind == tSymbol && (p.text == "|>." || p.text == ".{") || p.kind == tKeyword && (p.text == "Type" || p.text == "Sort") {
+			if p.Kind == leansrc.LexSymbol && (p.Text == "|>." || p.Text == ".{") || p.Kind == leansrc.LexKeyword && (p.Text == "Type" || p.Text == "Sort") {
 				continue
 			}
 			// A named argument (x := v).
-			if p.kind == tSymbol && p.text == "(" && i+1 < len(stmt) && stmt[i+1].text == ":=" {
+			if p.Kind == leansrc.LexSymbol && p.Text == "(" && i+1 < len(stmt) && stmt[i+1].Text == ":=" {
 				continue
 			}
 		}
-		name := strings.TrimPrefix(t.text, "_root_.")
+		name := strings.TrimPrefix(t.Text, "_root_.")
 		head, _, dotted := strings.Cut(name, ".")
 		if bound[head] || bound[name] {
 			continue
@@ -320,14 +202,14 @@ func analyze(s *Stub, sc *Scope, names Names, kinds KindFunc) Analysis {
 				if autoBound {
 					why = "is not bound and not in scope, so Lean silently makes it a variable"
 				}
-				a.Lints = append(a.Lints, Lint{Code: LintAutoBound, Start: t.start, End: t.end, Suggestions: sugg,
+				a.Lints = append(a.Lints, Lint{Code: LintAutoBound, Start: t.Start, End: t.End, Suggestions: sugg,
 					Message: "`" + name + "` " + why + "; did you mean " + strings.Join(sugg, " or ") + "?"})
 			}
 			if autoBound {
 				continue
 			}
 		}
-		a.Unknown = append(a.Unknown, UnknownName{Name: name, Start: t.start, End: t.end, Suggestions: r.suggest(name)})
+		a.Unknown = append(a.Unknown, UnknownName{Name: name, Start: t.Start, End: t.End, Suggestions: r.suggest(name)})
 	}
 	return a
 }
@@ -353,28 +235,17 @@ func startsLower(name string) bool {
 	return unicode.IsLower(r)
 }
 
-// declNamespaces returns the namespaces a declaration named name resolves
-// names in: for a.b.c, "a.b" and "a".
-func declNamespaces(name string) []string {
-	var out []string
-	parts := strings.Split(name, ".")
-	for k := len(parts) - 1; k >= 1; k-- {
-		out = append(out, strings.Join(parts[:k], "."))
-	}
-	return out
-}
-
 type resolver struct {
-	sc    *Scope
+	h     *header
 	names Names
 	kinds KindFunc
-	ns    []string
+	self  string // the stub's name, whose namespaces come first
 }
 
-// newResolver resolves the names of stub s in scope sc: inside s's own
+// newResolver resolves the names of stub s under header h: inside s's own
 // namespaces first, as Lean does.
-func newResolver(s *Stub, sc *Scope, names Names, kinds KindFunc) *resolver {
-	return &resolver{sc: sc, names: names, kinds: kinds, ns: declNamespaces(s.Name)}
+func newResolver(s *leansrc.Stub, h *header, names Names, kinds KindFunc) *resolver {
+	return &resolver{h: h, names: names, kinds: kinds, self: s.Name}
 }
 
 // fullNames returns the full names name may denote in Lean's order: those
@@ -399,31 +270,11 @@ func (r *resolver) fullNames(name string) []string {
 }
 
 func (r *resolver) known(full string) bool {
-	return coreNames[full] || r.sc.Defined[full] || r.names.Exact(full)
+	return coreNames[full] || r.h.defined[full] || r.names.Exact(full)
 }
 
 // candidates lists the full names name may stand for, most specific first.
-func (r *resolver) candidates(name string) []string {
-	var out []string
-	for _, ns := range r.ns {
-		out = append(out, ns+"."+name)
-	}
-	for i := len(r.sc.Namespaces) - 1; i >= 0; i-- {
-		out = append(out, r.sc.Namespaces[i]+"."+name)
-	}
-	for _, o := range r.sc.Opens {
-		out = append(out, o+"."+name)
-	}
-	head, rest, dotted := strings.Cut(name, ".")
-	if full, ok := r.sc.Aliases[head]; ok {
-		if dotted {
-			out = append(out, full+"."+rest)
-		} else {
-			out = append(out, full)
-		}
-	}
-	return append(out, name)
-}
+func (r *resolver) candidates(name string) []string { return r.h.sc.Candidates(name, r.self) }
 
 // resolves reports whether name refers to something in scope.
 func (r *resolver) resolves(name string) bool {
@@ -449,7 +300,7 @@ func (r *resolver) resolves(name string) bool {
 	for k := len(parts) - 1; k >= 1; k-- {
 		prefix := strings.Join(parts[:k], ".")
 		for _, c := range r.candidates(prefix) {
-			if r.sc.Defined[c] || startsLower(parts[k-1]) && r.known(c) {
+			if r.h.defined[c] || startsLower(parts[k-1]) && r.known(c) {
 				return true
 			}
 		}
@@ -497,7 +348,7 @@ func (r *resolver) isNamespace(name string) bool {
 // probably meant.
 func (r *resolver) constantsNamed(name string) []string {
 	out := append([]string(nil), mathConstants[name]...)
-	if name == "π" && r.hasScoped("Real") {
+	if name == "π" && r.h.sc.OpensNotation("Real") {
 		return nil
 	}
 	if len(out) == 0 && utf8.RuneCountInString(name) > 1 {
@@ -511,15 +362,6 @@ func (r *resolver) constantsNamed(name string) []string {
 		out = sugg
 	}
 	return out
-}
-
-func (r *resolver) hasScoped(ns string) bool {
-	for _, s := range r.sc.Scoped {
-		if s == ns {
-			return true
-		}
-	}
-	return false
 }
 
 // suggest proposes up to 5 names for an unknown one: the names with the
@@ -546,139 +388,4 @@ func (r *resolver) suggest(name string) []string {
 		out = []string{}
 	}
 	return out
-}
-
-// maxBinderScan bounds how far a binder list is searched for its end, which
-// keeps the check linear on hostile input.
-const maxBinderScan = 256
-
-// binderIntroducers start a binder list that ends at `,`, `=>` or `↦`.
-var binderIntroducers = map[string]bool{
-	"fun": true, "λ": true, "∀": true, "∃": true, "∃!": true, "Σ": true, "Σ'": true, "Π": true, "∑": true, "∏": true,
-	"⋃": true, "⋂": true, "⨆": true, "⨅": true, "∫": true, "∮": true, "∀ᶠ": true, "∃ᶠ": true, "⨁": true, "∐": true,
-	"let": true, "have": true, "∫⁻": true, "∑'": true, "∏'": true,
-}
-
-// binderPredicates end the names of a binder group (∀ x ∈ s, …).
-var binderPredicates = map[string]bool{
-	"∈": true, "∉": true, "<": true, ">": true, "≤": true, "≥": true, "≠": true, "⊆": true, "⊂": true, "⊇": true,
-	"⊃": true, "in": true, "=": true,
-}
-
-// collectTermBinders adds to bound every name that a binder inside the
-// statement introduces: ∀/∃/fun/λ/let/have/big operators, set-builder and
-// subtype braces, and match alternatives. Scopes are not tracked: a name
-// bound anywhere counts as bound everywhere, which can only hide an unknown
-// name, never invent one.
-func collectTermBinders(toks []token, bound map[string]bool) {
-	hasMatch := false
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if t.kind == tKeyword && t.text == "match" {
-			hasMatch = true
-		}
-		window := toks[i+1 : min(len(toks), i+1+maxBinderScan)]
-		if binderIntroducers[t.text] && (t.kind == tSymbol || t.kind == tKeyword) {
-			collectBinderList(window, bound)
-		}
-		if t.kind == tSymbol && t.text == "{" {
-			collectSetBuilder(window, bound)
-		}
-		if hasMatch && t.kind == tSymbol && t.text == "|" {
-			for j := 0; j < len(window) && window[j].text != "=>" && window[j].text != "↦"; j++ {
-				if window[j].kind == tIdent && !strings.Contains(window[j].text, ".") {
-					bound[window[j].text] = true
-				}
-			}
-		}
-	}
-}
-
-// collectBinderList reads the binders after an introducer.
-func collectBinderList(toks []token, bound map[string]bool) {
-	// typed[d] is true once a ':' or binder predicate was seen at depth d.
-	typed := []bool{false}
-	for _, t := range toks {
-		d := len(typed) - 1
-		if t.kind == tSymbol {
-			switch t.text {
-			case "(", "{", "[", "⦃", "⟨", "{{":
-				typed = append(typed, false)
-				continue
-			case ")", "}", "]", "⦄", "⟩", "}}":
-				if d == 0 {
-					return
-				}
-				typed = typed[:d]
-				continue
-			case ",", "=>", "↦", ":=", "|":
-				if d == 0 {
-					return
-				}
-				continue
-			case ":":
-				typed[d] = true
-				continue
-			}
-			if binderPredicates[t.text] {
-				typed[d] = true
-			}
-			continue
-		}
-		if t.kind == tKeyword && t.text == "in" {
-			typed[d] = true
-			continue
-		}
-		if t.kind == tIdent && !typed[d] && !strings.Contains(t.text, ".") {
-			bound[t.text] = true
-		}
-	}
-}
-
-// collectSetBuilder binds the names before `|` or `//` in {x | p x},
-// {x : T // p x} and {(x, y) | …}; toks starts after the `{`.
-func collectSetBuilder(toks []token, bound map[string]bool) {
-	depth := 0
-	var names []string
-	typed := false
-	for _, t := range toks {
-		if t.kind == tSymbol {
-			switch t.text {
-			case "(", "{", "[", "⟨":
-				depth++
-				continue
-			case ")", "]", "⟩":
-				depth--
-				continue
-			case "}":
-				if depth == 0 {
-					return
-				}
-				depth--
-				continue
-			case "|", "//":
-				if depth == 0 {
-					for _, n := range names {
-						bound[n] = true
-					}
-					return
-				}
-			case ":", "∈", "∉", "⊆", "<", ">", "≤", "≥", "≠":
-				if depth == 0 {
-					typed = true
-				}
-				continue
-			case ",":
-				if depth == 0 {
-					return
-				}
-			case ":=":
-				return
-			}
-			continue
-		}
-		if t.kind == tIdent && !typed && !strings.Contains(t.text, ".") {
-			names = append(names, t.text)
-		}
-	}
 }

@@ -191,22 +191,3 @@ func TestLints(t *testing.T) {
 		}
 	}
 }
-
-func TestParseHeader(t *testing.T) {
-	sc := ParseHeader("import Mathlib\n\nopen Complex Filter Function -- c\nopen scoped BigOperators Topology\nopen Nat (totient succ)\nopen Real hiding exp\nopen List renaming length → len\nnamespace Foo\nnamespace Bar\ndef baz := 1\nnoncomputable section\nvariable (x y : ℕ) {G : Type*}")
-	if !reflect.DeepEqual(sc.Opens, []string{"Complex", "Filter", "Function", "Real", "List"}) {
-		t.Errorf("opens = %q", sc.Opens)
-	}
-	if !reflect.DeepEqual(sc.Scoped, []string{"Complex", "Filter", "Function", "BigOperators", "Topology", "Nat", "Real", "List"}) {
-		t.Errorf("scoped = %q", sc.Scoped)
-	}
-	if sc.Aliases["totient"] != "Nat.totient" || sc.Aliases["succ"] != "Nat.succ" || sc.Aliases["len"] != "List.length" {
-		t.Errorf("aliases = %v", sc.Aliases)
-	}
-	if !reflect.DeepEqual(sc.Namespaces, []string{"Foo", "Foo.Bar"}) || !sc.Defined["Foo.Bar.baz"] {
-		t.Errorf("namespaces %q defined %v", sc.Namespaces, sc.Defined)
-	}
-	if !sc.Variables["x"] || !sc.Variables["y"] || !sc.Variables["G"] {
-		t.Errorf("variables = %v", sc.Variables)
-	}
-}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
@@ -467,7 +468,7 @@ func (b *driftBackend) Check(ctx context.Context, header, decl string, report pr
 // statementStub replaces the proof of a theorem or example by sorry, so
 // that the checks see its statement.
 func statementStub(decl string) string {
-	if stmt, _, ok := leanrepl.SplitProof(decl); ok {
+	if stmt, _, ok := leansrc.SplitProof(decl); ok {
 		return stmt + " := by sorry"
 	}
 	return decl

@@ -61,11 +61,21 @@ type Decl struct {
 // MaxValue is the longest def or abbrev body kept as Decl.Value.
 const MaxValue = 1024
 
-// Scope is a name-resolution context: the current namespace and the
-// namespaces opened, in order.
+// Scope is a name-resolution context: the current namespace and what the
+// `open` commands in force opened. scope.go resolves names in it.
 type Scope struct {
+	// Namespace is the current namespace ("" at the root).
 	Namespace string
-	Opens     []string
+	// Opens are the namespaces opened, in order, including those opened
+	// for their scoped notation only or for some of their names only.
+	Opens []string
+	// Restricted are the namespaces of Opens whose names are not all open,
+	// one entry per such occurrence in Opens: `open scoped X` (notation
+	// only) and `open X (a b)` (a and b only).
+	Restricted []string
+	// Aliases map short names to the full names `open X (a)` and
+	// `open X renaming a → b` make them stand for.
+	Aliases map[string]string
 }
 
 // Mark records the scope in force from byte offset Offset of the file to

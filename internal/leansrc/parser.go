@@ -7,7 +7,7 @@ import (
 
 // Version identifies the parser's output format and behaviour; caches of
 // parse results must be discarded when it changes.
-const Version = 19
+const Version = 20
 
 // strongStarters are keywords that begin a command wherever they appear:
 // they cannot occur inside a term.
@@ -104,7 +104,7 @@ type scopeEntry struct {
 	kind  string // "namespace", "section", "mutual"
 	name  string // one component for namespaces
 	ns    string
-	opens []string
+	opens opens
 	nvars int
 }
 
@@ -130,7 +130,7 @@ type parser struct {
 	lines []int
 	stack []scopeEntry
 	ns    string
-	opens []string
+	opens opens
 	vars  []varGroup
 	scope int // index into file.Scopes of the current scope, -1 when it changed
 	univs map[string]bool
@@ -283,7 +283,7 @@ func (p *parser) skipTo(cmdCol int32) {
 
 func (p *parser) curScope() int {
 	if p.scope < 0 {
-		p.file.Scopes = append(p.file.Scopes, Scope{Namespace: p.ns, Opens: p.opens})
+		p.file.Scopes = append(p.file.Scopes, Scope{Namespace: p.ns, Opens: p.opens.all, Restricted: p.opens.restricted, Aliases: p.opens.aliases})
 		p.scope = len(p.file.Scopes) - 1
 	}
 	return p.scope
@@ -544,50 +544,96 @@ func (p *parser) end(kwIdx int, name string) {
 	p.scope = -1
 }
 
-// openCmd parses the namespaces of an `open` command.
+// openCmd parses an `open` command: the namespaces it opens, which of them
+// for notation or some names only (`open scoped X`, `open X (a b)`), and
+// the names it aliases (`open X (a)`, `open X renaming a → b`).
 func (p *parser) openCmd(cmdCol int32, depth int) {
-	var names []string
-	for p.i < len(p.toks) && !p.isStarter(p.i, cmdCol) && !p.is(p.i, "in") {
+	next := p.opens
+	scoped, last, copied := false, "", false
+	alias := func(short, full string) {
+		if !copied { // the map of the scope before is shared: copy it once
+			m := make(map[string]string, len(p.opens.aliases)+1)
+			for k, v := range p.opens.aliases {
+				m[k] = v
+			}
+			next.aliases, copied = m, true
+		}
+		next.aliases[short] = full
+	}
+	stop := func() bool { return p.i >= len(p.toks) || p.isStarter(p.i, cmdCol) || p.is(p.i, "in") }
+	for !stop() {
 		switch {
 		case p.is(p.i, "scoped"):
+			scoped = true
 			p.i++
-		case p.is(p.i, "hiding") || p.is(p.i, "renaming"):
+		case p.is(p.i, "hiding"):
 			p.i++
-			for p.i < len(p.toks) && !p.isStarter(p.i, cmdCol) && !p.is(p.i, "in") && !p.toks[p.i].BOL {
+			for !stop() && !p.toks[p.i].BOL {
+				p.i++
+			}
+		case p.is(p.i, "renaming"):
+			p.i++
+			for !stop() && !p.toks[p.i].BOL {
+				if n := p.arrowAt(p.i + 1); last != "" && p.kind(p.i) == TokIdent && n > 0 && p.kind(p.i+1+n) == TokIdent {
+					alias(p.text(p.i+1+n), last+"."+p.text(p.i))
+					p.i += 1 + n
+				}
 				p.i++
 			}
 		case p.is(p.i, "("):
-			// open Foo (a b): only these names; record the namespace anyway.
-			for p.i < len(p.toks) && !p.is(p.i, ")") && !p.isStarter(p.i, cmdCol) {
-				p.i++
+			// open Foo (a b): only these names; Foo is recorded as restricted.
+			if last != "" && !scoped {
+				next.restricted = append(next.restricted[:len(next.restricted):len(next.restricted)], last)
+			}
+			for p.i++; p.i < len(p.toks) && !p.is(p.i, ")") && !p.isStarter(p.i, cmdCol); p.i++ {
+				if last != "" && p.kind(p.i) == TokIdent {
+					alias(p.text(p.i), last+"."+p.text(p.i))
+				}
 			}
 			if p.is(p.i, ")") {
 				p.i++
 			}
 		case p.kind(p.i) == TokIdent:
-			names = append(names, strings.TrimPrefix(p.text(p.i), "_root_."))
+			last = strings.TrimPrefix(p.text(p.i), "_root_.")
+			next.all = append(next.all[:len(next.all):len(next.all)], last)
+			if scoped {
+				next.restricted = append(next.restricted[:len(next.restricted):len(next.restricted)], last)
+			}
 			p.i++
 		default:
 			p.i++
 		}
 	}
 	// Lean also opens `cur.N` when it exists; the resolver tries both forms.
-	newOpens := make([]string, 0, len(p.opens)+len(names))
-	newOpens = append(newOpens, p.opens...)
-	newOpens = append(newOpens, names...)
 	if p.is(p.i, "in") {
-		saved, savedScope := p.opens, p.scope
-		p.opens, p.scope = newOpens, -1
+		saved := p.opens
+		p.opens, p.scope = next, -1
 		p.i++
 		if p.i < len(p.toks) && depth < 64 {
 			p.command(depth + 1)
 		}
 		p.opens, p.scope = saved, -1
-		_ = savedScope
 		return
 	}
-	p.opens = newOpens
+	p.opens = next
 	p.scope = -1
+}
+
+// opens is what the `open` commands in force have opened (see Scope).
+type opens struct {
+	all, restricted []string
+	aliases         map[string]string
+}
+
+// arrowAt returns how many tokens from i spell → or ->, or 0.
+func (p *parser) arrowAt(i int) int {
+	switch {
+	case p.is(i, "→") || p.is(i, "->"):
+		return 1
+	case p.is(i, "-") && p.is(i+1, ">"):
+		return 2
+	}
+	return 0
 }
 
 func (p *parser) exportCmd(cmdCol int32) {

@@ -282,7 +282,7 @@ func (b *builder) generateTwins() {
 				if f.Parent != src.Name || (f.Kind != KindField && f.Kind != KindConstructor) {
 					continue
 				}
-				_, last := splitLast(f.Name)
+				_, last := leansrc.SplitLast(f.Name)
 				ft := tgt + "." + GuessAdditiveName(last)
 				b.trans[f.Name] = ft
 				r.bf.fd.tabs.trans = append(r.bf.fd.tabs.trans, [2]string{f.Name, ft})
@@ -407,9 +407,9 @@ func (b *builder) tables() {
 		fd.tabs.aliases = nil
 		for _, ex := range b.files[i].pf.Exports {
 			for _, n := range ex.Names {
-				for _, c := range []string{joinName(ex.Namespace, ex.From) + "." + n, ex.From + "." + n} {
+				for _, c := range []string{leansrc.JoinName(ex.Namespace, ex.From) + "." + n, ex.From + "." + n} {
 					if _, ok := b.lookup(c); ok {
-						fd.tabs.aliases = append(fd.tabs.aliases, [2]string{joinName(ex.Namespace, n), c})
+						fd.tabs.aliases = append(fd.tabs.aliases, [2]string{leansrc.JoinName(ex.Namespace, n), c})
 						break
 					}
 				}
@@ -445,7 +445,7 @@ func (b *builder) tables() {
 			if n == "" {
 				continue
 			}
-			ns, _ := splitLast(bf.decls[j].Name)
+			ns, _ := leansrc.SplitLast(bf.decls[j].Name)
 			op := operator{atoms: x.Atoms, target: n, ns: ns, scoped: x.Scoped}
 			if leansrc.IsIdentifier(x.Symbol) {
 				bf.fd.tabs.notes = append(bf.fd.tabs.notes, note{key: x.Symbol, ident: true, op: op})
@@ -497,11 +497,11 @@ func (t *fileTables) equal(u *fileTables) bool {
 func (t *fileTables) keys() []string {
 	var out []string
 	for _, e := range t.trans {
-		_, last := splitLast(e[0])
+		_, last := leansrc.SplitLast(e[0])
 		out = append(out, last)
 	}
 	for _, e := range t.aliases {
-		_, last := splitLast(e[0])
+		_, last := leansrc.SplitLast(e[0])
 		out = append(out, last)
 	}
 	for _, n := range t.notes {
@@ -552,21 +552,7 @@ type operator struct {
 
 // active reports whether the notation is in force in scope sc.
 func (o *operator) active(sc *leansrc.Scope) bool {
-	if !o.scoped {
-		return true
-	}
-	if sc == nil {
-		return false
-	}
-	if sc.Namespace == o.ns || strings.HasPrefix(sc.Namespace, o.ns+".") {
-		return true
-	}
-	for _, op := range sc.Opens {
-		if op == o.ns {
-			return true
-		}
-	}
-	return false
+	return !o.scoped || sc.OpensNotation(o.ns)
 }
 
 // matchOperator picks the notation whose atoms all occur in the statement
@@ -710,7 +696,7 @@ func (b *builder) resolver() resolver {
 func lastComponents[V any](names map[string]V) map[string]bool {
 	out := make(map[string]bool, len(names))
 	for n := range names {
-		_, last := splitLast(n)
+		_, last := leansrc.SplitLast(n)
 		out[last] = true
 	}
 	return out
@@ -757,7 +743,7 @@ func (r *resolver) try(ns, id string, single bool) string {
 // and duplicates.
 func (r *resolver) resolveAll(ids []string, sc *leansrc.Scope, scope int, self string) []string {
 	out := make([]string, 0, len(ids))
-	prefix, _ := splitLast(self)
+	prefix, _ := leansrc.SplitLast(self)
 	for _, id := range ids {
 		k := memoKey{scope, prefix, id}
 		n, ok := r.memo[k]
@@ -792,7 +778,7 @@ func (r *resolver) resolve(id string, sc *leansrc.Scope, self string) string {
 		if n := r.resolveExact(id, sc, self); n != "" {
 			return n
 		}
-		pre, _ := splitLast(id)
+		pre, _ := leansrc.SplitLast(id)
 		if pre == "" {
 			return ""
 		}
@@ -809,33 +795,23 @@ func (r *resolver) resolveExact(id string, sc *leansrc.Scope, self string) strin
 		}
 		return ""
 	}
-	if _, last := splitLast(id); !r.knownLast(last) {
+	if _, last := leansrc.SplitLast(id); !r.knownLast(last) {
 		return r.special(id, sc)
 	}
 	single := !strings.Contains(id, ".")
-	prefix, _ := splitLast(self)
-	for ns := prefix; ns != ""; ns, _ = splitLast(ns) {
-		if n := r.try(ns, id, single); n != "" {
-			return n
+	found := ""
+	if sc.EachNamespace(self, false, func(ns string) bool {
+		if ns != "" {
+			found = r.try(ns, id, single)
+			return found != ""
 		}
-	}
-	if sc != nil && !(sc.Namespace == "" || prefix == sc.Namespace || strings.HasPrefix(prefix, sc.Namespace+".")) {
-		for ns := sc.Namespace; ns != ""; ns, _ = splitLast(ns) {
-			if n := r.try(ns, id, single); n != "" {
-				return n
-			}
+		r.buf = append(r.buf[:0], id...)
+		if _, ok := r.find(r.buf); ok {
+			found = id
 		}
-	}
-	r.buf = append(r.buf[:0], id...)
-	if _, ok := r.find(r.buf); ok {
-		return id
-	}
-	if sc != nil {
-		for i := len(sc.Opens) - 1; i >= 0; i-- {
-			if n := r.try(sc.Opens[i], id, single); n != "" {
-				return n
-			}
-		}
+		return found != ""
+	}) {
+		return found
 	}
 	return r.special(id, sc)
 }
@@ -851,7 +827,7 @@ func (r *resolver) special(id string, sc *leansrc.Scope) string {
 		return n
 	}
 	if sc != nil {
-		if n, ok := r.aliases[joinName(sc.Namespace, id)]; ok {
+		if n, ok := r.aliases[leansrc.JoinName(sc.Namespace, id)]; ok {
 			return n
 		}
 	}

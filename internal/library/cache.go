@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/drift-lsp/drift-lsp/internal/varcode"
 
@@ -57,6 +58,19 @@ func (e *encoder) strs_(ss []string) {
 	e.Uint(uint64(len(ss)))
 	for _, s := range ss {
 		e.str(s)
+	}
+}
+
+// aliases writes a map as its sorted keys and their values.
+func (e *encoder) aliases(m map[string]string) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	e.strs_(keys)
+	for _, k := range keys {
+		e.str(m[k])
 	}
 }
 
@@ -119,6 +133,8 @@ func (e *encoder) file(f *leansrc.File) {
 	for _, s := range f.Scopes {
 		e.str(s.Namespace)
 		e.strs_(s.Opens)
+		e.strs_(s.Restricted)
+		e.aliases(s.Aliases)
 	}
 	e.Uint(uint64(len(f.Marks)))
 	for _, m := range f.Marks {
@@ -205,6 +221,18 @@ func (d *decoder) strs() []string {
 	return out
 }
 
+func (d *decoder) aliases() map[string]string {
+	keys := d.strs()
+	if len(keys) == 0 {
+		return nil
+	}
+	m := make(map[string]string, len(keys))
+	for _, k := range keys {
+		m[k] = d.str()
+	}
+	return m
+}
+
 func (d *decoder) additive() *leansrc.Additive {
 	k := d.Uint()
 	if k == 0 {
@@ -243,7 +271,7 @@ func (d *decoder) file() *leansrc.File {
 	n = d.Count()
 	f.Scopes = make([]leansrc.Scope, n)
 	for i := 0; i < n && d.Err == nil; i++ {
-		f.Scopes[i] = leansrc.Scope{Namespace: d.str(), Opens: d.strs()}
+		f.Scopes[i] = leansrc.Scope{Namespace: d.str(), Opens: d.strs(), Restricted: d.strs(), Aliases: d.aliases()}
 	}
 	n = d.Count()
 	for i := 0; i < n && d.Err == nil; i++ {

@@ -617,7 +617,7 @@ func changedLasts(old, new *fileData) []string {
 		if c == 3 {
 			continue
 		}
-		if _, last := splitLast(n); !seen[last] {
+		if _, last := leansrc.SplitLast(n); !seen[last] {
 			seen[last] = true
 			out = append(out, last)
 		}

@@ -69,7 +69,7 @@ func refFilterOf(pf *leansrc.File) refFilter {
 	addID := func(id string) {
 		id = strings.TrimPrefix(id, "_root_.")
 		for strip := 0; strip < 3 && id != ""; strip++ {
-			pre, last := splitLast(id)
+			pre, last := leansrc.SplitLast(id)
 			set[last] = true
 			id = pre
 		}

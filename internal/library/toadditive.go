@@ -3,6 +3,8 @@ package library
 import (
 	"slices"
 	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
 // This file ports the name translation of Mathlib's `to_additive`
@@ -237,18 +239,18 @@ func GuessAdditiveName(s string) string {
 // names already translated (for the namespace prefix, as targetName's
 // mapPrefix does).
 func additiveTarget(src, explicit string, translated func(string) (string, bool)) string {
-	pre, last := splitLast(src)
+	pre, last := leansrc.SplitLast(src)
 	pre = mapPrefix(pre, translated)
 	if explicit == "" {
-		return joinName(pre, GuessAdditiveName(last))
+		return leansrc.JoinName(pre, GuessAdditiveName(last))
 	}
 	explicit = strings.TrimPrefix(explicit, "_root_.")
 	depth := strings.Count(explicit, ".") + 1
 	pre1 := pre
 	for k := 0; k < depth-1 && pre1 != ""; k++ {
-		pre1, _ = splitLast(pre1)
+		pre1, _ = leansrc.SplitLast(pre1)
 	}
-	return joinName(pre1, explicit)
+	return leansrc.JoinName(pre1, explicit)
 }
 
 // mapPrefix replaces the longest prefix of name that has a translation.
@@ -256,39 +258,10 @@ func mapPrefix(name string, translated func(string) (string, bool)) string {
 	if name == "" {
 		return ""
 	}
-	for p := name; p != ""; p, _ = splitLast(p) {
+	for p := name; p != ""; p, _ = leansrc.SplitLast(p) {
 		if t, ok := translated(p); ok {
 			return t + name[len(p):]
 		}
 	}
 	return name
-}
-
-// splitLast splits "A.B.c" into "A.B" and "c", ignoring dots inside «».
-func splitLast(name string) (string, string) {
-	depth := 0
-	for i := len(name) - 1; i >= 0; i-- {
-		switch name[i] {
-		case 0xbb: // last byte of »
-			if i > 0 && name[i-1] == 0xc2 {
-				depth++
-			}
-		case 0xab: // last byte of «
-			if i > 0 && name[i-1] == 0xc2 {
-				depth--
-			}
-		case '.':
-			if depth == 0 {
-				return name[:i], name[i+1:]
-			}
-		}
-	}
-	return "", name
-}
-
-func joinName(pre, last string) string {
-	if pre == "" {
-		return last
-	}
-	return pre + "." + last
 }

@@ -1,40 +1,38 @@
-package leanrepl
+package leansrc
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
-// tokKind classifies a token for the gate and the name check. The tokens
-// come from internal/leansrc's scanner (the one Lean lexer); this file only
-// classifies them: keywords, hash commands, projections and the symbols
-// made of several scanner tokens.
-type tokKind int
+// LexKind classifies a Lexeme: the scanner's tokens as the checks of a stub
+// read them, with keywords, hash commands, projections and the symbols made
+// of several scanner tokens told apart.
+type LexKind int
 
+// The kinds of Lexeme.
 const (
-	tIdent    tokKind = iota // a name, possibly dotted: Nat.Prime, «x y», h'
-	tKeyword                 // a reserved word: theorem, fun, by, sorry, …
-	tNumber                  // 42, 0x1F, 2.5
-	tString                  // "…", r"…", r#"…"#, s!"…"
-	tChar                    // 'a', '\n'
-	tSymbol                  // punctuation and operators
-	tDoc                     // a doc comment /-- … -/
-	tHash                    // a hash command: #eval, #print, …
-	tField                   // a projection right after a term: .foo, .1
-	tDotIdent                // a leading-dot name: .inl
-	tBacktick                // a name literal or syntax quotation
+	LexIdent    LexKind = iota // a name, possibly dotted: Nat.Prime, «x y», h'
+	LexKeyword                 // a reserved word: theorem, fun, by, sorry, …
+	LexNumber                  // 42, 0x1F, 2.5
+	LexString                  // "…", r"…", r#"…"#, s!"…"
+	LexChar                    // 'a', '\n'
+	LexSymbol                  // punctuation and operators
+	LexDoc                     // a doc comment /-- … -/
+	LexHash                    // a hash command: #eval, #print, …
+	LexField                   // a projection right after a term: .foo, .1
+	LexDotIdent                // a leading-dot name: .inl
+	LexBacktick                // a name literal or syntax quotation
 )
 
-// token is one lexeme with its byte range in the source.
-type token struct {
-	kind       tokKind
-	text       string
-	start, end int
+// Lexeme is one classified token with its byte range in the source.
+type Lexeme struct {
+	Kind       LexKind
+	Text       string
+	Start, End int
 }
 
-// keywords are the words our checks treat as syntax rather than names.
+// keywords are the words the checks treat as syntax rather than names.
 var keywords = map[string]bool{
 	"theorem": true, "lemma": true, "example": true, "def": true, "abbrev": true, "instance": true,
 	"axiom": true, "opaque": true, "structure": true, "class": true, "inductive": true,
@@ -64,7 +62,7 @@ var notationIdents = map[string]bool{
 	"ZMOD": true, "MOD": true, "PMOD": true, "SMOD": true,
 }
 
-// multiSymbols are symbols the checks read as one token although the
+// multiSymbols are symbols the checks read as one lexeme although the
 // scanner may split them, longest first per prefix.
 var multiSymbols = []string{
 	"<->", "->", "<-", "...", "<;>", "//", "<=", ">=", "==", "!=", "&&", "++", "{{", "}}", "%[", "#[", "∃!", "∀ᶠ", "∃ᶠ",
@@ -80,61 +78,63 @@ var multiFirst = func() map[byte]bool {
 	return m
 }()
 
-// lexError reports malformed source: an unterminated comment, string,
+// LexError reports malformed source: an unterminated comment, string,
 // quotation or «name».
-type lexError struct {
-	pos int
-	msg string
+type LexError struct {
+	// Offset is the byte offset of the problem.
+	Offset int
+	// Msg says what is malformed.
+	Msg string
 }
 
 // Error implements error.
-func (e *lexError) Error() string { return fmt.Sprintf("at byte %d: %s", e.pos, e.msg) }
+func (e *LexError) Error() string { return fmt.Sprintf("at byte %d: %s", e.Offset, e.Msg) }
 
-// lex returns the tokens of src as the checks read them, dropping comments
-// other than doc comments. Malformed input yields the tokens and the first
-// lexical error.
-func lex(src string) ([]token, error) {
-	raw, errs := leansrc.Scan([]byte(src))
-	toks := make([]token, 0, len(raw))
+// Lex returns the lexemes of src, dropping comments other than doc
+// comments. Malformed input yields the lexemes and the first lexical error,
+// a *LexError.
+func Lex(src string) ([]Lexeme, error) {
+	raw, errs := Scan([]byte(src))
+	toks := make([]Lexeme, 0, len(raw))
 	for i := 0; i < len(raw); i++ {
 		r := raw[i]
 		start, end := int(r.Start), int(r.End)
-		t := token{text: src[start:end], start: start, end: end}
+		t := Lexeme{Text: src[start:end], Start: start, End: end}
 		adjacent := i+1 < len(raw) && int(raw[i+1].Start) == end
 		switch r.Kind {
-		case leansrc.TokModDoc:
+		case TokModDoc:
 			continue
-		case leansrc.TokDoc:
-			t.kind = tDoc
-		case leansrc.TokNameLit, leansrc.TokQuote:
-			t.kind = tBacktick
-		case leansrc.TokString:
-			t.kind = tString
-		case leansrc.TokChar:
-			t.kind = tChar
-		case leansrc.TokNumber:
-			t.kind = tNumber
-		case leansrc.TokIdent:
-			t.kind = tIdent
+		case TokDoc:
+			t.Kind = LexDoc
+		case TokNameLit, TokQuote:
+			t.Kind = LexBacktick
+		case TokString:
+			t.Kind = LexString
+		case TokChar:
+			t.Kind = LexChar
+		case TokNumber:
+			t.Kind = LexNumber
+		case TokIdent:
+			t.Kind = LexIdent
 			switch {
-			case (t.text == "Type" || t.text == "Sort") && adjacent && raw[i+1].Kind == leansrc.TokSymbol && src[end] == '*':
+			case (t.Text == "Type" || t.Text == "Sort") && adjacent && raw[i+1].Kind == TokSymbol && src[end] == '*':
 				i++
-				t.kind, t.end, t.text = tKeyword, end+1, src[start:end+1]
-			case keywords[t.text]:
-				t.kind = tKeyword
-			case notationIdents[t.text]:
-				t.kind = tSymbol
+				t.Kind, t.End, t.Text = LexKeyword, end+1, src[start:end+1]
+			case keywords[t.Text]:
+				t.Kind = LexKeyword
+			case notationIdents[t.Text]:
+				t.Kind = LexSymbol
 			}
 		default: // a symbol
-			t.kind = tSymbol
-			if t.text == "`" {
-				t.kind = tBacktick
+			t.Kind = LexSymbol
+			if t.Text == "`" {
+				t.Kind = LexBacktick
 				break
 			}
 			if n := mergeSymbol(src, raw, i); n > 0 {
 				last := raw[i+n-1]
-				t.end = int(last.End)
-				t.text = src[start:t.end]
+				t.End = int(last.End)
+				t.Text = src[start:t.End]
 				i += n - 1
 				break
 			}
@@ -143,24 +143,24 @@ func lex(src string) ([]token, error) {
 			}
 			next := raw[i+1]
 			switch {
-			case t.text == "#" && next.Kind == leansrc.TokIdent:
-				t.kind = tHash
-			case t.text == "." && (next.Kind == leansrc.TokIdent || next.Kind == leansrc.TokNumber && precedesField(toks, start)):
-				t.kind = tDotIdent
+			case t.Text == "#" && next.Kind == TokIdent:
+				t.Kind = LexHash
+			case t.Text == "." && (next.Kind == TokIdent || next.Kind == TokNumber && precedesField(toks, start)):
+				t.Kind = LexDotIdent
 				if precedesField(toks, start) {
-					t.kind = tField
+					t.Kind = LexField
 				}
 			}
-			if t.kind == tSymbol {
+			if t.Kind == LexSymbol {
 				break
 			}
 			i++
-			t.end = int(next.End)
-			t.text = src[start:t.end]
-			if t.kind == tField && next.Kind == leansrc.TokNumber {
+			t.End = int(next.End)
+			t.Text = src[start:t.End]
+			if t.Kind == LexField && next.Kind == TokNumber {
 				// h.1.2 scans as '.' and the number 1.2: one field each.
-				for _, part := range strings.Split(t.text[1:], ".") {
-					toks = append(toks, token{tField, src[start : start+1+len(part)], start, start + 1 + len(part)})
+				for _, part := range strings.Split(t.Text[1:], ".") {
+					toks = append(toks, Lexeme{LexField, src[start : start+1+len(part)], start, start + 1 + len(part)})
 					start += 1 + len(part)
 				}
 				continue
@@ -169,14 +169,14 @@ func lex(src string) ([]token, error) {
 		toks = append(toks, t)
 	}
 	if len(errs) > 0 {
-		return toks, &lexError{errs[0].Offset, errs[0].Msg}
+		return toks, &LexError{errs[0].Offset, errs[0].Msg}
 	}
 	return toks, nil
 }
 
 // mergeSymbol returns how many scanner tokens from raw[i] on spell one of
 // multiSymbols exactly, or 0.
-func mergeSymbol(src string, raw []leansrc.Token, i int) int {
+func mergeSymbol(src string, raw []Token, i int) int {
 	start := int(raw[i].Start)
 	if !multiFirst[src[start]] {
 		return 0
@@ -201,21 +201,21 @@ func mergeSymbol(src string, raw []leansrc.Token, i int) int {
 // precedesField reports whether a '.' at offset at directly follows a term
 // (a name, a number, a literal or a closing bracket), which makes it a
 // projection rather than a leading-dot name.
-func precedesField(toks []token, at int) bool {
+func precedesField(toks []Lexeme, at int) bool {
 	if len(toks) == 0 {
 		return false
 	}
 	p := toks[len(toks)-1]
-	if p.end != at {
+	if p.End != at {
 		return false
 	}
-	switch p.kind {
-	case tIdent, tNumber, tField, tString, tChar:
+	switch p.Kind {
+	case LexIdent, LexNumber, LexField, LexString, LexChar:
 		return true
-	case tKeyword:
-		return p.text == "this"
-	case tSymbol:
-		return p.text == ")" || p.text == "]" || p.text == "}" || p.text == "⟩" || p.text == "⦄"
+	case LexKeyword:
+		return p.Text == "this"
+	case LexSymbol:
+		return p.Text == ")" || p.Text == "]" || p.Text == "}" || p.Text == "⟩" || p.Text == "⦄"
 	}
 	return false
 }

@@ -1,4 +1,4 @@
-package leanrepl
+package leansrc
 
 import (
 	"fmt"
@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestLexClassifies pins how the checks read leansrc's tokens: keywords,
+// TestLexClassifies pins how the checks read the scanner's tokens: keywords,
 // hash commands, projections, leading-dot names and merged symbols.
 func TestLexClassifies(t *testing.T) {
-	kinds := map[tokKind]string{tIdent: "id", tKeyword: "kw", tNumber: "num", tString: "str", tChar: "chr",
-		tSymbol: "sym", tDoc: "doc", tHash: "hash", tField: "field", tDotIdent: "dot", tBacktick: "tick"}
+	kinds := map[LexKind]string{LexIdent: "id", LexKeyword: "kw", LexNumber: "num", LexString: "str", LexChar: "chr",
+		LexSymbol: "sym", LexDoc: "doc", LexHash: "hash", LexField: "field", LexDotIdent: "dot", LexBacktick: "tick"}
 	cases := []struct{ src, want string }{
 		{"#eval 1", "hash:#eval num:1"},
 		{"#[1] %[2]", "sym:#[ num:1 sym:] sym:%[ num:2 sym:]"},
@@ -23,20 +23,20 @@ func TestLexClassifies(t *testing.T) {
 		{"x |>.le := by sorry", "id:x sym:|>. id:le sym::= kw:by kw:sorry"},
 	}
 	for _, c := range cases {
-		toks, err := lex(c.src)
+		toks, err := Lex(c.src)
 		if err != nil {
-			t.Errorf("lex(%q): %v", c.src, err)
+			t.Errorf("Lex(%q): %v", c.src, err)
 			continue
 		}
 		var got []string
 		for _, tk := range toks {
-			if c.src[tk.start:tk.end] != tk.text {
-				t.Errorf("lex(%q): token %q has range %d..%d", c.src, tk.text, tk.start, tk.end)
+			if c.src[tk.Start:tk.End] != tk.Text {
+				t.Errorf("Lex(%q): token %q has range %d..%d", c.src, tk.Text, tk.Start, tk.End)
 			}
-			got = append(got, fmt.Sprintf("%s:%s", kinds[tk.kind], tk.text))
+			got = append(got, fmt.Sprintf("%s:%s", kinds[tk.Kind], tk.Text))
 		}
 		if g := strings.Join(got, " "); g != c.want {
-			t.Errorf("lex(%q)\n got %s\nwant %s", c.src, g, c.want)
+			t.Errorf("Lex(%q)\n got %s\nwant %s", c.src, g, c.want)
 		}
 	}
 }
