@@ -116,13 +116,11 @@ func isUnnamedHypothesis(inner string) bool {
 	depth, names := 0, true
 	for _, t := range toks {
 		text := inner[t.Start:t.End]
-		switch {
-		case t.Kind == leansrc.TokSymbol && strings.ContainsAny(text, "([{⦃⟨"):
-			depth++
-		case t.Kind == leansrc.TokSymbol && strings.ContainsAny(text, ")]}⦄⟩"):
-			depth--
-		case t.Kind == leansrc.TokSymbol && text == ":" && depth == 0:
-			return false
+		if t.Kind == leansrc.TokSymbol {
+			depth += leansrc.BracketDelta(text)
+			if text == ":" && depth == 0 {
+				return false
+			}
 		}
 		if t.Kind != leansrc.TokIdent {
 			names = false

@@ -105,7 +105,7 @@ func EquivCommand(from, to *leansrc.Stub) string {
 func binderText(bd leansrc.StubBinder) string {
 	names := strings.Join(bd.Names, " ")
 	typ := strings.ReplaceAll(strings.ReplaceAll(bd.Type, "Type*", "Type _"), "Sort*", "Sort _")
-	open, closer := bd.Bracket, map[string]string{"(": ")", "{": "}", "[": "]", "⦃": "⦄", "{{": "}}", "": ""}[bd.Bracket]
+	open, closer := bd.Bracket, leansrc.Closer(bd.Bracket)
 	if open == "" {
 		open, closer = "(", ")"
 	}

@@ -53,6 +53,7 @@ func readStub(stub string) *stubFacts {
 	if !utf8.ValidString(stub) {
 		stub = strings.ToValidUTF8(stub, " ")
 	}
+	stub = statementOf(stub)
 	toks, _ := leansrc.Scan([]byte(stub))
 	ws := make([]word, 0, len(toks))
 	for _, t := range toks {
@@ -61,7 +62,7 @@ func readStub(stub string) *stubFacts {
 		}
 		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End), stub: true})
 	}
-	ws = statementOnly(joinRelations(ws))
+	ws = joinRelations(ws)
 	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, times: map[bound]int{}, counts: map[string]int{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
 	colon, builder := topColon(ws), setBuilders(ws)
 	for i, w := range ws {
@@ -235,39 +236,19 @@ func (f *stubFacts) intervals(ws []word, a int, n num) {
 	record(j-1, 1)
 }
 
-// declKeywords start a declaration whose name is no part of its statement.
-var declKeywords = map[string]bool{"theorem": true, "lemma": true, "example": true}
-
-// statementOnly drops what a whole declaration has around its statement:
-// attributes, modifiers, the keyword and the name before it, the proof
-// after it (a name such as odd_of_prime_gt_two must not state 2).
-func statementOnly(ws []word) []word {
-	for i, w := range ws {
-		if declKeywords[w.text] {
-			ws = ws[i+1:]
-			if w.text != "example" && len(ws) > 0 && ws[0].kind == leansrc.TokIdent {
-				ws = ws[1:]
-			}
-			break
+// statementOf returns what a declaration's text says, through the syntax
+// layer: after its keyword and name, up to its proof. Text that is no
+// declaration (binders and a conclusion) is cut at its proof only.
+func statementOf(stub string) string {
+	if start, end, ok := leansrc.StubKeyword(stub); ok {
+		rest := strings.TrimLeft(stub[end:], " \t\r\n")
+		if stub[start:end] != "example" {
+			_, rest = leansrc.LeadingName(rest)
 		}
-		if w.text != "@[" && w.text != "]" && w.kind != leansrc.TokIdent {
-			break // binders: no declaration around the statement
-		}
+		stub = rest
 	}
-	depth := 0
-	for i, w := range ws {
-		switch w.text {
-		case "(", "[", "{", "⦃", "⟨", "@[":
-			depth++
-		case ")", "]", "}", "⦄", "⟩":
-			depth--
-		case ":=":
-			if depth <= 0 {
-				return ws[:i]
-			}
-		}
-	}
-	return ws
+	statement, _, _ := leansrc.SplitProof(stub)
+	return statement
 }
 
 // setBuilders marks the words after the bar of a set-builder {x | …}.
@@ -302,15 +283,9 @@ func setBuilders(ws []word) []bool {
 func topColon(ws []word) int {
 	depth := 0
 	for i, w := range ws {
-		switch w.text {
-		case "(", "[", "{", "⦃", "⟨":
-			depth++
-		case ")", "]", "}", "⦄", "⟩":
-			depth--
-		case ":":
-			if depth == 0 {
-				return i
-			}
+		depth += leansrc.BracketDelta(w.text)
+		if w.text == ":" && depth == 0 {
+			return i
 		}
 	}
 	return -1

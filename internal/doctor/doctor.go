@@ -155,7 +155,6 @@ func (r *Report) index(cacheDir string, ws *library.Workspace) {
 	r.add("index", "snapshot", OK, fmt.Sprintf("%s (%s, stored %s; refreshed at start when files changed)", path, setup.HumanBytes(st.Size()), st.ModTime().UTC().Format(time.RFC3339)), "")
 }
 
-
 // The commands that install the bundled parts.
 const (
 	fixModel      = "drift-lsp setup model"

@@ -37,4 +37,3 @@ func splitHeader(header string, lib Library) (Statement, bool) {
 	st.Conclusion = strings.TrimSpace(header[typ.Start:])
 	return st, true
 }
-

@@ -1,0 +1,31 @@
+package leansrc
+
+// closers maps each of Lean's opening brackets to its closer.
+var closers = map[string]string{
+	"(": ")", "[": "]", "{": "}", "⦃": "⦄", "⟨": "⟩", "⟦": "⟧", "⁅": "⁆", "{{": "}}", "@[": "]", "#[": "]",
+}
+
+// isCloser holds every closing bracket.
+var isCloser = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range closers {
+		m[c] = true
+	}
+	return m
+}()
+
+// Closer returns the bracket that closes open, or "" when open is no
+// opening bracket.
+func Closer(open string) string { return closers[open] }
+
+// BracketDelta says how a symbol changes the bracket depth: 1 when it
+// opens a bracket, -1 when it closes one, 0 otherwise.
+func BracketDelta(symbol string) int {
+	switch {
+	case closers[symbol] != "":
+		return 1
+	case isCloser[symbol]:
+		return -1
+	}
+	return 0
+}
