@@ -17,20 +17,21 @@ import (
 // TestSearchTune fits the search weights (searchWeights) by coordinate
 // ascent on the dev sets in DRIFT_SEARCH_SETS (files named *-dev.jsonl, as
 // `drift-lsp bench mkset` writes them; the test halves are never read)
-// over the library at DRIFT_MATHLIB, and on the dev sets of the other
-// libraries in DRIFT_TUNE_LIBS (ROOT=DIR[;ROOT=DIR...]: DIR's *-dev.jsonl
-// over the library at ROOT, one engine each), and prints the weights it
-// found: the objective is the mean MRR@10 of the sets, each with the
-// signal that is circular for it switched off (main for main-*, bold for
-// bold-*), or with DRIFT_TUNE_BYLIB set the mean over the libraries of
-// the mean MRR@10 of each library's sets (with DRIFT_TUNE_RECALL, of the
-// mean of R@1, R@5, R@10 and MRR@10 instead); with DRIFT_TUNE_NODROP=X, a step
-// is taken only if no set's MRR falls more than X points below its value
-// at the start. It is how defaultWeights were
+// over the library at DRIFT_MATHLIB and on those of the other libraries
+// in DRIFT_TUNE_LIBS (ROOT=DIR[;ROOT=DIR...]: DIR's *-dev.jsonl over the
+// library at ROOT, one engine each), and prints the weights it found. The
+// objective is the mean MRR@10 of the sets, each with the signal that is
+// circular for it switched off (main for main-*, bold for bold-*); with
+// DRIFT_TUNE_BYLIB set, the mean over the libraries of the mean of each
+// library's sets; with DRIFT_TUNE_RECALL set, a query scores the mean of
+// R@1, R@5, R@10 and MRR@10 instead of its reciprocal rank; with
+// DRIFT_TUNE_NODROP=X, a step is taken only if no set falls more than X
+// points below its value at the start. It is how defaultWeights were
 // chosen (docs/retrieval.md); it changes nothing by itself. With
-// DRIFT_BENCH_EMBED set (and the models installed) the dense feature is on
-// and its weight tuned too. DRIFT_TUNE_ROUNDS bounds the rounds (default
-// 6); a set larger than maxTuneItems is sampled with a fixed stride.
+// DRIFT_BENCH_EMBED set (and the models installed) the dense feature is
+// on in DRIFT_MATHLIB's engine and its weight tuned too.
+// DRIFT_TUNE_ROUNDS bounds the rounds (default 6); a set larger than
+// maxTuneItems is sampled with a fixed stride.
 // maxTuneItems bounds the items per set.
 const maxTuneItems = 800
 
