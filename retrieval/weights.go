@@ -3,9 +3,9 @@ package retrieval
 // searchWeights are the weights of the search ranking's signals. The
 // defaults (defaultWeights) were fitted by coordinate ascent on the dev
 // halves of the sets mined from Mathlib and from Aesop, a library that is
-// not Mathlib, each library counting once (TestSearchTune with
-// DRIFT_TUNE_LIBS, DRIFT_TUNE_BYLIB and DRIFT_TUNE_NODROP=1,
-// docs/retrieval.md).
+// not Mathlib, each library counting once and no dev set more than a
+// point of MRR down (TestSearchTune; docs/retrieval.md, "Tuning on a third
+// library").
 type searchWeights struct {
 	// Name, NS, Doc, Lead, Bold and Main weigh the first stage's fields.
 	Name, NS, Doc, Lead, Bold, Main float64
