@@ -381,33 +381,41 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 		}
 	}
 
-	// 3. Propose dependencies directly (DDR).
+	// 3. Propose dependencies (DDR): the names of the decomposition's Lean
+	// forms, which the same call drew; the model is asked for them only
+	// when there is no decomposition.
 	if !pl.p.NoPropose && pl.names != nil {
-		report(progress.Event{Stage: StagePropose, Message: "Asking the model for dependencies…"})
-		ans, err := ask(llm.StagePropose, proposeMessages(statement), proposeSchema, 0.2, nil)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return nil, ctx.Err()
-		case err != nil:
-			warn("propose failed: %v", err)
-		default:
-			names, perr := ParseDependencies(ans.Text)
-			if perr != nil {
-				warn("propose: %v", perr)
-			}
-			res.Proposed, res.HallucinationRate = CheckNames(pl.names, names)
-			for _, pn := range res.Proposed {
-				for _, n := range pn.Resolved {
-					if have[n] {
-						continue
-					}
-					d, ok := pl.r.Lookup(n)
-					if !ok {
-						continue
-					}
-					have[n] = true
-					res.Premises = append(res.Premises, retrieval.Premise{Hit: retrieval.Hit{Decl: d}, SubQuery: -1, Source: "propose"})
+		var names []string
+		if len(res.SubQueries) > 0 {
+			report(progress.Event{Stage: StagePropose, Message: "Checking the names of the decomposition…"})
+			names = DecompositionNames(res.SubQueries, pl.names)
+		} else {
+			report(progress.Event{Stage: StagePropose, Message: "Asking the model for dependencies…"})
+			ans, err := ask(llm.StagePropose, proposeMessages(statement), proposeSchema, 0.2, nil)
+			switch {
+			case err != nil && ctx.Err() != nil:
+				return nil, ctx.Err()
+			case err != nil:
+				warn("propose failed: %v", err)
+			default:
+				var perr error
+				if names, perr = ParseDependencies(ans.Text); perr != nil {
+					warn("propose: %v", perr)
 				}
+			}
+		}
+		res.Proposed, res.HallucinationRate = CheckNames(pl.names, names)
+		for _, pn := range res.Proposed {
+			for _, n := range pn.Resolved {
+				if have[n] {
+					continue
+				}
+				d, ok := pl.r.Lookup(n)
+				if !ok {
+					continue
+				}
+				have[n] = true
+				res.Premises = append(res.Premises, retrieval.Premise{Hit: retrieval.Hit{Decl: d}, SubQuery: -1, Source: "propose"})
 			}
 		}
 	}
@@ -668,20 +676,8 @@ func nameOrAsk(name string) string {
 // meaning, the refutation, coverage and back-translation steps are
 // skipped.
 func better(a, b *Candidate, meaning bool) bool {
-	if (a.Error == "") != (b.Error == "") {
-		return a.Error == ""
-	}
-	if ra, rb := leanRank(a.Check), leanRank(b.Check); ra != rb {
-		return ra < rb
-	}
-	if ra, rb := a.Check != nil && a.Check.Refuted(), b.Check != nil && b.Check.Refuted(); meaning && ra != rb {
-		return !ra
-	}
-	if ua, ub := unknownCount(a.Check), unknownCount(b.Check); ua != ub {
-		return ua < ub
-	}
-	if ca, cb := omitted(a.Check), omitted(b.Check); meaning && ca != cb {
-		return ca < cb
+	if less, decided := checkedBetter(a, b, meaning); decided {
+		return less
 	}
 	if sa, sb := backScore(a.Check), backScore(b.Check); meaning && (sa-sb > backNoise || sb-sa > backNoise) {
 		return sa > sb
@@ -690,6 +686,28 @@ func better(a, b *Candidate, meaning bool) bool {
 		return a.Agreement > b.Agreement
 	}
 	return a.WithContext && !b.WithContext
+}
+
+// checkedBetter orders candidates by the steps of better that come before
+// the back-translation (the checks' verdicts); decided is false when a and
+// b tie on all of them.
+func checkedBetter(a, b *Candidate, meaning bool) (less, decided bool) {
+	if (a.Error == "") != (b.Error == "") {
+		return a.Error == "", true
+	}
+	if ra, rb := leanRank(a.Check), leanRank(b.Check); ra != rb {
+		return ra < rb, true
+	}
+	if ra, rb := a.Check != nil && a.Check.Refuted(), b.Check != nil && b.Check.Refuted(); meaning && ra != rb {
+		return !ra, true
+	}
+	if ua, ub := unknownCount(a.Check), unknownCount(b.Check); ua != ub {
+		return ua < ub, true
+	}
+	if ca, cb := omitted(a.Check), omitted(b.Check); meaning && ca != cb {
+		return ca < cb, true
+	}
+	return false, false
 }
 
 func leanRank(c *leanrepl.Report) int {
