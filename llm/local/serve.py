@@ -1,6 +1,6 @@
 # drift-lsp's launcher for the local model server (llama.cpp's server through
 # the xllamacpp wheel). Started by drift-lsp (llm/local) as
-#   python serve.py MODEL.gguf PORT N_CTX THREADS ALIAS SLOTS SLOT_DIR
+#   python serve.py MODEL.gguf PORT N_CTX THREADS ALIAS SLOTS SLOT_DIR BATCH_THREADS
 # It serves /v1/chat/completions and /health on 127.0.0.1:PORT and exits as
 # soon as its standard input closes (drift-lsp holds the other end, so the
 # server never outlives it) or its parent changes.
@@ -27,6 +27,7 @@ def main():
     model, port, n_ctx, threads, alias = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
     slots = int(sys.argv[6]) if len(sys.argv) > 6 else 1
     slot_dir = sys.argv[7] if len(sys.argv) > 7 else ""
+    batch_threads = int(sys.argv[8]) if len(sys.argv) > 8 else threads
     die_with_parent()
     import xllamacpp
     p = xllamacpp.CommonParams()
@@ -52,8 +53,10 @@ def main():
     # host-memory cache and clears the slot, which would leave nothing to
     # save but the last prompt).
     p.cache_idle_slots = False
+    # THREADS generate (one token at a time: little work between the
+    # threads' waits), BATCH_THREADS process prompts (large batches).
     p.cpuparams.n_threads = threads
-    p.cpuparams_batch.n_threads = threads
+    p.cpuparams_batch.n_threads = batch_threads
     # No busy-waiting between operations: on a shared machine spinning
     # threads steal the CPU that the computation needs.
     p.cpuparams.poll = 0
