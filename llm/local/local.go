@@ -86,16 +86,11 @@ func (i Installation) ModelName() string {
 
 // Options configures a Server; zero values take the defaults.
 type Options struct {
-	// Threads for generation (default: half the
+	// Threads for prompt processing and generation (default: half the
 	// logical CPUs, about the physical cores, at least 1 and at most 8;
 	// llama.cpp's threads wait for each other at every step, so more
 	// threads than free cores slow it down).
 	Threads int
-	// BatchThreads process prompts (default: every logical CPU, at most 8):
-	// a prompt is processed in large batches, where each thread has a
-	// large share of work between the waits, and prompt processing is most
-	// of an action's time on a CPU.
-	BatchThreads int
 	// ContextSize is the model's context in tokens, shared by the slots
 	// (DefaultContextSize).
 	ContextSize int
@@ -125,9 +120,6 @@ type Server struct {
 func New(inst Installation, opts Options) *Server {
 	if opts.Threads <= 0 {
 		opts.Threads = min(max(runtime.NumCPU()/2, 1), 8)
-	}
-	if opts.BatchThreads <= 0 {
-		opts.BatchThreads = min(runtime.NumCPU(), 8)
 	}
 	if opts.ContextSize <= 0 {
 		opts.ContextSize = DefaultContextSize

@@ -14,11 +14,11 @@ import (
 const DefaultSlots = 7
 
 // serverArgs are the launcher's arguments (serve.py's argv after the
-// script): the model, the port, llama.cpp's parameters, the directory of
-// saved slot states (the prompt cache) and the prompt-processing threads. The context is
+// script): the model, the port, llama.cpp's parameters and the directory of
+// saved slot states (the prompt cache). The context is
 // one unified KV cache shared by the slots (kv_unified), so a prompt that
 // the slots share is held once and the context need not be split per slot.
 func (s *Server) serverArgs(port int) []string {
 	return []string{s.inst.Model, strconv.Itoa(port), strconv.Itoa(s.opts.ContextSize), strconv.Itoa(s.opts.Threads),
-		s.inst.ModelName(), strconv.Itoa(s.opts.Slots), s.promptCacheDir() + string(filepath.Separator), strconv.Itoa(s.opts.BatchThreads)}
+		s.inst.ModelName(), strconv.Itoa(s.opts.Slots), s.promptCacheDir() + string(filepath.Separator)}
 }

@@ -1,6 +1,6 @@
 # drift-lsp's launcher for the local model server (llama.cpp's server through
 # the xllamacpp wheel). Started by drift-lsp (llm/local) as
-#   python serve.py MODEL.gguf PORT N_CTX THREADS ALIAS SLOTS SLOT_DIR BATCH_THREADS
+#   python serve.py MODEL.gguf PORT N_CTX THREADS ALIAS SLOTS SLOT_DIR
 # It serves /v1/chat/completions and /health on 127.0.0.1:PORT and exits as
 # soon as its standard input closes (drift-lsp holds the other end, so the
 # server never outlives it) or its parent changes.
@@ -27,7 +27,6 @@ def main():
     model, port, n_ctx, threads, alias = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
     slots = int(sys.argv[6]) if len(sys.argv) > 6 else 1
     slot_dir = sys.argv[7] if len(sys.argv) > 7 else ""
-    batch_threads = int(sys.argv[8]) if len(sys.argv) > 8 else threads
     die_with_parent()
     import xllamacpp
     p = xllamacpp.CommonParams()
@@ -53,10 +52,13 @@ def main():
     # host-memory cache and clears the slot, which would leave nothing to
     # save but the last prompt).
     p.cache_idle_slots = False
-    # THREADS generate (one token at a time: little work between the
-    # threads' waits), BATCH_THREADS process prompts (large batches).
+    # The batch threads are the same: llama.cpp uses them for every batch
+    # of more than one token, so also to decode the n answers of one
+    # request side by side, where little work lies between the threads'
+    # waits (on the shared 2-core machine, two batch threads made the four
+    # candidates' call slower, not faster: 182 s at load 13).
     p.cpuparams.n_threads = threads
-    p.cpuparams_batch.n_threads = batch_threads
+    p.cpuparams_batch.n_threads = threads
     # No busy-waiting between operations: on a shared machine spinning
     # threads steal the CPU that the computation needs.
     p.cpuparams.poll = 0
