@@ -55,8 +55,8 @@ def main():
     # The batch threads are the same: llama.cpp uses them for every batch
     # of more than one token, so also to decode the n answers of one
     # request side by side, where little work lies between the threads'
-    # waits (on the shared 2-core machine, two batch threads made the four
-    # candidates' call slower, not faster: 182 s at load 13).
+    # waits, which a busy core stalls (tried on the shared 2-core machine
+    # with two batch threads: no gain shown; see docs/pipeline.md, "Speed").
     p.cpuparams.n_threads = threads
     p.cpuparams_batch.n_threads = threads
     # No busy-waiting between operations: on a shared machine spinning
