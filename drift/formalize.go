@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -42,19 +41,14 @@ const (
 	formalizeExampleJSON = `{"name": "sq_even_of_even", "binders": ["(n : ℤ)", "(h : Even n)"], "conclusion": "Even (n ^ 2)"}`
 )
 
-// Prompt-size bounds: signatures and docstrings (cut to their first
-// sentence: every prompt token is new to the server in every action) are
-// clipped so that a huge declaration cannot blow up the prompt, and the context sections together
+// Prompt-size bounds: signatures and docstrings are clipped so that a huge
+// declaration cannot blow up the prompt, and the context sections together
 // stay under maxContextChars (about 1,500 tokens) so that the whole prompt
 // fits a 4k-token context with room for the answer.
 const (
 	maxSigChars     = 600
 	maxDocChars     = 400
 	maxContextChars = 4500
-	// maxExampleChars bounds an illustrative theorem's statement: a longer
-	// one is left out, not clipped (half a statement is no example), as it
-	// costs the prompt more than it shows.
-	maxExampleChars = 400
 )
 
 // formalizeMessages builds the Formalize prompt in the order DRIFT prescribes:
@@ -62,31 +56,22 @@ const (
 // statement, after one worked example. With no premises and no theorems the
 // context sections are left out (the adaptive no-context draw). structured
 // asks for JSON instead of a ```lean block. Premises and theorems past the
-// context budget, and theorems longer than maxExampleChars, are left out.
+// context budget are left out.
 func formalizeMessages(statement, name string, premises []*library.Decl, theorems []*library.Decl, structured bool) []llm.Message {
 	var prem, thms strings.Builder
 	for _, d := range premises {
 		var e strings.Builder
 		fmt.Fprintf(&e, "- %s\n  %s\n", d.Name, clip(oneLine(d.Signature), maxSigChars))
-		if doc := leansrc.FirstSentence(docOf(d)); doc != "" {
-			fmt.Fprintf(&e, "  -- %s\n", clip(doc, maxDocChars))
+		if doc := docOf(d); doc != "" {
+			fmt.Fprintf(&e, "  -- %s\n", clip(oneLine(doc), maxDocChars))
 		}
 		if prem.Len()+e.Len() > maxContextChars*2/3 {
 			break
 		}
 		prem.WriteString(e.String())
 	}
-	n := 0
-	for _, d := range theorems {
-		sig := oneLine(d.Signature)
-		if utf8.RuneCountInString(sig) > maxExampleChars {
-			continue
-		}
-		n++
-		e := fmt.Sprintf("%d. Formal: %s\n", n, sig)
-		if doc := leansrc.FirstSentence(docOf(d)); doc != "" {
-			e = fmt.Sprintf("%d. Informal: %s\n   Formal: %s\n", n, clip(doc, maxDocChars), sig)
-		}
+	for i, d := range theorems {
+		e := fmt.Sprintf("%d. Informal: %s\n   Formal: %s\n", i+1, clip(oneLine(docOrName(d)), maxDocChars), clip(oneLine(d.Signature), maxSigChars))
 		if prem.Len()+thms.Len()+len(e) > maxContextChars {
 			break
 		}
@@ -117,6 +102,13 @@ func docOf(d *library.Decl) string {
 		return d.Doc
 	}
 	return d.Informal
+}
+
+func docOrName(d *library.Decl) string {
+	if s := docOf(d); s != "" {
+		return s
+	}
+	return d.Name
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

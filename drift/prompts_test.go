@@ -28,15 +28,8 @@ func TestPromptsGolden(t *testing.T) {
 	for _, d := range testDecls {
 		byName[d.Name] = d
 	}
-	// A premise whose docstring has two sentences (the prompt carries the
-	// first), a theorem without one (no Informal line) and one whose
-	// statement is longer than maxExampleChars (left out).
-	coprime, oddMul, long := *byName["Mm.Coprime"], *byName["DriftExample.Primes.odd_mul_self"], *byName["DriftExample.Primes.coprime_of_prime_ne"]
-	coprime.Doc += " It is decided by Euclid's algorithm."
-	oddMul.Doc = ""
-	long.Signature = strings.Replace(long.Signature, "(hne : p ≠ q)", strings.Repeat("(hne : p ≠ q) ", 30), 1)
-	premises := []*library.Decl{byName["Mm.Prime"], byName["Mm.Odd"], &coprime}
-	theorems := []*library.Decl{byName["DriftExample.Primes.Prime.odd_of_ne_two"], &long, &oddMul}
+	premises := []*library.Decl{byName["Mm.Prime"], byName["Mm.Odd"]}
+	theorems := []*library.Decl{byName["DriftExample.Primes.Prime.odd_of_ne_two"]}
 	for name, msgs := range map[string][]llm.Message{
 		"decompose":                 decomposeMessages(statement, false),
 		"decompose-json":            decomposeMessages(statement, true),
