@@ -381,41 +381,33 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 		}
 	}
 
-	// 3. Propose dependencies (DDR): the names of the decomposition's Lean
-	// forms, which the same call drew; the model is asked for them only
-	// when there is no decomposition.
+	// 3. Propose dependencies directly (DDR).
 	if !pl.p.NoPropose && pl.names != nil {
-		var names []string
-		if len(res.SubQueries) > 0 {
-			report(progress.Event{Stage: StagePropose, Message: "Checking the names of the decomposition…"})
-			names = DecompositionNames(res.SubQueries, pl.names)
-		} else {
-			report(progress.Event{Stage: StagePropose, Message: "Asking the model for dependencies…"})
-			ans, err := ask(llm.StagePropose, proposeMessages(statement), proposeSchema, 0.2, nil)
-			switch {
-			case err != nil && ctx.Err() != nil:
-				return nil, ctx.Err()
-			case err != nil:
-				warn("propose failed: %v", err)
-			default:
-				var perr error
-				if names, perr = ParseDependencies(ans.Text); perr != nil {
-					warn("propose: %v", perr)
-				}
+		report(progress.Event{Stage: StagePropose, Message: "Asking the model for dependencies…"})
+		ans, err := ask(llm.StagePropose, proposeMessages(statement), proposeSchema, 0.2, nil)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			warn("propose failed: %v", err)
+		default:
+			names, perr := ParseDependencies(ans.Text)
+			if perr != nil {
+				warn("propose: %v", perr)
 			}
-		}
-		res.Proposed, res.HallucinationRate = CheckNames(pl.names, names)
-		for _, pn := range res.Proposed {
-			for _, n := range pn.Resolved {
-				if have[n] {
-					continue
+			res.Proposed, res.HallucinationRate = CheckNames(pl.names, names)
+			for _, pn := range res.Proposed {
+				for _, n := range pn.Resolved {
+					if have[n] {
+						continue
+					}
+					d, ok := pl.r.Lookup(n)
+					if !ok {
+						continue
+					}
+					have[n] = true
+					res.Premises = append(res.Premises, retrieval.Premise{Hit: retrieval.Hit{Decl: d}, SubQuery: -1, Source: "propose"})
 				}
-				d, ok := pl.r.Lookup(n)
-				if !ok {
-					continue
-				}
-				have[n] = true
-				res.Premises = append(res.Premises, retrieval.Premise{Hit: retrieval.Hit{Decl: d}, SubQuery: -1, Source: "propose"})
 			}
 		}
 	}

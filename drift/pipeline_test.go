@@ -176,9 +176,7 @@ func stageOf(req llmtest.Request) string {
 
 const statement = "Every prime number other than 2 is odd."
 
-// goodDecompose's Lean forms name Mm.Prime, Mm.Odd, Coprime (Mm.Coprime,
-// which no sub-query retrieves) and a name the library lacks.
-const goodDecompose = "Sure.\n\\boxed{A natural number p is prime. Lean: `Mm.Prime p`}\n\\boxed{A natural number is odd. Lean: `Mm.Odd p ∧ Coprime p 2 ∧ Nat.IsOddNumber p`}"
+const goodDecompose = "Sure.\n\\boxed{A natural number p is prime. Lean: `Mm.Prime p`}\n\\boxed{A natural number is odd. Lean: `Mm.Odd p`}"
 
 const goodStub = "```lean\ntheorem odd_of_prime {p : Nat} (hp : Mm.Prime p) (h : p ≠ 2) : Mm.Odd p := by sorry\n```"
 
@@ -288,8 +286,7 @@ func testFormalizeHappyPath(t *testing.T, ignoreN bool) {
 	if strings.Join(got, " ") != "Mm.Prime/0/retrieve Mm.Odd/1/retrieve Mm.Coprime/-1/propose" {
 		t.Fatalf("premises %v", got)
 	}
-	// The proposed names are the decomposition's: no Propose call.
-	if res.HallucinationRate != 1.0/4 || len(res.Proposed) != 4 || res.Proposed[3].Check != NameMissing || res.Proposed[2].Check != NameSuffix || res.Proposed[1].Check != NameExact {
+	if res.HallucinationRate != 1.0/3 || res.Proposed[2].Check != NameMissing || res.Proposed[1].Check != NameSuffix {
 		t.Fatalf("proposed %+v rate %v", res.Proposed, res.HallucinationRate)
 	}
 	// The formalize prompt carries every premise and illustrative theorem, in
@@ -324,15 +321,15 @@ func testFormalizeHappyPath(t *testing.T, ignoreN bool) {
 		pos += i
 	}
 	// Budget: 1 decompose + 1 propose + 4 samples + 1 without context + a
-	// back-translation for each of the 5 possible candidates; Propose takes
-	// the decomposition's names (no call); the 4 samples are one request
-	// for 4 answers, drawn beside the one without context, unless the
-	// server ignores n; the 5 samples agree, so one candidate is restated.
+	// back-translation for each of the 5 possible candidates; the 4 samples
+	// are one request for 4 answers, drawn beside the one without context,
+	// unless the server ignores n; the 5 samples agree, so one candidate is
+	// restated.
 	wantForm := 2
 	if ignoreN {
 		wantForm = 5
 	}
-	if nForm != wantForm || res.Usage.Calls != 2+wantForm || answers(res.Usage) != 7 || res.Usage.PerStage[llm.StagePropose] != 0 || res.Usage.PerStage[llm.StageBackTranslate] != 1 || pl.Params().MaxCalls() != 12 {
+	if nForm != wantForm || res.Usage.Calls != 3+wantForm || answers(res.Usage) != 8 || res.Usage.PerStage[llm.StageBackTranslate] != 1 || pl.Params().MaxCalls() != 12 {
 		t.Fatalf("formalize calls %d, usage %+v, max %d", nForm, res.Usage, pl.Params().MaxCalls())
 	}
 	if bt := res.Report.BackTranslation; bt == nil || bt.Score != 1 || bt.Text != statement {
@@ -357,7 +354,7 @@ func testFormalizeHappyPath(t *testing.T, ignoreN bool) {
 	if err != nil || res2.Stub != res.Stub {
 		t.Fatal(err)
 	}
-	if len(srv.Requests()) != before || res2.Usage.Calls != 0 || res2.Usage.CacheHits != res.Usage.Calls || answers(res2.Usage) != 7 {
+	if len(srv.Requests()) != before || res2.Usage.Calls != 0 || res2.Usage.CacheHits != res.Usage.Calls || answers(res2.Usage) != 8 {
 		t.Fatalf("repeat made %d requests, usage %+v", len(srv.Requests())-before, res2.Usage)
 	}
 }
@@ -368,17 +365,12 @@ func TestFormalizeStream(t *testing.T) {
 	defer srv.Close()
 	pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, func(c *llm.Config) { c.Stream = true })
 	res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, nil)
-	// Decompose, one candidate, its back-translation.
-	if err != nil || !strings.HasPrefix(res.Stub, "theorem odd_of_prime") || res.Usage.Calls != 3 {
+	if err != nil || !strings.HasPrefix(res.Stub, "theorem odd_of_prime") || res.Usage.Calls != 4 {
 		t.Fatalf("%v %+v", err, res)
 	}
 }
 
 func TestFormalizeDegraded(t *testing.T) {
-	// noDecomposition makes the model decompose nothing, so that Propose
-	// asks it for names; with K 2 the whole statement retrieves Mm.Prime and
-	// Mm.Odd, and Propose's names add the rest.
-	noDecomposition := func(s *script) { s.decompose = llmtest.Reply{Text: "The statement is about primes and odd numbers."} }
 	tests := []struct {
 		name     string
 		mod      func(*script)
@@ -388,19 +380,12 @@ func TestFormalizeDegraded(t *testing.T) {
 		{"no boxed", func(s *script) { s.decompose = llmtest.Reply{Text: "The statement is about primes and odd numbers."} }, `no complete \boxed`, "Mm.Prime Mm.Odd Mm.Even Mm.Coprime Minimath.Divides"},
 		{"unbalanced braces", func(s *script) {
 			s.decompose = llmtest.Reply{Text: "\\boxed{A natural number p is prime. Lean: `Mm.Prime p`}\n\\boxed{odd {"}
-		}, `dropped 1 unbalanced`, "Mm.Prime"},
+		}, `dropped 1 unbalanced`, "Mm.Prime Mm.Coprime"},
 		{"empty list", func(s *script) { s.decompose = llmtest.Reply{Text: `\boxed{}`} }, `no complete \boxed`, "Mm.Prime Mm.Odd Mm.Even Mm.Coprime Minimath.Divides"},
 		{"decompose 500", func(s *script) { s.decompose = llmtest.Reply{Status: 500, Text: "overloaded"} }, "decompose failed", "Mm.Prime Mm.Odd Mm.Even Mm.Coprime Minimath.Divides"},
-		{"propose prose", func(s *script) {
-			noDecomposition(s)
-			s.propose = llmtest.Reply{Text: "You will need primality and parity."}
-		}, "propose: the answer is neither", "Mm.Prime Mm.Odd"},
-		{"propose invented names only", func(s *script) {
-			noDecomposition(s)
-			s.propose = llmtest.Reply{Text: `{"dependency": ["Nat.IsOddPrime", "Foo.bar"]}`}
-		}, "", "Mm.Prime Mm.Odd"},
+		{"propose prose", func(s *script) { s.propose = llmtest.Reply{Text: "You will need primality and parity."} }, "propose: the answer is neither", "Mm.Prime Mm.Odd"},
+		{"propose invented names only", func(s *script) { s.propose = llmtest.Reply{Text: `{"dependency": ["Nat.IsOddPrime", "Foo.bar"]}`} }, "", "Mm.Prime Mm.Odd"},
 		{"propose 429 then ok", func(s *script) {
-			noDecomposition(s)
 			s.proposeFirst = &llmtest.Reply{Status: 429, Text: "rate limited", Header: map[string]string{"Retry-After": "0"}}
 		}, "", "Mm.Prime Mm.Odd Mm.Coprime"},
 		{"one candidate rejected by the gate", func(s *script) {
@@ -416,11 +401,7 @@ func TestFormalizeDegraded(t *testing.T) {
 			tc.mod(s)
 			srv := llmtest.New(t, s.respond)
 			defer srv.Close()
-			p := Params{}
-			if strings.HasPrefix(tc.name, "propose") {
-				p.K = 2
-			}
-			pl, _ := newPipeline(t, srv, nil, p, nil)
+			pl, _ := newPipeline(t, srv, nil, Params{}, nil)
 			res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -511,10 +492,6 @@ func TestFormalizeCancel(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			s := goodScript()
-			if stage == llm.StagePropose {
-				// Propose asks the model only when there is no decomposition.
-				s.decompose = llmtest.Reply{Text: "No queries."}
-			}
 			srv := llmtest.New(t, func(n int, req llmtest.Request) llmtest.Reply {
 				if stageOf(req) == stage {
 					cancel()
@@ -635,7 +612,7 @@ func TestModelChoosesName(t *testing.T) {
 	if err != nil || res.Name != "odd_of_prime" {
 		t.Fatalf("%v %+v", err, res)
 	}
-	if !strings.Contains(srv.Requests()[1].Prompt(), "choose a short descriptive snake_case name") || stageOf(srv.Requests()[1]) != llm.StageFormalize {
+	if !strings.Contains(srv.Requests()[2].Prompt(), "choose a short descriptive snake_case name") {
 		t.Fatal("prompt does not ask for a name")
 	}
 }
@@ -710,9 +687,8 @@ func TestBudgetCapsSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Decompose (whose names Propose checks, no call) and one request for
-	// the 4 samples the budget allows.
-	if len(srv.Requests()) != 2 || res.Usage.Calls != 2 || answers(res.Usage) != 5 || !strings.Contains(strings.Join(res.Warnings, " "), "call budget allows 4 of 10 samples") {
+	// Decompose, Propose and one request for the 3 samples the budget allows.
+	if len(srv.Requests()) != 3 || res.Usage.Calls != 3 || answers(res.Usage) != 5 || !strings.Contains(strings.Join(res.Warnings, " "), "call budget allows 3 of 10 samples") {
 		t.Fatalf("%d requests, usage %+v, warnings %q", len(srv.Requests()), res.Usage, res.Warnings)
 	}
 }
@@ -817,7 +793,7 @@ func TestRepairLoop(t *testing.T) {
 		t.Fatalf("stub %q repair %+v", res.Stub, res.Repair)
 	}
 	// The sampled candidate names an unknown constant: it is not restated.
-	if res.Usage.Calls != 3 || answers(res.Usage) != 4 || res.Usage.PerStage[llm.StageRepair] != 1 || pl.Params().MaxCalls() != 8 {
+	if res.Usage.Calls != 4 || answers(res.Usage) != 5 || res.Usage.PerStage[llm.StageRepair] != 1 || pl.Params().MaxCalls() != 8 {
 		t.Fatalf("usage %+v, max %d", res.Usage, pl.Params().MaxCalls())
 	}
 	var prompt string

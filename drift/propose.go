@@ -5,13 +5,9 @@ import (
 	"errors"
 	"regexp"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
-	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
 // proposeSystem is the direct-dependency instruction of the DDR paper.
@@ -33,43 +29,6 @@ func proposeMessages(statement string) []llm.Message {
 		{Role: "assistant", Content: proposeExampleA},
 		{Role: "user", Content: "Statement: " + strings.TrimSpace(statement)},
 	}
-}
-
-// DecompositionNames returns the names of library declarations that the
-// decomposition's guessed Lean forms use, in order and without repeats: the
-// model's answer to DDR's question, drawn by Decompose's call. Qualified
-// and capitalised identifiers are kept (Nat.Prime, Finset.range, Group),
-// lower-case ones only when the library declares them (orderOf); a name
-// whose first part is one letter (x, G', f₁, x.succ) is a variable of the
-// statement.
-func DecompositionNames(subs []retrieval.SubQuery, ix leanrepl.Names) []string {
-	var names []string
-	for _, sq := range subs {
-		toks, _ := leansrc.Scan([]byte(sq.Formal))
-		for _, t := range toks {
-			if t.Kind != leansrc.TokIdent {
-				continue
-			}
-			n := sq.Formal[t.Start:t.End]
-			if isVariable(n) {
-				continue
-			}
-			if r, _ := utf8.DecodeRuneInString(n); strings.Contains(n, ".") || unicode.IsUpper(r) || ix.Exact(n) {
-				names = append(names, n)
-			}
-		}
-	}
-	return dedupe(names)
-}
-
-// isVariable reports whether an identifier's first part is one letter,
-// with primes, digits or subscripts after it.
-func isVariable(name string) bool {
-	first, _, _ := strings.Cut(name, ".")
-	first = strings.TrimRightFunc(first, func(r rune) bool {
-		return r == '\'' || unicode.IsDigit(r) || r >= '₀' && r <= '₉' || r >= 'ₐ' && r <= 'ₜ'
-	})
-	return utf8.RuneCountInString(first) == 1
 }
 
 // ErrNoDependencyList means a Propose answer was prose rather than a list.

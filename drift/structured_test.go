@@ -14,24 +14,18 @@ import (
 // TestStructuredStages: with a server that does structured output every
 // stage asks for its schema and gets JSON; with one that refuses it the
 // first request is sent again without, later ones are text from the start,
-// and the result is the same. Propose asks the model only without a
-// decomposition.
+// and the result is the same.
 func TestStructuredStages(t *testing.T) {
-	for _, tc := range []struct {
-		name                 string
-		refuses, noDecompose bool
-		want                 string
-	}{
-		{"server does structured output", false, false, "decompose:decomposition formalize:theorem_statement backtranslate:-"},
-		{"server refuses response_format", true, false, "decompose:decomposition decompose:- formalize:- backtranslate:-"},
-		{"server does structured output, no decomposition", false, true, "propose:dependencies formalize:theorem_statement backtranslate:-"},
-		{"server refuses response_format, no decomposition", true, true, "propose:dependencies propose:- formalize:- backtranslate:-"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, refuses := range []bool{false, true} {
+		name := "server does structured output"
+		if refuses {
+			name = "server refuses response_format"
+		}
+		t.Run(name, func(t *testing.T) {
 			srv := llmtest.New(t, llmtest.Workspace())
 			defer srv.Close()
-			srv.NoStructured = tc.refuses
-			pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1, NoDecompose: tc.noDecompose}, nil)
+			srv.NoStructured = refuses
+			pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, nil)
 			res, err := pl.Formalize(context.Background(), Request{Statement: "Every prime number greater than 2 is odd.", Name: "odd_of_two_lt"}, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -39,8 +33,8 @@ func TestStructuredStages(t *testing.T) {
 			if want := "theorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry"; res.Stub != want || !res.Report.Passed() {
 				t.Fatalf("stub %q passed %v, want %q", res.Stub, res.Report.Passed(), want)
 			}
-			if (len(res.SubQueries) == 0) != tc.noDecompose || len(res.Proposed) == 0 || len(res.Warnings) != 0 {
-				t.Fatalf("sub-queries %+v proposed %+v warnings %q", res.SubQueries, res.Proposed, res.Warnings)
+			if len(res.SubQueries) == 0 || len(res.Warnings) != 0 {
+				t.Fatalf("sub-queries %+v warnings %q", res.SubQueries, res.Warnings)
 			}
 			var got []string
 			for _, r := range srv.Requests() {
@@ -50,13 +44,17 @@ func TestStructuredStages(t *testing.T) {
 				}
 				got = append(got, llmtest.StageOf(r)+":"+schema)
 			}
-			if strings.Join(got, " ") != tc.want {
-				t.Fatalf("requests %q, want %q", got, tc.want)
+			want := "decompose:decomposition propose:dependencies formalize:theorem_statement backtranslate:-"
+			if refuses {
+				want = "decompose:decomposition decompose:- propose:- formalize:- backtranslate:-"
+			}
+			if strings.Join(got, " ") != want {
+				t.Fatalf("requests %q, want %q", got, want)
 			}
 			// After a refusal the prompts ask for the text formats.
 			last := srv.Requests()[len(srv.Requests())-2].Prompt()
-			if json := strings.Contains(last, `Answer with JSON`); json == tc.refuses {
-				t.Fatalf("formalize prompt asks for JSON = %v with a server refusing = %v", json, tc.refuses)
+			if json := strings.Contains(last, `Answer with JSON`); json == refuses {
+				t.Fatalf("formalize prompt asks for JSON = %v with a server refusing = %v", json, refuses)
 			}
 		})
 	}

@@ -81,7 +81,7 @@ func TestFormalizeCommand(t *testing.T) {
 	for _, want := range []string{
 		"Sub-queries (2):", "Mm.Prime", "[sub-query 1]", "Proposed names (2, hallucination rate 0%)",
 		"DriftExample.Primes.Prime.odd_of_ne_two  (covers Mm.Prime, Mm.Odd)", "coverage 100%",
-		"Model calls: 4", "Chosen stub:\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry",
+		"Model calls: 5", "Chosen stub:\ntheorem odd_of_two_lt {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := by sorry",
 		"Lean not run: Lean REPL not found",
 	} {
 		if !strings.Contains(text, want) {
@@ -123,7 +123,7 @@ func TestFormalizeCommand(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("%v: %s", err, out.String())
 	}
-	if !strings.HasPrefix(res.Stub, "theorem odd_of_two_lt") || len(res.Premises) != 2 || res.Usage.Calls != 0 || res.Usage.CacheHits != 4 {
+	if !strings.HasPrefix(res.Stub, "theorem odd_of_two_lt") || len(res.Premises) != 2 || res.Usage.Calls != 0 || res.Usage.CacheHits != 5 {
 		t.Fatalf("json %+v", res)
 	}
 	if len(srv.Requests()) != before {
