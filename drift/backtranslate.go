@@ -21,18 +21,31 @@ type Embedder interface {
 	Embedder() embed.Embedder
 }
 
-// backTranslate restates each candidate that survived the checks (usable,
-// every name known, not rejected by Lean, not refuted) in words, one model
-// call each while the action's budget lasts, and scores the agreement with
-// statement. It runs the calls together.
+// backTranslate restates in words the candidates that survived the checks
+// (usable, every name known, not rejected by Lean, not refuted) and that
+// the checks leave in the running (no other survivor ranks above them
+// before the back-translation: only between those can it decide), one
+// model call each while the action's budget lasts, and scores the
+// agreement with statement. It runs the calls together.
 func (pl *Pipeline) backTranslate(ctx context.Context, act *llm.Action, statement string, cands []*Candidate) {
 	var todo []*Candidate
 	for _, c := range cands {
 		r := c.Check
-		if c.Error == "" && r != nil && r.GatePassed && len(r.Unknown) == 0 && leanRank(r) < 2 && !r.Refuted() && len(todo) < act.Remaining() {
-			todo = append(todo, c)
+		if c.Error != "" || r == nil || !r.GatePassed || len(r.Unknown) > 0 || leanRank(r) == 2 || r.Refuted() {
+			continue
 		}
+		if len(todo) > 0 {
+			less, decided := checkedBetter(todo[0], c, true)
+			if decided && less {
+				continue
+			}
+			if decided {
+				todo = todo[:0]
+			}
+		}
+		todo = append(todo, c)
 	}
+	todo = todo[:min(len(todo), max(act.Remaining(), 0))]
 	var enc embed.Embedder
 	if e, ok := pl.r.(Embedder); ok {
 		enc = e.Embedder()

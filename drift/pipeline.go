@@ -669,20 +669,8 @@ func nameOrAsk(name string) string {
 // meaning, the refutation, coverage and back-translation steps are
 // skipped.
 func better(a, b *Candidate, meaning bool) bool {
-	if (a.Error == "") != (b.Error == "") {
-		return a.Error == ""
-	}
-	if ra, rb := leanRank(a.Check), leanRank(b.Check); ra != rb {
-		return ra < rb
-	}
-	if ra, rb := a.Check != nil && a.Check.Refuted(), b.Check != nil && b.Check.Refuted(); meaning && ra != rb {
-		return !ra
-	}
-	if ua, ub := unknownCount(a.Check), unknownCount(b.Check); ua != ub {
-		return ua < ub
-	}
-	if ca, cb := omitted(a.Check), omitted(b.Check); meaning && ca != cb {
-		return ca < cb
+	if less, decided := checkedBetter(a, b, meaning); decided {
+		return less
 	}
 	if sa, sb := backScore(a.Check), backScore(b.Check); meaning && (sa-sb > backNoise || sb-sa > backNoise) {
 		return sa > sb
@@ -691,6 +679,28 @@ func better(a, b *Candidate, meaning bool) bool {
 		return a.Agreement > b.Agreement
 	}
 	return a.WithContext && !b.WithContext
+}
+
+// checkedBetter orders candidates by the steps of better that come before
+// the back-translation (the checks' verdicts); decided is false when a and
+// b tie on all of them.
+func checkedBetter(a, b *Candidate, meaning bool) (less, decided bool) {
+	if (a.Error == "") != (b.Error == "") {
+		return a.Error == "", true
+	}
+	if ra, rb := leanRank(a.Check), leanRank(b.Check); ra != rb {
+		return ra < rb, true
+	}
+	if ra, rb := a.Check != nil && a.Check.Refuted(), b.Check != nil && b.Check.Refuted(); meaning && ra != rb {
+		return !ra, true
+	}
+	if ua, ub := unknownCount(a.Check), unknownCount(b.Check); ua != ub {
+		return ua < ub, true
+	}
+	if ca, cb := omitted(a.Check), omitted(b.Check); meaning && ca != cb {
+		return ca < cb, true
+	}
+	return false, false
 }
 
 func leanRank(c *leanrepl.Report) int {

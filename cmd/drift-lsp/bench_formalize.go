@@ -37,9 +37,10 @@ type benchConfig struct {
 }
 
 // benchConfigs are the configurations, in table order. All draw one
-// candidate with context and none without (but full+plain, which adds
-// no-retrieval's candidate, as the default pipeline does), and skip
-// Propose, to keep the number of calls of a slow local model low;
+// candidate with context and none without (but the full+plain ones, which
+// add no-retrieval's candidate, as the default pipeline does), and skip
+// Propose (but full+plain+propose, the default pipeline's stages), to keep
+// the number of calls of a slow local model low;
 // "structured" and "full" ask the same questions, so the second is served
 // from the response cache, and full+plain asks full's and no-retrieval's.
 func benchConfigs() []benchConfig {
@@ -55,6 +56,8 @@ func benchConfigs() []benchConfig {
 			"before meaning: full, plus one candidate drawn without context, ranked by the checks of form"},
 		{"full+plain", false, with(func(p *drift.Params) { p.NoContextSamples, p.NoBackTranslate = 1, false }),
 			"after: full, plus one candidate drawn without context, back-translated, ranked by meaning"},
+		{"full+plain+propose", false, with(func(p *drift.Params) { p.NoContextSamples, p.NoBackTranslate, p.NoPropose = 1, false, false }),
+			"full+plain with Propose: the default pipeline's stages, one candidate with context"},
 	}
 }
 
@@ -124,7 +127,7 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 	minif2f := fs.String("minif2f", "", "miniF2F informal and Lean 4 statement directories, comma-separated, instead of --bench")
 	limit := fs.Int("limit", 50, "problems to run")
 	offset := fs.Int("offset", 0, "problems to skip first")
-	configs := fs.String("configs", "", "comma-separated configurations (default all: text, structured, full, no-retrieval, no-decompose, full+plain/form, full+plain)")
+	configs := fs.String("configs", "", "comma-separated configurations (default all: text, structured, full, no-retrieval, no-decompose, full+plain/form, full+plain, full+plain+propose)")
 	out := fs.String("out", "", "append one JSON line per problem and configuration to this file")
 	answers := fs.String("answers", "", "append the model's raw answers (stage, statement, answer; no prompt or library text) to this file")
 	from := fs.String("from", "", "summarise the rows of an earlier --out file instead of running")

@@ -52,6 +52,11 @@ def main():
     # host-memory cache and clears the slot, which would leave nothing to
     # save but the last prompt).
     p.cache_idle_slots = False
+    # The batch threads are the same: llama.cpp uses them for every batch
+    # of more than one token, so also to decode the n answers of one
+    # request side by side, where little work lies between the threads'
+    # waits, which a busy core stalls (tried on the shared 2-core machine
+    # with two batch threads: no gain shown; see docs/pipeline.md, "Speed").
     p.cpuparams.n_threads = threads
     p.cpuparams_batch.n_threads = threads
     # No busy-waiting between operations: on a shared machine spinning
