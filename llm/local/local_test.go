@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/settings"
+
 	"github.com/drift-lsp/drift-lsp/internal/proctest"
 	"github.com/drift-lsp/drift-lsp/llm"
 )
@@ -77,7 +79,7 @@ func TestFindAndConfigure(t *testing.T) {
 			if (srv != nil) != tc.wantLocal || (cfg.Endpoint != nil) != tc.wantLocal {
 				t.Fatalf("local %v endpoint %v, want %v", srv != nil, cfg.Endpoint, tc.wantLocal)
 			}
-			if tc.wantLocal && (cfg.Model != "tiny" || cfg.Timeout != Timeout || cfg.MaxTokens != MaxTokens || cfg.Concurrency != 1 || !cfg.Configured()) {
+			if tc.wantLocal && (cfg.Model != "tiny" || cfg.Timeout != Timeout || cfg.MaxTokens != MaxTokens || cfg.Concurrency != DefaultSlots || !cfg.Configured()) {
 				t.Fatalf("config %+v", cfg)
 			}
 			if srv != nil {
@@ -205,7 +207,7 @@ func alive(pid int) bool {
 // installed returns the real local model or skips the test, saying why.
 func installed(t *testing.T) Installation {
 	t.Helper()
-	inst, err := Find(os.Getenv("DRIFT_LOCAL_LLM_DIR"))
+	inst, err := Find(settings.FromEnv(os.Getenv).Paths.LocalLLM)
 	if err != nil {
 		t.Skipf("the real local model is not installed (%v); `make setup` installs it", err)
 	}
@@ -310,7 +312,7 @@ func TestNoOrphan(t *testing.T) {
 }
 
 func orphanHelper() {
-	inst, err := Find(os.Getenv("DRIFT_LOCAL_LLM_DIR"))
+	inst, err := Find(settings.FromEnv(os.Getenv).Paths.LocalLLM)
 	if err != nil {
 		fmt.Println("helper:", err)
 		os.Exit(1)

@@ -64,6 +64,13 @@ def main():
     p.cpuparams.poll = 0
     p.cpuparams_batch.poll = 0
     p.warmup = False
+    # The model's built-in chat template is applied by llama.cpp's own
+    # formatter (chatml for Qwen), not through Jinja: drift-lsp sends no tools
+    # and reads plain content, and the Jinja path parses every answer for
+    # tool calls, which fails a whole request (HTTP 500 "does not match the
+    # expected peg-native format", seen after 155 s of a 4-answer request)
+    # when one answer looks like a tool call.
+    p.use_jinja = False
     server = xllamacpp.Server(p)
     print("drift-local-llm: listening on http://127.0.0.1:%d" % port, flush=True)
     threading.Event().wait()
