@@ -322,7 +322,7 @@ func (b *driftBackend) Configure(s settings.Settings) {
 	b.configureChecker(s)
 	b.pipeline = drift.New(b.eng, client, b.checker, pipelineParams(s))
 	// With a configured endpoint the descriptions start now. The bundled
-	// local model (two cores on a laptop) is not
+	// local model (one call at a time, two cores on a laptop) is not
 	// started for them: they run between jobs, once a job has started it
 	// (Formalize).
 	b.idleInformal = nil
@@ -404,7 +404,7 @@ func (b *driftBackend) formalize(ctx context.Context, req drift.Request, report 
 	b.mu.Lock()
 	b.jobs++
 	if b.idleInformal != nil {
-		b.startInformalize(nil, nil, 0) // the job gets the model first
+		b.startInformalize(nil, nil, 0) // the job gets the model: it answers one call at a time
 	}
 	b.mu.Unlock()
 	defer func() {

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/drift-lsp/drift-lsp/llm/local"
-
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/lsp"
 )
@@ -92,7 +90,7 @@ func TestNewModelLocal(t *testing.T) {
 				return
 			}
 			defer srv.Close()
-			if cfg := c.Config(); cfg.Model != "tiny-q4" || cfg.Endpoint != srv || cfg.Concurrency != local.DefaultSlots {
+			if cfg := c.Config(); cfg.Model != "tiny-q4" || cfg.Endpoint != srv || cfg.Concurrency != 1 {
 				t.Fatalf("config %+v", cfg)
 			}
 			// A later configuration reuses the same server.

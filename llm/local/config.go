@@ -17,13 +17,14 @@ const (
 )
 
 // Limits for a small model on a CPU, applied when the configuration keeps
-// the client's defaults: as many calls in flight as the server has slots
-// (llama.cpp decodes the requests of its slots side by side in one batch,
-// which on a CPU costs little more than one sequence: the draw without
-// context goes beside the four with context, and the back-translations
-// together; the shared instruction and worked example come from the
-// saved prompt cache), a long per-call timeout (a loaded 2-core machine
-// generates 1–3 tokens/s), and short answers.
+// the client's defaults: one call at a time (the requests share the same
+// cores, and one after another each reuses the prompt prefix the one
+// before left in the server's cache; a request for several answers still
+// decodes them side by side in the server's slots), a long per-call
+// timeout (a loaded 2-core machine generates 1–3 tokens/s), and short
+// answers. (Tried: as many calls as slots. The draw without context and
+// the back-translations then took slots that did not hold their prefix:
+// 12 prompt tokens from the cache instead of 287 and 70.)
 const (
 	Timeout   = 15 * time.Minute
 	MaxTokens = 512
@@ -68,7 +69,7 @@ func (s *Server) Apply(cfg llm.Config) llm.Config {
 		cfg.MaxTokens = MaxTokens
 	}
 	if cfg.Concurrency == 0 || cfg.Concurrency == llm.DefaultConcurrency {
-		cfg.Concurrency = s.opts.Slots
+		cfg.Concurrency = 1
 	}
 	return cfg
 }

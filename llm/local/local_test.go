@@ -79,7 +79,7 @@ func TestFindAndConfigure(t *testing.T) {
 			if (srv != nil) != tc.wantLocal || (cfg.Endpoint != nil) != tc.wantLocal {
 				t.Fatalf("local %v endpoint %v, want %v", srv != nil, cfg.Endpoint, tc.wantLocal)
 			}
-			if tc.wantLocal && (cfg.Model != "tiny" || cfg.Timeout != Timeout || cfg.MaxTokens != MaxTokens || cfg.Concurrency != DefaultSlots || !cfg.Configured()) {
+			if tc.wantLocal && (cfg.Model != "tiny" || cfg.Timeout != Timeout || cfg.MaxTokens != MaxTokens || cfg.Concurrency != 1 || !cfg.Configured()) {
 				t.Fatalf("config %+v", cfg)
 			}
 			if srv != nil {
