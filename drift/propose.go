@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 )
@@ -36,7 +37,6 @@ var ErrNoDependencyList = errors.New(`the answer is neither {"dependency": [...]
 
 var (
 	fenceRE    = regexp.MustCompile("(?s)```[a-zA-Z0-9]*\\s*\n?(.*?)```")
-	identRE    = regexp.MustCompile(`^[\p{L}_«][\p{L}\p{N}_'!?.«»₀-₉ₐ-ₜ]*$`)
 	listItemRE = regexp.MustCompile(`^\s*(?:[-*•]|\d+[.)])\s*`)
 )
 
@@ -100,7 +100,7 @@ func namesFromJSON(raw json.RawMessage) ([]string, error) {
 			continue
 		}
 		s = cleanName(s)
-		if s != "" && identRE.MatchString(s) {
+		if s != "" && isName(s) {
 			names = append(names, s)
 		}
 	}
@@ -117,7 +117,7 @@ func bareNames(body string) ([]string, error) {
 			if tok == "" {
 				continue
 			}
-			if !identRE.MatchString(tok) {
+			if !isName(tok) {
 				return nil, ErrNoDependencyList
 			}
 			names = append(names, tok)
@@ -211,3 +211,7 @@ func CheckNames(ix leanrepl.Names, proposed []string) ([]ProposedName, float64) 
 	}
 	return out, float64(missing) / float64(len(proposed))
 }
+
+// isName reports whether s is one Lean name (leansrc's identifier rule); a
+// trailing dot, as a sentence leaves it, is allowed.
+func isName(s string) bool { return leansrc.IsIdentifier(strings.TrimSuffix(s, ".")) }
