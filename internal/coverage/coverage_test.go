@@ -101,6 +101,11 @@ func TestCheck(t *testing.T) {
 		{"there exists assumed", "If there exists $x$ with $f(x) = 0$, then $f$ is not injective or $f$ is zero.", "(f : ℝ → ℝ) (x : ℝ) (hx : f x = 0) : ¬ Function.Injective f ∨ f = 0", nil, nil},
 		{"there is no", "Show that there is no rational whose square is 2.", "¬ ∃ q : ℚ, q ^ 2 = 2", nil, nil},
 		{"every without binder", "Every natural number is at most its square.", "∀ n : ℕ, n ≤ n ^ 2", nil, nil},
+		{"infinitely many as a set", "Show that there are infinitely many primes of the form $3n+2$.", "Set.Infinite {p : ℕ | p.Prime ∧ p % 3 = 2}", nil, nil},
+		{"infinitely many as unbounded", "Show that there are infinitely many primes of the form $3n+2$.", "∀ N : ℕ, ∃ p ≥ N, p.Prime ∧ p % 3 = 2", nil, nil},
+		{"infinitely many as uniqueness", "Show that there are infinitely many primes of the form $3n+2$.",
+			"(n : ℕ) : ∃ (p : ℤ), Prime p ∧ p % 3 = 2 ∧ ∀ (q : ℤ), Prime q ∧ q % 3 = 2 → p = q", nil, []string{"omits 'infinitely many'"}},
+		{"not infinitely many", "Show that there are not infinitely many primes dividing $12$.", "{p : ℕ | p.Prime ∧ p ∣ 12}.Finite", nil, nil},
 
 		// numerals
 		{"quantities", "Show that $2^8 \\bmod 5$ is 1.", "2 ^ 8 % 5 = 1", nil, nil},

@@ -16,6 +16,7 @@ const (
 	quantExactly                   // exactly k: = k
 	quantUnique                    // unique: ∃! or an equation
 	quantDistinct                  // distinct: ≠ or injectivity
+	quantInfinite                  // infinitely many: Set.Infinite, ∃ᶠ, or ∀ N, ∃ n ≥ N
 )
 
 // cond is one condition read from a statement and what covers it.
@@ -199,6 +200,19 @@ func (x *extraction) phrase(i int) int {
 		return i
 	case "every", "each", "all", "any":
 		x.out = append(x.out, cond{phrase: ws[i].text, kind: KindQuantifier, quant: quantAll})
+		return i
+	case "infinitely", "infinite":
+		// "infinitely many", "infinitely often", "an infinite number of";
+		// not negated ("not infinitely many" says finite)
+		next := ""
+		if i+1 < len(ws) {
+			next = lw[i+1]
+		}
+		negated := i > 0 && (lw[i-1] == "not" || lw[i-1] == "no" || lw[i-1] == "never")
+		if !negated && (lw[i] == "infinitely" && (next == "many" || next == "often") || lw[i] == "infinite" && next == "number") {
+			x.out = append(x.out, cond{phrase: x.text(i, i+1), kind: KindQuantifier, quant: quantInfinite})
+			return i + 1
+		}
 		return i
 	}
 	if c, b, ok := existential(x.statement, ws, lw, i); ok {

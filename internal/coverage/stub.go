@@ -449,6 +449,13 @@ func (f *stubFacts) quantifier(q quant, bs []bound) bool {
 		return f.hasBound(bs)
 	case quantUnique:
 		return f.equation || f.hasPiece("unique", "subsingleton", "injective")
+	case quantInfinite:
+		// Set.Infinite, Infinite, ∃ᶠ / Frequently, unbounded, an injective
+		// or strictly monotone sequence, or ∀ N, ∃ n ≥ N (a binder, an ∃
+		// and an order comparison)
+		order := f.symbols["<"] || f.symbols[">"] || f.symbols["≤"] || f.symbols["≥"]
+		return f.symbols["∃ᶠ"] || f.hasPiece("infinite", "frequently", "unbounded", "notbddabove", "attop", "cofinite",
+			"injective", "strictmono", "tendsto") || f.binder && f.symbols["∃"] && order
 	case quantDistinct:
 		return f.symbols["≠"] || f.symbols["¬"] || f.hasPiece("injective", "injon", "pairwise", "nodup", "card", "ncard",
 			"encard", "distinct", "disjoint", "ne", "finset", "divisor", "tofinset", "rootset")
