@@ -339,3 +339,11 @@ func kill(t *testing.T, pid int) {
 		t.Fatalf("killing %d: %v", pid, err)
 	}
 }
+
+func TestDefaultThreads(t *testing.T) {
+	for _, tc := range []struct{ cpus, want int }{{0, 1}, {1, 1}, {2, 2}, {4, 4}, {6, 3}, {8, 4}, {12, 6}, {32, 8}} {
+		if got := DefaultThreads(tc.cpus); got != tc.want {
+			t.Errorf("DefaultThreads(%d) = %d, want %d", tc.cpus, got, tc.want)
+		}
+	}
+}
