@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/benchstat"
+
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -53,18 +55,7 @@ func BenchmarkCommentsMathlib(b *testing.B) {
 		b.Fatal("no references")
 	}
 	e.WaitFor("the first diagnostics", func() bool { return e.Published(u) })
-	timed := func(name string, f func(i int)) {
-		b.Run(name, func(b *testing.B) {
-			ds := make([]time.Duration, b.N)
-			for i := 0; i < b.N; i++ {
-				t0 := time.Now()
-				f(i)
-				ds[i] = time.Since(t0)
-			}
-			slices.Sort(ds)
-			b.ReportMetric(float64(ds[len(ds)*95/100].Microseconds())/1000, "p95-ms")
-		})
-	}
+	timed := func(name string, f func(i int)) { benchstat.Timed(b, name, f) }
 	at := func(i int) map[string]any {
 		return map[string]any{"textDocument": map[string]any{"uri": u}, "position": positions[i%len(positions)]}
 	}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/benchstat"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -203,18 +203,7 @@ func BenchmarkEditorMathlib(b *testing.B) {
 	if len(refs) == 0 {
 		b.Fatal("no references")
 	}
-	timed := func(name string, f func(i int)) {
-		b.Run(name, func(b *testing.B) {
-			ds := make([]time.Duration, b.N)
-			for i := 0; i < b.N; i++ {
-				t0 := time.Now()
-				f(i)
-				ds[i] = time.Since(t0)
-			}
-			slices.Sort(ds)
-			b.ReportMetric(float64(ds[len(ds)*95/100].Microseconds())/1000, "p95-ms")
-		})
-	}
+	timed := func(name string, f func(i int)) { benchstat.Timed(b, name, f) }
 	// rebuild is what the backend does after the index's snapshot changed
 	// (the name index comes with the snapshot; Known is reused).
 	ix := names.New(lib.Decls())

@@ -5,10 +5,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/benchstat"
 )
 
 // BenchmarkFalsify runs the falsifier with its default options on every
@@ -37,8 +38,6 @@ func BenchmarkFalsify(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2])/1e6, "p50-ms/stub")
-	b.ReportMetric(float64(times[len(times)*95/100])/1e6, "p95-ms/stub")
+	benchstat.Report(b, times, "/stub")
 	b.ReportMetric(float64(len(stmts)), "stubs")
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/benchstat"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/drift-lsp/drift-lsp/retrieval"
@@ -98,9 +100,7 @@ func percentiles(b *testing.B, search func(string)) {
 		took = append(took, time.Since(start))
 	}
 	b.StopTimer()
-	slices.Sort(took)
-	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1000, "p95-ms")
+	benchstat.Report(b, took, "")
 }
 
 // BenchmarkFirstAnswer measures, per iteration, a drift-lsp mcp process
