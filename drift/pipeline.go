@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/elab"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
@@ -252,6 +253,10 @@ type Result struct {
 	// NameRepairs counts candidates whose unknown names were given the
 	// library's namespaced names (no model involved).
 	NameRepairs int
+	// TypeRepairs counts candidates whose binders were retyped to the
+	// numeric type a signature demands (elab.Retype) with fewer type
+	// findings after.
+	TypeRepairs int
 	// Warnings record degraded stages (e.g. Decompose gave no \boxed{}).
 	Warnings []string
 	Usage    llm.Usage
@@ -540,6 +545,9 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 			if !pl.p.NoNameRepair && len(rep.Unknown) > 0 && pl.repairNames(ctx, res, c, strings.TrimSpace(header)) {
 				res.NameRepairs++
 			}
+			if len(c.Check.Types) > 0 && pl.repairTypes(ctx, res, c, strings.TrimSpace(header)) {
+				res.TypeRepairs++
+			}
 		}
 	}
 
@@ -629,6 +637,25 @@ func (pl *Pipeline) repairNames(ctx context.Context, res *Result, c *Candidate, 
 	return true
 }
 
+// repairTypes retypes the binders of c that a ℕ-only (say) signature is
+// applied to with a wider numeric type, where that is safe (elab.Retype),
+// and keeps the result when it passes the gate with fewer type findings
+// and no new unknown name; it reports whether it did.
+func (pl *Pipeline) repairTypes(ctx context.Context, res *Result, c *Candidate, header string) bool {
+	fixed, ok := elab.Retype(c.Check.Stub, c.Check.Types)
+	if !ok {
+		return false
+	}
+	rep, err := pl.checker.Check(ctx, pl.checkRequest(res, header, fixed, nil))
+	if err != nil || !rep.GatePassed || len(rep.Types) >= len(c.Check.Types) || len(rep.Unknown) > len(c.Check.Unknown) ||
+		rep.LeanRan && !rep.LeanOK && c.Check.LeanOK {
+		return false
+	}
+	c.Stub, c.Check, c.Repaired = fixed, rep, true
+	c.Notes = append(c.Notes, "retyped binders to the numeric type their signatures demand")
+	return true
+}
+
 // statementName reports whether a statement can sensibly name the library
 // declaration name: anything but a theorem, an alias (of one, as a rule) or
 // an instance, which statements use through their class.
@@ -703,8 +730,13 @@ func checkedBetter(a, b *Candidate, meaning bool) (less, decided bool) {
 	return false, false
 }
 
+// leanRank ranks Lean's verdict: accepted, not run, rejected. A stub the
+// light elaborator finds ill-typed ranks as rejected, which Lean would do:
+// below every well-typed candidate Lean did not run on.
 func leanRank(c *leanrepl.Report) int {
 	switch {
+	case c != nil && len(c.Types) > 0:
+		return 2
 	case c == nil || !c.LeanRan:
 		return 1
 	case c.LeanOK:

@@ -40,10 +40,10 @@ type repairRequest struct {
 }
 
 // needsRepair reports whether a usable candidate failed a check that repair
-// can address: Lean's verdict, invented names, a counterexample or an
-// omitted condition.
+// can address: Lean's verdict, invented names, a type finding of the light
+// elaborator, a counterexample or an omitted condition.
 func needsRepair(r *leanrepl.Report) bool {
-	return r != nil && r.GatePassed && (r.LeanRan && !r.LeanOK || len(r.Unknown) > 0 || r.Refuted() || len(r.CoverageFindings()) > 0)
+	return r != nil && r.GatePassed && (r.LeanRan && !r.LeanOK || len(r.Unknown) > 0 || len(r.Types) > 0 || r.Refuted() || len(r.CoverageFindings()) > 0)
 }
 
 // repair is the repair stage (Aria): while the chosen candidate fails, it

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/elab"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -154,6 +155,10 @@ type Report struct {
 	// Unknown are names that are neither bound nor in the library.
 	Unknown []UnknownName
 	Lints   []Lint
+	// Types are the light elaborator's findings (internal/elab): applications
+	// Lean certainly rejects; empty without a library, and when Lean
+	// accepted the stub.
+	Types []elab.Finding
 	// NamesSkipped says why the unknown-name check did not run ("" if it
 	// did).
 	NamesSkipped string
@@ -192,12 +197,14 @@ type ReportJSON struct {
 	NamesSkipped string        `json:"names_skipped"`
 	Unknown      []UnknownName `json:"unknown"`
 	Lints        []Lint        `json:"lints"`
-	LeanRan      bool          `json:"lean_ran"`
-	LeanOK       bool          `json:"lean_ok"`
-	LeanFailed   bool          `json:"lean_failed"`
-	LeanSkipped  string        `json:"lean_skipped"`
-	LeanBackend  string        `json:"lean_backend"`
-	LeanCommand  string        `json:"lean_command"`
+	// TypeFindings are the light elaborator's findings (code "type").
+	TypeFindings []Finding `json:"type_findings"`
+	LeanRan      bool      `json:"lean_ran"`
+	LeanOK       bool      `json:"lean_ok"`
+	LeanFailed   bool      `json:"lean_failed"`
+	LeanSkipped  string    `json:"lean_skipped"`
+	LeanBackend  string    `json:"lean_backend"`
+	LeanCommand  string    `json:"lean_command"`
 	// Refuted and Counterexample are the falsifier's verdict; Falsifier
 	// its whole result (null when it did not run).
 	Refuted         bool             `json:"refuted"`
@@ -222,6 +229,12 @@ func (r *Report) JSON() ReportJSON {
 	if out.Unknown == nil {
 		out.Unknown = []UnknownName{}
 	}
+	out.TypeFindings = []Finding{}
+	for _, f := range out.Findings {
+		if f.Code == CodeType {
+			out.TypeFindings = append(out.TypeFindings, f)
+		}
+	}
 	out.Lints = make([]Lint, len(r.Lints))
 	for i, l := range r.Lints {
 		if l.Suggestions == nil {
@@ -245,10 +258,10 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 }
 
 // Passed reports whether the stub passed every check that ran: never for a
-// refuted stub or one that omits a condition of its statement. Lints are
-// warnings and do not count.
+// refuted stub, an ill-typed one (Types) or one that omits a condition of
+// its statement. Lints are warnings and do not count.
 func (r *Report) Passed() bool {
-	return r.GatePassed && len(r.Unknown) == 0 && (!r.LeanRan || r.LeanOK) && !r.LeanFailed && !r.Refuted() && len(r.CoverageFindings()) == 0
+	return r.GatePassed && len(r.Unknown) == 0 && len(r.Types) == 0 && (!r.LeanRan || r.LeanOK) && !r.LeanFailed && !r.Refuted() && len(r.CoverageFindings()) == 0
 }
 
 // Hallucinations returns Lean's errors that are about invented names.
@@ -293,6 +306,7 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 	if a.Lints != nil {
 		rep.Lints = a.Lints
 	}
+	rep.Types = c.typeCheck(s, req.Header)
 	rep.Falsifier = c.falsifyStatement(ctx, s, req.Header)
 	rep.Coverage = coverageOf(s, req)
 	if !c.HasLean() {
@@ -306,6 +320,8 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 		// Lean resolved every name (autoImplicit is off), so names the
 		// index lacks were not invented.
 		rep.Unknown = []UnknownName{}
+		// and the light elaborator, sound as it is meant to be, was wrong
+		rep.Types = nil
 	}
 	return rep, nil
 }
@@ -458,6 +474,9 @@ func (r *Report) Verdict() string {
 	default:
 		add("names known", false)
 	}
+	if len(r.Types) > 0 {
+		add("ill-typed: "+r.Types[0].Message, true)
+	}
 	add(r.LeanVerdict(), r.LeanFailed || r.LeanRan && !r.LeanOK)
 	for _, m := range r.meaningVerdicts() {
 		add(m.text, m.failed)
@@ -527,6 +546,7 @@ const (
 	CodeLeanFailed  = "lean-failed"  // the REPL failed (crash, timeout, …)
 	CodeRefuted     = "refuted"      // the falsifier found a counterexample
 	CodeCoverage    = "coverage"     // the stub omits a condition of its statement
+	// CodeType (types.go) is the light elaborator's code.
 )
 
 // Finding is one located result of the checks on a stub: a gate
@@ -535,8 +555,8 @@ const (
 // It is what the editor shows and what the repair stage tells the model.
 type Finding struct {
 	Severity Severity `json:"severity"`
-	// Code is CodeGate, CodeUnknownName, CodeLean, CodeLeanFailed or a lint
-	// code; Category is Classify's category of a Lean error.
+	// Code is CodeGate, CodeUnknownName, CodeType, CodeLean, CodeLeanFailed,
+	// CodeRefuted, CodeCoverage or a lint code; Category is Classify's category of a Lean error.
 	Code     string `json:"code"`
 	Category string `json:"category,omitempty"`
 	// Message is the text shown to the user, suggestions included.
@@ -555,7 +575,7 @@ type Finding struct {
 }
 
 // Findings lists every problem of the report, located in r.Stub: the gate's
-// rejection, unknown names, Lean's messages, a REPL failure, a
+// rejection, unknown names, the light elaborator's type findings, Lean's messages, a REPL failure, a
 // counterexample, omitted conditions, then lints.
 func (r *Report) Findings() []Finding {
 	out := []Finding{}
@@ -575,6 +595,9 @@ func (r *Report) Findings() []Finding {
 	for _, u := range r.Unknown {
 		out = append(out, at(Finding{Severity: SeverityError, Code: CodeUnknownName, Name: u.Name, Suggestions: u.Suggestions,
 			Message: withSuggestions("unknown name `"+u.Name+"` (not in the library; likely invented)", u.Suggestions), Start: u.Start, End: u.End}))
+	}
+	for _, t := range r.Types {
+		out = append(out, at(Finding{Severity: SeverityError, Code: CodeType, Name: t.Name, Message: t.Message, Start: t.Start, End: t.End}))
 	}
 	for _, m := range r.Messages {
 		sev := SeverityInfo

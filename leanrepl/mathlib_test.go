@@ -25,6 +25,7 @@ var (
 	mathlibOnce  sync.Once
 	mathlibIndex *names.Index
 	mathlibKinds KindFunc
+	mathlibLib   *library.Library
 	mathlibErr   error
 )
 
@@ -49,6 +50,7 @@ func mathlibNames(tb testing.TB) *names.Index {
 			mathlibErr = err
 			return
 		}
+		mathlibLib = lib
 		mathlibIndex = names.New(lib.Decls())
 		mathlibKinds = func(name string) (string, string, bool) {
 			d, ok := lib.Lookup(name)

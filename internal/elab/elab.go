@@ -1,0 +1,277 @@
+// Package elab is a light elaborator: without Lean, it checks the
+// applications of a theorem stub against the signatures the library holds
+// (arity; a type, a function or a proof standing where another kind is
+// expected; Lean's numeric coercions, which go ℕ → ℤ → ℚ → ℝ → ℂ and never
+// down; names a binder type uses before they are bound). It is sound in one
+// direction: it reports only what Lean certainly rejects, and is silent on
+// everything it cannot decide (type classes, coercions, universes, implicit
+// arguments it cannot count, notation it cannot parse, dot notation).
+package elab
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
+)
+
+// Env is what the elaborator knows of a stub's scope.
+type Env struct {
+	// Resolve returns the full names an identifier may denote in the
+	// stub's scope among those that exist (in the library, Lean core or the
+	// file header); more than one means Lean would have to choose, and the
+	// elaborator stays silent.
+	Resolve func(name string) []string
+	// Lookup returns the library's declaration of a full name; a name the
+	// file header declares must not be found (its signature is not known).
+	Lookup func(full string) (*library.Decl, bool)
+	// Exact reports whether d's signature lists every explicit parameter
+	// of the constant: Lean adds the section variables a definition's body
+	// or a structure's fields use, which a signature read from source may
+	// lack. Without it, or when it says no, the listed parameters are only
+	// a lower bound (enough to say a constant is under-applied).
+	Exact func(d *library.Decl) bool
+	// Variables are the names the header's `variable` commands bind.
+	Variables map[string]bool
+	// AutoImplicit says the stub is elaborated with autoImplicit on, so an
+	// unbound name in a binder type becomes a variable rather than an error.
+	AutoImplicit bool
+}
+
+// Finding is one application Lean would reject: Start and End are byte
+// offsets in the stub's text, Message says why in Lean's terms.
+type Finding struct {
+	Start, End int
+	Message    string
+	// Name is the constant or variable the finding is about.
+	Name string
+	// Retype, when set, is a safe repair: the binder of Name, bound with a
+	// wider numeric type than a signature demands, may be given the type
+	// Retype instead (see Retype).
+	Retype string
+	// retypeAt is the byte range of that binder's type.
+	retypeStart, retypeEnd int
+}
+
+// local is a variable in scope: its numeric type when it has one, and
+// whether it is one of the stub's own binders (the ones a repair retypes).
+type local struct {
+	num num
+	// binder is the index+1 of the stub binder that binds it (0 for a
+	// variable bound inside a term or by the header).
+	binder int
+}
+
+// info is what the elaborator infers a term to be.
+type info struct {
+	kind kindOf
+	num  num
+	// lit marks a numeral, which has every numeric type.
+	lit bool
+	// what names the constant a function or a proof is; detail describes
+	// the function, for messages.
+	what, detail string
+}
+
+type kindOf uint8
+
+const (
+	kUnknown kindOf = iota
+	kSort           // a type or a proposition
+	kFunc           // a function (a predicate not applied, for instance)
+	kProof          // a proof: a theorem, applied or not
+	kValue          // a value (of type num when num is set)
+)
+
+// checker holds the state of one Check.
+type checker struct {
+	env   Env
+	s     *leansrc.Stub
+	off   int // offset of the parsed header in s.Text
+	src   string
+	out   []Finding
+	sigs  map[string]sig
+	later map[string]bool // names the stub binds somewhere
+	// binderTypes are the byte ranges (in s.Text) of the stub binders'
+	// types, by binder index; binderOf maps a name to its binder.
+	binderTypes [][2]int
+	binderNames [][]string
+	// uses counts, per stub binder name, its occurrences, and safe those
+	// a retyping keeps well-typed.
+	uses, safe map[string]int
+}
+
+// Check elaborates stub s as far as the library's signatures allow and
+// returns what Lean would certainly reject, in the order of the text.
+func Check(s *leansrc.Stub, env Env) []Finding {
+	if s == nil || env.Resolve == nil || env.Lookup == nil {
+		return nil
+	}
+	start := s.NameEnd
+	if s.Name == "" {
+		// example: the header starts after the keyword
+		for _, t := range s.Lexemes {
+			if t.Text == s.Keyword {
+				start = t.End
+				break
+			}
+		}
+	}
+	if start <= 0 || s.ProofStart < start || s.ProofStart > len(s.Text) {
+		return nil
+	}
+	src := s.Text[start:s.ProofStart]
+	binders, typ, ok := leansrc.ParseHeader(src, nil)
+	if !ok || typ == nil || len(binders) != len(s.Binders) {
+		return nil
+	}
+	for i := range binders {
+		// the gate reads the names of binders whose type the term parser
+		// does not (X I : Type*)
+		binders[i].Names = s.Binders[i].Names
+	}
+	c := &checker{env: env, s: s, off: start, src: src, sigs: map[string]sig{}, later: map[string]bool{},
+		uses: map[string]int{}, safe: map[string]int{}}
+	for _, b := range binders {
+		for _, n := range b.Names {
+			c.later[n] = true
+		}
+	}
+	collectBound(typ, c.later)
+	scope := map[string]local{}
+	for v := range env.Variables {
+		scope[v] = local{}
+	}
+	for i, b := range binders {
+		if b.Type != nil {
+			c.binderTypes = append(c.binderTypes, [2]int{start + b.Type.Start, start + b.Type.End})
+			if b.Bracket != '[' {
+				c.unbound(b.Type, scope)
+			}
+			c.typePos(b.Type, scope)
+		} else {
+			c.binderTypes = append(c.binderTypes, [2]int{-1, -1})
+		}
+		c.binderNames = append(c.binderNames, b.Names)
+		n := numNone
+		if b.Type != nil && b.Type.Kind == leansrc.TermIdent {
+			n = numOf(b.Type.Text)
+		}
+		for _, name := range b.Names {
+			scope[name] = local{num: n, binder: i + 1}
+		}
+	}
+	c.typePos(typ, scope)
+	c.retypes()
+	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Start < c.out[j].Start })
+	return c.out
+}
+
+// collectBound adds the names t binds (∀, ∃, fun, set-builder, ∑) to set.
+func collectBound(t *leansrc.Term, set map[string]bool) {
+	if t == nil {
+		return
+	}
+	for _, b := range t.Binders {
+		for _, n := range b.Names {
+			set[n] = true
+		}
+		collectBound(b.Type, set)
+		collectBound(b.Bound, set)
+	}
+	for _, a := range t.Args {
+		collectBound(a, set)
+	}
+}
+
+func (c *checker) report(t *leansrc.Term, name, format string, args ...any) {
+	c.out = append(c.out, Finding{Start: c.off + t.Start, End: c.off + t.End, Name: name, Message: fmt.Sprintf(format, args...)})
+}
+
+// unbound reports, with autoImplicit off, the names a binder type uses that
+// the stub binds only later (in a later binder or inside the statement):
+// Lean elaborates binders left to right, so there the name is unknown.
+func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
+	if c.env.AutoImplicit || t == nil {
+		return
+	}
+	seen := map[string]bool{}
+	var walk func(x *leansrc.Term, inner map[string]bool)
+	walk = func(x *leansrc.Term, inner map[string]bool) {
+		if x == nil {
+			return
+		}
+		if x.Kind == leansrc.TermIdent {
+			name := x.Text
+			root, _, _ := strings.Cut(name, ".")
+			if _, ok := scope[root]; ok || inner[root] || seen[name] || !c.later[root] || strings.HasPrefix(name, "@") {
+				return
+			}
+			if len(c.env.Resolve(name)) > 0 || root != name && len(c.env.Resolve(root)) > 0 {
+				return
+			}
+			seen[name] = true
+			c.report(x, name, "unknown identifier `%s`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)", name)
+			return
+		}
+		if len(x.Binders) > 0 {
+			in := map[string]bool{}
+			for k := range inner {
+				in[k] = true
+			}
+			for _, b := range x.Binders {
+				walk(b.Type, in)
+				walk(b.Bound, in)
+				for _, n := range b.Names {
+					in[n] = true
+				}
+			}
+			inner = in
+		}
+		for _, a := range x.Args {
+			walk(a, inner)
+		}
+	}
+	walk(t, map[string]bool{})
+}
+
+// with returns scope extended by binders bs, checking their types.
+func (c *checker) with(scope map[string]local, bs []leansrc.Binder) map[string]local {
+	in := make(map[string]local, len(scope)+len(bs))
+	for k, v := range scope {
+		in[k] = v
+	}
+	for _, b := range bs {
+		n := numNone
+		if b.Type != nil {
+			c.typePos(b.Type, in)
+			if b.Type.Kind == leansrc.TermIdent {
+				n = numOf(b.Type.Text)
+			}
+		}
+		if b.Bound != nil {
+			c.infer(b.Bound, in)
+		}
+		for _, name := range b.Names {
+			in[name] = local{num: n}
+		}
+	}
+	return in
+}
+
+// typePos checks t where Lean expects a type or a proposition: a proof or
+// a function there is an error.
+func (c *checker) typePos(t *leansrc.Term, scope map[string]local) {
+	if t == nil {
+		return
+	}
+	i := c.infer(t, scope)
+	switch i.kind {
+	case kProof:
+		c.report(t, i.what, "type expected: `%s` is a theorem, a proof and not a proposition", i.what)
+	case kFunc:
+		c.report(t, i.what, "type expected: `%s` is a function (%s); it must be applied to its arguments", i.what, i.detail)
+	}
+}

@@ -1,0 +1,341 @@
+package elab
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+)
+
+// infer checks every application inside t and says what t is.
+func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
+	if t == nil {
+		return info{}
+	}
+	switch t.Kind {
+	case leansrc.TermNum:
+		if strings.ContainsAny(t.Text, ".eE") && !strings.HasPrefix(t.Text, "0x") {
+			return info{}
+		}
+		return info{kind: kValue, lit: true}
+	case leansrc.TermIdent:
+		return c.apply(t, t, nil, scope)
+	case leansrc.TermApp:
+		if h := t.Args[0]; h.Kind == leansrc.TermIdent {
+			return c.apply(t, h, t.Args[1:], scope)
+		}
+		for _, a := range t.Args {
+			c.infer(a, scope)
+		}
+		return info{}
+	case leansrc.TermInfix:
+		return c.infix(t, scope)
+	case leansrc.TermPrefix:
+		switch t.Text {
+		case "¬":
+			c.typePos(t.Args[0], scope)
+			return info{kind: kSort}
+		case "-":
+			if a := c.infer(t.Args[0], scope); a.kind == kValue {
+				return a
+			}
+			return info{}
+		}
+		c.infer(t.Args[0], scope)
+		return info{}
+	case leansrc.TermAscribe:
+		a := c.infer(t.Args[0], scope)
+		c.typePos(t.Args[1], scope)
+		want := numNone
+		if t.Args[1].Kind == leansrc.TermIdent {
+			want = numOf(t.Args[1].Text)
+		}
+		if want == numNone {
+			return info{}
+		}
+		c.numArg(t.Args[0], a, want, "", scope)
+		return info{kind: kValue, num: want}
+	case leansrc.TermAbs:
+		if a := c.infer(t.Args[0], scope); a.kind == kValue {
+			return a
+		}
+		return info{}
+	case leansrc.TermForall, leansrc.TermExists, leansrc.TermExistsUnique:
+		c.typePos(t.Args[0], c.with(scope, t.Binders))
+		return info{kind: kSort}
+	case leansrc.TermSetBuilder:
+		c.typePos(t.Args[0], c.with(scope, t.Binders))
+		return info{}
+	case leansrc.TermIf:
+		c.typePos(t.Args[0], scope)
+		for _, a := range t.Args[1:] {
+			c.infer(a, scope)
+		}
+		return info{}
+	}
+	in := scope
+	if len(t.Binders) > 0 {
+		in = c.with(scope, t.Binders)
+	}
+	for _, a := range t.Args {
+		c.infer(a, in)
+	}
+	return info{}
+}
+
+// infix checks a binary operation: the logical connectives take
+// propositions; arithmetic has the widest of its operands' numeric types
+// (Lean's binop% elaborator coerces the others up to it).
+func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
+	switch t.Text {
+	case "∧", "/\\", "∨", "\\/", "↔", "<->", "→", "->":
+		c.typePos(t.Args[0], scope)
+		c.typePos(t.Args[1], scope)
+		return info{kind: kSort}
+	}
+	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
+	switch t.Text {
+	case "+", "-", "*", "/", "%":
+		if a.kind != kValue || b.kind != kValue {
+			return info{}
+		}
+		switch {
+		case a.lit && b.lit:
+			return a
+		case a.lit:
+			return b
+		case b.lit:
+			return a
+		case a.num == numNone || b.num == numNone:
+			return info{}
+		case a.num >= b.num:
+			return a
+		}
+		return b
+	case "^":
+		if a.kind == kValue && !a.lit && a.num != numNone {
+			return a
+		}
+		return info{}
+	case "<", "≤", "<=", ">", "≥", ">=", "=", "≠":
+		// x compared with a numeral keeps its meaning in a narrower type
+		for k, x := range t.Args {
+			o := t.Args[1-k]
+			if x.Kind == leansrc.TermIdent && o.Kind == leansrc.TermNum && !strings.ContainsAny(o.Text, ".eE") {
+				if l, ok := scope[x.Text]; ok && l.binder > 0 {
+					c.safe[x.Text]++
+				}
+			}
+		}
+		return info{kind: kSort}
+	}
+	return info{}
+}
+
+// apply checks head applied to args (none for a bare name) and says what
+// the application is.
+func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope map[string]local) info {
+	infos := make([]info, len(args))
+	named := false
+	for i, a := range args {
+		infos[i] = c.infer(a, scope)
+		if a.Kind == leansrc.TermUnsupported && (strings.Contains(a.Text, ":=") || strings.TrimSpace(a.Text) == "..") {
+			named = true
+		}
+	}
+	name := head.Text
+	switch {
+	case name == "Type" || name == "Sort" || name == "Prop":
+		return info{kind: kSort}
+	case named || strings.HasPrefix(name, "@") || strings.HasPrefix(name, "_root_.") || name == "_":
+		return info{}
+	}
+	root, _, dotted := strings.Cut(name, ".")
+	if l, ok := scope[root]; ok {
+		if l.binder > 0 {
+			c.uses[root]++
+		}
+		if dotted || len(args) > 0 || l.num == numNone {
+			return info{}
+		}
+		return info{kind: kValue, num: l.num}
+	}
+	sg, ok := c.resolve(name)
+	if !ok {
+		return info{}
+	}
+	if sg.theorem {
+		return info{kind: kProof, what: name}
+	}
+	if !sg.known {
+		return info{}
+	}
+	n, k := len(sg.params), len(args)
+	if !sg.exact {
+		// hidden section variables may come first: only under-application
+		// is certain
+		if k < n {
+			return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes at least %s, given %d", count(n), k)}
+		}
+		return info{}
+	}
+	for i := 0; i < k && i < n; i++ {
+		if want := numOf(sg.params[i]); want != numNone {
+			c.numArg(args[i], infos[i], want, name, scope)
+		}
+	}
+	switch {
+	case k < n:
+		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k)}
+	case k == n:
+		switch sg.res {
+		case resSort:
+			return info{kind: kSort}
+		case resNum:
+			return info{kind: kValue, num: sg.num}
+		case resArrow:
+			return info{kind: kFunc, what: name, detail: "of type `" + sg.resText + "`"}
+		}
+		return info{}
+	}
+	switch {
+	case sg.res == resSort && n == 0:
+		what := "a type"
+		if sg.resText == "Prop" {
+			what = "a proposition"
+		}
+		c.report(whole, name, "function expected: `%s` is %s, it cannot be applied to an argument", name, what)
+	case sg.res == resSort || sg.res == resNum:
+		c.report(whole, name, "too many arguments: `%s` takes %s, given %d", name, count(n), k)
+	}
+	return info{}
+}
+
+func count(n int) string {
+	if n == 1 {
+		return "1 explicit argument"
+	}
+	return fmt.Sprintf("%d explicit arguments", n)
+}
+
+// numArg checks an argument of inferred kind a where a value of numeric
+// type want is expected: a wider type has no coercion down. fn names the
+// function ("" for a type ascription).
+func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope map[string]local) {
+	if a.kind != kValue || a.lit || a.num == numNone || a.num <= want {
+		return
+	}
+	text := c.src[arg.Start:arg.End]
+	where := "`" + fn + "` expects"
+	if fn == "" {
+		where = "the ascription expects"
+	}
+	c.report(arg, fn, "%s a %s, but `%s` is %s (no coercion %s → %s)", where, want, text, a.num, a.num, want)
+	f := &c.out[len(c.out)-1]
+	if arg.Kind == leansrc.TermIdent && fn != "" {
+		if l, ok := scope[arg.Text]; ok && l.binder > 0 {
+			c.safe[arg.Text]++
+			f.Name, f.Retype, f.retypeStart = arg.Text, want.String(), l.binder
+		}
+	}
+}
+
+// resolve finds the signature of the constant name denotes, when exactly
+// one does.
+func (c *checker) resolve(name string) (sig, bool) {
+	if cs, ok := coreSig(name); ok && (numOf(name) != numNone || name == "Prop") {
+		return cs, true
+	}
+	if sg, ok := c.sigs[name]; ok {
+		return sg, sg.kind != ""
+	}
+	var sg sig
+	if fulls := c.env.Resolve(name); len(fulls) == 1 {
+		if cs, ok := coreSig(fulls[0]); ok {
+			sg = cs
+		} else if d, ok := c.env.Lookup(fulls[0]); ok {
+			sg = sigOf(d, &c.env, 0)
+		}
+	}
+	c.sigs[name] = sg
+	return sg, sg.kind != ""
+}
+
+// retypes keeps the Retype of a finding only when retyping is safe: the
+// variable is the only name of its binder, whose type is a numeric type,
+// every use of it is one the narrower type keeps well-typed and meaning
+// the same, and every finding on it demands the same type.
+func (c *checker) retypes() {
+	demand := map[string]string{}
+	for _, f := range c.out {
+		if f.Retype == "" {
+			continue
+		}
+		if d, ok := demand[f.Name]; ok && d != f.Retype {
+			demand[f.Name] = "-"
+		} else {
+			demand[f.Name] = f.Retype
+		}
+	}
+	for i := range c.out {
+		f := &c.out[i]
+		if f.Retype == "" {
+			continue
+		}
+		b := f.retypeStart - 1
+		ok := demand[f.Name] == f.Retype && c.uses[f.Name] == c.safe[f.Name] && len(c.binderNames[b]) == 1 &&
+			c.binderTypes[b][0] >= 0 && numOf(c.s.Text[c.binderTypes[b][0]:c.binderTypes[b][1]]) != numNone &&
+			c.lexemes(f.Name) == c.uses[f.Name]+1
+		if !ok {
+			f.Retype, f.retypeStart = "", 0
+			continue
+		}
+		f.retypeStart, f.retypeEnd = c.binderTypes[b][0], c.binderTypes[b][1]
+	}
+}
+
+// lexemes counts the identifiers spelled name (or name.field) in the
+// stub's signature, to be sure every use was seen.
+func (c *checker) lexemes(name string) int {
+	n := 0
+	for _, t := range c.s.Lexemes {
+		if t.Start < c.off || t.End > c.s.ProofStart {
+			continue
+		}
+		if t.Text == name || strings.HasPrefix(t.Text, name+".") {
+			n++
+		}
+	}
+	return n
+}
+
+// Retype returns text with the binder types the findings' Retype repairs
+// replace (text is the stub the findings were computed from); ok is false
+// when no finding carries one.
+func Retype(text string, fs []Finding) (string, bool) {
+	type edit struct {
+		start, end int
+		to         string
+	}
+	seen := map[int]bool{}
+	var edits []edit
+	for _, f := range fs {
+		if f.Retype == "" || seen[f.retypeStart] || f.retypeStart < 0 || f.retypeEnd > len(text) || f.retypeStart >= f.retypeEnd {
+			continue
+		}
+		seen[f.retypeStart] = true
+		edits = append(edits, edit{f.retypeStart, f.retypeEnd, f.Retype})
+	}
+	if len(edits) == 0 {
+		return text, false
+	}
+	for i := 1; i < len(edits); i++ {
+		for j := i; j > 0 && edits[j].start > edits[j-1].start; j-- {
+			edits[j], edits[j-1] = edits[j-1], edits[j]
+		}
+	}
+	for _, e := range edits {
+		text = text[:e.start] + e.to + text[e.end:]
+	}
+	return text, true
+}

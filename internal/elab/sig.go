@@ -1,0 +1,273 @@
+package elab
+
+import (
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
+)
+
+// num is one of Lean's core numeric types, ordered by the coercions that
+// go up: ℕ → ℤ → ℚ → ℝ → ℂ (0: not a core numeric type).
+type num uint8
+
+const (
+	numNone num = iota
+	numNat
+	numInt
+	numRat
+	numReal
+	numComplex
+)
+
+var numNames = [...]string{numNat: "ℕ", numInt: "ℤ", numRat: "ℚ", numReal: "ℝ", numComplex: "ℂ"}
+
+// String is the type's usual symbol.
+func (n num) String() string {
+	if n == numNone {
+		return "?"
+	}
+	return numNames[n]
+}
+
+// numOf reads a type written as one of the numeric types' names or symbols.
+func numOf(text string) num {
+	switch strings.TrimSpace(text) {
+	case "ℕ", "Nat":
+		return numNat
+	case "ℤ", "Int":
+		return numInt
+	case "ℚ", "Rat":
+		return numRat
+	case "ℝ", "Real":
+		return numReal
+	case "ℂ", "Complex":
+		return numComplex
+	}
+	return numNone
+}
+
+// result says what a declaration is once given all its explicit arguments.
+type result uint8
+
+const (
+	resUnknown result = iota
+	resSort           // a type or a proposition (Prop, Type u, a structure)
+	resArrow          // a function: its type is written as an arrow or ∀
+	resNum            // a value of a core numeric type
+)
+
+// sig is what the elaborator knows of a constant's type.
+type sig struct {
+	// theorem marks a proof: a theorem, whatever its arguments.
+	theorem bool
+	// known says that params lists the explicit parameters the signature
+	// shows; exact that they are all the constant's (see Env.Exact).
+	known, exact bool
+	// params are the explicit parameters' types, one per bound name.
+	params []string
+	res    result
+	num    num
+	// resText is the result type as written (for messages).
+	resText string
+	// kind is the declaration's kind ("def", "structure", …) for messages.
+	kind string
+}
+
+// coreSig gives the signatures of Lean core's types that a library built
+// from Mathlib's sources does not hold.
+func coreSig(full string) (sig, bool) {
+	if n := numOf(full); n != numNone {
+		return sig{known: true, exact: true, res: resSort, kind: "type"}, true
+	}
+	switch full {
+	case "Prop", "True", "False", "Bool", "String", "Char", "Unit":
+		return sig{known: true, exact: true, res: resSort, kind: "type"}, true
+	}
+	return sig{}, false
+}
+
+// maxValueDepth bounds how far sigOf follows definitions written without a
+// result type through their bodies.
+const maxValueDepth = 3
+
+// sigOf reads a library declaration's signature: its explicit parameters
+// and what it is once applied to them. Anything it cannot read leaves known
+// false or the result unknown.
+func sigOf(d *library.Decl, env *Env, depth int) sig {
+	s := sig{kind: string(d.Kind)}
+	switch d.Kind {
+	case library.KindTheorem:
+		s.theorem = true
+		return s
+	case library.KindDef, library.KindAbbrev, library.KindOpaque,
+		library.KindStructure, library.KindClass, library.KindInductive, library.KindClassInductive:
+	default:
+		return s
+	}
+	head := string(d.Kind) + " " + d.Name
+	if !strings.HasPrefix(d.Signature, head) {
+		return s
+	}
+	hdr := d.Signature[len(head):]
+	if strings.HasPrefix(hdr, ".{") {
+		// universe parameters
+		end := strings.IndexByte(hdr, '}')
+		if end < 0 {
+			return s
+		}
+		hdr = hdr[end+1:]
+	}
+	if hdr != "" && hdr[0] != ' ' {
+		return s
+	}
+	typeLike := d.Kind.IsTypeLike()
+	if typeLike {
+		// structure S (α : Type*) extends P α, Q : Prop
+		if i := strings.Index(hdr, " extends "); i >= 0 {
+			rest := hdr[i:]
+			if strings.ContainsAny(rest, "→(") {
+				return s
+			}
+			hdr = hdr[:i]
+			if j := strings.LastIndex(rest, " : "); j >= 0 {
+				hdr += rest[j:]
+			}
+		}
+	}
+	binders, typ, ok := leansrc.ParseHeader(hdr, nil)
+	if !ok {
+		return s
+	}
+	for _, b := range binders {
+		if b.Bracket != '(' {
+			continue
+		}
+		if len(b.Names) == 0 || b.Type == nil || b.Type.Kind == leansrc.TermUnsupported {
+			return s // a default or auto argument, or a binder the parser does not read
+		}
+		for range b.Names {
+			s.params = append(s.params, hdr[b.Type.Start:b.Type.End])
+		}
+	}
+	s.known = true
+	s.exact = env.Exact != nil && env.Exact(d)
+	switch {
+	case typ != nil:
+		// f : A → B → C takes A and B explicitly
+		for typ.Kind == leansrc.TermInfix && (typ.Text == "→" || typ.Text == "->") && typ.Args[0].Kind != leansrc.TermUnsupported {
+			s.params = append(s.params, hdr[typ.Args[0].Start:typ.Args[0].End])
+			typ = typ.Args[1]
+		}
+		s.resText = strings.TrimSpace(hdr[typ.Start:typ.End])
+		s.res, s.num = classifyType(typ)
+	case typeLike:
+		s.res = resSort
+	case depth < maxValueDepth && d.Value != "":
+		s.res, s.num = valueResult(d, env, depth)
+	}
+	return s
+}
+
+// classifyType says what a value of type t is: a type (t is a sort), a
+// function (t is an arrow or a ∀), a number, or unknown.
+func classifyType(t *leansrc.Term) (result, num) {
+	switch t.Kind {
+	case leansrc.TermIdent:
+		switch t.Text {
+		case "Prop", "Type", "Sort", "Type*", "Sort*":
+			return resSort, numNone
+		}
+		if n := numOf(t.Text); n != numNone {
+			return resNum, n
+		}
+	case leansrc.TermApp:
+		if h := t.Args[0]; h.Kind == leansrc.TermIdent && (h.Text == "Type" || h.Text == "Sort") {
+			return resSort, numNone
+		}
+	case leansrc.TermInfix:
+		if t.Text == "→" || t.Text == "->" {
+			return resArrow, numNone
+		}
+	case leansrc.TermForall:
+		return resArrow, numNone
+	case leansrc.TermUnsupported:
+		switch t.Text {
+		case "Type*", "Sort*", "Type _", "Sort _":
+			return resSort, numNone
+		}
+	}
+	return resUnknown, numNone
+}
+
+// valueResult reads what a definition written without a result type is
+// from its body: a subtype `{ x // p }` is a type; an application of a
+// constant given all its explicit arguments is what that constant is.
+func valueResult(d *library.Decl, env *Env, depth int) (result, num) {
+	lookup := env.Lookup
+	v := d.Value
+	if i := strings.Index(v, " deriving"); i >= 0 {
+		v = v[:i] // `{ p : ℕ // p.Prime }` then `deriving DecidableEq`
+	} else if i := strings.Index(v, "\n  deriving"); i >= 0 {
+		v = v[:i]
+	}
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}") && strings.Contains(v, "//") && strings.Count(v, "{") == 1 {
+		return resSort, numNone
+	}
+	t := leansrc.ParseTerm(v, nil)
+	switch t.Kind {
+	case leansrc.TermForall, leansrc.TermExists, leansrc.TermExistsUnique:
+		return resSort, numNone
+	case leansrc.TermPrefix:
+		if t.Text == "¬" {
+			return resSort, numNone
+		}
+	case leansrc.TermInfix:
+		switch t.Text {
+		case "=", "≠", "<", "≤", ">", "≥", "∣", "∈", "∉", "⊆", "⊂", "∧", "∨", "↔":
+			return resSort, numNone
+		}
+	}
+	head, args := t, 0
+	if t.Kind == leansrc.TermApp {
+		head, args = t.Args[0], len(t.Args)-1
+	}
+	if head.Kind != leansrc.TermIdent || strings.HasPrefix(head.Text, "@") {
+		return resUnknown, numNone
+	}
+	// the body's scope is its file's, which the library does not keep:
+	// the name as written and under the declaration's namespaces, the most
+	// specific first, as Lean tries them
+	var found *library.Decl
+	ns := d.Name
+	for {
+		i := strings.LastIndexByte(ns, '.')
+		if i < 0 {
+			break
+		}
+		ns = ns[:i]
+		if x, ok := lookup(ns + "." + head.Text); ok {
+			found = x
+			break
+		}
+	}
+	if found == nil {
+		x, ok := lookup(head.Text)
+		if !ok {
+			if cs, ok := coreSig(head.Text); ok && args == 0 {
+				return cs.res, numNone
+			}
+			return resUnknown, numNone
+		}
+		found = x
+	}
+	if found == d {
+		return resUnknown, numNone
+	}
+	s := sigOf(found, env, depth+1)
+	if !s.known || !s.exact || s.theorem || len(s.params) != args {
+		return resUnknown, numNone
+	}
+	return s.res, s.num
+}
