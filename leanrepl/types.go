@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/elab"
@@ -37,9 +38,23 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 	}
 	return elab.Env{
 		Resolve: func(name string) []string {
+			short := !strings.Contains(name, ".")
+			if short && !elab.AutoBoundShape(name) && openField(name, names, lookup) {
+				// a class field Lean may reach unqualified (Mathlib exports
+				// dist and gcd), which the candidates lack
+				return []string{name, "?"}
+			}
 			var out []string
 			for _, c := range r.candidates(strings.TrimPrefix(name, "_root_.")) {
-				if _, ok := lookup(c); ok || coreNames[c] || h.defined[c] || names != nil && names.Exact(c) {
+				d, ok := lookup(c)
+				switch {
+				case ok && d.Protected && short && c != name:
+					// a protected name is not reachable by its last component
+				case ok || coreNames[c] || h.defined[c] || names != nil && names.Exact(c):
+					out = append(out, c)
+				case short && coreNamespaces[strings.TrimSuffix(c, "."+name)]:
+					// an opened namespace of Lean core, which the library may
+					// not index, may hold the name: Lean would choose
 					out = append(out, c)
 				}
 			}
@@ -51,6 +66,34 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		AutoImplicit: autoImplicit,
 	}
 }
+
+// openField reports whether name is the last component of a class field
+// that is not protected (so that an `export` or `open` may bring it into
+// scope unqualified).
+func openField(name string, names Names, lookup func(string) (*library.Decl, bool)) bool {
+	if names == nil {
+		return false
+	}
+	for _, full := range names.Suffix(name) {
+		d, ok := lookup(full)
+		if !ok || d.Kind != library.KindField || d.Protected {
+			continue
+		}
+		if p, ok := lookup(d.Parent); ok && (p.Kind == library.KindClass || p.Kind == library.KindClassInductive) {
+			return true
+		}
+	}
+	return false
+}
+
+// coreNamespaces are namespaces of Lean core and Batteries whose
+// declarations a library built from Mathlib's sources lacks.
+var coreNamespaces = map[string]bool{"Nat": true, "Int": true, "List": true, "Array": true, "String": true, "Char": true,
+	"Option": true, "Function": true, "Fin": true, "Bool": true, "Prod": true, "Sum": true, "Subtype": true,
+	"Classical": true, "Decidable": true, "Eq": true, "HEq": true, "Std": true, "Lean": true, "IO": true, "Rat": true,
+	"Float": true, "UInt8": true, "UInt16": true, "UInt32": true, "UInt64": true, "USize": true, "Thunk": true,
+	"Except": true, "Id": true, "Sigma": true, "PSigma": true, "Quot": true, "Quotient": true, "Setoid": true,
+	"Iff": true, "And": true, "Or": true, "Not": true, "Exists": true, "ByteArray": true, "BitVec": true}
 
 // typeCheck runs the light elaborator on a stub that passed the gate; it
 // finds nothing without a library.
@@ -87,6 +130,30 @@ var variableScans = struct {
 // explicit parameter: Lean adds to a definition the section variables its
 // body uses.
 func noExplicitVariables(lib *library.Library, d *library.Decl) bool {
+	if v, ok := exactDecls.Load(d); ok {
+		return v.(bool)
+	}
+	v := scanExplicitVariables(lib, d)
+	if exactDeclsN.Add(1) > maxExactDecls {
+		// a long session re-parses files (new *Decl values): start afresh
+		exactDecls.Clear()
+		exactDeclsN.Store(0)
+	}
+	exactDecls.Store(d, v)
+	return v
+}
+
+// exactDecls caches noExplicitVariables by declaration (a re-parsed file
+// gives new *Decl values); exactDeclsN counts its entries, up to
+// maxExactDecls.
+var (
+	exactDecls  sync.Map
+	exactDeclsN atomic.Int64
+)
+
+const maxExactDecls = 1 << 16
+
+func scanExplicitVariables(lib *library.Library, d *library.Decl) bool {
 	path, ok := lib.DeclPath(d)
 	if !ok {
 		return false

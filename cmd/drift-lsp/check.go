@@ -151,6 +151,10 @@ func printCheck(stdout, stderr io.Writer, rep *leanrepl.Report, header string, t
 		w("names: %d unknown", len(rep.Unknown))
 		printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeUnknownName })
 	}
+	if len(rep.Types) > 0 {
+		w("types: %d ill-typed application(s)", len(rep.Types))
+		printFindings(w, fs, func(f leanrepl.Finding) bool { return f.Code == leanrepl.CodeType })
+	}
 	if len(rep.Lints) == 0 {
 		w("lints: none")
 	} else {

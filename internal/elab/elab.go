@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -98,9 +100,10 @@ type checker struct {
 	// types, by binder index; binderOf maps a name to its binder.
 	binderTypes [][2]int
 	binderNames [][]string
-	// uses counts, per stub binder name, its occurrences, and safe those
-	// a retyping keeps well-typed.
-	uses, safe map[string]int
+	// uses counts, per stub binder name, its occurrences; unsafe marks
+	// those used where their type matters (x.field, x applied).
+	uses   map[string]int
+	unsafe map[string]bool
 }
 
 // Check elaborates stub s as far as the library's signatures allow and
@@ -133,7 +136,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		binders[i].Names = s.Binders[i].Names
 	}
 	c := &checker{env: env, s: s, off: start, src: src, sigs: map[string]sig{}, later: map[string]bool{},
-		uses: map[string]int{}, safe: map[string]int{}}
+		uses: map[string]int{}, unsafe: map[string]bool{}}
 	for _, b := range binders {
 		for _, n := range b.Names {
 			c.later[n] = true
@@ -206,7 +209,7 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 		if x.Kind == leansrc.TermIdent {
 			name := x.Text
 			root, _, _ := strings.Cut(name, ".")
-			if _, ok := scope[root]; ok || inner[root] || seen[name] || !c.later[root] || strings.HasPrefix(name, "@") {
+			if _, ok := scope[root]; ok || inner[root] || seen[name] || !c.later[root] || !AutoBoundShape(root) {
 				return
 			}
 			if len(c.env.Resolve(name)) > 0 || root != name && len(c.env.Resolve(root)) > 0 {
@@ -214,6 +217,21 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 			}
 			seen[name] = true
 			c.report(x, name, "unknown identifier `%s`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)", name)
+			return
+		}
+		if x.Kind == leansrc.TermApp && x.Args[0].Kind == leansrc.TermIdent && (x.Args[0].Text == "Type" || x.Args[0].Text == "Sort") {
+			return // Type u: u is a universe
+		}
+		if names, typ, ok := dependent(x); ok {
+			walk(typ, inner)
+			in := map[string]bool{}
+			for k := range inner {
+				in[k] = true
+			}
+			for _, n := range names {
+				in[n] = true
+			}
+			walk(x.Args[1], in)
 			return
 		}
 		if len(x.Binders) > 0 {
@@ -235,6 +253,23 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 		}
 	}
 	walk(t, map[string]bool{})
+}
+
+// AutoBoundShape reports whether name is one letter followed by digits,
+// subscripts or primes (x, n₁, α'): a variable's name, which no library
+// constant the resolver might miss (an exported class field such as
+// `star`, a notation) is likely to have.
+func AutoBoundShape(name string) bool {
+	r, w := utf8.DecodeRuneInString(name)
+	if !unicode.IsLetter(r) {
+		return false
+	}
+	for _, c := range name[w:] {
+		if !(unicode.IsDigit(c) || c == '\'' || c == '_' || c >= '₀' && c <= '₉' || leansrc.IsSubScriptAlnum(c)) {
+			return false
+		}
+	}
+	return true
 }
 
 // with returns scope extended by binders bs, checking their types.

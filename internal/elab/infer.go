@@ -3,6 +3,8 @@ package elab
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
@@ -88,7 +90,18 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 // (Lean's binop% elaborator coerces the others up to it).
 func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	switch t.Text {
-	case "∧", "/\\", "∨", "\\/", "↔", "<->", "→", "->":
+	case "<|", "$", "|>":
+		// f <| x binds looser than →, so the parse may cut a binder's
+		// type in two ((i : ι) → C <| M i): nothing inside is judged
+		return info{}
+	}
+	if names, typ, ok := dependent(t); ok {
+		// (x : T) → P x, (i : ι) × β i: x is bound on the right
+		c.typePos(t.Args[1], c.with(scope, []leansrc.Binder{{Names: names, Type: typ}}))
+		return info{kind: kSort}
+	}
+	switch t.Text {
+	case "∧", "/\\", "∨", "\\/", "↔", "<->", "→", "->", "×":
 		c.typePos(t.Args[0], scope)
 		c.typePos(t.Args[1], scope)
 		return info{kind: kSort}
@@ -117,19 +130,34 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			return a
 		}
 		return info{}
-	case "<", "≤", "<=", ">", "≥", ">=", "=", "≠":
-		// x compared with a numeral keeps its meaning in a narrower type
-		for k, x := range t.Args {
-			o := t.Args[1-k]
-			if x.Kind == leansrc.TermIdent && o.Kind == leansrc.TermNum && !strings.ContainsAny(o.Text, ".eE") {
-				if l, ok := scope[x.Text]; ok && l.binder > 0 {
-					c.safe[x.Text]++
-				}
-			}
-		}
+	case "<", "≤", "<=", ">", "≥", ">=", "=", "≠", "∣":
 		return info{kind: kSort}
 	}
 	return info{}
+}
+
+// dependent reads a dependent arrow or pair, (x y : T) → B or
+// (x : T) × B: the bound names and their type.
+func dependent(t *leansrc.Term) ([]string, *leansrc.Term, bool) {
+	if t.Kind != leansrc.TermInfix || (t.Text != "→" && t.Text != "->" && t.Text != "×") {
+		return nil, nil, false
+	}
+	a := t.Args[0]
+	if a.Kind != leansrc.TermAscribe {
+		return nil, nil, false
+	}
+	names := []*leansrc.Term{a.Args[0]}
+	if a.Args[0].Kind == leansrc.TermApp {
+		names = a.Args[0].Args
+	}
+	var out []string
+	for _, n := range names {
+		if n.Kind != leansrc.TermIdent || strings.Contains(n.Text, ".") {
+			return nil, nil, false
+		}
+		out = append(out, n.Text)
+	}
+	return out, a.Args[1], true
 }
 
 // apply checks head applied to args (none for a bare name) and says what
@@ -147,13 +175,16 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 	switch {
 	case name == "Type" || name == "Sort" || name == "Prop":
 		return info{kind: kSort}
-	case named || strings.HasPrefix(name, "@") || strings.HasPrefix(name, "_root_.") || name == "_":
+	case named || strings.HasPrefix(name, "@") || strings.HasPrefix(name, "_root_.") || name == "_" || c.notation(head, args, scope):
 		return info{}
 	}
 	root, _, dotted := strings.Cut(name, ".")
 	if l, ok := scope[root]; ok {
 		if l.binder > 0 {
 			c.uses[root]++
+			if dotted || len(args) > 0 {
+				c.unsafe[root] = true // x.natAbs, x y: the type matters
+			}
 		}
 		if dotted || len(args) > 0 || l.num == numNone {
 			return info{}
@@ -172,11 +203,8 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 	}
 	n, k := len(sg.params), len(args)
 	if !sg.exact {
-		// hidden section variables may come first: only under-application
-		// is certain
-		if k < n {
-			return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes at least %s, given %d", count(n), k)}
-		}
+		// section variables may be hidden (used in the body) or shown
+		// explicit where a later `variable {x}` made them implicit
 		return info{}
 	}
 	for i := 0; i < k && i < n; i++ {
@@ -211,6 +239,41 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 	return info{}
 }
 
+// notation reports whether head and args may be notation the term parser
+// reads as an application: the head glued to the token before it (a /ℚ n)
+// or an argument to the one before (R[X], Γ(X, U), ofNat(n)); an argument
+// that is a list, a tuple or a construct the parser does not read; or a
+// bare name that is neither bound nor a constant (a word of notation such
+// as `on`, or an invented name, which the name check reports).
+func (c *checker) notation(head *leansrc.Term, args []*leansrc.Term, scope map[string]local) bool {
+	if head.Start > 0 {
+		r, _ := utf8.DecodeLastRuneInString(c.src[:head.Start])
+		if !unicode.IsSpace(r) && !strings.ContainsRune("([{⟨,|", r) {
+			return true
+		}
+	}
+	end := head.End
+	for _, a := range args {
+		if a.Start == end {
+			return true // glued: R[X], ofNat(n)
+		}
+		end = a.End
+		switch a.Kind {
+		case leansrc.TermList, leansrc.TermTuple, leansrc.TermUnsupported:
+			return true
+		case leansrc.TermIdent:
+			// a word the parser does not know as notation (Disjoint on f)
+			root, _, _ := strings.Cut(a.Text, ".")
+			if _, ok := scope[root]; !ok && len(c.env.Resolve(a.Text)) == 0 {
+				if _, core := coreSig(a.Text); !core {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func count(n int) string {
 	if n == 1 {
 		return "1 explicit argument"
@@ -234,7 +297,6 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 	f := &c.out[len(c.out)-1]
 	if arg.Kind == leansrc.TermIdent && fn != "" {
 		if l, ok := scope[arg.Text]; ok && l.binder > 0 {
-			c.safe[arg.Text]++
 			f.Name, f.Retype, f.retypeStart = arg.Text, want.String(), l.binder
 		}
 	}
@@ -262,9 +324,13 @@ func (c *checker) resolve(name string) (sig, bool) {
 }
 
 // retypes keeps the Retype of a finding only when retyping is safe: the
-// variable is the only name of its binder, whose type is a numeric type,
-// every use of it is one the narrower type keeps well-typed and meaning
-// the same, and every finding on it demands the same type.
+// variable is the only name of its binder, whose type is a numeric type;
+// every finding on it demands the same type; every use of it was seen and
+// is a value (not x.field, not applied); and the signature has no
+// subtraction or negation, the only arithmetic whose meaning differs on
+// ℕ (truncated) from ℤ, ℚ, ℝ on the values ℕ keeps: +, *, /, %, ^, ∣ and
+// the comparisons agree there, and a use where a wider type is expected is
+// coerced up.
 func (c *checker) retypes() {
 	demand := map[string]string{}
 	for _, f := range c.out {
@@ -283,7 +349,7 @@ func (c *checker) retypes() {
 			continue
 		}
 		b := f.retypeStart - 1
-		ok := demand[f.Name] == f.Retype && c.uses[f.Name] == c.safe[f.Name] && len(c.binderNames[b]) == 1 &&
+		ok := demand[f.Name] == f.Retype && !c.unsafe[f.Name] && !c.minus() && len(c.binderNames[b]) == 1 &&
 			c.binderTypes[b][0] >= 0 && numOf(c.s.Text[c.binderTypes[b][0]:c.binderTypes[b][1]]) != numNone &&
 			c.lexemes(f.Name) == c.uses[f.Name]+1
 		if !ok {
@@ -292,6 +358,16 @@ func (c *checker) retypes() {
 		}
 		f.retypeStart, f.retypeEnd = c.binderTypes[b][0], c.binderTypes[b][1]
 	}
+}
+
+// minus reports whether the signature subtracts or negates.
+func (c *checker) minus() bool {
+	for _, t := range c.s.Lexemes {
+		if t.Start >= c.off && t.End <= c.s.ProofStart && (t.Text == "-" || t.Text == "−") {
+			return true
+		}
+	}
+	return false
 }
 
 // lexemes counts the identifiers spelled name (or name.field) in the

@@ -1,0 +1,166 @@
+package elab
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
+)
+
+// testDecls are Mathlib's declarations as the indexer reads them (the
+// signatures as written, Value where the falsifier keeps one), plus a
+// definition in a file with section variables (inexact).
+var testDecls = []*library.Decl{
+	{Name: "Nat.Prime", Kind: library.KindDef, Signature: "def Nat.Prime (p : ℕ)", Value: "Irreducible p"},
+	{Name: "Irreducible", Kind: library.KindStructure, Signature: "structure Irreducible {M : Type*} [Monoid M] (p : M) : Prop"},
+	{Name: "Prime", Kind: library.KindDef, Signature: "def Prime {M : Type*} [CommMonoidWithZero M] (p : M) : Prop"},
+	{Name: "NNReal", Kind: library.KindDef, Signature: "def NNReal", Value: "{ r : ℝ // 0 ≤ r } deriving\n  Zero, One"},
+	{Name: "Nat.Primes", Kind: library.KindDef, Signature: "def Nat.Primes", Value: "{ p : ℕ // p.Prime }\n  deriving DecidableEq"},
+	{Name: "Real", Kind: library.KindStructure, Signature: "structure Real"},
+	{Name: "Real.sqrt", Kind: library.KindDef, Signature: "def Real.sqrt (x : ℝ) : ℝ"},
+	{Name: "Nat.factorial", Kind: library.KindDef, Signature: "def Nat.factorial : ℕ → ℕ"},
+	{Name: "Nat.prime_two", Kind: library.KindTheorem, Signature: "theorem Nat.prime_two : Prime 2"},
+	{Name: "IsOpen", Kind: library.KindDef, Signature: "def IsOpen {X : Type u} [TopologicalSpace X] : Set X → Prop"},
+	{Name: "Set", Kind: library.KindDef, Signature: "def Set (α : Type u) := α → Prop"},
+	{Name: "Infinite", Kind: library.KindClass, Signature: "class Infinite (α : Sort*) : Prop"},
+	{Name: "Even", Kind: library.KindDef, Signature: "def Even {α : Type*} [Add α] (a : α) : Prop"},
+	{Name: "Finset.card", Kind: library.KindDef, Signature: "def Finset.card {α : Type*} (s : Finset α) : ℕ"},
+	{Name: "Nat.divisors", Kind: library.KindDef, Signature: "def Nat.divisors : Finset ℕ"},
+	{Name: "CharP", Kind: library.KindClass, Signature: "class CharP : Prop"},
+	{Name: "Opt", Kind: library.KindDef, Signature: "def Opt (n : ℕ) (k : ℕ := 2) : Prop"},
+	{Name: "Group", Kind: library.KindClass, Signature: "class Group (G : Type u) extends DivInvMonoid G"},
+}
+
+// inexact are the declarations whose file binds explicit section variables.
+var inexact = map[string]bool{"Nat.divisors": true, "CharP": true}
+
+func testEnv() Env {
+	byName := map[string]*library.Decl{}
+	for _, d := range testDecls {
+		byName[d.Name] = d
+	}
+	return Env{
+		Resolve: func(name string) []string {
+			if _, ok := byName[name]; ok {
+				return []string{name}
+			}
+			return nil
+		},
+		Lookup: func(full string) (*library.Decl, bool) { d, ok := byName[full]; return d, ok },
+		Exact:  func(d *library.Decl) bool { return !inexact[d.Name] },
+	}
+}
+
+func check(t *testing.T, stub string, env Env) []Finding {
+	t.Helper()
+	s, err := leansrc.ParseStub(stub, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", stub, err)
+	}
+	return Check(s, env)
+}
+
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		stub string
+		want string // the findings' "text: message" joined by " | "; "" for none
+	}{
+		// a type applied as a function
+		{"theorem a (x : ℝ) (h : 0 ≤ x) : NNReal (x ^ 2) := by sorry", "NNReal (x ^ 2): function expected: `NNReal` is a type, it cannot be applied to an argument"},
+		{"theorem a (p : ℕ) : Infinite (Nat.Primes p) := by sorry", "(Nat.Primes p): function expected: `Nat.Primes` is a type, it cannot be applied to an argument"},
+		{"theorem a (x : ℝ) : Real x := by sorry", "Real x: function expected: `Real` is a type, it cannot be applied to an argument"},
+		{"theorem a (x : ℕ) : ℕ x := by sorry", "ℕ x: function expected: `ℕ` is a type, it cannot be applied to an argument"},
+		// too many arguments
+		{"theorem a (n : ℕ) : Nat.Prime n n := by sorry", "Nat.Prime n n: too many arguments: `Nat.Prime` takes 1 explicit argument, given 2"},
+		{"theorem a (x : ℝ) : Real.sqrt x x = x := by sorry", "Real.sqrt x x: too many arguments: `Real.sqrt` takes 1 explicit argument, given 2"},
+		{"theorem a (n : ℕ) : Nat.factorial n n = 1 := by sorry", "Nat.factorial n n: too many arguments: `Nat.factorial` takes 1 explicit argument, given 2"},
+		// a predicate or a theorem where a proposition is expected
+		{"theorem a (s : Set ℝ) (h : IsOpen) : IsOpen s := by sorry", "IsOpen: type expected: `IsOpen` is a function (it takes 1 explicit argument, given 0); it must be applied to its arguments"},
+		{"theorem a (G : Group) : True := by sorry", "Group: type expected: `Group` is a function (it takes 1 explicit argument, given 0); it must be applied to its arguments"},
+		{"theorem a (p : ℕ) (hp : Nat.prime_two) : p = 2 := by sorry", "Nat.prime_two: type expected: `Nat.prime_two` is a theorem, a proof and not a proposition"},
+		{"theorem a (p : ℕ) : Nat.Prime p ∧ Nat.prime_two := by sorry", "Nat.prime_two: type expected: `Nat.prime_two` is a theorem, a proof and not a proposition"},
+		// numeric types: no coercion down
+		{"theorem a (x : ℤ) (h : Nat.Prime x) : x > 1 := by sorry", "x: `Nat.Prime` expects a ℕ, but `x` is ℤ (no coercion ℤ → ℕ)"},
+		{"theorem a (x y : ℝ) : Nat.Prime (x + 2 * y) := by sorry", "(x + 2 * y): `Nat.Prime` expects a ℕ, but `(x + 2 * y)` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (n : ℤ) : Nat.factorial n > 0 := by sorry", "n: `Nat.factorial` expects a ℕ, but `n` is ℤ (no coercion ℤ → ℕ)"},
+		{"theorem a : ∀ x : ℚ, Nat.Prime x → x > 1 := by sorry", "x: `Nat.Prime` expects a ℕ, but `x` is ℚ (no coercion ℚ → ℕ)"},
+		{"theorem a (x : ℝ) : Nat.Prime (Real.sqrt x) := by sorry", "(Real.sqrt x): `Nat.Prime` expects a ℕ, but `(Real.sqrt x)` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (x : ℝ) : ((x : ℕ) : ℝ) = x := by sorry", "x: the ascription expects a ℕ, but `x` is ℝ (no coercion ℝ → ℕ)"},
+		// a name bound only later
+		{"theorem a (h : 0 < x) (x : ℝ) : 0 < x := by sorry", "x: unknown identifier `x`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)"},
+		{"theorem a (h : p.Prime) (p : ℕ) : 2 ≤ p := by sorry", "p.Prime: unknown identifier `p.Prime`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)"},
+
+		// well-typed near misses
+		{"theorem a (x : NNReal) : 0 ≤ x ^ 2 := by sorry", ""},
+		{"theorem a : Infinite Nat.Primes := by sorry", ""},
+		{"theorem a (p : Nat.Primes) : 2 ≤ (p : ℕ) := by sorry", ""},
+		{"theorem a (x : ℕ) (h : Nat.Prime (x + 1)) : Nat.Prime 7 := by sorry", ""},
+		{"theorem a (x : ℤ) (h : Prime x) : x ≠ 0 := by sorry", ""},
+		{"theorem a (x : ℤ) (h : Nat.Prime x.natAbs) : x ≠ 0 := by sorry", ""},
+		{"theorem a (x : ℤ) (h : Nat.Prime ↑x) : True := by sorry", ""},
+		{"theorem a (s : Set ℝ) (h : IsOpen s) : Even 2 := by sorry", ""},
+		{"theorem a (x : ℕ) : ((x : ℤ) : ℝ) = x := by sorry", ""},
+		{"theorem a (x : ℝ) : Nat.Prime 3 ∧ Real.sqrt 4 = 2 := by sorry", ""},
+		// unknowable: hidden section variables, optional arguments, named and
+		// explicit-mode arguments, locals applied, ambiguous or unknown names
+		{"theorem a (n : ℕ) : (Nat.divisors n).card = 2 := by sorry", ""},
+		{"theorem a (R : Type) (p : ℕ) : CharP R p := by sorry", ""},
+		{"theorem a (n : ℕ) : Opt n 3 := by sorry", ""},
+		{"theorem a (n : ℕ) : Nat.Prime (p := n) := by sorry", ""},
+		{"theorem a (n : ℕ) : @Nat.Prime n := by sorry", ""},
+		{"theorem a (f : ℕ → ℝ) : Nat.Prime (f 1) := by sorry", ""},
+		{"theorem a (x : ℝ) : Unknown.thing x x := by sorry", ""},
+		{"theorem a (x : ℝ) : ∃ y : ℕ, Nat.Prime y ∧ (y : ℝ) < x := by sorry", ""},
+		// a header variable and Type u are not later-bound names
+		{"theorem a (α : Type u) (s : Set α) : True := by sorry", ""},
+	} {
+		fs := check(t, tc.stub, testEnv())
+		var got []string
+		for _, f := range fs {
+			s, _ := leansrc.ParseStub(tc.stub, nil)
+			got = append(got, s.Text[f.Start:f.End]+": "+f.Message)
+		}
+		if g := strings.Join(got, " | "); g != tc.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, g, tc.want)
+		}
+	}
+}
+
+func TestAutoImplicitSilencesLaterBinders(t *testing.T) {
+	env := testEnv()
+	env.AutoImplicit = true
+	if fs := check(t, "theorem a (h : 0 < x) (x : ℝ) : 0 < x := by sorry", env); len(fs) != 0 {
+		t.Errorf("autoImplicit on: %v", fs)
+	}
+}
+
+func TestRetype(t *testing.T) {
+	for _, tc := range []struct{ stub, want string }{
+		{"theorem a (x : ℤ) (h : Nat.Prime x) : x > 1 := by sorry", "theorem a (x : ℕ) (h : Nat.Prime x) : x > 1 := by sorry"},
+		{"theorem a (n : ℝ) (h : 0 < n) : Nat.factorial n > 0 := by sorry", "theorem a (n : ℕ) (h : 0 < n) : Nat.factorial n > 0 := by sorry"},
+		// x - 1 truncates in ℕ: not safe
+		{"theorem a (x : ℤ) (h : Nat.Prime x) : x - 1 ≥ 0 := by sorry", ""},
+		// a group binder, a binop argument, a shadowing ∀, an ascription: not retyped
+		{"theorem a (x y : ℤ) (h : Nat.Prime x) : True := by sorry", ""},
+		{"theorem a (x : ℤ) (h : Nat.Prime (x + 1)) : True := by sorry", ""},
+		{"theorem a (x : ℤ) (h : Nat.Prime x) : ∀ x : ℤ, x = x := by sorry", ""},
+		{"theorem a (x : ℝ) : Real.sqrt (x : ℕ) = 1 := by sorry", ""},
+	} {
+		s, err := leansrc.ParseStub(tc.stub, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := Check(s, testEnv())
+		if len(fs) == 0 {
+			t.Fatalf("%s: no finding", tc.stub)
+		}
+		got, ok := Retype(s.Text, fs)
+		if !ok {
+			got = ""
+		}
+		if got != tc.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
+		}
+	}
+}
