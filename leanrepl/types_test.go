@@ -203,16 +203,7 @@ func TestTypesRepoStubs(t *testing.T) {
 	if len(stubs) < 20 {
 		t.Fatalf("only %d stubs found in the test data", len(stubs))
 	}
-	libs := map[string]*library.Library{}
-	ws, err := library.Discover(filepath.Join("..", "testdata", "workspace"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	small, err := library.Load(context.Background(), ws, library.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	libs["workspace"] = small
+	libs := map[string]*library.Library{"workspace": workspaceLibrary(t)}
 	if os.Getenv("DRIFT_MATHLIB") != "" {
 		mathlibNames(t)
 		libs["mathlib"] = mathlibLib
@@ -238,14 +229,7 @@ func TestTypesRepoStubs(t *testing.T) {
 // type finding that fails the report, leads its verdict, is one of its
 // findings and of its JSON, and that elab.Retype repairs.
 func TestTypeFindingsInReport(t *testing.T) {
-	ws, err := library.Discover(filepath.Join("..", "testdata", "workspace"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lib, err := library.Load(context.Background(), ws, library.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lib := workspaceLibrary(t)
 	c := NewChecker(CheckerConfig{Library: func() *library.Library { return lib }, Kinds: LibraryKinds(lib.Lookup)})
 	header := "import Minimath.Basic"
 	stub := "theorem odd_of_prime (p : ℤ) (h : Mm.Prime p) (h2 : p > 2) : p % 2 = 1 := by sorry"
@@ -349,4 +333,19 @@ func TestTypesMathlibSelf(t *testing.T) {
 		}
 	}
 	t.Logf("Mathlib theorems: %d checked, %d flagged", checked, flagged)
+}
+
+// workspaceLibrary loads the test workspace's library (testdata/workspace,
+// with its minimath package), which is not Mathlib.
+func workspaceLibrary(t *testing.T) *library.Library {
+	t.Helper()
+	ws, err := library.Discover(filepath.Join("..", "testdata", "workspace"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Load(context.Background(), ws, library.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lib
 }
