@@ -76,15 +76,15 @@ func TestCheck(t *testing.T) {
 		}
 	}
 	departs := map[string]string{
-		`{"name":"s","binders":[],"conclusion":"\\sum_{i=1}^n i"}`:                "LaTeX",
-		`{"name":"s","binders":[],"conclusion":"$x$ > 0"}`:                        "LaTeX",
-		`{"name":"s","binders":["(a : ℕ)"],"conclusion":"coprime a b"}`:           "`coprime`, outside the vocabulary",
-		`{"name":"s","binders":["[Fintype α]"],"conclusion":"a = a"}`:             "`Fintype`, outside the vocabulary",
-		`{"name":"s","binders":["a : ℕ"],"conclusion":"a = a"}`:                   "not bracketed",
-		`{"name":"s","binders":[],"conclusion":"∫ x, f x = 0"}`:                   "`∫`, outside the grammar",
+		`{"name":"s","binders":[],"conclusion":"\\sum_{i=1}^n i"}`:               "LaTeX",
+		`{"name":"s","binders":[],"conclusion":"$x$ > 0"}`:                       "LaTeX",
+		`{"name":"s","binders":["(a : ℕ)"],"conclusion":"coprime a b"}`:          "`coprime`, outside the vocabulary",
+		`{"name":"s","binders":["[Fintype α]"],"conclusion":"a = a"}`:            "`Fintype`, outside the vocabulary",
+		`{"name":"s","binders":["a : ℕ"],"conclusion":"a = a"}`:                  "not bracketed",
+		`{"name":"s","binders":[],"conclusion":"∫ x, f x = 0"}`:                  "`∫`, outside the grammar",
 		"```json\n{\"name\":\"s\",\"binders\":[],\"conclusion\":\"a = a\"}\n```": "not the grammar's one-line JSON",
-		`{"name":"s","binders":[],"conclusion":"a = a","theorem":"x"}`:            "not the grammar's one-line JSON",
-		`theorem s : a = a := by sorry`:                                           "not the grammar's one-line JSON",
+		`{"name":"s","binders":[],"conclusion":"a = a","theorem":"x"}`:           "not the grammar's one-line JSON",
+		`theorem s : a = a := by sorry`:                                          "not the grammar's one-line JSON",
 	}
 	for a, want := range departs {
 		p := v.Check(a)
