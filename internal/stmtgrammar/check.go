@@ -39,8 +39,10 @@ func (v *Vocabulary) Check(answer string) []string {
 		}
 	}
 	text := strings.TrimSpace(answer)
-	if strings.ContainsAny(text, "\\$") || strings.Contains(text, "_{") || strings.Contains(text, "^{") {
+	if latex(text) {
 		add("answer has LaTeX")
+	} else if strings.Contains(text, "\\") {
+		add("answer has a JSON escape (the grammar writes none)")
 	}
 	var a struct {
 		Name       *string   `json:"name"`
@@ -67,6 +69,19 @@ func (v *Vocabulary) Check(answer string) []string {
 	v.checkTerm(*a.Conclusion, add)
 	return out
 }
+
+// latex reports whether text has LaTeX: a dollar sign, a subscript or
+// superscript group, or a command (a backslash that JSON doubles before a
+// letter, or a common command after one; a single backslash before a
+// letter is otherwise a JSON escape such as \n or \u003e).
+func latex(text string) bool {
+	if strings.ContainsAny(text, "$") || strings.Contains(text, "_{") || strings.Contains(text, "^{") {
+		return true
+	}
+	return latexCommand.MatchString(text)
+}
+
+var latexCommand = regexp.MustCompile(`\\\\[a-zA-Z]|\\(sum|prod|frac|mathbb|mathrm|text|cdot|times|forall|exists|sqrt|le|ge|leq|geq|lt|gt|neq|ne|in|notin|mid|infty|subseteq|cup|cap|to|iff|land|lor|neg)\b`)
 
 // checkTerm reports the identifiers and symbols of a piece of Lean text
 // that the grammar does not have.

@@ -93,3 +93,18 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckEscapes(t *testing.T) {
+	v := New(nil)
+	for a, want := range map[string]string{
+		`{"name":"s","binders":[],"conclusion":"a \u003e b"}`:       "JSON escape",
+		`{"name":"s","binders":[],"conclusion":"\\frac{a}{b} = c"}`: "LaTeX",
+		"```lean\ntheorem s : \\sum i = 0 := by sorry\n```":         "LaTeX",
+		`{"name":"s","binders":["(n : ℕ)"],"conclusion":"n ≥ 0"}`:   "",
+	} {
+		got := strings.Join(v.Check(a), "; ")
+		if want == "" && got != "" || !strings.Contains(got, want) {
+			t.Errorf("Check(%s) = %q, want %q", a, got, want)
+		}
+	}
+}
