@@ -25,6 +25,8 @@ type drawGroup struct {
 	withCtx bool
 	// seeds number the group's samples; the first is the request's seed.
 	seeds []int
+	// grammar constrains the answers (llm.Request.Grammar; "" for none).
+	grammar string
 }
 
 // sample is one drawn candidate, or why it is unusable.
@@ -33,6 +35,10 @@ type sample struct {
 	seed    int
 	stub    *Normalized
 	err     error
+	// answer is the model's text; grammar says it was asked for under
+	// the group's grammar (so that it should keep to it).
+	answer  string
+	grammar bool
 }
 
 // drawCandidates draws every group's candidates: a group is one request for
@@ -94,7 +100,7 @@ func (pl *Pipeline) drawGroup(ctx context.Context, act *llm.Action, g drawGroup,
 	}
 	seed := g.seeds[0]
 	r := pl.request(llm.StageFormalize, g.msgs, formalizeSchema, temp, &seed)
-	r.N = len(g.seeds)
+	r.N, r.Grammar = len(g.seeds), g.grammar
 	ans, err := act.Complete(ctx, r)
 	if err != nil {
 		for i := range samples {
@@ -106,6 +112,7 @@ func (pl *Pipeline) drawGroup(ctx context.Context, act *llm.Action, g drawGroup,
 	for i, text := range ans.Texts {
 		if i < len(samples) {
 			samples[i].stub, samples[i].err = parse(text)
+			samples[i].answer, samples[i].grammar = text, ans.Grammar
 		}
 	}
 	finished(min(len(ans.Texts), len(samples)))
@@ -116,9 +123,12 @@ func (pl *Pipeline) drawGroup(ctx context.Context, act *llm.Action, g drawGroup,
 		go func() {
 			defer wg.Done()
 			seed := rest[i].seed
-			ans, err := act.Complete(ctx, pl.request(llm.StageFormalize, g.msgs, formalizeSchema, temp, &seed))
+			r := pl.request(llm.StageFormalize, g.msgs, formalizeSchema, temp, &seed)
+			r.Grammar = g.grammar
+			ans, err := act.Complete(ctx, r)
 			if err == nil {
 				rest[i].stub, rest[i].err = parse(ans.Text)
+				rest[i].answer, rest[i].grammar = ans.Text, ans.Grammar
 			} else {
 				rest[i].err = err
 			}

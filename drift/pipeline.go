@@ -263,6 +263,9 @@ type Result struct {
 	// FormalizePrompt is the user message of the with-context Formalize
 	// prompt, for inspection.
 	FormalizePrompt string
+	// Grammar reports the constrained decoding of Formalize (nil when the
+	// client sends no grammar); see GrammarReport.NotApplied.
+	Grammar *GrammarReport
 }
 
 // MaxStatementBytes bounds the informal statement of one request.
@@ -473,8 +476,12 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 		}
 		groups = append(groups, g)
 	}
+	grammar := pl.formalizeGrammar(decls, ill.Theorems)
 	left, asked := max(act.Remaining(), 0), 0
 	for i := range groups {
+		if grammar != nil {
+			groups[i].grammar = grammar.text
+		}
 		asked += len(groups[i].seeds)
 		groups[i].seeds = groups[i].seeds[:min(len(groups[i].seeds), left)]
 		left -= len(groups[i].seeds)
@@ -494,6 +501,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	grammar.record(res, samples)
 
 	// Deduplicate by statement, counting agreement.
 	byStmt := map[string]*Candidate{}

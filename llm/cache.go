@@ -20,7 +20,7 @@ type cache struct{ dir string }
 // cacheVersion changes when the cache entry format changes.
 const cacheVersion = "drift-llm-cache-v1"
 
-func cacheKey(req openai.ChatCompletionRequest) string {
+func cacheKey(req openai.ChatCompletionRequest, extra map[string]any) string {
 	keyed := struct {
 		V           string
 		Model       string
@@ -30,8 +30,9 @@ func cacheKey(req openai.ChatCompletionRequest) string {
 		Messages    []openai.ChatCompletionMessage
 		Format      *openai.ChatCompletionResponseFormat `json:",omitempty"`
 		N           int                                  `json:",omitempty"`
+		Extra       map[string]any                       `json:",omitempty"`
 		//lint:ignore SA1019 the cache key covers the field the request sets
-	}{cacheVersion, req.Model, req.Temperature, req.Seed, req.MaxTokens, req.Messages, req.ResponseFormat, req.N}
+	}{cacheVersion, req.Model, req.Temperature, req.Seed, req.MaxTokens, req.Messages, req.ResponseFormat, req.N, extra}
 	b, _ := json.Marshal(keyed)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

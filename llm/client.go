@@ -64,6 +64,15 @@ type Request struct {
 	// without it, and the client stops sending it (Response.Structured tells
 	// which happened).
 	Schema *Schema
+	// Grammar, when set, is an LLGuidance Lark grammar (starting with
+	// `%llguidance {}`) that the answer must follow, sent where the client
+	// is configured to send one (Config.Grammar: llama.cpp's `grammar`,
+	// vLLM's `structured_outputs.grammar`) instead of Schema's
+	// response_format; elsewhere Schema is sent as without it.
+	// Response.Grammar tells whether it was sent: a server that cannot
+	// load a grammar still answers, unconstrained, so the caller checks
+	// the answer.
+	Grammar string
 }
 
 // Schema is a JSON schema for structured output.
@@ -87,7 +96,10 @@ type Response struct {
 	Cached bool
 	// Structured is true when the request carried Request.Schema, so that the
 	// text should be JSON matching it.
-	Structured   bool
+	Structured bool
+	// Grammar is true when the request's Grammar was sent, so that the
+	// text should follow it (when the server could load it).
+	Grammar      bool
 	PromptTokens int
 	// CachedPromptTokens is the part of the prompt the server served from
 	// its prompt cache (0 when it does not say).
@@ -257,13 +269,14 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 	for _, m := range req.Messages {
 		creq.Messages = append(creq.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
 	}
-	if req.Schema != nil && !c.cfg.NoStructured && !c.noSchema.Load() {
+	extra := c.grammarBody(req.Grammar)
+	if req.Schema != nil && extra == nil && !c.cfg.NoStructured && !c.noSchema.Load() {
 		creq.ResponseFormat = &openai.ChatCompletionResponseFormat{
 			Type:       openai.ChatCompletionResponseFormatTypeJSONSchema,
 			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: req.Schema.Name, Schema: req.Schema.JSON, Strict: true},
 		}
 	}
-	key := cacheKey(creq)
+	key := cacheKey(creq, extra)
 	if c.cache != nil {
 		if r, ok := c.cache.get(key); ok {
 			a.mu.Lock()
@@ -271,7 +284,7 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 			a.usage.record(Call{Stage: req.Stage, Answers: len(r.Texts), CacheHit: true})
 			a.mu.Unlock()
 			r.Cached = true
-			r.Structured = creq.ResponseFormat != nil
+			r.Structured, r.Grammar = creq.ResponseFormat != nil, extra != nil
 			if c.cfg.Observe != nil {
 				c.cfg.Observe(req, r)
 			}
@@ -296,7 +309,7 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 	charged := max(creq.N, 1)
 	a.used += charged
 	a.mu.Unlock()
-	key = cacheKey(creq)
+	key = cacheKey(creq, extra)
 
 	select {
 	case c.sem <- struct{}{}:
@@ -310,6 +323,9 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 	ctx = withAttemptCounter(ctx, &attempts)
 	cctx, cancel := context.WithTimeoutCause(ctx, c.cfg.Timeout, ErrTimeout)
 	defer cancel()
+	if extra != nil {
+		cctx = withExtraBody(cctx, extra)
+	}
 	var resp *Response
 	var err error
 	send := func(creq openai.ChatCompletionRequest) (*Response, error) {
@@ -335,7 +351,7 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 			c.cfg.Logf("llm: the server refused response_format (%v); structured output off", c.clean(req.Stage, err))
 		}
 		creq.ResponseFormat = nil
-		key = cacheKey(creq)
+		key = cacheKey(creq, extra)
 		resp, err = send(creq)
 	}
 	if creq.ResponseFormat != nil && err != nil && outputUnparsed(err.Error()) {
@@ -370,7 +386,7 @@ func (a *Action) Complete(ctx context.Context, req Request) (*Response, error) {
 		return nil, a.fail(req.Stage, err)
 	}
 	resp.Model = model
-	resp.Structured = creq.ResponseFormat != nil
+	resp.Structured, resp.Grammar = creq.ResponseFormat != nil, extra != nil
 	a.mu.Lock()
 	a.used -= max(charged-len(resp.Texts), 0)
 	a.usage.Calls++

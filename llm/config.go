@@ -75,6 +75,10 @@ type Config struct {
 	// NoStructured never sends response_format, even for requests with a
 	// Schema (their prompts also describe the format in words).
 	NoStructured bool
+	// Grammar is how the server takes a request's Grammar:
+	// GrammarLlamaCpp, GrammarVLLM, or "" (it does not: requests with a
+	// Grammar are sent with their Schema as without one).
+	Grammar string
 	// Endpoint, used when BaseURL is empty, supplies the base URL at request
 	// time: a server started on first use (the local model, llm/local).
 	Endpoint Endpoint

@@ -37,6 +37,10 @@ var baseBackoff = 500 * time.Millisecond
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	counter, _ := ctx.Value(attemptKey{}).(*int)
+	req, err := mergeExtraBody(req)
+	if err != nil {
+		return nil, err
+	}
 
 	for attempt := 0; ; attempt++ {
 		r := req

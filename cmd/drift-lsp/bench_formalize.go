@@ -90,6 +90,9 @@ type benchRow struct {
 	// "undecided"; "" without a reference or a well-formed stub).
 	Equal  bool   `json:"equal"`
 	Versus string `json:"versus,omitempty"`
+	// Grammar reports Formalize's constrained decoding (absent when no
+	// grammar was sent), with whether it was in force (not_applied).
+	Grammar *drift.GrammarReport `json:"grammar,omitempty"`
 }
 
 // benchSummary aggregates the rows of one configuration.
@@ -265,7 +268,7 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 					row.Repairs += res.Repair.Attempts
 				}
 				row.SubQueries = len(res.SubQueries)
-				row.Stub = res.Stub
+				row.Stub, row.Grammar = res.Stub, res.Grammar
 			}
 			if ctx.Err() != nil {
 				break

@@ -203,6 +203,7 @@ type formalizeJSON struct {
 	Coverage          float64              `json:"coverage"`
 	Candidates        []candidateJSON      `json:"candidates"`
 	Repair            *drift.RepairInfo    `json:"repair"`
+	Grammar           *drift.GrammarReport `json:"grammar"`
 	Warnings          []string             `json:"warnings"`
 	Usage             llm.Usage            `json:"usage"`
 	Calls             []llm.Call           `json:"calls"`
@@ -249,7 +250,7 @@ func jsonResult(res *drift.Result, d time.Duration) formalizeJSON {
 	out := formalizeJSON{Statement: res.Statement, Name: res.Name, Stub: res.Stub, Passed: res.Report != nil && res.Report.Passed(),
 		Report: res.Report, Opens: orEmpty(res.Opens), SubQueries: []subQueryJSON{}, Premises: []premiseJSON{}, Proposed: orEmpty(res.Proposed),
 		HallucinationRate: res.HallucinationRate, Illustrative: []illusJSON{}, Coverage: res.Illustration.Coverage,
-		Candidates: []candidateJSON{}, Repair: res.Repair, Warnings: orEmpty(res.Warnings), Usage: res.Usage, Calls: orEmpty(res.Usage.Log), Seconds: d.Seconds()}
+		Candidates: []candidateJSON{}, Repair: res.Repair, Grammar: res.Grammar, Warnings: orEmpty(res.Warnings), Usage: res.Usage, Calls: orEmpty(res.Usage.Log), Seconds: d.Seconds()}
 	if r := res.Report; r != nil {
 		rj := r.JSON()
 		out.Refuted, out.Counterexample, out.Verdict = rj.Refuted, rj.Counterexample, rj.Verdict
@@ -345,6 +346,13 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 	}
 	if r := res.Repair; r != nil {
 		fmt.Fprintf(w, "\nRepair: %d attempt(s), fixed %v (stopped: %s)\n", r.Attempts, r.Fixed, r.Stop)
+	}
+	if g := res.Grammar; g != nil {
+		fmt.Fprintf(w, "\nGrammar: %d answers constrained by a grammar of %d names (%d bytes)", g.Answers, g.Names, g.Bytes)
+		if g.NotApplied != "" {
+			fmt.Fprintf(w, "; %s", g.NotApplied)
+		}
+		fmt.Fprintln(w)
 	}
 	for _, wmsg := range res.Warnings {
 		fmt.Fprintf(w, "\nwarning: %s", wmsg)

@@ -88,6 +88,7 @@ func TestJSONGolden(t *testing.T) {
 	t.Setenv("DRIFT_LLM_BASE_URL", srv.URL)
 	t.Setenv("DRIFT_LLM_MODEL", "fake")
 	t.Setenv("DRIFT_LLM_CACHE", "off")
+	t.Setenv("DRIFT_LLM_GRAMMAR", "llama.cpp") // Formalize's grammar report, as with the local model
 	root := []string{"--root", ws, "--cache", ""}
 	cases := []struct {
 		name  string

@@ -76,7 +76,24 @@ func ModelSetup(s settings.Settings, logf func(string, ...any), srv *local.Serve
 	if cfg.Endpoint == nil {
 		srv = nil
 	}
+	cfg.Grammar = grammarDialect(s.LLM.Grammar, cfg.Endpoint != nil)
 	return cfg, srv, nil
+}
+
+// grammarDialect resolves the llm.grammar setting: auto sends the grammar
+// to the bundled local model (llama.cpp's server, always able to) and to
+// no endpoint (whether one takes a grammar, and in which field, is not
+// something a client can ask).
+func grammarDialect(setting string, localModel bool) string {
+	switch setting {
+	case llm.GrammarLlamaCpp, llm.GrammarVLLM:
+		return setting
+	case "", "auto":
+		if localModel {
+			return llm.GrammarLlamaCpp
+		}
+	}
+	return ""
 }
 
 // localModel points cfg, when it names no endpoint, at the bundled local

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/drift-lsp/drift-lsp/internal/settings"
+	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/lsp"
 )
 
@@ -103,6 +104,46 @@ func TestNewModelLocal(t *testing.T) {
 			off.LLM.Local = "off"
 			if c3, srv3, err := NewModel(off, nil, srv); !errors.Is(err, lsp.ErrNoModel) || c3 != nil || srv3 != nil {
 				t.Fatalf("turned off: %v %v %v", c3, srv3, err)
+			}
+		})
+	}
+}
+
+// TestGrammarSetting resolves llm.grammar (editor → DRIFT_LLM_GRAMMAR →
+// auto) into the client's dialect: auto is llama.cpp's grammar with the
+// local model and none with an endpoint; a named dialect holds for both.
+func TestGrammarSetting(t *testing.T) {
+	installed := fakeLocalInstall(t)
+	endpoint := `{"llm": {"baseUrl": "http://127.0.0.1:1/v1", "model": "m"}}`
+	tests := []struct {
+		name   string
+		env    string // DRIFT_LLM_GRAMMAR
+		editor string
+		want   string
+	}{
+		{"local model, default", "", `{}`, llm.GrammarLlamaCpp},
+		{"endpoint, default", "", endpoint, ""},
+		{"endpoint named vllm in the environment", "vllm", endpoint, llm.GrammarVLLM},
+		{"endpoint named llama.cpp in the editor", "", `{"llm": {"baseUrl": "http://127.0.0.1:1/v1", "model": "m", "grammar": "llama.cpp"}}`, llm.GrammarLlamaCpp},
+		{"local model, off in the editor", "vllm", `{"llm": {"grammar": "off"}}`, ""},
+		{"an unknown word is auto", "gbnf", `{}`, llm.GrammarLlamaCpp},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{"DRIFT_LOCAL_LLM_DIR": installed, "DRIFT_LLM_GRAMMAR": tc.env}
+			s, err := settings.FromEnv(func(k string) string { return env[k] }).Overlay([]byte(tc.editor))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, srv, err := NewModel(s, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if srv != nil {
+				defer srv.Close()
+			}
+			if got := c.Config().Grammar; got != tc.want {
+				t.Errorf("grammar dialect %q, want %q", got, tc.want)
 			}
 		})
 	}

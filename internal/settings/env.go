@@ -31,6 +31,7 @@ var Vars = []Var{
 	{"DRIFT_LLM_BASE_URL", "llm.baseUrl", "OpenAI-compatible endpoint base, e.g. `http://127.0.0.1:8080/v1`; unset: the bundled local model when installed, else no model.", str(func(s *Settings) *string { return &s.LLM.BaseURL })},
 	{"DRIFT_LLM_MODEL", "llm.model", "Model name sent with every request.", str(func(s *Settings) *string { return &s.LLM.Model })},
 	{"DRIFT_LLM_API_KEY_ENV", "llm.apiKeyEnv", "NAME of the variable holding the API key (default `OPENAI_API_KEY`); the key is never a setting, never logged.", str(func(s *Settings) *string { return &s.LLM.APIKeyEnv })},
+	{"DRIFT_LLM_GRAMMAR", "llm.grammar", "How Formalize constrains the model to the grammar of a Lean statement (no LaTeX, names from the retrieved vocabulary): `auto` (default: the bundled local model, through llama.cpp's `grammar`; no endpoint), `llama.cpp`, `vllm` (`structured_outputs`) or `off`.", str(func(s *Settings) *string { return &s.LLM.Grammar })},
 	{"DRIFT_LLM_LOCAL", "llm.local", "`auto` (default) or `off`: the bundled local model when no endpoint is set.", str(func(s *Settings) *string { return &s.LLM.Local })},
 	{"DRIFT_LLM_MODEL_DECOMPOSE", "", "Model of the decompose stage (default DRIFT_LLM_MODEL); likewise the next five.", stage("decompose")},
 	{"DRIFT_LLM_MODEL_PROPOSE", "", "Model of the propose stage.", stage("propose")},

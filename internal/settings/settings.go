@@ -64,6 +64,12 @@ type LLM struct {
 	// Local is "auto" (start the bundled local model when no endpoint is
 	// set and it is installed; the default) or "off" (never).
 	Local string `json:"local"`
+	// Grammar is how Formalize's requests carry the grammar of a Lean
+	// statement (internal/stmtgrammar): "auto" (llama.cpp's `grammar` with
+	// the bundled local model, none with an endpoint; the default),
+	// "llama.cpp" (an endpoint that is llama.cpp's server), "vllm"
+	// (vLLM's structured_outputs) or "off" (the JSON schema only).
+	Grammar string `json:"grammar"`
 	// StageModels overrides Model per pipeline stage.
 	StageModels map[string]string `json:"-"`
 	// Timeout bounds one call (0: the client's default).
@@ -175,7 +181,7 @@ const DefaultAPIKeyEnv = "OPENAI_API_KEY"
 // Default returns the built-in defaults.
 func Default() Settings {
 	return Settings{
-		LLM:       LLM{APIKeyEnv: DefaultAPIKeyEnv, Local: "auto", Retries: -1},
+		LLM:       LLM{APIKeyEnv: DefaultAPIKeyEnv, Local: "auto", Grammar: "auto", Retries: -1},
 		Embedding: Embedding{Provider: "auto"},
 		REPL:      REPL{TimeoutSeconds: 60, PoolSize: 1, MemoryMB: 8192},
 		Pipeline:  Pipeline{SubQueries: "top1", K: DefaultK, M: DefaultM, Samples: DefaultSamples, RepairBudget: 4},
@@ -287,6 +293,7 @@ type wordRule struct {
 // wordRules are the choices of the settings that are one of a few words.
 var wordRules = []wordRule{
 	{"llm.local", func(s *Settings) *string { return &s.LLM.Local }, []string{"auto", "off"}, true},
+	{"llm.grammar", func(s *Settings) *string { return &s.LLM.Grammar }, []string{"auto", "llama.cpp", "vllm", "off"}, true},
 	{"embedding.provider", func(s *Settings) *string { return &s.Embedding.Provider }, []string{"auto", "use-lite", "bert", "openai", "none"}, true},
 	{"pipeline.subQueries", func(s *Settings) *string { return &s.Pipeline.SubQueries }, []string{"top1", "topk"}, true},
 	{"log.level", func(s *Settings) *string { return &s.Log.Level }, []string{"error", "warn", "info", "debug"}, true},

@@ -32,7 +32,17 @@ type Request struct {
 	Stream    bool `json:"stream"`
 	// ResponseFormat is the structured-output request, if any.
 	ResponseFormat *ResponseFormat `json:"response_format"`
-	Authorization  string          `json:"-"`
+	// Grammar is llama.cpp's per-request grammar, StructuredOutputs vLLM's.
+	Grammar           string             `json:"grammar"`
+	StructuredOutputs *StructuredOutputs `json:"structured_outputs"`
+	Authorization     string             `json:"-"`
+	// Body is the request body's top-level fields as sent.
+	Body map[string]json.RawMessage `json:"-"`
+}
+
+// StructuredOutputs is vLLM's structured_outputs field.
+type StructuredOutputs struct {
+	Grammar string `json:"grammar"`
 }
 
 // ResponseFormat is a request's response_format.
@@ -213,6 +223,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Authorization = r.Header.Get("Authorization")
+	_ = json.Unmarshal(body, &req.Body)
 	switch {
 	case req.Model == "":
 		s.shapeError(w, "no model")

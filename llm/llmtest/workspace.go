@@ -86,12 +86,14 @@ var templates = []template{
 // concepts), Informalize with a one-sentence description and the
 // back-translation with the concepts and numbers of the stub.
 //
-// A request with a json_schema response format (structured output) gets the
-// same content as JSON of drift's schemas, as a server constraining its
-// decoding to them would give.
+// A request with a json_schema response format (structured output), or
+// with a grammar (llama.cpp's grammar, vLLM's structured_outputs: drift
+// sends Formalize's JSON answer as one), gets the same content as JSON of
+// drift's schemas, as a server constraining its decoding to them would
+// give.
 func Workspace() Responder {
 	return func(_ int, req Request) Reply {
-		structured := req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema"
+		structured := req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema" || req.Grammar != "" || req.StructuredOutputs != nil
 		switch StageOf(req) {
 		case llm.StageDecompose:
 			return Reply{Text: decomposeAnswer(lastUser(req, "Statement:"), structured)}
@@ -255,8 +257,17 @@ func stubJSON(stub string) string {
 			break
 		}
 	}
-	b, _ := json.Marshal(map[string]any{"name": name, "binders": append([]string{}, binders...), "conclusion": concl})
-	return string(b)
+	// In the schema's order and with no escapes, as a server constrained
+	// to drift's grammar writes it (the grammar has no backslash).
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(struct {
+		Name       string   `json:"name"`
+		Binders    []string `json:"binders"`
+		Conclusion string   `json:"conclusion"`
+	}{name, append([]string{}, binders...), concl})
+	return strings.TrimSpace(b.String())
 }
 
 // assembled builds a stub from the predicates found: every concept but the
