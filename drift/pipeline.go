@@ -60,6 +60,10 @@ type Params struct {
 	// NoNameRepair keeps candidates with unknown names as drawn instead of
 	// giving them the library's namespaced names (RepairNames, no model).
 	NoNameRepair bool
+	// NoConditionRepair keeps candidates that omit a numeral comparison of
+	// the statement as drawn instead of adding it as a hypothesis
+	// (AddOmittedConditions, no model).
+	NoConditionRepair bool
 	// RepairBudget is the number of repair attempts (Aria's loop, the
 	// repair stage) on the chosen candidate when it fails Lean or names an
 	// unknown constant; 0 disables repair (default), at most MaxRepairBudget.
@@ -252,6 +256,10 @@ type Result struct {
 	// NameRepairs counts candidates whose unknown names were given the
 	// library's namespaced names (no model involved).
 	NameRepairs int
+	// ConditionRepairs counts candidates given a hypothesis their
+	// statement's omitted comparison asks for (AddOmittedConditions; no
+	// model involved).
+	ConditionRepairs int
 	// Warnings record degraded stages (e.g. Decompose gave no \boxed{}).
 	Warnings []string
 	Usage    llm.Usage
@@ -539,6 +547,9 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 			}
 			if !pl.p.NoNameRepair && len(rep.Unknown) > 0 && pl.repairNames(ctx, res, c, strings.TrimSpace(header)) {
 				res.NameRepairs++
+			}
+			if !pl.p.NoConditionRepair && pl.fixOmissions(ctx, res, c, strings.TrimSpace(header)) {
+				res.ConditionRepairs++
 			}
 		}
 	}

@@ -289,3 +289,34 @@ func BenchmarkCheck(b *testing.B) {
 		i++
 	}
 }
+
+// TestConditionSubject: an omitted comparison carries its bound and what
+// it is said of, for drift's deterministic repair.
+func TestConditionSubject(t *testing.T) {
+	for _, c := range []struct {
+		statement, phrase, rel, value, noun string
+		vars                                []string
+	}{
+		{"Every prime number greater than 2 is odd.", "greater than 2", ">", "2", "prime number", nil},
+		{"If $n$ is at least 3, then n! is even.", "at least 3", "≥", "3", "", []string{"n"}},
+		{"For positive integers $x$ and $y$, x + y > 1.", "positive", ">", "0", "integers", []string{"x", "y"}},
+		{"If $x$ and $y$ are positive, then x y is positive.", "positive", ">", "0", "", []string{"x", "y"}},
+		{"Let $n > 2$ be an integer. Then n ^ 2 > 4.", "n > 2", ">", "2", "", []string{"n"}},
+		{"Every nonzero real number has a reciprocal.", "nonzero", "≠", "0", "real number", nil},
+	} {
+		res := Check(c.statement, "(z : ℕ) : True", nil)
+		var got *Condition
+		for i := range res.Conditions {
+			if res.Conditions[i].Phrase == c.phrase {
+				got = &res.Conditions[i]
+			}
+		}
+		if got == nil || got.Bound == nil {
+			t.Errorf("%q: no comparison %q in %+v", c.statement, c.phrase, res.Conditions)
+			continue
+		}
+		if got.Bound.Rel != c.rel || got.Bound.Value != c.value || got.Subject.Noun != c.noun || !slices.Equal(got.Subject.Vars, c.vars) {
+			t.Errorf("%q: %s %s of %+v, want %s %s of %q %v", c.statement, got.Bound.Rel, got.Bound.Value, got.Subject, c.rel, c.value, c.noun, c.vars)
+		}
+	}
+}
