@@ -83,7 +83,14 @@ func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result) (string, [
 				break
 			}
 		}
+		stated := map[string]bool{}
+		for _, b := range parsed.Binders {
+			stated[strings.Join(strings.Fields(b.Type), " ")] = true
+		}
 		for _, v := range vars {
+			if stated[comparison(v, c.Bound)] || stated[mirrored(v, c.Bound)] {
+				continue // said of a, b and c, stated of a and b
+			}
 			h := freshName("h"+v, used)
 			used[h] = true
 			prop := comparison(v, c.Bound)
@@ -183,6 +190,22 @@ func comparison(v string, b *coverage.Bound) string {
 		return b.Value + " ≤ " + v
 	}
 	return v + " " + b.Rel + " " + b.Value
+}
+
+// mirrored states v Rel Value with the sides the other way round (v > 2,
+// 0 < v for v ≠ 0's mirror 0 ≠ v).
+func mirrored(v string, b *coverage.Bound) string {
+	switch b.Rel {
+	case ">":
+		return v + " > " + b.Value
+	case "≥":
+		return v + " ≥ " + b.Value
+	case "<":
+		return b.Value + " > " + v
+	case "≤":
+		return b.Value + " ≥ " + v
+	}
+	return b.Value + " " + b.Rel + " " + v
 }
 
 // freshName returns base, or base with a prime or a subscript, whichever

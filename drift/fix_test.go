@@ -35,6 +35,10 @@ func TestAddOmittedConditions(t *testing.T) {
 		{"A nonzero real number times its inverse is 1.",
 			"theorem t (x : ℝ) : x * x⁻¹ = 1 := by sorry",
 			"theorem t (x : ℝ) (hx : x ≠ 0) : x * x⁻¹ = 1 := by sorry"},
+		// said of three, stated of two
+		{"For positive reals $a$, $b$ and $c$, show that $(a+b)(b+c)(c+a) \\geq 8abc$.",
+			"theorem t (a b c : ℝ) (ha : 0 < a) (hb : b > 0) : (a + b) * (b + c) * (c + a) ≥ 8 * a * b * c := by sorry",
+			"theorem t (a b c : ℝ) (ha : 0 < a) (hb : b > 0) (hc : 0 < c) : (a + b) * (b + c) * (c + a) ≥ 8 * a * b * c := by sorry"},
 		// ambiguous: two integers, nothing applied to either
 		{"Every integer greater than 2 is the sum of two integers.",
 			"theorem t (m n : ℤ) : m + n = m + n := by sorry", ""},
