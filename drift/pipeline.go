@@ -61,6 +61,10 @@ type Params struct {
 	// NoNameRepair keeps candidates with unknown names as drawn instead of
 	// giving them the library's namespaced names (RepairNames, no model).
 	NoNameRepair bool
+	// NoConditionRepair keeps candidates that omit a numeral comparison of
+	// the statement as drawn instead of adding it as a hypothesis
+	// (AddOmittedConditions, no model).
+	NoConditionRepair bool
 	// RepairBudget is the number of repair attempts (Aria's loop, the
 	// repair stage) on the chosen candidate when it fails Lean or names an
 	// unknown constant; 0 disables repair (default), at most MaxRepairBudget.
@@ -257,6 +261,10 @@ type Result struct {
 	// numeric type a signature demands (elab.Retype) with fewer type
 	// findings after.
 	TypeRepairs int
+	// ConditionRepairs counts candidates given a hypothesis their
+	// statement's omitted comparison asks for (AddOmittedConditions; no
+	// model involved).
+	ConditionRepairs int
 	// Warnings record degraded stages (e.g. Decompose gave no \boxed{}).
 	Warnings []string
 	Usage    llm.Usage
@@ -555,6 +563,9 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 			}
 			if len(c.Check.Types) > 0 && pl.repairTypes(ctx, res, c, strings.TrimSpace(header)) {
 				res.TypeRepairs++
+			}
+			if !pl.p.NoConditionRepair && pl.fixOmissions(ctx, res, c, strings.TrimSpace(header)) {
+				res.ConditionRepairs++
 			}
 		}
 	}

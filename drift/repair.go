@@ -14,16 +14,17 @@ import (
 // after the chosen candidate's check.
 const MaxRepairBudget = 16
 
-const repairSystem = `You are an expert in Lean 4 and its mathematical library. A theorem STATEMENT written for the informal statement below does not check. Correct the statement so that it type-checks against the workspace's library while keeping its meaning; do not prove it. Replace invented names by existing ones (use the suggestions and the library declarations listed). Keep the theorem name, end with ":= by sorry", and answer with a single ` + "```lean" + ` code block containing only the theorem.`
+const repairSystem = `You are an expert in Lean 4 and its mathematical library. A theorem STATEMENT written for the informal statement below fails a check: Lean rejects it, it names constants the library lacks, a counterexample shows it false, or it leaves out a condition the informal statement states. Correct the statement so that it says exactly what the informal statement says and type-checks against the workspace's library; do not prove it. Replace invented names by existing ones (use the suggestions and the library declarations listed); against a counterexample or an omission, state the informal statement's hypotheses and conclusion as it writes them. Keep the theorem name, end with ":= by sorry", and answer with a single ` + "```lean" + ` code block containing only the theorem.`
 
 // RepairInfo summarises the repair stage on the chosen candidate.
 type RepairInfo struct {
 	// Attempts is the number of repaired candidates checked.
 	Attempts int `json:"attempts"`
-	// Fixed tells whether the last attempt passed every check that ran.
+	// Fixed tells whether an attempt passed every check that ran.
 	Fixed bool `json:"fixed"`
 	// Stop says why the stage ended: "passed", "budget", "model error: …",
-	// "cancelled".
+	// "cancelled". With "budget" the best attempt may still have replaced
+	// the chosen candidate, when its checks ranked it higher.
 	Stop string `json:"stop"`
 }
 
@@ -37,6 +38,9 @@ type repairRequest struct {
 	problems                []leanrepl.Finding
 	retrieved               []string
 	previous                []string
+	// counterexample is the falsifier's assignment when the stub is
+	// refuted ("" otherwise, or when it has no variables).
+	counterexample string
 }
 
 // needsRepair reports whether a usable candidate failed a check that repair
@@ -47,16 +51,19 @@ func needsRepair(r *leanrepl.Report) bool {
 }
 
 // repair is the repair stage (Aria): while the chosen candidate fails, it
-// asks the model for a corrected statement, normalises the answer and
+// asks the model for a corrected statement, quoting every finding of the
+// last attempt's report (Lean's errors, unknown names, the counterexample,
+// the omitted conditions, and any other code), normalises the answer and
 // checks it again, until a candidate passes, the budget is spent or ctx
-// ends. It returns the repaired candidate when one passed (nil otherwise)
-// and an error only when ctx ended.
+// ends. It returns the best attempt that the checks rank strictly above
+// best (checkedBetter; nil when none) and an error only when ctx ended.
 func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, best *Candidate, header string, report progress.Func) (*Candidate, error) {
 	budget := min(pl.p.RepairBudget, act.Remaining())
 	info := &RepairInfo{Stop: "budget"}
 	res.Repair = info
 	stub, rep := best.Stub, best.Check
 	var previous []string
+	var kept *Candidate
 	report(progress.Event{Stage: StageRepair, Message: "Repairing the best candidate…", Total: budget})
 	for n := 1; n <= budget; n++ {
 		if ctx.Err() != nil {
@@ -64,6 +71,9 @@ func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, be
 		}
 		req := repairRequest{statement: res.Statement, header: header, stub: stub, attempt: n,
 			problems: rep.Findings(), previous: append([]string(nil), previous...)}
+		if rep.Refuted() && rep.Falsifier != nil {
+			req.counterexample = rep.Falsifier.Counterexample
+		}
 		req.retrieved = pl.retrieveFor(ctx, req.problems)
 		ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageRepair, Messages: repairMessages(req), Temperature: 0.2})
 		if err != nil {
@@ -71,7 +81,7 @@ func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, be
 				return nil, ctx.Err()
 			}
 			info.Stop = "model error: " + err.Error()
-			return nil, nil
+			return kept, nil
 		}
 		// An answer that does not normalise is checked as the model wrote
 		// it, so that the safety gate's reason reaches the next attempt.
@@ -88,25 +98,36 @@ func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, be
 				return nil, ctx.Err()
 			}
 			info.Stop = "checker failed: " + err.Error()
-			return nil, nil
+			return kept, nil
 		}
 		stub = rep.Stub
 		info.Attempts = n
+		c := &Candidate{
+			Stub:        stub,
+			Statement:   stub,
+			Notes:       []string{fmt.Sprintf("repaired from the best sampled candidate in %d attempt(s)", n)},
+			WithContext: best.WithContext,
+			Seeds:       best.Seeds,
+			Agreement:   1,
+			Check:       rep,
+			opens:       best.opens,
+		}
+		if !rep.GatePassed {
+			c.Error = "rejected by the safety gate: " + rep.GateReason
+		}
+		than := best
+		if kept != nil {
+			than = kept
+		}
+		if less, decided := checkedBetter(c, than, !pl.p.RankByForm); decided && less {
+			kept = c
+		}
 		if rep.Passed() {
 			info.Fixed, info.Stop = true, "passed"
-			return &Candidate{
-				Stub:        stub,
-				Statement:   stub,
-				Notes:       []string{fmt.Sprintf("repaired from the best sampled candidate in %d attempt(s)", n)},
-				WithContext: best.WithContext,
-				Seeds:       best.Seeds,
-				Agreement:   1,
-				Check:       rep,
-				opens:       best.opens,
-			}, nil
+			return kept, nil
 		}
 	}
-	return nil, nil
+	return kept, nil
 }
 
 // retrieveFor asks retrieval about every invented name of problems, once
@@ -169,10 +190,17 @@ func repairMessages(req repairRequest) []llm.Message {
 		if f.Category != "" {
 			kind = f.Category
 		}
+		msg := clip(oneLine(f.Message), maxDocChars)
+		switch f.Code {
+		case leanrepl.CodeRefuted:
+			msg = refutedProblem(req.counterexample, req.statement)
+		case leanrepl.CodeCoverage:
+			msg += fmt.Sprintf(": the informal statement says it (%q) and no hypothesis or conclusion of the statement states it", clip(oneLine(req.statement), maxDocChars))
+		}
 		if f.Line > 0 {
-			fmt.Fprintf(&b, "- line %d, column %d (%s): %s\n", f.Line, f.Column, kind, clip(oneLine(f.Message), maxDocChars))
+			fmt.Fprintf(&b, "- line %d, column %d (%s): %s\n", f.Line, f.Column, kind, msg)
 		} else {
-			fmt.Fprintf(&b, "- (%s): %s\n", kind, clip(oneLine(f.Message), maxDocChars))
+			fmt.Fprintf(&b, "- (%s): %s\n", kind, msg)
 		}
 	}
 	if len(req.retrieved) > 0 {
@@ -188,4 +216,18 @@ func repairMessages(req repairRequest) []llm.Message {
 		}
 	}
 	return []llm.Message{{Role: "system", Content: repairSystem}, {Role: "user", Content: b.String()}}
+}
+
+// refutedProblem quotes a counterexample for the repair prompt: "refuted:
+// m = 0, n = 0 satisfy every hypothesis and falsify the conclusion — the
+// informal statement says: …".
+func refutedProblem(counterexample, statement string) string {
+	said := fmt.Sprintf(" — the informal statement says: %q", clip(oneLine(statement), maxDocChars))
+	switch {
+	case counterexample == "":
+		return "refuted: the statement has no variables and is false as stated" + said
+	case strings.Contains(counterexample, ","):
+		return "refuted: " + counterexample + " satisfy every hypothesis and falsify the conclusion" + said
+	}
+	return "refuted: " + counterexample + " satisfies every hypothesis and falsifies the conclusion" + said
 }

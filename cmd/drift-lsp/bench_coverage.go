@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
@@ -39,6 +40,7 @@ func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
 	minif2f := fs.String("minif2f", "", "miniF2F informal and Lean 4 statement directories, comma-separated")
 	verbose := fs.Bool("v", false, "print the informal and formal statements of every flagged problem too")
 	misses := fs.Int("misses", 0, "print up to this many false variants that were not flagged")
+	words := fs.Bool("word-concepts", false, "also check as concepts the statement's words a sub-query would name ("+strings.Join(conceptWordList, ", ")+"), with no premise names, as the pipeline's retrieval would give them")
 	if err := parseNoArgs(fs, args); err != nil {
 		return flagExit(err)
 	}
@@ -73,14 +75,37 @@ func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
 		sets = append(sets, set{"minif2f", ps})
 	}
 	for _, s := range sets {
-		benchCoverageSet(stdout, s.name, s.problems, *verbose, *misses)
+		benchCoverageSet(stdout, s.name, s.problems, *verbose, *misses, *words)
 	}
 	return 0
 }
 
+// conceptWordList are the words of a statement --word-concepts checks as
+// concepts: those of the rules that a type ascription (natural, integer,
+// real, rational), x * x or x ^ 2 (square) and ∣ (divides) cover.
+var conceptWordList = []string{"square", "divides", "divisible", "natural", "integer", "real", "rational"}
+
+// wordConcepts are the concepts of statement by --word-concepts: each word
+// of conceptWordList it writes (or its plural), once, with no names.
+func wordConcepts(statement string) []coverage.Concept {
+	want := map[string]bool{}
+	for _, w := range conceptWordList {
+		want[w], want[w+"s"] = true, true
+	}
+	var out []coverage.Concept
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(statement, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if lw := strings.ToLower(w); want[lw] && !seen[strings.TrimSuffix(lw, "s")] {
+			seen[strings.TrimSuffix(lw, "s")] = true
+			out = append(out, coverage.Concept{Phrase: lw})
+		}
+	}
+	return out
+}
+
 // benchCoverageSet checks one set's references and variants and prints
 // the figures.
-func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verbose bool, misses int) {
+func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verbose bool, misses int, words bool) {
 	flagged, skipped, conds, covered := 0, 0, 0, 0
 	byKind := map[coverage.Kind]int{}
 	variants := map[string][2]int{} // kind → flagged, total
@@ -93,7 +118,11 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 			}
 			continue
 		}
-		res := coverage.Check(p.Informal, stmt, nil)
+		var concepts []coverage.Concept
+		if words {
+			concepts = wordConcepts(p.Informal)
+		}
+		res := coverage.Check(p.Informal, stmt, concepts)
 		conds += len(res.Conditions)
 		covered += res.Covered()
 		if fs := res.Findings(); len(fs) > 0 {
@@ -112,7 +141,7 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 			continue
 		}
 		for _, v := range falseVariants(stmt) {
-			r := coverage.Check(p.Informal, v.stmt, nil)
+			r := coverage.Check(p.Informal, v.stmt, concepts)
 			c := variants[v.kind]
 			c[1]++
 			if !r.Complete() {

@@ -36,24 +36,31 @@ type benchConfig struct {
 	About  string
 }
 
-// benchConfigs are the configurations, in table order. All draw one
-// candidate with context and none without (but the full+plain ones, which
-// add no-retrieval's candidate, as the default pipeline does), and skip
-// Propose (but full+plain+propose, the default pipeline's stages), to keep
-// the number of calls of a slow local model low;
+// benchConfigs are the configurations, in table order, over base, the
+// pipeline's parameters under the settings (app.PipelineParams: the
+// editor's, the command line's and MCP's, repair budget included). The
+// benchmark's one change to all of them is its cost, to keep the number of
+// calls of a slow local model low: one candidate with context and none
+// without (but the full+plain ones, which add no-retrieval's candidate, as
+// the default pipeline does), no Propose (but full+plain+propose, the
+// default pipeline's stages) and no back-translation (but the full+plain
+// ones). Each configuration then overrides only what it is about: the
+// "before" configurations turn off the repairs that came after them.
 // "structured" and "full" ask the same questions, so the second is served
 // from the response cache, and full+plain asks full's and no-retrieval's.
-func benchConfigs() []benchConfig {
-	base := drift.Params{Samples: 1, NoContextSamples: -1, NoPropose: true, NoBackTranslate: true}
+func benchConfigs(base drift.Params) []benchConfig {
+	base.Samples, base.NoContextSamples, base.NoPropose, base.NoBackTranslate = 1, -1, true, true
 	with := func(f func(*drift.Params)) drift.Params { p := base; f(&p); return p }
+	noRepairs := func(p *drift.Params) { p.NoNameRepair, p.NoConditionRepair, p.RepairBudget = true, true, 0 }
 	return []benchConfig{
-		{"text", true, with(func(p *drift.Params) { p.NoNameRepair = true }), "before: text formats, no name repair"},
-		{"structured", false, with(func(p *drift.Params) { p.NoNameRepair = true }), "structured output, no name repair"},
-		{"full", false, base, "after: structured output and name repair"},
+		{"text", true, with(noRepairs), "before: text formats, no repairs"},
+		{"structured", false, with(noRepairs), "structured output, no repairs"},
+		{"full", false, base, "after: structured output and the repairs (names, conditions, the model's)"},
 		{"no-retrieval", false, with(func(p *drift.Params) { p.NoContext = true }), "full, without retrieved context"},
 		{"no-decompose", false, with(func(p *drift.Params) { p.NoDecompose = true }), "full, retrieval with the whole statement"},
-		{"full+plain/form", false, with(func(p *drift.Params) { p.NoContextSamples, p.RankByForm = 1, true }),
-			"before meaning: full, plus one candidate drawn without context, ranked by the checks of form"},
+		{"full+plain/form", false, with(func(p *drift.Params) {
+			p.NoContextSamples, p.RankByForm, p.NoConditionRepair, p.RepairBudget = 1, true, true, 0
+		}), "before meaning: full with name repair only, plus one candidate drawn without context, ranked by the checks of form"},
 		{"full+plain", false, with(func(p *drift.Params) { p.NoContextSamples, p.NoBackTranslate = 1, false }),
 			"after: full, plus one candidate drawn without context, back-translated, ranked by meaning"},
 		{"full+plain+propose", false, with(func(p *drift.Params) { p.NoContextSamples, p.NoBackTranslate, p.NoPropose = 1, false, false }),
@@ -138,7 +145,8 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 	if err := parseNoArgs(fs, args); err != nil {
 		return flagExit(err)
 	}
-	all := benchConfigs()
+	s := envSettings(stderr)
+	all := benchConfigs(app.PipelineParams(s))
 	about := map[string]string{}
 	for _, c := range all {
 		about[c.Name] = c.About
@@ -196,7 +204,6 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 		}
 		defer rec.close()
 	}
-	s := envSettings(stderr)
 	cfg, local, err := app.ModelSetup(s, func(format string, args ...any) { fmt.Fprintf(stderr, "drift-lsp: "+format+"\n", args...) }, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench formalize:", err)
@@ -263,7 +270,7 @@ func runBenchFormalize(args []string, stdout, stderr io.Writer) int {
 					row.Refuted, row.Omits = r.Refuted(), len(r.CoverageFindings()) > 0
 					row.Equal, row.Versus = versusReference(ctx, checker, r, it)
 				}
-				row.Repairs = res.NameRepairs
+				row.Repairs = res.NameRepairs + res.ConditionRepairs
 				if res.Repair != nil {
 					row.Repairs += res.Repair.Attempts
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/lsp"
@@ -24,6 +26,44 @@ func init() {
 	register("formalize", "run the DRIFT pipeline on an informal statement (needs DRIFT_LLM_BASE_URL)", runFormalize)
 }
 
+// pipelineFlags are formalize's flags that set pipeline parameters.
+type pipelineFlags struct {
+	fs                           *flag.FlagSet
+	samples, noCtx, repair, k, m *int
+}
+
+func addPipelineFlags(fs *flag.FlagSet) *pipelineFlags {
+	return &pipelineFlags{fs: fs,
+		samples: fs.Int("samples", 0, "candidates drawn with retrieved context (default: DRIFT_SAMPLES, else 4, as in the editor)"),
+		noCtx:   fs.Int("no-context-samples", 0, "extra candidates drawn without retrieved context (default 1, -1 for none)"),
+		repair:  fs.Int("repair", 0, "model repair attempts on the chosen candidate when it fails a check (default: DRIFT_REPAIR_BUDGET, else 4, as in the editor; 0: off; at most 16)"),
+		k:       fs.Int("k", 0, "premises retrieved for the whole statement when decomposition fails (default 5)"),
+		m:       fs.Int("m", 0, "illustrative theorems (default 3)"),
+	}
+}
+
+// params are the pipeline's parameters of `formalize`: those of the
+// settings (app.PipelineParams, as serve and mcp take them), with the
+// flags given on the command line laid over them.
+func (f *pipelineFlags) params(s settings.Settings) drift.Params {
+	p := app.PipelineParams(s)
+	f.fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "samples":
+			p.Samples = *f.samples
+		case "no-context-samples":
+			p.NoContextSamples = *f.noCtx
+		case "repair":
+			p.RepairBudget = *f.repair
+		case "k":
+			p.K = *f.k
+		case "m":
+			p.M = *f.m
+		}
+	})
+	return p
+}
+
 func runFormalize(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("formalize", stderr)
 	idx := addIndexFlags(fs)
@@ -31,11 +71,7 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	repl := fs.String("repl", "", "shell command starting a Lean REPL to check candidates with (default: a repl found in the workspace)")
 	header := fs.String("header", "", "file header (imports and opens) the candidates are checked under, e.g. 'import Mathlib'")
 	name := fs.String("name", "", "theorem name (default: the model chooses)")
-	samples := fs.Int("samples", 0, "candidates drawn with retrieved context (default 4)")
-	noCtx := fs.Int("no-context-samples", 0, "extra candidates drawn without retrieved context (default 1, -1 for none)")
-	repair := fs.Int("repair", 0, "repair attempts on the chosen candidate when it fails a check (0: off; at most 16)")
-	k := fs.Int("k", 0, "premises retrieved for the whole statement when decomposition fails (default 5)")
-	m := fs.Int("m", 0, "illustrative theorems (default 3)")
+	pf := addPipelineFlags(fs)
 	informalize := fs.Bool("informalize", false, "first describe the workspace's own undocumented declarations with the model (cached) and search those descriptions too")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	fs.Usage = func() {
@@ -104,7 +140,7 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 	if pool != nil {
 		defer pool.Close()
 	}
-	pl := drift.New(eng, client, checker, drift.Params{Samples: *samples, NoContextSamples: *noCtx, K: *k, M: *m, RepairBudget: *repair})
+	pl := drift.New(eng, client, checker, pf.params(s))
 	start := time.Now()
 	req := drift.Request{Statement: statement, Name: *name, Header: *header}
 	if !*asJSON {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
@@ -173,5 +174,62 @@ func TestCommandChecksAsServer(t *testing.T) {
 	if !rep.LeanRan || cli.LeanBackend != rep.LeanBackend || cli.LeanCommand != rep.LeanCommand || cli.LeanOK != rep.LeanOK || !cli.LeanOK {
 		t.Errorf("command: %s %q ok=%v; server: %s %q ran=%v ok=%v", cli.LeanBackend, cli.LeanCommand, cli.LeanOK,
 			rep.LeanBackend, rep.LeanCommand, rep.LeanRan, rep.LeanOK)
+	}
+}
+
+// TestCommandFormalizesAsServer: from the same environment, `formalize`,
+// the server's workspace (app.Open under app.ServerOptions' settings) and
+// MCP's (app.Open under the commands' settings, as runMCP opens it) run the
+// pipeline with the same parameters, the editor's repair budget included;
+// a flag overrides the settings for the command alone, and the benchmark's
+// configurations keep the settings' repairs and retrieval.
+func TestCommandFormalizesAsServer(t *testing.T) {
+	ws, err := filepath.Abs(filepath.Join("..", "..", "testdata", "workspace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"DRIFT_CACHE_DIR": t.TempDir(), "DRIFT_EMBED_PROVIDER": "none", "DRIFT_LLM_BASE_URL": "",
+		"DRIFT_LLM_LOCAL": "off", "DRIFT_REPL": "", "DRIFT_LEAN": "", "DRIFT_ROOTS": "", "ELAN_HOME": filepath.Join(ws, ".no-elan"),
+		"DRIFT_SAMPLES": "3", "DRIFT_REPAIR_BUDGET": "2"} {
+		t.Setenv(k, v)
+	}
+	t.Setenv("PATH", t.TempDir())
+	ctx := context.Background()
+	open := func(s settings.Settings) drift.Params {
+		w, err := app.Open(ctx, s, ws, func(string, ...any) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		return w.PipelineParams()
+	}
+	server := open(*app.ServerOptions(settings.FromEnv(os.Getenv)).Base)
+	mcp := open(envSettings(io.Discard))
+	command := func(args ...string) drift.Params {
+		fs := newFlagSet("formalize", io.Discard)
+		pf := addPipelineFlags(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return drift.NewWith(nil, nil, nil, nil, pf.params(envSettings(io.Discard))).Params()
+	}
+	cli := command()
+	if server.Samples != 3 || server.RepairBudget != 2 || cli != server || mcp != server {
+		t.Errorf("params:\ncommand %+v\nserver  %+v\nmcp     %+v", cli, server, mcp)
+	}
+	flagged := command("--samples", "5", "--repair", "0")
+	want := server
+	want.Samples, want.RepairBudget = 5, 0
+	want.CallBudget = 0
+	want = drift.NewWith(nil, nil, nil, nil, want).Params()
+	if flagged != want {
+		t.Errorf("with flags: %+v, want %+v", flagged, want)
+	}
+	for _, c := range benchConfigs(app.PipelineParams(envSettings(io.Discard))) {
+		p := drift.NewWith(nil, nil, nil, nil, c.Params).Params()
+		if p.K != server.K || p.M != server.M || p.PerSubQuery != server.PerSubQuery ||
+			(c.Name == "full" || c.Name == "full+plain") && (p.RepairBudget != server.RepairBudget || p.NoNameRepair || p.NoConditionRepair) {
+			t.Errorf("bench %s: %+v, server %+v", c.Name, p, server)
+		}
 	}
 }

@@ -182,8 +182,10 @@ func LeanEnv(p settings.Paths) leanrepl.Env {
 	return leanrepl.Env{ElanHome: p.Elan, LeanPath: p.LeanPath}
 }
 
-// pipelineParams are the pipeline's parameters under settings s.
-func pipelineParams(s settings.Settings) drift.Params {
+// PipelineParams are the pipeline's parameters under settings s: the one
+// set that serve, mcp, `formalize` and `bench formalize` start from (a
+// command's flags, a benchmark configuration's subject, override them).
+func PipelineParams(s settings.Settings) drift.Params {
 	p := drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples, RepairBudget: s.Pipeline.RepairBudget}
 	if s.Pipeline.SubQueries == "topk" {
 		p.PerSubQuery = s.Pipeline.K

@@ -320,7 +320,7 @@ func (b *driftBackend) Configure(s settings.Settings) {
 	b.settings = s
 	b.noModel = noModel
 	b.configureChecker(s)
-	b.pipeline = drift.New(b.eng, client, b.checker, pipelineParams(s))
+	b.pipeline = drift.New(b.eng, client, b.checker, PipelineParams(s))
 	// With a configured endpoint the descriptions start now. The bundled
 	// local model (one call at a time, two cores on a laptop) is not
 	// started for them: they run between jobs, once a job has started it

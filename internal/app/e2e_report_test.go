@@ -56,9 +56,11 @@ func TestEndToEndReportPositions(t *testing.T) {
 
 // TestEndToEndRefuted: the model drops "greater than 2" and the stub is
 // false; the job ends with the warning and the counterexample, and the
-// inserted stub's diagnostics say it is refuted.
+// inserted stub's diagnostics say it is refuted. (Two primes: the words do
+// not say which one is greater than 2, so no hypothesis is added without
+// the model; TestEndToEndConditionAdded is the demo's one prime.)
 func TestEndToEndRefuted(t *testing.T) {
-	s := formalizeWith(t, "theorem odd_of_two_lt (n : Nat) (hp : Mm.Prime n) : Mm.Odd n := by sorry")
+	s := formalizeWith(t, "theorem odd_of_two_lt (n m : Nat) (hp : Mm.Prime n) (hq : Mm.Prime m) : Mm.Odd n := by sorry")
 	const verdict = "the inserted theorem did not pass its checks: "
 	end := s.waitEnd("DRIFT: " + titleFormalize)
 	if !strings.HasPrefix(end, "Inserted, but "+verdict) || !strings.Contains(end, "refuted: n = 2") || !strings.Contains(end, "omits 'greater than 2'") {
@@ -79,5 +81,16 @@ func TestEndToEndRefuted(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(codes, " "), "refuted") {
 		t.Fatalf("diagnostic codes %q, want refuted", codes)
+	}
+}
+
+// TestEndToEndConditionAdded: the model drops "greater than 2" of the
+// demo's one prime; the pipeline adds it as a hypothesis on n (no model),
+// and the inserted stub passes the checks that ran.
+func TestEndToEndConditionAdded(t *testing.T) {
+	s := formalizeWith(t, "theorem odd_of_two_lt (n : Nat) (hp : Mm.Prime n) : Mm.Odd n := by sorry")
+	const want = "Inserted theorem odd_of_two_lt (n : Nat) (hp : Mm.Prime n) (hn : 2 < n) : Mm.Odd n := by sorry"
+	if end := s.waitEnd("DRIFT: " + titleFormalize); !strings.HasPrefix(end, want) || !strings.Contains(end, "passed the checks that ran") {
+		t.Errorf("end of the job %q, want %q, passed", end, want)
 	}
 }

@@ -64,6 +64,13 @@ func (w *Workspace) Params() (k, m int) {
 	return s.Pipeline.K, s.Pipeline.M
 }
 
+// PipelineParams returns the effective parameters of the workspace's
+// pipeline (PipelineParams of its settings, defaults applied).
+func (w *Workspace) PipelineParams() drift.Params {
+	pl, _, _ := w.b.current()
+	return pl.Params()
+}
+
 // Check runs the checker on req as given: the gate first, so that nothing
 // it rejects reaches Lean.
 func (w *Workspace) Check(ctx context.Context, req leanrepl.CheckRequest) (*leanrepl.Report, error) {

@@ -74,6 +74,30 @@ type Condition struct {
 	Kind    Kind   `json:"kind"`
 	Covered bool   `json:"covered"`
 	Times   int    `json:"times,omitempty"`
+	// Bound is what a comparison with a numeral states of its subject
+	// ("greater than 2": > 2; "positive": > 0), nil for other conditions
+	// and for an equation (f(-1) = 0).
+	Bound *Bound `json:"-"`
+	// Subject is what the comparison is said of, as far as the statement's
+	// words tell: the variables it names, the noun it qualifies.
+	Subject Subject `json:"-"`
+}
+
+// Bound is a comparison of a subject with a numeral: Rel is one of
+// "<", "≤", ">", "≥", "≠" (subject Rel Value).
+type Bound struct {
+	Rel   string
+	Value string
+}
+
+// Subject is what a condition of the statement is said of: the variables
+// it names in math or as single letters ("$x$ and $y$ are positive": x, y;
+// "$n > 2$": n), else the noun phrase it qualifies, lower case ("every
+// prime number greater than 2": "prime number"; "positive integers":
+// "integers").
+type Subject struct {
+	Vars []string
+	Noun string
 }
 
 // Finding is one condition the stub omits.
@@ -180,7 +204,7 @@ func Check(statement, stub string, concepts []Concept) Result {
 			n = times[c.values[0].s]
 			covered = covered && (st.counts[c.values[0].s] >= n || st.hasPiece(c.pieces...))
 		}
-		add(Condition{Phrase: c.phrase, Kind: c.kind, Covered: covered, Times: n})
+		add(Condition{Phrase: c.phrase, Kind: c.kind, Covered: covered, Times: n, Bound: c.bound(), Subject: c.subject})
 	}
 	said := map[string]bool{}
 	for _, c := range concepts {

@@ -47,6 +47,32 @@ func TestCheck(t *testing.T) {
 			[]Concept{{Phrase: "A prime number is a number with exactly two divisors.", Names: []string{"Nat.Prime"}}}, []string{"omits 'prime'"}},
 		{"concept by notation missing", "Every prime divides a factorial.", "(p : ℕ) (hp : Prime p) : ∃ n, p < n",
 			[]Concept{{Phrase: "divides", Names: []string{"Dvd.dvd"}}}, []string{"omits 'divides'"}},
+		// fewer false flags: x * x is a square, a ∣ b says divides, a type
+		// ascription names its numbers, an auto-bound variable is "every"
+		{"square as x * x", "The square of an odd number is odd.", "(x : ℕ) (h : Odd x) : Odd (x * x)",
+			[]Concept{{Phrase: "square", Names: []string{"IsSquare"}}, {Phrase: "odd", Names: []string{"Odd"}}}, nil},
+		{"square missing", "The square of an odd number is odd.", "(x : ℕ) (h : Odd x) : Odd (x + x)",
+			[]Concept{{Phrase: "square", Names: []string{"IsSquare"}}, {Phrase: "odd", Names: []string{"Odd"}}}, []string{"omits 'square'"}},
+		{"divides as ∣", "If a divides b and b divides c then a divides c.", "(a b c : ℕ) (h₁ : a ∣ b) (h₂ : b ∣ c) : a ∣ c",
+			[]Concept{{Phrase: "a divides b", Names: nil}}, nil},
+		{"divisible as ∣", "If n is divisible by 6 then n is even.", "(n : ℕ) (h : 6 ∣ n) : Even n",
+			[]Concept{{Phrase: "divisible", Names: nil}}, nil},
+		{"divides missing", "If a divides b and b divides c then a divides c.", "(a b c : ℕ) (h₁ : a ≤ b) (h₂ : b ≤ c) : a ≤ c",
+			[]Concept{{Phrase: "a divides b", Names: nil}}, []string{"omits 'divides'"}},
+		{"natural number as ℕ", "Every natural number has a successor.", "(n : ℕ) : ∃ m, m = n + 1",
+			[]Concept{{Phrase: "natural number", Names: nil}}, nil},
+		{"natural number as Nat", "Every natural number has a successor.", "(n : Nat) : ∃ m, m = n + 1",
+			[]Concept{{Phrase: "natural number", Names: nil}}, nil},
+		{"real number as ℝ", "Every real number has an additive inverse.", "(x : ℝ) : ∃ y, x + y = 0",
+			[]Concept{{Phrase: "real number", Names: nil}}, nil},
+		{"natural number missing", "Every natural number has a successor.", "(n : ℤ) : ∃ m, m = n + 1",
+			[]Concept{{Phrase: "natural number", Names: nil}}, []string{"omits 'natural'"}},
+		{"every as an auto-bound variable", "Every natural number plus zero is itself.", "n + 0 = n", nil, nil},
+		{"for all as an auto-bound variable", "For all x, x * 1 = x.", "x * 1 = x", nil, nil},
+		{"any as an auto-bound subscripted variable", "Any a₁ satisfies a₁ = a₁.", "a₁ = a₁", nil, nil},
+		{"every without a variable", "Every natural number plus zero is itself.", "(3 : ℕ) + 0 = 3", nil, []string{"omits 'Every'"}},
+		{"every with only a bound variable", "Every natural number plus zero is itself.", "∃ n : ℕ, n + 0 = n", nil, []string{"omits 'Every'"}},
+		{"every with a field, not a variable", "Every natural number plus zero is itself.", "Nat.zero + 0 = Nat.zero", nil, []string{"omits 'Every'"}},
 
 		// comparisons in prose and LaTeX
 		{"at least", "Let $k$ be at least 3. Then $k^2 > 8$.", "(k : ℕ) (h : 3 ≤ k) : k ^ 2 > 8", nil, nil},
@@ -287,5 +313,36 @@ func BenchmarkCheck(b *testing.B) {
 		c := cases[i%len(cases)]
 		Check(c.statement, c.stub, c.concepts)
 		i++
+	}
+}
+
+// TestConditionSubject: an omitted comparison carries its bound and what
+// it is said of, for drift's deterministic repair.
+func TestConditionSubject(t *testing.T) {
+	for _, c := range []struct {
+		statement, phrase, rel, value, noun string
+		vars                                []string
+	}{
+		{"Every prime number greater than 2 is odd.", "greater than 2", ">", "2", "prime number", nil},
+		{"If $n$ is at least 3, then n! is even.", "at least 3", "≥", "3", "", []string{"n"}},
+		{"For positive integers $x$ and $y$, x + y > 1.", "positive", ">", "0", "integers", []string{"x", "y"}},
+		{"If $x$ and $y$ are positive, then x y is positive.", "positive", ">", "0", "", []string{"x", "y"}},
+		{"Let $n > 2$ be an integer. Then n ^ 2 > 4.", "n > 2", ">", "2", "", []string{"n"}},
+		{"Every nonzero real number has a reciprocal.", "nonzero", "≠", "0", "real number", nil},
+	} {
+		res := Check(c.statement, "(z : ℕ) : True", nil)
+		var got *Condition
+		for i := range res.Conditions {
+			if res.Conditions[i].Phrase == c.phrase {
+				got = &res.Conditions[i]
+			}
+		}
+		if got == nil || got.Bound == nil {
+			t.Errorf("%q: no comparison %q in %+v", c.statement, c.phrase, res.Conditions)
+			continue
+		}
+		if got.Bound.Rel != c.rel || got.Bound.Value != c.value || got.Subject.Noun != c.noun || !slices.Equal(got.Subject.Vars, c.vars) {
+			t.Errorf("%q: %s %s of %+v, want %s %s of %q %v", c.statement, got.Bound.Rel, got.Bound.Value, got.Subject, c.rel, c.value, c.noun, c.vars)
+		}
 	}
 }

@@ -32,6 +32,22 @@ type cond struct {
 	side    []string // an equation: numerals its other side must have too
 	counted bool     // a numeral of math other than 0 and 1: the stub must write it as often
 	many    int      // a sign word: the variables it is said of
+	subject Subject  // a comparison: what it is said of
+}
+
+// bound is the exported form of c's stated bound: the first of a
+// comparison's bounds (the one the statement writes), nil for other kinds,
+// equations and equalities.
+func (c cond) bound() *Bound {
+	if c.kind != KindComparison || len(c.bounds) == 0 || len(c.side) > 0 {
+		return nil
+	}
+	b := c.bounds[0]
+	sym := map[rel]string{relLower: ">", relLowerEq: "≥", relUpper: "<", relUpperEq: "≤", relNe: "≠"}[b.rel]
+	if sym == "" {
+		return nil
+	}
+	return &Bound{Rel: sym, Value: b.c.String()}
 }
 
 // comparisonPhrase is a prose spelling of an order relation to the
@@ -247,7 +263,7 @@ func (x *extraction) comparison(i int) (int, bool) {
 			return 0, false
 		}
 		x.use(j, b)
-		c := cond{phrase: x.text(i, b), kind: KindComparison, bounds: bound{p.rel, n}.equivalents()}
+		c := cond{phrase: x.text(i, b), kind: KindComparison, bounds: bound{p.rel, n}.equivalents(), subject: x.subjectBefore(i)}
 		switch v, _ := n.int(); {
 		case (p.rel == relLower && v == 0) || (p.rel == relLowerEq && v == 1):
 			// more than zero, at least one: nonzero, or there is one
@@ -277,6 +293,9 @@ func (x *extraction) mathComparison(i int) {
 	}
 	lo, hi, side := otherSide(ws, a, b, r)
 	c := cond{phrase: x.text(min(lo, a), max(hi, b)), kind: KindComparison, bounds: bd.equivalents()}
+	if side[0] == side[1] && side[0] >= 0 && side[0] < len(ws) && variable(ws[side[0]]) {
+		c.subject.Vars = []string{ws[side[0]].text} // n > 2
+	}
 	if bd.rel == relEq {
 		// a value at numerals, f(-1) = 0, wants an equation to 0 whose
 		// other side has the numerals of f(-1); any other equation to a
@@ -571,6 +590,7 @@ func sign(statement string, ws []word, lw []string, i int) (cond, int, bool) {
 		}
 	}
 	c.many = signed(ws, lw, i, b)
+	c.subject = signSubject(ws, lw, i, b)
 	return c, b, true
 }
 
@@ -614,4 +634,121 @@ func signed(ws []word, lw []string, i, b int) int {
 		n = count(i-2, -1, -1)
 	}
 	return max(n, 1)
+}
+
+// variable reports whether w names a variable: one letter, in math or as
+// a prose word of its own (a, x, n; not the article "a" in prose).
+func variable(w word) bool {
+	if w.kind != leansrc.TokIdent || utf8.RuneCountInString(w.text) != 1 {
+		return false
+	}
+	return w.math || w.text != "a" && w.text != "A" && w.text != "I"
+}
+
+// determiners end the noun phrase before a comparison.
+var determiners = map[string]bool{"every": true, "each": true, "all": true, "any": true, "a": true, "an": true,
+	"the": true, "some": true, "for": true, "if": true, "let": true, "of": true, "that": true, "which": true,
+	"is": true, "are": true, "be": true, "and": true, "or": true, "with": true, "no": true}
+
+// mathVars lists the variables of the math span of ws[k] when it is a
+// list of single letters ("$x$", "$x, y$"), else nil.
+func mathVars(ws []word, k int) []string {
+	seg := ws[k].seg
+	from, to := k, k
+	for from > 0 && ws[from-1].seg == seg {
+		from--
+	}
+	for to+1 < len(ws) && ws[to+1].seg == seg {
+		to++
+	}
+	var out []string
+	for _, w := range ws[from : to+1] {
+		switch {
+		case variable(w):
+			out = append(out, w.text)
+		case w.text == ",":
+		default:
+			return nil
+		}
+	}
+	return out
+}
+
+// subjectBefore reads what the comparison starting at word i is said of:
+// the variables before "is"/"are" ("$n$ is greater than 2"), a variable
+// right before it ("an integer $n$ greater than 2"), else the noun phrase
+// before it ("every prime number greater than 2").
+func (x *extraction) subjectBefore(i int) Subject {
+	ws, lw := x.ws, x.lw
+	k := i - 1
+	if k >= 0 && (lw[k] == "is" || lw[k] == "are" || lw[k] == "be") {
+		k--
+	}
+	if k < 0 {
+		return Subject{}
+	}
+	if ws[k].math {
+		return Subject{Vars: mathVars(ws, k)}
+	}
+	if variable(ws[k]) {
+		return Subject{Vars: []string{ws[k].text}}
+	}
+	var noun []string
+	for ; k >= 0 && len(noun) < 3 && !ws[k].math && ws[k].kind == leansrc.TokIdent && !determiners[lw[k]]; k-- {
+		noun = append([]string{lw[k]}, noun...)
+	}
+	return Subject{Noun: strings.Join(noun, " ")}
+}
+
+// signSubject reads what the sign word ws[i..b] is said of: the variables
+// after it and its kind words ("positive integers $x$ and $y$"), or
+// before "are" ("$x$ and $y$ are positive"), and the kind words as the
+// noun ("integers").
+func signSubject(ws []word, lw []string, i, b int) Subject {
+	var s Subject
+	var noun []string
+	k := b + 1
+	for ; k < len(ws) && !ws[k].math && kindWords[lw[k]]; k++ {
+		noun = append(noun, lw[k])
+	}
+	s.Noun = strings.Join(noun, " ")
+	for ; k < len(ws); k++ {
+		switch {
+		case ws[k].math:
+			vs := mathVars(ws, k)
+			if vs == nil {
+				return s
+			}
+			s.Vars = append(s.Vars, vs...)
+			for k+1 < len(ws) && ws[k+1].seg == ws[k].seg {
+				k++
+			}
+		case variable(ws[k]) && !(k+1 < len(ws) && ws[k+1].kind == leansrc.TokSymbol && ws[k+1].text != ","):
+			s.Vars = append(s.Vars, ws[k].text) // a letter, not the start of a formula
+		case lw[k] == "and" || ws[k].text == ",":
+		default:
+			k = len(ws)
+		}
+	}
+	if len(s.Vars) == 0 && i >= 2 && (lw[i-1] == "are" || lw[i-1] == "is" || lw[i-1] == "be") {
+		for k := i - 2; k >= 0; k-- {
+			switch {
+			case ws[k].math:
+				vs := mathVars(ws, k)
+				if vs == nil {
+					return s
+				}
+				s.Vars = append(vs, s.Vars...)
+				for k > 0 && ws[k-1].seg == ws[k].seg {
+					k--
+				}
+			case variable(ws[k]):
+				s.Vars = append([]string{ws[k].text}, s.Vars...)
+			case lw[k] == "and" || ws[k].text == ",":
+			default:
+				return s
+			}
+		}
+	}
+	return s
 }

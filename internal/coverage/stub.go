@@ -20,6 +20,7 @@ type stubFacts struct {
 	assumed   map[bound]bool  // bounds of hypotheses, binders, set-builders, intervals and types
 	times     map[bound]int   // how many comparisons state each bound
 	pieces    map[string]bool // lower-case name pieces and notation words
+	says      map[string]bool // words of a statement its notation says, for concepts only (x * x: square)
 	names     []string        // identifiers as written
 	symbols   map[string]bool
 	binder    bool       // a binder before the colon, or ∀ / fun / set-builder
@@ -45,6 +46,14 @@ var notationWords = map[string]string{
 	"‖": "norm", "•": "smul", "∞": "top", "⊂": "ssubset", "ᶜ": "compl", "π": "pi", "⁻": "inv", "ˣ": "unit",
 }
 
+// numberTypeWords are the words of a statement that a number type states
+// (a binder's type ascription (n : ℕ) says "natural number"; a positive
+// or non-negative integer is stated in ℕ as a rule).
+var numberTypeWords = map[string][]string{
+	"ℕ": {"natural", "integer"}, "Nat": {"natural", "integer"}, "ℤ": {"integer"}, "Int": {"integer"}, "ℚ": {"rational"},
+	"Rat": {"rational"}, "ℝ": {"real"}, "Real": {"real"}, "ℂ": {"complex"}, "Complex": {"complex"},
+}
+
 // natural are the types whose values are at least 0.
 var natural = map[string]bool{"ℕ": true, "Nat": true, "NNReal": true, "ENNReal": true, "ℝ≥0": true, "ℝ≥0∞": true, "PNat": true}
 
@@ -63,7 +72,7 @@ func readStub(stub string) *stubFacts {
 		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End), stub: true})
 	}
 	ws = joinRelations(ws)
-	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, times: map[bound]int{}, counts: map[string]int{}, pieces: map[string]bool{}, symbols: map[string]bool{}}
+	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, times: map[bound]int{}, counts: map[string]int{}, pieces: map[string]bool{}, says: map[string]bool{}, symbols: map[string]bool{}}
 	colon, builder := topColon(ws), setBuilders(ws)
 	for i, w := range ws {
 		switch w.kind {
@@ -76,8 +85,42 @@ func readStub(stub string) *stubFacts {
 			f.numeral(ws, i, n, a, b, i < colon || builder[i])
 		}
 	}
+	if !f.binder && autoBound(ws) {
+		f.binder = true // n + 0 = n binds n for every n (auto-bound implicit)
+	}
 	f.derive()
 	return f
+}
+
+// binderWords are the words after which identifiers are bound up to a
+// comma, an arrow or a colon.
+var binderWords = map[string]bool{"∃": true, "∀": true, "fun": true, "λ": true, "∑": true, "∏": true, "⋃": true, "⋂": true, "∃!": true}
+
+// autoBound reports whether the stub's statement has a variable it does not
+// bind: a letter (x, n, a₁, x') no binder, quantifier, lambda or
+// set-builder binds, which Lean binds as an implicit argument for every
+// value (autoImplicit).
+func autoBound(ws []word) bool {
+	bound := map[string]bool{}
+	for i, w := range ws {
+		if binderWords[w.text] || w.text == "{" && i+2 < len(ws) && ws[i+2].text == "|" {
+			for j := i + 1; j < len(ws) && ws[j].text != "," && ws[j].text != "=>" && ws[j].text != "↦" && ws[j].text != ":" && ws[j].text != "|"; j++ {
+				if ws[j].kind == leansrc.TokIdent {
+					bound[ws[j].text] = true
+				}
+			}
+		}
+	}
+	for i, w := range ws {
+		if w.kind != leansrc.TokIdent || bound[w.text] || i > 0 && ws[i-1].text == "." {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(w.text)
+		if r >= 'a' && r <= 'z' && strings.TrimRight(w.text[size:], "₀₁₂₃₄₅₆₇₈₉0123456789'") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // ident records what identifier ws[i] says: its name pieces, a square
@@ -91,9 +134,13 @@ func (f *stubFacts) ident(ws []word, i int) {
 	if p, ok := notationWords[w.text]; ok {
 		f.pieces[p] = true
 	}
+	for _, word := range numberTypeWords[w.text] {
+		f.says[word] = true // (n : ℕ) says "natural number"
+	}
 	if i+2 < len(ws) && ws[i+1].text == "*" && ws[i+2].text == w.text {
 		f.numerals["2"] = true // x * x
 		f.counts["2"]++
+		f.says["square"] = true
 	}
 	if w.text == "ℕ" && i+1 < len(ws) && ws[i+1].text == "+" {
 		f.pieces["pnat"] = true
@@ -120,6 +167,16 @@ func (f *stubFacts) symbol(ws []word, i, colon int) {
 	}
 	if w.text == "∃" && i+1 < len(ws) && ws[i+1].text == "!" && ws[i+1].start == w.end {
 		f.pieces["unique"] = true
+	}
+	if w.text == "∣" {
+		// a ∣ b: a divides b, b is divisible by a, a multiple of a, a is
+		// a divisor (a factor) of b
+		for _, p := range []string{"divide", "divisible", "divisor", "multiple", "factor"} {
+			f.says[p] = true
+		}
+	}
+	if w.text == "^" && i+1 < len(ws) && ws[i+1].text == "2" {
+		f.says["square"] = true // x ^ 2
 	}
 	if w.text == "=" || w.text == "↔" {
 		f.equation = true
@@ -543,7 +600,7 @@ func (f *stubFacts) mentions(names, words []string) bool {
 		}
 	}
 	for _, w := range words {
-		if f.pieces[w] {
+		if f.pieces[w] || f.says[w] {
 			return true
 		}
 	}

@@ -1,0 +1,269 @@
+package drift
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
+)
+
+// Deterministic repairs: edits of a checked candidate that need no model,
+// made only where the findings leave no choice, and kept only when the
+// candidate checked again is strictly better by the checks' order
+// (checkedBetter) and no new problem appeared (improves).
+
+// numericTypes are the binder types a numeral comparison can be stated
+// of, by the number words that name them (ℂ has no order: only ≠).
+var numericTypes = map[string]string{
+	"ℕ": "natural", "Nat": "natural", "ℤ": "integer", "Int": "integer",
+	"ℚ": "rational", "Rat": "rational", "ℝ": "real", "Real": "real", "ℂ": "complex", "Complex": "complex",
+}
+
+// nounTypes are the number words of a noun phrase and the types (by
+// numericTypes' word) a variable it binds may have: an integer may be
+// stated in ℕ, a number in any.
+var nounTypes = map[string][]string{
+	"natural": {"natural"}, "naturals": {"natural"}, "integer": {"natural", "integer"}, "integers": {"natural", "integer"},
+	"real": {"real"}, "reals": {"real"}, "rational": {"rational"}, "rationals": {"rational"}, "complex": {"complex"},
+}
+
+// AddOmittedConditions adds to stub, a checked candidate's text parsed as
+// parsed, a hypothesis for every omitted numeral comparison of its
+// statement (cov's uncovered conditions with a Bound: "greater than 2",
+// "positive", "nonzero", "at least 3") on the variable the statement's
+// words bind: the variables the condition names when the stub binds each
+// of them with a numeric type; else the only binder of a numeric type the
+// condition's noun allows ("integer": ℕ or ℤ; "number": any); else the
+// only such binder the noun's predicate is applied to (Nat.Prime n for
+// "prime number"). Anything less certain is left alone. Each hypothesis
+// gets a fresh name and goes after the last binder. It returns the new
+// stub and a note per hypothesis, or stub unchanged and no notes.
+func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result) (string, []string) {
+	if parsed == nil || cov == nil || len(parsed.Binders) == 0 {
+		return "", nil
+	}
+	stub := parsed.Text
+	typed := map[string]string{} // variable → its numeric type's word
+	var order []string
+	for _, b := range parsed.Binders {
+		word, ok := numericTypes[strings.TrimSpace(b.Type)]
+		if !ok || b.Bracket == "[" {
+			continue
+		}
+		for _, n := range b.Names {
+			if n != "_" {
+				typed[n] = word
+				order = append(order, n)
+			}
+		}
+	}
+	if len(order) == 0 {
+		return "", nil
+	}
+	used := map[string]bool{}
+	for _, l := range parsed.Lexemes {
+		used[l.Text] = true
+	}
+	var hyps, notes []string
+	for _, c := range cov.Conditions {
+		if c.Covered || c.Bound == nil {
+			continue
+		}
+		vars := subjectVars(c.Subject, typed, order, parsed)
+		if len(vars) == 0 {
+			continue
+		}
+		for _, v := range vars {
+			if typed[v] == "complex" && c.Bound.Rel != "≠" {
+				vars = nil // ℂ has no order
+				break
+			}
+		}
+		stated := map[string]bool{}
+		for _, b := range parsed.Binders {
+			stated[strings.Join(strings.Fields(b.Type), " ")] = true
+		}
+		for _, v := range vars {
+			if stated[comparison(v, c.Bound)] || stated[mirrored(v, c.Bound)] {
+				continue // said of a, b and c, stated of a and b
+			}
+			h := freshName("h"+v, used)
+			used[h] = true
+			prop := comparison(v, c.Bound)
+			hyps = append(hyps, fmt.Sprintf("(%s : %s)", h, prop))
+			notes = append(notes, fmt.Sprintf("added the hypothesis (%s : %s) for '%s', which the stub omitted", h, prop, c.Phrase))
+		}
+	}
+	if len(hyps) == 0 {
+		return "", nil
+	}
+	end := parsed.Binders[len(parsed.Binders)-1].End
+	return stub[:end] + " " + strings.Join(hyps, " ") + stub[end:], notes
+}
+
+// subjectVars returns the stub's variables a condition said of s binds:
+// see AddOmittedConditions.
+func subjectVars(s coverage.Subject, typed map[string]string, order []string, parsed *leansrc.Stub) []string {
+	if len(s.Vars) > 0 {
+		for _, v := range s.Vars {
+			if typed[v] == "" {
+				return nil
+			}
+		}
+		return slices.Compact(slices.Clone(s.Vars))
+	}
+	allowed := map[string]bool{}
+	var nounWords []string
+	for _, w := range strings.Fields(s.Noun) {
+		nounWords = append(nounWords, w)
+		for _, t := range nounTypes[w] {
+			allowed[t] = true
+		}
+	}
+	var fits []string
+	for _, v := range order {
+		if len(allowed) == 0 || allowed[typed[v]] {
+			fits = append(fits, v)
+		}
+	}
+	if len(fits) == 1 {
+		return fits
+	}
+	// the one the noun's predicate is applied to: Nat.Prime n, n.Prime
+	var applied []string
+	for _, v := range fits {
+		if appliedTo(parsed, v, nounWords) {
+			applied = append(applied, v)
+		}
+	}
+	if len(applied) == 1 {
+		return applied
+	}
+	return nil
+}
+
+// appliedTo reports whether a hypothesis binder of parsed applies a name
+// whose last component is one of words (singular, any case) to v: `P v`,
+// `Ns.P v` or `v.P`.
+func appliedTo(parsed *leansrc.Stub, v string, words []string) bool {
+	want := map[string]bool{}
+	for _, w := range words {
+		if _, number := nounTypes[w]; !number && w != "number" && w != "numbers" {
+			want[strings.TrimSuffix(w, "s")] = true
+		}
+	}
+	if len(want) == 0 {
+		return false
+	}
+	last := func(name string) string {
+		return strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
+	}
+	for _, b := range parsed.Binders {
+		toks, _ := leansrc.Scan([]byte(b.Type))
+		for i, t := range toks {
+			if t.Kind != leansrc.TokIdent {
+				continue
+			}
+			name := b.Type[t.Start:t.End]
+			if strings.HasPrefix(name, v+".") && want[last(name)] {
+				return true // n.Prime
+			}
+			if want[last(name)] && i+1 < len(toks) && b.Type[toks[i+1].Start:toks[i+1].End] == v {
+				return true // Nat.Prime n
+			}
+		}
+	}
+	return false
+}
+
+// comparison states v Rel Value the way Mathlib writes it: the numeral on
+// the left of < and ≤.
+func comparison(v string, b *coverage.Bound) string {
+	switch b.Rel {
+	case ">":
+		return b.Value + " < " + v
+	case "≥":
+		return b.Value + " ≤ " + v
+	}
+	return v + " " + b.Rel + " " + b.Value
+}
+
+// mirrored states v Rel Value with the sides the other way round (v > 2,
+// 0 < v for v ≠ 0's mirror 0 ≠ v).
+func mirrored(v string, b *coverage.Bound) string {
+	switch b.Rel {
+	case ">":
+		return v + " > " + b.Value
+	case "≥":
+		return v + " ≥ " + b.Value
+	case "<":
+		return b.Value + " > " + v
+	case "≤":
+		return b.Value + " ≥ " + v
+	}
+	return b.Value + " " + b.Rel + " " + v
+}
+
+// freshName returns base, or base with a prime or a subscript, whichever
+// used lacks first.
+func freshName(base string, used map[string]bool) string {
+	if !used[base] {
+		return base
+	}
+	if !used[base+"'"] {
+		return base + "'"
+	}
+	for i := 1; ; i++ {
+		n := fmt.Sprintf("%s_%d", base, i)
+		if !used[n] {
+			return n
+		}
+	}
+}
+
+// improves reports whether next, the report on a deterministically
+// repaired stub, is strictly better than prev by the checks' order
+// (checkedBetter, meaning included) with no new problem: every error and
+// every omission of next was already in prev.
+func improves(prev, next *leanrepl.Report) bool {
+	if next == nil || !next.GatePassed {
+		return false
+	}
+	if less, decided := checkedBetter(&Candidate{Check: next}, &Candidate{Check: prev}, true); !decided || !less {
+		return false
+	}
+	had := map[string]bool{}
+	for _, f := range prev.Findings() {
+		had[f.Code+"\x00"+f.Message] = true
+	}
+	for _, f := range next.Findings() {
+		if (f.Severity == leanrepl.SeverityError || f.Code == leanrepl.CodeCoverage) && !had[f.Code+"\x00"+f.Message] {
+			return false
+		}
+	}
+	return true
+}
+
+// fixOmissions adds the hypotheses c's stub omits (AddOmittedConditions)
+// and keeps the result when it improves on c's report; it reports whether
+// it did.
+func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate, header string) bool {
+	if c.Check == nil || c.Check.Parsed == nil || c.Check.Parsed.Text != c.Stub {
+		return false
+	}
+	fixed, notes := AddOmittedConditions(c.Check.Parsed, c.Check.Coverage)
+	if len(notes) == 0 {
+		return false
+	}
+	rep, err := pl.checker.Check(ctx, pl.checkRequest(res, header, fixed, nil))
+	if err != nil || !improves(c.Check, rep) {
+		return false
+	}
+	c.Stub, c.Check = rep.Stub, rep
+	c.Notes = append(c.Notes, notes...)
+	return true
+}

@@ -1,0 +1,95 @@
+package drift
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/llm/llmtest"
+)
+
+// TestAddOmittedConditions: an omitted numeral comparison becomes a
+// hypothesis on the one variable the statement's words bind, and on none
+// when the variable is not certain.
+func TestAddOmittedConditions(t *testing.T) {
+	for _, c := range []struct{ statement, stub, want string }{
+		{"Every prime number greater than 2 is odd.",
+			"theorem t (n : ℕ) (hp : Nat.Prime n) : Odd n := by sorry",
+			"theorem t (n : ℕ) (hp : Nat.Prime n) (hn : 2 < n) : Odd n := by sorry"},
+		// the noun's predicate picks the variable among two; hn is taken
+		{"Every prime number greater than 2 is odd.",
+			"theorem t (m n : ℕ) (hn : Nat.Prime n) (h : m = n) : Odd n := by sorry",
+			"theorem t (m n : ℕ) (hn : Nat.Prime n) (h : m = n) (hn' : 2 < n) : Odd n := by sorry"},
+		{"Every prime number greater than 2 is odd.",
+			"theorem t (m n : ℕ) (hp : n.Prime) : Odd (n + m) := by sorry",
+			"theorem t (m n : ℕ) (hp : n.Prime) (hn : 2 < n) : Odd (n + m) := by sorry"},
+		// the variables named in math
+		{"For positive integers $x$ and $y$, we have $x + y \\geq 2$.",
+			"theorem t (x y : ℤ) : x + y ≥ 2 := by sorry",
+			"theorem t (x y : ℤ) (hx : 0 < x) (hy : 0 < y) : x + y ≥ 2 := by sorry"},
+		{"If $n$ is at least 3, then $n^2 > 2n$.",
+			"theorem t (n : ℕ) : n ^ 2 > 2 * n := by sorry",
+			"theorem t (n : ℕ) (hn : 3 ≤ n) : n ^ 2 > 2 * n := by sorry"},
+		{"A nonzero real number times its inverse is 1.",
+			"theorem t (x : ℝ) : x * x⁻¹ = 1 := by sorry",
+			"theorem t (x : ℝ) (hx : x ≠ 0) : x * x⁻¹ = 1 := by sorry"},
+		// said of three, stated of two
+		{"For positive reals $a$, $b$ and $c$, show that $(a+b)(b+c)(c+a) \\geq 8abc$.",
+			"theorem t (a b c : ℝ) (ha : 0 < a) (hb : b > 0) : (a + b) * (b + c) * (c + a) ≥ 8 * a * b * c := by sorry",
+			"theorem t (a b c : ℝ) (ha : 0 < a) (hb : b > 0) (hc : 0 < c) : (a + b) * (b + c) * (c + a) ≥ 8 * a * b * c := by sorry"},
+		// ambiguous: two integers, nothing applied to either
+		{"Every integer greater than 2 is the sum of two integers.",
+			"theorem t (m n : ℤ) : m + n = m + n := by sorry", ""},
+		// the noun allows no binder: an integer is not real
+		{"Every integer greater than 2 is nonzero.",
+			"theorem t (x : ℝ) : x ≠ 0 := by sorry", ""},
+		// a variable the stub does not bind
+		{"If $k$ is positive, then so is $k + 1$.",
+			"theorem t (n : ℕ) : 0 < n + 1 := by sorry", ""},
+		// no order on ℂ
+		{"Every positive complex number is nonzero.",
+			"theorem t (z : ℂ) : z ≠ 0 := by sorry", ""},
+	} {
+		parsed, err := leanrepl.Gate(c.stub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cov := coverage.Check(c.statement, c.stub, nil)
+		got, notes := AddOmittedConditions(parsed, &cov)
+		if got != c.want || (len(notes) == 0) != (c.want == "") {
+			t.Errorf("%q\n%s\ngot  %q %q\nwant %q", c.statement, c.stub, got, notes, c.want)
+		}
+	}
+}
+
+// TestFormalizeAddsOmittedCondition: the sampled stub drops "greater than
+// 2"; the pipeline adds it as a hypothesis (no model call), the stub then
+// covers its statement, and the note says so.
+func TestFormalizeAddsOmittedCondition(t *testing.T) {
+	const st = "Every prime number greater than 2 is odd."
+	for _, off := range []bool{false, true} {
+		s := goodScript()
+		s.backTranslate = llmtest.Reply{Text: st}
+		s.formalize = []llmtest.Reply{{Text: "```lean\ntheorem odd_of_prime (n : Nat) (hp : Mm.Prime n) : Mm.Odd n := by sorry\n```"}}
+		srv := llmtest.New(t, s.respond)
+		pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1, NoConditionRepair: off}, nil)
+		res, err := pl.Formalize(context.Background(), Request{Statement: st, Name: "odd_of_prime"}, nil)
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if off {
+			if res.ConditionRepairs != 0 || len(res.Report.CoverageFindings()) != 1 {
+				t.Errorf("NoConditionRepair: %q, %d repairs", res.Stub, res.ConditionRepairs)
+			}
+			continue
+		}
+		want := "theorem odd_of_prime (n : Nat) (hp : Mm.Prime n) (hn : 2 < n) : Mm.Odd n := by sorry"
+		if res.Stub != want || res.ConditionRepairs != 1 || len(res.Report.CoverageFindings()) != 0 ||
+			!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), "added the hypothesis (hn : 2 < n) for 'greater than 2'") {
+			t.Errorf("stub %q, %d repairs, findings %v, notes %q", res.Stub, res.ConditionRepairs, res.Report.CoverageFindings(), res.Candidates[0].Notes)
+		}
+	}
+}
