@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 )
 
 // The commands the server executes.
@@ -129,7 +130,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 		s.showMessage(protocol.MessageTypeWarning, "DRIFT: "+verdict)
 	}
 	s.log.Infof("drift: formalize: %s", summary)
-	return truncate(summary, 200), nil
+	return textcut.Cut(summary, 200), nil
 }
 
 // placeholder is a `theorem NAME … : sorry` line under a comment.
@@ -214,7 +215,7 @@ func writeSymbol(b *strings.Builder, x Symbol, root string) {
 		}
 	}
 	sig := strings.Join(strings.Fields(x.Signature), " ")
-	fmt.Fprintf(b, "  %s : %s  (%s:%d)\n", safeComment(x.Name), safeComment(truncate(sig, 300)), safeComment(filepath.ToSlash(path)), x.Range.Start.Line+1)
+	fmt.Fprintf(b, "  %s : %s  (%s:%d)\n", safeComment(x.Name), safeComment(textcut.Cut(sig, 300)), safeComment(filepath.ToSlash(path)), x.Range.Start.Line+1)
 }
 
 // safeComment keeps text from closing or opening a comment.

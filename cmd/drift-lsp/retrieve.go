@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -79,14 +80,14 @@ func runRetrieve(args []string, stdout, stderr io.Writer) int {
 	}
 	for i, p := range prem {
 		d := p.Decl
-		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, oneLine(d.Signature, 160))
+		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, textcut.Line(d.Signature, 160))
 	}
 	fmt.Fprintf(stdout, "\nIllustrative theorems (coverage %.0f%%):\n", 100*ill.Coverage)
 	if len(ill.Theorems) == 0 {
 		fmt.Fprintln(stdout, "  (none)")
 	}
 	for i, d := range ill.Theorems {
-		fmt.Fprintf(stdout, "%2d. %s  %s:%d  covers %s\n    %s\n", i+1, d.Name, d.File, d.Range.Start.Line+1, strings.Join(ill.Covers[i], ", "), oneLine(d.Signature, 200))
+		fmt.Fprintf(stdout, "%2d. %s  %s:%d  covers %s\n    %s\n", i+1, d.Name, d.File, d.Range.Start.Line+1, strings.Join(ill.Covers[i], ", "), textcut.Line(d.Signature, 200))
 	}
 	return 0
 }

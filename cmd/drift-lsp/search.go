@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -109,22 +110,13 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 	}
 	for i, h := range hits {
 		d := h.Decl
-		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, oneLine(d.Signature, 160))
+		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, textcut.Line(d.Signature, 160))
 		if h.Summary != "" {
-			fmt.Fprintf(stdout, "    %s\n", oneLine(h.Summary, 160))
+			fmt.Fprintf(stdout, "    %s\n", textcut.Line(h.Summary, 160))
 		}
 		if h.Why != "" {
 			fmt.Fprintf(stdout, "    why: %s\n", h.Why)
 		}
 	}
 	return 0
-}
-
-// oneLine collapses whitespace and cuts s to at most n runes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -153,7 +154,7 @@ func add[In any, Out texter](s *mcp.Server, t *tools, tool *mcp.Tool, h func(con
 func (t *tools) unknownTool(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ct, ok := req.(*mcp.CallToolRequest); ok && ct.Params != nil && !slices.Contains(t.names, ct.Params.Name) {
-			return toolError(ct.Session, fmt.Sprintf("unknown tool %q; the tools are %s", clip(ct.Params.Name, 100), strings.Join(t.names, ", ")))
+			return toolError(ct.Session, fmt.Sprintf("unknown tool %q; the tools are %s", textcut.Cut(ct.Params.Name, 100), strings.Join(t.names, ", ")))
 		}
 		return next(ctx, method, req)
 	}
@@ -227,7 +228,7 @@ func leanName(arg, s string) (string, error) {
 	case len(name) > maxName:
 		return "", fmt.Errorf("%s is %d bytes, more than the limit of %d for a name", arg, len(name), maxName)
 	case !leansrc.IsIdentifier(name):
-		return "", fmt.Errorf("%s is not a Lean name: %q", arg, clip(s, 100))
+		return "", fmt.Errorf("%s is not a Lean name: %q", arg, textcut.Cut(s, 100))
 	}
 	return name, nil
 }
@@ -242,15 +243,4 @@ func count(arg string, n, def, limit int) (int, error) {
 		return 0, fmt.Errorf("%s is %d; it must be between 1 and %d", arg, n, limit)
 	}
 	return n, nil
-}
-
-// clip cuts s to at most n bytes at a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

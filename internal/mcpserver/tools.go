@@ -15,6 +15,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -132,7 +133,7 @@ func kinds(list string) ([]library.Kind, error) {
 			for i, k := range library.Kinds {
 				names[i] = string(k)
 			}
-			return nil, fmt.Errorf("unknown kind %q; the kinds are %s", clip(k, 40), strings.Join(names, ", "))
+			return nil, fmt.Errorf("unknown kind %q; the kinds are %s", textcut.Cut(k, 40), strings.Join(names, ", "))
 		}
 		out = append(out, library.Kind(k))
 	}
@@ -321,7 +322,7 @@ func source(path string, r library.Range) (string, bool, error) {
 	}
 	s := string(src[from:to])
 	if len(s) > maxSource {
-		return clip(s, maxSource), true, nil
+		return textcut.CutBytes(s, maxSource), true, nil
 	}
 	return s, false, nil
 }
@@ -517,7 +518,7 @@ func (t *tools) formalize(ctx context.Context, req *mcp.CallToolRequest, in Form
 	}
 	name := strings.TrimSpace(in.Name)
 	if name != "" && drift.SanitizeName(name) != name {
-		return FormalizeOutput{}, fmt.Errorf("name %q is not a Lean identifier (try %q)", clip(name, 100), drift.SanitizeName(name))
+		return FormalizeOutput{}, fmt.Errorf("name %q is not a Lean identifier (try %q)", textcut.Cut(name, 100), drift.SanitizeName(name))
 	}
 	if _, err := t.engine(ctx); err != nil {
 		return FormalizeOutput{}, err
