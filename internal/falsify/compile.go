@@ -166,6 +166,9 @@ type compiler struct {
 	// deadline, when set, stops looking up definitions (the search's budget
 	// covers the compilation).
 	deadline time.Time
+	// seen, when set, keeps the compiled numeric terms of the statement,
+	// to explain a refutation with their values (explain.go).
+	seen map[*leansrc.Term]nexpr
 }
 
 // unfolding is a definition's body with a call's arguments substituted.
@@ -279,6 +282,17 @@ func (c *compiler) head(name string) string {
 		}
 	}
 	return ""
+}
+
+// failHead says why head found nothing for name: "unknown name" only when
+// the library knows no such name; a name it knows (a class, a structure, a
+// definition without a usable body) is "outside the fragment".
+func (c *compiler) failHead(name string) {
+	if c.cur.lib != nil && len(c.cur.lib.Resolve(name)) == 0 {
+		c.failf("unknown name %s", name)
+		return
+	}
+	c.failf("outside the fragment: %s", name)
 }
 
 // definition returns the parsed definition of a full name, when the

@@ -62,7 +62,7 @@ func (c *compiler) prop(t *leansrc.Term) (pexpr, bool) {
 				return pexpr{f: func(*env) tri { return v }}, true
 			}
 		case "":
-			c.failf("unknown name %s", name)
+			c.failHead(name)
 			return pexpr{}, false
 		}
 		return c.applyProp(t, full, args)
