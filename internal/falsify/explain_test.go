@@ -1,56 +1,26 @@
 package falsify
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
 // TestExplainGolden: a refutation shows the values that make the statement
 // false (testdata/explain.txt → explain.golden; -update rewrites it).
 func TestExplainGolden(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "explain.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out strings.Builder
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		h := strings.TrimSpace(sc.Text())
-		if h == "" || strings.HasPrefix(h, "#") {
-			continue
-		}
-		r := Falsify(context.Background(), stmt(t, h, nil), nil, Options{Budget: 1e10, MaxAssignments: 2000})
-		fmt.Fprintf(&out, "%s\n  %s", h, r.Verdict)
+	golden(t, "explain.txt", "explain.golden", func(h string, r Result) string {
+		s := r.Verdict.String()
 		if r.Counterexample != "" {
-			fmt.Fprintf(&out, ": %s", r.Counterexample)
+			s += ": " + r.Counterexample
 		}
 		if r.Verdict != Refuted {
-			fmt.Fprintf(&out, " %s", r.Reason)
-		} else if r.Explanation == "" {
+			return s + " " + r.Reason
+		}
+		if r.Explanation == "" {
 			t.Errorf("%s: refuted with no explanation", h)
 		}
-		fmt.Fprintf(&out, "\n  %s\n", r.Explanation)
-	}
-	golden := filepath.Join("testdata", "explain.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := out.String(); got != string(want) {
-		t.Errorf("explanations differ from %s (-update rewrites it):\n%s", golden, got)
-	}
+		return s + "\n  " + r.Explanation
+	})
 }
 
 // TestMiniF2FClosedExplained: the statement, to the letter.
