@@ -97,7 +97,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	prog.report("Inserting the theorem…", 100)
 	final := stub
 	err = s.applyAt(ctx, doc, t, titleFormalize, func(cur *Document, at Target) (int, int, string) {
-		if ph, ok := placeholderAfter(cur, at); ok && ph.name == stubName(stub) {
+		if ph, ok := placeholderAfter(cur, at); ok && ph.name == res.Name {
 			return ph.start, ph.end, final
 		}
 		end := insertionPoint(cur, at)
@@ -106,7 +106,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	if err != nil {
 		return "", err
 	}
-	if n := stubName(final); n != "" {
+	if n := res.Name; n != "" {
 		s.track(doc.URI, "name:"+n)
 		if res.Report != nil && res.Report.Stub == final {
 			// The pipeline's report is about exactly this text: shown as

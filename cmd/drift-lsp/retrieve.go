@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -52,19 +53,20 @@ func runRetrieve(args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		type thm struct {
-			hitJSON
+			mcpserver.Hit
 			Covers []string `json:"covers"`
 		}
 		out := struct {
-			Premises     []hitJSON `json:"premises"`
-			Illustrative []thm     `json:"illustrative"`
-			Coverage     float64   `json:"coverage"`
-		}{Premises: []hitJSON{}, Illustrative: []thm{}, Coverage: ill.Coverage}
+			Premises     []mcpserver.Hit `json:"premises"`
+			Illustrative []thm           `json:"illustrative"`
+			Coverage     float64         `json:"coverage"`
+		}{Premises: []mcpserver.Hit{}, Illustrative: []thm{}, Coverage: ill.Coverage}
+		lib := e.Library()
 		for _, p := range prem {
-			out.Premises = append(out.Premises, toHitJSON(p.Hit))
+			out.Premises = append(out.Premises, mcpserver.HitOf(lib, p.Hit))
 		}
 		for i, d := range ill.Theorems {
-			out.Illustrative = append(out.Illustrative, thm{toHitJSON(retrieval.Hit{Decl: d}), orEmpty(ill.Covers[i])})
+			out.Illustrative = append(out.Illustrative, thm{mcpserver.HitOf(lib, retrieval.Hit{Decl: d}), orEmpty(ill.Covers[i])})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -34,30 +35,6 @@ func addRetrievalFlags(fs *flag.FlagSet) *retrievalFlags {
 func (f *retrievalFlags) open(ctx context.Context, stderr io.Writer) (*retrieval.Engine, error) {
 	s, roots := commandSettings(envSettings(stderr), f.index, *f.corpus)
 	return openEngine(ctx, s, roots, stderr)
-}
-
-// hitJSON is the JSON form of one search hit.
-type hitJSON struct {
-	Name      string         `json:"name"`
-	Kind      string         `json:"kind"`
-	Module    string         `json:"module"`
-	File      string         `json:"file"`
-	Line      int            `json:"line"`
-	Signature string         `json:"signature"`
-	Doc       string         `json:"doc,omitempty"`
-	Score     float64        `json:"score"`
-	Channels  map[string]int `json:"channels"`
-	Why       string         `json:"why,omitempty"`
-	Summary   string         `json:"summary,omitempty"`
-}
-
-func toHitJSON(h retrieval.Hit) hitJSON {
-	d := h.Decl
-	if h.Channels == nil {
-		h.Channels = map[string]int{}
-	}
-	return hitJSON{Name: d.Name, Kind: string(d.Kind), Module: d.Module, File: d.File, Line: d.Range.Start.Line + 1,
-		Signature: d.Signature, Doc: d.Doc, Score: h.Score, Channels: h.Channels, Why: h.Why, Summary: h.Summary}
 }
 
 func runSearch(args []string, stdout, stderr io.Writer) int {
@@ -93,9 +70,10 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *asJSON {
-		out := make([]hitJSON, len(hits))
+		lib := e.Library()
+		out := make([]mcpserver.Hit, len(hits))
 		for i, h := range hits {
-			out[i] = toHitJSON(h)
+			out[i] = mcpserver.HitOf(lib, h)
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

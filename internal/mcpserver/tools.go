@@ -20,7 +20,8 @@ import (
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
-// Decl is one library declaration in a tool's output.
+// Decl is one library declaration in JSON: the one shape of a declaration,
+// in the tools' outputs and in the commands' --json (search, retrieve).
 type Decl struct {
 	Name   string `json:"name"`
 	Kind   string `json:"kind"`
@@ -33,13 +34,12 @@ type Decl struct {
 	Doc       string `json:"doc,omitempty"`
 }
 
-// decl converts d, locating its file in lib.
-func decl(lib *library.Library, d *library.Decl) Decl {
-	file := d.File
-	if lib != nil {
-		if p, ok := lib.DeclPath(d); ok {
-			file = p
-		}
+// DeclOf converts d, its file resolved by lib (library.DeclPath, the one
+// resolver; its path in its package when no indexed file declares it).
+func DeclOf(lib *library.Library, d *library.Decl) Decl {
+	file, ok := lib.DeclPath(d)
+	if !ok {
+		file = d.File
 	}
 	return Decl{Name: d.Name, Kind: string(d.Kind), Module: d.Module, File: file, Line: d.Range.Start.Line + 1, Signature: d.Signature, Doc: d.Doc}
 }
@@ -56,14 +56,25 @@ type SearchInput struct {
 	Kind  string `json:"kind,omitempty" jsonschema:"keep only these declaration kinds, comma separated (def, theorem, abbrev, instance, structure, class, inductive, …)"`
 }
 
-// Hit is one search hit, without the docstring (Summary is its first
-// sentence).
+// Hit is one search hit (the search tool leaves out the docstring, whose
+// first sentence is Summary).
 type Hit struct {
 	Decl
 	Score float64 `json:"score"`
+	// Channels are the ranks at which the retrieval channels found it.
+	Channels map[string]int `json:"channels"`
 	// Summary is the docstring's first sentence; Why says what matched.
 	Summary string `json:"summary,omitempty"`
 	Why     string `json:"why,omitempty"`
+}
+
+// HitOf converts a search hit, as DeclOf does its declaration.
+func HitOf(lib *library.Library, h retrieval.Hit) Hit {
+	ch := h.Channels
+	if ch == nil {
+		ch = map[string]int{}
+	}
+	return Hit{Decl: DeclOf(lib, h.Decl), Score: h.Score, Channels: ch, Summary: h.Summary, Why: h.Why}
 }
 
 // SearchOutput is the search tool's result: hits, best first.
@@ -110,7 +121,7 @@ func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInp
 	for _, h := range hits {
 		// The summary stands for the docstring, which declaration gives
 		// whole: a hit list stays small.
-		hit := Hit{Decl: decl(lib, h.Decl), Score: h.Score, Summary: h.Summary, Why: h.Why}
+		hit := HitOf(lib, h)
 		hit.Doc = ""
 		out.Hits = append(out.Hits, hit)
 	}
@@ -296,7 +307,7 @@ func (t *tools) declaration(ctx context.Context, _ *mcp.CallToolRequest, in Decl
 		}
 	}
 	lib := e.Library()
-	out := DeclarationOutput{Decl: decl(lib, d), ResolvedFrom: from}
+	out := DeclarationOutput{Decl: DeclOf(lib, d), ResolvedFrom: from}
 	if p, ok := lib.DeclPath(d); ok {
 		out.Source, out.Truncated, err = source(p, d.Range)
 		if err != nil {
@@ -394,10 +405,10 @@ func (t *tools) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in Retriev
 	lib := e.Library()
 	out := RetrieveOutput{Premises: make([]Decl, len(prem)), Illustrative: make([]Illustrative, len(ill.Theorems)), Coverage: ill.Coverage}
 	for i, p := range prem {
-		out.Premises[i] = decl(lib, p.Decl)
+		out.Premises[i] = DeclOf(lib, p.Decl)
 	}
 	for i, d := range ill.Theorems {
-		out.Illustrative[i] = Illustrative{Decl: decl(lib, d), Covers: []string{}}
+		out.Illustrative[i] = Illustrative{Decl: DeclOf(lib, d), Covers: []string{}}
 		if i < len(ill.Covers) && ill.Covers[i] != nil {
 			out.Illustrative[i].Covers = ill.Covers[i]
 		}
@@ -535,7 +546,7 @@ func (t *tools) formalize(ctx context.Context, req *mcp.CallToolRequest, in Form
 		out.Report = &rj
 	}
 	for _, p := range res.Premises {
-		out.Premises = append(out.Premises, decl(lib, p.Decl))
+		out.Premises = append(out.Premises, DeclOf(lib, p.Decl))
 	}
 	return out, nil
 }
