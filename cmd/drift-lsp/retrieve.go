@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/retrieval"
@@ -63,10 +64,10 @@ func runRetrieve(args []string, stdout, stderr io.Writer) int {
 		}{Premises: []mcpserver.Hit{}, Illustrative: []thm{}, Coverage: ill.Coverage}
 		lib := e.Library()
 		for _, p := range prem {
-			out.Premises = append(out.Premises, mcpserver.HitOf(lib, p.Hit))
+			out.Premises = append(out.Premises, app.HitOf(lib, p.Hit))
 		}
 		for i, d := range ill.Theorems {
-			out.Illustrative = append(out.Illustrative, thm{mcpserver.HitOf(lib, retrieval.Hit{Decl: d}), orEmpty(ill.Covers[i])})
+			out.Illustrative = append(out.Illustrative, thm{app.HitOf(lib, retrieval.Hit{Decl: d}), orEmpty(ill.Covers[i])})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

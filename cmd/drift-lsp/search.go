@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/textcut"
@@ -73,7 +74,7 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 		lib := e.Library()
 		out := make([]mcpserver.Hit, len(hits))
 		for i, h := range hits {
-			out[i] = mcpserver.HitOf(lib, h)
+			out[i] = app.HitOf(lib, h)
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
