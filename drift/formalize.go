@@ -9,6 +9,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 )
@@ -113,13 +114,9 @@ func docOrName(d *library.Decl) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
+// clip cuts s for a prompt or a message: textcut's one rule, at most n
+// characters, the mark included.
+func clip(s string, n int) string { return textcut.Cut(s, n) }
 
 // Errors of NormalizeStub; each names a way an answer is unusable.
 var (

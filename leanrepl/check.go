@@ -615,7 +615,7 @@ func (r *Report) Findings() []Finding {
 	}
 	if r.Refuted() {
 		out = append(out, at(Finding{Severity: SeverityError, Code: CodeRefuted, Start: r.Parsed.TypeStart, End: r.Parsed.TypeEnd,
-			Message: refutedMessage(r.Falsifier.Counterexample)}))
+			Message: refutedMessage(r.Falsifier.Counterexample, r.Falsifier.Explanation)}))
 	}
 	for _, f := range r.CoverageFindings() {
 		out = append(out, at(Finding{Severity: SeverityWarning, Code: CodeCoverage, Message: f.Message, Start: -1, End: -1}))

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 )
 
 // DefaultMaxResponse is the largest response (or noise line) a Decoder
@@ -106,7 +108,7 @@ func (d *Decoder) Next() (Frame, error) {
 			}
 			start = len(line) - len(trimmed)
 		} else if blank {
-			return Frame{}, fmt.Errorf("%w: blank line inside an object: %q", ErrMalformed, clip(obj, 200))
+			return Frame{}, fmt.Errorf("%w: blank line inside an object: %q", ErrMalformed, textcut.CutBytes(string(obj), 200))
 		}
 		for i := start; i < len(line); i++ {
 			c := line[i]
@@ -133,7 +135,7 @@ func (d *Decoder) Next() (Frame, error) {
 					d.pending, d.hasPending = append([]byte(nil), rest...), true
 				}
 				if !json.Valid(obj) {
-					return Frame{}, fmt.Errorf("%w: %q", ErrMalformed, clip(obj, 200))
+					return Frame{}, fmt.Errorf("%w: %q", ErrMalformed, textcut.CutBytes(string(obj), 200))
 				}
 				return Frame{JSON: obj}, nil
 			}
@@ -147,14 +149,5 @@ func (d *Decoder) Next() (Frame, error) {
 }
 
 func noiseText(line []byte) string {
-	return string(clip(line, 1024))
-}
-
-// clip returns at most n bytes of b, marking a cut with "…".
-func clip(b []byte, n int) []byte {
-	if len(b) <= n {
-		return b
-	}
-	out := append([]byte(nil), b[:n]...)
-	return append(out, "…"...)
+	return textcut.CutBytes(string(line), 1024)
 }

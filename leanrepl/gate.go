@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 )
 
 // MaxStubBytes is the largest stub the gate accepts.
@@ -182,7 +183,7 @@ func (gateRules) Proof(s *leansrc.Stub, toks []leansrc.Lexeme, i int) error {
 		if err := forbiddenToken(t); errors.As(err, &ge) {
 			return reject(t.Start, "text after the declaration: %s", ge.Reason)
 		}
-		return reject(t.Start, "text after the declaration: %q", clipString(s.Text[t.Start:], 40))
+		return reject(t.Start, "text after the declaration: %q", textcut.Cut(s.Text[t.Start:], 40))
 	}
 	return nil
 }
@@ -214,14 +215,4 @@ func forbiddenToken(t *leansrc.Lexeme) error {
 func allowedList() string {
 	names := []string{"simp", "norm_cast", "push_cast", "ext", "gcongr", "mono", "continuity", "measurability", "fun_prop", "to_additive", "nolint"}
 	return strings.Join(names, ", ")
-}
-
-func clipString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

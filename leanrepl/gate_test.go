@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 )
 
 func TestGateAccepts(t *testing.T) {
@@ -135,11 +136,11 @@ func TestGateRejects(t *testing.T) {
 		s, err := Gate(c.stub)
 		var ge *GateError
 		if err == nil || !errors.As(err, &ge) {
-			t.Errorf("Gate(%q) accepted: %+v", clipString(c.stub, 80), s)
+			t.Errorf("Gate(%q) accepted: %+v", textcut.Cut(c.stub, 80), s)
 			continue
 		}
 		if !strings.Contains(err.Error(), c.reason) {
-			t.Errorf("Gate(%q) = %v; want a reason mentioning %q", clipString(c.stub, 80), err, c.reason)
+			t.Errorf("Gate(%q) = %v; want a reason mentioning %q", textcut.Cut(c.stub, 80), err, c.reason)
 		}
 	}
 }

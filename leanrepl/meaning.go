@@ -29,13 +29,17 @@ type FalsifierJSON struct {
 	Counterexample string `json:"counterexample"`
 	Assignments    int    `json:"assignments"`
 	Reason         string `json:"reason"`
+	// Explanation is how the counterexample (or, for a closed statement,
+	// the statement itself) is false: the values of the hypotheses, of each
+	// ℕ/ℤ division that truncated, and of the conclusion.
+	Explanation string `json:"explanation,omitempty"`
 }
 
 func falsifierJSON(r *falsify.Result) *FalsifierJSON {
 	if r == nil {
 		return nil
 	}
-	return &FalsifierJSON{Verdict: r.Verdict.String(), Counterexample: r.Counterexample, Assignments: r.Assignments, Reason: r.Reason}
+	return &FalsifierJSON{Verdict: r.Verdict.String(), Counterexample: r.Counterexample, Assignments: r.Assignments, Reason: r.Reason, Explanation: r.Explanation}
 }
 
 // Refuted reports whether the falsifier found a counterexample.
@@ -43,10 +47,14 @@ func (r *Report) Refuted() bool {
 	return r.Falsifier != nil && r.Falsifier.Verdict == falsify.Refuted
 }
 
-// counterexample says what refutes the stub: the assignment, or that the
-// statement has no variables and is false as stated.
+// counterexample says what refutes the stub: the assignment, or, for a
+// statement with no variables, the values that make it false
+// ("1000000^(1/3) = 1 (1/3 is ℕ division: 0) · left side 999 ≠ 900").
 func (r *Report) counterexample() string {
 	if r.Falsifier.Counterexample == "" {
+		if r.Falsifier.Explanation != "" {
+			return r.Falsifier.Explanation
+		}
 		return "false as stated"
 	}
 	return r.Falsifier.Counterexample
@@ -162,10 +170,18 @@ func (r *Report) meaningVerdicts() []verdictPart {
 	return out
 }
 
-// refutedMessage is the finding of a refuted stub.
-func refutedMessage(counterexample string) string {
+// refutedMessage is the finding of a refuted stub, with the values that
+// make it false when the falsifier gave them.
+func refutedMessage(counterexample, explanation string) string {
 	if counterexample == "" {
+		if explanation != "" {
+			return "refuted: the statement has no variables and is false: " + explanation
+		}
 		return "refuted: the statement has no variables and is false as stated"
 	}
-	return "refuted: " + counterexample + " satisfies every hypothesis and falsifies the conclusion"
+	msg := "refuted: " + counterexample + " satisfies every hypothesis and falsifies the conclusion"
+	if explanation != "" {
+		msg += " (" + explanation + ")"
+	}
+	return msg
 }

@@ -16,13 +16,14 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/lake"
+	"github.com/drift-lsp/drift-lsp/internal/settings"
 )
 
 // Defaults for Config.
 const (
 	DefaultTimeout       = 60 * time.Second
 	DefaultImportTimeout = 10 * time.Minute
-	DefaultMemoryLimit   = 16 << 30
+	DefaultMemoryLimit   = settings.DefaultREPLMemoryMB << 20 // the setting repl.memoryMB's default: one default
 	DefaultRecycleAfter  = 1000
 )
 
@@ -51,7 +52,7 @@ type Config struct {
 	// `import Mathlib` takes minutes).
 	ImportTimeout time.Duration
 	// MemoryLimit caps each process's address space in bytes (default
-	// 16 GiB; negative disables the limit).
+	// DefaultMemoryLimit, 8 GiB; negative disables the limit).
 	MemoryLimit int64
 	// RecycleAfter restarts a process after this many requests, since the
 	// REPL keeps every environment it created (default 1000).

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/proc"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 )
 
 // Failure kinds of a REPL process; errors returned by Process.Send and the
@@ -292,7 +293,7 @@ func (p *Process) Send(ctx context.Context, req Request, timeout time.Duration) 
 			}
 			var resp Response
 			if err := json.Unmarshal(fr.f.JSON, &resp); err != nil {
-				return nil, p.fail(fmt.Errorf("%w: the response does not fit the protocol: %v: %q", ErrGarbage, err, clip(fr.f.JSON, 200)))
+				return nil, p.fail(fmt.Errorf("%w: the response does not fit the protocol: %v: %q", ErrGarbage, err, textcut.CutBytes(string(fr.f.JSON), 200)))
 			}
 			if resp.Message != "" && resp.Env == nil && resp.ProofState == nil {
 				return &resp, &ReplError{Message: resp.Message}

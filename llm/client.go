@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 )
 
 // Errors callers may test for with errors.Is.
@@ -570,10 +572,10 @@ func (c *Client) clean(stage string, err error) error {
 		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return &Error{Stage: stage, err: err, msg: c.redact(err.Error())}
 	case errors.As(err, &apiErr):
-		msg = fmt.Sprintf("HTTP %d: %s", apiErr.HTTPStatusCode, shorten(apiErr.Message, 200))
+		msg = fmt.Sprintf("HTTP %d: %s", apiErr.HTTPStatusCode, textcut.Line(apiErr.Message, 200))
 		return &Error{Stage: stage, Status: apiErr.HTTPStatusCode, msg: c.redact(msg)}
 	case errors.As(err, &reqErr):
-		msg = fmt.Sprintf("HTTP %d: %s", reqErr.HTTPStatusCode, shorten(string(reqErr.Body), 200))
+		msg = fmt.Sprintf("HTTP %d: %s", reqErr.HTTPStatusCode, textcut.Line(string(reqErr.Body), 200))
 		return &Error{Stage: stage, Status: reqErr.HTTPStatusCode, msg: c.redact(msg)}
 	}
 	return &Error{Stage: stage, err: err, msg: c.redact(err.Error())}
@@ -600,14 +602,3 @@ func (e *Error) Error() string { return "llm " + e.Stage + ": " + e.msg }
 // Unwrap returns the underlying sentinel (ErrTooLarge, context.Canceled, …)
 // when there is one.
 func (e *Error) Unwrap() error { return e.err }
-
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}

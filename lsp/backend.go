@@ -109,6 +109,9 @@ type FormalizeRequest struct {
 
 // Formalized is the result of Backend.Formalize.
 type Formalized struct {
+	// Name is the theorem's name, as Stub declares it (the server tracks
+	// the inserted theorem by it, without parsing Stub again).
+	Name string
 	// Stub is the chosen `theorem … := by sorry`.
 	Stub string
 	// Summary is a one-line description of how the stub was chosen (for

@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 )
 
 // The commands the server executes.
@@ -96,7 +97,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	prog.report("Inserting the theorem…", 100)
 	final := stub
 	err = s.applyAt(ctx, doc, t, titleFormalize, func(cur *Document, at Target) (int, int, string) {
-		if ph, ok := placeholderAfter(cur, at); ok && ph.name == stubName(stub) {
+		if ph, ok := placeholderAfter(cur, at); ok && ph.name == res.Name {
 			return ph.start, ph.end, final
 		}
 		end := insertionPoint(cur, at)
@@ -105,7 +106,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 	if err != nil {
 		return "", err
 	}
-	if n := stubName(final); n != "" {
+	if n := res.Name; n != "" {
 		s.track(doc.URI, "name:"+n)
 		if res.Report != nil && res.Report.Stub == final {
 			// The pipeline's report is about exactly this text: shown as
@@ -129,7 +130,7 @@ func (s *server) formalize(ctx context.Context, b Backend, doc *Document, t Targ
 		s.showMessage(protocol.MessageTypeWarning, "DRIFT: "+verdict)
 	}
 	s.log.Infof("drift: formalize: %s", summary)
-	return truncate(summary, 200), nil
+	return textcut.Cut(summary, 200), nil
 }
 
 // placeholder is a `theorem NAME … : sorry` line under a comment.
@@ -214,7 +215,7 @@ func writeSymbol(b *strings.Builder, x Symbol, root string) {
 		}
 	}
 	sig := strings.Join(strings.Fields(x.Signature), " ")
-	fmt.Fprintf(b, "  %s : %s  (%s:%d)\n", safeComment(x.Name), safeComment(truncate(sig, 300)), safeComment(filepath.ToSlash(path)), x.Range.Start.Line+1)
+	fmt.Fprintf(b, "  %s : %s  (%s:%d)\n", safeComment(x.Name), safeComment(textcut.Cut(sig, 300)), safeComment(filepath.ToSlash(path)), x.Range.Start.Line+1)
 }
 
 // safeComment keeps text from closing or opening a comment.

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 )
 
 // Hover implements protocol.Server: on a name in backticks inside a
@@ -55,7 +57,7 @@ func (s *server) storeFound(u string, t Target, p *Premises, final bool) {
 	if final {
 		what = "the candidates' context"
 	}
-	s.log.Infof("drift: premises for %q (%s): %d premises, %d examples", truncate(t.Statement, 60), what, len(p.Premises), len(p.Examples))
+	s.log.Infof("drift: premises for %q (%s): %d premises, %d examples", textcut.Cut(t.Statement, 60), what, len(p.Premises), len(p.Examples))
 }
 
 // foundHover answers a hover inside a comment whose formalization found
@@ -103,7 +105,7 @@ func foundMarkdown(p *Premises, final bool, root string) string {
 				path = rel
 			}
 			sig := strings.Join(strings.Fields(x.Signature), " ")
-			fmt.Fprintf(&b, "- `%s` — `%s` (%s:%d)\n", x.Name, strings.ReplaceAll(truncate(sig, 300), "`", "'"), filepath.ToSlash(path), x.Range.Start.Line+1)
+			fmt.Fprintf(&b, "- `%s` — `%s` (%s:%d)\n", x.Name, strings.ReplaceAll(textcut.Cut(sig, 300), "`", "'"), filepath.ToSlash(path), x.Range.Start.Line+1)
 		}
 		b.WriteString("\n")
 	}

@@ -146,7 +146,7 @@ func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, sink pro
 		}
 	}
 	stub = strings.ReplaceAll(stub, "NAME", name)
-	return &Formalized{Stub: stub, Summary: "1 of 4 candidates passed", Report: b.report(stub)}, nil
+	return &Formalized{Name: name, Stub: stub, Summary: "1 of 4 candidates passed", Report: b.report(stub)}, nil
 }
 
 func (b *scripted) FindPremises(ctx context.Context, statement string, report progress.Func) (*Premises, error) {

@@ -365,10 +365,3 @@ func firstLine(s string) string {
 	}
 	return s
 }
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}

@@ -7,6 +7,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 )
 
 // Symbols implements protocol.Server (workspace/symbol) from the library
@@ -60,10 +62,7 @@ func (s *server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams)
 // show containerName next to the name, so the summary travels there.
 func containerOf(h Symbol) string {
 	const max = 120
-	sum := strings.Join(strings.Fields(h.Summary), " ")
-	if n := len([]rune(sum)); n > max {
-		sum = string([]rune(sum)[:max-1]) + "…"
-	}
+	sum := textcut.Line(h.Summary, max)
 	switch {
 	case sum == "":
 		return h.Container

@@ -39,7 +39,12 @@ type Ranking struct {
 	LexDepth, PRFDepth int
 	// NameField, NSField and DocField weight the fields of the lexical
 	// premise score; Coverage is the exponent on the share of a name's terms
-	// that the query covers.
+	// that the query covers. DocField (0.5) is the premise ranking's
+	// docstring weight (Retrieve, for a statement); search (Search, for a
+	// phrase: the search command, workspace symbols, MCP search) ranks by
+	// searchWeights, whose Doc (0.35) weighs the docstring's text apart
+	// from its lead sentence and bold terms: two rankings, each tuned on
+	// its own task (docs/retrieval.md).
 	NameField, NSField, DocField, Coverage float64
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
@@ -663,7 +664,7 @@ func (c *candidate) why(in Intent) string {
 	case c.exactBold > 0:
 		parts = append(parts, fmt.Sprintf("%s %q", c.where, c.what))
 	case c.phr > 0:
-		parts = append(parts, fmt.Sprintf("phrase in %s: %q", c.where, oneLineCut(c.what, 120)))
+		parts = append(parts, fmt.Sprintf("phrase in %s: %q", c.where, textcut.Line(c.what, 120)))
 	}
 	if c.exactName == 0 && c.spelled > 0 {
 		parts = append(parts, fmt.Sprintf("name spells %.0f%% of the query", 100*c.spelled))
@@ -683,14 +684,6 @@ func (c *candidate) why(in Intent) string {
 		parts = append(parts, "intent "+in.String())
 	}
 	return strings.Join(parts, "; ")
-}
-
-func oneLineCut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // synonyms returns the engine's synonym table, mined from the library the

@@ -8,6 +8,10 @@ package retrieval
 // library").
 type searchWeights struct {
 	// Name, NS, Doc, Lead, Bold and Main weigh the first stage's fields.
+	// Doc (0.35) is the search ranking's docstring weight; the premise
+	// ranking has its own, Ranking.DocField (0.5): two rankings, two rules
+	// (this one splits a docstring into lead, bold and main parts), each
+	// tuned on its own task (docs/retrieval.md).
 	Name, NS, Doc, Lead, Bold, Main float64
 	// Synonym weighs a synonym's or the lexicon's term against a query word.
 	Synonym float64

@@ -15,6 +15,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
 
@@ -136,7 +137,7 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 			}
 			fmt.Fprintf(w, "FLAG %s: %s\n", p.ID, strings.Join(msgs, "; "))
 			if verbose {
-				fmt.Fprintf(w, "  informal: %s\n  formal:   %s\n", oneLine(p.Informal, 400), oneLine(stmt, 400))
+				fmt.Fprintf(w, "  informal: %s\n  formal:   %s\n", textcut.Line(p.Informal, 400), textcut.Line(stmt, 400))
 			}
 			continue
 		}
@@ -148,7 +149,7 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 				c[0]++
 			} else if misses > 0 {
 				misses--
-				fmt.Fprintf(w, "MISS %s (%s):\n  informal: %s\n  variant:  %s\n", p.ID, v.kind, oneLine(p.Informal, 400), oneLine(v.stmt, 400))
+				fmt.Fprintf(w, "MISS %s (%s):\n  informal: %s\n  variant:  %s\n", p.ID, v.kind, textcut.Line(p.Informal, 400), textcut.Line(v.stmt, 400))
 			}
 			variants[v.kind] = c
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/equivalence"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/retrieval"
@@ -350,14 +351,7 @@ func shortErr(s string) string {
 	if s == "" {
 		return ""
 	}
-	return "(" + clipRunes(s, 100) + ")"
-}
-
-func clipRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
+	return "(" + textcut.Cut(s, 100) + ")"
 }
 
 // summarize aggregates rows per configuration, in the order of configs;

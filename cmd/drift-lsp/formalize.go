@@ -17,6 +17,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/lsp"
@@ -447,13 +448,7 @@ func callLine(c llm.Call) string {
 		c.Stage, c.Answers, c.PromptTokens, c.CachedPromptTokens, c.CompletionTokens, c.Seconds)
 }
 
-func oneLineSig(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 160 {
-		return string(r[:160]) + "…"
-	}
-	return s
-}
+func oneLineSig(s string) string { return textcut.Line(s, 160) }
 
 // startModel starts a model server that drift-lsp runs itself (the local
 // model) in the background, so that it loads while the index does; the

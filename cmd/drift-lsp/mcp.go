@@ -74,7 +74,7 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer w.Close()
-	srv := mcpserver.New(w, mcpserver.Options{Logf: logf})
+	srv := mcpserver.New(app.MCP(w), mcpserver.Options{Logf: logf})
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -7,6 +7,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/app"
+	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -51,19 +54,20 @@ func runRetrieve(args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		type thm struct {
-			hitJSON
+			mcpserver.Hit
 			Covers []string `json:"covers"`
 		}
 		out := struct {
-			Premises     []hitJSON `json:"premises"`
-			Illustrative []thm     `json:"illustrative"`
-			Coverage     float64   `json:"coverage"`
-		}{Premises: []hitJSON{}, Illustrative: []thm{}, Coverage: ill.Coverage}
+			Premises     []mcpserver.Hit `json:"premises"`
+			Illustrative []thm           `json:"illustrative"`
+			Coverage     float64         `json:"coverage"`
+		}{Premises: []mcpserver.Hit{}, Illustrative: []thm{}, Coverage: ill.Coverage}
+		lib := e.Library()
 		for _, p := range prem {
-			out.Premises = append(out.Premises, toHitJSON(p.Hit))
+			out.Premises = append(out.Premises, app.HitOf(lib, p.Hit))
 		}
 		for i, d := range ill.Theorems {
-			out.Illustrative = append(out.Illustrative, thm{toHitJSON(retrieval.Hit{Decl: d}), orEmpty(ill.Covers[i])})
+			out.Illustrative = append(out.Illustrative, thm{app.HitOf(lib, retrieval.Hit{Decl: d}), orEmpty(ill.Covers[i])})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -79,14 +83,14 @@ func runRetrieve(args []string, stdout, stderr io.Writer) int {
 	}
 	for i, p := range prem {
 		d := p.Decl
-		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, oneLine(d.Signature, 160))
+		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, textcut.Line(d.Signature, 160))
 	}
 	fmt.Fprintf(stdout, "\nIllustrative theorems (coverage %.0f%%):\n", 100*ill.Coverage)
 	if len(ill.Theorems) == 0 {
 		fmt.Fprintln(stdout, "  (none)")
 	}
 	for i, d := range ill.Theorems {
-		fmt.Fprintf(stdout, "%2d. %s  %s:%d  covers %s\n    %s\n", i+1, d.Name, d.File, d.Range.Start.Line+1, strings.Join(ill.Covers[i], ", "), oneLine(d.Signature, 200))
+		fmt.Fprintf(stdout, "%2d. %s  %s:%d  covers %s\n    %s\n", i+1, d.Name, d.File, d.Range.Start.Line+1, strings.Join(ill.Covers[i], ", "), textcut.Line(d.Signature, 200))
 	}
 	return 0
 }

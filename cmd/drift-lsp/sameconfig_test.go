@@ -16,6 +16,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/app"
+	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/leanrepl/leantest"
@@ -111,7 +112,7 @@ func TestCommandRanksAsServer(t *testing.T) {
 		t.Fatalf("exit %d: %s", rc, errb.String())
 	}
 	var res struct {
-		Premises []hitJSON `json:"premises"`
+		Premises []mcpserver.Hit `json:"premises"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -33,30 +36,6 @@ func addRetrievalFlags(fs *flag.FlagSet) *retrievalFlags {
 func (f *retrievalFlags) open(ctx context.Context, stderr io.Writer) (*retrieval.Engine, error) {
 	s, roots := commandSettings(envSettings(stderr), f.index, *f.corpus)
 	return openEngine(ctx, s, roots, stderr)
-}
-
-// hitJSON is the JSON form of one search hit.
-type hitJSON struct {
-	Name      string         `json:"name"`
-	Kind      string         `json:"kind"`
-	Module    string         `json:"module"`
-	File      string         `json:"file"`
-	Line      int            `json:"line"`
-	Signature string         `json:"signature"`
-	Doc       string         `json:"doc,omitempty"`
-	Score     float64        `json:"score"`
-	Channels  map[string]int `json:"channels"`
-	Why       string         `json:"why,omitempty"`
-	Summary   string         `json:"summary,omitempty"`
-}
-
-func toHitJSON(h retrieval.Hit) hitJSON {
-	d := h.Decl
-	if h.Channels == nil {
-		h.Channels = map[string]int{}
-	}
-	return hitJSON{Name: d.Name, Kind: string(d.Kind), Module: d.Module, File: d.File, Line: d.Range.Start.Line + 1,
-		Signature: d.Signature, Doc: d.Doc, Score: h.Score, Channels: h.Channels, Why: h.Why, Summary: h.Summary}
 }
 
 func runSearch(args []string, stdout, stderr io.Writer) int {
@@ -92,9 +71,10 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *asJSON {
-		out := make([]hitJSON, len(hits))
+		lib := e.Library()
+		out := make([]mcpserver.Hit, len(hits))
 		for i, h := range hits {
-			out[i] = toHitJSON(h)
+			out[i] = app.HitOf(lib, h)
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -109,22 +89,13 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 	}
 	for i, h := range hits {
 		d := h.Decl
-		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, oneLine(d.Signature, 160))
+		fmt.Fprintf(stdout, "%2d. %s  [%s]  %s:%d\n    %s\n", i+1, d.Name, d.Kind, d.File, d.Range.Start.Line+1, textcut.Line(d.Signature, 160))
 		if h.Summary != "" {
-			fmt.Fprintf(stdout, "    %s\n", oneLine(h.Summary, 160))
+			fmt.Fprintf(stdout, "    %s\n", textcut.Line(h.Summary, 160))
 		}
 		if h.Why != "" {
 			fmt.Fprintf(stdout, "    why: %s\n", h.Why)
 		}
 	}
 	return 0
-}
-
-// oneLine collapses whitespace and cuts s to at most n runes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -24,9 +23,8 @@ import (
 // driftBackend is the real lsp.Backend: the retrieval engine, the model client,
 // the DRIFT pipeline and the checks.
 type driftBackend struct {
-	eng   *retrieval.Engine
-	logf  func(string, ...any)
-	roots map[string]string // package → absolute root directory
+	eng  *retrieval.Engine
+	logf func(string, ...any)
 
 	root string
 
@@ -173,16 +171,9 @@ func open(ctx context.Context, root string, s settings.Settings, logf func(strin
 	if len(roots) == 0 && len(s.Corpus) == 0 {
 		return nil, errors.New("no workspace folder and no drift.roots or drift.corpus setting: nothing to index")
 	}
-	b := &driftBackend{logf: logf, roots: map[string]string{}, commentsSwapped: make(chan struct{}), closed: make(chan struct{})}
+	b := &driftBackend{logf: logf, commentsSwapped: make(chan struct{}), closed: make(chan struct{})}
 	if len(roots) > 0 {
 		b.root = roots[0]
-		if ws, err := library.DiscoverWith(roots[0], roots[1:], s.Paths.Elan); err == nil {
-			for _, r := range ws.Roots {
-				if _, dup := b.roots[r.Package]; !dup {
-					b.roots[r.Package] = r.Dir
-				}
-			}
-		}
 	}
 	eng, err := OpenEngine(ctx, s, roots, true, logf)
 	if err != nil {
@@ -366,14 +357,10 @@ func (b *driftBackend) Search(ctx context.Context, query string, k int) ([]lsp.S
 	return out, nil
 }
 
-// symbol converts a declaration, resolving its file against its root.
+// symbol converts a declaration, its file resolved by the library
+// (library.DeclPath; "" when no indexed file declares it).
 func (b *driftBackend) symbol(d *library.Decl) lsp.Symbol {
-	path := d.File
-	if dir, ok := b.roots[d.Package]; ok && !filepath.IsAbs(path) {
-		path = filepath.Join(dir, filepath.FromSlash(d.File))
-	} else if !filepath.IsAbs(path) {
-		path = ""
-	}
+	path, _ := b.eng.Library().DeclPath(d)
 	return lsp.Symbol{
 		Name: d.Name, Kind: string(d.Kind), Signature: d.Signature, Path: path, Container: d.Module,
 		Range: d.Range,
@@ -391,7 +378,7 @@ func (b *driftBackend) Formalize(ctx context.Context, req lsp.FormalizeRequest, 
 		return nil, err
 	}
 	summary := fmt.Sprintf("%d candidate(s), %d premise(s), %d model call(s)", len(res.Candidates), len(res.Premises), res.Usage.Calls)
-	return &lsp.Formalized{Stub: res.Stub, Summary: summary, Report: checkReport(res.Report)}, nil
+	return &lsp.Formalized{Name: res.Name, Stub: res.Stub, Summary: summary, Report: checkReport(res.Report)}, nil
 }
 
 // formalize runs the pipeline on req as one job: the bundled local model's

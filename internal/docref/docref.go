@@ -54,6 +54,10 @@ type Ref struct {
 	// Whole is set when the backtick span is this one name (rather than an
 	// expression using it).
 	Whole bool
+	// Hedged is set when the line's wording is hypothetical ("would be",
+	// "does not exist", "we could"): the name may be missing on purpose, so
+	// a finding there is reported but never sure (no --fix, no quick-fix).
+	Hedged bool
 	// Scope is the scope in force; Self is the declaration the comment
 	// documents or sits in ("" when none).
 	Scope *leansrc.Scope
@@ -256,12 +260,10 @@ func (c *Checker) refs(src []byte, comments []Comment, syn *leansrc.File, decls 
 		first := len(out)
 		for _, s := range spans {
 			ids, whole := refsIn(src, s)
-			if len(ids) > 0 && hypothetical(lineOf(src, s.Start)) {
-				continue
-			}
+			hedged := len(ids) > 0 && hypothetical(lineOf(src, s.Start))
 			for _, t := range ids {
 				r := Ref{Name: string(src[t.Start:t.End]), Start: int(t.Start), End: int(t.End), Comment: cm.Kind,
-					Whole: whole, Scope: c.expand(sc), module: module}
+					Whole: whole, Hedged: hedged, Scope: c.expand(sc), module: module}
 				if cm.Kind == leansrc.TokModDoc && syn != nil {
 					if spaces == nil {
 						spaces = c.fileSpaces(syn, own)
@@ -551,8 +553,8 @@ func historical(text []byte) bool {
 	return false
 }
 
-// hypotheticalMarkers mark lines that name declarations which do not exist
-// on purpose.
+// hypotheticalMarkers mark lines that may name declarations which do not
+// exist on purpose: their findings are not sure.
 var hypotheticalMarkers = []string{"doesn't exist", "does not exist", "don't have", "do not have", "no need for",
 	"not exist", "not defined", "we could", "would be", "no `", "not in the namespace", "might want", "can't",
 	"cannot", "is defined", "not implemented", "rather than", "should be called", "project:", "don't currently",
@@ -560,7 +562,8 @@ var hypotheticalMarkers = []string{"doesn't exist", "does not exist", "don't hav
 	"` not `", "if we had", "ever acquires", "would not", "` vs. `", "such a thing", "not needed", "avoid the",
 	"suppose we", "imagine", "hypothetical"}
 
-// hypothetical reports whether a line says the names it mentions do not exist.
+// hypothetical reports whether a line may say the names it mentions do not
+// exist.
 func hypothetical(line []byte) bool {
 	low := strings.ToLower(string(line))
 	for _, m := range hypotheticalMarkers {
@@ -930,12 +933,13 @@ func (c *Checker) Findings(refs []Ref) []Finding {
 		case r.Status == Deprecated && r.Self != r.Target && !c.isDeprecated(r.Self) && !c.declaredIn(r.Target, r.module) && !deprecatedModule(r.module):
 			f := Finding{Ref: r}
 			if n := c.Replacement(r.Target); n != "" {
-				f.Suggestions, f.Sure = []string{c.Spelling(n, r)}, true
+				f.Suggestions, f.Sure = []string{c.Spelling(n, r)}, !r.Hedged
 			}
 			out = append(out, f)
 		case r.Status == Unresolved && (r.Whole || strings.Contains(r.Name, ".")):
 			f := Finding{Ref: r}
 			f.Suggestions, f.Sure = c.suggest(r)
+			f.Sure = f.Sure && !r.Hedged
 			out = append(out, f)
 		}
 	}

@@ -127,6 +127,12 @@ func (c *compiler) leafKind(x *leansrc.Term) (k kind, rec *inferRec, decimal, ok
 // result's type is at most want (the caller's coercion is the identity on
 // values).
 func (c *compiler) num(t *leansrc.Term, want kind) (nexpr, bool) {
+	e, ok := c.numOf(t, want)
+	c.see(t, e, ok)
+	return e, ok
+}
+
+func (c *compiler) numOf(t *leansrc.Term, want kind) (nexpr, bool) {
 	defer c.enter(t)()
 	if !isArith(t) {
 		return c.leaf(t, want)
@@ -150,6 +156,12 @@ func (c *compiler) num(t *leansrc.Term, want kind) (nexpr, bool) {
 
 // numAs compiles t as a part of a tree of type k.
 func (c *compiler) numAs(t *leansrc.Term, k kind) (nexpr, bool) {
+	e, ok := c.numAsOf(t, k)
+	c.see(t, e, ok)
+	return e, ok
+}
+
+func (c *compiler) numAsOf(t *leansrc.Term, k kind) (nexpr, bool) {
 	defer c.enter(t)()
 	if isArith(t) {
 		return c.arith(t, k)
@@ -380,7 +392,7 @@ func (c *compiler) leaf(t *leansrc.Term, want kind) (nexpr, bool) {
 		if ok {
 			full := c.head(name)
 			if full == "" {
-				c.failf("unknown name %s", name)
+				c.failHead(name)
 				return nexpr{}, false
 			}
 			return c.applyNum(t, full, args, want)

@@ -166,6 +166,9 @@ type compiler struct {
 	// deadline, when set, stops looking up definitions (the search's budget
 	// covers the compilation).
 	deadline time.Time
+	// seen, when set, keeps the compiled numeric terms of the statement,
+	// to explain a refutation with their values (explain.go).
+	seen map[*leansrc.Term]nexpr
 }
 
 // unfolding is a definition's body with a call's arguments substituted.
@@ -279,6 +282,36 @@ func (c *compiler) head(name string) string {
 		}
 	}
 	return ""
+}
+
+// Knower is a Library that can say whether a full name is declared (the
+// workspace library's adapter is one): it tells an unknown name from one
+// outside the fragment.
+type Knower interface {
+	Known(full string) bool
+}
+
+// failHead says why head found nothing for name: "unknown name" only when
+// the library knows no such name; a name it knows (a class, a structure, a
+// definition without a usable body), or one it cannot tell, is "outside the
+// fragment".
+func (c *compiler) failHead(name string) {
+	lib := c.cur.lib
+	if lib == nil {
+		c.failf("outside the fragment: %s", name)
+		return
+	}
+	full := lib.Resolve(name)
+	k, canTell := lib.(Knower)
+	known := !canTell && len(full) > 0
+	for _, f := range full {
+		known = known || canTell && k.Known(f)
+	}
+	if known {
+		c.failf("outside the fragment: %s", name)
+		return
+	}
+	c.failf("unknown name %s", name)
 }
 
 // definition returns the parsed definition of a full name, when the

@@ -73,8 +73,9 @@ func (v Verdict) String() string {
 type Result struct {
 	Verdict        Verdict
 	Counterexample string // "n = 2" (", "-joined, binder order) when Refuted; "" for a false closed statement
+	Explanation    string // when Refuted: the values that make the statement false, " · "-joined: the hypotheses', truncating ℕ/ℤ divisions, the conclusion's ("left side 999 ≠ 900")
 	Assignments    int    // assignments on which every hypothesis and the conclusion were defined and checked
-	Reason         string // why Unknown: the first construct outside the fragment (e.g. "unknown name Real.cos"), or that no assignment met the hypotheses
+	Reason         string // why Unknown: the first construct outside the fragment (e.g. "outside the fragment: Real.cos" for a name the library knows but the fragment does not, "unknown name Foo" for one it does not know), or that no assignment met the hypotheses
 }
 
 // Options bound the search.

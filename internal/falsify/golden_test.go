@@ -16,7 +16,24 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // TestGoldenReports runs the falsifier on testdata/stubs.txt and compares
 // its reports with testdata/reports.golden (-update rewrites it).
 func TestGoldenReports(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "stubs.txt"))
+	golden(t, "stubs.txt", "reports.golden", func(h string, r Result) string {
+		s := r.Verdict.String()
+		if r.Counterexample != "" {
+			s += ": " + r.Counterexample
+		}
+		s += fmt.Sprintf(" (%d assignments)", r.Assignments)
+		if r.Reason != "" {
+			s += " " + r.Reason
+		}
+		return s
+	})
+}
+
+// golden runs the falsifier on each header of testdata/in and compares
+// "header\n  report(header)" lines with testdata/want (-update rewrites it).
+func golden(t *testing.T, in, want string, report func(header string, r Result) string) {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,35 +48,27 @@ func TestGoldenReports(t *testing.T) {
 		// a budget that is never reached: the cap alone ends the search, so
 		// the report is deterministic
 		r := Falsify(context.Background(), stmt(t, h, nil), nil, Options{Budget: 1e10, MaxAssignments: 2000})
-		fmt.Fprintf(&out, "%s\n  %s", h, r.Verdict)
-		if r.Counterexample != "" {
-			fmt.Fprintf(&out, ": %s", r.Counterexample)
-		}
-		fmt.Fprintf(&out, " (%d assignments)", r.Assignments)
-		if r.Reason != "" {
-			fmt.Fprintf(&out, " %s", r.Reason)
-		}
-		out.WriteString("\n")
+		fmt.Fprintf(&out, "%s\n  %s\n", h, report(h, r))
 	}
-	golden := filepath.Join("testdata", "reports.golden")
+	path := filepath.Join("testdata", want)
 	if *update {
-		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	want, err := os.ReadFile(golden)
+	wantText, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := strings.Split(out.String(), "\n")
-	for i, w := range strings.Split(string(want), "\n") {
+	for i, w := range strings.Split(string(wantText), "\n") {
 		if i >= len(got) || got[i] != w {
 			g := ""
 			if i < len(got) {
 				g = got[i]
 			}
-			t.Errorf("line %d differs:\n got %s\nwant %s", i+1, g, w)
+			t.Errorf("%s line %d differs:\n got %s\nwant %s", want, i+1, g, w)
 		}
 	}
 }

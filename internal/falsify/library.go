@@ -37,6 +37,12 @@ type adapterShared struct {
 }
 
 // Resolve returns the full names name denotes in the adapter's scope.
+// Known reports whether the library declares full (Knower).
+func (a *libAdapter) Known(full string) bool {
+	_, ok := a.lib.Lookup(full)
+	return ok
+}
+
 func (a *libAdapter) Resolve(name string) []string {
 	if a.scope != nil {
 		if full := a.lib.Resolve(name, a.scope, a.self); full != "" {

@@ -2,6 +2,7 @@ package falsify
 
 import (
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 )
 
 // relations are the binary relations compiled over numbers.
@@ -61,7 +62,7 @@ func (c *compiler) prop(t *leansrc.Term) (pexpr, bool) {
 				return pexpr{f: func(*env) tri { return v }}, true
 			}
 		case "":
-			c.failf("unknown name %s", name)
+			c.failHead(name)
 			return pexpr{}, false
 		}
 		return c.applyProp(t, full, args)
@@ -102,10 +103,7 @@ func clip(t *leansrc.Term) string {
 	if t.Kind == leansrc.TermUnsupported {
 		s = t.Text
 	}
-	if len(s) > 60 {
-		s = s[:57] + "…"
-	}
-	return "`" + s + "`"
+	return "`" + textcut.Cut(s, 60) + "`"
 }
 
 func connective(op string, a, b pexpr) pexpr {

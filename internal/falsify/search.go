@@ -47,6 +47,7 @@ type svar struct {
 
 // prepared is a statement compiled for evaluation.
 type prepared struct {
+	explained
 	vars   []svar
 	hyps   []pexpr
 	eqs    []equation // the equations among the hypotheses, to solve for variables
@@ -108,6 +109,7 @@ func twoPass(lib Library, compile func(c *compiler)) *compiler {
 // then be a counterexample).
 func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *leansrc.Term) *prepared {
 	p := &prepared{}
+	c.startExplain(p, st, types, concl)
 	var hypTerms []*leansrc.Term
 	opaque := map[string]*leansrc.Term{}
 	for i, b := range st.Binders {
@@ -194,6 +196,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 			continue
 		}
 		p.hyps = append(p.hyps, hp)
+		p.hypTerms = append(p.hypTerms, h)
 		p.fixes(c, h)
 		p.equations(c, h)
 	}
@@ -202,6 +205,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		return nil
 	}
 	p.concl = cp
+	p.conclTerm = concl
 	p.nslots = c.nslots
 	p.nseqs = c.nseqs
 	return p
@@ -613,6 +617,7 @@ func (p *prepared) search(ctx context.Context, opt Options, deadline time.Time) 
 			res.Assignments++
 			res.Verdict = Refuted
 			res.Counterexample = p.format(e)
+			res.Explanation = p.explain(e)
 			stop = true
 			return false
 		}

@@ -413,7 +413,7 @@ func (c *compiler) bigOp(t *leansrc.Term, want kind) (nexpr, bool) {
 			return ok
 		})
 		return acc, good
-	}, t: body.t, poly: body.poly, deps: s.deps | body.deps | filter.deps}, true
+	}, t: body.t, poly: body.poly, deps: (s.deps | body.deps | filter.deps) &^ slotBit(slot)}, true
 }
 
 // setDef is a set variable S : Finset T or Set T that a hypothesis

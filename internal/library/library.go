@@ -317,8 +317,17 @@ func (l *Library) FileDecls(path string) []*Decl {
 }
 
 // DeclPath returns the absolute path of the indexed file that declares d:
-// its file relative to the root of its package.
+// its file relative to the root of its package (a File that is absolute
+// already, as a declaration dump's may be, is returned as it is). It is the
+// one resolver of a declaration's file, for both edges and the commands;
+// ok is false when no indexed file declares d (nil l included).
 func (l *Library) DeclPath(d *Decl) (string, bool) {
+	if filepath.IsAbs(d.File) {
+		return d.File, true
+	}
+	if l == nil {
+		return "", false
+	}
 	for _, root := range l.ws.Roots {
 		if root.Package != d.Package {
 			continue

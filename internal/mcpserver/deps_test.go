@@ -7,7 +7,7 @@ import (
 )
 
 // TestNoLSPImports: the MCP edge does not depend on the language server or
-// its wire types (go.lsp.dev); it sees the backend through Backend.
+// its wire types (go.lsp.dev), nor on what its Backend (app.MCP) stands for.
 func TestNoLSPImports(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/drift-lsp/drift-lsp/internal/mcpserver").Output()
 	if err != nil {
@@ -16,6 +16,13 @@ func TestNoLSPImports(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if strings.HasPrefix(dep, "go.lsp.dev/") || dep == "github.com/drift-lsp/drift-lsp/lsp" || dep == "github.com/drift-lsp/drift-lsp/internal/app" {
 			t.Errorf("internal/mcpserver depends on %s", dep)
+		}
+		// Backend is in this package's own types: the index, the pipeline,
+		// the model client and the comment checker stay behind it.
+		for _, p := range []string{"retrieval", "drift", "llm", "internal/docref"} {
+			if dep == "github.com/drift-lsp/drift-lsp/"+p || strings.HasPrefix(dep, "github.com/drift-lsp/drift-lsp/"+p+"/") {
+				t.Errorf("internal/mcpserver depends on %s", dep)
+			}
 		}
 	}
 }

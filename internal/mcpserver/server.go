@@ -18,31 +18,53 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/drift-lsp/drift-lsp/drift"
-	"github.com/drift-lsp/drift-lsp/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
-	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
-// Backend is what the tools need from the composition root; internal/app's
-// *Workspace implements it over serve's wiring.
+// Backend is what the tools need from the rest of drift-lsp (the library
+// index, the name check, the checker, the pipeline, the names in comments),
+// in this package's own types: a consumer-side interface, as lsp.Backend is
+// for the language server, so that the edge depends on none of those
+// packages but for the check report's JSON form (leanrepl.ReportJSON, the
+// shape `drift-lsp check --json` prints too). internal/app implements it
+// (app.MCP) and does every conversion.
 type Backend interface {
-	// Engine returns the live retrieval engine.
-	Engine() *retrieval.Engine
+	// Ready waits until the index is ready; its error (wrapping
+	// ErrNotReady, or saying the index failed) says how far it came.
+	Ready(ctx context.Context) error
 	// Header returns the header stubs are checked under by default.
 	Header() string
 	// Params returns the default numbers of premises and illustrative
 	// theorems.
 	Params() (k, m int)
-	// Check runs the checker (gate first) on a stub.
-	Check(ctx context.Context, req leanrepl.CheckRequest) (*leanrepl.Report, error)
+	// Kinds lists the declaration kinds a search may keep.
+	Kinds() []string
+	// Search runs the library search, keeping the given kinds (all when
+	// none).
+	Search(ctx context.Context, query string, k int, kinds []string) ([]Hit, error)
+	// CheckNames says what the library makes of each full name.
+	CheckNames(ctx context.Context, names []string) ([]NameCheck, error)
+	// Declaration returns one declaration (a unique suffix is accepted)
+	// with its source text.
+	Declaration(ctx context.Context, name string) (DeclarationOutput, error)
+	// Retrieve returns k premises and m illustrative theorems.
+	Retrieve(ctx context.Context, statement string, k, m int) (RetrieveOutput, error)
+	// Gate runs the checker's safety gate alone: nil when it lets stub
+	// through.
+	Gate(stub string) error
+	// Check runs the checker (gate first) on a stub under header.
+	Check(ctx context.Context, header, stub string, report progress.Func) (*leanrepl.ReportJSON, error)
+	// SanitizeName is the Lean identifier the pipeline makes of name.
+	SanitizeName(name string) string
 	// Formalize runs the DRIFT pipeline on an informal statement.
-	Formalize(ctx context.Context, req drift.Request, report progress.Func) (*drift.Result, error)
-	// LintDocs checks the names in the comments of indexed files
-	// (absolute paths) and returns the files with findings.
-	LintDocs(ctx context.Context, paths []string) ([]docref.FileReport, error)
+	Formalize(ctx context.Context, statement, name, header string, report progress.Func) (FormalizeOutput, error)
+	// LintDocs checks the names in the comments of the indexed files at or
+	// under path (the workspace's own files when ""), listing at most max
+	// findings.
+	LintDocs(ctx context.Context, path string, max int) (LintDocsOutput, error)
 }
 
 // Options configures a server.
@@ -153,7 +175,7 @@ func add[In any, Out texter](s *mcp.Server, t *tools, tool *mcp.Tool, h func(con
 func (t *tools) unknownTool(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ct, ok := req.(*mcp.CallToolRequest); ok && ct.Params != nil && !slices.Contains(t.names, ct.Params.Name) {
-			return toolError(ct.Session, fmt.Sprintf("unknown tool %q; the tools are %s", clip(ct.Params.Name, 100), strings.Join(t.names, ", ")))
+			return toolError(ct.Session, fmt.Sprintf("unknown tool %q; the tools are %s", textcut.Cut(ct.Params.Name, 100), strings.Join(t.names, ", ")))
 		}
 		return next(ctx, method, req)
 	}
@@ -176,29 +198,20 @@ func toolError(ss *mcp.ServerSession, msg string) (*mcp.CallToolResult, error) {
 	return res, json.Unmarshal(b, res)
 }
 
-// errNotReady means the index was not ready within ReadyWait.
-var errNotReady = errors.New("the index is still being built")
+// ErrNotReady means the index was not ready within ReadyWait.
+var ErrNotReady = errors.New("the index is still being built")
 
-// engine waits, at most ReadyWait, for the index to be ready and returns
-// the engine.
-func (t *tools) engine(ctx context.Context) (*retrieval.Engine, error) {
-	e := t.b.Engine()
-	if e.Status().Ready {
-		return e, nil
-	}
+// ready waits, at most ReadyWait, for the index to be ready.
+func (t *tools) ready(ctx context.Context) error {
 	wctx, cancel := context.WithTimeout(ctx, t.opts.ReadyWait)
 	defer cancel()
-	if err := e.WaitReady(wctx); err != nil {
+	if err := t.b.Ready(wctx); err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
-		st := e.Status()
-		if st.Phase == "failed" {
-			return nil, fmt.Errorf("the index failed: %s", st.Warning)
-		}
-		return nil, fmt.Errorf("%w (%s, %d/%d files); call again shortly", errNotReady, st.Phase, st.Done, st.Total)
+		return err
 	}
-	return e, nil
+	return nil
 }
 
 // text checks a text argument: not blank when required, at most maxText
@@ -227,7 +240,7 @@ func leanName(arg, s string) (string, error) {
 	case len(name) > maxName:
 		return "", fmt.Errorf("%s is %d bytes, more than the limit of %d for a name", arg, len(name), maxName)
 	case !leansrc.IsIdentifier(name):
-		return "", fmt.Errorf("%s is not a Lean name: %q", arg, clip(s, 100))
+		return "", fmt.Errorf("%s is not a Lean name: %q", arg, textcut.Cut(s, 100))
 	}
 	return name, nil
 }
@@ -242,15 +255,4 @@ func count(arg string, n, def, limit int) (int, error) {
 		return 0, fmt.Errorf("%s is %d; it must be between 1 and %d", arg, n, limit)
 	}
 	return n, nil
-}
-
-// clip cuts s to at most n bytes at a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -55,7 +55,7 @@ func openWith(t testing.TB, root string, getenv func(string) string, copts *mcp.
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mcpserver.New(w, opts)
+	srv := mcpserver.New(app.MCP(w), opts)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {

@@ -4,22 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/drift-lsp/drift-lsp/drift"
-	"github.com/drift-lsp/drift-lsp/internal/leansrc"
-	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
+	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
-	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
-// Decl is one library declaration in a tool's output.
+// Decl is one library declaration in JSON: the one shape of a declaration,
+// in the tools' outputs and in the commands' --json (search, retrieve);
+// app.DeclOf makes one.
 type Decl struct {
 	Name   string `json:"name"`
 	Kind   string `json:"kind"`
@@ -30,17 +27,6 @@ type Decl struct {
 	Line      int    `json:"line"`
 	Signature string `json:"signature"`
 	Doc       string `json:"doc,omitempty"`
-}
-
-// decl converts d, locating its file in lib.
-func decl(lib *library.Library, d *library.Decl) Decl {
-	file := d.File
-	if lib != nil {
-		if p, ok := lib.DeclPath(d); ok {
-			file = p
-		}
-	}
-	return Decl{Name: d.Name, Kind: string(d.Kind), Module: d.Module, File: file, Line: d.Range.Start.Line + 1, Signature: d.Signature, Doc: d.Doc}
 }
 
 // where renders a declaration's place and signature on two lines.
@@ -55,11 +41,13 @@ type SearchInput struct {
 	Kind  string `json:"kind,omitempty" jsonschema:"keep only these declaration kinds, comma separated (def, theorem, abbrev, instance, structure, class, inductive, …)"`
 }
 
-// Hit is one search hit, without the docstring (Summary is its first
-// sentence).
+// Hit is one search hit (the search tool leaves out the docstring, whose
+// first sentence is Summary).
 type Hit struct {
 	Decl
 	Score float64 `json:"score"`
+	// Channels are the ranks at which the retrieval channels found it.
+	Channels map[string]int `json:"channels"`
 	// Summary is the docstring's first sentence; Why says what matched.
 	Summary string `json:"summary,omitempty"`
 	Why     string `json:"why,omitempty"`
@@ -92,49 +80,40 @@ func (t *tools) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInp
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	q := retrieval.Query{Text: in.Query, K: k}
-	if q.Kinds, err = kinds(in.Kind); err != nil {
-		return SearchOutput{}, err
-	}
-	e, err := t.engine(ctx)
+	kinds, err := t.kinds(in.Kind)
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	hits, err := e.Search(ctx, q)
+	if err := t.ready(ctx); err != nil {
+		return SearchOutput{}, err
+	}
+	hits, err := t.b.Search(ctx, in.Query, k, kinds)
 	if err != nil {
 		return SearchOutput{}, err
 	}
-	lib := e.Library()
-	out := SearchOutput{Hits: make([]Hit, 0, len(hits))}
-	for _, h := range hits {
+	for i := range hits {
 		// The summary stands for the docstring, which declaration gives
 		// whole: a hit list stays small.
-		hit := Hit{Decl: decl(lib, h.Decl), Score: h.Score, Summary: h.Summary, Why: h.Why}
-		hit.Doc = ""
-		out.Hits = append(out.Hits, hit)
+		hits[i].Doc = ""
 	}
-	return out, nil
+	return SearchOutput{Hits: hits}, nil
 }
 
 // kinds parses a comma-separated list of declaration kinds.
-func kinds(list string) ([]library.Kind, error) {
+func (t *tools) kinds(list string) ([]string, error) {
 	if err := text("kind", list, false); err != nil {
 		return nil, err
 	}
-	var out []library.Kind
+	var out []string
 	for _, k := range strings.Split(list, ",") {
 		k = strings.TrimSpace(k)
 		if k == "" {
 			continue
 		}
-		if !slices.Contains(library.Kinds, library.Kind(k)) {
-			names := make([]string, len(library.Kinds))
-			for i, k := range library.Kinds {
-				names[i] = string(k)
-			}
-			return nil, fmt.Errorf("unknown kind %q; the kinds are %s", clip(k, 40), strings.Join(names, ", "))
+		if names := t.b.Kinds(); !slices.Contains(names, k) {
+			return nil, fmt.Errorf("unknown kind %q; the kinds are %s", textcut.Cut(k, 40), strings.Join(names, ", "))
 		}
-		out = append(out, library.Kind(k))
+		out = append(out, k)
 	}
 	return out, nil
 }
@@ -203,33 +182,19 @@ func (t *tools) checkNames(ctx context.Context, _ *mcp.CallToolRequest, in Check
 			return CheckNamesOutput{}, fmt.Errorf("names hold more than %d bytes in all", maxText)
 		}
 	}
-	e, err := t.engine(ctx)
+	if err := t.ready(ctx); err != nil {
+		return CheckNamesOutput{}, err
+	}
+	checks, err := t.b.CheckNames(ctx, full)
 	if err != nil {
 		return CheckNamesOutput{}, err
 	}
-	ix := e.Names()
-	if ix == nil {
-		return CheckNamesOutput{}, errNotReady
-	}
-	kindOf := leanrepl.LibraryKinds(e.Lookup)
-	matches, _ := drift.CheckNames(ix, full)
-	out := CheckNamesOutput{Names: make([]NameCheck, len(in.Names))}
-	for i, name := range full {
-		if err := ctx.Err(); err != nil {
-			return CheckNamesOutput{}, err
-		}
-		ok, sugg := leanrepl.Resolve(name, "", ix, kindOf)
-		c := NameCheck{Name: in.Names[i], Known: ok, Match: matches[i].Check, Resolved: matches[i].Resolved, Suggestions: sugg}
-		if kind, _, found := kindOf(name); found {
-			c.Kind = kind
-		}
-		if c.Suggestions == nil {
-			c.Suggestions = []string{}
-		}
-		if !ok {
+	out := CheckNamesOutput{Names: checks}
+	for i := range checks {
+		checks[i].Name = in.Names[i] // as written
+		if !checks[i].Known {
 			out.Unknown++
 		}
-		out.Names[i] = c
 	}
 	return out, nil
 }
@@ -242,7 +207,8 @@ type DeclarationInput struct {
 // DeclarationOutput is one declaration with its source text.
 type DeclarationOutput struct {
 	Decl
-	// Source is the declaration's text in its file (cut at 64 KiB).
+	// Source is the declaration's text in its file (cut at 64 KiB,
+	// maxSource).
 	Source    string `json:"source"`
 	Truncated bool   `json:"truncated,omitempty"`
 	// ResolvedFrom is the name asked for when it was a suffix.
@@ -268,62 +234,10 @@ func (t *tools) declaration(ctx context.Context, _ *mcp.CallToolRequest, in Decl
 	if err != nil {
 		return DeclarationOutput{}, err
 	}
-	e, err := t.engine(ctx)
-	if err != nil {
+	if err := t.ready(ctx); err != nil {
 		return DeclarationOutput{}, err
 	}
-	d, ok := e.Lookup(name)
-	from := ""
-	if !ok {
-		var cands []string
-		if ix := e.Names(); ix != nil {
-			cands = ix.Suffix(name)
-		}
-		if len(cands) != 1 {
-			_, sugg := leanrepl.Resolve(name, "", drift.LiveNames(e), nil)
-			if len(cands) > 1 {
-				sugg = cands[:min(len(cands), 10)]
-			}
-			if len(sugg) == 0 {
-				return DeclarationOutput{}, fmt.Errorf("no declaration named %s", name)
-			}
-			return DeclarationOutput{}, fmt.Errorf("no declaration named %s; did you mean %s?", name, strings.Join(sugg, ", "))
-		}
-		from = name
-		if d, ok = e.Lookup(cands[0]); !ok {
-			return DeclarationOutput{}, fmt.Errorf("no declaration named %s", name)
-		}
-	}
-	lib := e.Library()
-	out := DeclarationOutput{Decl: decl(lib, d), ResolvedFrom: from}
-	if p, ok := lib.DeclPath(d); ok {
-		out.Source, out.Truncated, err = source(p, d.Range)
-		if err != nil {
-			return DeclarationOutput{}, err
-		}
-	}
-	return out, nil
-}
-
-// source reads the text of range r of the file at path, cut at maxSource
-// bytes.
-func source(path string, r library.Range) (string, bool, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return "", false, err
-	}
-	src, _ := leansrc.Prepare(raw)
-	ix := leansrc.NewLineIndex(src)
-	from := ix.Offset(r.Start)
-	to := ix.Offset(r.End)
-	if to < from {
-		return "", false, fmt.Errorf("%s changed since it was indexed", path)
-	}
-	s := string(src[from:to])
-	if len(s) > maxSource {
-		return clip(s, maxSource), true, nil
-	}
-	return s, false, nil
+	return t.b.Declaration(ctx, name)
 }
 
 // RetrieveInput is the retrieve tool's arguments.
@@ -374,34 +288,10 @@ func (t *tools) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in Retriev
 	if err != nil {
 		return RetrieveOutput{}, err
 	}
-	e, err := t.engine(ctx)
-	if err != nil {
+	if err := t.ready(ctx); err != nil {
 		return RetrieveOutput{}, err
 	}
-	prem, err := e.Retrieve(ctx, in.Statement, nil, k)
-	if err != nil {
-		return RetrieveOutput{}, err
-	}
-	names := make([]string, len(prem))
-	for i, p := range prem {
-		names[i] = p.Decl.Name
-	}
-	ill, err := e.Illustrate(ctx, in.Statement, names, m)
-	if err != nil {
-		return RetrieveOutput{}, err
-	}
-	lib := e.Library()
-	out := RetrieveOutput{Premises: make([]Decl, len(prem)), Illustrative: make([]Illustrative, len(ill.Theorems)), Coverage: ill.Coverage}
-	for i, p := range prem {
-		out.Premises[i] = decl(lib, p.Decl)
-	}
-	for i, d := range ill.Theorems {
-		out.Illustrative[i] = Illustrative{Decl: decl(lib, d), Covers: []string{}}
-		if i < len(ill.Covers) && ill.Covers[i] != nil {
-			out.Illustrative[i].Covers = ill.Covers[i]
-		}
-	}
-	return out, nil
+	return t.b.Retrieve(ctx, in.Statement, k, m)
 }
 
 // CheckInput is the check tool's arguments.
@@ -449,16 +339,16 @@ func (t *tools) check(ctx context.Context, req *mcp.CallToolRequest, in CheckInp
 		header = t.b.Header()
 	}
 	// The gate needs no index: a hostile stub is refused at once.
-	if _, err := leanrepl.Gate(in.Stub); err == nil {
-		if _, err := t.engine(ctx); err != nil {
+	if err := t.b.Gate(in.Stub); err == nil {
+		if err := t.ready(ctx); err != nil {
 			return CheckOutput{}, err
 		}
 	}
-	rep, err := t.b.Check(ctx, leanrepl.CheckRequest{Header: header, Stub: in.Stub, Progress: notifier(ctx, req)})
+	rep, err := t.b.Check(ctx, header, in.Stub, notifier(ctx, req))
 	if err != nil {
 		return CheckOutput{}, err
 	}
-	return CheckOutput{ReportJSON: rep.JSON(), Header: header}, nil
+	return CheckOutput{ReportJSON: *rep, Header: header}, nil
 }
 
 // FormalizeInput is the formalize tool's arguments.
@@ -516,27 +406,13 @@ func (t *tools) formalize(ctx context.Context, req *mcp.CallToolRequest, in Form
 		return FormalizeOutput{}, err
 	}
 	name := strings.TrimSpace(in.Name)
-	if name != "" && drift.SanitizeName(name) != name {
-		return FormalizeOutput{}, fmt.Errorf("name %q is not a Lean identifier (try %q)", clip(name, 100), drift.SanitizeName(name))
+	if name != "" && t.b.SanitizeName(name) != name {
+		return FormalizeOutput{}, fmt.Errorf("name %q is not a Lean identifier (try %q)", textcut.Cut(name, 100), t.b.SanitizeName(name))
 	}
-	if _, err := t.engine(ctx); err != nil {
+	if err := t.ready(ctx); err != nil {
 		return FormalizeOutput{}, err
 	}
-	res, err := t.b.Formalize(ctx, drift.Request{Statement: in.Statement, Name: name, Header: t.b.Header()}, notifier(ctx, req))
-	if err != nil {
-		return FormalizeOutput{}, err
-	}
-	lib := t.b.Engine().Library()
-	out := FormalizeOutput{Name: res.Name, Stub: res.Stub, Passed: res.Report != nil && res.Report.Passed(), Opens: append([]string{}, res.Opens...),
-		Premises: make([]Decl, 0, len(res.Premises)), Candidates: len(res.Candidates), ModelCalls: res.Usage.Calls, Warnings: append([]string{}, res.Warnings...)}
-	if res.Report != nil {
-		rj := res.Report.JSON()
-		out.Report = &rj
-	}
-	for _, p := range res.Premises {
-		out.Premises = append(out.Premises, decl(lib, p.Decl))
-	}
-	return out, nil
+	return t.b.Formalize(ctx, in.Statement, name, t.b.Header(), notifier(ctx, req))
 }
 
 // notifier sends the pipeline's or the checker's progress events as MCP
@@ -601,71 +477,8 @@ func (t *tools) lintDocs(ctx context.Context, _ *mcp.CallToolRequest, in LintDoc
 	if err := text("path", in.Path, false); err != nil {
 		return LintDocsOutput{}, err
 	}
-	e, err := t.engine(ctx)
-	if err != nil {
+	if err := t.ready(ctx); err != nil {
 		return LintDocsOutput{}, err
 	}
-	files, err := lintFiles(e.Library(), in.Path)
-	if err != nil {
-		return LintDocsOutput{}, err
-	}
-	reports, err := t.b.LintDocs(ctx, files)
-	if err != nil {
-		return LintDocsOutput{}, err
-	}
-	out := LintDocsOutput{Findings: []LintFinding{}, Files: len(files)}
-	for _, r := range reports {
-		for _, x := range r.Findings {
-			out.Total++
-			if len(out.Findings) < maxLintOut {
-				out.Findings = append(out.Findings, LintFinding{File: r.Path, Line: x.Range.Start.Line + 1, Col: x.Range.Start.Character + 1,
-					Name: x.Name, Status: x.Status.String(), Suggestions: append([]string{}, x.Suggestions...), Sure: x.Sure})
-			}
-		}
-	}
-	return out, nil
-}
-
-// lintFiles returns the indexed files under path (a file or a directory,
-// relative to the workspace or absolute), or the user's own files when path
-// is empty.
-func lintFiles(lib *library.Library, path string) ([]string, error) {
-	ws := lib.Workspace()
-	if path == "" {
-		var out []string
-		for _, f := range lib.Files() {
-			// The file's root is the innermost one holding it: the
-			// workspace's root holds .lake/packages too.
-			own, depth := false, -1
-			for _, r := range ws.Roots {
-				if within(f, r.Dir) && len(r.Dir) > depth {
-					own, depth = r.User, len(r.Dir)
-				}
-			}
-			if own {
-				out = append(out, f)
-			}
-		}
-		return out, nil
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(ws.Dir, path)
-	}
-	path = filepath.Clean(path)
-	var out []string
-	for _, f := range lib.Files() {
-		if f == path || within(f, path) {
-			out = append(out, f)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no indexed Lean file at or under %s", path)
-	}
-	return out, nil
-}
-
-// within reports whether path lies under directory dir.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != "." && !strings.HasPrefix(rel, "..")
+	return t.b.LintDocs(ctx, in.Path, maxLintOut)
 }

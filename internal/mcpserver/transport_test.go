@@ -71,7 +71,7 @@ func TestHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- mcpserver.ServeHTTP(ctx, mcpserver.New(w, mcpserver.Options{}), l) }()
+	go func() { done <- mcpserver.ServeHTTP(ctx, mcpserver.New(app.MCP(w), mcpserver.Options{}), l) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + l.Addr().String()}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +100,7 @@ func TestStdioEOF(t *testing.T) {
 	go io.Copy(io.Discard, outR)
 	done := make(chan error, 1)
 	go func() {
-		done <- mcpserver.ServeStdio(context.Background(), mcpserver.New(w, mcpserver.Options{}), inR, outW)
+		done <- mcpserver.ServeStdio(context.Background(), mcpserver.New(app.MCP(w), mcpserver.Options{}), inR, outW)
 	}()
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
 	inW.Close()

@@ -174,6 +174,10 @@ const (
 	DefaultSamples = 4
 )
 
+// DefaultREPLMemoryMB is the memory limit of a REPL process or a lean run,
+// in MiB, which leanrepl's zero Config takes too (leanrepl.DefaultMemoryLimit).
+const DefaultREPLMemoryMB = 8192
+
 // DefaultAPIKeyEnv is the variable that holds the API key unless a setting
 // names another.
 const DefaultAPIKeyEnv = "OPENAI_API_KEY"
@@ -183,7 +187,7 @@ func Default() Settings {
 	return Settings{
 		LLM:       LLM{APIKeyEnv: DefaultAPIKeyEnv, Local: "auto", Grammar: "auto", Retries: -1},
 		Embedding: Embedding{Provider: "auto"},
-		REPL:      REPL{TimeoutSeconds: 60, PoolSize: 1, MemoryMB: 8192},
+		REPL:      REPL{TimeoutSeconds: 60, PoolSize: 1, MemoryMB: DefaultREPLMemoryMB},
 		Pipeline:  Pipeline{SubQueries: "top1", K: DefaultK, M: DefaultM, Samples: DefaultSamples, RepairBudget: 4},
 		MaxJobs:   2,
 		Log:       Log{Level: "info"},
