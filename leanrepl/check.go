@@ -118,6 +118,8 @@ type CheckRequest struct {
 	// Concepts are the decomposition's sub-queries with the names of the
 	// premises retrieved for them, which the coverage check looks for.
 	Concepts []coverage.Concept
+	// Definition lets the stub be a `def … := sorry` (GateDef) as well.
+	Definition bool
 	// Progress, if set, hears what the Lean part does while it runs
 	// (importing the header, running lean), which can take minutes with
 	// Mathlib; Stage is always StageLean.
@@ -268,7 +270,11 @@ func (r *Report) Hallucinations() []LeanMessage {
 // ctx ends; every other failure is described in the report.
 func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) {
 	rep := &Report{Stub: strings.TrimSpace(req.Stub), Unknown: []UnknownName{}, Lints: []Lint{}, Messages: []LeanMessage{}}
-	s, err := Gate(req.Stub)
+	gateOf := Gate
+	if req.Definition {
+		gateOf = GateDef
+	}
+	s, err := gateOf(req.Stub)
 	if err != nil {
 		rep.GateReason = err.Error()
 		var ge *GateError
