@@ -140,6 +140,9 @@ func expand(s string, m map[string]Macro, depth int) string {
 			i = end
 			continue
 		}
+		if mac.Args == 0 && strings.HasPrefix(s[e:], "{}") {
+			e += 2 // \prm{}: the empty group that keeps the space after it
+		}
 		body := mac.Body
 		for k := len(args); k >= 1; k-- {
 			body = strings.ReplaceAll(body, "#"+strconv.Itoa(k), args[k-1])

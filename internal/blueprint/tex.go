@@ -322,7 +322,7 @@ func (l *loader) node(n *Node, body string) {
 		last, i = e, e
 	}
 	text.WriteString(body[last:])
-	n.Lean, n.Uses = uniq(n.Lean), uniq(n.Uses)
+	n.Lean, n.Uses, n.ProofUses = orEmpty(uniq(n.Lean)), orEmpty(uniq(n.Uses)), []string{}
 	n.Statement = strings.Join(strings.Fields(Expand(text.String(), l.b.Macros)), " ")
 	if n.Label == "" {
 		n.Label = fmt.Sprintf("%s:%d", n.File, n.Line)
@@ -347,7 +347,7 @@ func (l *loader) proof(n *Node, body string) {
 			n.ProofOK = true
 		case "uses":
 			if arg, e, ok := group(body, skipSpace(body, end)); ok {
-				n.ProofUses = uniq(append(n.ProofUses, splitList(arg)...))
+				n.ProofUses = orEmpty(uniq(append(n.ProofUses, splitList(arg)...)))
 				end = e
 			}
 		}
