@@ -179,6 +179,9 @@ func addImports(text string, imports []string) string {
 		}
 	}
 	ins := strings.Join(missing, "\n") + "\n"
+	if at == 0 {
+		ins += "\n"
+	}
 	if at > 0 && !strings.HasSuffix(lines[at-1], "\n") {
 		ins = "\n" + ins
 	}
