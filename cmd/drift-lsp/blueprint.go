@@ -118,7 +118,9 @@ func runBlueprint(args []string, stdout, stderr io.Writer) int {
 		pl := drift.New(eng, client, checker, drift.Params{})
 		var nodeProgress func(string, progress.Event)
 		if report != nil {
-			nodeProgress = func(label string, e progress.Event) { report(progress.Event{Stage: e.Stage, Message: label + ": " + e.Message}) }
+			nodeProgress = func(label string, e progress.Event) {
+				report(progress.Event{Stage: e.Stage, Message: label + ": " + e.Message})
+			}
 		}
 		opts.Formalize = app.BlueprintFormalizer(pl, checker, eng, hdr, nodeProgress)
 	}
