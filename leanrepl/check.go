@@ -30,6 +30,9 @@ type CheckerConfig struct {
 	// Lean runs `lean --json` when Pool is nil; when both are nil Lean is
 	// not run.
 	Lean *LeanRunner
+	// Kimina, when set, runs Lean on a Kimina Lean Server instead of Pool
+	// and Lean.
+	Kimina *Kimina
 	// NoLean says why Pool and Lean are nil, for reports ("no Lean REPL
 	// found: …").
 	NoLean string
@@ -51,7 +54,7 @@ type Checker struct {
 
 // NewChecker returns a Checker.
 func NewChecker(cfg CheckerConfig) *Checker {
-	if cfg.Pool == nil && cfg.Lean == nil && cfg.NoLean == "" {
+	if cfg.Pool == nil && cfg.Lean == nil && cfg.Kimina == nil && cfg.NoLean == "" {
 		cfg.NoLean = "no Lean REPL configured"
 	}
 	return &Checker{cfg: cfg}
@@ -65,10 +68,11 @@ func NewChecker(cfg CheckerConfig) *Checker {
 // FindLean(pool.Root, pool.LeanCommand, pool.Env) finds) and the Pool is nil. When
 // neither can be made, the Checker runs without Lean, its reports give the
 // errors as the reason, and the error is returned too. The caller closes a
-// non-nil Pool.
+// non-nil Pool. With cfg.Kimina set, that server runs Lean and no Pool is
+// made.
 func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
 	cfg.Pool, cfg.Lean = nil, nil
-	if cfg.NoLean != "" {
+	if cfg.NoLean != "" || cfg.Kimina != nil {
 		return NewChecker(cfg), nil, nil
 	}
 	p, err := NewPool(pool)
@@ -89,12 +93,14 @@ func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
 }
 
 // HasLean reports whether the checker runs Lean.
-func (c *Checker) HasLean() bool { return c.cfg.Pool != nil || c.cfg.Lean != nil }
+func (c *Checker) HasLean() bool { return c.cfg.Pool != nil || c.cfg.Lean != nil || c.cfg.Kimina != nil }
 
 // Backend names what runs Lean (BackendREPL or BackendLean) and its command
 // line; both are "" when Lean is not run.
 func (c *Checker) Backend() (name, command string) {
 	switch {
+	case c.cfg.Kimina != nil:
+		return BackendKimina, c.cfg.Kimina.URL
 	case c.cfg.Pool != nil:
 		return BackendREPL, strings.Join(c.cfg.Pool.Command(), " ")
 	case c.cfg.Lean != nil:
@@ -337,7 +343,9 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report, repor
 	rep.LeanBackend, rep.LeanCommand = c.Backend()
 	say := func(msg string) { report.Report(progress.Event{Stage: StageLean, Message: msg}) }
 	start := time.Now()
-	if c.cfg.Pool != nil {
+	if c.cfg.Kimina != nil {
+		resp, err = c.cfg.Kimina.run(ctx, header, cmd, say)
+	} else if c.cfg.Pool != nil {
 		err = c.cfg.Pool.session(ctx, header, say, func(s *Session) error {
 			say("Checking with Lean (" + BackendREPL + ")…")
 			r, err := s.Command(ctx, cmd)

@@ -99,19 +99,35 @@ func (b *Blueprint) Node(label string) *Node {
 // ErrNotFound means no blueprint sources were found.
 var ErrNotFound = errors.New("no blueprint found")
 
+// Entries are the files a blueprint is read from, the first found: the
+// text (content.tex, which leanblueprint's template \input's from web.tex
+// and print.tex), else the web version's main file (projects such as PFR
+// keep their chapters under web.tex without a content.tex).
+var Entries = []string{"content.tex", "web.tex"}
+
+// entry returns the entry file of dir, or "".
+func entry(dir string) string {
+	for _, e := range Entries {
+		if _, err := os.Stat(filepath.Join(dir, e)); err == nil {
+			return e
+		}
+	}
+	return ""
+}
+
 // Find returns the blueprint's source directory: tex when given (a
-// directory holding content.tex), else blueprint/src under each root in
-// turn.
+// directory holding content.tex or web.tex), else blueprint/src under each
+// root in turn.
 func Find(roots []string, tex string) (string, error) {
 	if tex != "" {
-		if _, err := os.Stat(filepath.Join(tex, "content.tex")); err != nil {
-			return "", fmt.Errorf("%w: %s has no content.tex", ErrNotFound, tex)
+		if entry(tex) == "" {
+			return "", fmt.Errorf("%w: %s has no content.tex or web.tex", ErrNotFound, tex)
 		}
 		return tex, nil
 	}
 	for _, r := range roots {
 		dir := filepath.Join(r, "blueprint", "src")
-		if _, err := os.Stat(filepath.Join(dir, "content.tex")); err == nil {
+		if entry(dir) != "" {
 			return dir, nil
 		}
 	}
@@ -124,10 +140,11 @@ const (
 	MaxBytes = 64 << 20
 )
 
-// Load reads the blueprint in dir: the macro files (macros/common.tex,
-// then macros/web.tex, then any other macros/*.tex), then content.tex and
-// every file it \input's or \include's, depth first. A missing file or an
-// \input cycle is an error naming the chain.
+// Load reads the blueprint in dir: the macro files (common.tex, then
+// web.tex, then any other .tex file but print.tex, under macros/ and
+// preamble/), then content.tex (else web.tex) and every file it \input's
+// or \include's, depth first, with the macros they define. A missing
+// file or an \input cycle is an error naming the chain.
 func Load(dir string) (*Blueprint, error) {
 	b := &Blueprint{Dir: dir, Macros: map[string]Macro{}}
 	for _, f := range macroFiles(dir) {
@@ -138,7 +155,11 @@ func Load(dir string) (*Blueprint, error) {
 		defineMacros(stripComments(string(data)), b.Macros)
 	}
 	l := &loader{b: b, dir: dir, active: map[string]bool{}}
-	if err := l.file("content.tex", nil); err != nil {
+	first := entry(dir)
+	if first == "" {
+		return nil, fmt.Errorf("%w: %s has no content.tex or web.tex", ErrNotFound, dir)
+	}
+	if err := l.file(first, nil); err != nil {
 		return nil, err
 	}
 	b.finish()
@@ -148,19 +169,21 @@ func Load(dir string) (*Blueprint, error) {
 // macroFiles lists the macro files of dir in the order they are read.
 func macroFiles(dir string) []string {
 	var out []string
-	seen := map[string]bool{}
-	for _, n := range []string{"common.tex", "web.tex"} {
-		p := filepath.Join(dir, "macros", n)
-		if _, err := os.Stat(p); err == nil {
-			out = append(out, p)
-			seen[p] = true
+	for _, sub := range []string{"macros", "preamble"} {
+		seen := map[string]bool{}
+		for _, n := range []string{"common.tex", "web.tex"} {
+			p := filepath.Join(dir, sub, n)
+			if _, err := os.Stat(p); err == nil {
+				out = append(out, p)
+				seen[p] = true
+			}
 		}
-	}
-	rest, _ := filepath.Glob(filepath.Join(dir, "macros", "*.tex"))
-	sort.Strings(rest)
-	for _, p := range rest {
-		if !seen[p] && filepath.Base(p) != "print.tex" {
-			out = append(out, p)
+		rest, _ := filepath.Glob(filepath.Join(dir, sub, "*.tex"))
+		sort.Strings(rest)
+		for _, p := range rest {
+			if !seen[p] && filepath.Base(p) != "print.tex" {
+				out = append(out, p)
+			}
 		}
 	}
 	return out

@@ -122,6 +122,9 @@ type Lean struct {
 	// empty means lake env lean in a Lake workspace, else the lean of its
 	// lean-toolchain, else lean on PATH.
 	Command string `json:"command"`
+	// Server is the base URL of a Kimina Lean Server (POST /verify) that
+	// checks stubs instead of the local REPL pool; "" for none.
+	Server string `json:"server"`
 }
 
 // Pipeline are DRIFT's parameters.
