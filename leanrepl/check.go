@@ -93,7 +93,9 @@ func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
 }
 
 // HasLean reports whether the checker runs Lean.
-func (c *Checker) HasLean() bool { return c.cfg.Pool != nil || c.cfg.Lean != nil || c.cfg.Kimina != nil }
+func (c *Checker) HasLean() bool {
+	return c.cfg.Pool != nil || c.cfg.Lean != nil || c.cfg.Kimina != nil
+}
 
 // Backend names what runs Lean (BackendREPL or BackendLean) and its command
 // line; both are "" when Lean is not run.
