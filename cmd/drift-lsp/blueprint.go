@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -49,25 +49,6 @@ func runBlueprint(args []string, stdout, stderr io.Writer) int {
 	if *repl != "" {
 		s.REPL.Command = *repl
 	}
-	dir, err := blueprint.Find(append(roots, "."), *tex)
-	if err != nil {
-		fmt.Fprintf(stderr, "drift-lsp blueprint: %v\n", err)
-		return 2
-	}
-	bp, err := blueprint.Load(dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "drift-lsp blueprint: %v\n", err)
-		return 2
-	}
-	existing, err := blueprint.ReadExisting(*outPath)
-	if err != nil {
-		fmt.Fprintf(stderr, "drift-lsp blueprint: --out: %v\n", err)
-		return 2
-	}
-	hdr := *header
-	if hdr == "" {
-		hdr = existing.Header
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var report progress.Func
@@ -99,15 +80,15 @@ func runBlueprint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "drift-lsp blueprint: index: %v\n", err)
 		return 1
 	}
-	opts := blueprint.Options{Resolves: app.BlueprintResolver(eng), Concurrency: s.Pipeline.Concurrency, Existing: existing, Limit: *limit}
+	job := app.BlueprintJob{Roots: append(roots, "."), Tex: *tex, Out: *outPath, Header: *header, Limit: *limit, Concurrency: s.Pipeline.Concurrency}
 	if *only != "" {
-		opts.Only = strings.Split(*only, ",")
+		job.Only = strings.Split(*only, ",")
 	}
-	if *outPath != "" {
-		opts.Out = &blueprint.Out{Path: *outPath, Header: hdr}
-	}
+	var pl *drift.Pipeline
+	var checker *leanrepl.Checker
 	if client != nil {
-		checker, pool, err := app.OpenChecker(eng, s, checkRoot(roots), app.CheckOptions{}, nil)
+		var pool *leanrepl.Pool
+		checker, pool, err = app.OpenChecker(eng, s, checkRoot(roots), app.CheckOptions{}, nil)
 		if err != nil && *repl != "" {
 			fmt.Fprintf(stderr, "drift-lsp blueprint: Lean REPL: %v\n", err)
 		}
@@ -115,39 +96,39 @@ func runBlueprint(args []string, stdout, stderr io.Writer) int {
 			defer pool.Close()
 		}
 		// The pipeline's parameters: the defaults, as `formalize` without flags.
-		pl := drift.New(eng, client, checker, drift.Params{})
-		var nodeProgress func(string, progress.Event)
+		pl = drift.New(eng, client, checker, drift.Params{})
 		if report != nil {
-			nodeProgress = func(label string, e progress.Event) {
+			job.NodeProgress = func(label string, e progress.Event) {
 				report(progress.Event{Stage: e.Stage, Message: label + ": " + e.Message})
 			}
 		}
-		opts.Formalize = app.BlueprintFormalizer(pl, checker, eng, hdr, nodeProgress)
 	}
 	var mu sync.Mutex
 	if !*asJSON {
-		fmt.Fprintf(stderr, "drift-lsp blueprint: %d nodes in %s (%d files)\n", len(bp.Nodes), dir, len(bp.Files))
-		opts.Started = func(n *blueprint.Node) {
+		job.Loaded = func(dir string, bp *blueprint.Blueprint) {
+			fmt.Fprintf(stderr, "drift-lsp blueprint: %d nodes in %s (%d files)\n", len(bp.Nodes), dir, len(bp.Files))
+		}
+		job.Started = func(n *blueprint.Node) {
 			mu.Lock()
 			defer mu.Unlock()
 			fmt.Fprintf(stderr, "drift-lsp blueprint: formalizing %s (%s)…\n", n.Label, n.Env)
 		}
-		opts.Progress = func(r blueprint.NodeResult, done, total int) {
+		job.Progress = func(r blueprint.NodeResult, done, total int) {
 			mu.Lock()
 			defer mu.Unlock()
 			fmt.Fprintf(stdout, "[%*d/%d] %-12s %-10s %-40s %s\n", len(fmt.Sprint(total)), done, total, r.Status, r.Env, r.Label, nodeDetail(r))
 		}
 	}
-	rep, err := blueprint.Run(ctx, bp, opts)
-	if err != nil && !errors.Is(err, context.Canceled) {
+	rep, err := app.RunBlueprint(ctx, eng, pl, checker, job)
+	if errors.Is(err, blueprint.ErrNotFound) || rep == nil && err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "drift-lsp blueprint: %v\n", err)
+		return 2
+	}
+	if rep == nil {
+		fmt.Fprintln(stderr, "drift-lsp blueprint: interrupted")
 		return 1
 	}
 	if *asJSON {
-		rel := rep
-		for i := range rel.Nodes {
-			rel.Nodes[i].File = filepath.ToSlash(rel.Nodes[i].File)
-		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/drift"
@@ -11,6 +12,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
+	"github.com/drift-lsp/drift-lsp/lsp"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
 
@@ -103,4 +105,93 @@ func stubImports(eng *retrieval.Engine, stub string) []string {
 		out = append(out, "import "+d.Module)
 	}
 	return out
+}
+
+// BlueprintJob is one run of a blueprint (the command's flags, the
+// editor's command).
+type BlueprintJob struct {
+	// Roots are the workspace roots (the first is the workspace); Tex the
+	// blueprint's source directory ("" finds blueprint/src under a root).
+	Roots []string
+	Tex   string
+	// Out is the Lean file stubs are appended to ("" writes nothing);
+	// Header the header stubs are checked under and a new Out starts
+	// with ("": Out's own header).
+	Out, Header string
+	Only        []string
+	Limit       int
+	Concurrency int
+	// Loaded hears the blueprint once read; Started, Progress and
+	// NodeProgress are blueprint.Options' and the pipeline's progress.
+	Loaded       func(dir string, bp *blueprint.Blueprint)
+	Started      func(n *blueprint.Node)
+	Progress     func(r blueprint.NodeResult, done, total int)
+	NodeProgress func(label string, e progress.Event)
+}
+
+// RunBlueprint reads the blueprint of job and runs it over engine eng:
+// statuses by the name check (BlueprintResolver) and the declarations of
+// job.Out, formalization with pl and chk (nil pl: statuses only). The
+// error is ctx's when interrupted (the report then holds what finished),
+// else why the blueprint or Out could not be read.
+func RunBlueprint(ctx context.Context, eng *retrieval.Engine, pl *drift.Pipeline, chk *leanrepl.Checker, job BlueprintJob) (*blueprint.Report, error) {
+	dir, err := blueprint.Find(job.Roots, job.Tex)
+	if err != nil {
+		return nil, err
+	}
+	bp, err := blueprint.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	if job.Loaded != nil {
+		job.Loaded(dir, bp)
+	}
+	existing, err := blueprint.ReadExisting(job.Out)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", job.Out, err)
+	}
+	hdr := job.Header
+	if hdr == "" {
+		hdr = existing.Header
+	}
+	opts := blueprint.Options{Resolves: BlueprintResolver(eng), Concurrency: job.Concurrency, Existing: existing, Only: job.Only, Limit: job.Limit,
+		Started: job.Started, Progress: job.Progress}
+	if job.Out != "" {
+		opts.Out = &blueprint.Out{Path: job.Out, Header: hdr}
+	}
+	if pl != nil {
+		opts.Formalize = BlueprintFormalizer(pl, chk, eng, hdr, job.NodeProgress)
+	}
+	return blueprint.Run(ctx, bp, opts)
+}
+
+// BlueprintOut is the file the editor's "Formalize the blueprint" appends
+// stubs to, in the workspace root.
+const BlueprintOut = "DriftBlueprint.lean"
+
+// Blueprint implements lsp.Backend: RunBlueprint over the workspace with
+// the backend's pipeline and checker, into BlueprintOut.
+func (b *driftBackend) Blueprint(ctx context.Context, req lsp.BlueprintRequest, report progress.Func) (*lsp.BlueprintResult, error) {
+	pl, s, noModel := b.current()
+	if noModel != nil {
+		return nil, noModel
+	}
+	b.mu.Lock()
+	chk := b.checker
+	b.mu.Unlock()
+	out := filepath.Join(b.root, BlueprintOut)
+	job := BlueprintJob{Roots: []string{b.root}, Out: out, Only: req.Only, Concurrency: s.Pipeline.Concurrency,
+		Progress: func(r blueprint.NodeResult, done, total int) {
+			report.Report(progress.Event{Stage: "blueprint", Message: fmt.Sprintf("%s: %s", r.Label, r.Status), Done: done, Total: total})
+		},
+		NodeProgress: func(label string, e progress.Event) {
+			report.Report(progress.Event{Stage: e.Stage, Message: label + ": " + e.Message})
+		}}
+	rep, err := RunBlueprint(ctx, b.eng, pl, chk, job)
+	if err != nil {
+		return nil, err
+	}
+	sm := rep.Summary
+	return &lsp.BlueprintResult{Out: out, Failed: sm.Failed,
+		Summary: fmt.Sprintf("%d nodes: %d in Lean, %d stubbed, %d failed, %d without a statement, %d skipped", sm.Nodes, sm.InLean, sm.Stubbed, sm.Failed, sm.NoStatement, sm.Skipped)}, nil
 }
