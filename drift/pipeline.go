@@ -201,6 +201,12 @@ type Request struct {
 	// Taken are names the chosen name must differ from (DeclaredNames of
 	// the file the stub goes into); they do not constrain Name.
 	Taken []string
+	// Context are declarations the statement builds on that retrieval
+	// may not find (a blueprint node's formalized dependencies: stubs of
+	// the same run, not yet in the index): they lead the premises, Source
+	// "context". Their names must resolve for the checks: declare them in
+	// Header when they are not in the library.
+	Context []*library.Decl
 	// Found, when set, hears the premises and illustrative theorems while
 	// the model works: first those retrieved with the whole statement, at
 	// once, then the context the candidates are drawn with. It is not
@@ -390,9 +396,9 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 	if err != nil {
 		return nil, fmt.Errorf("drift: retrieve: %w", err)
 	}
-	res.Premises = prem
+	res.Premises = withContext(req.Context, prem)
 	have := map[string]bool{}
-	for _, p := range prem {
+	for _, p := range res.Premises {
 		if p.Decl != nil {
 			have[p.Decl.Name] = true
 		}
@@ -453,6 +459,28 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 		}
 	}
 	return pl.formalizeFrom(ctx, act, res, req, decls, report)
+}
+
+// withContext puts the request's context declarations before the
+// retrieved premises, each once.
+func withContext(ctx []*library.Decl, prem []retrieval.Premise) []retrieval.Premise {
+	if len(ctx) == 0 {
+		return prem
+	}
+	out := make([]retrieval.Premise, 0, len(ctx)+len(prem))
+	seen := map[string]bool{}
+	for _, d := range ctx {
+		if d != nil && !seen[d.Name] {
+			seen[d.Name] = true
+			out = append(out, retrieval.Premise{Hit: retrieval.Hit{Decl: d}, SubQuery: -1, Source: "context"})
+		}
+	}
+	for _, p := range prem {
+		if p.Decl == nil || !seen[p.Decl.Name] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // stageMaxTokens caps the answers of the stages whose answers are short (a

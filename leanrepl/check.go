@@ -31,6 +31,9 @@ type CheckerConfig struct {
 	// Lean runs `lean --json` when Pool is nil; when both are nil Lean is
 	// not run.
 	Lean *LeanRunner
+	// Kimina, when set, runs Lean on a Kimina Lean Server instead of Pool
+	// and Lean.
+	Kimina *Kimina
 	// NoLean says why Pool and Lean are nil, for reports ("no Lean REPL
 	// found: …").
 	NoLean string
@@ -52,7 +55,7 @@ type Checker struct {
 
 // NewChecker returns a Checker.
 func NewChecker(cfg CheckerConfig) *Checker {
-	if cfg.Pool == nil && cfg.Lean == nil && cfg.NoLean == "" {
+	if cfg.Pool == nil && cfg.Lean == nil && cfg.Kimina == nil && cfg.NoLean == "" {
 		cfg.NoLean = "no Lean REPL configured"
 	}
 	return &Checker{cfg: cfg}
@@ -66,10 +69,11 @@ func NewChecker(cfg CheckerConfig) *Checker {
 // FindLean(pool.Root, pool.LeanCommand, pool.Env) finds) and the Pool is nil. When
 // neither can be made, the Checker runs without Lean, its reports give the
 // errors as the reason, and the error is returned too. The caller closes a
-// non-nil Pool.
+// non-nil Pool. With cfg.Kimina set, that server runs Lean and no Pool is
+// made.
 func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
 	cfg.Pool, cfg.Lean = nil, nil
-	if cfg.NoLean != "" {
+	if cfg.NoLean != "" || cfg.Kimina != nil {
 		return NewChecker(cfg), nil, nil
 	}
 	p, err := NewPool(pool)
@@ -90,12 +94,16 @@ func OpenChecker(cfg CheckerConfig, pool Config) (*Checker, *Pool, error) {
 }
 
 // HasLean reports whether the checker runs Lean.
-func (c *Checker) HasLean() bool { return c.cfg.Pool != nil || c.cfg.Lean != nil }
+func (c *Checker) HasLean() bool {
+	return c.cfg.Pool != nil || c.cfg.Lean != nil || c.cfg.Kimina != nil
+}
 
 // Backend names what runs Lean (BackendREPL or BackendLean) and its command
 // line; both are "" when Lean is not run.
 func (c *Checker) Backend() (name, command string) {
 	switch {
+	case c.cfg.Kimina != nil:
+		return BackendKimina, c.cfg.Kimina.URL
 	case c.cfg.Pool != nil:
 		return BackendREPL, strings.Join(c.cfg.Pool.Command(), " ")
 	case c.cfg.Lean != nil:
@@ -119,6 +127,8 @@ type CheckRequest struct {
 	// Concepts are the decomposition's sub-queries with the names of the
 	// premises retrieved for them, which the coverage check looks for.
 	Concepts []coverage.Concept
+	// Definition lets the stub be a `def … := sorry` (GateDef) as well.
+	Definition bool
 	// Progress, if set, hears what the Lean part does while it runs
 	// (importing the header, running lean), which can take minutes with
 	// Mathlib; Stage is always StageLean.
@@ -281,7 +291,11 @@ func (r *Report) Hallucinations() []LeanMessage {
 // ctx ends; every other failure is described in the report.
 func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) {
 	rep := &Report{Stub: strings.TrimSpace(req.Stub), Unknown: []UnknownName{}, Lints: []Lint{}, Messages: []LeanMessage{}}
-	s, err := Gate(req.Stub)
+	gateOf := Gate
+	if req.Definition {
+		gateOf = GateDef
+	}
+	s, err := gateOf(req.Stub)
 	if err != nil {
 		rep.GateReason = err.Error()
 		var ge *GateError
@@ -347,7 +361,9 @@ func (c *Checker) runLean(ctx context.Context, header string, rep *Report, repor
 	rep.LeanBackend, rep.LeanCommand = c.Backend()
 	say := func(msg string) { report.Report(progress.Event{Stage: StageLean, Message: msg}) }
 	start := time.Now()
-	if c.cfg.Pool != nil {
+	if c.cfg.Kimina != nil {
+		resp, err = c.cfg.Kimina.run(ctx, header, cmd, say)
+	} else if c.cfg.Pool != nil {
 		err = c.cfg.Pool.session(ctx, header, say, func(s *Session) error {
 			say("Checking with Lean (" + BackendREPL + ")…")
 			r, err := s.Command(ctx, cmd)

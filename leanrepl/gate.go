@@ -102,6 +102,18 @@ func Screen(code string) error {
 // type — whose proof is exactly `sorry` (`:= sorry` or `:= by sorry`). It
 // returns the parsed stub, or a *GateError saying why it was rejected.
 func Gate(stub string) (*leansrc.Stub, error) {
+	return gate(stub, false)
+}
+
+// GateDef is Gate that also takes one `def` whose body is exactly
+// `sorry` (`def NAME BINDERS : TYPE := sorry`): a blueprint's definition
+// node. Nothing else changes: one declaration, the same forbidden words,
+// attributes and binders.
+func GateDef(stub string) (*leansrc.Stub, error) {
+	return gate(stub, true)
+}
+
+func gate(stub string, defs bool) (*leansrc.Stub, error) {
 	if !utf8.ValidString(stub) {
 		return nil, reject(-1, "the stub is not valid UTF-8")
 	}
@@ -117,7 +129,11 @@ func Gate(stub string) (*leansrc.Stub, error) {
 			return nil, reject(i, "invisible control character U+%04X", r)
 		}
 	}
-	s, err := leansrc.ParseStub(text, gateRules{})
+	parse := leansrc.ParseStub
+	if defs {
+		parse = leansrc.ParseDefStub
+	}
+	s, err := parse(text, gateRules{})
 	var se *leansrc.StubError
 	if errors.As(err, &se) {
 		return nil, reject(se.Offset, "%s", se.Reason)

@@ -223,3 +223,35 @@ func TestScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestGateDef: GateDef takes one `def … := sorry` (a blueprint's
+// definition node) and still nothing else; Gate never takes a def.
+func TestGateDef(t *testing.T) {
+	for _, ok := range []string{
+		"def Blue.TwinPrime (p q : Nat) : Prop := sorry",
+		"def f : Nat → Nat := by sorry",
+		"theorem foo : 1 = 1 := by sorry",
+	} {
+		if _, err := GateDef(ok); err != nil {
+			t.Errorf("GateDef(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{
+		"def f : Nat := 3",
+		"def f : Nat := sorry\ndef g : Nat := sorry",
+		"def f : Nat := sorry\ntheorem t : True := sorry",
+		"noncomputable def f : Nat := sorry",
+		"def f : Nat := sorry #eval 1",
+		"@[extern \"x\"] def f : Nat := sorry",
+		"def f : Nat where x := sorry",
+		"instance : Inhabited Nat := sorry",
+		"abbrev f : Nat := sorry",
+	} {
+		if _, err := GateDef(bad); err == nil {
+			t.Errorf("GateDef(%q) accepted it", bad)
+		}
+	}
+	if _, err := Gate("def f : Nat := sorry"); err == nil {
+		t.Error("Gate accepted a def")
+	}
+}

@@ -26,6 +26,10 @@ type Backend interface {
 	// on one theorem or example; report (which may be nil) hears what Lean
 	// does meanwhile (importing the header, running lean).
 	Check(ctx context.Context, header, stub string, report progress.Func) (*CheckReport, error)
+	// Blueprint formalizes the workspace's leanblueprint (blueprint/src):
+	// every node without Lean, in \uses order, appended to a Lean file;
+	// report hears each node as it is decided.
+	Blueprint(ctx context.Context, req BlueprintRequest, report progress.Func) (*BlueprintResult, error)
 	// UpdateBuffer feeds unsaved buffer text to the index.
 	UpdateBuffer(path string, text []byte)
 	// CloseBuffer tells the index that the buffer is closed (the file on
@@ -42,6 +46,22 @@ type Backend interface {
 	CommentsChanged() <-chan struct{}
 	// Close releases the index, REPL processes and model client.
 	Close() error
+}
+
+// BlueprintRequest asks to formalize the workspace's blueprint.
+type BlueprintRequest struct {
+	// Only, when not empty, are the labels of the nodes to formalize.
+	Only []string
+}
+
+// BlueprintResult is what a blueprint run did.
+type BlueprintResult struct {
+	// Summary counts the nodes by status, in words.
+	Summary string
+	// Out is the Lean file the stubs were appended to.
+	Out string
+	// Failed counts the nodes whose stub failed its checks.
+	Failed int
 }
 
 // OpenFunc builds a Backend for a workspace root and settings; it must

@@ -40,6 +40,17 @@ func (s *server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	if d == nil {
 		return out, nil
 	}
+	if isTeX(d) {
+		// A blueprint's .tex file: "Formalize this node" on a node, and
+		// none of the Lean actions.
+		kind := protocol.CodeActionKindRefactorRewrite
+		if label := blueprintNodeAt(d, fromRange(p.Range).Start); label != "" && kindWanted(kind, p.Context.Only) {
+			raw, _ := json.Marshal(blueprintArgs{Label: label})
+			out = append(out, &protocol.CodeAction{Title: titleBlueprintNode, Kind: &kind,
+				Command: protocol.Command{Title: titleBlueprintNode, Command: cmdBlueprint, Arguments: []protocol.LSPAny{raw}}})
+		}
+		return out, nil
+	}
 	if kindWanted(protocol.CodeActionKindQuickFix, p.Context.Only) {
 		out = append(out, s.referenceFixes(u, fromRange(p.Range))...)
 	}

@@ -56,6 +56,13 @@ func (s *server) ExecuteCommand(ctx context.Context, p *protocol.ExecuteCommandP
 			return nil, err
 		}
 		return nil, nil
+	case cmdBlueprint:
+		var a blueprintArgs
+		if len(p.Arguments) > 0 {
+			_ = json.Unmarshal(p.Arguments[0], &a)
+		}
+		jsonrpc2.Async(ctx)
+		return nil, s.runBlueprint(ctx, a, p.WorkDoneToken)
 	case cmdFormalize, cmdPremises, cmdCheck:
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "drift: unknown command %q", p.Command)

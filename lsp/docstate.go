@@ -74,7 +74,7 @@ func (s *server) commentDoc(u string) (*Document, CommentDoc, CommentChecker) {
 	}
 	c := b.Comments()
 	d := s.snapshot(u)
-	if c == nil || d == nil {
+	if c == nil || d == nil || isTeX(d) {
 		return nil, nil, nil
 	}
 	var p *parsedDoc

@@ -75,7 +75,7 @@ func (s *server) Initialize(ctx context.Context, p *protocol.InitializeParams) (
 			PositionEncoding:        protocol.PositionEncodingKindUTF16,
 			TextDocumentSync:        &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &change},
 			CodeActionProvider:      actions,
-			ExecuteCommandProvider:  protocol.ExecuteCommandOptions{Commands: []string{cmdFormalize, cmdPremises, cmdCheck, cmdReindex, cmdFixReference}},
+			ExecuteCommandProvider:  protocol.ExecuteCommandOptions{Commands: []string{cmdFormalize, cmdPremises, cmdCheck, cmdReindex, cmdFixReference, cmdBlueprint}},
 			WorkspaceSymbolProvider: protocol.Boolean(true),
 			HoverProvider:           protocol.Boolean(true),
 			DefinitionProvider:      protocol.Boolean(true),

@@ -17,22 +17,23 @@ import (
 // progress, cancellation); the end-to-end tests use the real pipeline with a
 // fake model endpoint instead.
 type scripted struct {
-	mu        sync.Mutex
-	ready     bool
-	decls     int
-	stub      string // formalize answer; NAME is replaced by the requested name
-	err       error  // formalize error
-	gate      chan struct{}
-	started   chan string // receives the statement when Formalize starts
-	requests  []FormalizeRequest
-	buffers   map[string]string
-	settings  []Settings
-	closed    bool
-	premises  *Premises
-	leanNote  string
-	statusErr error
-	sent      []string // progress messages Formalize reported
-	checks    []string // the texts Check was called with
+	mu         sync.Mutex
+	ready      bool
+	decls      int
+	stub       string // formalize answer; NAME is replaced by the requested name
+	err        error  // formalize error
+	gate       chan struct{}
+	started    chan string // receives the statement when Formalize starts
+	requests   []FormalizeRequest
+	buffers    map[string]string
+	settings   []Settings
+	closed     bool
+	premises   *Premises
+	leanNote   string
+	statusErr  error
+	sent       []string           // progress messages Formalize reported
+	checks     []string           // the texts Check was called with
+	blueprints []BlueprintRequest // the Blueprint requests
 }
 
 // reported returns the progress messages Formalize reported so far.
@@ -147,6 +148,24 @@ func (b *scripted) Formalize(ctx context.Context, req FormalizeRequest, sink pro
 	}
 	stub = strings.ReplaceAll(stub, "NAME", name)
 	return &Formalized{Name: name, Stub: stub, Summary: "1 of 4 candidates passed", Report: b.report(stub)}, nil
+}
+
+// Blueprint reports one node, then waits for gate (when set) or ctx.
+func (b *scripted) Blueprint(ctx context.Context, req BlueprintRequest, report progress.Func) (*BlueprintResult, error) {
+	b.mu.Lock()
+	b.blueprints = append(b.blueprints, req)
+	gate := b.gate
+	b.mu.Unlock()
+	report(progress.Event{Stage: "blueprint", Message: "thm:a: stubbed", Done: 1, Total: 2})
+	b.started <- "blueprint"
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return &BlueprintResult{Summary: "2 nodes: 1 in Lean, 1 stubbed", Out: "/ws/DriftBlueprint.lean"}, nil
 }
 
 func (b *scripted) FindPremises(ctx context.Context, statement string, report progress.Func) (*Premises, error) {

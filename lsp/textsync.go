@@ -113,8 +113,8 @@ func (s *server) indexBuffer(u string) {
 	s.feedMu.Lock()
 	defer s.feedMu.Unlock()
 	snap := s.snapshot(u)
-	if snap == nil {
-		return
+	if snap == nil || isTeX(snap) {
+		return // a blueprint's .tex file is no Lean for the index
 	}
 	if b := s.currentBackend(); b != nil {
 		if path := uriToPath(uri.URI(u)); path != "" {

@@ -159,10 +159,14 @@ type CheckOptions struct {
 // under settings s: the gate, the names and kinds of eng's library, and
 // Lean through the REPL of repl.command (run by the platform's shell),
 // else one found in the workspace, else `lean --json` (lean.command, else
-// the workspace's toolchain). Without Lean the checker's reports say why,
+// the workspace's toolchain), or a Kimina Lean Server when lean.server
+// names one. Without Lean the checker's reports say why,
 // and err is why (the pool is nil then).
 func OpenChecker(eng *retrieval.Engine, s settings.Settings, root string, o CheckOptions, logf func(string, ...any)) (*leanrepl.Checker, *leanrepl.Pool, error) {
 	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(eng), Kinds: leanrepl.LibraryKinds(eng.Lookup), Library: eng.Library, NoLean: o.NoLean}
+	if s.Lean.Server != "" && o.NoLean == "" {
+		cfg.Kimina = &leanrepl.Kimina{URL: s.Lean.Server, Timeout: time.Duration(s.REPL.TimeoutSeconds) * time.Second}
+	}
 	var cmd []string
 	if s.REPL.Command != "" {
 		cmd = proc.Shell(s.REPL.Command)

@@ -62,6 +62,10 @@ func (b *commentsBackend) Formalize(context.Context, lsp.FormalizeRequest, progr
 	return nil, errNoPipeline
 }
 
+func (b *commentsBackend) Blueprint(context.Context, lsp.BlueprintRequest, progress.Func) (*lsp.BlueprintResult, error) {
+	return nil, errNoPipeline
+}
+
 func (b *commentsBackend) FindPremises(context.Context, string, progress.Func) (*lsp.Premises, error) {
 	return nil, errNoPipeline
 }

@@ -90,6 +90,17 @@ func stubErr(off int, format string, args ...any) error {
 // at the first top-level `:=` of the statement. rules, when not nil, is
 // consulted on every part it polices. A syntax problem is a *StubError.
 func ParseStub(text string, rules StubRules) (*Stub, error) {
+	return parseStub(text, rules, false)
+}
+
+// ParseDefStub reads text as ParseStub does, and also takes one `def`
+// (a definition stub: `def NAME BINDERS : TYPE := sorry`); Keyword is then
+// "def".
+func ParseDefStub(text string, rules StubRules) (*Stub, error) {
+	return parseStub(text, rules, true)
+}
+
+func parseStub(text string, rules StubRules, defs bool) (*Stub, error) {
 	toks, err := Lex(text)
 	if err != nil {
 		var le *LexError
@@ -99,7 +110,7 @@ func ParseStub(text string, rules StubRules) (*Stub, error) {
 		return nil, stubErr(-1, "%v", err)
 	}
 	s := &Stub{Text: text, Lexemes: toks}
-	p := &stubParser{s: s, toks: toks, rules: rules}
+	p := &stubParser{s: s, toks: toks, rules: rules, defs: defs}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
@@ -116,6 +127,7 @@ type stubParser struct {
 	toks  []Lexeme
 	i     int
 	rules StubRules
+	defs  bool // a `def` is taken too
 }
 
 func (p *stubParser) peek() *Lexeme {
@@ -160,7 +172,7 @@ func (p *stubParser) parse() error {
 	if t == nil {
 		return stubErr(-1, "no theorem, lemma or example")
 	}
-	if t.Kind != LexKeyword || !IsStubKeyword(t.Text) {
+	if t.Kind != LexKeyword || !(IsStubKeyword(t.Text) || p.defs && t.Text == "def") {
 		if err := p.check(p.i); err != nil {
 			return err
 		}

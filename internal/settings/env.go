@@ -99,6 +99,8 @@ var Vars = []Var{
 	{"DRIFT_LEAN", "lean.command", "Command running `lean` when there is no REPL, split at spaces, e.g. `lake env lean` (default: `lake env lean` in a Lake workspace, else the `lean` of its `lean-toolchain`, else `lean` on PATH).", str(func(s *Settings) *string { return &s.Lean.Command })},
 	{"DRIFT_SAMPLES", "pipeline.samples", "Formalization candidates drawn with retrieved context (1 to 16, default 4); `formalize --samples` overrides it.", setting("pipeline.samples")},
 	{"DRIFT_REPAIR_BUDGET", "pipeline.repairBudget", "Model repair attempts on the chosen candidate when it fails a check (0 to 16, default 4; 0: off); `formalize --repair` overrides it.", setting("pipeline.repairBudget")},
+	{"DRIFT_PIPELINE_CONCURRENCY", "pipeline.concurrency", "Statements a batch (`drift-lsp blueprint`, *Formalize the blueprint*) formalizes at once (1 to 64, default 1).", setting("pipeline.concurrency")},
+	{"DRIFT_LEAN_SERVER", "lean.server", "Base URL of a Kimina Lean Server (`POST /verify`, github.com/project-numina/kimina-lean-server) that checks stubs instead of the local REPL pool, e.g. `http://10.0.0.5:8000`.", str(func(s *Settings) *string { return &s.Lean.Server })},
 	{"DRIFT_MAX_JOBS", "maxJobs", "Background jobs at once (1 to 16, default 2).", setting("maxJobs")},
 	{"DRIFT_LOG_LEVEL", "log.level", "`error`, `warn`, `info` (default) or `debug`.", str(func(s *Settings) *string { return &s.Log.Level })},
 	{"DRIFT_LOG_FILE", "log.file", "Copy of the log in a file (never secrets).", str(func(s *Settings) *string { return &s.Log.File })},

@@ -128,6 +128,9 @@ type Lean struct {
 	// empty means lake env lean in a Lake workspace, else the lean of its
 	// lean-toolchain, else lean on PATH.
 	Command string `json:"command"`
+	// Server is the base URL of a Kimina Lean Server (POST /verify) that
+	// checks stubs instead of the local REPL pool; "" for none.
+	Server string `json:"server"`
 }
 
 // Pipeline are DRIFT's parameters.
@@ -143,6 +146,10 @@ type Pipeline struct {
 	Samples int `json:"samples"`
 	// RepairBudget is the number of repair attempts per candidate.
 	RepairBudget int `json:"repairBudget"`
+	// Concurrency is the number of statements formalized at once by a
+	// batch (the blueprint's nodes); with an endpoint that serves several
+	// requests (vLLM) more than 1 pays.
+	Concurrency int `json:"concurrency"`
 }
 
 // Log configure logging.
@@ -188,7 +195,7 @@ func Default() Settings {
 		LLM:       LLM{APIKeyEnv: DefaultAPIKeyEnv, Local: "auto", Grammar: "auto", Retries: -1},
 		Embedding: Embedding{Provider: "auto"},
 		REPL:      REPL{TimeoutSeconds: 60, PoolSize: 1, MemoryMB: DefaultREPLMemoryMB},
-		Pipeline:  Pipeline{SubQueries: "top1", K: DefaultK, M: DefaultM, Samples: DefaultSamples, RepairBudget: 4},
+		Pipeline:  Pipeline{SubQueries: "top1", K: DefaultK, M: DefaultM, Samples: DefaultSamples, RepairBudget: 4, Concurrency: 1},
 		MaxJobs:   2,
 		Log:       Log{Level: "info"},
 		Comments:  Comments{Enable: true},
@@ -280,6 +287,7 @@ var intRules = []intRule{
 	{"pipeline.m", func(s *Settings) *int { return &s.Pipeline.M }, 0, 20},
 	{"pipeline.samples", func(s *Settings) *int { return &s.Pipeline.Samples }, 1, 16},
 	{"pipeline.repairBudget", func(s *Settings) *int { return &s.Pipeline.RepairBudget }, 0, 16},
+	{"pipeline.concurrency", func(s *Settings) *int { return &s.Pipeline.Concurrency }, 1, 64},
 	{"repl.timeoutSeconds", func(s *Settings) *int { return &s.REPL.TimeoutSeconds }, 1, 3600},
 	{"repl.poolSize", func(s *Settings) *int { return &s.REPL.PoolSize }, 1, 16},
 	{"repl.memoryMB", func(s *Settings) *int { return &s.REPL.MemoryMB }, 256, 1 << 20},

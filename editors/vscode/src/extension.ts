@@ -33,6 +33,7 @@ import {
   ProgressState,
   ServerState,
   apiKeyEnvName,
+  blueprintLabelAt,
   bareTitle,
   explicitSection,
   findServer,
@@ -96,6 +97,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   reg('drift-client.findPremises', () => runAction(['Find premises'], 'find premises for'));
   reg('drift-client.searchLibrary', (query?: unknown) => searchLibrary(typeof query === 'string' ? query : ''));
   reg('drift-client.reindex', () => reindex(context));
+  reg('drift-client.formalizeBlueprint', (label?: unknown) => formalizeBlueprint(typeof label === 'string' ? label : undefined));
+  reg('drift-client.formalizeBlueprintNode', () => {
+    const ed = vscode.window.activeTextEditor;
+    const label = ed ? blueprintLabelAt(ed.document.getText(), ed.document.offsetAt(ed.selection.active)) : undefined;
+    if (label === undefined) {
+      void vscode.window.showWarningMessage('DRIFT: the cursor is not in a blueprint node (a definition, lemma, theorem, proposition or corollary with a \\label).');
+      return undefined;
+    }
+    return formalizeBlueprint(label);
+  });
+  // "Formalize this node" on a node of a blueprint's .tex file; the server never sees .tex files.
+  context.subscriptions.push(
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file', pattern: '**/*.tex' }, {
+      provideCodeActions(doc, range) {
+        const label = blueprintLabelAt(doc.getText(), doc.offsetAt(range.start));
+        if (label === undefined) {
+          return [];
+        }
+        const a = new vscode.CodeAction('Formalize this node', vscode.CodeActionKind.RefactorRewrite);
+        a.command = { title: 'Formalize this node', command: 'drift-client.formalizeBlueprint', arguments: [label] };
+        return [a];
+      },
+    }),
+  );
   reg('drift-client.setApiKey', () => setApiKey(context));
   reg('drift-client.showLog', () => output.show(true));
   reg('drift-client.showStatus', () => showStatus(context));
@@ -603,6 +628,16 @@ async function openSymbol(c: LanguageClient, sym: SymbolInformation | WorkspaceS
   const doc = await vscode.workspace.openTextDocument(uri);
   const range = 'range' in loc ? c.protocol2CodeConverter.asRange(loc.range) : new vscode.Range(0, 0, 0, 0);
   await vscode.window.showTextDocument(doc, { selection: new vscode.Range(range.start, range.start), preview: true });
+}
+
+/** Runs the server's drift.blueprint (the whole blueprint, or the node labelled label); the server shows progress with a cancel button. */
+async function formalizeBlueprint(label: string | undefined): Promise<void> {
+  const c = await runningClient();
+  if (c === undefined) {
+    void vscode.window.showWarningMessage('DRIFT: the server is not running; open a Lean file of the project first.');
+    return;
+  }
+  await c.sendRequest(ExecuteCommandRequest.type, { command: 'drift.blueprint', arguments: label === undefined ? [] : [{ label }] });
 }
 
 /** Asks the server to rebuild its index; restarts it when it has no such command. */

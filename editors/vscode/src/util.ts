@@ -31,11 +31,13 @@ export const SERVER_SETTINGS = [
   'repl.poolSize',
   'repl.memoryMB',
   'lean.command',
+  'lean.server',
   'pipeline.subQueries',
   'pipeline.k',
   'pipeline.m',
   'pipeline.samples',
   'pipeline.repairBudget',
+  'pipeline.concurrency',
   'maxJobs',
   'log.level',
   'log.file',
@@ -276,4 +278,39 @@ export function pickAction<T extends { title: string }>(actions: readonly T[], p
     }
   }
   return undefined;
+}
+
+const BLUEPRINT_ENV = /\\(begin|end)\{(definition|lemma|theorem|proposition|corollary)\*?\}/g;
+
+/**
+ * The label of the blueprint node (a definition, lemma, theorem, proposition or corollary
+ * environment of a leanblueprint .tex file) around offset, or undefined: what "Formalize this
+ * node" formalizes (the server's lsp/blueprint.go reads nodes the same way).
+ */
+export function blueprintLabelAt(text: string, offset: number): string | undefined {
+  let start = -1;
+  let end = text.length;
+  for (const m of text.matchAll(BLUEPRINT_ENV)) {
+    const at = m.index ?? 0;
+    if (at > offset) {
+      if (start >= 0 && m[1] === 'end') {
+        end = at;
+      }
+      if (start >= 0) {
+        break;
+      }
+      return undefined;
+    }
+    if (m[1] === 'begin') {
+      start = at + m[0].length;
+      end = text.length;
+    } else if (at + m[0].length <= offset) {
+      start = -1;
+    }
+  }
+  if (start < 0) {
+    return undefined;
+  }
+  const label = /\\label\{([^}]*)\}/.exec(text.slice(start, end));
+  return label ? label[1].trim() : undefined;
 }

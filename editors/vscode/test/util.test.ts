@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import {
   SERVER_SETTINGS,
   apiKeyEnvName,
+  blueprintLabelAt,
   explicitSection,
   findServer,
   missingModelFix,
@@ -195,4 +196,12 @@ test('pickAction matches title prefixes in order, case-insensitively', () => {
   assert.equal(pickAction(acts, ['formalize'])?.title, 'Formalize with DRIFT');
   assert.equal(pickAction(acts, ['Find premises'])?.title, 'Find premises and examples');
   assert.equal(pickAction(acts, ['Check']), undefined);
+});
+
+test('blueprintLabelAt finds the node around the cursor', () => {
+  const tex = '\\begin{lemma}\\label{lem:a}\nA.\n\\end{lemma}\nbetween\n\\begin{theorem*}B \\label{thm:b}\\end{theorem*}';
+  assert.equal(blueprintLabelAt(tex, tex.indexOf('A.')), 'lem:a');
+  assert.equal(blueprintLabelAt(tex, tex.indexOf('between')), undefined);
+  assert.equal(blueprintLabelAt(tex, tex.indexOf('B ')), 'thm:b');
+  assert.equal(blueprintLabelAt('no nodes', 2), undefined);
 });

@@ -408,6 +408,81 @@ function M.reindex()
   end
 end
 
+--- The label of the blueprint node (a definition, lemma, theorem, proposition or corollary
+--- environment with a \label) around the cursor of the current buffer, or nil.
+function M.blueprint_label()
+  local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  local row = vim.api.nvim_win_get_cursor(0)[1]
+  local envs = { definition = true, lemma = true, theorem = true, proposition = true, corollary = true }
+  local function env_of(line, what)
+    for name in line:gmatch('\\' .. what .. '{(%a+)%*?}') do
+      if envs[name] then
+        return name
+      end
+    end
+  end
+  local start
+  for i = row, 1, -1 do
+    if i < row and env_of(lines[i], 'end') then
+      return nil
+    end
+    if env_of(lines[i], 'begin') then
+      start = i
+      break
+    end
+  end
+  if not start then
+    return nil
+  end
+  for i = start, #lines do
+    local label = lines[i]:match('\\label{([^}]*)}')
+    if label then
+      return vim.trim(label)
+    end
+    if env_of(lines[i], 'end') then
+      return nil
+    end
+  end
+end
+
+--- Formalizes the workspace's blueprint (`drift-lsp blueprint`): every node without Lean, or the
+--- node labelled `label`; in a .tex buffer with `node = true`, the node under the cursor.
+function M.blueprint(opts)
+  opts = opts or {}
+  local label = opts.label
+  if (label == nil or label == '') and opts.node then
+    label = M.blueprint_label()
+    if not label then
+      notify('the cursor is not in a blueprint node with a \\label', vim.log.levels.WARN)
+      return
+    end
+  end
+  -- The current buffer's client, else any running drift client (a .tex buffer has none).
+  local c = M.get_client()
+  if not c then
+    local all = vim.lsp.get_clients and vim.lsp.get_clients({ name = 'drift' }) or vim.lsp.get_active_clients()
+    for _, cl in pairs(all) do
+      if cl.name == 'drift' and not is_stopped(cl) then
+        c = cl
+        break
+      end
+    end
+  end
+  if not c then
+    notify('no drift-lsp client is running; open a Lean file of the project first', vim.log.levels.WARN)
+    return
+  end
+  local args = {}
+  if label and label ~= '' then
+    args = { { label = label } }
+  end
+  request(c, 'workspace/executeCommand', { command = 'drift.blueprint', arguments = args }, function(err)
+    if err then
+      notify('blueprint: ' .. (err.message or ''), vim.log.levels.WARN)
+    end
+  end)
+end
+
 --- Opens the log: the server's log file when configured, else Neovim's LSP log.
 function M.show_log()
   local file = M.config.settings and M.config.settings.log and M.config.settings.log.file
@@ -451,6 +526,13 @@ local function create_commands()
     M.search(a.args)
   end, { nargs = '+', desc = 'DRIFT: Search library' })
   cmd('DriftReindex', M.reindex, { desc = 'DRIFT: Reindex workspace' })
+  cmd('DriftBlueprint', function(a)
+    if a.args ~= '' then
+      M.blueprint({ label = a.args })
+    else
+      M.blueprint({ node = vim.bo.filetype == 'tex' or vim.bo.filetype == 'plaintex' or vim.fn.expand('%:e') == 'tex' })
+    end
+  end, { nargs = '?', desc = 'DRIFT: Formalize the blueprint (in a .tex file: the node under the cursor)' })
   cmd('DriftLog', M.show_log, { desc = 'DRIFT: Show log' })
   cmd('DriftSetupModel', M.setup_model, { desc = 'DRIFT: Install the local model' })
   cmd('DriftStatus', function()
