@@ -66,8 +66,10 @@ type Params struct {
 	// (AddOmittedConditions, no model).
 	NoConditionRepair bool
 	// RepairBudget is the number of repair attempts (Aria's loop, the
-	// repair stage) on the chosen candidate when it fails Lean or names an
-	// unknown constant; 0 disables repair (default), at most MaxRepairBudget.
+	// repair stage) on the chosen candidate when it fails a check (Lean, an
+	// unknown constant, a counterexample, an omitted condition); 0 disables
+	// repair (the zero Params'; app.PipelineParams gives the settings'
+	// pipeline.repairBudget, 4), at most MaxRepairBudget.
 	RepairBudget int
 	// NoBackTranslate skips the back-translation of candidates (Aria's
 	// semantic check: one call per surviving candidate).

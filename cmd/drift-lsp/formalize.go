@@ -381,6 +381,9 @@ func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration
 	if res.NameRepairs > 0 {
 		fmt.Fprintf(w, "\nName repair: %d candidate(s) had unknown names replaced by the library's namespaced names\n", res.NameRepairs)
 	}
+	if res.ConditionRepairs > 0 {
+		fmt.Fprintf(w, "\nCondition repair: %d candidate(s) were given a comparison their statement states and they omitted\n", res.ConditionRepairs)
+	}
 	if r := res.Repair; r != nil {
 		fmt.Fprintf(w, "\nRepair: %d attempt(s), fixed %v (stopped: %s)\n", r.Attempts, r.Fixed, r.Stop)
 	}

@@ -212,3 +212,43 @@ func TestFormalizeInformalize(t *testing.T) {
 		t.Fatalf("repeat: exit %d: %s", rc, errb.String())
 	}
 }
+
+// TestFormalizeRepairsAsEditor: the command repairs with the editor's
+// budget (pipeline.repairBudget, 4) unless --repair says otherwise: the
+// model's stub omits "greater than 2" (which of the two primes is greater
+// than 2 the words do not say, so no hypothesis is added without the
+// model) and the repair stage fixes it.
+func TestFormalizeRepairsAsEditor(t *testing.T) {
+	const omits = "theorem odd_of_two_lt (n m : Nat) (hp : Mm.Prime n) (hq : Mm.Prime m) : Mm.Odd n := by sorry"
+	const fixed = "theorem odd_of_two_lt (n : Nat) (hp : Mm.Prime n) (h : 2 < n) : Mm.Odd n := by sorry"
+	ws := llmtest.Workspace()
+	srv := llmtest.New(t, func(i int, req llmtest.Request) llmtest.Reply {
+		switch llmtest.StageOf(req) {
+		case llm.StageFormalize:
+			return llmtest.Reply{Text: "```lean\n" + omits + "\n```"}
+		case llm.StageRepair:
+			return llmtest.Reply{Text: "```lean\n" + fixed + "\n```"}
+		}
+		return ws(i, req)
+	})
+	defer srv.Close()
+	t.Setenv("DRIFT_LLM_BASE_URL", srv.URL)
+	t.Setenv("DRIFT_LLM_MODEL", "fake")
+	t.Setenv("DRIFT_LLM_CACHE", "off")
+	t.Setenv("DRIFT_REPAIR_BUDGET", "")
+	corpus := writeCorpus(t)
+	for _, c := range []struct {
+		flags []string
+		rc    int
+		want  string
+	}{
+		{nil, 0, "Chosen stub:\n" + fixed},
+		{[]string{"--repair", "0"}, 1, "Chosen stub (FAILED the checks: omits 'greater than 2'"},
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"formalize", "--cache", "", "--corpus", corpus}, c.flags...), "Every prime number greater than 2 is odd.")
+		if rc := dispatch(args, &out, &errb); rc != c.rc || !strings.Contains(out.String(), c.want) {
+			t.Errorf("%v: exit %d, want %d and %q:\n%s%s", c.flags, rc, c.rc, c.want, out.String(), errb.String())
+		}
+	}
+}
