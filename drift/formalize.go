@@ -114,9 +114,9 @@ func docOrName(d *library.Decl) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// clip cuts s for a prompt or a message: textcut's one rule, at most n
-// characters, the mark included.
-func clip(s string, n int) string { return textcut.Cut(s, n) }
+// clip cuts s for a prompt or a message by textcut's one rule: at most n
+// characters of s, then the mark.
+func clip(s string, n int) string { return textcut.Cut(s, n+1) }
 
 // Errors of NormalizeStub; each names a way an answer is unusable.
 var (

@@ -14,7 +14,6 @@ package textcut
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/rivo/uniseg"
 )
@@ -23,8 +22,7 @@ import (
 const Ellipsis = "…"
 
 // Cut returns s when it has at most n characters (grapheme clusters), else
-// its first characters and Ellipsis, n characters in all (white space before
-// the mark is dropped). n < 1 gives "".
+// its first characters and Ellipsis, n characters in all. n < 1 gives "".
 func Cut(s string, n int) string {
 	if len(s) <= n { // a character is at least a byte
 		return s
@@ -45,7 +43,7 @@ func Cut(s string, n int) string {
 	if rest == "" {
 		return s
 	}
-	return mark(s[:keep])
+	return s[:keep] + Ellipsis
 }
 
 // CutBytes returns s when it has at most n bytes, else its first characters
@@ -69,7 +67,7 @@ func CutBytes(s string, n int) string {
 		}
 		keep += len(c)
 	}
-	return mark(s[:keep])
+	return s[:keep] + Ellipsis
 }
 
 // Line folds every run of white space (new lines included) into one space,
@@ -80,7 +78,3 @@ func Line(s string, n int) string {
 
 // Len is the number of characters (grapheme clusters) in s.
 func Len(s string) int { return uniseg.GraphemeClusterCount(s) }
-
-func mark(kept string) string {
-	return strings.TrimRightFunc(kept, unicode.IsSpace) + Ellipsis
-}

