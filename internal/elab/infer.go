@@ -204,7 +204,11 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 	n, k := len(sg.params), len(args)
 	if !sg.exact {
 		// section variables may be hidden (used in the body) or shown
-		// explicit where a later `variable {x}` made them implicit
+		// explicit where a later `variable {x}` made them implicit: only
+		// the declaration's own explicit parameters count, as a lower bound
+		if k < sg.own {
+			return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes at least %s, given %d", count(sg.own), k)}
+		}
 		return info{}
 	}
 	for i := 0; i < k && i < n; i++ {

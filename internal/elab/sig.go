@@ -62,8 +62,10 @@ type sig struct {
 	// theorem marks a proof: a theorem, whatever its arguments.
 	theorem bool
 	// known says that params lists the explicit parameters the signature
-	// shows; exact that they are all the constant's (see Env.Exact).
+	// shows; exact that they are all the constant's; own counts those that
+	// are certainly the constant's (see Env.SectionVariables).
 	known, exact bool
+	own          int
 	// params are the explicit parameters' types, one per bound name.
 	params []string
 	res    result
@@ -139,6 +141,15 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	if !ok {
 		return s
 	}
+	var vars []string
+	varsKnown := false
+	if env.SectionVariables != nil {
+		vars, varsKnown = env.SectionVariables(d)
+	}
+	isVar := map[string]bool{}
+	for _, v := range vars {
+		isVar[v] = true
+	}
 	for _, b := range binders {
 		if b.Bracket != '(' {
 			continue
@@ -146,17 +157,23 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		if len(b.Names) == 0 || b.Type == nil || b.Type.Kind == leansrc.TermUnsupported {
 			return s // a default or auto argument, or a binder the parser does not read
 		}
-		for range b.Names {
+		for _, n := range b.Names {
 			s.params = append(s.params, hdr[b.Type.Start:b.Type.End])
+			if varsKnown && !isVar[n] {
+				s.own++
+			}
 		}
 	}
 	s.known = true
-	s.exact = env.Exact != nil && env.Exact(d)
+	s.exact = varsKnown && len(vars) == 0
 	switch {
 	case typ != nil:
 		// f : A → B → C takes A and B explicitly
 		for typ.Kind == leansrc.TermInfix && (typ.Text == "→" || typ.Text == "->") && typ.Args[0].Kind != leansrc.TermUnsupported {
 			s.params = append(s.params, hdr[typ.Args[0].Start:typ.Args[0].End])
+			if varsKnown {
+				s.own++
+			}
 			typ = typ.Args[1]
 		}
 		s.resText = strings.TrimSpace(hdr[typ.Start:typ.End])
