@@ -43,7 +43,7 @@ func testEnv() Env {
 	}
 	return Env{
 		Resolve: func(name string) []string {
-			if _, ok := byName[name]; ok {
+			if _, ok := byName[name]; ok || coreFuncs[name].params != nil {
 				return []string{name}
 			}
 			return nil
@@ -93,6 +93,8 @@ func TestCheck(t *testing.T) {
 		{"theorem a (n : ℤ) : Nat.factorial n > 0 := by sorry", "n: `Nat.factorial` expects a ℕ, but `n` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a : ∀ x : ℚ, Nat.Prime x → x > 1 := by sorry", "x: `Nat.Prime` expects a ℕ, but `x` is ℚ (no coercion ℚ → ℕ)"},
 		{"theorem a (x : ℝ) : Nat.Prime (Real.sqrt x) := by sorry", "(Real.sqrt x): `Nat.Prime` expects a ℕ, but `(Real.sqrt x)` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (a b : ℕ) : Nat.gcd a b b = 1 := by sorry", "Nat.gcd a b b: too many arguments: `Nat.gcd` takes 2 explicit arguments, given 3"},
+		{"theorem a (a b : ℤ) : Nat.Coprime a b := by sorry", "a: `Nat.Coprime` expects a ℕ, but `a` is ℤ (no coercion ℤ → ℕ) | b: `Nat.Coprime` expects a ℕ, but `b` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (x : ℝ) : ((x : ℕ) : ℝ) = x := by sorry", "x: the ascription expects a ℕ, but `x` is ℝ (no coercion ℝ → ℕ)"},
 		// a name bound only later
 		{"theorem a (h : 0 < x) (x : ℝ) : 0 < x := by sorry", "x: unknown identifier `x`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)"},

@@ -317,10 +317,10 @@ func (c *checker) resolve(name string) (sig, bool) {
 	}
 	var sg sig
 	if fulls := c.env.Resolve(name); len(fulls) == 1 {
-		if cs, ok := coreSig(fulls[0]); ok {
+		if d, ok := c.env.Lookup(fulls[0]); ok {
+			sg = sigOf(d, &c.env, 0) // the library's, when it holds Lean core
+		} else if cs, ok := coreSig(fulls[0]); ok {
 			sg = cs
-		} else if d, ok := c.env.Lookup(fulls[0]); ok {
-			sg = sigOf(d, &c.env, 0)
 		}
 	}
 	c.sigs[name] = sg

@@ -86,7 +86,24 @@ func coreSig(full string) (sig, bool) {
 	case "Prop", "True", "False", "Bool", "String", "Char", "Unit":
 		return sig{known: true, exact: true, res: resSort, kind: "type"}, true
 	}
+	if f, ok := coreFuncs[full]; ok {
+		f.known, f.exact, f.own, f.kind = true, true, len(f.params), "def"
+		return f, true
+	}
 	return sig{}, false
+}
+
+// coreFuncs are functions of Lean core on numbers that statements use
+// often, with their explicit parameters as Lean declares them.
+var coreFuncs = map[string]sig{
+	"Nat.gcd":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
+	"Nat.lcm":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
+	"Nat.Coprime": {params: []string{"ℕ", "ℕ"}, res: resSort},
+	"Nat.succ":    {params: []string{"ℕ"}, res: resNum, num: numNat},
+	"Nat.pred":    {params: []string{"ℕ"}, res: resNum, num: numNat},
+	"Int.natAbs":  {params: []string{"ℤ"}, res: resNum, num: numNat},
+	"Int.toNat":   {params: []string{"ℤ"}, res: resNum, num: numNat},
+	"Int.gcd":     {params: []string{"ℤ", "ℤ"}, res: resNum, num: numNat},
 }
 
 // maxValueDepth bounds how far sigOf follows definitions written without a
