@@ -1,7 +1,6 @@
 package leanrepl
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"strings"
@@ -60,8 +59,13 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return out
 		},
-		Lookup:       lookup,
-		Exact:        func(d *library.Decl) bool { return lib != nil && noExplicitVariables(lib, d) },
+		Lookup: lookup,
+		SectionVariables: func(d *library.Decl) ([]string, bool) {
+			if lib == nil {
+				return nil, false
+			}
+			return explicitVariables(lib, d)
+		},
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
 	}
@@ -108,14 +112,19 @@ func (c *Checker) typeCheck(s *leansrc.Stub, header string) []elab.Finding {
 	return elab.Check(s, TypeEnv(s, header, lib, c.cfg.Names, c.cfg.Kinds, c.cfg.AutoImplicit))
 }
 
-// fileVariables is where a library file's `variable` commands that bind
-// explicit variables are in force, as of the file's size and time.
+// fileVariables is where a library file's explicit section variables are
+// in force, as of the file's size and time.
 type fileVariables struct {
-	size int64
-	mod  time.Time
-	// spans are 0-based [first, last) line ranges: from such a command to
-	// the end of its section or namespace.
-	spans [][2]int
+	size  int64
+	mod   time.Time
+	spans []variableSpan
+}
+
+// variableSpan says that the explicit variable Name is in force on the
+// 0-based lines [From, To).
+type variableSpan struct {
+	Name     string
+	From, To int
 }
 
 // variableScans caches fileVariables by path for every checker.
@@ -124,43 +133,45 @@ var variableScans = struct {
 	files map[string]fileVariables
 }{files: map[string]fileVariables{}}
 
-// noExplicitVariables reports whether no `variable` command binding an
-// explicit variable ((x : T), or (R) making one explicit) is in force at d
-// in its file, so that d's signature as read from source shows every
-// explicit parameter: Lean adds to a definition the section variables its
-// body uses.
-func noExplicitVariables(lib *library.Library, d *library.Decl) bool {
-	if v, ok := exactDecls.Load(d); ok {
-		return v.(bool)
+// explicitVariables returns the names of the explicit section variables
+// in force at d in its file; ok is false when the file cannot be read.
+func explicitVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
+	type answer struct {
+		names []string
+		ok    bool
 	}
-	v := scanExplicitVariables(lib, d)
-	if exactDeclsN.Add(1) > maxExactDecls {
+	if v, ok := sectionDecls.Load(d); ok {
+		a := v.(answer)
+		return a.names, a.ok
+	}
+	names, ok := scanSectionVariables(lib, d)
+	if sectionDeclsN.Add(1) > maxSectionDecls {
 		// a long session re-parses files (new *Decl values): start afresh
-		exactDecls.Clear()
-		exactDeclsN.Store(0)
+		sectionDecls.Clear()
+		sectionDeclsN.Store(0)
 	}
-	exactDecls.Store(d, v)
-	return v
+	sectionDecls.Store(d, answer{names, ok})
+	return names, ok
 }
 
-// exactDecls caches noExplicitVariables by declaration (a re-parsed file
-// gives new *Decl values); exactDeclsN counts its entries, up to
-// maxExactDecls.
+// sectionDecls caches explicitVariables by declaration (a re-parsed file
+// gives new *Decl values); sectionDeclsN counts its entries, up to
+// maxSectionDecls.
 var (
-	exactDecls  sync.Map
-	exactDeclsN atomic.Int64
+	sectionDecls  sync.Map
+	sectionDeclsN atomic.Int64
 )
 
-const maxExactDecls = 1 << 16
+const maxSectionDecls = 1 << 16
 
-func scanExplicitVariables(lib *library.Library, d *library.Decl) bool {
+func scanSectionVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 	path, ok := lib.DeclPath(d)
 	if !ok {
-		return false
+		return nil, false
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	variableScans.Lock()
 	fv, ok := variableScans.files[path]
@@ -168,64 +179,127 @@ func scanExplicitVariables(lib *library.Library, d *library.Decl) bool {
 	if !ok || fv.size != st.Size() || !fv.mod.Equal(st.ModTime()) {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return false
+			return nil, false
 		}
-		fv = fileVariables{size: st.Size(), mod: st.ModTime(), spans: explicitVariableSpans(data)}
+		fv = fileVariables{size: st.Size(), mod: st.ModTime(), spans: variableSpans(data)}
 		variableScans.Lock()
 		variableScans.files[path] = fv
 		variableScans.Unlock()
 	}
 	line := d.Range.Start.Line
+	var names []string
 	for _, sp := range fv.spans {
-		if sp[0] <= line && line < sp[1] {
-			return false
+		if sp.From <= line && line < sp.To {
+			names = append(names, sp.Name)
 		}
 	}
-	return true
+	return names, true
 }
 
-// explicitVariableSpans returns the lines where a `variable` command of a
-// file that holds an explicit binder (a "(" on its line or its indented
-// continuation) is in force: up to the `end` of the section, namespace or
-// mutual block it stands in (at column 0, as Mathlib writes them), else to
-// the end of the file.
-func explicitVariableSpans(data []byte) [][2]int {
-	var spans [][2]int
-	var open [][]int // per enclosing block, the indexes of its spans
-	cur := []int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	in, start, line := false, 0, 0
+// variableSpans reads where a file's explicit section variables may stand
+// in a declaration's signature or be added to it: from the `variable`
+// command that binds one ((x : T), or (x) making it explicit) to the `end`
+// of its section, namespace or mutual block (at column 0, as Mathlib writes
+// them), else to the end of the file; a `variable … in` holds up to the
+// next declaration. A later `variable {x}` does not end it: Lean then takes
+// x as implicit, but the signature read from source shows the binder as
+// first declared (CategoryTheory.Abelian.Ext shows `(C : Type u)`).
+func variableSpans(data []byte) []variableSpan {
+	var spans []variableSpan
+	var outer [][]int // per enclosing block, the open spans outside it
+	cur := []int{}    // indexes of the open spans of the current block
+	lines := bytes.Split(data, []byte("\n"))
 	word := func(text []byte, w string) bool {
-		return bytes.HasPrefix(text, []byte(w)) && (len(text) == len(w) || text[len(w)] == ' ')
+		return bytes.HasPrefix(text, []byte(w)) && (len(text) == len(w) || text[len(w)] == ' ' || text[len(w)] == '(')
 	}
-	for ; sc.Scan(); line++ {
-		text := sc.Bytes()
-		continued := in && len(text) > 0 && (text[0] == ' ' || text[0] == '\t')
-		if !continued {
-			in = false
-			switch {
-			case word(text, "section") || word(text, "namespace") || word(text, "noncomputable section") || word(text, "mutual"):
-				open = append(open, cur)
-				cur = []int{}
-			case word(text, "end") && len(open) > 0:
-				for _, i := range cur {
-					spans[i][1] = line
-				}
-				cur, open = open[len(open)-1], open[:len(open)-1]
-			case word(bytes.TrimLeft(text, " \t"), "variable") || bytes.HasPrefix(bytes.TrimLeft(text, " \t"), []byte("variable(")):
-				in, start = true, line
+	declStart := func(text []byte) bool {
+		for _, w := range []string{"def", "theorem", "lemma", "abbrev", "instance", "structure", "class", "inductive",
+			"noncomputable", "private", "protected", "irreducible_def", "opaque", "@["} {
+			if bytes.HasPrefix(text, []byte(w)) {
+				return true
 			}
 		}
-		if in && bytes.IndexByte(text, '(') >= 0 && (len(spans) == 0 || spans[len(spans)-1][0] != start) {
-			spans = append(spans, [2]int{start, -1})
-			cur = append(cur, len(spans)-1)
+		return false
+	}
+	for n := 0; n < len(lines); n++ {
+		text := lines[n]
+		switch {
+		case word(text, "section") || word(text, "namespace") || word(text, "noncomputable section") || word(text, "mutual"):
+			outer = append(outer, cur)
+			cur = []int{}
+		case word(text, "end") && len(outer) > 0:
+			for _, i := range cur {
+				if spans[i].To < 0 {
+					spans[i].To = n
+				}
+			}
+			cur, outer = outer[len(outer)-1], outer[:len(outer)-1]
+		case word(bytes.TrimLeft(text, " \t"), "variable"):
+			// the command and its indented continuation
+			cmd := append([]byte(nil), bytes.TrimLeft(text, " \t")[len("variable"):]...)
+			m := n + 1
+			for ; m < len(lines) && len(lines[m]) > 0 && (lines[m][0] == ' ' || lines[m][0] == '\t'); m++ {
+				cmd = append(append(cmd, ' '), lines[m]...)
+			}
+			explicit := variableGroups(cmd)
+			in := bytes.HasSuffix(bytes.TrimSpace(cmd), []byte(" in"))
+			if in {
+				end := len(lines)
+				for k := m; k < len(lines); k++ {
+					if declStart(lines[k]) {
+						end = k + 1
+						break
+					}
+				}
+				for _, x := range explicit {
+					spans = append(spans, variableSpan{Name: x, From: n, To: end})
+				}
+			} else {
+				// a later `variable {x}` does not end the span: the indexer
+				// shows the binder as first declared, explicit
+				for _, x := range explicit {
+					spans = append(spans, variableSpan{Name: x, From: n, To: -1})
+					cur = append(cur, len(spans)-1)
+				}
+			}
+			n = m - 1
 		}
 	}
 	for i := range spans {
-		if spans[i][1] < 0 {
-			spans[i][1] = line + 1
+		if spans[i].To < 0 {
+			spans[i].To = len(lines) + 1
 		}
 	}
 	return spans
+}
+
+// variableGroups returns the names a `variable` command binds or makes
+// explicit: those of its ( ) groups.
+func variableGroups(cmd []byte) []string {
+	var explicit []string
+	rs := []rune(string(cmd))
+	for i := 0; i < len(rs); i++ {
+		if rs[i] != '(' {
+			continue
+		}
+		depth, j := 0, i
+		for ; j < len(rs); j++ {
+			switch rs[j] {
+			case '(', '{', '[', '⦃':
+				depth++
+			case ')', '}', ']', '⦄':
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		if j >= len(rs) || rs[j] != ')' {
+			return explicit
+		}
+		names, _, _ := strings.Cut(string(rs[i+1:j]), ":")
+		explicit = append(explicit, strings.Fields(names)...)
+		i = j
+	}
+	return explicit
 }

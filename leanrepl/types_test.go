@@ -319,8 +319,8 @@ func TestTypesMathlibSelf(t *testing.T) {
 				}
 				return nil
 			},
-			Lookup: lookup,
-			Exact:  func(x *library.Decl) bool { return noExplicitVariables(lib, x) },
+			Lookup:           lookup,
+			SectionVariables: func(x *library.Decl) ([]string, bool) { return explicitVariables(lib, x) },
 		}
 		checked++
 		fs := elab.Check(s, env)
@@ -348,4 +348,45 @@ func workspaceLibrary(t *testing.T) *library.Library {
 		t.Fatal(err)
 	}
 	return lib
+}
+
+// TestVariableSpans: explicit section variables count from their command
+// to the end of their section (a later `variable {x}` does not end them),
+// or with `in` to the next declaration.
+func TestVariableSpans(t *testing.T) {
+	src := `import Foo
+variable {X : Type} (R : Type)
+  (M : Type) [Ring R]
+
+def a := 1
+variable {R}
+def b := 2
+section S
+variable (Y : Type) (X)
+def c := 3
+end S
+variable (Z) in
+/-- doc -/
+def d := 4
+def e := 5
+`
+	spans := variableSpans([]byte(src))
+	at := func(line int) []string {
+		var out []string
+		for _, sp := range spans {
+			if sp.From <= line && line < sp.To {
+				out = append(out, sp.Name)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	for _, tc := range []struct {
+		line int
+		want string
+	}{{4, "M R"}, {6, "M R"}, {9, "M R X Y"}, {13, "M R Z"}, {14, "M R"}} {
+		if got := strings.Join(at(tc.line), " "); got != tc.want {
+			t.Errorf("line %d: %q, want %q (spans %+v)", tc.line, got, tc.want, spans)
+		}
+	}
 }

@@ -29,12 +29,16 @@ type Env struct {
 	// Lookup returns the library's declaration of a full name; a name the
 	// file header declares must not be found (its signature is not known).
 	Lookup func(full string) (*library.Decl, bool)
-	// Exact reports whether d's signature lists every explicit parameter
-	// of the constant: Lean adds the section variables a definition's body
-	// or a structure's fields use, which a signature read from source may
-	// lack. Without it, or when it says no, the listed parameters are only
-	// a lower bound (enough to say a constant is under-applied).
-	Exact func(d *library.Decl) bool
+	// SectionVariables returns the names of the explicit section variables
+	// that may stand in d's signature or be added to it (those declared
+	// explicit in a section still open at d); ok is false when that is not
+	// known. Lean adds to a definition the section variables its body or a
+	// structure's fields use, which a signature read from source lacks, and
+	// a later `variable {x}` makes a listed explicit one implicit: a
+	// signature with none lists its explicit parameters exactly; otherwise
+	// those not named after one are a lower bound (enough to say a constant
+	// is under-applied); without this function nothing is counted.
+	SectionVariables func(d *library.Decl) (explicit []string, ok bool)
 	// Variables are the names the header's `variable` commands bind.
 	Variables map[string]bool
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an

@@ -28,12 +28,13 @@ var testDecls = []*library.Decl{
 	{Name: "Finset.card", Kind: library.KindDef, Signature: "def Finset.card {α : Type*} (s : Finset α) : ℕ"},
 	{Name: "Nat.divisors", Kind: library.KindDef, Signature: "def Nat.divisors : Finset ℕ"},
 	{Name: "CharP", Kind: library.KindClass, Signature: "class CharP : Prop"},
+	{Name: "IsCompact", Kind: library.KindDef, Signature: "def IsCompact (R : Type) (s : Set R)"},
 	{Name: "Opt", Kind: library.KindDef, Signature: "def Opt (n : ℕ) (k : ℕ := 2) : Prop"},
 	{Name: "Group", Kind: library.KindClass, Signature: "class Group (G : Type u) extends DivInvMonoid G"},
 }
 
 // inexact are the declarations whose file binds explicit section variables.
-var inexact = map[string]bool{"Nat.divisors": true, "CharP": true}
+var inexact = map[string]bool{"Nat.divisors": true, "CharP": true, "IsCompact": true}
 
 func testEnv() Env {
 	byName := map[string]*library.Decl{}
@@ -42,13 +43,18 @@ func testEnv() Env {
 	}
 	return Env{
 		Resolve: func(name string) []string {
-			if _, ok := byName[name]; ok {
+			if _, ok := byName[name]; ok || coreFuncs[name].params != nil {
 				return []string{name}
 			}
 			return nil
 		},
 		Lookup: func(full string) (*library.Decl, bool) { d, ok := byName[full]; return d, ok },
-		Exact:  func(d *library.Decl) bool { return !inexact[d.Name] },
+		SectionVariables: func(d *library.Decl) ([]string, bool) {
+			if inexact[d.Name] {
+				return []string{"n", "R"}, true
+			}
+			return nil, true
+		},
 	}
 }
 
@@ -77,6 +83,7 @@ func TestCheck(t *testing.T) {
 		{"theorem a (n : ℕ) : Nat.factorial n n = 1 := by sorry", "Nat.factorial n n: too many arguments: `Nat.factorial` takes 1 explicit argument, given 2"},
 		// a predicate or a theorem where a proposition is expected
 		{"theorem a (s : Set ℝ) (h : IsOpen) : IsOpen s := by sorry", "IsOpen: type expected: `IsOpen` is a function (it takes 1 explicit argument, given 0); it must be applied to its arguments"},
+		{"theorem a (s : Set ℝ) (h : IsCompact) : True := by sorry", "IsCompact: type expected: `IsCompact` is a function (it takes at least 1 explicit argument, given 0); it must be applied to its arguments"},
 		{"theorem a (G : Group) : True := by sorry", "Group: type expected: `Group` is a function (it takes 1 explicit argument, given 0); it must be applied to its arguments"},
 		{"theorem a (p : ℕ) (hp : Nat.prime_two) : p = 2 := by sorry", "Nat.prime_two: type expected: `Nat.prime_two` is a theorem, a proof and not a proposition"},
 		{"theorem a (p : ℕ) : Nat.Prime p ∧ Nat.prime_two := by sorry", "Nat.prime_two: type expected: `Nat.prime_two` is a theorem, a proof and not a proposition"},
@@ -86,6 +93,8 @@ func TestCheck(t *testing.T) {
 		{"theorem a (n : ℤ) : Nat.factorial n > 0 := by sorry", "n: `Nat.factorial` expects a ℕ, but `n` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a : ∀ x : ℚ, Nat.Prime x → x > 1 := by sorry", "x: `Nat.Prime` expects a ℕ, but `x` is ℚ (no coercion ℚ → ℕ)"},
 		{"theorem a (x : ℝ) : Nat.Prime (Real.sqrt x) := by sorry", "(Real.sqrt x): `Nat.Prime` expects a ℕ, but `(Real.sqrt x)` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (a b : ℕ) : Nat.gcd a b b = 1 := by sorry", "Nat.gcd a b b: too many arguments: `Nat.gcd` takes 2 explicit arguments, given 3"},
+		{"theorem a (a b : ℤ) : Nat.Coprime a b := by sorry", "a: `Nat.Coprime` expects a ℕ, but `a` is ℤ (no coercion ℤ → ℕ) | b: `Nat.Coprime` expects a ℕ, but `b` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (x : ℝ) : ((x : ℕ) : ℝ) = x := by sorry", "x: the ascription expects a ℕ, but `x` is ℝ (no coercion ℝ → ℕ)"},
 		// a name bound only later
 		{"theorem a (h : 0 < x) (x : ℝ) : 0 < x := by sorry", "x: unknown identifier `x`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)"},
@@ -106,6 +115,8 @@ func TestCheck(t *testing.T) {
 		// explicit-mode arguments, locals applied, ambiguous or unknown names
 		{"theorem a (n : ℕ) : (Nat.divisors n).card = 2 := by sorry", ""},
 		{"theorem a (R : Type) (p : ℕ) : CharP R p := by sorry", ""},
+		{"theorem a (s : Set ℝ) (h : IsCompact s) : True := by sorry", ""},
+		{"theorem a (s : Set ℝ) (h : IsCompact ℝ s s) : True := by sorry", ""},
 		{"theorem a (n : ℕ) : Opt n 3 := by sorry", ""},
 		{"theorem a (n : ℕ) : Nat.Prime (p := n) := by sorry", ""},
 		{"theorem a (n : ℕ) : @Nat.Prime n := by sorry", ""},

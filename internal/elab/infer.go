@@ -204,7 +204,11 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 	n, k := len(sg.params), len(args)
 	if !sg.exact {
 		// section variables may be hidden (used in the body) or shown
-		// explicit where a later `variable {x}` made them implicit
+		// explicit where a later `variable {x}` made them implicit: only
+		// the declaration's own explicit parameters count, as a lower bound
+		if k < sg.own {
+			return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes at least %s, given %d", count(sg.own), k)}
+		}
 		return info{}
 	}
 	for i := 0; i < k && i < n; i++ {
@@ -313,10 +317,10 @@ func (c *checker) resolve(name string) (sig, bool) {
 	}
 	var sg sig
 	if fulls := c.env.Resolve(name); len(fulls) == 1 {
-		if cs, ok := coreSig(fulls[0]); ok {
+		if d, ok := c.env.Lookup(fulls[0]); ok {
+			sg = sigOf(d, &c.env, 0) // the library's, when it holds Lean core
+		} else if cs, ok := coreSig(fulls[0]); ok {
 			sg = cs
-		} else if d, ok := c.env.Lookup(fulls[0]); ok {
-			sg = sigOf(d, &c.env, 0)
 		}
 	}
 	c.sigs[name] = sg

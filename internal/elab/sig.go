@@ -62,8 +62,10 @@ type sig struct {
 	// theorem marks a proof: a theorem, whatever its arguments.
 	theorem bool
 	// known says that params lists the explicit parameters the signature
-	// shows; exact that they are all the constant's (see Env.Exact).
+	// shows; exact that they are all the constant's; own counts those that
+	// are certainly the constant's (see Env.SectionVariables).
 	known, exact bool
+	own          int
 	// params are the explicit parameters' types, one per bound name.
 	params []string
 	res    result
@@ -84,7 +86,24 @@ func coreSig(full string) (sig, bool) {
 	case "Prop", "True", "False", "Bool", "String", "Char", "Unit":
 		return sig{known: true, exact: true, res: resSort, kind: "type"}, true
 	}
+	if f, ok := coreFuncs[full]; ok {
+		f.known, f.exact, f.own, f.kind = true, true, len(f.params), "def"
+		return f, true
+	}
 	return sig{}, false
+}
+
+// coreFuncs are functions of Lean core on numbers that statements use
+// often, with their explicit parameters as Lean declares them.
+var coreFuncs = map[string]sig{
+	"Nat.gcd":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
+	"Nat.lcm":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
+	"Nat.Coprime": {params: []string{"ℕ", "ℕ"}, res: resSort},
+	"Nat.succ":    {params: []string{"ℕ"}, res: resNum, num: numNat},
+	"Nat.pred":    {params: []string{"ℕ"}, res: resNum, num: numNat},
+	"Int.natAbs":  {params: []string{"ℤ"}, res: resNum, num: numNat},
+	"Int.toNat":   {params: []string{"ℤ"}, res: resNum, num: numNat},
+	"Int.gcd":     {params: []string{"ℤ", "ℤ"}, res: resNum, num: numNat},
 }
 
 // maxValueDepth bounds how far sigOf follows definitions written without a
@@ -139,6 +158,15 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	if !ok {
 		return s
 	}
+	var vars []string
+	varsKnown := false
+	if env.SectionVariables != nil {
+		vars, varsKnown = env.SectionVariables(d)
+	}
+	isVar := map[string]bool{}
+	for _, v := range vars {
+		isVar[v] = true
+	}
 	for _, b := range binders {
 		if b.Bracket != '(' {
 			continue
@@ -146,17 +174,23 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		if len(b.Names) == 0 || b.Type == nil || b.Type.Kind == leansrc.TermUnsupported {
 			return s // a default or auto argument, or a binder the parser does not read
 		}
-		for range b.Names {
+		for _, n := range b.Names {
 			s.params = append(s.params, hdr[b.Type.Start:b.Type.End])
+			if varsKnown && !isVar[n] {
+				s.own++
+			}
 		}
 	}
 	s.known = true
-	s.exact = env.Exact != nil && env.Exact(d)
+	s.exact = varsKnown && len(vars) == 0
 	switch {
 	case typ != nil:
 		// f : A → B → C takes A and B explicitly
 		for typ.Kind == leansrc.TermInfix && (typ.Text == "→" || typ.Text == "->") && typ.Args[0].Kind != leansrc.TermUnsupported {
 			s.params = append(s.params, hdr[typ.Args[0].Start:typ.Args[0].End])
+			if varsKnown {
+				s.own++
+			}
 			typ = typ.Args[1]
 		}
 		s.resText = strings.TrimSpace(hdr[typ.Start:typ.End])
