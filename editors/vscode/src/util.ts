@@ -19,6 +19,7 @@ export const SERVER_SETTINGS = [
   'llm.model',
   'llm.apiKeyEnv',
   'llm.local',
+  'llm.grammar',
   'embedding.provider',
   'embedding.modelDir',
   'embedding.baseUrl',
