@@ -54,6 +54,18 @@ func TestBlueprintCommand(t *testing.T) {
 	if len(srv.Requests()) == 0 {
 		t.Fatal("no model call")
 	}
+	// A node's formalized dependency is a premise of its prompt: the stub
+	// of thm:odd-prime (this run) in lem:square-odd's Formalize prompt.
+	found := false
+	for _, r := range srv.Requests() {
+		p := r.Prompt()
+		if llmtest.StageOf(r) == "formalize" && strings.Contains(p, "The square of an odd number is odd.") && strings.Contains(p, "Blue.odd_of_prime") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("lem:square-odd was formalized without its dependency Blue.odd_of_prime among the premises")
+	}
 	// The second run: everything formalized is in the file.
 	before := len(srv.Requests())
 	stdout.Reset()

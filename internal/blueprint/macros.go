@@ -20,22 +20,13 @@ type Macro struct {
 
 // defineMacros reads every macro definition of text into m.
 func defineMacros(text string, m map[string]Macro) {
-	for i := 0; i < len(text); {
-		j := strings.IndexByte(text[i:], '\\')
-		if j < 0 {
-			return
-		}
-		i += j
-		name, end := controlWord(text, i)
+	commands(text, func(name string, at, end int) int {
 		switch name {
 		case "newcommand", "renewcommand", "providecommand", "DeclareMathOperator", "def":
-			i = max(defineAt(text, i, m), end)
-		case "":
-			i += 2
-		default:
-			i = end
+			return max(defineAt(text, at, m), end)
 		}
-	}
+		return end
+	})
 }
 
 // defineAt reads the definition whose command starts at s[i] into m and
@@ -123,22 +114,14 @@ func expand(s string, m map[string]Macro, depth int) string {
 	}
 	var out strings.Builder
 	last := 0
-	for i := 0; i < len(s); {
-		j := strings.IndexByte(s[i:], '\\')
-		if j < 0 {
-			break
-		}
-		i += j
-		name, end := controlWord(s, i)
+	commands(s, func(name string, i, end int) int {
 		mac, ok := m[name]
-		if name == "" || !ok || !isLetter(name[0]) {
-			i = max(end, i+1)
-			continue
+		if !ok || !isLetter(name[0]) {
+			return end
 		}
 		args, e, ok := macroArgs(s, end, mac)
 		if !ok {
-			i = end
-			continue
+			return end
 		}
 		if mac.Args == 0 && strings.HasPrefix(s[e:], "{}") {
 			e += 2 // \prm{}: the empty group that keeps the space after it
@@ -148,10 +131,10 @@ func expand(s string, m map[string]Macro, depth int) string {
 			body = strings.ReplaceAll(body, "#"+strconv.Itoa(k), args[k-1])
 		}
 		out.WriteString(s[last:i])
-		exp := expand(body, m, depth+1)
-		out.WriteString(exp)
-		last, i = e, e
-	}
+		out.WriteString(expand(body, m, depth+1))
+		last = e
+		return e
+	})
 	out.WriteString(s[last:])
 	return out.String()
 }

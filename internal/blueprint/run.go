@@ -249,29 +249,37 @@ func Run(ctx context.Context, bp *Blueprint, o Options) (*Report, error) {
 		}
 	}
 	mu.Unlock()
+	// Jobs take a slot in \uses order (so that one slot runs them in
+	// that order), then wait for the jobs they use, which are earlier and
+	// hold or held a slot themselves.
 	sem := make(chan struct{}, o.Concurrency)
 	var wg sync.WaitGroup
 	for _, i := range jobs {
+		held := false
+		select {
+		case sem <- struct{}{}:
+			held = true
+		case <-ctx.Done():
+		}
 		wg.Add(1)
-		go func(i int) {
+		go func(i int, held bool) {
 			defer wg.Done()
 			defer close(finished[i])
+			if held {
+				defer func() { <-sem }()
+			}
 			n := order[i]
-			// Wait for the jobs this node uses (a use that closes a cycle
-			// comes later in the order and is not waited for).
-			for _, u := range n.AllUses() {
-				if j, ok := pos[u]; ok && j < i {
-					if ch, isJob := finished[j]; isJob {
-						select {
-						case <-ch:
-						case <-ctx.Done():
+			if ctx.Err() == nil {
+				for _, u := range n.AllUses() {
+					if j, ok := pos[u]; ok && j < i {
+						if ch, isJob := finished[j]; isJob {
+							select {
+							case <-ch:
+							case <-ctx.Done():
+							}
 						}
 					}
 				}
-			}
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
 			}
 			if ctx.Err() != nil {
 				mu.Lock()
@@ -280,7 +288,6 @@ func Run(ctx context.Context, bp *Blueprint, o Options) (*Report, error) {
 				mu.Unlock()
 				return
 			}
-			defer func() { <-sem }()
 			mu.Lock()
 			job := Job{Node: n, Def: n.Env == "definition"}
 			for _, name := range Names(n) {
@@ -343,7 +350,7 @@ func Run(ctx context.Context, bp *Blueprint, o Options) (*Report, error) {
 				}
 			}
 			report(i)
-		}(i)
+		}(i, held)
 	}
 	wg.Wait()
 	for _, r := range rep.Nodes {

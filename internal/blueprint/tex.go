@@ -231,45 +231,51 @@ func (l *loader) file(rel string, chain []string) error {
 	return l.text(rel, stripComments(string(data)), chain)
 }
 
+// commands calls fn on each control sequence of s in order (\name or a
+// backslash and one other character), with its name and the offsets of
+// its backslash and of its end; fn returns where to go on from (at least
+// end, else scanning moves past the backslash).
+func commands(s string, fn func(name string, at, end int) int) {
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '\\')
+		if j < 0 {
+			return
+		}
+		i += j
+		name, end := controlWord(s, i)
+		if name == "" {
+			return // a backslash at the end
+		}
+		i = max(fn(name, i, end), i+1)
+	}
+}
+
 // text reads the commands of one file in order: macro definitions,
 // \input/\include, node environments and proofs.
 func (l *loader) text(rel, src string, chain []string) error {
 	lines := lineIndex(src)
-	for i := 0; i < len(src); {
-		j := strings.IndexByte(src[i:], '\\')
-		if j < 0 {
-			break
-		}
-		i += j
-		name, end := controlWord(src, i)
-		if name == "" {
-			i += 2
-			continue
-		}
+	var err error
+	commands(src, func(name string, i, end int) int {
 		switch name {
 		case "input", "include", "subfile":
 			arg, e, ok := group(src, skipSpace(src, end))
 			if !ok {
-				i = end
-				continue
+				return end
 			}
-			if err := l.file(texPath(arg), chain); err != nil {
-				return err
+			if err = l.file(texPath(arg), chain); err != nil {
+				return len(src)
 			}
-			i = e
+			return e
 		case "newcommand", "renewcommand", "providecommand", "DeclareMathOperator", "def":
-			e := defineAt(src, i, l.b.Macros)
-			i = max(e, end)
+			return max(defineAt(src, i, l.b.Macros), end)
 		case "begin":
 			env, e, ok := group(src, skipSpace(src, end))
 			if !ok {
-				i = end
-				continue
+				return end
 			}
 			base, isNode := nodeEnv(env)
 			if !isNode && env != "proof" {
-				i = e
-				continue
+				return e
 			}
 			bodyEnd, after := findEnd(src, e, env)
 			if bodyEnd < 0 {
@@ -284,12 +290,11 @@ func (l *loader) text(rel, src string, chain []string) error {
 			} else if l.last != nil {
 				l.proof(l.last, body)
 			}
-			i = after
-		default:
-			i = end
+			return after
 		}
-	}
-	return nil
+		return end
+	})
+	return err
 }
 
 // node reads a node's body.
@@ -300,25 +305,14 @@ func (l *loader) node(n *Node, body string) {
 	}
 	var text strings.Builder
 	last := 0
-	for i := 0; i < len(body); {
-		j := strings.IndexByte(body[i:], '\\')
-		if j < 0 {
-			break
-		}
-		i += j
-		name, end := controlWord(body, i)
-		if name == "" {
-			i += 2
-			continue
-		}
+	commands(body, func(name string, i, end int) int {
 		switch name {
 		case "label", "lean", "uses", "discussion", "notready", "leanok", "mathlibok", "proves":
 		default:
-			i = end
-			continue
+			return end
 		}
 		text.WriteString(body[last:i])
-		e := end
+		last = end
 		switch name {
 		case "leanok":
 			n.LeanOK = true
@@ -330,7 +324,7 @@ func (l *loader) node(n *Node, body string) {
 			if !ok {
 				break
 			}
-			e = ge
+			last = ge
 			switch name {
 			case "label":
 				if n.Label == "" {
@@ -342,8 +336,8 @@ func (l *loader) node(n *Node, body string) {
 				n.Uses = append(n.Uses, splitList(arg)...)
 			}
 		}
-		last, i = e, e
-	}
+		return last
+	})
 	text.WriteString(body[last:])
 	n.Lean, n.Uses, n.ProofUses = orEmpty(uniq(n.Lean)), orEmpty(uniq(n.Uses)), []string{}
 	n.Statement = strings.Join(strings.Fields(Expand(text.String(), l.b.Macros)), " ")
@@ -355,27 +349,18 @@ func (l *loader) node(n *Node, body string) {
 
 // proof reads the \uses and \leanok of the proof of n.
 func (l *loader) proof(n *Node, body string) {
-	for i := 0; i < len(body); {
-		j := strings.IndexByte(body[i:], '\\')
-		if j < 0 {
-			break
-		}
-		i += j
-		name, end := controlWord(body, i)
+	commands(body, func(name string, _, end int) int {
 		switch name {
-		case "":
-			i += 2
-			continue
 		case "leanok":
 			n.ProofOK = true
 		case "uses":
 			if arg, e, ok := group(body, skipSpace(body, end)); ok {
 				n.ProofUses = orEmpty(uniq(append(n.ProofUses, splitList(arg)...)))
-				end = e
+				return e
 			}
 		}
-		i = end
-	}
+		return end
+	})
 }
 
 // finish checks labels and \uses.
