@@ -120,13 +120,13 @@ func DeclaredNames(text string) []string {
 }
 
 // uniqueName returns name, or name with the first free numeric suffix, so
-// that it is not in taken.
-func uniqueName(name string, taken map[string]bool) string {
-	if !taken[name] {
+// that it is not taken.
+func uniqueName(name string, taken func(string) bool) string {
+	if !taken(name) {
 		return name
 	}
 	for i := 2; ; i++ {
-		if n := name + "_" + strconv.Itoa(i); !taken[n] {
+		if n := name + "_" + strconv.Itoa(i); !taken(n) {
 			return n
 		}
 	}
@@ -136,14 +136,20 @@ func uniqueName(name string, taken map[string]bool) string {
 type namer struct {
 	forced   string // the caller's name, used as given
 	fallback string // a name from the statement's words
-	taken    map[string]bool
+	taken    func(string) bool
 }
 
-func newNamer(req Request, statement string) namer {
-	n := namer{forced: req.Name, taken: map[string]bool{}}
+// newNamer returns the namer of req. A name is taken when req.Taken lists
+// it or inLib (nil: nothing) says the library declares it: the stub goes
+// into a file that imports the library, where Lean rejects a second
+// `abs_nonneg` ("has already been declared"), which small models write for
+// a statement the library already holds.
+func newNamer(req Request, statement string, inLib func(string) bool) namer {
+	declared := map[string]bool{}
 	for _, t := range req.Taken {
-		n.taken[t] = true
+		declared[t] = true
 	}
+	n := namer{forced: req.Name, taken: func(s string) bool { return declared[s] || inLib != nil && inLib(s) }}
 	if n.forced == "" {
 		n.forced = ExplicitName(statement)
 		if n.forced != "" {

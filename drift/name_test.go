@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
+	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
 func TestNames(t *testing.T) {
@@ -42,7 +44,7 @@ func TestNames(t *testing.T) {
 	if want := map[string]bool{"Ns.foo": true, "foo": true, "Ns.foo_2": true, "foo_2": true, "bar": true}; !reflect.DeepEqual(taken, want) {
 		t.Errorf("DeclaredNames = %v, want %v", taken, want)
 	}
-	if got := uniqueName("foo", taken); got != "foo_3" {
+	if got := uniqueName("foo", func(s string) bool { return taken[s] }); got != "foo_3" {
 		t.Errorf("uniqueName = %q", got)
 	}
 }
@@ -141,6 +143,27 @@ func TestConceptOf(t *testing.T) {
 	for in, want := range map[string]string{"Nat.isPrimeFactor": "Nat is Prime Factor", "exists_prime_and_dvd": "exists prime and dvd", "ZMod": "ZMod"} {
 		if got := conceptOf(in); got != want {
 			t.Errorf("conceptOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestNameNotInLibrary: a model's name that the library already declares
+// (small models name a statement after the library's lemma) is made unique,
+// since Lean rejects a second declaration of it in a file that imports the
+// library; the caller's name stays as given.
+func TestNameNotInLibrary(t *testing.T) {
+	decls := append([]*library.Decl{{Name: "odd_of_prime", Kind: library.KindTheorem, Signature: "theorem odd_of_prime (n : Nat) : True"}}, testDecls...)
+	for _, c := range []struct{ given, want string }{{"", "odd_of_prime_2"}, {"odd_of_prime", "odd_of_prime"}} {
+		srv := llmtest.New(t, goodScript().respond)
+		pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, nil)
+		pl = NewWith(&wordRetriever{decls: decls}, names.New(decls), pl.client, nil, pl.p)
+		res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: c.given}, nil)
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Name != c.want || !strings.HasPrefix(res.Stub, "theorem "+c.want+" ") {
+			t.Errorf("given %q: name %q stub %q, want %q", c.given, res.Name, res.Stub, c.want)
 		}
 	}
 }

@@ -497,7 +497,7 @@ var stageMaxTokens = map[string]int{llm.StageDecompose: 400, llm.StagePropose: 1
 func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Result, req Request, decls []*library.Decl, report progress.Func) (*Result, error) {
 	statement, ill := res.Statement, res.Illustration
 	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
-	names := newNamer(req, statement)
+	names := newNamer(req, statement, func(s string) bool { _, ok := pl.r.Lookup(s); return ok })
 	name := names.forced
 	structured := pl.client.Structured()
 	withCtx := formalizeMessages(statement, nameOrAsk(name), decls, ill.Theorems, structured)
