@@ -84,19 +84,26 @@ func statementParts(sig string) (hyps, concl string) {
 	return rest[:arrow], rest[arrow+len("→"):]
 }
 
+// universeStars drops the star of Type* and Sort*, which is no product.
+var universeStars = strings.NewReplacer("Type*", "Type", "Sort*", "Sort")
+
 // statementTerms renders d's statement into the terms of the statement
 // field; fields are the names of its fields when d is a structure or
 // class.
 func statementTerms(d *library.Decl, fields []string) []string {
-	if d.Kind == library.KindNotation || d.Signature == "" {
+	switch d.Kind {
+	case library.KindNotation, library.KindField, library.KindConstructor, library.KindAlias:
+		return nil // a field's name is in its parent's statement
+	}
+	if d.Signature == "" {
 		return nil
 	}
 	sig := d.Signature
 	if len(sig) > 1500 {
 		sig = strings.ToValidUTF8(sig[:1500], "")
 	}
-	if strings.Contains(sig, "Type*") || strings.Contains(sig, "Sort*") {
-		sig = strings.NewReplacer("Type*", "Type", "Sort*", "Sort").Replace(sig)
+	if strings.Contains(sig, "*") {
+		sig = universeStars.Replace(sig)
 	}
 	hyps, concl := statementParts(sig)
 	out := lexical.Terms(hyps)

@@ -23,6 +23,10 @@ func Symbols(text string) []string {
 func appendSymbols(out []string, text string, ascii bool) []string {
 	i := 0
 	for i < len(text) {
+		if c := text[i]; c < utf8.RuneSelf && !asciiSymbol[c] {
+			i++ // letters, digits, spaces, brackets: the common case
+			continue
+		}
 		r, sz := utf8.DecodeRuneInString(text[i:])
 		if !isSymbolRune(r) {
 			i += sz
@@ -69,7 +73,7 @@ func isASCII(s string) bool {
 // operator character.
 func isSymbolRune(r rune) bool {
 	if r < utf8.RuneSelf {
-		return strings.ContainsRune("+-*/^<>=&|!~%@#$\\", r)
+		return asciiSymbol[r]
 	}
 	switch r {
 	case '⟨', '⟩', '⦃', '⦄', '⟦', '⟧', '«', '»', '…', '⋯', '·', '′':
@@ -80,6 +84,14 @@ func isSymbolRune(r rune) bool {
 	}
 	return unicode.IsSymbol(r) || unicode.IsPunct(r) || isSubSuper(r)
 }
+
+// asciiSymbol marks the ASCII operator characters.
+var asciiSymbol = func() (t [utf8.RuneSelf]bool) {
+	for _, c := range "+-*/^<>=&|!~%@#$\\" {
+		t[c] = true
+	}
+	return t
+}()
 
 // isSubSuper reports superscript and subscript digits and signs (⁻¹, ₊, ₀).
 func isSubSuper(r rune) bool {
