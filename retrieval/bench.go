@@ -17,11 +17,16 @@ type BenchItem struct {
 	ID    string
 	Query string
 	Gold  []string
+	// Style is the query's style and Kind its gold declaration's kind,
+	// when the set gives them (fields style and kind): bench search breaks
+	// its figures down by each.
+	Style, Kind string
 }
 
 // ReadBench reads a benchmark in ProofNet's JSONL format: the query is
 // informal_stmt, the gold set mathlib_dependencies; problems without gold
-// are skipped. No other field is read.
+// are skipped. The optional fields style and kind label the query for the
+// breakdown of bench search.
 func ReadBench(r io.Reader) ([]BenchItem, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
@@ -36,6 +41,8 @@ func ReadBench(r io.Reader) ([]BenchItem, error) {
 			Informal string   `json:"informal_stmt"`
 			Deps     []string `json:"mathlib_dependencies"`
 			FullName string   `json:"full_name"`
+			Style    string   `json:"style"`
+			Kind     string   `json:"kind"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &raw); err != nil {
 			return nil, fmt.Errorf("bench line %d: %w", line, err)
@@ -47,7 +54,7 @@ func ReadBench(r io.Reader) ([]BenchItem, error) {
 		if id == "" {
 			id = fmt.Sprint(line)
 		}
-		out = append(out, BenchItem{ID: id, Query: raw.Informal, Gold: uniq(raw.Deps)})
+		out = append(out, BenchItem{ID: id, Query: raw.Informal, Gold: uniq(raw.Deps), Style: raw.Style, Kind: raw.Kind})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"time"
 )
@@ -19,8 +20,42 @@ type SearchBenchResult struct {
 	Queries  int                `json:"queries"`
 	RecallAt map[string]float64 `json:"recall_at"`
 	MRR      float64            `json:"mrr"`
-	P50ms    float64            `json:"p50_ms"`
-	P95ms    float64            `json:"p95_ms"`
+	// NDCG is nDCG@k with binary relevance (every gold declaration is
+	// relevant; with one gold, 1/log2(1 + rank), as LeanSearch reports it).
+	NDCG  float64 `json:"ndcg"`
+	P50ms float64 `json:"p50_ms"`
+	P95ms float64 `json:"p95_ms"`
+	// Groups break the figures down by the queries' style and their gold's
+	// kind (when the set labels them).
+	Groups []SearchBenchGroup `json:"groups,omitempty"`
+}
+
+// SearchBenchGroup is the figures of the queries of one style or kind.
+type SearchBenchGroup struct {
+	// By is "style" or "kind"; Value the style or kind.
+	By       string             `json:"by"`
+	Value    string             `json:"value"`
+	Queries  int                `json:"queries"`
+	RecallAt map[string]float64 `json:"recall_at"`
+	MRR      float64            `json:"mrr"`
+	NDCG     float64            `json:"ndcg"`
+}
+
+// ndcg is nDCG@k of a ranking with binary relevance.
+func ndcg(names []string, gold map[string]bool, k int) float64 {
+	dcg, ideal := 0.0, 0.0
+	for i := range min(k, len(gold)) {
+		ideal += 1 / math.Log2(float64(i+2))
+	}
+	for i, n := range names[:min(k, len(names))] {
+		if gold[n] {
+			dcg += 1 / math.Log2(float64(i+2))
+		}
+	}
+	if ideal == 0 {
+		return 0
+	}
+	return dcg / ideal
 }
 
 // SearchBenchQuery is the per-query record of a search benchmark.
@@ -47,7 +82,13 @@ func BenchSearch(ctx context.Context, items []BenchItem, k int, search func(cont
 	}
 	found := make([]int, len(cuts))
 	var lat []float64
-	var rr float64
+	var rr, nd float64
+	type acc struct {
+		n, at1, at5, at10 int
+		rr, nd            float64
+	}
+	groups := map[[2]string]*acc{}
+	var order [][2]string
 	for _, it := range items {
 		start := time.Now()
 		hits, err := search(ctx, Query{Text: it.Query, K: max(k, 10)})
@@ -73,6 +114,29 @@ func BenchSearch(ctx context.Context, items []BenchItem, k int, search func(cont
 				found[i]++
 			}
 		}
+		g := ndcg(names, gold, k)
+		nd += g
+		for _, key := range [][2]string{{"style", it.Style}, {"kind", it.Kind}} {
+			if key[1] == "" {
+				continue
+			}
+			a := groups[key]
+			if a == nil {
+				a = &acc{}
+				groups[key] = a
+				order = append(order, key)
+			}
+			a.n++
+			a.nd += g
+			if rank > 0 && rank <= k {
+				a.rr += 1 / float64(rank)
+			}
+			for c, p := range map[int]*int{1: &a.at1, 5: &a.at5, 10: &a.at10} {
+				if rank > 0 && rank <= c {
+					*p++
+				}
+			}
+		}
 		if rank > 0 && rank <= k {
 			rr += 1 / float64(rank)
 		} else if rank > k {
@@ -91,6 +155,14 @@ func BenchSearch(ctx context.Context, items []BenchItem, k int, search func(cont
 		res.RecallAt[fmt.Sprint(c)] = 100 * float64(found[i]) / n
 	}
 	res.MRR = 100 * rr / n
+	res.NDCG = 100 * nd / n
+	sort.SliceStable(order, func(i, j int) bool { return order[i][0] > order[j][0] }) // style first
+	for _, key := range order {
+		a := groups[key]
+		m := float64(a.n)
+		res.Groups = append(res.Groups, SearchBenchGroup{By: key[0], Value: key[1], Queries: a.n, MRR: 100 * a.rr / m, NDCG: 100 * a.nd / m,
+			RecallAt: map[string]float64{"1": 100 * float64(a.at1) / m, "5": 100 * float64(a.at5) / m, "10": 100 * float64(a.at10) / m}})
+	}
 	sort.Float64s(lat)
 	res.P50ms = percentile(lat, 50)
 	res.P95ms = percentile(lat, 95)

@@ -223,15 +223,17 @@ func (e *Engine) buildIndexes() error {
 			mined = minePairs(kept)
 			close(done)
 		}()
-		b = buildPart(e.ctx, kept, 0, func(done int) {
+		analyzed := analyzeAll(e.ctx, kept, func(done int) {
 			e.setStatus(func(s *Status) {
 				if done > s.Index.Done { // workers report out of order
 					s.Index.Done, s.Done = done, done
 				}
 			})
 		})
+		b = buildAnalyzed(kept, analyzed, 0)
 		<-done
-		b.synPairs = mined
+		// The symbols' words are mined from the analyzed statements.
+		b.synPairs = append(mined, mineSymbols(kept, analyzed)...)
 		if err := e.ctx.Err(); err != nil {
 			return err // closing: the part is incomplete
 		}

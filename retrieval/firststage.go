@@ -110,6 +110,9 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, 
 	if sr.Main {
 		fields = append(fields, fMain)
 	}
+	if sr.Statement {
+		fields = append(fields, fStmt)
+	}
 	var avg [nFields]float64
 	for f := range avg {
 		avg[f] = float64(sumLen[f]) / float64(max(1, docs))
@@ -170,7 +173,7 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, 
 		return matched / total
 	}
 	others := func(v *[nFields]float64) float64 {
-		return sw.NS*v[fNS] + sw.Doc*v[fDoc] + sw.Lead*v[fLead] + sw.Bold*v[fBold] + sw.Main*v[fMain]
+		return sw.NS*v[fNS] + sw.Doc*v[fDoc] + sw.Lead*v[fLead] + sw.Bold*v[fBold] + sw.Main*v[fMain] + sw.Stmt*v[fStmt]
 	}
 	nameIDF := map[int64]float64{} // memo: name terms recur across slots
 	// score is the first-stage score of slot sl; the name evidence counts

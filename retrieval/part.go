@@ -26,6 +26,7 @@ const (
 	fLead              // the docstring's first sentence
 	fBold              // the docstring's bold terms and "also known as" names
 	fMain              // the module docstring's description of a main declaration
+	fStmt              // the statement rendered into words and notation symbols (statement.go)
 	nFields
 )
 
@@ -191,8 +192,9 @@ func collOf(d *library.Decl) uint8 {
 	return collOther
 }
 
-// fieldTerms analyzes the lexical fields of a declaration.
-func fieldTerms(d *library.Decl) [nFields][]string {
+// fieldTerms analyzes the lexical fields of a declaration; fields are the
+// names of its fields and constructors (fieldsByParent).
+func fieldTerms(d *library.Decl, fields []string) [nFields][]string {
 	var out [nFields][]string
 	last := names.Last(d.Name)
 	ns := ""
@@ -215,6 +217,7 @@ func fieldTerms(d *library.Decl) [nFields][]string {
 	out[fLead] = lexical.Terms(leansrc.FirstSentence(d.Doc))
 	out[fBold] = lexical.Terms(strings.Join(append(leansrc.BoldTerms(d.Doc), leansrc.AlsoKnownAs(d.Doc)...), "\n"))
 	out[fMain] = lexical.Terms(d.MainDoc)
+	out[fStmt] = statementTerms(d, fields)
 	return out
 }
 
@@ -233,6 +236,7 @@ func graphEdges(d *library.Decl, f func(dep string)) {
 // nil, is called with the number analyzed so far (every 4,096).
 func analyzeAll(ctx context.Context, decls []*library.Decl, progress func(done int)) [][nFields][]string {
 	out := make([][nFields][]string, len(decls))
+	children := fieldsByParent(decls)
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(decls)/256))
 	var wg sync.WaitGroup
 	var done atomic.Int64
@@ -244,7 +248,7 @@ func analyzeAll(ctx context.Context, decls []*library.Decl, progress func(done i
 				if i%1024 < workers && ctx.Err() != nil {
 					return // cancelled: the caller drops the result
 				}
-				out[i] = fieldTerms(decls[i])
+				out[i] = fieldTerms(decls[i], children[decls[i].Name])
 				if n := done.Add(1); progress != nil && n%4096 == 0 {
 					progress(int(n))
 				}

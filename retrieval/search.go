@@ -48,6 +48,10 @@ type SearchRanking struct {
 	Forms bool
 	// Names fuses in the name channel for identifiers in the query.
 	Names bool
+	// Statement indexes what a declaration states (statement.go) as a
+	// field of its own, and reads the query's notation (LaTeX and Unicode
+	// symbols) through the symbols the library's statements use.
+	Statement bool
 	// Dense adds the sentence encoder's cosine between the query and each
 	// candidate's stored vector as a feature of the ranking (not a
 	// channel: it adds no candidates); off by default (docs/retrieval.md).
@@ -72,7 +76,7 @@ func (r SearchRanking) weights() *searchWeights {
 // commands, `drift-lsp search` and `bench search`.
 var DefaultSearch = SearchRanking{
 	Intent: true, Phrase: true, Bold: true, Lead: true, Main: true, Noise: true, Lexicon: true, Forms: true,
-	Synonyms: true, Names: true,
+	Synonyms: true, Names: true, Statement: true,
 }
 
 // BaselineSearch is plain BM25 over split names and docstrings, with no
@@ -81,13 +85,13 @@ var BaselineSearch = SearchRanking{Plain: true}
 
 // SearchSignals names the switches of SearchRanking for `bench search
 // --toggle`; Toggle flips one.
-var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "lexicon", "forms", "names", "dense"}
+var SearchSignals = []string{"intent", "phrase", "bold", "lead", "main", "noise", "synonyms", "lexicon", "forms", "names", "dense", "statement"}
 
 // Toggle returns r with the named signal switched (off when it was on, on
 // when it was off).
 func (r SearchRanking) Toggle(signal string) (SearchRanking, error) {
 	p := map[string]*bool{"intent": &r.Intent, "phrase": &r.Phrase, "bold": &r.Bold, "lead": &r.Lead, "main": &r.Main,
-		"noise": &r.Noise, "synonyms": &r.Synonyms, "lexicon": &r.Lexicon, "forms": &r.Forms, "names": &r.Names, "dense": &r.Dense}[signal]
+		"noise": &r.Noise, "synonyms": &r.Synonyms, "lexicon": &r.Lexicon, "forms": &r.Forms, "names": &r.Names, "dense": &r.Dense, "statement": &r.Statement}[signal]
 	if p == nil {
 		return r, fmt.Errorf("unknown search signal %q (known: %s)", signal, strings.Join(SearchSignals, ", "))
 	}
@@ -201,6 +205,28 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	}
 	qs := uniq(seq)
 	exps := syn.expand(qs)
+	if sr.Statement {
+		sr.Statement = stmtQuery(text, q.Formal)
+	}
+	if sr.Statement {
+		// The query's notation: LaTeX read as the symbols it typesets,
+		// each a query term of its own (matched in the statement field),
+		// and the words the library's statements use each symbol for.
+		have := map[string]bool{}
+		for _, t := range qs {
+			have[t] = true
+		}
+		for _, sym := range lexical.QuerySymbols(text + "\n" + clip(q.Formal)) {
+			if len(qs) < maxQueryTerms && !have[sym] {
+				have[sym] = true
+				qs = append(qs, sym)
+			}
+		}
+		for _, x := range exps {
+			have[x.term] = true
+		}
+		exps = append(exps, e.synonyms(s).sym.expandSymbols(qs, have)...)
+	}
 	alts := syn.rewrites(seq)
 	// Declarations whose names the query's words spell by Lean's naming
 	// conventions are candidates wherever the first stage ranks them, for
@@ -304,6 +330,32 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	return pool, intent, nil
 }
 
+// stmtMinWords is the length from which a query without notation or a
+// theorem cue is read against statements too.
+const stmtMinWords = 7
+
+// stmtQuery reports whether a query is matched against what declarations
+// state: it writes notation (LaTeX, Unicode symbols, Lean in backticks),
+// asks for a result in more than two words (IntentTheorem) or describes one
+// at some length (not a definition). A short noun phrase names a concept,
+// and two words a named theorem, which the name and docstring of the
+// declaration match; against statements they match every lemma that uses
+// the concept or the name (measured on topics-dev and Aesop's lead-dev:
+// "Cantor's theorem", "The collection of declared rule sets").
+func stmtQuery(text, formal string) bool {
+	if strings.TrimSpace(formal) != "" || strings.ContainsAny(text, "$`\\") || len(lexical.QuerySymbols(text)) > 0 {
+		return true
+	}
+	n := len(strings.Fields(text))
+	switch DetectIntent(text) {
+	case IntentTheorem:
+		return n > 2 // "Cantor's theorem" is a name, not a statement
+	case IntentDefinition, IntentName:
+		return false
+	}
+	return n >= stmtMinWords
+}
+
 // maxFormHits bounds the declarations one name form adds as candidates;
 // maxFormWords is the longest query (in words) whose forms are looked up.
 const (
@@ -382,6 +434,10 @@ func (c *candidate) rescore(w *searchWeights, in Intent, sr SearchRanking, d *li
 func (s *snapshot) queryWeights(qs []string) []float64 {
 	ws := make([]float64, len(qs))
 	for i, t := range qs {
+		if isSymbolTerm(t) {
+			ws[i] = s.idfAll(fStmt, t)
+			continue
+		}
 		ws[i] = max(s.idfAll(fDoc, t), s.idfAll(fName, t))
 	}
 	return ws

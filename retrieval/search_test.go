@@ -166,6 +166,28 @@ var goldenQueries = []string{
 	"an odd number squared is odd",
 }
 
+// checkGolden compares got with the golden file (rewritten with -update)
+// and returns the file's text; what names the output in the message.
+func checkGolden(t *testing.T, golden, got, what string) string {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differ from %s (run with -update after an intended change):\n%s", what, golden, got)
+	}
+	return string(want)
+}
+
 // TestSearchGolden pins the top 5 of a dozen queries over the demo
 // workspace (testdata/workspace); run with -update to rewrite the golden
 // file after an intended ranking change.
@@ -183,21 +205,7 @@ func TestSearchGolden(t *testing.T) {
 		}
 	}
 	golden := filepath.Join("testdata", "search.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("search results differ from %s (run with -update after an intended change):\n%s", golden, b.String())
-	}
+	want := checkGolden(t, golden, b.String(), "search results")
 	if !strings.Contains(string(want), "greatest common divisor\t[definition]\n  1. Mm.gcd (def)\n") {
 		t.Error("greatest common divisor must find Mm.gcd first")
 	}

@@ -73,6 +73,8 @@ type synRule struct {
 // synonymTable holds the rules by the first term they match.
 type synonymTable struct {
 	byFirst map[string][]synRule
+	// sym are the notation symbols' words (mineSymbols).
+	sym *symbolTable
 }
 
 // add records from ↔ to (analyzed) in both directions with the given
@@ -99,7 +101,7 @@ func (t *synonymTable) add(from, to, source string, weight float64) {
 // only returns the table of the rules from source ("hand", "lean",
 // "mined"), for the ablation.
 func (t *synonymTable) only(source string) *synonymTable {
-	out := &synonymTable{byFirst: map[string][]synRule{}}
+	out := &synonymTable{byFirst: map[string][]synRule{}, sym: t.sym}
 	for k, rs := range t.byFirst {
 		for _, r := range rs {
 			if r.source == source {
@@ -211,7 +213,7 @@ type lexPair struct {
 // mineSynonyms builds the synonym table: the hand lists plus the lexicon
 // mined from the library (minePairs).
 func mineSynonyms(decls []*library.Decl) *synonymTable {
-	return synonymsFrom(minePairs(decls))
+	return synonymsFrom(append(minePairs(decls), mineSymbols(decls, nil)...))
 }
 
 // synonymsFrom builds the synonym table from the hand lists and mined
@@ -225,8 +227,11 @@ func synonymsFrom(mined []lexPair) *synonymTable {
 		t.add(p[0], p[1], "lean", 1)
 	}
 	for _, p := range mined {
-		t.add(p.part, p.words, "mined", p.weight)
+		if !strings.HasPrefix(p.part, symbolMark) {
+			t.add(p.part, p.words, "mined", p.weight)
+		}
 	}
+	t.sym = symbolsFrom(mined)
 	return t
 }
 

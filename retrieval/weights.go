@@ -7,12 +7,12 @@ package retrieval
 // point of MRR down (TestSearchTune; docs/retrieval.md, "Tuning on a third
 // library").
 type searchWeights struct {
-	// Name, NS, Doc, Lead, Bold and Main weigh the first stage's fields.
-	// Doc (0.35) is the search ranking's docstring weight; the premise
+	// Name, NS, Doc, Lead, Bold, Main and Stmt weigh the first stage's
+	// fields. Doc is the search ranking's docstring weight; the premise
 	// ranking has its own, Ranking.DocField (0.5): two rankings, two rules
 	// (this one splits a docstring into lead, bold and main parts), each
 	// tuned on its own task (docs/retrieval.md).
-	Name, NS, Doc, Lead, Bold, Main float64
+	Name, NS, Doc, Lead, Bold, Main, Stmt float64
 	// Synonym weighs a synonym's or the lexicon's term against a query word.
 	Synonym float64
 	// NameHit is the name channel's bonus for its first hit, NameExact the
@@ -46,7 +46,7 @@ type searchWeights struct {
 
 // defaultWeights are the weights every search uses.
 var defaultWeights = searchWeights{
-	Name: 1, NS: 0.2, Doc: 0.35, Lead: 0.5, Bold: 0.9, Main: 0.5,
+	Name: 1, NS: 0.2, Doc: 0.35, Lead: 0.5, Bold: 0.9, Main: 0.5, Stmt: 0.3,
 	Synonym: 0.7,
 	NameHit: 0, NameExact: 1.5, SynName: 0.2,
 	Phrase: 0.788, ExactBold: 2.4, ExactName: 0.6,
@@ -61,7 +61,7 @@ var defaultWeights = searchWeights{
 // params lists the weights by name for the tuner.
 func (w *searchWeights) params() map[string]*float64 {
 	return map[string]*float64{
-		"Name": &w.Name, "NS": &w.NS, "Doc": &w.Doc, "Lead": &w.Lead, "Bold": &w.Bold, "Main": &w.Main,
+		"Name": &w.Name, "NS": &w.NS, "Doc": &w.Doc, "Lead": &w.Lead, "Bold": &w.Bold, "Main": &w.Main, "Stmt": &w.Stmt,
 		"Synonym": &w.Synonym, "NameHit": &w.NameHit, "NameExact": &w.NameExact, "SynName": &w.SynName,
 		"Phrase": &w.Phrase, "ExactBold": &w.ExactBold, "ExactName": &w.ExactName,
 		"NameInQuery": &w.NameInQuery, "Depth": &w.Depth, "Pop": &w.Pop,

@@ -27,22 +27,28 @@ type setItem struct {
 	ID    string   `json:"full_name"`
 	Query string   `json:"informal_stmt"`
 	Gold  []string `json:"mathlib_dependencies"`
+	// Style and Kind (the gold's kind) break `bench search` down.
+	Style string `json:"style,omitempty"`
+	Kind  string `json:"kind,omitempty"`
 }
 
 // maxBoldGold drops bold terms shared by more declarations (ambiguous).
 const maxBoldGold = 5
 
 func runBenchMkset(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench mkset", stderr, "usage: drift-lsp bench mkset [--root DIR]... [--cache DIR] --out DIR",
+	fs := newFlagSet("bench mkset", stderr, "usage: drift-lsp bench mkset [--root DIR]... [--cache DIR] [--lead N] [--stmt N [--exclude NAMES]] --out DIR",
 		"Writes main-{dev,test}.jsonl (query: a module docstring's \"Main definitions/results\" bullet text,",
 		"gold: the names it lists) and bold-{dev,test}.jsonl (query: a bold docstring term, gold: the",
 		"declarations that bold it), with --lead N lead-{dev,test}.jsonl (query: the first sentence of one in",
-		"N docstrings without code, gold: its declaration), and topics-{dev,test}.jsonl when the library lists",
+		"N docstrings without code, gold: its declaration), with --stmt N stmt-{dev,test}.jsonl (one in N declarations",
+		"asked for by its statement in LaTeX or Lean, or its docstring; field style), and topics-{dev,test}.jsonl when the library lists",
 		"topics under docs/*.yaml (query: a topic name, gold: the declarations it names); the split is by a",
 		"hash of the query text.")
 	f := addIndexFlags(fs)
 	outDir := fs.String("out", "", "directory for the sets (keep it outside the repository: the sets quote the library)")
 	leadEvery := fs.Int("lead", 0, "also write lead-{dev,test}.jsonl from one in N docstring first sentences (0: none)")
+	stmtEvery := fs.Int("stmt", 0, "also write stmt-{dev,test}.jsonl from one in N declarations, in the styles latex, lean, stating and doc (0: none)")
+	exclude := fs.String("exclude", "", "file of declaration names (one a line) that no query of --stmt may have as gold (a held-out benchmark's)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return flagExit(err)
 	}
@@ -69,6 +75,17 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 	if *leadEvery > 0 {
 		sets["lead"] = leadSet(lib, *leadEvery)
 		kinds = append(kinds, "lead")
+	}
+	if *stmtEvery > 0 {
+		ex := map[string]bool{}
+		if *exclude != "" {
+			if ex, err = readNames(*exclude); err != nil {
+				fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
+				return 1
+			}
+		}
+		sets["stmt"] = stmtSet(lib, *stmtEvery, ex)
+		kinds = append(kinds, "stmt")
 	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)

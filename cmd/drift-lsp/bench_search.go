@@ -103,7 +103,7 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	if !*asJSON {
-		fmt.Fprintf(stdout, "%-24s %7s %7s %7s %7s %7s %8s %8s\n", "set", "queries", "R@1", "R@5", "R@10", fmt.Sprintf("MRR@%d", *k), "p50 ms", "p95 ms")
+		fmt.Fprintf(stdout, "%-24s %7s %7s %7s %7s %7s %8s %8s %8s\n", "set", "queries", "R@1", "R@5", "R@10", fmt.Sprintf("MRR@%d", *k), fmt.Sprintf("nDCG@%d", *k), "p50 ms", "p95 ms")
 	}
 	for lib, flags := range libs {
 		var mine []searchSet
@@ -129,6 +129,14 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		for _, s := range mine {
+			for i := range s.items {
+				// The kind of a query is its gold declaration's.
+				if it := &s.items[i]; it.Kind == "" && len(it.Gold) > 0 {
+					if d, ok := e.Lookup(it.Gold[0]); ok {
+						it.Kind = string(d.Kind)
+					}
+				}
+			}
 			res, err := retrieval.BenchSearch(ctx, s.items, *k, search, per)
 			if err != nil {
 				e.Close()
@@ -144,8 +152,14 @@ func runBenchSearch(args []string, stdout, stderr io.Writer) int {
 				}
 				continue
 			}
-			fmt.Fprintf(stdout, "%-24s %7d %7.2f %7.2f %7.2f %7.2f %8.1f %8.1f\n", res.Set, res.Queries,
-				res.RecallAt["1"], res.RecallAt["5"], res.RecallAt["10"], res.MRR, res.P50ms, res.P95ms)
+			fmt.Fprintf(stdout, "%-24s %7d %7.2f %7.2f %7.2f %7.2f %8.2f %8.1f %8.1f\n", res.Set, res.Queries,
+				res.RecallAt["1"], res.RecallAt["5"], res.RecallAt["10"], res.MRR, res.NDCG, res.P50ms, res.P95ms)
+			if len(res.Groups) > 1 {
+				for _, g := range res.Groups {
+					fmt.Fprintf(stdout, "  %-22s %7d %7.2f %7.2f %7.2f %7.2f %8.2f\n", g.By+"="+g.Value, g.Queries,
+						g.RecallAt["1"], g.RecallAt["5"], g.RecallAt["10"], g.MRR, g.NDCG)
+				}
+			}
 		}
 		e.Close()
 	}

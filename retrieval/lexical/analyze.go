@@ -4,6 +4,7 @@
 package lexical
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -148,12 +149,27 @@ func TermsLaTeX(text string, latex bool) []string {
 			emit(word) // what SplitIdent returns for it, without allocating
 			return
 		}
+		if v, ok := idents.Load(word); ok {
+			out = append(out, v.([]string)...)
+			return
+		}
+		n := len(out)
 		for _, p := range SplitIdent(word) {
 			emit(p)
+		}
+		if identCount.Load() < maxStemCache {
+			identCount.Add(1)
+			idents.Store(word, slices.Clip(slices.Clone(out[n:])))
 		}
 	})
 	return out
 }
+
+// idents caches the terms of an identifier (SplitIdent, then term on each
+// piece): statements repeat the same names (AddCommMonoid, Finset.range).
+var idents sync.Map
+
+var identCount atomic.Int64
 
 // terms caches term: the words of a library recur.
 var terms sync.Map
