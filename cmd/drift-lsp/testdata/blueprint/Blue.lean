@@ -14,12 +14,10 @@ theorem Blue.odd_of_prime {p : Nat} (hp : Mm.Prime p) (h : 2 < p) : Mm.Odd p := 
 theorem Blue.odd_mul_self {n : Nat} (h : Mm.Odd n) : Mm.Odd (n * n) := by sorry
 
 -- blueprint: prop:euclid (proposition)
--- FAILED the checks: omits 'divides' · names known · Lean not run · not refuted (N assignments) · back-translation agrees 0.46
 /-- If a prime $p$ divides the product $a b$, then $p divides a$ or $p divides b$. -/
 theorem Blue.euclid {p a b : Nat} (hp : Mm.Prime p) (h : p ∣ₘ a * b) : p ∣ₘ a ∨ p ∣ₘ b := by sorry
 
 -- blueprint: prop:euclid (proposition)
--- FAILED the checks: omits 'divides' · names known · Lean not run · not refuted (N assignments) · back-translation agrees 0.46
 /-- If a prime $p$ divides the product $a b$, then $p divides a$ or $p divides b$. -/
 theorem Blue.euclid' {p a b : Nat} (hp : Mm.Prime p) (h : p ∣ₘ a * b) : p ∣ₘ a ∨ p ∣ₘ b := by sorry
 
