@@ -294,3 +294,35 @@ func TestRunCancel(t *testing.T) {
 		t.Errorf("the finished node is not kept: %v", ex.Decls)
 	}
 }
+
+// TestRunPlaceholder: a node the formalizer makes no stub for is failed,
+// and a placeholder under its name is written, so that the next run
+// leaves it alone.
+func TestRunPlaceholder(t *testing.T) {
+	bp, err := Load(testBlueprint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "Blue.lean")
+	calls := 0
+	fz := func(ctx context.Context, j Job) (Outcome, error) {
+		calls++
+		return Outcome{}, errors.New("drift: no usable candidate\nsample 1: …")
+	}
+	rep, err := Run(context.Background(), bp, Options{Formalize: fz, Out: &Out{Path: path}, Only: []string{"thm:odd-prime", "def:twin"}})
+	if err != nil || rep.Summary.Failed != 2 {
+		t.Fatalf("err %v, summary %+v", err, rep.Summary)
+	}
+	ex, _ := ReadExisting(path)
+	if ex.Decls["Blue.odd_of_prime"] != "theorem Blue.odd_of_prime : sorry := by sorry" || ex.Decls["Blue.TwinPrimes"] != "def Blue.TwinPrimes : Prop := sorry" {
+		t.Errorf("placeholders: %v", ex.Decls)
+	}
+	file, _ := os.ReadFile(path)
+	if !strings.Contains(string(file), "-- FAILED the checks: no stub: drift: no usable candidate\n") {
+		t.Errorf("file:\n%s", file)
+	}
+	calls = 0
+	if _, err := Run(context.Background(), bp, Options{Formalize: fz, Out: &Out{Path: path}, Existing: ex, Only: []string{"thm:odd-prime", "def:twin"}}); err != nil || calls != 0 {
+		t.Errorf("second run: %d calls, %v", calls, err)
+	}
+}

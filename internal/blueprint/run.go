@@ -323,7 +323,18 @@ func Run(ctx context.Context, bp *Blueprint, o Options) (*Report, error) {
 			case err != nil && ctx.Err() != nil:
 				r.Status, r.Error = Skipped, "interrupted"
 			case err != nil:
+				// No stub: a placeholder under the node's name keeps the
+				// blueprint's link resolving and the next run from asking
+				// the model again; "Formalize with DRIFT" on its docstring
+				// fills it in the editor.
 				r.Status, r.Error = Failed, err.Error()
+				r.Stub, r.Verdict = Placeholder(job.Name, job.Def), "no stub: "+firstLine(err.Error())
+				if o.Out != nil {
+					b := Block{Label: n.Label, Env: n.Env, Statement: n.Statement, Stub: r.Stub, Failed: true, Verdict: r.Verdict}
+					if werr := o.Out.Append(b); werr != nil {
+						r.Error += "; writing " + o.Out.Path + ": " + werr.Error()
+					}
+				}
 			default:
 				r.Stub, r.Verdict = out.Stub, out.Verdict
 				r.Status = Stubbed
@@ -373,6 +384,23 @@ func Run(ctx context.Context, bp *Blueprint, o Options) (*Report, error) {
 		return rep, err
 	}
 	return rep, nil
+}
+
+// Placeholder is the declaration written for a node the pipeline made no
+// stub for: `theorem NAME : sorry := by sorry` (a placeholder the editor's
+// Formalize fills), `def NAME : Prop := sorry` for a definition.
+func Placeholder(name string, def bool) string {
+	if def {
+		return "def " + name + " : Prop := sorry"
+	}
+	return "theorem " + name + " : sorry := by sorry"
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // Rename replaces the declared name of stub (the identifier after its
