@@ -95,8 +95,9 @@ func runBlueprint(args []string, stdout, stderr io.Writer) int {
 		if pool != nil {
 			defer pool.Close()
 		}
-		// The pipeline's parameters: the defaults, as `formalize` without flags.
-		pl = drift.New(eng, client, checker, drift.Params{})
+		// The pipeline's parameters: the settings', as `formalize` without
+		// flags and the editor.
+		pl = drift.New(eng, client, checker, app.PipelineParams(s))
 		if report != nil {
 			job.NodeProgress = func(label string, e progress.Event) {
 				report(progress.Event{Stage: e.Stage, Message: label + ": " + e.Message})
