@@ -137,7 +137,7 @@ func (o *Out) Append(b Block) error {
 			have[op] = true
 		}
 	}
-	if text != "" {
+	if text != "" && !strings.HasSuffix(text+add.String(), "\n\n") {
 		add.WriteString("\n")
 	}
 	add.WriteString(b.Render())
