@@ -27,7 +27,9 @@ func TestKillDuringBuild(t *testing.T) {
 	if point := os.Getenv("DRIFT_KILL_CHILD"); point != "" {
 		stop := func() {
 			fmt.Println("at", point)
-			select {}
+			// Wait for the SIGKILL in a sleep: a bare select{} is
+			// reported as a deadlock when no other goroutine is left.
+			time.Sleep(time.Hour)
 		}
 		testHookBeforeRename = stop
 		cfg := Config{Corpus: []string{os.Getenv("DRIFT_KILL_CORPUS")}, CacheDir: os.Getenv("DRIFT_KILL_CACHE")}
