@@ -32,21 +32,32 @@ var nounTypes = map[string][]string{
 }
 
 // AddOmittedConditions adds to stub, a checked candidate's text parsed as
-// parsed, a hypothesis for every omitted numeral comparison of its
-// statement (cov's uncovered conditions with a Bound: "greater than 2",
-// "positive", "nonzero", "at least 3") on the variable the statement's
-// words bind: the variables the condition names when the stub binds each
-// of them with a numeric type; else the only binder of a numeric type the
-// condition's noun allows ("integer": ℕ or ℤ; "number": any); else the
-// only such binder the noun's predicate is applied to (Nat.Prime n for
-// "prime number"). Anything less certain is left alone. Each hypothesis
-// gets a fresh name and goes after the last binder. It returns the new
-// stub and a note per hypothesis, or stub unchanged and no notes.
-func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result) (string, []string) {
+// parsed, a hypothesis for every omitted condition of its statement (cov's
+// uncovered conditions) that says what to assume of whom:
+//   - a numeral comparison ("greater than 2", "positive", "nonzero", "at
+//     least 3"), stated as a comparison;
+//   - a concept said of the statement's subject ("two odd integers"),
+//     stated as the concept's predicate applied to the variable: a name
+//     the stub already writes whose last component is the concept's word
+//     (`Odd`), else one of the concept's premises so named (`Nat.Prime`,
+//     `Prime`).
+//
+// The variable is the one the statement's words bind: the variables the
+// condition names when the stub binds each of them with a numeric type;
+// else the binders of a numeric type the condition's noun allows
+// ("integer": ℕ or ℤ; "number": any), when there is one, or as many as
+// the statement counts ("two odd integers"); else the only such binder the
+// noun's predicate is applied to (Nat.Prime n for "prime number").
+// Anything less certain is left alone. Each hypothesis gets a fresh name
+// and goes after the last binder.
+//
+// It returns the repaired stubs, the first the most likely (a later one
+// tries a concept's next predicate name), each with a note per hypothesis;
+// none when there is nothing to add.
+func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result) []Fix {
 	if parsed == nil || cov == nil || len(parsed.Binders) == 0 {
-		return "", nil
+		return nil
 	}
-	stub := parsed.Text
 	typed := map[string]string{} // variable → its numeric type's word
 	var order []string
 	for _, b := range parsed.Binders {
@@ -62,47 +73,124 @@ func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result) (string, [
 		}
 	}
 	if len(order) == 0 {
-		return "", nil
+		return nil
 	}
-	used := map[string]bool{}
-	for _, l := range parsed.Lexemes {
-		used[l.Text] = true
+	stated := map[string]bool{}
+	for _, b := range parsed.Binders {
+		stated[strings.Join(strings.Fields(b.Type), " ")] = true
 	}
-	var hyps, notes []string
+	// each omission: the variables, and the propositions to try for each
+	type omission struct {
+		vars   []string
+		props  func(v string, k int) string // the k-th proposition for v
+		tries  int
+		phrase string
+	}
+	var oms []omission
 	for _, c := range cov.Conditions {
-		if c.Covered || c.Bound == nil {
+		if c.Covered {
 			continue
 		}
-		vars := subjectVars(c.Subject, typed, order, parsed)
-		if len(vars) == 0 {
-			continue
-		}
-		for _, v := range vars {
-			if typed[v] == "complex" && c.Bound.Rel != "≠" {
-				vars = nil // ℂ has no order
-				break
+		switch {
+		case c.Bound != nil:
+			vars := subjectVars(c.Subject, typed, order, parsed)
+			for _, v := range vars {
+				if typed[v] == "complex" && c.Bound.Rel != "≠" {
+					vars = nil // ℂ has no order
+					break
+				}
 			}
-		}
-		stated := map[string]bool{}
-		for _, b := range parsed.Binders {
-			stated[strings.Join(strings.Fields(b.Type), " ")] = true
-		}
-		for _, v := range vars {
-			if stated[comparison(v, c.Bound)] || stated[mirrored(v, c.Bound)] {
-				continue // said of a, b and c, stated of a and b
+			var keep []string
+			for _, v := range vars {
+				if !stated[comparison(v, c.Bound)] && !stated[mirrored(v, c.Bound)] {
+					keep = append(keep, v) // said of a, b and c, stated of a and b
+				}
 			}
-			h := freshName("h"+v, used)
-			used[h] = true
-			prop := comparison(v, c.Bound)
-			hyps = append(hyps, fmt.Sprintf("(%s : %s)", h, prop))
-			notes = append(notes, fmt.Sprintf("added the hypothesis (%s : %s) for '%s', which the stub omitted", h, prop, c.Phrase))
+			b := c.Bound
+			oms = append(oms, omission{keep, func(v string, _ int) string { return comparison(v, b) }, 1, c.Phrase})
+		case c.Kind == coverage.KindConcept && c.Of != "":
+			preds := predicates(parsed, c)
+			if len(preds) == 0 {
+				continue
+			}
+			oms = append(oms, omission{subjectVars(c.Subject, typed, order, parsed), func(v string, k int) string {
+				return preds[min(k, len(preds)-1)] + " " + v
+			}, len(preds), c.Phrase})
 		}
 	}
-	if len(hyps) == 0 {
-		return "", nil
+	tries := 0
+	for _, o := range oms {
+		tries = max(tries, o.tries)
 	}
-	end := parsed.Binders[len(parsed.Binders)-1].End
-	return stub[:end] + " " + strings.Join(hyps, " ") + stub[end:], notes
+	var out []Fix
+	seen := map[string]bool{}
+	for k := range min(tries, maxPredicates) {
+		used := map[string]bool{}
+		for _, l := range parsed.Lexemes {
+			used[l.Text] = true
+		}
+		var hyps, notes []string
+		for _, o := range oms {
+			for _, v := range o.vars {
+				h := freshName("h"+v, used)
+				used[h] = true
+				prop := o.props(v, k)
+				hyps = append(hyps, fmt.Sprintf("(%s : %s)", h, prop))
+				notes = append(notes, fmt.Sprintf("added the hypothesis (%s : %s) for '%s', which the stub omitted", h, prop, o.phrase))
+			}
+		}
+		if len(hyps) == 0 {
+			break
+		}
+		end := parsed.Binders[len(parsed.Binders)-1].End
+		stub := parsed.Text[:end] + " " + strings.Join(hyps, " ") + parsed.Text[end:]
+		if !seen[stub] {
+			seen[stub] = true
+			out = append(out, Fix{Stub: stub, Notes: notes})
+		}
+	}
+	return out
+}
+
+// Fix is one deterministic repair of a stub: its text and what changed.
+type Fix struct {
+	Stub  string
+	Notes []string
+}
+
+// maxPredicates bounds the predicate names tried for one omitted concept
+// (each try is one re-check).
+const maxPredicates = 3
+
+// predicates are the names that may state concept condition c of a
+// variable, most likely first: the names parsed already writes (not a
+// variable's field, n.Prime) whose last component is the concept's word
+// (any case, singular), then c's premises so named.
+func predicates(parsed *leansrc.Stub, c coverage.Condition) []string {
+	word := strings.ToLower(c.Phrase)
+	if len(word) > 3 && strings.HasSuffix(word, "s") {
+		word = word[:len(word)-1]
+	}
+	named := func(n string) bool { return strings.ToLower(n[strings.LastIndexByte(n, '.')+1:]) == word }
+	bound := map[string]bool{}
+	for _, b := range parsed.Binders {
+		for _, n := range b.Names {
+			bound[n] = true
+		}
+	}
+	var out []string
+	for _, l := range parsed.Lexemes {
+		head, _, _ := strings.Cut(l.Text, ".")
+		if l.Kind == leansrc.LexIdent && !bound[head] && named(l.Text) && !slices.Contains(out, l.Text) {
+			out = append(out, l.Text)
+		}
+	}
+	for _, n := range c.Names {
+		if named(n) && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // subjectVars returns the stub's variables a condition said of s binds:
@@ -130,7 +218,7 @@ func subjectVars(s coverage.Subject, typed map[string]string, order []string, pa
 			fits = append(fits, v)
 		}
 	}
-	if len(fits) == 1 {
+	if len(fits) == 1 || s.Count > 1 && len(fits) == s.Count {
 		return fits
 	}
 	// the one the noun's predicate is applied to: Nat.Prime n, n.Prime
@@ -249,21 +337,22 @@ func improves(prev, next *leanrepl.Report) bool {
 }
 
 // fixOmissions adds the hypotheses c's stub omits (AddOmittedConditions)
-// and keeps the result when it improves on c's report; it reports whether
-// it did.
+// and keeps the first repair that improves on c's report; it reports
+// whether one did.
 func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate, header string) bool {
 	if c.Check == nil || c.Check.Parsed == nil || c.Check.Parsed.Text != c.Stub {
 		return false
 	}
-	fixed, notes := AddOmittedConditions(c.Check.Parsed, c.Check.Coverage)
-	if len(notes) == 0 {
-		return false
+	for _, fix := range AddOmittedConditions(c.Check.Parsed, c.Check.Coverage) {
+		rep, err := pl.checker.Check(ctx, pl.checkRequest(res, header, fix.Stub, nil))
+		if err != nil {
+			return false
+		}
+		if improves(c.Check, rep) {
+			c.Stub, c.Check = rep.Stub, rep
+			c.Notes = append(c.Notes, fix.Notes...)
+			return true
+		}
 	}
-	rep, err := pl.checker.Check(ctx, pl.checkRequest(res, header, fixed, nil))
-	if err != nil || !improves(c.Check, rep) {
-		return false
-	}
-	c.Stub, c.Check = rep.Stub, rep
-	c.Notes = append(c.Notes, notes...)
-	return true
+	return false
 }

@@ -2,6 +2,7 @@ package drift
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,9 +58,52 @@ func TestAddOmittedConditions(t *testing.T) {
 			t.Fatal(err)
 		}
 		cov := coverage.Check(c.statement, c.stub, nil)
-		got, notes := AddOmittedConditions(parsed, &cov)
+		fixes := AddOmittedConditions(parsed, &cov)
+		got, notes := "", []string(nil)
+		if len(fixes) > 0 {
+			got, notes = fixes[0].Stub, fixes[0].Notes
+		}
 		if got != c.want || (len(notes) == 0) != (c.want == "") {
 			t.Errorf("%q\n%s\ngot  %q %q\nwant %q", c.statement, c.stub, got, notes, c.want)
+		}
+	}
+}
+
+// TestAddOmittedConcepts: a concept said of the statement's subject and
+// stated only in the conclusion becomes a hypothesis on each variable the
+// subject counts, with the predicate the stub writes or a premise so named;
+// later fixes try the premises' other names.
+func TestAddOmittedConcepts(t *testing.T) {
+	odd := []coverage.Concept{{Phrase: "odd integer", Names: []string{"Odd"}}}
+	prime := []coverage.Concept{{Phrase: "prime number", Names: []string{"Nat.Prime", "Prime", "Nat.Primes"}}, {Phrase: "odd", Names: []string{"Odd"}}}
+	for _, c := range []struct {
+		statement, stub string
+		concepts        []coverage.Concept
+		want            []string
+	}{
+		{"The product of two odd integers is odd.", "theorem t (x y : ℤ) : Odd (x * y) := by sorry", odd,
+			[]string{"theorem t (x y : ℤ) (hx : Odd x) (hy : Odd y) : Odd (x * y) := by sorry"}},
+		{"The square of an odd integer is odd.", "theorem t (n : ℤ) : Odd (n ^ 2) := by sorry", odd,
+			[]string{"theorem t (n : ℤ) (hn : Odd n) : Odd (n ^ 2) := by sorry"}},
+		{"Every prime number greater than 2 is odd.", "theorem t (p : ℕ) : Odd p := by sorry", prime,
+			[]string{"theorem t (p : ℕ) (hp : 2 < p) (hp' : Nat.Prime p) : Odd p := by sorry",
+				"theorem t (p : ℕ) (hp : 2 < p) (hp' : Prime p) : Odd p := by sorry"}},
+		// three integers for "two": which two is not certain
+		{"The product of two odd integers is odd.", "theorem t (x y z : ℤ) : Odd (x * y * z) := by sorry", odd, nil},
+		// stated already
+		{"The product of two odd integers is odd.", "theorem t (x y : ℤ) (h : Odd x ∧ Odd y) : Odd (x * y) := by sorry", odd, nil},
+	} {
+		parsed, err := leanrepl.Gate(c.stub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cov := coverage.Check(c.statement, c.stub, c.concepts)
+		var got []string
+		for _, f := range AddOmittedConditions(parsed, &cov) {
+			got = append(got, f.Stub)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q\n%s\ngot  %q\nwant %q", c.statement, c.stub, got, c.want)
 		}
 	}
 }
@@ -91,5 +135,27 @@ func TestFormalizeAddsOmittedCondition(t *testing.T) {
 			!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), "added the hypothesis (hn : 2 < n) for 'greater than 2'") {
 			t.Errorf("stub %q, %d repairs, findings %v, notes %q", res.Stub, res.ConditionRepairs, res.Report.CoverageFindings(), res.Candidates[0].Notes)
 		}
+	}
+}
+
+// TestFormalizeAddsOmittedSubject: the sampled stub states "odd" of n but
+// drops "prime" and "greater than 2", both said of the subject; the
+// pipeline adds both as hypotheses (no model call) and the stub then covers
+// its statement.
+func TestFormalizeAddsOmittedSubject(t *testing.T) {
+	const st = "Every prime number greater than 2 is odd."
+	s := goodScript()
+	s.backTranslate = llmtest.Reply{Text: st}
+	s.formalize = []llmtest.Reply{{Text: "```lean\ntheorem odd_of_prime (n : Nat) : Mm.Odd n := by sorry\n```"}}
+	srv := llmtest.New(t, s.respond)
+	defer srv.Close()
+	pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, nil)
+	res, err := pl.Formalize(context.Background(), Request{Statement: st, Name: "odd_of_prime"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "theorem odd_of_prime (n : Nat) (hn : 2 < n) (hn' : Mm.Prime n) : Mm.Odd n := by sorry"
+	if res.Stub != want || len(res.Report.CoverageFindings()) != 0 {
+		t.Errorf("stub %q, findings %v, notes %q", res.Stub, res.Report.CoverageFindings(), res.Candidates[0].Notes)
 	}
 }

@@ -246,6 +246,11 @@ func TestCheckMeaning(t *testing.T) {
 			"refuted: a = 0, b = 1 · names not checked · Lean not run"},
 		{"outside the fragment", "theorem t (s : Set ℕ) : s = s := by sorry", "", "", "", true,
 			"names not checked · Lean not run · falsifier undecided (REASON)"},
+		// a conclusion that is a hypothesis states nothing, whatever else covers
+		{"conclusion assumed", "theorem t (x : ℝ) (h : x >= 0) : x ≥ 0 := by sorry", "The absolute value of a real number is nonnegative.", "", "states nothing: its conclusion is its hypothesis 'x >= 0'", false,
+			"states nothing: its conclusion is its hypothesis 'x >= 0' · names not checked · Lean not run · not refuted (N assignments)"},
+		{"conclusion True", "theorem t (n : ℕ) (h : Odd n) : True := by sorry", "The square of an odd number is odd.", "", "states nothing: its conclusion is True", false,
+			"states nothing: its conclusion is True · names not checked · Lean not run · not refuted (N assignments)"},
 	}
 	c := NewChecker(CheckerConfig{})
 	for _, tc := range tests {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/equivalence"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -122,6 +123,15 @@ func coverageOf(s *leansrc.Stub, req CheckRequest) *coverage.Result {
 	if req.Statement == "" {
 		return nil
 	}
+	res := Coverage(s, req.Statement, req.Concepts)
+	return &res
+}
+
+// Coverage checks that stub s accounts for every condition of statement
+// (coverage.Check on its binders and type) and states its claim: a
+// conclusion that is one of its own hypotheses, or True, states nothing
+// (equivalence.Assumed).
+func Coverage(s *leansrc.Stub, statement string, concepts []coverage.Concept) coverage.Result {
 	var b strings.Builder
 	for _, bd := range s.Binders {
 		b.WriteString(s.Text[bd.Start:bd.End])
@@ -129,8 +139,11 @@ func coverageOf(s *leansrc.Stub, req CheckRequest) *coverage.Result {
 	}
 	b.WriteString(": ")
 	b.WriteString(s.Type)
-	res := coverage.Check(req.Statement, b.String(), req.Concepts)
-	return &res
+	res := coverage.Check(statement, b.String(), concepts)
+	if hyp, ok := equivalence.Assumed(StatementOf(s)); ok {
+		res.ClaimAssumed(hyp)
+	}
+	return res
 }
 
 // verdictPart is one check's part of a Verdict.

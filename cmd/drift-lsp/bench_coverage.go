@@ -111,7 +111,7 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 	byKind := map[coverage.Kind]int{}
 	variants := map[string][2]int{} // kind → flagged, total
 	for _, p := range problems {
-		stmt, err := stubStatement(p.Formal)
+		parsed, err := leanrepl.Gate(p.Formal)
 		if err != nil {
 			skipped++
 			if verbose {
@@ -119,11 +119,12 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 			}
 			continue
 		}
+		stmt := strings.TrimSpace(parsed.Text[parsed.NameEnd:parsed.ProofStart])
 		var concepts []coverage.Concept
 		if words {
 			concepts = wordConcepts(p.Informal)
 		}
-		res := coverage.Check(p.Informal, stmt, concepts)
+		res := leanrepl.Coverage(parsed, p.Informal, concepts) // as the checker does
 		conds += len(res.Conditions)
 		covered += res.Covered()
 		if fs := res.Findings(); len(fs) > 0 {
@@ -186,16 +187,6 @@ func pct(a, b int) string {
 		return "-"
 	}
 	return strconv.FormatFloat(100*float64(a)/float64(b), 'f', 1, 64) + " %"
-}
-
-// stubStatement returns a reference declaration's statement: its binders
-// and type, without the keyword, the name and the proof.
-func stubStatement(formal string) (string, error) {
-	s, err := leanrepl.Gate(formal)
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(s.Text[s.NameEnd:s.ProofStart]), nil
 }
 
 // variant is a false statement made from a reference one.

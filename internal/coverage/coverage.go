@@ -34,6 +34,10 @@
 //     premises' names, by a name with the same last component (Mm.Prime for
 //     Nat.Prime, p.Prime), by the notation of one (∣ for Dvd.dvd) or by a
 //     name with a word of the sub-query or the phrase as a piece.
+//   - A concept said of the statement's subject ("the product of two odd
+//     integers", "every prime number") is covered only by a hypothesis: a
+//     binder, a ∀ binder's type or a premise of the conclusion's →
+//     (subject.go); `Odd (x * y)` alone drops it.
 //
 // What the statement says outside its claim is no condition: answer
 // choices of a multiple-choice problem, sentences that define a term, give
@@ -56,6 +60,7 @@ const (
 	KindComparison Kind = "comparison" // a numeral with an order relation ("greater than 2", "at most 3", "$n \geq 1$", "positive")
 	KindConcept    Kind = "concept"    // a sub-query's concept, stated by one of its premises ("prime number")
 	KindQuantifier Kind = "quantifier" // a quantifier word ("every", "there exists", "exactly 2", "unique", "distinct")
+	KindClaim      Kind = "claim"      // the claim itself, not stated when the stub's conclusion is assumed (ClaimAssumed)
 )
 
 // Concept is one sub-query of a statement's decomposition with the full
@@ -81,6 +86,13 @@ type Condition struct {
 	// Subject is what the comparison is said of, as far as the statement's
 	// words tell: the variables it names, the noun it qualifies.
 	Subject Subject `json:"-"`
+	// Of is the subject noun phrase a concept is said of ("two odd
+	// integers"): only a hypothesis of the stub covers it. Hypothesis marks
+	// such a concept the stub names in its conclusion only.
+	Of         string `json:"of,omitempty"`
+	Hypothesis bool   `json:"hypothesis,omitempty"`
+	// Names are a concept's premises, the names that state it.
+	Names []string `json:"-"`
 }
 
 // Bound is a comparison of a subject with a numeral: Rel is one of
@@ -98,6 +110,9 @@ type Bound struct {
 type Subject struct {
 	Vars []string
 	Noun string
+	// Count is how many the noun phrase names ("two odd integers": 2), 0
+	// when it does not say.
+	Count int
 }
 
 // Finding is one condition the stub omits.
@@ -134,13 +149,30 @@ func (r Result) Findings() []Finding {
 	for _, c := range r.Conditions {
 		if !c.Covered {
 			msg := fmt.Sprintf("omits '%s'", c.Phrase)
-			if c.Times > 1 {
+			switch {
+			case c.Times > 1:
 				msg = fmt.Sprintf("omits '%s' (the statement writes it %d times)", c.Phrase, c.Times)
+			case c.Kind == KindClaim && c.Phrase == "True":
+				msg = "states nothing: its conclusion is True"
+			case c.Kind == KindClaim:
+				msg = fmt.Sprintf("states nothing: its conclusion is its hypothesis '%s'", c.Phrase)
+			case c.Hypothesis:
+				msg = fmt.Sprintf("omits '%s' as a hypothesis ('%s')", c.Phrase, c.Of)
 			}
 			out = append(out, Finding{Kind: c.Kind, Phrase: c.Phrase, Message: msg})
 		}
 	}
 	return out
+}
+
+// ClaimAssumed records that the stub states nothing of its statement's
+// claim: its conclusion is its hypothesis assumed ("" for a conclusion
+// True). The claim becomes an uncovered condition.
+func (r *Result) ClaimAssumed(assumed string) {
+	if assumed == "" {
+		assumed = "True"
+	}
+	r.Conditions = append(r.Conditions, Condition{Phrase: assumed, Kind: KindClaim})
 }
 
 // Verdict is the one-line summary of r: "covers 2/3 conditions" (or "no
@@ -207,11 +239,27 @@ func Check(statement, stub string, concepts []Concept) Result {
 		add(Condition{Phrase: c.phrase, Kind: c.kind, Covered: covered, Times: n, Bound: c.bound(), Subject: c.subject})
 	}
 	said := map[string]bool{}
+	var assumed *stubFacts
 	for _, c := range concepts {
-		if phrase := statedConcept(statement, c); phrase != "" && !said[phrase] {
-			said[phrase] = true
-			add(Condition{Phrase: phrase, Kind: KindConcept, Covered: st.mentions(c.Names, conceptWords(c.Phrase+" "+phrase))})
+		phrase := statedConcept(statement, c)
+		if phrase == "" || said[phrase] {
+			continue
 		}
+		said[phrase] = true
+		words := conceptWords(c.Phrase + " " + phrase)
+		cond := Condition{Phrase: phrase, Kind: KindConcept, Covered: st.mentions(c.Names, words)}
+		if np, noun, count, ok := subjectPhrase(statement, phrase); ok {
+			cond.Of, cond.Subject, cond.Names = np, Subject{Noun: noun, Count: count}, c.Names
+			if cond.Covered {
+				// said of the subject: named in the conclusion only, it was dropped
+				if assumed == nil {
+					assumed = readStub(assumptions(stub))
+				}
+				cond.Covered = assumed.mentions(c.Names, conceptWords(phrase))
+				cond.Hypothesis = !cond.Covered
+			}
+		}
+		add(cond)
 	}
 	return res
 }

@@ -47,6 +47,22 @@ func TestCheck(t *testing.T) {
 			[]Concept{{Phrase: "A prime number is a number with exactly two divisors.", Names: []string{"Nat.Prime"}}}, []string{"omits 'prime'"}},
 		{"concept by notation missing", "Every prime divides a factorial.", "(p : ℕ) (hp : Prime p) : ∃ n, p < n",
 			[]Concept{{Phrase: "divides", Names: []string{"Dvd.dvd"}}}, []string{"omits 'divides'"}},
+		// a concept said of the subject is a hypothesis: in a binder, a ∀
+		// binder's type or a premise of →; asserted or predicated, it is not
+		{"subject's adjective dropped", "The product of two odd integers is odd.", "(x y : ℤ) : Odd (x * y)",
+			[]Concept{{Phrase: "odd integer", Names: []string{"Odd"}}}, []string{"omits 'odd' as a hypothesis ('two odd integers')"}},
+		{"subject's adjective as binders", "The product of two odd integers is odd.", "(x y : ℤ) (hx : Odd x) (hy : Odd y) : Odd (x * y)",
+			[]Concept{{Phrase: "odd integer", Names: []string{"Odd"}}}, nil},
+		{"subject's adjective as premises", "The product of two odd integers is odd.", "(x y : ℤ) : Odd x ∧ Odd y → Odd (x * y)",
+			[]Concept{{Phrase: "odd integer", Names: []string{"Odd"}}}, nil},
+		{"subject's adjective under ∀", "The product of two odd integers is odd.", ": ∀ x y : ℤ, Odd x → Odd y → Odd (x * y)",
+			[]Concept{{Phrase: "odd integer", Names: []string{"Odd"}}}, nil},
+		{"subject's noun claimed", "Every prime number greater than 2 is odd.", "(p : ℕ) (h : 2 < p) : Nat.Prime p ∧ Odd p",
+			[]Concept{{Phrase: "prime number", Names: []string{"Nat.Prime"}}}, []string{"omits 'prime' as a hypothesis ('every prime number')"}},
+		{"asserted, not assumed", "There are infinitely many prime numbers.", ": Set.Infinite {p : ℕ | Nat.Prime p}",
+			[]Concept{{Phrase: "prime number", Names: []string{"Nat.Prime"}}}, nil},
+		{"predicated, not assumed", "Show that the square of n is an odd integer.", "(n : ℤ) (h : Odd n) : Odd (n ^ 2)",
+			[]Concept{{Phrase: "odd integer", Names: []string{"Odd"}}}, nil},
 		// fewer false flags: x * x is a square, a ∣ b says divides, a type
 		// ascription names its numbers, an auto-bound variable is "every"
 		{"square as x * x", "The square of an odd number is odd.", "(x : ℕ) (h : Odd x) : Odd (x * x)",

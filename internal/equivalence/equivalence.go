@@ -164,6 +164,24 @@ func (s shape) canonical(perm []int) string {
 	return b.String()
 }
 
+// Assumed reports whether st states nothing: its conclusion, after
+// normalisation, is one of its hypotheses (a binder that is no variable,
+// or a premise of the conclusion's →), or `True`. It returns that
+// hypothesis's text ("" for True).
+func Assumed(st Statement) (string, bool) {
+	s := split(st)
+	if s.concl != nil && s.concl.Kind == leansrc.TermIdent && s.concl.Text == "True" {
+		return "", true
+	}
+	concl := normal(s.concl, nil, 0)
+	for i, h := range s.hyps {
+		if normal(h, nil, 0) == concl {
+			return s.texts[i], true
+		}
+	}
+	return "", false
+}
+
 // permute calls f with every permutation of 0..n-1 until f returns true.
 func permute(n int, f func([]int) bool) {
 	p := make([]int, n)

@@ -87,3 +87,26 @@ func TestCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestAssumed: a conclusion that is one of the statement's hypotheses
+// (after normalisation), or True, states nothing; any other does.
+func TestAssumed(t *testing.T) {
+	for _, c := range []struct {
+		binders    []falsify.Param
+		conclusion string
+		want       string
+		ok         bool
+	}{
+		{[]falsify.Param{{Names: []string{"x"}, Type: "ℝ"}, {Names: []string{"h"}, Type: "x >= 0"}}, "x ≥ 0", "x >= 0", true},
+		{[]falsify.Param{{Names: []string{"x"}, Type: "ℝ"}, {Names: []string{"h"}, Type: "0 ≤ x"}}, "x ≥ 0", "0 ≤ x", true},
+		{[]falsify.Param{{Names: []string{"x"}, Type: "ℝ"}}, "x > 0 → 0 < x", "x > 0", true},
+		{[]falsify.Param{{Names: []string{"n"}, Type: "ℕ"}}, "True", "", true},
+		{[]falsify.Param{{Names: []string{"x"}, Type: "ℝ"}, {Names: []string{"h"}, Type: "x ≥ 0"}}, "|x| ≥ 0", "", false},
+		{[]falsify.Param{{Names: []string{"a", "b"}, Type: "ℕ"}, {Names: []string{"h"}, Type: "a ∣ b"}}, "b ∣ a", "", false},
+	} {
+		got, ok := Assumed(Statement{Binders: c.binders, Conclusion: c.conclusion})
+		if got != c.want || ok != c.ok {
+			t.Errorf("%v : %s: Assumed = %q, %v; want %q, %v", c.binders, c.conclusion, got, ok, c.want, c.ok)
+		}
+	}
+}
