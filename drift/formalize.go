@@ -37,7 +37,9 @@ var asJSON = strings.NewReplacer(
 
 // The worked example of the Formalize prompt, in both answer formats.
 const (
-	formalizeExampleUser = "## Theorem name\n\nsq_even_of_even\n\n## Informal statement\n\nThe square of an even integer is even.\n"
+	formalizeExampleUser = "## Theorem name\n\nsq_even_of_even\n\n## Informal statement\n\nThe square of an even integer is even.\n\n" +
+		conditionsHeading + "\n\n- 'even' is said of 'an even integer': a hypothesis such as (h : Even x) for each\n"
+	conditionsHeading = "## Conditions the statement assumes (state each as a hypothesis)"
 	formalizeExampleText = "```lean\ntheorem sq_even_of_even (n : ℤ) (h : Even n) : Even (n ^ 2) := by sorry\n```"
 	formalizeExampleJSON = `{"name": "sq_even_of_even", "binders": ["(n : ℤ)", "(h : Even n)"], "conclusion": "Even (n ^ 2)"}`
 )
@@ -57,8 +59,9 @@ const (
 // statement, after one worked example. With no premises and no theorems the
 // context sections are left out (the adaptive no-context draw). structured
 // asks for JSON instead of a ```lean block. Premises and theorems past the
-// context budget are left out.
-func formalizeMessages(statement, name string, premises []*library.Decl, theorems []*library.Decl, structured bool) []llm.Message {
+// context budget are left out. conditions (conditionHints) follow the
+// statement, as the worked example shows them.
+func formalizeMessages(statement, name string, conditions []string, premises []*library.Decl, theorems []*library.Decl, structured bool) []llm.Message {
 	var prem, thms strings.Builder
 	for _, d := range premises {
 		var e strings.Builder
@@ -86,6 +89,9 @@ func formalizeMessages(statement, name string, premises []*library.Decl, theorem
 		b.WriteString("## Illustrative theorems (how the premises are used)\n\n" + thms.String() + "\n")
 	}
 	fmt.Fprintf(&b, "## Theorem name\n\n%s\n\n## Informal statement\n\n%s\n", name, strings.TrimSpace(statement))
+	if len(conditions) > 0 {
+		b.WriteString("\n" + conditionsHeading + "\n\n- " + strings.Join(conditions, "\n- ") + "\n")
+	}
 	instr, example := formalizeInstruction, formalizeExampleText
 	if structured {
 		instr, example = asJSON.Replace(instr), formalizeExampleJSON

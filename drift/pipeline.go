@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/elab"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
@@ -500,7 +499,8 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 	names := newNamer(req, statement, func(s string) bool { _, ok := pl.r.Lookup(s); return ok })
 	name := names.forced
 	structured := pl.client.Structured()
-	withCtx := formalizeMessages(statement, nameOrAsk(name), decls, ill.Theorems, structured)
+	hints := conditionHints(statement, conceptsOf(res))
+	withCtx := formalizeMessages(statement, nameOrAsk(name), hints, decls, ill.Theorems, structured)
 	res.FormalizePrompt = withCtx[len(withCtx)-1].Content
 	hasCtx := len(decls) > 0 || len(ill.Theorems) > 0
 	groups := []drawGroup{{msgs: withCtx, withCtx: hasCtx}}
@@ -508,7 +508,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 		groups[0].seeds = append(groups[0].seeds, i+1)
 	}
 	if hasCtx {
-		g := drawGroup{msgs: formalizeMessages(statement, nameOrAsk(name), nil, nil, structured)}
+		g := drawGroup{msgs: formalizeMessages(statement, nameOrAsk(name), hints, nil, nil, structured)}
 		for i := 0; i < min(pl.p.NoContextSamples, act.Remaining()-len(groups[0].seeds)); i++ {
 			g.seeds = append(g.seeds, 101+i)
 		}
@@ -643,16 +643,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 // checkRequest asks for every check of stub, coverage of the statement and
 // of the sub-queries' concepts included.
 func (pl *Pipeline) checkRequest(res *Result, header, stub string, report progress.Func) leanrepl.CheckRequest {
-	concepts := make([]coverage.Concept, len(res.SubQueries))
-	for i, q := range res.SubQueries {
-		concepts[i].Phrase = q.Informal
-	}
-	for _, p := range res.Premises {
-		if p.Decl != nil && p.SubQuery >= 0 && p.SubQuery < len(concepts) {
-			concepts[p.SubQuery].Names = append(concepts[p.SubQuery].Names, p.Decl.Name)
-		}
-	}
-	return leanrepl.CheckRequest{Header: header, Stub: stub, Statement: res.Statement, Concepts: concepts, Progress: report}
+	return leanrepl.CheckRequest{Header: header, Stub: stub, Statement: res.Statement, Concepts: conceptsOf(res), Progress: report}
 }
 
 // within passes the checker's events on as parts of the stage ev reports:

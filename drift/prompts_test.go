@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/llm"
 )
@@ -30,14 +31,15 @@ func TestPromptsGolden(t *testing.T) {
 	}
 	premises := []*library.Decl{byName["Mm.Prime"], byName["Mm.Odd"]}
 	theorems := []*library.Decl{byName["DriftExample.Primes.Prime.odd_of_ne_two"]}
+	hints := conditionHints(statement, []coverage.Concept{{Phrase: "prime number", Names: []string{"Mm.Prime"}}, {Phrase: "odd", Names: []string{"Mm.Odd"}}})
 	for name, msgs := range map[string][]llm.Message{
 		"decompose":                 decomposeMessages(statement, false),
 		"decompose-json":            decomposeMessages(statement, true),
 		"propose":                   proposeMessages(statement),
-		"formalize":                 formalizeMessages(statement, "odd_of_prime", premises, theorems, false),
-		"formalize-json":            formalizeMessages(statement, "odd_of_prime", premises, theorems, true),
-		"formalize-no-context":      formalizeMessages(statement, nameOrAsk(""), nil, nil, false),
-		"formalize-no-context-json": formalizeMessages(statement, nameOrAsk(""), nil, nil, true),
+		"formalize":                 formalizeMessages(statement, "odd_of_prime", hints, premises, theorems, false),
+		"formalize-json":            formalizeMessages(statement, "odd_of_prime", hints, premises, theorems, true),
+		"formalize-no-context":      formalizeMessages(statement, nameOrAsk(""), hints, nil, nil, false),
+		"formalize-no-context-json": formalizeMessages(statement, nameOrAsk(""), hints, nil, nil, true),
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := render(msgs)
