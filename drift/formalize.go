@@ -39,7 +39,7 @@ var asJSON = strings.NewReplacer(
 const (
 	formalizeExampleUser = "## Theorem name\n\nsq_even_of_even\n\n## Informal statement\n\nThe square of an even integer is even.\n\n" +
 		conditionsHeading + "\n\n- 'even' is said of 'an even integer': a hypothesis such as (h : Even x) for each\n"
-	conditionsHeading = "## Conditions the statement assumes (state each as a hypothesis)"
+	conditionsHeading    = "## Conditions the statement assumes (state each as a hypothesis)"
 	formalizeExampleText = "```lean\ntheorem sq_even_of_even (n : ℤ) (h : Even n) : Even (n ^ 2) := by sorry\n```"
 	formalizeExampleJSON = `{"name": "sq_even_of_even", "binders": ["(n : ℤ)", "(h : Even n)"], "conclusion": "Even (n ^ 2)"}`
 )
