@@ -88,6 +88,8 @@ func TestAddOmittedConcepts(t *testing.T) {
 		{"Every prime number greater than 2 is odd.", "theorem t (p : ℕ) : Odd p := by sorry", prime,
 			[]string{"theorem t (p : ℕ) (hp : 2 < p) (hp' : Nat.Prime p) : Odd p := by sorry",
 				"theorem t (p : ℕ) (hp : 2 < p) (hp' : Prime p) : Odd p := by sorry"}},
+		{"The sum of two odd natural numbers is even.", "theorem t (m n : ℕ) : Even (m + n) := by sorry", odd,
+			[]string{"theorem t (m n : ℕ) (hm : Odd m) (hn : Odd n) : Even (m + n) := by sorry"}},
 		// three integers for "two": which two is not certain
 		{"The product of two odd integers is odd.", "theorem t (x y z : ℤ) : Odd (x * y * z) := by sorry", odd, nil},
 		// stated already

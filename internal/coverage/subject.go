@@ -85,7 +85,7 @@ func proseWords(statement string) []proseWord {
 // noun; a determiner of subjectDeterminers comes at most two words before
 // w; and neither an existential word nor a copula comes before it in its
 // sentence. It returns the phrase from the determiner to the noun, the
-// noun and the count the determiner gives.
+// noun ("natural numbers") and the count the determiner gives.
 func subjectPhrase(statement, w string) (phrase, noun string, count int, ok bool) {
 	ws := proseWords(statement)
 	w = singular(strings.ToLower(w))
@@ -93,15 +93,18 @@ func subjectPhrase(statement, w string) (phrase, noun string, count int, ok bool
 		if singular(x.text) != w {
 			continue
 		}
-		n := -1
+		n, first := -1, -1
 		for j := i + 1; j <= i+2 && j < len(ws) && ws[j].sentence == x.sentence; j++ {
 			if subjectNouns[ws[j].text] {
-				n = j
+				n, first = j, j
 				break
 			}
 		}
 		if n < 0 || singular(ws[n].text) == w {
 			continue
+		}
+		if n+1 < len(ws) && ws[n+1].sentence == x.sentence && (ws[n+1].text == "number" || ws[n+1].text == "numbers") {
+			n++ // "natural numbers"
 		}
 		d := -1
 		for j := i - 1; j >= i-2 && j >= 0 && ws[j].sentence == x.sentence; j-- {
@@ -124,7 +127,7 @@ func subjectPhrase(statement, w string) (phrase, noun string, count int, ok bool
 		for _, y := range ws[d : n+1] {
 			words = append(words, y.text)
 		}
-		return strings.Join(words, " "), ws[n].text, subjectDeterminers[ws[d].text], true
+		return strings.Join(words, " "), strings.Join(words[first-d:], " "), subjectDeterminers[ws[d].text], true
 	}
 	return "", "", 0, false
 }
