@@ -3,6 +3,7 @@ package leanrepl
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -183,6 +184,10 @@ func repoStubs(t *testing.T) []CheckRequest {
 				header := ""
 				if nl := strings.LastIndex(text[:start], "\n"); nl > 0 && strings.HasSuffix(path, ".lean") {
 					header = text[:nl]
+				} else if nl > 0 && strings.HasSuffix(path, ".in") {
+					// a REPL transcript: the earlier commands (`def f := 37`)
+					// are the stub's environment
+					header = transcriptCommands(text[:nl])
 				}
 				out = append(out, CheckRequest{Header: header, Stub: stub, Statement: path})
 			}
@@ -193,6 +198,22 @@ func repoStubs(t *testing.T) []CheckRequest {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// transcriptCommands returns the `cmd` texts of a REPL transcript's JSON
+// lines, one command a line.
+func transcriptCommands(text string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		var m struct {
+			Cmd string `json:"cmd"`
+		}
+		if json.Unmarshal([]byte(line), &m) == nil && m.Cmd != "" {
+			b.WriteString(m.Cmd)
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
 }
 
 // TestTypesRepoStubs: no stub of the repository's test data gets a type
@@ -370,7 +391,7 @@ variable (Z) in
 def d := 4
 def e := 5
 `
-	spans := variableSpans([]byte(src))
+	spans, _ := variableSpans([]byte(src))
 	at := func(line int) []string {
 		var out []string
 		for _, sp := range spans {

@@ -36,7 +36,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		switch t.Text {
 		case "¬":
 			c.typePos(t.Args[0], scope)
-			return info{kind: kSort}
+			return info{kind: kSort, prop: true}
 		case "-":
 			if a := c.infer(t.Args[0], scope); a.kind == kValue {
 				return a
@@ -62,9 +62,12 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			return a
 		}
 		return info{}
-	case leansrc.TermForall, leansrc.TermExists, leansrc.TermExistsUnique:
+	case leansrc.TermForall:
 		c.typePos(t.Args[0], c.with(scope, t.Binders))
-		return info{kind: kSort}
+		return info{kind: kSort} // ∀ n : ℕ, Fin n is a type
+	case leansrc.TermExists, leansrc.TermExistsUnique:
+		c.typePos(t.Args[0], c.with(scope, t.Binders))
+		return info{kind: kSort, prop: true}
 	case leansrc.TermSetBuilder:
 		c.typePos(t.Args[0], c.with(scope, t.Binders))
 		return info{}
@@ -101,12 +104,27 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		return info{kind: kSort}
 	}
 	switch t.Text {
-	case "∧", "/\\", "∨", "\\/", "↔", "<->", "→", "->", "×":
+	case "∧", "/\\", "∨", "\\/", "↔", "<->":
+		c.typePos(t.Args[0], scope)
+		c.typePos(t.Args[1], scope)
+		return info{kind: kSort, prop: true}
+	case "→", "->", "×":
 		c.typePos(t.Args[0], scope)
 		c.typePos(t.Args[1], scope)
 		return info{kind: kSort}
 	}
 	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
+	switch t.Text {
+	case "+", "-", "*", "/", "%", "^":
+		// a proposition, a type or a proof beside a number: no instance
+		// adds them, and none of them has a coercion to a number
+		if b.kind == kValue && (b.lit || b.num != numNone) {
+			c.notNumber(t.Args[0], a, t.Text)
+		}
+		if a.kind == kValue && (a.lit || a.num != numNone) {
+			c.notNumber(t.Args[1], b, t.Text)
+		}
+	}
 	switch t.Text {
 	case "+", "-", "*", "/", "%":
 		if a.kind != kValue || b.kind != kValue {
@@ -130,10 +148,36 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			return a
 		}
 		return info{}
-	case "<", "≤", "<=", ">", "≥", ">=", "=", "≠", "∣":
-		return info{kind: kSort}
+	case "<", "≤", "<=", ">", "≥", ">=", "=", "≠", "∣", "∈", "∉", "⊆", "⊂":
+		return info{kind: kSort, prop: true}
 	}
 	return info{}
+}
+
+// notNumber reports arg, of inferred kind a, where an operation op on
+// numbers needs a number: a proof, a proposition or a type.
+func (c *checker) notNumber(arg *leansrc.Term, a info, op string) {
+	if what := c.nonValue(arg, a); what != "" {
+		c.report(arg, a.what, "failed to synthesize `%s`: `%s` is %s, not a number", op, c.src[arg.Start:arg.End], what)
+	}
+}
+
+// nonValue says what a term of inferred kind a is when it certainly is no
+// value (a proof, a proposition, a type), else "".
+func (c *checker) nonValue(arg *leansrc.Term, a info) string {
+	switch {
+	case a.kind == kProof && a.hyp:
+		return "a hypothesis (a proof)"
+	case a.kind == kProof:
+		return "a proof (`" + a.what + "` is a theorem)"
+	case a.kind == kSort && a.prop:
+		return "a proposition"
+	case a.kind == kSort && a.ty:
+		return "a type"
+	case a.kind == kSort:
+		return "a type or a proposition"
+	}
+	return ""
 }
 
 // dependent reads a dependent arrow or pair, (x y : T) → B or
@@ -186,13 +230,22 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 				c.unsafe[root] = true // x.natAbs, x y: the type matters
 			}
 		}
-		if dotted || len(args) > 0 || l.num == numNone {
+		if dotted || len(args) > 0 {
+			return info{}
+		}
+		if l.proof {
+			return info{kind: kProof, hyp: true, what: name}
+		}
+		if l.num == numNone {
 			return info{}
 		}
 		return info{kind: kValue, num: l.num}
 	}
 	sg, ok := c.resolve(name)
 	if !ok {
+		if !dotted && c.onlyNamespace(name) {
+			c.report(head, name, "unknown identifier `%s`: the library has a namespace `%s` but no declaration of that name", name, name)
+		}
 		return info{}
 	}
 	if sg.theorem {
@@ -212,8 +265,14 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		return info{}
 	}
 	for i := 0; i < k && i < n; i++ {
-		if want := numOf(sg.params[i]); want != numNone {
+		want := numOf(sg.params[i])
+		if want != numNone {
 			c.numArg(args[i], infos[i], want, name, scope)
+		}
+		if want != numNone || valueType(sg.params[i]) {
+			if what := c.nonValue(args[i], infos[i]); what != "" {
+				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is %s", name, sg.params[i], c.src[args[i].Start:args[i].End], what)
+			}
 		}
 	}
 	switch {
@@ -222,7 +281,9 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 	case k == n:
 		switch sg.res {
 		case resSort:
-			return info{kind: kSort}
+			ty := sg.kind == "type" || strings.HasPrefix(sg.resText, "Type") ||
+				sg.resText == "" && (sg.kind == "structure" || sg.kind == "class" || sg.kind == "inductive" || sg.kind == "class inductive")
+			return info{kind: kSort, prop: sg.resText == "Prop", ty: ty}
 		case resNum:
 			return info{kind: kValue, num: sg.num}
 		case resArrow:
@@ -276,6 +337,27 @@ func (c *checker) notation(head *leansrc.Term, args []*leansrc.Term, scope map[s
 		}
 	}
 	return false
+}
+
+// valueType reports whether a parameter's type, as written, is certainly
+// a type of values (not a proposition, not a sort): `Set α`, `Finset α`.
+// A proof, a proposition or a type is never one of those.
+func valueType(p string) bool {
+	p = strings.TrimSpace(p)
+	return strings.HasPrefix(p, "Set ") || strings.HasPrefix(p, "Finset ")
+}
+
+// onlyNamespace reports whether name, which names no constant in scope,
+// is certainly only a namespace (Lean: unknown identifier); with
+// autoImplicit on Lean may bind it as a variable, so never then.
+func (c *checker) onlyNamespace(name string) bool {
+	if c.env.OnlyNamespace == nil || c.env.AutoImplicit || len(c.env.Resolve(name)) > 0 {
+		return false
+	}
+	if _, core := coreSig(name); core {
+		return false
+	}
+	return c.env.OnlyNamespace(name)
 }
 
 func count(n int) string {

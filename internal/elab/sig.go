@@ -183,6 +183,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	}
 	s.known = true
 	s.exact = varsKnown && len(vars) == 0
+	if typeLike && varsKnown && !s.exact && env.FieldVariables != nil {
+		// the variables the fields use are parameters, before the
+		// signature's own: a lower bound still
+		s.own += env.FieldVariables(d)
+	}
 	switch {
 	case typ != nil:
 		// f : A → B → C takes A and B explicitly
