@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // infer checks every application inside t and says what t is.
@@ -116,13 +117,41 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
 	switch t.Text {
 	case "+", "-", "*", "/", "%", "^":
-		// a proposition, a type or a proof beside a number: no instance
-		// adds them, and none of them has a coercion to a number
-		if b.kind == kValue && (b.lit || b.num != numNone) {
-			c.notNumber(t.Args[0], a, t.Text)
+		// a proposition, a type or a proof beside a number, or a proof
+		// beside anything: no instance adds them, and none of them has a
+		// coercion to a number. A function is silent: Real.exp + 1 is
+		// Pi's, and the library's tree may declare a polynomial's `X` with
+		// parameters (Mathlib here: `def X (i : ι) : C` in
+		// Polynomial/Basic.lean), which ProofNet's `X ^ p` then meets.
+		if number(b) || a.kind == kProof {
+			c.notNumber(t.Args[0], a, t.Text, false)
 		}
-		if a.kind == kValue && (a.lit || a.num != numNone) {
-			c.notNumber(t.Args[1], b, t.Text)
+		if number(a) || b.kind == kProof {
+			c.notNumber(t.Args[1], b, t.Text, false)
+		}
+	case "=", "≠", "<", "≤", "<=", ">", "≥", ">=":
+		// a number compared with a proof, a proposition or a function:
+		// the two sides have no common type
+		if number(b) && !b.lit || b.lit && a.kind == kProof {
+			c.notNumber(t.Args[0], a, t.Text, !b.lit)
+		}
+		if number(a) && !a.lit || a.lit && b.kind == kProof {
+			c.notNumber(t.Args[1], b, t.Text, !a.lit)
+		}
+	case "∈", "∉":
+		// nothing is a member of a type, a proposition, a proof or a number
+		if what := c.nonValue(t.Args[1], b, false); what != "" {
+			c.report(t.Args[1], b.what, "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], what)
+		} else if b.kind == kValue && !b.lit && b.num != numNone {
+			c.report(t.Args[1], "", "failed to synthesize `Membership`: `%s` is a number of type %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], b.num)
+		}
+	case "⊆", "⊂", "∪", "∩":
+		// numbers have no subsets
+		for i, x := range []info{a, b} {
+			if x.kind == kValue && !x.lit && x.num != numNone {
+				arg := t.Args[i]
+				c.report(arg, "", "failed to synthesize `%s`: `%s` is a number of type %s, not a set", t.Text, c.src[arg.Start:arg.End], x.num)
+			}
 		}
 	}
 	switch t.Text {
@@ -155,17 +184,24 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 }
 
 // notNumber reports arg, of inferred kind a, where an operation op on
-// numbers needs a number: a proof, a proposition or a type.
-func (c *checker) notNumber(arg *leansrc.Term, a info, op string) {
-	if what := c.nonValue(arg, a); what != "" {
+// numbers needs a number: a proof, a proposition or a type; a function
+// when fn is set.
+func (c *checker) notNumber(arg *leansrc.Term, a info, op string, fn bool) {
+	if what := c.nonValue(arg, a, fn); what != "" {
 		c.report(arg, a.what, "failed to synthesize `%s`: `%s` is %s, not a number", op, c.src[arg.Start:arg.End], what)
 	}
 }
 
+// number reports whether a is certainly a number: a numeral or a value
+// of a core numeric type.
+func number(a info) bool { return a.kind == kValue && (a.lit || a.num != numNone) }
+
 // nonValue says what a term of inferred kind a is when it certainly is no
-// value (a proof, a proposition, a type), else "".
-func (c *checker) nonValue(arg *leansrc.Term, a info) string {
+// value (a proof, a proposition, a type; a function when fn is set), else "".
+func (c *checker) nonValue(arg *leansrc.Term, a info, fn bool) string {
 	switch {
+	case a.kind == kFunc && fn:
+		return "a function (`" + a.what + "`: " + a.detail + ")"
 	case a.kind == kProof && a.hyp:
 		return "a hypothesis (a proof)"
 	case a.kind == kProof:
@@ -230,7 +266,14 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 				c.unsafe[root] = true // x.natAbs, x y: the type matters
 			}
 		}
-		if dotted || len(args) > 0 {
+		switch {
+		case l.num != numNone && !dotted && len(args) > 0:
+			// ℕ, ℤ, ℚ, ℝ, ℂ have no coercion to functions
+			c.report(whole, root, "function expected: `%s` is a number of type %s, it cannot be applied to an argument", root, l.num)
+			return info{}
+		case l.num != numNone && dotted && !strings.Contains(name[len(root)+1:], "."):
+			return c.field(whole, head, name[len(root)+1:], l.num, args, infos, scope)
+		case dotted || len(args) > 0:
 			return info{}
 		}
 		if l.proof {
@@ -248,6 +291,45 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		}
 		return info{}
 	}
+	return c.applySig(whole, name, sg, args, infos, scope)
+}
+
+// numSpace is the namespace of each numeric type, where Lean looks up a
+// field of a number (n.Prime is Nat.Prime n).
+var numSpace = [...]string{numNat: "Nat", numInt: "Int", numRat: "Rat", numReal: "Real", numComplex: "Complex"}
+
+// field checks x.f args, x a local of numeric type n: Lean reads
+// T.f x args when T.f's first explicit parameter has type T (a structure's
+// field: the field's type). Anything else is silent.
+func (c *checker) field(whole, head *leansrc.Term, f string, n num, args []*leansrc.Term, infos []info, scope map[string]local) info {
+	full := numSpace[n] + "." + f
+	var sg sig
+	if d, ok := c.env.Lookup(full); ok {
+		if d.Kind == library.KindField && d.Parent == numSpace[n] {
+			// field Complex.re : ℝ
+			_, typ, ok := strings.Cut(d.Signature, " : ")
+			if m := numOf(typ); ok && m != numNone && len(args) == 0 {
+				return info{kind: kValue, num: m}
+			}
+			return info{}
+		}
+		sg = sigOf(d, &c.env, 0)
+	} else if cs, ok := coreSig(full); ok {
+		sg = cs
+	} else {
+		return info{}
+	}
+	if sg.theorem || !sg.known || !sg.exact || len(sg.params) == 0 || numOf(sg.params[0]) != n {
+		return info{}
+	}
+	// the receiver is the first explicit argument
+	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: head.Text, Start: head.Start, End: head.End}
+	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{{kind: kValue, num: n}}, infos...), scope)
+}
+
+// applySig checks constant name, of signature sg, applied to args (whose
+// kinds are infos).
+func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*leansrc.Term, infos []info, scope map[string]local) info {
 	if sg.theorem {
 		return info{kind: kProof, what: name}
 	}
@@ -270,7 +352,8 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			c.numArg(args[i], infos[i], want, name, scope)
 		}
 		if want != numNone || valueType(sg.params[i]) {
-			if what := c.nonValue(args[i], infos[i]); what != "" {
+			// a function is not a number (a Set is one: Set α := α → Prop)
+			if what := c.nonValue(args[i], infos[i], want != numNone); what != "" {
 				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is %s", name, sg.params[i], c.src[args[i].Start:args[i].End], what)
 			}
 		}
