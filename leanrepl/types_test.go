@@ -342,6 +342,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 			},
 			Lookup:           lookup,
 			SectionVariables: func(x *library.Decl) ([]string, bool) { return explicitVariables(lib, x) },
+			FieldVariables:   func(x *library.Decl) int { return fieldVariables(lib, x) },
 		}
 		checked++
 		fs := elab.Check(s, env)
@@ -408,6 +409,57 @@ def e := 5
 	}{{4, "M R"}, {6, "M R"}, {9, "M R X Y"}, {13, "M R Z"}, {14, "M R"}} {
 		if got := strings.Join(at(tc.line), " "); got != tc.want {
 			t.Errorf("line %d: %q, want %q (spans %+v)", tc.line, got, tc.want, spans)
+		}
+	}
+}
+
+func TestWritesAsTerm(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"namespace Positive\ntheorem x : Positive.coe_add = 1\nend Positive\nimport Mathlib.Algebra.Order.Positive.Ring", false},
+		{"open Positive in\ntheorem y : True", false},
+		{"theorem z [Subsingleton α] : True", true},
+		{"/-- a Positive element -/", true}, // a comment counts: silent rather than wrong
+		{"theorem w : PositiveCompacts.x = 1", false},
+	} {
+		word := "Positive"
+		if strings.Contains(tc.text, "Subsingleton") {
+			word = "Subsingleton"
+		}
+		if got := writesAsTerm(tc.text, word); got != tc.want {
+			t.Errorf("%q: got %v", tc.text, got)
+		}
+	}
+}
+
+func TestNonExplicitGroups(t *testing.T) {
+	for cmd, want := range map[string]string{
+		" (A α : Type*) [AddMonoid A] [SMul α A]": "",
+		" {A} (B : Type) [inst : Monoid B]":       "A inst",
+		" ⦃x y : ℕ⦄ (n : ℕ)":                      "x y",
+		" (A : Type) {B":                          unreadableGroup,
+	} {
+		if got := strings.Join(nonExplicitGroups([]byte(cmd)), " "); got != want {
+			t.Errorf("%q: got %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+func TestUsesFree(t *testing.T) {
+	for _, tc := range []struct {
+		typ, name string
+		want      bool
+	}{
+		{"A → α → A", "A", true},
+		{"∀ {n : α} (a : A), n ≠ 0 → n • div a n = a", "α", true},
+		{"∀ A, A = A", "A", false},
+		{"∀ (A : Type), A", "A", false},
+		{"ℕ → ℕ", "A", false},
+	} {
+		if got := usesFree(tc.typ, tc.name); got != tc.want {
+			t.Errorf("usesFree(%q, %q) = %v", tc.typ, tc.name, got)
 		}
 	}
 }
