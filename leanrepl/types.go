@@ -78,6 +78,9 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
 		Notation:     headerNotation(header),
+		NotationSymbol: func(name string) bool {
+			return lib != nil && libraryNotation(lib, name)
+		},
 		OnlyNamespace: func(name string) bool {
 			if lib == nil || names == nil {
 				return false
@@ -97,6 +100,61 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		},
 	}
 }
+
+// libraryNotation reports whether lib declares a notation spelled symbol
+// that its source does not declare `local` (a scoped or global one, which
+// an `open` or an import brings into scope). Conservative: a notation
+// whose source line cannot be read counts.
+func libraryNotation(lib *library.Library, symbol string) bool {
+	syms := notationSymbols(lib)
+	ds := syms[symbol]
+	if len(ds) == 0 {
+		return false
+	}
+	if v, ok := nonLocalNotation.Load(nsKey{lib, symbol}); ok {
+		return v.(bool)
+	}
+	found := false
+	for _, d := range ds {
+		path, ok := lib.DeclPath(d)
+		if !ok {
+			found = true
+			break
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			found = true
+			break
+		}
+		lines := strings.Split(string(data), "\n")
+		if line := d.Range.Start.Line; line >= len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[line]), "local ") {
+			found = true
+			break
+		}
+	}
+	nonLocalNotation.Store(nsKey{lib, symbol}, found)
+	return found
+}
+
+// notationSymbols indexes a library's notations by symbol (once per
+// library).
+func notationSymbols(lib *library.Library) map[string][]*library.Decl {
+	if v, ok := notationIndex.Load(lib); ok {
+		return v.(map[string][]*library.Decl)
+	}
+	m := map[string][]*library.Decl{}
+	for _, d := range lib.Decls() {
+		if d.Kind == library.KindNotation && d.Symbol != "" {
+			m[strings.TrimSpace(d.Symbol)] = append(m[strings.TrimSpace(d.Symbol)], d)
+		}
+	}
+	notationIndex.Store(lib, m)
+	return m
+}
+
+// notationIndex caches notationSymbols by library; nonLocalNotation
+// caches libraryNotation by library and symbol.
+var notationIndex, nonLocalNotation sync.Map
 
 // headerNotation reports whether header may declare notation, a macro or
 // syntax.
@@ -585,15 +643,19 @@ func variableGroups(cmd []byte) []string {
 	var explicit []string
 	rs := []rune(string(cmd))
 	for i := 0; i < len(rs); i++ {
-		if rs[i] != '(' {
+		closing := closers[rs[i]]
+		if closing == 0 {
 			continue
 		}
 		j := groupEnd(rs, i)
-		if j >= len(rs) || rs[j] != ')' {
+		if j >= len(rs) || rs[j] != closing {
 			return explicit
 		}
-		names, _, _ := strings.Cut(string(rs[i+1:j]), ":")
-		explicit = append(explicit, strings.Fields(names)...)
+		if closing == ')' {
+			// (x y : T) or (x): not the ( ) inside {C : Set (Set α)}
+			names, _, _ := strings.Cut(string(rs[i+1:j]), ":")
+			explicit = append(explicit, strings.Fields(names)...)
+		}
 		i = j
 	}
 	return explicit

@@ -59,6 +59,11 @@ type Env struct {
 	// may give a letter a meaning: a name bound nowhere is then not
 	// reported.
 	Notation bool
+	// NotationSymbol reports whether the library declares a notation
+	// spelled name that is not local to its file (scoped or global: `I`
+	// after `open unitInterval`), which a name bound nowhere may be; nil:
+	// none.
+	NotationSymbol func(name string) bool
 }
 
 // Finding is one application Lean would reject: Start and End are byte
@@ -305,7 +310,7 @@ var binderWords = map[string]bool{"∀": true, "∃": true, "∃!": true, "λ": 
 // with autoImplicit off and no notation from the header, Lean then has
 // nothing to resolve it to.
 func (c *checker) boundNowhere(name string) bool {
-	if c.env.Notation || name[0] >= utf8.RuneSelf {
+	if c.env.Notation || name[0] >= utf8.RuneSelf || c.env.NotationSymbol != nil && c.env.NotationSymbol(name) {
 		return false
 	}
 	for _, r := range name {

@@ -187,6 +187,9 @@ func TestCheck(t *testing.T) {
 		{"theorem a : Set.Infinite Nat.Prime := by sorry", ""},
 		{"theorem a (A B : Type) (h : DivisibleBy A B) : True := by sorry", ""},
 		{"theorem a (x : ℝ) (h : 0 < x) : ∀ y, y = x := by sorry", ""},
+		// notation the parser splits: ℝ≥0 is no relation, ×ℂ no product
+		{"theorem a (s : Set ℝ≥0) (x : ℝ≥0∞) : Set.Infinite s ∧ x + 1 ≠ 0 := by sorry", ""},
+		{"theorem a (s t : Set ℝ) : IsOpen (s ×ℂ t) := by sorry", ""},
 	} {
 		fs := check(t, tc.stub, testEnv())
 		var got []string

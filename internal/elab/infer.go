@@ -109,9 +109,17 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		c.typePos(t.Args[0], scope)
 		c.typePos(t.Args[1], scope)
 		return info{kind: kSort, prop: true}
-	case "→", "->", "×":
+	case "→", "->":
 		c.typePos(t.Args[0], scope)
 		c.typePos(t.Args[1], scope)
+		return info{kind: kSort}
+	case "×":
+		// A × B; glued, × may be notation the parser splits (s ×ℂ t)
+		c.typePos(t.Args[0], scope)
+		c.typePos(t.Args[1], scope)
+		if c.glued(t) {
+			return info{}
+		}
 		return info{kind: kSort}
 	}
 	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
@@ -178,9 +186,29 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		}
 		return info{}
 	case "<", "≤", "<=", ">", "≥", ">=", "=", "≠", "∣", "∈", "∉", "⊆", "⊂":
-		return info{kind: kSort, prop: true}
+		// a type beside a relation, or an operator glued to both sides,
+		// may be notation the parser splits (ℝ≥0, Set ℝ≥0∞)
+		return info{kind: kSort, prop: a.kind != kSort && b.kind != kSort && !c.glued(t)}
 	}
 	return info{}
+}
+
+// glued reports whether binary operation t is written with no space on
+// either side of its operator (ℝ≥0, s ×ℂ t: the operator and a neighbour).
+func (c *checker) glued(t *leansrc.Term) bool { return glued(c.src, t) }
+
+// glued is checker.glued on the text src that t was parsed from.
+func glued(src string, t *leansrc.Term) bool {
+	l, r := t.Args[0].End, t.Args[1].Start
+	if l > r || r > len(src) {
+		return true
+	}
+	between := src[l:r]
+	op := strings.Index(between, t.Text)
+	if op < 0 {
+		return true // the operator is not where the parse says
+	}
+	return op == 0 || op+len(t.Text) == len(between)
 }
 
 // notNumber reports arg, of inferred kind a, where an operation op on

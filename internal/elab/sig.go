@@ -275,6 +275,10 @@ func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop 
 	case leansrc.TermInfix:
 		switch t.Text {
 		case "=", "≠", "<", "≤", ">", "≥", "∣", "∈", "∉", "⊆", "⊂", "∧", "∨", "↔":
+			if glued(v, t) {
+				// WithTop ℝ≥0 is no relation
+				return resUnknown, numNone, false
+			}
 			return resSort, numNone, true
 		}
 	}
