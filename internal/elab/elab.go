@@ -87,6 +87,10 @@ type local struct {
 	num num
 	// proof marks a hypothesis: its type is certainly a proposition.
 	proof bool
+	// dom and cod describe a function between numbers (f : ℕ → ℝ): the
+	// parameters' types and the result's.
+	dom []num
+	cod num
 	// binder is the index+1 of the stub binder that binds it (0 for a
 	// variable bound inside a term or by the header).
 	binder int
@@ -196,8 +200,9 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		if b.Type != nil && b.Type.Kind == leansrc.TermIdent {
 			n = numOf(b.Type.Text)
 		}
+		dom, cod := numArrow(b.Type)
 		for _, name := range b.Names {
-			scope[name] = local{num: n, binder: i + 1, proof: proof}
+			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod}
 		}
 	}
 	c.unbound(typ, scope)
@@ -205,6 +210,25 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	c.retypes()
 	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Start < c.out[j].Start })
 	return c.out
+}
+
+// numArrow reads a function type between core numbers, A → B → C with
+// every one a numeric type's name: the parameters' types and the result's
+// (nil, numNone otherwise).
+func numArrow(t *leansrc.Term) ([]num, num) {
+	var dom []num
+	for t != nil && t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") {
+		a := t.Args[0]
+		if a.Kind != leansrc.TermIdent || numOf(a.Text) == numNone {
+			return nil, numNone
+		}
+		dom = append(dom, numOf(a.Text))
+		t = t.Args[1]
+	}
+	if len(dom) == 0 || t == nil || t.Kind != leansrc.TermIdent || numOf(t.Text) == numNone {
+		return nil, numNone
+	}
+	return dom, numOf(t.Text)
 }
 
 // collectBound adds the names t binds (∀, ∃, fun, set-builder, ∑) to set.

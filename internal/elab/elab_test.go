@@ -39,6 +39,7 @@ var testDecls = []*library.Decl{
 	{Name: "Complex.re", Kind: library.KindField, Parent: "Complex", Signature: "field Complex.re : ℝ"},
 	{Name: "Finset.range", Kind: library.KindDef, Signature: "def Finset.range (n : ℕ) : Finset ℕ"},
 	{Name: "DivisibleBy", Kind: library.KindClass, Signature: "class DivisibleBy"},
+	{Name: "IsOpenMap", Kind: library.KindDef, Signature: "def IsOpenMap {X Y : Type*} [TopologicalSpace X] [TopologicalSpace Y] (f : X → Y) : Prop"},
 }
 
 // inexact are the declarations whose file binds explicit section variables.
@@ -140,6 +141,11 @@ func TestCheck(t *testing.T) {
 		// a namespace as a term; a structure's field variables
 		{"theorem a (x : ℝ) : Positive (x ^ 2 + 1) := by sorry", "Positive: unknown identifier `Positive`: the library has a namespace `Positive` but no declaration of that name"},
 		{"theorem a (A : Type) (h : DivisibleBy A) : True := by sorry", "DivisibleBy A: type expected: `DivisibleBy` is a function (it takes at least 2 explicit arguments, given 1); it must be applied to its arguments"},
+		// a local function between numbers applied; a number where a function is expected
+		{"theorem a (f : ℕ → ℝ) : Nat.Prime (f 1) := by sorry", "(f 1): `Nat.Prime` expects a ℕ, but `(f 1)` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (f : ℕ → ℝ) (x : ℝ) : f x = 0 := by sorry", "x: `f` expects a ℕ, but `x` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (f : ℝ → ℝ) (x : ℝ) : f x x = 0 := by sorry", "f x x: function expected: `f` takes 1 explicit argument, given 2, and its value is a number of type ℝ"},
+		{"theorem a (f : ℝ → ℝ) (x : ℝ) : IsOpenMap (f x) := by sorry", "(f x): type mismatch: `IsOpenMap` expects a function of type `X → Y`, but `(f x)` is a number of type ℝ"},
 		// a name bound nowhere
 		{"theorem a (x : ℝ) (h : 0 < y) : 0 < x + y := by sorry", "y: unknown identifier `y`: no binder of the statement binds it (autoImplicit is off)"},
 		// a name bound only later
@@ -166,7 +172,7 @@ func TestCheck(t *testing.T) {
 		{"theorem a (n : ℕ) : Opt n 3 := by sorry", ""},
 		{"theorem a (n : ℕ) : Nat.Prime (p := n) := by sorry", ""},
 		{"theorem a (n : ℕ) : @Nat.Prime n := by sorry", ""},
-		{"theorem a (f : ℕ → ℝ) : Nat.Prime (f 1) := by sorry", ""},
+		{"theorem a (f : ℕ → ℝ) (g : ℝ → ℝ) : Nat.Prime 1 ∧ g 1 = 1 := by sorry", ""},
 		{"theorem a (x : ℝ) : Unknown.thing x x := by sorry", ""},
 		{"theorem a (x : ℝ) : ∃ y : ℕ, Nat.Prime y ∧ (y : ℝ) < x := by sorry", ""},
 		// a header variable and Type u are not later-bound names
@@ -187,6 +193,7 @@ func TestCheck(t *testing.T) {
 		{"theorem a : Set.Infinite Nat.Prime := by sorry", ""},
 		{"theorem a (A B : Type) (h : DivisibleBy A B) : True := by sorry", ""},
 		{"theorem a (x : ℝ) (h : 0 < x) : ∀ y, y = x := by sorry", ""},
+		{"theorem a (f : ℝ → ℝ) (g : ℕ → ℕ → ℕ) : IsOpenMap f ∧ IsOpenMap (g 1) ∧ g 1 2 = 3 ∧ f (g 1 2) = 0 := by sorry", ""},
 		// notation the parser splits: ℝ≥0 is no relation, ×ℂ no product
 		{"theorem a (s : Set ℝ≥0) (x : ℝ≥0∞) : Set.Infinite s ∧ x + 1 ≠ 0 := by sorry", ""},
 		{"theorem a (s t : Set ℝ) : IsOpen (s ×ℂ t) := by sorry", ""},

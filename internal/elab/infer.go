@@ -295,6 +295,19 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			}
 		}
 		switch {
+		case l.cod != numNone && !dotted && len(args) > 0:
+			// f : ℕ → ℝ applied
+			for i := 0; i < len(args) && i < len(l.dom); i++ {
+				c.numArg(args[i], infos[i], l.dom[i], root, scope)
+			}
+			if len(args) > len(l.dom) {
+				c.report(whole, root, "function expected: `%s` takes %s, given %d, and its value is a number of type %s", root, count(len(l.dom)), len(args), l.cod)
+				return info{}
+			}
+			if len(args) == len(l.dom) {
+				return info{kind: kValue, num: l.cod}
+			}
+			return info{}
 		case l.num != numNone && !dotted && len(args) > 0:
 			// ℕ, ℤ, ℚ, ℝ, ℂ have no coercion to functions
 			c.report(whole, root, "function expected: `%s` is a number of type %s, it cannot be applied to an argument", root, l.num)
@@ -379,6 +392,10 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		if want != numNone {
 			c.numArg(args[i], infos[i], want, name, scope)
 		}
+		if number(infos[i]) && !infos[i].lit && funcType(sg.params[i]) {
+			// no number has a coercion to a function
+			c.report(args[i], name, "type mismatch: `%s` expects a function of type `%s`, but `%s` is a number of type %s", name, sg.params[i], c.src[args[i].Start:args[i].End], infos[i].num)
+		}
 		if want != numNone || valueType(sg.params[i]) {
 			// a function is not a number (a Set is one: Set α := α → Prop)
 			if what := c.nonValue(args[i], infos[i], want != numNone); what != "" {
@@ -456,6 +473,13 @@ func (c *checker) notation(head *leansrc.Term, args []*leansrc.Term, scope map[s
 func valueType(p string) bool {
 	p = strings.TrimSpace(p)
 	return strings.HasPrefix(p, "Set ") || strings.HasPrefix(p, "Finset ")
+}
+
+// funcType reports whether a parameter's type, as written, is a function
+// type (an arrow or a ∀ at the top).
+func funcType(p string) bool {
+	t := leansrc.ParseTerm(p, nil)
+	return t.Kind == leansrc.TermForall || t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->")
 }
 
 // onlyNamespace reports whether name, which names no constant in scope,
