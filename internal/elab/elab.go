@@ -91,6 +91,9 @@ type local struct {
 	// parameters' types and the result's.
 	dom []num
 	cod num
+	// head is the full name of the constant at the head of the local's
+	// type when it is not a number (Finset for `Finset ℕ`), or "".
+	head string
 	// binder is the index+1 of the stub binder that binds it (0 for a
 	// variable bound inside a term or by the header).
 	binder int
@@ -201,8 +204,9 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 			n = numOf(b.Type.Text)
 		}
 		dom, cod := numArrow(b.Type)
+		head := c.typeHeadName(b.Type)
 		for _, name := range b.Names {
-			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod}
+			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod, head: head}
 		}
 	}
 	c.unbound(typ, scope)
@@ -210,6 +214,30 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	c.retypes()
 	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Start < c.out[j].Start })
 	return c.out
+}
+
+// typeHeadName returns the full name of the library constant at the head
+// of a binder's type (Finset for `Finset ℕ`, Set for `Set ℝ`) when exactly
+// one resolves and it is no number, else "".
+func (c *checker) typeHeadName(t *leansrc.Term) string {
+	if t == nil {
+		return ""
+	}
+	h := t
+	if t.Kind == leansrc.TermApp {
+		h = t.Args[0]
+	}
+	if h.Kind != leansrc.TermIdent || numOf(h.Text) != numNone {
+		return ""
+	}
+	fulls := c.env.Resolve(h.Text)
+	if len(fulls) != 1 {
+		return ""
+	}
+	if _, ok := c.env.Lookup(fulls[0]); !ok {
+		return ""
+	}
+	return fulls[0]
 }
 
 // numArrow reads a function type between core numbers, A → B → C with

@@ -39,6 +39,8 @@ var testDecls = []*library.Decl{
 	{Name: "Complex.re", Kind: library.KindField, Parent: "Complex", Signature: "field Complex.re : ℝ"},
 	{Name: "Finset.range", Kind: library.KindDef, Signature: "def Finset.range (n : ℕ) : Finset ℕ"},
 	{Name: "DivisibleBy", Kind: library.KindClass, Signature: "class DivisibleBy"},
+	{Name: "Finset", Kind: library.KindStructure, Signature: "structure Finset (α : Type*)"},
+	{Name: "Finset.sum", Kind: library.KindDef, Signature: "def Finset.sum {β α : Type*} [AddCommMonoid β] (s : Finset α) (f : α → β) : β"},
 	{Name: "IsOpenMap", Kind: library.KindDef, Signature: "def IsOpenMap {X Y : Type*} [TopologicalSpace X] [TopologicalSpace Y] (f : X → Y) : Prop"},
 }
 
@@ -146,6 +148,9 @@ func TestCheck(t *testing.T) {
 		{"theorem a (f : ℕ → ℝ) (x : ℝ) : f x = 0 := by sorry", "x: `f` expects a ℕ, but `x` is ℝ (no coercion ℝ → ℕ)"},
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) : f x x = 0 := by sorry", "f x x: function expected: `f` takes 1 explicit argument, given 2, and its value is a number of type ℝ"},
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) : IsOpenMap (f x) := by sorry", "(f x): type mismatch: `IsOpenMap` expects a function of type `X → Y`, but `(f x)` is a number of type ℝ"},
+		// x.f on a local of a library type is T.f x
+		{"theorem a (s : Finset ℕ) : s.card = Finset.sum s := by sorry", "Finset.sum s: failed to synthesize `=`: `Finset.sum s` is a function (`Finset.sum`: it takes 2 explicit arguments, given 1), not a number"},
+		{"theorem a (s : Finset ℕ) : s.card s = 1 := by sorry", "s.card s: too many arguments: `Finset.card` takes 1 explicit argument, given 2"},
 		// a name bound nowhere
 		{"theorem a (x : ℝ) (h : 0 < y) : 0 < x + y := by sorry", "y: unknown identifier `y`: no binder of the statement binds it (autoImplicit is off)"},
 		// a name bound only later
@@ -193,6 +198,7 @@ func TestCheck(t *testing.T) {
 		{"theorem a : Set.Infinite Nat.Prime := by sorry", ""},
 		{"theorem a (A B : Type) (h : DivisibleBy A B) : True := by sorry", ""},
 		{"theorem a (x : ℝ) (h : 0 < x) : ∀ y, y = x := by sorry", ""},
+		{"theorem a (s : Finset ℕ) (t : Set ℕ) : s.card = 3 ∧ s.card ≤ Finset.card s ∧ s.sum id = 0 ∧ t.Infinite := by sorry", ""},
 		{"theorem a (f : ℝ → ℝ) (g : ℕ → ℕ → ℕ) : IsOpenMap f ∧ IsOpenMap (g 1) ∧ g 1 2 = 3 ∧ f (g 1 2) = 0 := by sorry", ""},
 		// notation the parser splits: ℝ≥0 is no relation, ×ℂ no product
 		{"theorem a (s : Set ℝ≥0) (x : ℝ≥0∞) : Set.Infinite s ∧ x + 1 ≠ 0 := by sorry", ""},

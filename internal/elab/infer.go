@@ -313,7 +313,10 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			c.report(whole, root, "function expected: `%s` is a number of type %s, it cannot be applied to an argument", root, l.num)
 			return info{}
 		case l.num != numNone && dotted && !strings.Contains(name[len(root)+1:], "."):
-			return c.field(whole, head, name[len(root)+1:], l.num, args, infos, scope)
+			return c.field(whole, head, name[len(root)+1:], numSpace[l.num], info{kind: kValue, num: l.num}, args, infos, scope)
+		case l.head != "" && dotted && !strings.Contains(name[len(root)+1:], "."):
+			// s.card with (s : Finset ℕ): Finset.card s
+			return c.field(whole, head, name[len(root)+1:], l.head, info{}, args, infos, scope)
 		case dotted || len(args) > 0:
 			return info{}
 		}
@@ -342,11 +345,11 @@ var numSpace = [...]string{numNat: "Nat", numInt: "Int", numRat: "Rat", numReal:
 // field checks x.f args, x a local of numeric type n: Lean reads
 // T.f x args when T.f's first explicit parameter has type T (a structure's
 // field: the field's type). Anything else is silent.
-func (c *checker) field(whole, head *leansrc.Term, f string, n num, args []*leansrc.Term, infos []info, scope map[string]local) info {
-	full := numSpace[n] + "." + f
+func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo info, args []*leansrc.Term, infos []info, scope map[string]local) info {
+	full := space + "." + f
 	var sg sig
 	if d, ok := c.env.Lookup(full); ok {
-		if d.Kind == library.KindField && d.Parent == numSpace[n] {
+		if d.Kind == library.KindField && d.Parent == space {
 			// field Complex.re : ℝ
 			_, typ, ok := strings.Cut(d.Signature, " : ")
 			if m := numOf(typ); ok && m != numNone && len(args) == 0 {
@@ -360,12 +363,23 @@ func (c *checker) field(whole, head *leansrc.Term, f string, n num, args []*lean
 	} else {
 		return info{}
 	}
-	if sg.theorem || !sg.known || !sg.exact || len(sg.params) == 0 || numOf(sg.params[0]) != n {
+	if sg.theorem || !sg.known || !sg.exact || len(sg.params) == 0 || !typeHead(sg.params[0], space) {
 		return info{}
 	}
 	// the receiver is the first explicit argument
 	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: head.Text, Start: head.Start, End: head.End}
-	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{{kind: kValue, num: n}}, infos...), scope)
+	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{recvInfo}, infos...), scope)
+}
+
+// typeHead reports whether the parameter type p, as written, is the type
+// space or an application of it (ℕ for Nat, `Finset α` for Finset).
+func typeHead(p, space string) bool {
+	p = strings.TrimSpace(p)
+	if n := numOf(p); n != numNone {
+		return numSpace[n] == space
+	}
+	first, _, _ := strings.Cut(p, " ")
+	return first == space
 }
 
 // applySig checks constant name, of signature sg, applied to args (whose
