@@ -108,10 +108,6 @@ func TestTypesDevSet(t *testing.T) {
 func BenchmarkTypeCheckMathlib(b *testing.B) {
 	c := mathlibChecker(b)
 	set := readDevSet(b)
-	type prepared struct {
-		env  elab.Env
-		stub string
-	}
 	var ds []time.Duration
 	for i := 0; i < b.N; i++ {
 		for _, d := range set {
