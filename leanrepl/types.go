@@ -7,10 +7,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/elab"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/internal/stmtgrammar"
 )
 
 // CodeType is the finding code of the light elaborator (internal/elab): an
@@ -66,8 +69,226 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return explicitVariables(lib, d)
 		},
+		FieldVariables: func(d *library.Decl) int {
+			if lib == nil {
+				return 0
+			}
+			return fieldVariables(lib, d)
+		},
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
+		Notation:     headerNotation(header),
+		NotationSymbol: func(name string) bool {
+			return lib != nil && libraryNotation(lib, name)
+		},
+		OnlyNamespace: func(name string) bool {
+			if lib == nil || names == nil {
+				return false
+			}
+			// every candidate is absent or only a namespace, one is a
+			// namespace
+			ns := false
+			for _, c := range r.candidates(name) {
+				switch onlyNamespace(c, lib, names) {
+				case nsMaybe:
+					return false
+				case nsOnly:
+					ns = true
+				}
+			}
+			return ns
+		},
+	}
+}
+
+// libraryNotation reports whether lib declares a notation spelled symbol
+// that its source does not declare `local` (a scoped or global one, which
+// an `open` or an import brings into scope). Conservative: a notation
+// whose source line cannot be read counts.
+func libraryNotation(lib *library.Library, symbol string) bool {
+	syms := notationSymbols(lib)
+	ds := syms[symbol]
+	if len(ds) == 0 {
+		return false
+	}
+	if v, ok := nonLocalNotation.Load(nsKey{lib, symbol}); ok {
+		return v.(bool)
+	}
+	found := false
+	for _, d := range ds {
+		path, ok := lib.DeclPath(d)
+		if !ok {
+			found = true
+			break
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			found = true
+			break
+		}
+		lines := strings.Split(string(data), "\n")
+		if line := d.Range.Start.Line; line >= len(lines) || !strings.HasPrefix(strings.TrimSpace(lines[line]), "local ") {
+			found = true
+			break
+		}
+	}
+	nonLocalNotation.Store(nsKey{lib, symbol}, found)
+	return found
+}
+
+// notationSymbols indexes a library's notations by symbol (once per
+// library).
+func notationSymbols(lib *library.Library) map[string][]*library.Decl {
+	if v, ok := notationIndex.Load(lib); ok {
+		return v.(map[string][]*library.Decl)
+	}
+	m := map[string][]*library.Decl{}
+	for _, d := range lib.Decls() {
+		if d.Kind == library.KindNotation && d.Symbol != "" {
+			m[strings.TrimSpace(d.Symbol)] = append(m[strings.TrimSpace(d.Symbol)], d)
+		}
+	}
+	notationIndex.Store(lib, m)
+	return m
+}
+
+// notationIndex caches notationSymbols by library; nonLocalNotation
+// caches libraryNotation by library and symbol.
+var notationIndex, nonLocalNotation sync.Map
+
+// headerNotation reports whether header may declare notation, a macro or
+// syntax.
+func headerNotation(header string) bool {
+	for _, w := range []string{"notation", "macro", "syntax", "elab", "infix", "prefix", "postfix"} {
+		if strings.Contains(header, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyNamespace reports whether full is certainly no constant of the
+// library, of Lean core or of a dependency the library does not index,
+// but a namespace of the library: names full.x exist, full is none of
+// them, its root is no namespace of Lean core (which a Mathlib index
+// lacks: Nat.x, List.x), and the files declaring full.x never write full
+// or its last component as a term (a type that Mathlib extends writes its
+// name: `[Subsingleton α]`, `(x : Squash α)`), only after `namespace`,
+// `end`, `open` or as a prefix (`Positive.coe_add`).
+func onlyNamespace(full string, lib *library.Library, names Names) nsAnswer {
+	key := nsKey{lib, full}
+	if v, ok := namespaceOnly.Load(key); ok {
+		return v.(nsAnswer)
+	}
+	a := scanNamespaceOnly(full, lib, names)
+	namespaceOnly.Store(key, a)
+	return a
+}
+
+// namespaceOnly caches onlyNamespace by library and full name (the
+// library's files are read once per name; a library reloaded after an
+// edit is a new key).
+var namespaceOnly sync.Map
+
+type nsKey struct {
+	lib  *library.Library
+	full string
+}
+
+// nsAnswer is onlyNamespace's answer about one candidate full name.
+type nsAnswer uint8
+
+const (
+	nsMaybe  nsAnswer = iota // it may be a constant
+	nsAbsent                 // neither a constant nor a namespace anywhere
+	nsOnly                   // only a namespace of the library
+)
+
+func scanNamespaceOnly(full string, lib *library.Library, names Names) nsAnswer {
+	root, _, _ := strings.Cut(full, ".")
+	if coreNames[full] || coreNames[root] || coreNamespaces[root] || names.Exact(full) {
+		return nsMaybe
+	}
+	for _, n := range stmtgrammar.Core {
+		if n == root || n == full {
+			return nsMaybe
+		}
+	}
+	if _, ok := lib.Lookup(full); ok {
+		return nsMaybe
+	}
+	files := map[string]bool{}
+	members := 0
+	for _, n := range names.Partial(full+".", 200) {
+		if !strings.HasPrefix(n, full+".") {
+			continue
+		}
+		members++
+		d, ok := lib.Lookup(n)
+		if !ok {
+			return nsMaybe
+		}
+		path, ok := lib.DeclPath(d)
+		if !ok {
+			return nsMaybe
+		}
+		files[path] = true
+	}
+	if members == 0 {
+		return nsAbsent
+	}
+	if len(files) > 12 {
+		return nsMaybe
+	}
+	last := full
+	if i := strings.LastIndexByte(full, '.'); i >= 0 {
+		last = full[i+1:]
+	}
+	for path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil || writesAsTerm(string(data), last) {
+			return nsMaybe
+		}
+	}
+	return nsOnly
+}
+
+// writesAsTerm reports whether text has word as an identifier that is not
+// a prefix of a longer name (word.x), nor the name of a `namespace`,
+// `end`, `open` or `section` command.
+func writesAsTerm(text, word string) bool {
+	identRune := func(r rune) bool {
+		return r == '_' || r == '\'' || r == '.' || r == '!' || r == '?' || unicode.IsLetter(r) || unicode.IsDigit(r) || leansrc.IsSubScriptAlnum(r)
+	}
+	for off := 0; ; {
+		i := strings.Index(text[off:], word)
+		if i < 0 {
+			return false
+		}
+		start, end := off+i, off+i+len(word)
+		off = end
+		if start > 0 {
+			if r, _ := utf8.DecodeLastRuneInString(text[:start]); identRune(r) && r != '.' {
+				continue // a longer word
+			}
+		}
+		if end < len(text) {
+			if r, _ := utf8.DecodeRuneInString(text[end:]); identRune(r) {
+				continue // Positive.coe_add, or a longer word
+			}
+		}
+		before := strings.TrimRight(text[:start], " \t")
+		if before != text[:start] || start == 0 {
+			line := before[strings.LastIndexByte(before, '\n')+1:]
+			fields := strings.Fields(line)
+			if len(fields) > 0 {
+				switch fields[len(fields)-1] {
+				case "namespace", "end", "open", "section":
+					continue
+				}
+			}
+		}
+		return true
 	}
 }
 
@@ -113,11 +334,14 @@ func (c *Checker) typeCheck(s *leansrc.Stub, header string) []elab.Finding {
 }
 
 // fileVariables is where a library file's explicit section variables are
-// in force, as of the file's size and time.
+// in force, as of the file's size and time; implicit gives, per name, the
+// first line where a `variable` command binds it in { }, ⦃ ⦄ or [ ] (or
+// makes it so: `variable {x}`).
 type fileVariables struct {
-	size  int64
-	mod   time.Time
-	spans []variableSpan
+	size     int64
+	mod      time.Time
+	spans    []variableSpan
+	implicit map[string]int
 }
 
 // variableSpan says that the explicit variable Name is in force on the
@@ -181,7 +405,8 @@ func scanSectionVariables(lib *library.Library, d *library.Decl) ([]string, bool
 		if err != nil {
 			return nil, false
 		}
-		fv = fileVariables{size: st.Size(), mod: st.ModTime(), spans: variableSpans(data)}
+		spans, implicit := variableSpans(data)
+		fv = fileVariables{size: st.Size(), mod: st.ModTime(), spans: spans, implicit: implicit}
 		variableScans.Lock()
 		variableScans.files[path] = fv
 		variableScans.Unlock()
@@ -196,6 +421,90 @@ func scanSectionVariables(lib *library.Library, d *library.Decl) ([]string, bool
 	return names, true
 }
 
+// fieldVariables counts the explicit section variables in force at
+// structure or class d that are certainly its explicit parameters: a field
+// of d uses the name free (not bound in the field), and no `variable`
+// command of the file before d binds the name other than in ( ). Lean adds
+// to a structure the section variables its fields use.
+func fieldVariables(lib *library.Library, d *library.Decl) int {
+	if !d.Kind.IsTypeLike() {
+		return 0
+	}
+	path, ok := lib.DeclPath(d)
+	if !ok {
+		return 0
+	}
+	vars, ok := scanSectionVariables(lib, d)
+	if !ok || len(vars) == 0 {
+		return 0
+	}
+	variableScans.Lock()
+	fv := variableScans.files[path]
+	variableScans.Unlock()
+	var fields []string
+	for _, f := range lib.FileDecls(path) {
+		if f.Kind == library.KindField && f.Parent == d.Name {
+			_, typ, ok := strings.Cut(f.Signature, " : ")
+			if !ok {
+				return 0 // a field whose type the index does not show
+			}
+			fields = append(fields, typ)
+		}
+	}
+	if at, ok := fv.implicit[unreadableGroup]; ok && at <= d.Range.Start.Line {
+		return 0
+	}
+	n := 0
+	seen := map[string]bool{}
+	for _, v := range vars {
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		if at, ok := fv.implicit[v]; ok && at <= d.Range.Start.Line {
+			continue
+		}
+		for _, typ := range fields {
+			if usesFree(typ, v) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// usesFree reports whether the type text uses name as an identifier and
+// never where a binder may bind it (after ∀, fun, ∃, ⦃, {, (, a comma, or
+// before a colon).
+func usesFree(text, name string) bool {
+	lex, err := leansrc.Lex(text)
+	if err != nil {
+		return false
+	}
+	used := false
+	for i, t := range lex {
+		if t.Kind != leansrc.LexIdent || t.Text != name {
+			continue
+		}
+		j := i - 1
+		for j >= 0 && lex[j].Kind == leansrc.LexIdent {
+			j--
+		}
+		if j >= 0 {
+			switch lex[j].Text {
+			case "∀", "∃", "∃!", "fun", "λ", "⦃", "{", "(", ",", "Π", "Σ", "⟨", "[":
+				return false
+			}
+		}
+		if i+1 < len(lex) && (lex[i+1].Text == ":" || lex[i+1].Text == ",") {
+			return false
+		}
+		used = true
+	}
+	return used
+}
+
 // variableSpans reads where a file's explicit section variables may stand
 // in a declaration's signature or be added to it: from the `variable`
 // command that binds one ((x : T), or (x) making it explicit) to the `end`
@@ -204,8 +513,9 @@ func scanSectionVariables(lib *library.Library, d *library.Decl) ([]string, bool
 // next declaration. A later `variable {x}` does not end it: Lean then takes
 // x as implicit, but the signature read from source shows the binder as
 // first declared (CategoryTheory.Abelian.Ext shows `(C : Type u)`).
-func variableSpans(data []byte) []variableSpan {
+func variableSpans(data []byte) ([]variableSpan, map[string]int) {
 	var spans []variableSpan
+	implicit := map[string]int{}
 	var outer [][]int // per enclosing block, the open spans outside it
 	cur := []int{}    // indexes of the open spans of the current block
 	lines := bytes.Split(data, []byte("\n"))
@@ -242,6 +552,11 @@ func variableSpans(data []byte) []variableSpan {
 				cmd = append(append(cmd, ' '), lines[m]...)
 			}
 			explicit := variableGroups(cmd)
+			for _, x := range nonExplicitGroups(cmd) {
+				if _, ok := implicit[x]; !ok {
+					implicit[x] = n
+				}
+			}
 			in := bytes.HasSuffix(bytes.TrimSpace(cmd), []byte(" in"))
 			if in {
 				end := len(lines)
@@ -270,7 +585,56 @@ func variableSpans(data []byte) []variableSpan {
 			spans[i].To = len(lines) + 1
 		}
 	}
-	return spans
+	return spans, implicit
+}
+
+// unreadableGroup stands in fileVariables.implicit for a `variable`
+// command whose groups are not all read.
+const unreadableGroup = "\x00"
+
+// nonExplicitGroups returns the names a `variable` command binds or
+// rebinds in { }, ⦃ ⦄ or [ ] groups (an instance's name included).
+func nonExplicitGroups(cmd []byte) []string {
+	var out []string
+	rs := []rune(string(cmd))
+	for i := 0; i < len(rs); i++ {
+		closing := closers[rs[i]]
+		if closing == 0 {
+			continue
+		}
+		j := groupEnd(rs, i)
+		if j >= len(rs) || rs[j] != closing {
+			return append(out, unreadableGroup) // no name after it is certain
+		}
+		names, _, colon := strings.Cut(string(rs[i+1:j]), ":")
+		if closing != ')' && (colon || closing != ']') {
+			// [Monoid A] binds no name; [inst : Monoid A] and {A} do
+			out = append(out, strings.Fields(names)...)
+		}
+		i = j
+	}
+	return out
+}
+
+// closers maps a binder group's opening bracket to its closing one.
+var closers = map[rune]rune{'{': '}', '⦃': '⦄', '[': ']', '(': ')'}
+
+// groupEnd returns the index of the bracket that closes the group opened
+// at rs[i] (len(rs) when none does).
+func groupEnd(rs []rune, i int) int {
+	depth, j := 0, i
+	for ; j < len(rs); j++ {
+		switch rs[j] {
+		case '(', '{', '[', '⦃':
+			depth++
+		case ')', '}', ']', '⦄':
+			depth--
+		}
+		if depth == 0 {
+			break
+		}
+	}
+	return j
 }
 
 // variableGroups returns the names a `variable` command binds or makes
@@ -279,26 +643,19 @@ func variableGroups(cmd []byte) []string {
 	var explicit []string
 	rs := []rune(string(cmd))
 	for i := 0; i < len(rs); i++ {
-		if rs[i] != '(' {
+		closing := closers[rs[i]]
+		if closing == 0 {
 			continue
 		}
-		depth, j := 0, i
-		for ; j < len(rs); j++ {
-			switch rs[j] {
-			case '(', '{', '[', '⦃':
-				depth++
-			case ')', '}', ']', '⦄':
-				depth--
-			}
-			if depth == 0 {
-				break
-			}
-		}
-		if j >= len(rs) || rs[j] != ')' {
+		j := groupEnd(rs, i)
+		if j >= len(rs) || rs[j] != closing {
 			return explicit
 		}
-		names, _, _ := strings.Cut(string(rs[i+1:j]), ":")
-		explicit = append(explicit, strings.Fields(names)...)
+		if closing == ')' {
+			// (x y : T) or (x): not the ( ) inside {C : Set (Set α)}
+			names, _, _ := strings.Cut(string(rs[i+1:j]), ":")
+			explicit = append(explicit, strings.Fields(names)...)
+		}
 		i = j
 	}
 	return explicit

@@ -3,6 +3,7 @@ package leanrepl
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,10 +108,6 @@ func TestTypesDevSet(t *testing.T) {
 func BenchmarkTypeCheckMathlib(b *testing.B) {
 	c := mathlibChecker(b)
 	set := readDevSet(b)
-	type prepared struct {
-		env  elab.Env
-		stub string
-	}
 	var ds []time.Duration
 	for i := 0; i < b.N; i++ {
 		for _, d := range set {
@@ -183,6 +180,10 @@ func repoStubs(t *testing.T) []CheckRequest {
 				header := ""
 				if nl := strings.LastIndex(text[:start], "\n"); nl > 0 && strings.HasSuffix(path, ".lean") {
 					header = text[:nl]
+				} else if nl > 0 && strings.HasSuffix(path, ".in") {
+					// a REPL transcript: the earlier commands (`def f := 37`)
+					// are the stub's environment
+					header = transcriptCommands(text[:nl])
 				}
 				out = append(out, CheckRequest{Header: header, Stub: stub, Statement: path})
 			}
@@ -193,6 +194,22 @@ func repoStubs(t *testing.T) []CheckRequest {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// transcriptCommands returns the `cmd` texts of a REPL transcript's JSON
+// lines, one command a line.
+func transcriptCommands(text string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		var m struct {
+			Cmd string `json:"cmd"`
+		}
+		if json.Unmarshal([]byte(line), &m) == nil && m.Cmd != "" {
+			b.WriteString(m.Cmd)
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
 }
 
 // TestTypesRepoStubs: no stub of the repository's test data gets a type
@@ -321,6 +338,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 			},
 			Lookup:           lookup,
 			SectionVariables: func(x *library.Decl) ([]string, bool) { return explicitVariables(lib, x) },
+			FieldVariables:   func(x *library.Decl) int { return fieldVariables(lib, x) },
 		}
 		checked++
 		fs := elab.Check(s, env)
@@ -370,7 +388,7 @@ variable (Z) in
 def d := 4
 def e := 5
 `
-	spans := variableSpans([]byte(src))
+	spans, _ := variableSpans([]byte(src))
 	at := func(line int) []string {
 		var out []string
 		for _, sp := range spans {
@@ -387,6 +405,57 @@ def e := 5
 	}{{4, "M R"}, {6, "M R"}, {9, "M R X Y"}, {13, "M R Z"}, {14, "M R"}} {
 		if got := strings.Join(at(tc.line), " "); got != tc.want {
 			t.Errorf("line %d: %q, want %q (spans %+v)", tc.line, got, tc.want, spans)
+		}
+	}
+}
+
+func TestWritesAsTerm(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"namespace Positive\ntheorem x : Positive.coe_add = 1\nend Positive\nimport Mathlib.Algebra.Order.Positive.Ring", false},
+		{"open Positive in\ntheorem y : True", false},
+		{"theorem z [Subsingleton α] : True", true},
+		{"/-- a Positive element -/", true}, // a comment counts: silent rather than wrong
+		{"theorem w : PositiveCompacts.x = 1", false},
+	} {
+		word := "Positive"
+		if strings.Contains(tc.text, "Subsingleton") {
+			word = "Subsingleton"
+		}
+		if got := writesAsTerm(tc.text, word); got != tc.want {
+			t.Errorf("%q: got %v", tc.text, got)
+		}
+	}
+}
+
+func TestNonExplicitGroups(t *testing.T) {
+	for cmd, want := range map[string]string{
+		" (A α : Type*) [AddMonoid A] [SMul α A]": "",
+		" {A} (B : Type) [inst : Monoid B]":       "A inst",
+		" ⦃x y : ℕ⦄ (n : ℕ)":                      "x y",
+		" (A : Type) {B":                          unreadableGroup,
+	} {
+		if got := strings.Join(nonExplicitGroups([]byte(cmd)), " "); got != want {
+			t.Errorf("%q: got %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+func TestUsesFree(t *testing.T) {
+	for _, tc := range []struct {
+		typ, name string
+		want      bool
+	}{
+		{"A → α → A", "A", true},
+		{"∀ {n : α} (a : A), n ≠ 0 → n • div a n = a", "α", true},
+		{"∀ A, A = A", "A", false},
+		{"∀ (A : Type), A", "A", false},
+		{"ℕ → ℕ", "A", false},
+	} {
+		if got := usesFree(tc.typ, tc.name); got != tc.want {
+			t.Errorf("usesFree(%q, %q) = %v", tc.typ, tc.name, got)
 		}
 	}
 }

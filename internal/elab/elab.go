@@ -39,11 +39,31 @@ type Env struct {
 	// those not named after one are a lower bound (enough to say a constant
 	// is under-applied); without this function nothing is counted.
 	SectionVariables func(d *library.Decl) (explicit []string, ok bool)
+	// FieldVariables returns how many of the explicit section variables at
+	// a structure or class d are certainly its explicit parameters: those
+	// its fields use (Lean adds them; `class DivisibleBy where div : A → α
+	// → A` under `variable (A α : Type*)` takes A and α), declared
+	// explicit and never made implicit before d. Nil: none.
+	FieldVariables func(d *library.Decl) int
 	// Variables are the names the header's `variable` commands bind.
 	Variables map[string]bool
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an
 	// unbound name in a binder type becomes a variable rather than an error.
 	AutoImplicit bool
+	// OnlyNamespace reports whether name, which Resolve finds nothing for,
+	// is certainly no declaration but only a namespace of the library
+	// (Mathlib's `Positive`), which Lean reports as an unknown identifier
+	// when it stands as a term; nil: never.
+	OnlyNamespace func(name string) bool
+	// Notation says the header declares notation, macros or syntax, which
+	// may give a letter a meaning: a name bound nowhere is then not
+	// reported.
+	Notation bool
+	// NotationSymbol reports whether the library declares a notation
+	// spelled name that is not local to its file (scoped or global: `I`
+	// after `open unitInterval`), which a name bound nowhere may be; nil:
+	// none.
+	NotationSymbol func(name string) bool
 }
 
 // Finding is one application Lean would reject: Start and End are byte
@@ -65,6 +85,15 @@ type Finding struct {
 // whether it is one of the stub's own binders (the ones a repair retypes).
 type local struct {
 	num num
+	// proof marks a hypothesis: its type is certainly a proposition.
+	proof bool
+	// dom and cod describe a function between numbers (f : ℕ → ℝ): the
+	// parameters' types and the result's.
+	dom []num
+	cod num
+	// head is the full name of the constant at the head of the local's
+	// type when it is not a number (Finset for `Finset ℕ`), or "".
+	head string
 	// binder is the index+1 of the stub binder that binds it (0 for a
 	// variable bound inside a term or by the header).
 	binder int
@@ -76,6 +105,10 @@ type info struct {
 	num  num
 	// lit marks a numeral, which has every numeric type.
 	lit bool
+	// prop marks a sort that is certainly a proposition (a relation, a
+	// connective, ∃); ty one that is certainly a type (ℕ, a structure);
+	// hyp a proof that is a local hypothesis.
+	prop, ty, hyp bool
 	// what names the constant a function or a proof is; detail describes
 	// the function, for messages.
 	what, detail string
@@ -108,6 +141,8 @@ type checker struct {
 	// those used where their type matters (x.field, x applied).
 	uses   map[string]int
 	unsafe map[string]bool
+	// unknown are the names reported as unknown identifiers (once each).
+	unknown map[string]bool
 }
 
 // Check elaborates stub s as far as the library's signatures allow and
@@ -152,12 +187,14 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		scope[v] = local{}
 	}
 	for i, b := range binders {
+		proof := false
 		if b.Type != nil {
 			c.binderTypes = append(c.binderTypes, [2]int{start + b.Type.Start, start + b.Type.End})
 			if b.Bracket != '[' {
 				c.unbound(b.Type, scope)
 			}
-			c.typePos(b.Type, scope)
+			ti := c.typePos(b.Type, scope)
+			proof = ti.kind == kSort && ti.prop
 		} else {
 			c.binderTypes = append(c.binderTypes, [2]int{-1, -1})
 		}
@@ -166,14 +203,60 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		if b.Type != nil && b.Type.Kind == leansrc.TermIdent {
 			n = numOf(b.Type.Text)
 		}
+		dom, cod := numArrow(b.Type)
+		head := c.typeHeadName(b.Type)
 		for _, name := range b.Names {
-			scope[name] = local{num: n, binder: i + 1}
+			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod, head: head}
 		}
 	}
+	c.unbound(typ, scope)
 	c.typePos(typ, scope)
 	c.retypes()
 	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Start < c.out[j].Start })
 	return c.out
+}
+
+// typeHeadName returns the full name of the library constant at the head
+// of a binder's type (Finset for `Finset ℕ`, Set for `Set ℝ`) when exactly
+// one resolves and it is no number, else "".
+func (c *checker) typeHeadName(t *leansrc.Term) string {
+	if t == nil {
+		return ""
+	}
+	h := t
+	if t.Kind == leansrc.TermApp {
+		h = t.Args[0]
+	}
+	if h.Kind != leansrc.TermIdent || numOf(h.Text) != numNone {
+		return ""
+	}
+	fulls := c.env.Resolve(h.Text)
+	if len(fulls) != 1 {
+		return ""
+	}
+	if _, ok := c.env.Lookup(fulls[0]); !ok {
+		return ""
+	}
+	return fulls[0]
+}
+
+// numArrow reads a function type between core numbers, A → B → C with
+// every one a numeric type's name: the parameters' types and the result's
+// (nil, numNone otherwise).
+func numArrow(t *leansrc.Term) ([]num, num) {
+	var dom []num
+	for t != nil && t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") {
+		a := t.Args[0]
+		if a.Kind != leansrc.TermIdent || numOf(a.Text) == numNone {
+			return nil, numNone
+		}
+		dom = append(dom, numOf(a.Text))
+		t = t.Args[1]
+	}
+	if len(dom) == 0 || t == nil || t.Kind != leansrc.TermIdent || numOf(t.Text) == numNone {
+		return nil, numNone
+	}
+	return dom, numOf(t.Text)
 }
 
 // collectBound adds the names t binds (∀, ∃, fun, set-builder, ∑) to set.
@@ -204,7 +287,10 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 	if c.env.AutoImplicit || t == nil {
 		return
 	}
-	seen := map[string]bool{}
+	if c.unknown == nil {
+		c.unknown = map[string]bool{}
+	}
+	seen := c.unknown
 	var walk func(x *leansrc.Term, inner map[string]bool)
 	walk = func(x *leansrc.Term, inner map[string]bool) {
 		if x == nil {
@@ -213,14 +299,19 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 		if x.Kind == leansrc.TermIdent {
 			name := x.Text
 			root, _, _ := strings.Cut(name, ".")
-			if _, ok := scope[root]; ok || inner[root] || seen[name] || !c.later[root] || !AutoBoundShape(root) {
+			if _, ok := scope[root]; ok || inner[root] || seen[name] || !AutoBoundShape(root) {
 				return
 			}
 			if len(c.env.Resolve(name)) > 0 || root != name && len(c.env.Resolve(root)) > 0 {
 				return
 			}
-			seen[name] = true
-			c.report(x, name, "unknown identifier `%s`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)", name)
+			if c.later[root] {
+				seen[name] = true
+				c.report(x, name, "unknown identifier `%s`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)", name)
+			} else if root == name && c.boundNowhere(name) {
+				seen[name] = true
+				c.report(x, name, "unknown identifier `%s`: no binder of the statement binds it (autoImplicit is off)", name)
+			}
 			return
 		}
 		if x.Kind == leansrc.TermApp && x.Args[0].Kind == leansrc.TermIdent && (x.Args[0].Text == "Type" || x.Args[0].Text == "Sort") {
@@ -259,6 +350,48 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 	walk(t, map[string]bool{})
 }
 
+// binderWords are the tokens after which a name may be bound by syntax
+// the term parser does not read (∀ a b, fun ⟨x, y⟩ =>, {x | …}).
+var binderWords = map[string]bool{"∀": true, "∃": true, "∃!": true, "λ": true, "fun": true, "∑": true, "∏": true,
+	"⋃": true, "⋂": true, "⨆": true, "⨅": true, "{": true, "⟨": true, ",": true, "⦃": true, ".{": true, "Type": true,
+	"Sort": true, "let": true, "have": true, "match": true, "|": true, "@": true, "Π": true, "Σ": true, "∫": true, "∮": true}
+
+// boundNowhere reports whether name, an ASCII variable's name (x, n1,
+// b'), stands nowhere in the stub where syntax might bind it (after ∀, fun,
+// ⟨, a comma, in a run of names that follows one; before :, ,, =>, ↦, |):
+// with autoImplicit off and no notation from the header, Lean then has
+// nothing to resolve it to.
+func (c *checker) boundNowhere(name string) bool {
+	if c.env.Notation || name[0] >= utf8.RuneSelf || c.env.NotationSymbol != nil && c.env.NotationSymbol(name) {
+		return false
+	}
+	for _, r := range name {
+		if r >= utf8.RuneSelf && !(r >= '₀' && r <= '₉') {
+			return false
+		}
+	}
+	lex := c.s.Lexemes
+	for i, t := range lex {
+		if t.Text != name || t.Start < c.off {
+			continue
+		}
+		j := i - 1
+		for j >= 0 && lex[j].Kind == leansrc.LexIdent {
+			j-- // ∀ a b c, …
+		}
+		if j >= 0 && binderWords[lex[j].Text] {
+			return false
+		}
+		if i+1 < len(lex) && lex[i+1].Start < c.s.ProofStart {
+			switch lex[i+1].Text {
+			case ":", ",", "=>", "↦", "|", "⟩", ":=":
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // AutoBoundShape reports whether name is one letter followed by digits,
 // subscripts or primes (x, n₁, α'): a variable's name, which no library
 // constant the resolver might miss (an exported class field such as
@@ -284,8 +417,10 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder) map[string]l
 	}
 	for _, b := range bs {
 		n := numNone
+		proof := false
 		if b.Type != nil {
-			c.typePos(b.Type, in)
+			ti := c.typePos(b.Type, in)
+			proof = ti.kind == kSort && ti.prop
 			if b.Type.Kind == leansrc.TermIdent {
 				n = numOf(b.Type.Text)
 			}
@@ -294,23 +429,30 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder) map[string]l
 			c.infer(b.Bound, in)
 		}
 		for _, name := range b.Names {
-			in[name] = local{num: n}
+			in[name] = local{num: n, proof: proof}
 		}
 	}
 	return in
 }
 
-// typePos checks t where Lean expects a type or a proposition: a proof or
-// a function there is an error.
-func (c *checker) typePos(t *leansrc.Term, scope map[string]local) {
+// typePos checks t where Lean expects a type or a proposition: a proof, a
+// function or a number there is an error. It returns what t is.
+func (c *checker) typePos(t *leansrc.Term, scope map[string]local) info {
 	if t == nil {
-		return
+		return info{}
 	}
 	i := c.infer(t, scope)
-	switch i.kind {
-	case kProof:
+	switch {
+	case i.kind == kProof && i.hyp:
+		c.report(t, i.what, "type expected: `%s` is a hypothesis, a proof and not a proposition", i.what)
+	case i.kind == kProof:
 		c.report(t, i.what, "type expected: `%s` is a theorem, a proof and not a proposition", i.what)
-	case kFunc:
+	case i.kind == kFunc:
 		c.report(t, i.what, "type expected: `%s` is a function (%s); it must be applied to its arguments", i.what, i.detail)
+	case i.kind == kValue && !i.lit && i.num != numNone:
+		// ℕ, ℤ, ℚ, ℝ, ℂ have no coercion to a sort
+		text := c.src[t.Start:t.End]
+		c.report(t, text, "type expected: `%s` is a number of type %s, not a type or a proposition", text, i.num)
 	}
+	return i
 }

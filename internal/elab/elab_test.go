@@ -31,6 +31,17 @@ var testDecls = []*library.Decl{
 	{Name: "IsCompact", Kind: library.KindDef, Signature: "def IsCompact (R : Type) (s : Set R)"},
 	{Name: "Opt", Kind: library.KindDef, Signature: "def Opt (n : ℕ) (k : ℕ := 2) : Prop"},
 	{Name: "Group", Kind: library.KindClass, Signature: "class Group (G : Type u) extends DivInvMonoid G"},
+	{Name: "Nat.Prime.two_le", Kind: library.KindTheorem, Signature: "theorem Nat.Prime.two_le {p : ℕ} (hp : p.Prime) : 2 ≤ p"},
+	{Name: "Set.Infinite", Kind: library.KindDef, Signature: "def Set.Infinite {α : Type u} (s : Set α) : Prop"},
+	{Name: "Real.log", Kind: library.KindDef, Signature: "def Real.log (x : ℝ) : ℝ"},
+	{Name: "Nat.totient", Kind: library.KindDef, Signature: "def Nat.totient (n : ℕ) : ℕ"},
+	{Name: "Complex", Kind: library.KindStructure, Signature: "structure Complex : Type"},
+	{Name: "Complex.re", Kind: library.KindField, Parent: "Complex", Signature: "field Complex.re : ℝ"},
+	{Name: "Finset.range", Kind: library.KindDef, Signature: "def Finset.range (n : ℕ) : Finset ℕ"},
+	{Name: "DivisibleBy", Kind: library.KindClass, Signature: "class DivisibleBy"},
+	{Name: "Finset", Kind: library.KindStructure, Signature: "structure Finset (α : Type*)"},
+	{Name: "Finset.sum", Kind: library.KindDef, Signature: "def Finset.sum {β α : Type*} [AddCommMonoid β] (s : Finset α) (f : α → β) : β"},
+	{Name: "IsOpenMap", Kind: library.KindDef, Signature: "def IsOpenMap {X Y : Type*} [TopologicalSpace X] [TopologicalSpace Y] (f : X → Y) : Prop"},
 }
 
 // inexact are the declarations whose file binds explicit section variables.
@@ -50,11 +61,23 @@ func testEnv() Env {
 		},
 		Lookup: func(full string) (*library.Decl, bool) { d, ok := byName[full]; return d, ok },
 		SectionVariables: func(d *library.Decl) ([]string, bool) {
+			if d.Name == "DivisibleBy" {
+				return []string{"A", "α"}, true
+			}
 			if inexact[d.Name] {
 				return []string{"n", "R"}, true
 			}
 			return nil, true
 		},
+		// class DivisibleBy where div : A → α → A, under variable (A α : Type*)
+		FieldVariables: func(d *library.Decl) int {
+			if d.Name == "DivisibleBy" {
+				return 2
+			}
+			return 0
+		},
+		// Positive is only a namespace (Positive.coe_add …)
+		OnlyNamespace: func(name string) bool { return name == "Positive" },
 	}
 }
 
@@ -96,6 +119,40 @@ func TestCheck(t *testing.T) {
 		{"theorem a (a b : ℕ) : Nat.gcd a b b = 1 := by sorry", "Nat.gcd a b b: too many arguments: `Nat.gcd` takes 2 explicit arguments, given 3"},
 		{"theorem a (a b : ℤ) : Nat.Coprime a b := by sorry", "a: `Nat.Coprime` expects a ℕ, but `a` is ℤ (no coercion ℤ → ℕ) | b: `Nat.Coprime` expects a ℕ, but `b` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (x : ℝ) : ((x : ℕ) : ℝ) = x := by sorry", "x: the ascription expects a ℕ, but `x` is ℝ (no coercion ℝ → ℕ)"},
+		// a proof, a proposition, a type or a function where a value is expected
+		{"theorem a (p : ℕ) (hp : Nat.Prime p) : Set.Infinite (Nat.Prime.two_le hp) := by sorry", "(Nat.Prime.two_le hp): type mismatch: `Set.Infinite` expects a value of type `Set α`, but `(Nat.Prime.two_le hp)` is a proof (`Nat.Prime.two_le` is a theorem)"},
+		{"theorem a (x : ℝ) (h : 0 < x) : Real.log (0 < x) = 0 := by sorry", "(0 < x): type mismatch: `Real.log` expects a value of type `ℝ`, but `(0 < x)` is a proposition"},
+		{"theorem a (n : ℕ) : Nat.Prime ℕ := by sorry", "ℕ: type mismatch: `Nat.Prime` expects a value of type `ℕ`, but `ℕ` is a type"},
+		{"theorem a (a b : ℕ) (h : a < b) : Nat.gcd h b = 1 := by sorry", "h: type mismatch: `Nat.gcd` expects a value of type `ℕ`, but `h` is a hypothesis (a proof)"},
+		{"theorem a (n : ℕ) : Nat.Prime (Real.sqrt) := by sorry", "(Real.sqrt): type mismatch: `Nat.Prime` expects a value of type `ℕ`, but `(Real.sqrt)` is a function (`Real.sqrt`: it takes 1 explicit argument, given 0)"},
+		{"theorem a (n : ℕ) : Nat.Prime n + 1 > 0 := by sorry", "Nat.Prime n: failed to synthesize `+`: `Nat.Prime n` is a proposition, not a number"},
+		{"theorem a (m k : ℕ) (hm : m < k) : m = 2 * k + hm := by sorry", "hm: failed to synthesize `+`: `hm` is a hypothesis (a proof), not a number"},
+		{"theorem a (m n : ℕ) (h : Nat.Coprime m n) : Nat.gcd m n = h := by sorry", "h: failed to synthesize `=`: `h` is a hypothesis (a proof), not a number"},
+		{"theorem a (x : ℕ) (h : x ∈ Nat.Primes) : True := by sorry", "Nat.Primes: failed to synthesize `Membership`: `Nat.Primes` is a type or a proposition, not a set"},
+		{"theorem a (x n : ℕ) (h : x ∈ n) : True := by sorry", "n: failed to synthesize `Membership`: `n` is a number of type ℕ, not a set"},
+		{"theorem a (a b : ℕ) : Finset.range a ⊆ b := by sorry", "b: failed to synthesize `⊆`: `b` is a number of type ℕ, not a set"},
+		// a number where a type is expected, a number applied
+		{"theorem a (n : ℕ) (x : Nat.factorial n) : True := by sorry", "Nat.factorial n: type expected: `Nat.factorial n` is a number of type ℕ, not a type or a proposition"},
+		{"theorem a (n : ℕ) : Nat.totient n ≤ n n := by sorry", "n n: function expected: `n` is a number of type ℕ, it cannot be applied to an argument"},
+		// a hypothesis where a proposition is expected
+		{"theorem a (x : ℕ) (h : 0 < x) (h2 : h) : True := by sorry", "h: type expected: `h` is a hypothesis, a proof and not a proposition"},
+		// x.f on a number is T.f x
+		{"theorem a (n : ℕ) : n.Prime n := by sorry", "n.Prime n: too many arguments: `Nat.Prime` takes 1 explicit argument, given 2"},
+		{"theorem a (z : ℂ) : Nat.Prime z.re := by sorry", "z.re: `Nat.Prime` expects a ℕ, but `z.re` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (q : ℚ) : Nat.Prime q.num := by sorry", "q.num: `Nat.Prime` expects a ℕ, but `q.num` is ℤ (no coercion ℤ → ℕ)"},
+		// a namespace as a term; a structure's field variables
+		{"theorem a (x : ℝ) : Positive (x ^ 2 + 1) := by sorry", "Positive: unknown identifier `Positive`: the library has a namespace `Positive` but no declaration of that name"},
+		{"theorem a (A : Type) (h : DivisibleBy A) : True := by sorry", "DivisibleBy A: type expected: `DivisibleBy` is a function (it takes at least 2 explicit arguments, given 1); it must be applied to its arguments"},
+		// a local function between numbers applied; a number where a function is expected
+		{"theorem a (f : ℕ → ℝ) : Nat.Prime (f 1) := by sorry", "(f 1): `Nat.Prime` expects a ℕ, but `(f 1)` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (f : ℕ → ℝ) (x : ℝ) : f x = 0 := by sorry", "x: `f` expects a ℕ, but `x` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (f : ℝ → ℝ) (x : ℝ) : f x x = 0 := by sorry", "f x x: function expected: `f` takes 1 explicit argument, given 2, and its value is a number of type ℝ"},
+		{"theorem a (f : ℝ → ℝ) (x : ℝ) : IsOpenMap (f x) := by sorry", "(f x): type mismatch: `IsOpenMap` expects a function of type `X → Y`, but `(f x)` is a number of type ℝ"},
+		// x.f on a local of a library type is T.f x
+		{"theorem a (s : Finset ℕ) : s.card = Finset.sum s := by sorry", "Finset.sum s: failed to synthesize `=`: `Finset.sum s` is a function (`Finset.sum`: it takes 2 explicit arguments, given 1), not a number"},
+		{"theorem a (s : Finset ℕ) : s.card s = 1 := by sorry", "s.card s: too many arguments: `Finset.card` takes 1 explicit argument, given 2"},
+		// a name bound nowhere
+		{"theorem a (x : ℝ) (h : 0 < y) : 0 < x + y := by sorry", "y: unknown identifier `y`: no binder of the statement binds it (autoImplicit is off)"},
 		// a name bound only later
 		{"theorem a (h : 0 < x) (x : ℝ) : 0 < x := by sorry", "x: unknown identifier `x`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)"},
 		{"theorem a (h : p.Prime) (p : ℕ) : 2 ≤ p := by sorry", "p.Prime: unknown identifier `p.Prime`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)"},
@@ -120,11 +177,32 @@ func TestCheck(t *testing.T) {
 		{"theorem a (n : ℕ) : Opt n 3 := by sorry", ""},
 		{"theorem a (n : ℕ) : Nat.Prime (p := n) := by sorry", ""},
 		{"theorem a (n : ℕ) : @Nat.Prime n := by sorry", ""},
-		{"theorem a (f : ℕ → ℝ) : Nat.Prime (f 1) := by sorry", ""},
+		{"theorem a (f : ℕ → ℝ) (g : ℝ → ℝ) : Nat.Prime 1 ∧ g 1 = 1 := by sorry", ""},
 		{"theorem a (x : ℝ) : Unknown.thing x x := by sorry", ""},
 		{"theorem a (x : ℝ) : ∃ y : ℕ, Nat.Prime y ∧ (y : ℝ) < x := by sorry", ""},
 		// a header variable and Type u are not later-bound names
 		{"theorem a (α : Type u) (s : Set α) : True := by sorry", ""},
+		// near misses of the rules above: Pi's f + 1, a numeral beside a
+		// function, fields and core functions of numbers, members of sets,
+		// names bound by ∃ and fun, hypotheses compared with hypotheses, a
+		// predicate where a Set is expected (Set α := α → Prop), a
+		// structure's own arguments given
+		{"theorem a (x : ℝ) : Real.log x + 1 > Real.sqrt 1 := by sorry", ""},
+		{"theorem a (f : ℝ → ℝ) : Real.sqrt + 1 = f := by sorry", ""},
+		{"theorem a (z : ℂ) (q : ℚ) (n : ℤ) : z.re ≤ 1 ∧ 0 < q.num ∧ q.den ≥ 1 ∧ n.natAbs ≥ 0 := by sorry", ""},
+		{"theorem a (n : ℕ) (h : n.Prime) : n.totient < n := by sorry", ""},
+		{"theorem a (x : ℕ) (h : x ∈ Finset.range 5) (s : Finset ℕ) (hs : s ⊆ Finset.range 3) : x < 5 := by sorry", ""},
+		{"theorem a (x : ℝ) : ∃ y, y = x + 1 ∧ (fun t => t + y) 0 = y := by sorry", ""},
+		{"theorem a (a b : ℕ) (h h' : a ≤ b) : h = h' := by sorry", ""},
+		{"theorem a (p q : Prop) (hp : p) : p ∨ q := by sorry", ""},
+		{"theorem a : Set.Infinite Nat.Prime := by sorry", ""},
+		{"theorem a (A B : Type) (h : DivisibleBy A B) : True := by sorry", ""},
+		{"theorem a (x : ℝ) (h : 0 < x) : ∀ y, y = x := by sorry", ""},
+		{"theorem a (s : Finset ℕ) (t : Set ℕ) : s.card = 3 ∧ s.card ≤ Finset.card s ∧ s.sum id = 0 ∧ t.Infinite := by sorry", ""},
+		{"theorem a (f : ℝ → ℝ) (g : ℕ → ℕ → ℕ) : IsOpenMap f ∧ IsOpenMap (g 1) ∧ g 1 2 = 3 ∧ f (g 1 2) = 0 := by sorry", ""},
+		// notation the parser splits: ℝ≥0 is no relation, ×ℂ no product
+		{"theorem a (s : Set ℝ≥0) (x : ℝ≥0∞) : Set.Infinite s ∧ x + 1 ≠ 0 := by sorry", ""},
+		{"theorem a (s t : Set ℝ) : IsOpen (s ×ℂ t) := by sorry", ""},
 	} {
 		fs := check(t, tc.stub, testEnv())
 		var got []string
@@ -141,8 +219,20 @@ func TestCheck(t *testing.T) {
 func TestAutoImplicitSilencesLaterBinders(t *testing.T) {
 	env := testEnv()
 	env.AutoImplicit = true
-	if fs := check(t, "theorem a (h : 0 < x) (x : ℝ) : 0 < x := by sorry", env); len(fs) != 0 {
-		t.Errorf("autoImplicit on: %v", fs)
+	for _, stub := range []string{
+		"theorem a (h : 0 < x) (x : ℝ) : 0 < x := by sorry",
+		"theorem a (x : ℝ) (h : 0 < y) : 0 < x + y := by sorry",
+		"theorem a (x : ℝ) : Positive x := by sorry",
+	} {
+		if fs := check(t, stub, env); len(fs) != 0 {
+			t.Errorf("autoImplicit on: %s: %v", stub, fs)
+		}
+	}
+	// notation from the header may give a letter a meaning
+	env = testEnv()
+	env.Notation = true
+	if fs := check(t, "theorem a (x : ℝ) (h : 0 < y) : 0 < x + y := by sorry", env); len(fs) != 0 {
+		t.Errorf("header notation: %v", fs)
 	}
 }
 

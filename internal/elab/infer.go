@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // infer checks every application inside t and says what t is.
@@ -36,7 +37,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		switch t.Text {
 		case "¬":
 			c.typePos(t.Args[0], scope)
-			return info{kind: kSort}
+			return info{kind: kSort, prop: true}
 		case "-":
 			if a := c.infer(t.Args[0], scope); a.kind == kValue {
 				return a
@@ -62,9 +63,12 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			return a
 		}
 		return info{}
-	case leansrc.TermForall, leansrc.TermExists, leansrc.TermExistsUnique:
+	case leansrc.TermForall:
 		c.typePos(t.Args[0], c.with(scope, t.Binders))
-		return info{kind: kSort}
+		return info{kind: kSort} // ∀ n : ℕ, Fin n is a type
+	case leansrc.TermExists, leansrc.TermExistsUnique:
+		c.typePos(t.Args[0], c.with(scope, t.Binders))
+		return info{kind: kSort, prop: true}
 	case leansrc.TermSetBuilder:
 		c.typePos(t.Args[0], c.with(scope, t.Binders))
 		return info{}
@@ -101,12 +105,63 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		return info{kind: kSort}
 	}
 	switch t.Text {
-	case "∧", "/\\", "∨", "\\/", "↔", "<->", "→", "->", "×":
+	case "∧", "/\\", "∨", "\\/", "↔", "<->":
+		c.typePos(t.Args[0], scope)
+		c.typePos(t.Args[1], scope)
+		return info{kind: kSort, prop: true}
+	case "→", "->":
 		c.typePos(t.Args[0], scope)
 		c.typePos(t.Args[1], scope)
 		return info{kind: kSort}
+	case "×":
+		// A × B; glued, × may be notation the parser splits (s ×ℂ t)
+		c.typePos(t.Args[0], scope)
+		c.typePos(t.Args[1], scope)
+		if c.glued(t) {
+			return info{}
+		}
+		return info{kind: kSort}
 	}
 	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
+	switch t.Text {
+	case "+", "-", "*", "/", "%", "^":
+		// a proposition, a type or a proof beside a number, or a proof
+		// beside anything: no instance adds them, and none of them has a
+		// coercion to a number. A function is silent: Real.exp + 1 is
+		// Pi's, and the library's tree may declare a polynomial's `X` with
+		// parameters (Mathlib here: `def X (i : ι) : C` in
+		// Polynomial/Basic.lean), which ProofNet's `X ^ p` then meets.
+		if number(b) || a.kind == kProof {
+			c.notNumber(t.Args[0], a, t.Text, false)
+		}
+		if number(a) || b.kind == kProof {
+			c.notNumber(t.Args[1], b, t.Text, false)
+		}
+	case "=", "≠", "<", "≤", "<=", ">", "≥", ">=":
+		// a number compared with a proof, a proposition or a function:
+		// the two sides have no common type
+		if number(b) && !b.lit || b.lit && a.kind == kProof {
+			c.notNumber(t.Args[0], a, t.Text, !b.lit)
+		}
+		if number(a) && !a.lit || a.lit && b.kind == kProof {
+			c.notNumber(t.Args[1], b, t.Text, !a.lit)
+		}
+	case "∈", "∉":
+		// nothing is a member of a type, a proposition, a proof or a number
+		if what := c.nonValue(t.Args[1], b, false); what != "" {
+			c.report(t.Args[1], b.what, "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], what)
+		} else if b.kind == kValue && !b.lit && b.num != numNone {
+			c.report(t.Args[1], "", "failed to synthesize `Membership`: `%s` is a number of type %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], b.num)
+		}
+	case "⊆", "⊂", "∪", "∩":
+		// numbers have no subsets
+		for i, x := range []info{a, b} {
+			if x.kind == kValue && !x.lit && x.num != numNone {
+				arg := t.Args[i]
+				c.report(arg, "", "failed to synthesize `%s`: `%s` is a number of type %s, not a set", t.Text, c.src[arg.Start:arg.End], x.num)
+			}
+		}
+	}
 	switch t.Text {
 	case "+", "-", "*", "/", "%":
 		if a.kind != kValue || b.kind != kValue {
@@ -130,10 +185,63 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			return a
 		}
 		return info{}
-	case "<", "≤", "<=", ">", "≥", ">=", "=", "≠", "∣":
-		return info{kind: kSort}
+	case "<", "≤", "<=", ">", "≥", ">=", "=", "≠", "∣", "∈", "∉", "⊆", "⊂":
+		// a type beside a relation, or an operator glued to both sides,
+		// may be notation the parser splits (ℝ≥0, Set ℝ≥0∞)
+		return info{kind: kSort, prop: a.kind != kSort && b.kind != kSort && !c.glued(t)}
 	}
 	return info{}
+}
+
+// glued reports whether binary operation t is written with no space on
+// either side of its operator (ℝ≥0, s ×ℂ t: the operator and a neighbour).
+func (c *checker) glued(t *leansrc.Term) bool { return glued(c.src, t) }
+
+// glued is checker.glued on the text src that t was parsed from.
+func glued(src string, t *leansrc.Term) bool {
+	l, r := t.Args[0].End, t.Args[1].Start
+	if l > r || r > len(src) {
+		return true
+	}
+	between := src[l:r]
+	op := strings.Index(between, t.Text)
+	if op < 0 {
+		return true // the operator is not where the parse says
+	}
+	return op == 0 || op+len(t.Text) == len(between)
+}
+
+// notNumber reports arg, of inferred kind a, where an operation op on
+// numbers needs a number: a proof, a proposition or a type; a function
+// when fn is set.
+func (c *checker) notNumber(arg *leansrc.Term, a info, op string, fn bool) {
+	if what := c.nonValue(arg, a, fn); what != "" {
+		c.report(arg, a.what, "failed to synthesize `%s`: `%s` is %s, not a number", op, c.src[arg.Start:arg.End], what)
+	}
+}
+
+// number reports whether a is certainly a number: a numeral or a value
+// of a core numeric type.
+func number(a info) bool { return a.kind == kValue && (a.lit || a.num != numNone) }
+
+// nonValue says what a term of inferred kind a is when it certainly is no
+// value (a proof, a proposition, a type; a function when fn is set), else "".
+func (c *checker) nonValue(arg *leansrc.Term, a info, fn bool) string {
+	switch {
+	case a.kind == kFunc && fn:
+		return "a function (`" + a.what + "`: " + a.detail + ")"
+	case a.kind == kProof && a.hyp:
+		return "a hypothesis (a proof)"
+	case a.kind == kProof:
+		return "a proof (`" + a.what + "` is a theorem)"
+	case a.kind == kSort && a.prop:
+		return "a proposition"
+	case a.kind == kSort && a.ty:
+		return "a type"
+	case a.kind == kSort:
+		return "a type or a proposition"
+	}
+	return ""
 }
 
 // dependent reads a dependent arrow or pair, (x y : T) → B or
@@ -186,15 +294,97 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 				c.unsafe[root] = true // x.natAbs, x y: the type matters
 			}
 		}
-		if dotted || len(args) > 0 || l.num == numNone {
+		switch {
+		case l.cod != numNone && !dotted && len(args) > 0:
+			// f : ℕ → ℝ applied
+			for i := 0; i < len(args) && i < len(l.dom); i++ {
+				c.numArg(args[i], infos[i], l.dom[i], root, scope)
+			}
+			if len(args) > len(l.dom) {
+				c.report(whole, root, "function expected: `%s` takes %s, given %d, and its value is a number of type %s", root, count(len(l.dom)), len(args), l.cod)
+				return info{}
+			}
+			if len(args) == len(l.dom) {
+				return info{kind: kValue, num: l.cod}
+			}
+			return info{}
+		case l.num != numNone && !dotted && len(args) > 0:
+			// ℕ, ℤ, ℚ, ℝ, ℂ have no coercion to functions
+			c.report(whole, root, "function expected: `%s` is a number of type %s, it cannot be applied to an argument", root, l.num)
+			return info{}
+		case l.num != numNone && dotted && !strings.Contains(name[len(root)+1:], "."):
+			return c.field(whole, head, name[len(root)+1:], numSpace[l.num], info{kind: kValue, num: l.num}, args, infos, scope)
+		case l.head != "" && dotted && !strings.Contains(name[len(root)+1:], "."):
+			// s.card with (s : Finset ℕ): Finset.card s
+			return c.field(whole, head, name[len(root)+1:], l.head, info{}, args, infos, scope)
+		case dotted || len(args) > 0:
+			return info{}
+		}
+		if l.proof {
+			return info{kind: kProof, hyp: true, what: name}
+		}
+		if l.num == numNone {
 			return info{}
 		}
 		return info{kind: kValue, num: l.num}
 	}
 	sg, ok := c.resolve(name)
 	if !ok {
+		if !dotted && c.onlyNamespace(name) {
+			c.report(head, name, "unknown identifier `%s`: the library has a namespace `%s` but no declaration of that name", name, name)
+		}
 		return info{}
 	}
+	return c.applySig(whole, name, sg, args, infos, scope)
+}
+
+// numSpace is the namespace of each numeric type, where Lean looks up a
+// field of a number (n.Prime is Nat.Prime n).
+var numSpace = [...]string{numNat: "Nat", numInt: "Int", numRat: "Rat", numReal: "Real", numComplex: "Complex"}
+
+// field checks x.f args, x a local of numeric type n: Lean reads
+// T.f x args when T.f's first explicit parameter has type T (a structure's
+// field: the field's type). Anything else is silent.
+func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo info, args []*leansrc.Term, infos []info, scope map[string]local) info {
+	full := space + "." + f
+	var sg sig
+	if d, ok := c.env.Lookup(full); ok {
+		if d.Kind == library.KindField && d.Parent == space {
+			// field Complex.re : ℝ
+			_, typ, ok := strings.Cut(d.Signature, " : ")
+			if m := numOf(typ); ok && m != numNone && len(args) == 0 {
+				return info{kind: kValue, num: m}
+			}
+			return info{}
+		}
+		sg = sigOf(d, &c.env, 0)
+	} else if cs, ok := coreSig(full); ok {
+		sg = cs
+	} else {
+		return info{}
+	}
+	if sg.theorem || !sg.known || !sg.exact || len(sg.params) == 0 || !typeHead(sg.params[0], space) {
+		return info{}
+	}
+	// the receiver is the first explicit argument
+	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: head.Text, Start: head.Start, End: head.End}
+	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{recvInfo}, infos...), scope)
+}
+
+// typeHead reports whether the parameter type p, as written, is the type
+// space or an application of it (ℕ for Nat, `Finset α` for Finset).
+func typeHead(p, space string) bool {
+	p = strings.TrimSpace(p)
+	if n := numOf(p); n != numNone {
+		return numSpace[n] == space
+	}
+	first, _, _ := strings.Cut(p, " ")
+	return first == space
+}
+
+// applySig checks constant name, of signature sg, applied to args (whose
+// kinds are infos).
+func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*leansrc.Term, infos []info, scope map[string]local) info {
 	if sg.theorem {
 		return info{kind: kProof, what: name}
 	}
@@ -212,8 +402,19 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		return info{}
 	}
 	for i := 0; i < k && i < n; i++ {
-		if want := numOf(sg.params[i]); want != numNone {
+		want := numOf(sg.params[i])
+		if want != numNone {
 			c.numArg(args[i], infos[i], want, name, scope)
+		}
+		if number(infos[i]) && !infos[i].lit && funcType(sg.params[i]) {
+			// no number has a coercion to a function
+			c.report(args[i], name, "type mismatch: `%s` expects a function of type `%s`, but `%s` is a number of type %s", name, sg.params[i], c.src[args[i].Start:args[i].End], infos[i].num)
+		}
+		if want != numNone || valueType(sg.params[i]) {
+			// a function is not a number (a Set is one: Set α := α → Prop)
+			if what := c.nonValue(args[i], infos[i], want != numNone); what != "" {
+				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is %s", name, sg.params[i], c.src[args[i].Start:args[i].End], what)
+			}
 		}
 	}
 	switch {
@@ -222,7 +423,9 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 	case k == n:
 		switch sg.res {
 		case resSort:
-			return info{kind: kSort}
+			ty := sg.kind == "type" || strings.HasPrefix(sg.resText, "Type") ||
+				sg.resText == "" && (sg.kind == "structure" || sg.kind == "class" || sg.kind == "inductive" || sg.kind == "class inductive")
+			return info{kind: kSort, prop: sg.resText == "Prop", ty: ty}
 		case resNum:
 			return info{kind: kValue, num: sg.num}
 		case resArrow:
@@ -276,6 +479,34 @@ func (c *checker) notation(head *leansrc.Term, args []*leansrc.Term, scope map[s
 		}
 	}
 	return false
+}
+
+// valueType reports whether a parameter's type, as written, is certainly
+// a type of values (not a proposition, not a sort): `Set α`, `Finset α`.
+// A proof, a proposition or a type is never one of those.
+func valueType(p string) bool {
+	p = strings.TrimSpace(p)
+	return strings.HasPrefix(p, "Set ") || strings.HasPrefix(p, "Finset ")
+}
+
+// funcType reports whether a parameter's type, as written, is a function
+// type (an arrow or a ∀ at the top).
+func funcType(p string) bool {
+	t := leansrc.ParseTerm(p, nil)
+	return t.Kind == leansrc.TermForall || t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->")
+}
+
+// onlyNamespace reports whether name, which names no constant in scope,
+// is certainly only a namespace (Lean: unknown identifier); with
+// autoImplicit on Lean may bind it as a variable, so never then.
+func (c *checker) onlyNamespace(name string) bool {
+	if c.env.OnlyNamespace == nil || c.env.AutoImplicit || len(c.env.Resolve(name)) > 0 {
+		return false
+	}
+	if _, core := coreSig(name); core {
+		return false
+	}
+	return c.env.OnlyNamespace(name)
 }
 
 func count(n int) string {

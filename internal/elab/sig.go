@@ -98,12 +98,14 @@ func coreSig(full string) (sig, bool) {
 var coreFuncs = map[string]sig{
 	"Nat.gcd":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
 	"Nat.lcm":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
-	"Nat.Coprime": {params: []string{"ℕ", "ℕ"}, res: resSort},
+	"Nat.Coprime": {params: []string{"ℕ", "ℕ"}, res: resSort, resText: "Prop"},
 	"Nat.succ":    {params: []string{"ℕ"}, res: resNum, num: numNat},
 	"Nat.pred":    {params: []string{"ℕ"}, res: resNum, num: numNat},
 	"Int.natAbs":  {params: []string{"ℤ"}, res: resNum, num: numNat},
 	"Int.toNat":   {params: []string{"ℤ"}, res: resNum, num: numNat},
 	"Int.gcd":     {params: []string{"ℤ", "ℤ"}, res: resNum, num: numNat},
+	"Rat.num":     {params: []string{"ℚ"}, res: resNum, num: numInt},
+	"Rat.den":     {params: []string{"ℚ"}, res: resNum, num: numNat},
 }
 
 // maxValueDepth bounds how far sigOf follows definitions written without a
@@ -183,6 +185,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	}
 	s.known = true
 	s.exact = varsKnown && len(vars) == 0
+	if typeLike && varsKnown && !s.exact && env.FieldVariables != nil {
+		// the variables the fields use are parameters, before the
+		// signature's own: a lower bound still
+		s.own += env.FieldVariables(d)
+	}
 	switch {
 	case typ != nil:
 		// f : A → B → C takes A and B explicitly
@@ -198,7 +205,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	case typeLike:
 		s.res = resSort
 	case depth < maxValueDepth && d.Value != "":
-		s.res, s.num = valueResult(d, env, depth)
+		var prop bool
+		s.res, s.num, prop = valueResult(d, env, depth)
+		if prop {
+			s.resText = "Prop"
+		}
 	}
 	return s
 }
@@ -236,8 +247,10 @@ func classifyType(t *leansrc.Term) (result, num) {
 
 // valueResult reads what a definition written without a result type is
 // from its body: a subtype `{ x // p }` is a type; an application of a
-// constant given all its explicit arguments is what that constant is.
-func valueResult(d *library.Decl, env *Env, depth int) (result, num) {
+// constant given all its explicit arguments is what that constant is;
+// prop says the body is certainly a proposition (a relation, ∃, ¬, a
+// constant whose result type is Prop).
+func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop bool) {
 	lookup := env.Lookup
 	v := d.Value
 	if i := strings.Index(v, " deriving"); i >= 0 {
@@ -247,20 +260,26 @@ func valueResult(d *library.Decl, env *Env, depth int) (result, num) {
 	}
 	v = strings.TrimSpace(v)
 	if strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}") && strings.Contains(v, "//") && strings.Count(v, "{") == 1 {
-		return resSort, numNone
+		return resSort, numNone, false
 	}
 	t := leansrc.ParseTerm(v, nil)
 	switch t.Kind {
-	case leansrc.TermForall, leansrc.TermExists, leansrc.TermExistsUnique:
-		return resSort, numNone
+	case leansrc.TermForall:
+		return resSort, numNone, false // ∀ n, Fin n is a type
+	case leansrc.TermExists, leansrc.TermExistsUnique:
+		return resSort, numNone, true
 	case leansrc.TermPrefix:
 		if t.Text == "¬" {
-			return resSort, numNone
+			return resSort, numNone, true
 		}
 	case leansrc.TermInfix:
 		switch t.Text {
 		case "=", "≠", "<", "≤", ">", "≥", "∣", "∈", "∉", "⊆", "⊂", "∧", "∨", "↔":
-			return resSort, numNone
+			if glued(v, t) {
+				// WithTop ℝ≥0 is no relation
+				return resUnknown, numNone, false
+			}
+			return resSort, numNone, true
 		}
 	}
 	head, args := t, 0
@@ -268,7 +287,7 @@ func valueResult(d *library.Decl, env *Env, depth int) (result, num) {
 		head, args = t.Args[0], len(t.Args)-1
 	}
 	if head.Kind != leansrc.TermIdent || strings.HasPrefix(head.Text, "@") {
-		return resUnknown, numNone
+		return resUnknown, numNone, false
 	}
 	// the body's scope is its file's, which the library does not keep:
 	// the name as written and under the declaration's namespaces, the most
@@ -290,18 +309,18 @@ func valueResult(d *library.Decl, env *Env, depth int) (result, num) {
 		x, ok := lookup(head.Text)
 		if !ok {
 			if cs, ok := coreSig(head.Text); ok && args == 0 {
-				return cs.res, numNone
+				return cs.res, numNone, cs.resText == "Prop"
 			}
-			return resUnknown, numNone
+			return resUnknown, numNone, false
 		}
 		found = x
 	}
 	if found == d {
-		return resUnknown, numNone
+		return resUnknown, numNone, false
 	}
 	s := sigOf(found, env, depth+1)
 	if !s.known || !s.exact || s.theorem || len(s.params) != args {
-		return resUnknown, numNone
+		return resUnknown, numNone, false
 	}
-	return s.res, s.num
+	return s.res, s.num, s.resText == "Prop"
 }
