@@ -376,7 +376,7 @@ func TestFormalize(t *testing.T) {
 	}
 	var out mcpserver.FormalizeOutput
 	decode(t, res, &out)
-	if !strings.HasPrefix(out.Stub, "theorem odd_of_prime_gt_two") || !strings.HasSuffix(out.Stub, "sorry") || out.Report == nil || !out.Report.GatePassed || out.ModelCalls == 0 {
+	if !strings.HasPrefix(out.Stub, "theorem odd_of_prime_gt_two") || !strings.HasSuffix(out.Stub, "sorry") || out.Report == nil || !out.Report.GatePassed || out.Usage.Calls == 0 {
 		t.Errorf("got %+v, want a stub named odd_of_prime_gt_two that passed the gate", out)
 	}
 	if !strings.Contains(textOf(res), out.Stub) {
