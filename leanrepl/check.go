@@ -13,6 +13,7 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/elab"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 )
@@ -160,7 +161,7 @@ type Report struct {
 	GatePassed bool
 	GateReason string
 	// Parsed is the gate's parse of the stub.
-	Parsed *Stub
+	Parsed *leansrc.Stub
 	// Unknown are names that are neither bound nor in the library.
 	Unknown []UnknownName
 	Lints   []Lint

@@ -7,6 +7,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -70,7 +71,7 @@ func (r *Report) CoverageFindings() []coverage.Finding {
 
 // StatementOf is the statement the falsifier evaluates: the stub's binders
 // and its type.
-func StatementOf(s *Stub) falsify.Statement {
+func StatementOf(s *leansrc.Stub) falsify.Statement {
 	st := falsify.Statement{Conclusion: s.Type}
 	for _, b := range s.Binders {
 		st.Binders = append(st.Binders, falsify.Param{Names: b.Names, Type: b.Type, Explicit: b.Bracket == "(" || b.Bracket == ""})
@@ -81,7 +82,7 @@ func StatementOf(s *Stub) falsify.Statement {
 // MeaningLibrary resolves the names of stub s under header as the name
 // check does, with the library's definitions to unfold when the checker
 // has a library.
-func (c *Checker) MeaningLibrary(s *Stub, header string) falsify.Library {
+func (c *Checker) MeaningLibrary(s *leansrc.Stub, header string) falsify.Library {
 	resolve := newResolver(s, readHeader(header), c.cfg.Names, c.cfg.Kinds).fullNames
 	var l *library.Library
 	if c.cfg.Library != nil {
@@ -107,14 +108,14 @@ func (namesOnly) Definition(string) (falsify.Definition, bool) { return falsify.
 func (namesOnly) Notation(string) (falsify.Notation, bool) { return falsify.Notation{}, false }
 
 // falsifyStatement runs the falsifier on a stub that passed the gate.
-func (c *Checker) falsifyStatement(ctx context.Context, s *Stub, header string) *falsify.Result {
+func (c *Checker) falsifyStatement(ctx context.Context, s *leansrc.Stub, header string) *falsify.Result {
 	res := falsify.Falsify(ctx, StatementOf(s), c.MeaningLibrary(s, header), falsify.Options{})
 	return &res
 }
 
 // coverageOf checks that the stub accounts for every condition of the
 // informal statement: the request's, else the stub's own docstring.
-func coverageOf(s *Stub, req CheckRequest) *coverage.Result {
+func coverageOf(s *leansrc.Stub, req CheckRequest) *coverage.Result {
 	if strings.TrimSpace(req.Statement) == "" {
 		req.Statement = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s.Doc, "/--"), "-/"))
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/elab"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -21,7 +22,7 @@ const CodeType = "type"
 // TypeEnv is what the light elaborator knows of stub s under header: the
 // names the name check resolves (those that exist) and the library's
 // signatures; a name the header declares has no known signature.
-func TypeEnv(s *Stub, header string, lib *library.Library, names Names, kinds KindFunc, autoImplicit bool) elab.Env {
+func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, kinds KindFunc, autoImplicit bool) elab.Env {
 	h := readHeader(header)
 	r := newResolver(s, h, names, kinds)
 	lookup := func(full string) (*library.Decl, bool) {
@@ -100,7 +101,7 @@ var coreNamespaces = map[string]bool{"Nat": true, "Int": true, "List": true, "Ar
 
 // typeCheck runs the light elaborator on a stub that passed the gate; it
 // finds nothing without a library.
-func (c *Checker) typeCheck(s *Stub, header string) []elab.Finding {
+func (c *Checker) typeCheck(s *leansrc.Stub, header string) []elab.Finding {
 	if c.cfg.Library == nil {
 		return nil
 	}
