@@ -14,9 +14,9 @@ type Progress = progress.Func
 
 // Backend is what the language server needs from the rest of drift-lsp: the
 // library index (retrieval), the DRIFT pipeline (drift, llm), the checks
-// (leanrepl) and the names in comments (internal/docref), all in this
+// (leanrepl) and the names in comments (cmd/internal/docref), all in this
 // package's own types. It is a consumer-side interface so that the server
-// depends on none of those packages; internal/app builds the real one
+// depends on none of those packages; cmd/internal/app builds the real one
 // (app.Opener).
 type Backend interface {
 	// Status reports how far the library index has come.

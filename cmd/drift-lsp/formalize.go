@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
 	"github.com/drift-lsp/drift-lsp/drift"
-	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/internal/settings"

@@ -15,8 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/drift-lsp/drift-lsp/internal/app"
-	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
@@ -25,7 +25,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // workspaceDir is the demo workspace the tests serve.
-var workspaceDir = filepath.Join("..", "..", "testdata", "workspace")
+var workspaceDir = filepath.Join("..", "..", "..", "testdata", "workspace")
 
 // env is a test's whole environment: a private cache, no dense retrieval,
 // no local model, the fake model at url ("" for none), answers not cached.

@@ -17,7 +17,7 @@ import (
 
 // cliFormalizeGolden is drift-lsp formalize --json on the same workspace
 // with the same fake model (cmd/drift-lsp's TestJSONGolden pins it).
-var cliFormalizeGolden = filepath.Join("..", "..", "cmd", "drift-lsp", "testdata", "json", "formalize.json")
+var cliFormalizeGolden = filepath.Join("..", "..", "drift-lsp", "testdata", "json", "formalize.json")
 
 // TestFormalizeShapeAsCLI: the formalize tool's structured output has the
 // shape of formalize --json's golden, key for key at every depth: one type

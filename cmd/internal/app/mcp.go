@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/cmd/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
-	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
