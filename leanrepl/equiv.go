@@ -76,7 +76,7 @@ func (c *Checker) Equivalent(ctx context.Context, header, a, b string) (*Equival
 // example with to's binders and, as one more hypothesis, from's statement
 // universally closed over its own binders; the proof is `exact?`, which
 // tries the hypothesis (and the library) by solve_by_elim.
-func EquivCommand(from, to *leansrc.Stub) string {
+func EquivCommand(from, to *Stub) string {
 	var b strings.Builder
 	b.WriteString("example")
 	for _, bd := range to.Binders {

@@ -97,11 +97,16 @@ func Screen(code string) error {
 	return nil
 }
 
+// Stub is a gated stub, parsed: its declaration's keyword, name, binders,
+// type and positions (internal/leansrc's, named here so that Gate's
+// callers can name what it returns).
+type Stub = leansrc.Stub
+
 // Gate checks that stub is exactly one `theorem`, `lemma` or `example` — an
 // optional doc comment, attributes from AllowedAttributes, binders and a
 // type — whose proof is exactly `sorry` (`:= sorry` or `:= by sorry`). It
 // returns the parsed stub, or a *GateError saying why it was rejected.
-func Gate(stub string) (*leansrc.Stub, error) {
+func Gate(stub string) (*Stub, error) {
 	return gate(stub, false)
 }
 
@@ -109,11 +114,11 @@ func Gate(stub string) (*leansrc.Stub, error) {
 // `sorry` (`def NAME BINDERS : TYPE := sorry`): a blueprint's definition
 // node. Nothing else changes: one declaration, the same forbidden words,
 // attributes and binders.
-func GateDef(stub string) (*leansrc.Stub, error) {
+func GateDef(stub string) (*Stub, error) {
 	return gate(stub, true)
 }
 
-func gate(stub string, defs bool) (*leansrc.Stub, error) {
+func gate(stub string, defs bool) (*Stub, error) {
 	if !utf8.ValidString(stub) {
 		return nil, reject(-1, "the stub is not valid UTF-8")
 	}
@@ -182,7 +187,7 @@ func (gateRules) AttributeArg(toks []leansrc.Lexeme, i int) error {
 }
 
 // Proof admits exactly `sorry` or `by sorry`, and nothing after it.
-func (gateRules) Proof(s *leansrc.Stub, toks []leansrc.Lexeme, i int) error {
+func (gateRules) Proof(s *Stub, toks []leansrc.Lexeme, i int) error {
 	if i < len(toks) && toks[i].Kind == leansrc.LexKeyword && toks[i].Text == "by" {
 		i++
 	}

@@ -135,17 +135,17 @@ type Analysis struct {
 // Analyze runs the unknown-name check and the lints on a stub that passed
 // the gate, resolving names with the header's scope. With names == nil only
 // the lints that need no library run.
-func Analyze(s *leansrc.Stub, header string, names Names) Analysis {
+func Analyze(s *Stub, header string, names Names) Analysis {
 	return analyze(s, readHeader(header), names, nil)
 }
 
 // AnalyzeWithKinds is Analyze with declaration kinds, which resolve
 // unqualified uses of class fields.
-func AnalyzeWithKinds(s *leansrc.Stub, header string, names Names, kinds KindFunc) Analysis {
+func AnalyzeWithKinds(s *Stub, header string, names Names, kinds KindFunc) Analysis {
 	return analyze(s, readHeader(header), names, kinds)
 }
 
-func analyze(s *leansrc.Stub, h *header, names Names, kinds KindFunc) Analysis {
+func analyze(s *Stub, h *header, names Names, kinds KindFunc) Analysis {
 	var a Analysis
 	stmt := s.Statement()
 	bound := map[string]bool{}
@@ -244,7 +244,7 @@ type resolver struct {
 
 // newResolver resolves the names of stub s under header h: inside s's own
 // namespaces first, as Lean does.
-func newResolver(s *leansrc.Stub, h *header, names Names, kinds KindFunc) *resolver {
+func newResolver(s *Stub, h *header, names Names, kinds KindFunc) *resolver {
 	return &resolver{h: h, names: names, kinds: kinds, self: s.Name}
 }
 

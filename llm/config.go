@@ -47,7 +47,7 @@ type Config struct {
 	// (default OPENAI_API_KEY). An unset variable means no Authorization key.
 	APIKeyEnv string
 	// APIKey is the key itself, resolved from APIKeyEnv by whoever builds
-	// the Config (internal/app, from the settings); never logged.
+	// the Config (cmd/internal/app, from the settings); never logged.
 	APIKey string
 	// StageModels overrides Model per stage (keys: the Stage* constants).
 	StageModels map[string]string

@@ -7,11 +7,16 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 )
 
+// Progress hears a job's progress events (internal/progress's callback:
+// one event type from a pipeline stage or the checker to the editor's
+// work-done progress), named here as Pos and Span are.
+type Progress = progress.Func
+
 // Backend is what the language server needs from the rest of drift-lsp: the
 // library index (retrieval), the DRIFT pipeline (drift, llm), the checks
-// (leanrepl) and the names in comments (internal/docref), all in this
+// (leanrepl) and the names in comments (cmd/internal/docref), all in this
 // package's own types. It is a consumer-side interface so that the server
-// depends on none of those packages; internal/app builds the real one
+// depends on none of those packages; cmd/internal/app builds the real one
 // (app.Opener).
 type Backend interface {
 	// Status reports how far the library index has come.
@@ -19,17 +24,17 @@ type Backend interface {
 	// Search runs the library search for workspace/symbol.
 	Search(ctx context.Context, query string, k int) ([]Symbol, error)
 	// Formalize runs the full pipeline for an informal statement.
-	Formalize(ctx context.Context, req FormalizeRequest, report progress.Func) (*Formalized, error)
+	Formalize(ctx context.Context, req FormalizeRequest, report Progress) (*Formalized, error)
 	// FindPremises runs retrieval and illustration only (no model).
-	FindPremises(ctx context.Context, statement string, report progress.Func) (*Premises, error)
+	FindPremises(ctx context.Context, statement string, report Progress) (*Premises, error)
 	// Check runs the checks that need no compiler (and Lean when available)
 	// on one theorem or example; report (which may be nil) hears what Lean
 	// does meanwhile (importing the header, running lean).
-	Check(ctx context.Context, header, stub string, report progress.Func) (*CheckReport, error)
+	Check(ctx context.Context, header, stub string, report Progress) (*CheckReport, error)
 	// Blueprint formalizes the workspace's leanblueprint (blueprint/src):
 	// every node without Lean, in \uses order, appended to a Lean file;
 	// report hears each node as it is decided.
-	Blueprint(ctx context.Context, req BlueprintRequest, report progress.Func) (*BlueprintResult, error)
+	Blueprint(ctx context.Context, req BlueprintRequest, report Progress) (*BlueprintResult, error)
 	// UpdateBuffer feeds unsaved buffer text to the index.
 	UpdateBuffer(path string, text []byte)
 	// CloseBuffer tells the index that the buffer is closed (the file on

@@ -10,7 +10,7 @@ import (
 // it imports only the leaves the README's diagram names (leansrc, settings,
 // proc, progress, textcut, and what settings stands on: cachedir, lake); it
 // sees the rest (retrieval, the model client, the checks, ONNX Runtime, the
-// MCP edge) through Backend, which internal/app implements.
+// MCP edge) through Backend, which cmd/internal/app implements.
 func TestImports(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/drift-lsp/drift-lsp/lsp").Output()
 	if err != nil {

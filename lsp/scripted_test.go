@@ -222,7 +222,7 @@ func (b *scripted) Configure(s Settings) {
 }
 
 // Comments returns no checker: the comment features are tested with the
-// real one, in internal/app.
+// real one, in cmd/internal/app.
 func (b *scripted) Comments() CommentChecker { return nil }
 
 // CommentsChanged never fires.

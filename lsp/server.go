@@ -7,7 +7,7 @@
 // package that uses the go.lsp.dev wire types, on the library's typed
 // protocol.Server (this package implements it) and protocol.Client (the
 // outbound calls). What the server acts on is behind the Backend interface,
-// which internal/app implements.
+// which cmd/internal/app implements.
 //
 // The files follow the features: server.go (connection and dispatch
 // guard), lifecycle.go (initialize … exit, the backend's owner goroutine,
@@ -39,7 +39,7 @@ type Options struct {
 	// one (code actions then explain that the pipeline is unavailable).
 	Open OpenFunc
 	// Base are the settings the editor's are laid over: the defaults and
-	// the environment, resolved once by internal/app (nil:
+	// the environment, resolved once by cmd/internal/app (nil:
 	// DefaultSettings). The server never reads the environment.
 	Base *Settings
 	// Secrets returns the values the log must redact under settings s (the

@@ -10,7 +10,7 @@ import (
 
 // Settings are the server's settings (section "drift"): internal/settings'
 // one type. They come from Options.Base (the defaults, then the
-// environment, resolved by cmd/ and internal/app), then
+// environment, resolved by cmd/ and cmd/internal/app), then
 // initializationOptions, then workspace/configuration; each later source
 // overrides the fields it sets.
 type Settings = settings.Settings

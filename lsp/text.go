@@ -44,9 +44,13 @@ func (d *Document) Comments() []comment {
 	return d.comments
 }
 
+// Command is one top-level command of a document: its keyword, name and
+// range (leansrc.Command).
+type Command = leansrc.Command
+
 // Commands returns the commands of the text (leansrc's parser), computed
 // once per revision.
-func (d *Document) Commands() []leansrc.Command {
+func (d *Document) Commands() []Command {
 	if d.commands == nil {
 		d.commands = leansrc.Commands([]byte(d.Text))
 		if d.commands == nil {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the official MCP Python SDK, the client the project did not write
-# that drives `drift-lsp mcp` in the test suite (internal/mcpserver/testdata/
+# that drives `drift-lsp mcp` in the test suite (cmd/internal/mcpserver/testdata/
 # client.py, run by TestPythonClient). Idempotent; fetches only from PyPI.
 #
 # Destination: $XDG_CACHE_HOME/drift-lsp/mcp-py, else ~/.cache/drift-lsp/mcp-py

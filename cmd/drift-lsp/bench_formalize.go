@@ -14,8 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
 	"github.com/drift-lsp/drift-lsp/drift"
-	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/equivalence"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"github.com/drift-lsp/drift-lsp/internal/textcut"

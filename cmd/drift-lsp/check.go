@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/internal/app"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 )

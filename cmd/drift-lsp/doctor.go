@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/drift-lsp/drift-lsp/internal/doctor"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/doctor"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 )
 

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/drift-lsp/drift-lsp/internal/app"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 )

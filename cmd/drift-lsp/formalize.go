@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
 	"github.com/drift-lsp/drift-lsp/drift"
-	"github.com/drift-lsp/drift-lsp/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
@@ -165,7 +165,7 @@ func runFormalize(args []string, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(jsonResult(res, time.Since(start))); err != nil {
+		if err := enc.Encode(app.FormalizedOf(eng.Library(), res, time.Since(start))); err != nil {
 			fmt.Fprintf(stderr, "drift-lsp formalize: %v\n", err)
 			return 1
 		}
@@ -219,97 +219,6 @@ func informalizedCorpus(ctx context.Context, idx *indexFlags, client *llm.Client
 		return "", nil, err
 	}
 	return f.Name(), cleanup, nil
-}
-
-// formalizeJSON is the --json form of a drift.Result.
-type formalizeJSON struct {
-	Statement         string               `json:"statement"`
-	Name              string               `json:"name"`
-	Stub              string               `json:"stub"`
-	Passed            bool                 `json:"passed"`
-	Refuted           bool                 `json:"refuted"`
-	Counterexample    string               `json:"counterexample"`
-	Verdict           string               `json:"verdict"`
-	Report            *leanrepl.Report     `json:"report"`
-	Opens             []string             `json:"opens"`
-	SubQueries        []subQueryJSON       `json:"sub_queries"`
-	Premises          []premiseJSON        `json:"premises"`
-	Proposed          []drift.ProposedName `json:"proposed"`
-	HallucinationRate float64              `json:"hallucination_rate"`
-	Illustrative      []illusJSON          `json:"illustrative"`
-	Coverage          float64              `json:"coverage"`
-	Candidates        []candidateJSON      `json:"candidates"`
-	Repair            *drift.RepairInfo    `json:"repair"`
-	Grammar           *drift.GrammarReport `json:"grammar"`
-	Warnings          []string             `json:"warnings"`
-	Usage             llm.Usage            `json:"usage"`
-	Calls             []llm.Call           `json:"calls"`
-	Seconds           float64              `json:"seconds"`
-}
-
-type subQueryJSON struct {
-	Informal string `json:"informal"`
-	Formal   string `json:"formal"`
-}
-
-type premiseJSON struct {
-	Name      string `json:"name"`
-	Signature string `json:"signature"`
-	Source    string `json:"source"`
-	SubQuery  int    `json:"sub_query"`
-}
-
-type illusJSON struct {
-	Name      string   `json:"name"`
-	Signature string   `json:"signature"`
-	Covers    []string `json:"covers"`
-}
-
-type candidateJSON struct {
-	Stub        string           `json:"stub"`
-	Notes       []string         `json:"notes"`
-	WithContext bool             `json:"with_context"`
-	Seeds       []int            `json:"seeds"`
-	Agreement   int              `json:"agreement"`
-	Check       *leanrepl.Report `json:"check"`
-	Error       string           `json:"error"`
-}
-
-// orEmpty returns s, or an empty list for nil, so that JSON shows [].
-func orEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
-func jsonResult(res *drift.Result, d time.Duration) formalizeJSON {
-	out := formalizeJSON{Statement: res.Statement, Name: res.Name, Stub: res.Stub, Passed: res.Report != nil && res.Report.Passed(),
-		Report: res.Report, Opens: orEmpty(res.Opens), SubQueries: []subQueryJSON{}, Premises: []premiseJSON{}, Proposed: orEmpty(res.Proposed),
-		HallucinationRate: res.HallucinationRate, Illustrative: []illusJSON{}, Coverage: res.Illustration.Coverage,
-		Candidates: []candidateJSON{}, Repair: res.Repair, Grammar: res.Grammar, Warnings: orEmpty(res.Warnings), Usage: res.Usage, Calls: orEmpty(res.Usage.Log), Seconds: d.Seconds()}
-	if r := res.Report; r != nil {
-		rj := r.JSON()
-		out.Refuted, out.Counterexample, out.Verdict = rj.Refuted, rj.Counterexample, rj.Verdict
-	}
-	for _, q := range res.SubQueries {
-		out.SubQueries = append(out.SubQueries, subQueryJSON{q.Informal, q.Formal})
-	}
-	for _, p := range res.Premises {
-		out.Premises = append(out.Premises, premiseJSON{p.Decl.Name, p.Decl.Signature, p.Source, p.SubQuery})
-	}
-	for i, t := range res.Illustration.Theorems {
-		var cov []string
-		if i < len(res.Illustration.Covers) {
-			cov = res.Illustration.Covers[i]
-		}
-		out.Illustrative = append(out.Illustrative, illusJSON{t.Name, t.Signature, orEmpty(cov)})
-	}
-	for _, c := range res.Candidates {
-		out.Candidates = append(out.Candidates, candidateJSON{Stub: c.Stub, Notes: orEmpty(c.Notes), WithContext: c.WithContext,
-			Seeds: orEmpty(c.Seeds), Agreement: c.Agreement, Check: c.Check, Error: c.Error})
-	}
-	return out
 }
 
 func printResult(w io.Writer, res *drift.Result, p drift.Params, d time.Duration) {

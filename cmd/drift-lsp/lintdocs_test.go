@@ -12,7 +12,7 @@ import (
 func TestLintDocsCommand(t *testing.T) {
 	t.Setenv("ELAN_HOME", t.TempDir())
 	root := t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "..", "internal", "docref", "testdata", "ws"))); err != nil {
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "internal", "docref", "testdata", "ws"))); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
@@ -58,7 +58,7 @@ func TestLintDocsCommand(t *testing.T) {
 		t.Fatalf("--fix exit %d, want 1 (Widget.tripel has no fix)", code)
 	}
 	after, _ := os.ReadFile(filepath.Join(root, "Lib", "Uses.lean"))
-	want, _ := os.ReadFile(filepath.Join("..", "..", "internal", "docref", "testdata", "Uses.fixed.lean"))
+	want, _ := os.ReadFile(filepath.Join("..", "internal", "docref", "testdata", "Uses.fixed.lean"))
 	if bytes.Equal(before, after) || !bytes.Equal(after, want) {
 		t.Errorf("--fix wrote:\n%s\nwant:\n%s", after, want)
 	}

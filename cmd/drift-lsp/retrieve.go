@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/drift-lsp/drift-lsp/internal/app"
-	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -67,7 +67,11 @@ func runRetrieve(args []string, stdout, stderr io.Writer) int {
 			out.Premises = append(out.Premises, app.HitOf(lib, p.Hit))
 		}
 		for i, d := range ill.Theorems {
-			out.Illustrative = append(out.Illustrative, thm{app.HitOf(lib, retrieval.Hit{Decl: d}), orEmpty(ill.Covers[i])})
+			covers := ill.Covers[i]
+			if covers == nil {
+				covers = []string{}
+			}
+			out.Illustrative = append(out.Illustrative, thm{app.HitOf(lib, retrieval.Hit{Decl: d}), covers})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/drift"
-	"github.com/drift-lsp/drift-lsp/internal/app"
-	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/leanrepl/leantest"

@@ -7,7 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/drift-lsp/drift-lsp/internal/app"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
 	"github.com/drift-lsp/drift-lsp/lsp"
 )
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/internal/setup"
+	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
 
 func init() {
@@ -57,12 +58,14 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 		install = func(f *setup.Fetcher) error { return setup.InstallModel(ctx, f, dir, name, "") }
 	case "embeddings":
 		dir = settings.FromEnv(os.Getenv).Paths.Models
-		conv, err := converterID()
+		id, err := converterID()
 		if err != nil {
 			fmt.Fprintf(stderr, "drift-lsp setup: %v\n", err)
 			return 1
 		}
-		install = func(f *setup.Fetcher) error { return setup.InstallEmbeddings(ctx, f, dir, conv, rest...) }
+		install = func(f *setup.Fetcher) error {
+			return setup.InstallEmbeddings(ctx, f, dir, embedConverters(id), rest...)
+		}
 	case "lean-test":
 		if len(rest) > 0 {
 			fs.Usage()
@@ -99,4 +102,18 @@ func converterID() (string, error) {
 		return "", err
 	}
 	return h[:16], nil
+}
+
+// embedConverters are retrieval/embed's converters as setup embeddings runs
+// them, id identifying this build's.
+func embedConverters(id string) setup.Converters {
+	return setup.Converters{ID: id, ORTLibrary: embed.ORTLibraryName,
+		USELite: func(src, out string, int8 bool) error {
+			_, err := embed.ConvertUSELite(src, out, int8)
+			return err
+		},
+		SentenceTransformer: func(src, out, name, source, license string) error {
+			_, err := embed.ConvertSentenceTransformer(src, out, embed.ModelManifest{Name: name, Source: source, License: license})
+			return err
+		}}
 }

@@ -3,7 +3,7 @@ package leansrc
 import "bytes"
 
 // The Markdown code spans of comment text: the one scan of backticks that
-// the comment checker (internal/docref) and the module docstrings'
+// the comment checker (cmd/internal/docref) and the module docstrings'
 // main-declaration bullets (MainEntries) share.
 
 // ByteSpan is a half-open byte range [Start, End) of a text.

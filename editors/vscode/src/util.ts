@@ -156,7 +156,7 @@ export function versionMismatch(server: string | undefined, extension: string): 
     'Clear drift.serverPath to use the server bundled with the extension, or install the matching server.';
 }
 
-/** One finding of `drift-lsp doctor --json` (internal/doctor's Item). */
+/** One finding of `drift-lsp doctor --json` (cmd/internal/doctor's Item). */
 export interface DoctorItem {
   section: string;
   name: string;
@@ -165,7 +165,7 @@ export interface DoctorItem {
   fix?: string;
 }
 
-/** The report of `drift-lsp doctor --json` (internal/doctor's Report). */
+/** The report of `drift-lsp doctor --json` (cmd/internal/doctor's Report). */
 export interface DoctorReport {
   version: string;
   platform: string;

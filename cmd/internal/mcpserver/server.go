@@ -29,7 +29,7 @@ import (
 // in this package's own types: a consumer-side interface, as lsp.Backend is
 // for the language server, so that the edge depends on none of those
 // packages but for the check report's JSON form (leanrepl.ReportJSON, the
-// shape `drift-lsp check --json` prints too). internal/app implements it
+// shape `drift-lsp check --json` prints too). cmd/internal/app implements it
 // (app.MCP) and does every conversion.
 type Backend interface {
 	// Ready waits until the index is ready; its error (wrapping

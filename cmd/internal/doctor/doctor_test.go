@@ -24,7 +24,7 @@ func workspace(t *testing.T) (tmp, ws string) {
 	t.Helper()
 	tmp = t.TempDir()
 	ws = filepath.Join(tmp, "workspace")
-	if err := os.CopyFS(ws, os.DirFS(filepath.Join("..", "..", "testdata", "workspace"))); err != nil {
+	if err := os.CopyFS(ws, os.DirFS(filepath.Join("..", "..", "..", "testdata", "workspace"))); err != nil {
 		t.Fatal(err)
 	}
 	return tmp, ws

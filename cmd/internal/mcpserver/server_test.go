@@ -15,8 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/drift-lsp/drift-lsp/internal/app"
-	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
 	"github.com/drift-lsp/drift-lsp/llm"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
@@ -25,7 +25,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // workspaceDir is the demo workspace the tests serve.
-var workspaceDir = filepath.Join("..", "..", "testdata", "workspace")
+var workspaceDir = filepath.Join("..", "..", "..", "testdata", "workspace")
 
 // env is a test's whole environment: a private cache, no dense retrieval,
 // no local model, the fake model at url ("" for none), answers not cached.
@@ -376,7 +376,7 @@ func TestFormalize(t *testing.T) {
 	}
 	var out mcpserver.FormalizeOutput
 	decode(t, res, &out)
-	if !strings.HasPrefix(out.Stub, "theorem odd_of_prime_gt_two") || !strings.HasSuffix(out.Stub, "sorry") || out.Report == nil || !out.Report.GatePassed || out.ModelCalls == 0 {
+	if !strings.HasPrefix(out.Stub, "theorem odd_of_prime_gt_two") || !strings.HasSuffix(out.Stub, "sorry") || out.Report == nil || !out.Report.GatePassed || out.Usage.Calls == 0 {
 		t.Errorf("got %+v, want a stub named odd_of_prime_gt_two that passed the gate", out)
 	}
 	if !strings.Contains(textOf(res), out.Stub) {

@@ -12,7 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/docref"
 )
 
 // BenchmarkCommentsMathlib measures the comment features through JSON-RPC

@@ -14,7 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/docref"
 	"github.com/drift-lsp/drift-lsp/internal/fakeeditor"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"

@@ -357,22 +357,130 @@ type FormalizeInput struct {
 	Name      string `json:"name,omitempty" jsonschema:"the theorem's name (default: chosen from the statement)"`
 }
 
-// FormalizeOutput is the pipeline's result.
+// FormalizeOutput is the one JSON shape of a formalize result: the
+// formalize tool's output and what drift-lsp formalize --json prints;
+// app.FormalizedOf makes one from the pipeline's result.
 type FormalizeOutput struct {
-	Name string `json:"name"`
+	Statement string `json:"statement"`
+	Name      string `json:"name"`
 	// Stub is the chosen theorem stub; Passed whether it passed every
-	// check that ran, which Report details.
-	Stub   string               `json:"stub"`
-	Passed bool                 `json:"passed"`
-	Report *leanrepl.ReportJSON `json:"report"`
+	// check that ran, which Report details (Refuted, Counterexample and
+	// Verdict repeat its summary).
+	Stub           string               `json:"stub"`
+	Passed         bool                 `json:"passed"`
+	Refuted        bool                 `json:"refuted"`
+	Counterexample string               `json:"counterexample"`
+	Verdict        string               `json:"verdict"`
+	Report         *leanrepl.ReportJSON `json:"report"`
 	// Opens are lines the stub needs in the file header.
-	Opens    []string `json:"opens"`
-	Premises []Decl   `json:"premises"`
-	// Candidates counts the formalizations sampled; ModelCalls the model
-	// calls made.
-	Candidates int      `json:"candidates"`
-	ModelCalls int      `json:"model_calls"`
-	Warnings   []string `json:"warnings"`
+	Opens      []string   `json:"opens"`
+	SubQueries []SubQuery `json:"sub_queries"`
+	Premises   []Premise  `json:"premises"`
+	// Proposed are the names the model proposed, checked against the
+	// library; HallucinationRate the share of them that name nothing.
+	Proposed          []ProposedName `json:"proposed"`
+	HallucinationRate float64        `json:"hallucination_rate"`
+	// Illustrative are library theorems that use the premises (as the
+	// retrieve tool gives them); Coverage the share of premises they use.
+	Illustrative []Illustrative `json:"illustrative"`
+	Coverage     float64        `json:"coverage"`
+	// Candidates are the formalizations sampled, best first.
+	Candidates []Candidate    `json:"candidates"`
+	Repair     *RepairInfo    `json:"repair"`
+	Grammar    *GrammarReport `json:"grammar"`
+	Warnings   []string       `json:"warnings"`
+	// Usage totals the model calls (Usage.Calls: answered calls, cache
+	// hits not counted); Calls lists each, in the order they ended.
+	Usage   Usage   `json:"usage"`
+	Calls   []Call  `json:"calls"`
+	Seconds float64 `json:"seconds"`
+}
+
+// SubQuery is one part of a decomposed statement, in words and in Lean.
+type SubQuery struct {
+	Informal string `json:"informal"`
+	Formal   string `json:"formal"`
+}
+
+// Premise is a declaration retrieved for the statement: Source says how
+// ("retrieve", "propose"), SubQuery for which part (-1: the whole).
+type Premise struct {
+	Decl
+	Source   string `json:"source"`
+	SubQuery int    `json:"sub_query"`
+}
+
+// ProposedName is a name the model proposed (drift.ProposedName): Check is
+// exact, suffix, partial or missing; Resolved the full names it stands for.
+type ProposedName struct {
+	Name     string   `json:"name"`
+	Check    string   `json:"check"`
+	Resolved []string `json:"resolved"`
+}
+
+// Candidate is one sampled formalization and its check.
+type Candidate struct {
+	Stub        string               `json:"stub"`
+	Notes       []string             `json:"notes"`
+	WithContext bool                 `json:"with_context"`
+	Seeds       []int                `json:"seeds"`
+	Agreement   int                  `json:"agreement"`
+	Check       *leanrepl.ReportJSON `json:"check"`
+	Error       string               `json:"error"`
+}
+
+// RepairInfo is the repair stage's account (drift.RepairInfo): attempts
+// checked, whether one passed, why it stopped.
+type RepairInfo struct {
+	Attempts int    `json:"attempts"`
+	Fixed    bool   `json:"fixed"`
+	Stop     string `json:"stop"`
+}
+
+// GrammarReport says how constrained decoding went (drift.GrammarReport).
+type GrammarReport struct {
+	Names      int    `json:"names"`
+	Bytes      int    `json:"bytes"`
+	Answers    int    `json:"answers"`
+	Departed   int    `json:"departed"`
+	NotApplied string `json:"not_applied,omitempty"`
+}
+
+// Usage totals an action's model calls (llm.Usage).
+type Usage struct {
+	Calls              int                   `json:"calls"`
+	CacheHits          int                   `json:"cache_hits"`
+	Attempts           int                   `json:"attempts"`
+	Failures           int                   `json:"failures"`
+	PromptTokens       int                   `json:"prompt_tokens"`
+	CachedPromptTokens int                   `json:"cached_prompt_tokens"`
+	CompletionTokens   int                   `json:"completion_tokens"`
+	DurationNS         int64                 `json:"duration_ns"`
+	PerStage           map[string]int        `json:"per_stage,omitempty"`
+	Stages             map[string]StageUsage `json:"stages,omitempty"`
+}
+
+// StageUsage totals one stage's calls (llm.StageUsage).
+type StageUsage struct {
+	Calls              int     `json:"calls"`
+	CacheHits          int     `json:"cache_hits"`
+	Failures           int     `json:"failures"`
+	PromptTokens       int     `json:"prompt_tokens"`
+	CachedPromptTokens int     `json:"cached_prompt_tokens"`
+	CompletionTokens   int     `json:"completion_tokens"`
+	Seconds            float64 `json:"seconds"`
+}
+
+// Call is one model call (llm.Call).
+type Call struct {
+	Stage              string  `json:"stage"`
+	Answers            int     `json:"answers"`
+	PromptTokens       int     `json:"prompt_tokens"`
+	CachedPromptTokens int     `json:"cached_prompt_tokens"`
+	CompletionTokens   int     `json:"completion_tokens"`
+	Seconds            float64 `json:"seconds"`
+	CacheHit           bool    `json:"cache_hit"`
+	Error              string  `json:"error,omitempty"`
 }
 
 func (o FormalizeOutput) text() string {
@@ -381,7 +489,7 @@ func (o FormalizeOutput) text() string {
 	if !o.Passed {
 		verdict = "FAILED a check"
 	}
-	fmt.Fprintf(&b, "%s (%d candidates, %d model calls)\n", verdict, o.Candidates, o.ModelCalls)
+	fmt.Fprintf(&b, "%s (%d candidates, %d model calls)\n", verdict, len(o.Candidates), o.Usage.Calls)
 	if len(o.Opens) > 0 {
 		fmt.Fprintf(&b, "needs in the header: %s\n", strings.Join(o.Opens, "; "))
 	}

@@ -19,7 +19,7 @@ import (
 )
 
 // workspaceDir is the bundled example Lake workspace.
-var workspaceDir, _ = filepath.Abs(filepath.Join("..", "..", "testdata", "workspace"))
+var workspaceDir, _ = filepath.Abs(filepath.Join("..", "..", "..", "testdata", "workspace"))
 
 // The code action titles, as the editor shows them.
 const (

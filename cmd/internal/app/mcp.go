@@ -6,11 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/drift-lsp/drift-lsp/cmd/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/drift"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
-	"github.com/drift-lsp/drift-lsp/internal/mcpserver"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
@@ -223,21 +224,78 @@ func (m mcpBackend) Check(ctx context.Context, header, stub string, report progr
 }
 
 func (m mcpBackend) Formalize(ctx context.Context, statement, name, header string, report progress.Func) (mcpserver.FormalizeOutput, error) {
+	start := time.Now()
 	res, err := m.w.Formalize(ctx, drift.Request{Statement: statement, Name: name, Header: header}, report)
 	if err != nil {
 		return mcpserver.FormalizeOutput{}, err
 	}
-	lib := m.w.b.eng.Library()
-	out := mcpserver.FormalizeOutput{Name: res.Name, Stub: res.Stub, Passed: res.Report != nil && res.Report.Passed(), Opens: append([]string{}, res.Opens...),
-		Premises: make([]mcpserver.Decl, 0, len(res.Premises)), Candidates: len(res.Candidates), ModelCalls: res.Usage.Calls, Warnings: append([]string{}, res.Warnings...)}
-	if res.Report != nil {
-		rj := res.Report.JSON()
-		out.Report = &rj
+	return FormalizedOf(m.w.b.eng.Library(), res, time.Since(start)), nil
+}
+
+// FormalizedOf converts a pipeline result, which took d, to the one JSON
+// shape of a formalize result (the formalize tool's, formalize --json's),
+// its declarations as DeclOf converts them; empty lists stay [].
+func FormalizedOf(lib *library.Library, res *drift.Result, d time.Duration) mcpserver.FormalizeOutput {
+	u := res.Usage
+	out := mcpserver.FormalizeOutput{Statement: res.Statement, Name: res.Name, Stub: res.Stub, Passed: res.Report != nil && res.Report.Passed(),
+		Opens: orEmpty(res.Opens), SubQueries: []mcpserver.SubQuery{}, Premises: []mcpserver.Premise{}, Proposed: []mcpserver.ProposedName{},
+		HallucinationRate: res.HallucinationRate, Illustrative: []mcpserver.Illustrative{}, Coverage: res.Illustration.Coverage,
+		Candidates: []mcpserver.Candidate{}, Warnings: orEmpty(res.Warnings), Calls: []mcpserver.Call{}, Seconds: d.Seconds(),
+		Usage: mcpserver.Usage{Calls: u.Calls, CacheHits: u.CacheHits, Attempts: u.Attempts, Failures: u.Failures, PromptTokens: u.PromptTokens,
+			CachedPromptTokens: u.CachedPromptTokens, CompletionTokens: u.CompletionTokens, DurationNS: int64(u.Duration), PerStage: u.PerStage}}
+	if r := res.Report; r != nil {
+		rj := r.JSON()
+		out.Report, out.Refuted, out.Counterexample, out.Verdict = &rj, rj.Refuted, rj.Counterexample, rj.Verdict
+	}
+	for _, q := range res.SubQueries {
+		out.SubQueries = append(out.SubQueries, mcpserver.SubQuery{Informal: q.Informal, Formal: q.Formal})
 	}
 	for _, p := range res.Premises {
-		out.Premises = append(out.Premises, DeclOf(lib, p.Decl))
+		out.Premises = append(out.Premises, mcpserver.Premise{Decl: DeclOf(lib, p.Decl), Source: p.Source, SubQuery: p.SubQuery})
 	}
-	return out, nil
+	for _, p := range res.Proposed {
+		out.Proposed = append(out.Proposed, mcpserver.ProposedName{Name: p.Name, Check: p.Check, Resolved: orEmpty(p.Resolved)})
+	}
+	for i, t := range res.Illustration.Theorems {
+		ill := mcpserver.Illustrative{Decl: DeclOf(lib, t), Covers: []string{}}
+		if i < len(res.Illustration.Covers) && res.Illustration.Covers[i] != nil {
+			ill.Covers = res.Illustration.Covers[i]
+		}
+		out.Illustrative = append(out.Illustrative, ill)
+	}
+	for _, c := range res.Candidates {
+		mc := mcpserver.Candidate{Stub: c.Stub, Notes: orEmpty(c.Notes), WithContext: c.WithContext, Seeds: orEmpty(c.Seeds), Agreement: c.Agreement, Error: c.Error}
+		if c.Check != nil {
+			rj := c.Check.JSON()
+			mc.Check = &rj
+		}
+		out.Candidates = append(out.Candidates, mc)
+	}
+	if r := res.Repair; r != nil {
+		out.Repair = &mcpserver.RepairInfo{Attempts: r.Attempts, Fixed: r.Fixed, Stop: r.Stop}
+	}
+	if g := res.Grammar; g != nil {
+		gr := mcpserver.GrammarReport(*g)
+		out.Grammar = &gr
+	}
+	if len(u.Stages) > 0 {
+		out.Usage.Stages = make(map[string]mcpserver.StageUsage, len(u.Stages))
+		for k, v := range u.Stages {
+			out.Usage.Stages[k] = mcpserver.StageUsage(v)
+		}
+	}
+	for _, c := range u.Log {
+		out.Calls = append(out.Calls, mcpserver.Call(c))
+	}
+	return out
+}
+
+// orEmpty returns s, or an empty list for nil, so that JSON shows [].
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 func (m mcpBackend) LintDocs(ctx context.Context, path string, max int) (mcpserver.LintDocsOutput, error) {

@@ -1,12 +1,12 @@
 package app
 
 import (
-	"github.com/drift-lsp/drift-lsp/internal/docref"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/docref"
 	"github.com/drift-lsp/drift-lsp/lsp"
 )
 
 // commentChecker is lsp's view of a checker of names in comments
-// (internal/docref). It is a comparable value: two of them over the same
+// (cmd/internal/docref). It is a comparable value: two of them over the same
 // docref.Checker are equal, so the server keeps its parse of a document
 // until the library changes.
 type commentChecker struct {

@@ -1,7 +1,7 @@
 // Package doctor says what drift-lsp finds around a directory: the
 // workspace's roots and packages, the index, the model, Lean and the
 // embeddings, each missing piece with the one command that fixes it. It
-// resolves everything with the rules the server uses (internal/app's
+// resolves everything with the rules the server uses (cmd/internal/app's
 // configuration, the finders of leanrepl, llm/local, retrieval/embed and
 // internal/library), so that what it reports is what the server does.
 package doctor
@@ -17,7 +17,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/drift-lsp/drift-lsp/internal/app"
+	"github.com/drift-lsp/drift-lsp/cmd/internal/app"
 	"github.com/drift-lsp/drift-lsp/internal/lake"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/settings"
