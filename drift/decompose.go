@@ -18,7 +18,7 @@ const decomposeSystem = `You are an expert in Lean 4 and its mathematical librar
 Break the statement into the separate mathematical concepts a formal statement needs: the definitions, structures, classes, operations and type signatures involved. For each concept write one query:
 - a single declarative sentence (never a question) describing the concept precisely, in words, as a library docstring would;
 - followed by "Lean:" and your best guess of its Lean 4 form in backticks.
-Wrap every query in \boxed{...}. Write as many queries as there are distinct concepts, usually 2 to 6. Do not describe proof steps, and do not restate the whole theorem as one query.`
+Wrap every query in \boxed{...}. Write as many queries as there are distinct concepts, usually 2 to 4, at most 4. Do not describe proof steps, and do not restate the whole theorem as one query.`
 
 // decomposeSystemJSON is decomposeSystem for structured output: the same
 // queries as JSON objects instead of \boxed{…}.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/elab"
 	"github.com/drift-lsp/drift-lsp/internal/library"
@@ -80,6 +81,15 @@ type Params struct {
 	// CallBudget bounds the model calls of one Formalize (default MaxCalls();
 	// the client's Config.CallBudget, DRIFT_LLM_BUDGET, caps it further).
 	CallBudget int
+	// TimeBudget bounds the wall time of one Formalize, counted from the
+	// moment the model is ready, for the calls the choice can do without:
+	// the back-translation starts only while time is left, and a repair
+	// attempt only when the time left covers one more attempt as long as
+	// the last one took. Decompose, Propose and the draws always run, so
+	// an action can outlast it by the calls it had started. 0: no bound
+	// (the zero Params'; app.PipelineParams gives the settings'
+	// pipeline.timeBudgetSeconds, settings.DefaultTimeBudgetSeconds).
+	TimeBudget time.Duration
 }
 
 func (p Params) withDefaults() Params {
@@ -149,6 +159,21 @@ type Pipeline struct {
 	client  *llm.Client
 	checker Checker
 	p       Params
+	// now is the clock of Params.TimeBudget (time.Now; tests set it).
+	now func() time.Time
+}
+
+// clock measures one action's time against Params.TimeBudget.
+type clock struct {
+	start  time.Time
+	budget time.Duration
+	now    func() time.Time
+}
+
+// allows reports whether work expected to take est still ends within the
+// budget (always, without one).
+func (c clock) allows(est time.Duration) bool {
+	return c.budget <= 0 || c.now().Sub(c.start)+est <= c.budget
 }
 
 // New returns a pipeline over a retrieval engine, whose current name channel
@@ -167,7 +192,7 @@ func NewWith(r Retriever, names leanrepl.Names, client *llm.Client, checker Chec
 	if checker == nil {
 		checker = defaultChecker(names)
 	}
-	return &Pipeline{r: r, names: names, client: client, checker: checker, p: p.withDefaults()}
+	return &Pipeline{r: r, names: names, client: client, checker: checker, p: p.withDefaults(), now: time.Now}
 }
 
 // Params returns the effective parameters.
@@ -347,6 +372,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 		return nil, err
 	}
 	act := pl.client.NewAction(budget)
+	clk := clock{start: pl.now(), budget: pl.p.TimeBudget, now: pl.now}
 	res := &Result{Statement: statement, SubQueries: []retrieval.SubQuery{}, Proposed: []ProposedName{}, Candidates: []*Candidate{}}
 	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
 	// ask sends one request, with the stage's schema when the client does
@@ -355,7 +381,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 		return act.Complete(ctx, pl.request(stage, msgs, schema, temp, seed))
 	}
 	if pl.p.NoContext {
-		return pl.formalizeFrom(ctx, act, res, req, nil, report)
+		return pl.formalizeFrom(ctx, act, clk, res, req, nil, report)
 	}
 
 	// 1. Decompose (unless skipped: then retrieval uses the whole statement).
@@ -459,7 +485,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 			decls = append(decls, p.Decl)
 		}
 	}
-	return pl.formalizeFrom(ctx, act, res, req, decls, report)
+	return pl.formalizeFrom(ctx, act, clk, res, req, decls, report)
 }
 
 // withContext puts the request's context declarations before the
@@ -488,12 +514,23 @@ func withContext(ctx []*library.Decl, prem []retrieval.Premise) []retrieval.Prem
 // statement, a few queries, a list of names): several times what a good
 // answer takes, so that a small model that rambles (or loops inside a JSON
 // string) stops early.
-var stageMaxTokens = map[string]int{llm.StageDecompose: 400, llm.StagePropose: 160, llm.StageFormalize: 320, llm.StageBackTranslate: 120}
+//
+// Every stage of Formalize has its cap here (a stage missing would get
+// the client's default, 512; Informalize, outside the action, has it). Decompose's answer is bounded by its schema too
+// (at most 4 queries): about 40 tokens a query, so 256 leaves room
+// for 4 long ones; a repair answers one statement, as Formalize does.
+var stageMaxTokens = map[string]int{
+	llm.StageDecompose:     256,
+	llm.StagePropose:       160,
+	llm.StageFormalize:     320,
+	llm.StageBackTranslate: 120,
+	llm.StageRepair:        320,
+}
 
 // formalizeFrom runs stages 5–6 and the repairs: sample, normalise, name,
 // check, repair names, choose, repair with the model. With no premises and
 // no illustrative theorems every draw is without context.
-func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Result, req Request, decls []*library.Decl, report progress.Func) (*Result, error) {
+func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, clk clock, res *Result, req Request, decls []*library.Decl, report progress.Func) (*Result, error) {
 	statement, ill := res.Statement, res.Illustration
 	warn := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
 	names := newNamer(req, statement, func(s string) bool { _, ok := pl.r.Lookup(s); return ok })
@@ -600,7 +637,11 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 		}
 	}
 
-	if !pl.p.NoBackTranslate {
+	switch {
+	case pl.p.NoBackTranslate:
+	case !clk.allows(0):
+		warn("time budget of %s spent: the candidates are not restated in words", clk.budget)
+	default:
 		report(progress.Event{Stage: StageBackTranslate, Message: "Restating the candidates in words…"})
 		pl.backTranslate(ctx, act, statement, res.Candidates)
 		if err := ctx.Err(); err != nil {
@@ -626,7 +667,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, res *Res
 		if len(best.opens) > 0 {
 			header = strings.TrimRight(header, "\n") + "\n" + strings.Join(best.opens, "\n")
 		}
-		fixed, err := pl.repair(ctx, act, res, best, strings.TrimSpace(header), report)
+		fixed, err := pl.repair(ctx, act, clk, res, best, strings.TrimSpace(header), report)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
@@ -22,11 +23,16 @@ type RepairInfo struct {
 	Attempts int `json:"attempts"`
 	// Fixed tells whether an attempt passed every check that ran.
 	Fixed bool `json:"fixed"`
-	// Stop says why the stage ended: "passed", "budget", "model error: …",
-	// "cancelled". With "budget" the best attempt may still have replaced
-	// the chosen candidate, when its checks ranked it higher.
+	// Stop says why the stage ended: "passed", "budget", StopTimeBudget,
+	// "model error: …", "cancelled". Unless it passed, the
+	// best attempt may still have replaced the chosen candidate, when its
+	// checks ranked it higher.
 	Stop string `json:"stop"`
 }
+
+// StopTimeBudget is RepairInfo.Stop when the time left (Params.TimeBudget)
+// would not cover another attempt as long as the last one.
+const StopTimeBudget = "time budget"
 
 // repairRequest is what the model gets to repair a stub (Aria's repair
 // step): the stub, every problem the checks found with its position, library
@@ -57,25 +63,36 @@ func needsRepair(r *leanrepl.Report) bool {
 // checks it again, until a candidate passes, the budget is spent or ctx
 // ends. It returns the best attempt that the checks rank strictly above
 // best (checkedBetter; nil when none) and an error only when ctx ended.
-func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, best *Candidate, header string, report progress.Func) (*Candidate, error) {
+func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, clk clock, res *Result, best *Candidate, header string, report progress.Func) (*Candidate, error) {
 	budget := min(pl.p.RepairBudget, act.Remaining())
 	info := &RepairInfo{Stop: "budget"}
 	res.Repair = info
 	stub, rep := best.Stub, best.Check
 	var previous []string
 	var kept *Candidate
+	// last is how long the last attempt took, model call and check: the
+	// time the next one needs from the budget; before the first, the
+	// action's quickest model call (a repair's prompt is short, its answer
+	// one statement).
+	last := quickestCall(act.Usage())
 	report(progress.Event{Stage: StageRepair, Message: "Repairing the best candidate…", Total: budget})
 	for n := 1; n <= budget; n++ {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if !clk.allows(last) {
+			info.Stop = StopTimeBudget
+			res.Warnings = append(res.Warnings, fmt.Sprintf("time budget of %s spent: %d of %d repair attempts made", clk.budget, n-1, budget))
+			return kept, nil
+		}
+		began := clk.now()
 		req := repairRequest{statement: res.Statement, header: header, stub: stub, attempt: n,
 			problems: rep.Findings(), previous: append([]string(nil), previous...)}
 		if rep.Refuted() && rep.Falsifier != nil {
 			req.counterexample = rep.Falsifier.Counterexample
 		}
 		req.retrieved = pl.retrieveFor(ctx, req.problems)
-		ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageRepair, Messages: repairMessages(req), Temperature: 0.2})
+		ans, err := act.Complete(ctx, llm.Request{Stage: llm.StageRepair, Messages: repairMessages(req), Temperature: 0.2, MaxTokens: stageMaxTokens[llm.StageRepair]})
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -126,8 +143,22 @@ func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, res *Result, be
 			info.Fixed, info.Stop = true, "passed"
 			return kept, nil
 		}
+		last = clk.now().Sub(began)
 	}
 	return kept, nil
+}
+
+// quickestCall is the wall time of the quickest model call u made (0 when
+// none: cache hits and failures do not count).
+func quickestCall(u llm.Usage) time.Duration {
+	var q time.Duration
+	for _, c := range u.Log {
+		d := time.Duration(c.Seconds * float64(time.Second))
+		if !c.CacheHit && c.Error == "" && d > 0 && (q == 0 || d < q) {
+			q = d
+		}
+	}
+	return q
 }
 
 // retrieveFor asks retrieval about every invented name of problems, once
@@ -184,6 +215,17 @@ func repairMessages(req repairRequest) []llm.Message {
 	if h := strings.TrimSpace(req.header); h != "" {
 		fmt.Fprintf(&b, "## File header\n\n```lean\n%s\n```\n\n", h)
 	}
+	// The earlier attempts come before the failing statement, oldest
+	// first: the next attempt's prompt then repeats this one's up to the
+	// last of them, which a server with a prompt cache does not process
+	// again.
+	if len(req.previous) > 0 {
+		b.WriteString("## Earlier attempts that also failed\n\n")
+		for _, p := range req.previous {
+			fmt.Fprintf(&b, "```lean\n%s\n```\n", p)
+		}
+		b.WriteString("\n")
+	}
 	fmt.Fprintf(&b, "## Failing statement (repair attempt %d)\n\n```lean\n%s\n```\n\n## Problems\n\n", req.attempt, req.stub)
 	for _, f := range req.problems {
 		kind := f.Code
@@ -207,12 +249,6 @@ func repairMessages(req repairRequest) []llm.Message {
 		b.WriteString("\n## Library declarations that may help\n\n")
 		for _, r := range req.retrieved {
 			fmt.Fprintf(&b, "- %s\n", clip(oneLine(r), maxSigChars))
-		}
-	}
-	if len(req.previous) > 0 {
-		b.WriteString("\n## Earlier attempts that also failed\n\n")
-		for _, p := range req.previous {
-			fmt.Fprintf(&b, "```lean\n%s\n```\n", p)
 		}
 	}
 	return []llm.Message{{Role: "system", Content: repairSystem}, {Role: "user", Content: b.String()}}

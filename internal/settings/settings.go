@@ -146,6 +146,9 @@ type Pipeline struct {
 	Samples int `json:"samples"`
 	// RepairBudget is the number of repair attempts per candidate.
 	RepairBudget int `json:"repairBudget"`
+	// TimeBudgetSeconds bounds one formalize action's wall time for the
+	// calls it can do without (back-translation, model repairs); 0: none.
+	TimeBudgetSeconds int `json:"timeBudgetSeconds"`
 	// Concurrency is the number of statements formalized at once by a
 	// batch (the blueprint's nodes); with an endpoint that serves several
 	// requests (vLLM) more than 1 pays.
@@ -179,6 +182,10 @@ const (
 	DefaultK       = 5
 	DefaultM       = 3
 	DefaultSamples = 4
+	// DefaultTimeBudgetSeconds is pipeline.timeBudgetSeconds' default:
+	// issue 28's target for one action on a 2-core laptop with the bundled
+	// model.
+	DefaultTimeBudgetSeconds = 45
 )
 
 // DefaultREPLMemoryMB is the memory limit of a REPL process or a lean run,
@@ -195,7 +202,7 @@ func Default() Settings {
 		LLM:       LLM{APIKeyEnv: DefaultAPIKeyEnv, Local: "auto", Grammar: "auto", Retries: -1},
 		Embedding: Embedding{Provider: "auto"},
 		REPL:      REPL{TimeoutSeconds: 60, PoolSize: 1, MemoryMB: DefaultREPLMemoryMB},
-		Pipeline:  Pipeline{SubQueries: "top1", K: DefaultK, M: DefaultM, Samples: DefaultSamples, RepairBudget: 4, Concurrency: 1},
+		Pipeline:  Pipeline{SubQueries: "top1", K: DefaultK, M: DefaultM, Samples: DefaultSamples, RepairBudget: 4, TimeBudgetSeconds: DefaultTimeBudgetSeconds, Concurrency: 1},
 		MaxJobs:   2,
 		Log:       Log{Level: "info"},
 		Comments:  Comments{Enable: true},
@@ -287,6 +294,7 @@ var intRules = []intRule{
 	{"pipeline.m", func(s *Settings) *int { return &s.Pipeline.M }, 0, 20},
 	{"pipeline.samples", func(s *Settings) *int { return &s.Pipeline.Samples }, 1, 16},
 	{"pipeline.repairBudget", func(s *Settings) *int { return &s.Pipeline.RepairBudget }, 0, 16},
+	{"pipeline.timeBudgetSeconds", func(s *Settings) *int { return &s.Pipeline.TimeBudgetSeconds }, 0, 3600},
 	{"pipeline.concurrency", func(s *Settings) *int { return &s.Pipeline.Concurrency }, 1, 64},
 	{"repl.timeoutSeconds", func(s *Settings) *int { return &s.REPL.TimeoutSeconds }, 1, 3600},
 	{"repl.poolSize", func(s *Settings) *int { return &s.REPL.PoolSize }, 1, 16},

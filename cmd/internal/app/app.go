@@ -190,7 +190,8 @@ func LeanEnv(p settings.Paths) leanrepl.Env {
 // set that serve, mcp, `formalize` and `bench formalize` start from (a
 // command's flags, a benchmark configuration's subject, override them).
 func PipelineParams(s settings.Settings) drift.Params {
-	p := drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples, RepairBudget: s.Pipeline.RepairBudget}
+	p := drift.Params{K: s.Pipeline.K, M: s.Pipeline.M, Samples: s.Pipeline.Samples, RepairBudget: s.Pipeline.RepairBudget,
+		TimeBudget: time.Duration(s.Pipeline.TimeBudgetSeconds) * time.Second}
 	if s.Pipeline.SubQueries == "topk" {
 		p.PerSubQuery = s.Pipeline.K
 	}

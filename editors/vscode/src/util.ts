@@ -38,6 +38,7 @@ export const SERVER_SETTINGS = [
   'pipeline.m',
   'pipeline.samples',
   'pipeline.repairBudget',
+  'pipeline.timeBudgetSeconds',
   'pipeline.concurrency',
   'maxJobs',
   'log.level',
