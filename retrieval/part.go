@@ -192,17 +192,52 @@ func collOf(d *library.Decl) uint8 {
 	return collOther
 }
 
+// fieldAnalyzer analyzes the fields of declarations for one goroutine: the
+// analyzer's cache and a scratch buffer, so that each field is allocated
+// once at its size.
+type fieldAnalyzer struct {
+	a   *lexical.Analyzer
+	buf []string
+}
+
+func newFieldAnalyzer() *fieldAnalyzer { return &fieldAnalyzer{a: lexical.NewAnalyzer()} }
+
+// done returns the terms in the scratch buffer as a field's own slice (nil
+// when empty); sorted, they are ready for buildPostings (a field is a bag
+// of terms; only the name field keeps its order, which the name terms of a
+// slot follow).
+func (fa *fieldAnalyzer) done(sorted bool) []string {
+	if len(fa.buf) == 0 {
+		return nil
+	}
+	if sorted {
+		slices.Sort(fa.buf)
+	}
+	return slices.Clone(fa.buf)
+}
+
+// terms analyzes text into a field's terms.
+func (fa *fieldAnalyzer) terms(text string, sorted bool) []string {
+	fa.buf = fa.a.AppendTerms(fa.buf[:0], text)
+	return fa.done(sorted)
+}
+
 // fieldTerms analyzes the lexical fields of a declaration; fields are the
-// names of its fields and constructors (fieldsByParent).
-func fieldTerms(d *library.Decl, fields []string) [nFields][]string {
+// names of its fields and constructors (fieldsByParent). fa, when not
+// nil, is the calling goroutine's analyzer.
+func fieldTerms(fa *fieldAnalyzer, d *library.Decl, fields []string) [nFields][]string {
+	if fa == nil {
+		fa = newFieldAnalyzer()
+	}
 	var out [nFields][]string
 	last := names.Last(d.Name)
 	ns := ""
 	if len(last) < len(d.Name) {
 		ns = d.Name[:len(d.Name)-len(last)-1]
 	}
-	out[fName] = lexical.Terms(last)
-	out[fNS] = lexical.Terms(ns)
+	fa.buf = lexical.AppendTerms(fa.buf[:0], last) // unique: not worth a's cache
+	out[fName] = fa.done(false)
+	out[fNS] = fa.terms(ns, true)
 	doc := d.Doc
 	if d.Informal != "" {
 		doc += "\n" + d.Informal
@@ -213,11 +248,12 @@ func fieldTerms(d *library.Decl, fields []string) [nFields][]string {
 	if d.Symbol != "" {
 		doc += " " + d.Symbol
 	}
-	out[fDoc] = lexical.Terms(doc)
-	out[fLead] = lexical.Terms(leansrc.FirstSentence(d.Doc))
-	out[fBold] = lexical.Terms(strings.Join(append(leansrc.BoldTerms(d.Doc), leansrc.AlsoKnownAs(d.Doc)...), "\n"))
-	out[fMain] = lexical.Terms(d.MainDoc)
-	out[fStmt] = statementTerms(d, fields)
+	out[fDoc] = fa.terms(doc, true)
+	out[fLead] = fa.terms(leansrc.FirstSentence(d.Doc), true)
+	out[fBold] = fa.terms(strings.Join(append(leansrc.BoldTerms(d.Doc), leansrc.AlsoKnownAs(d.Doc)...), "\n"), true)
+	out[fMain] = fa.terms(d.MainDoc, true)
+	fa.buf = appendStatementTerms(fa.buf[:0], fa.a, d, fields)
+	out[fStmt] = fa.done(true)
 	return out
 }
 
@@ -244,11 +280,12 @@ func analyzeAll(ctx context.Context, decls []*library.Decl, progress func(done i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			fa := newFieldAnalyzer()
 			for i := w; i < len(decls); i += workers {
 				if i%1024 < workers && ctx.Err() != nil {
 					return // cancelled: the caller drops the result
 				}
-				out[i] = fieldTerms(decls[i], children[decls[i].Name])
+				out[i] = fieldTerms(fa, decls[i], children[decls[i].Name])
 				if n := done.Add(1); progress != nil && n%4096 == 0 {
 					progress(int(n))
 				}
@@ -308,8 +345,11 @@ func buildAnalyzed(decls []*library.Decl, analyzed [][nFields][]string, off int3
 func buildPostings(analyzed [][nFields][]string, f field, coll []uint8, off int32) postings {
 	lists := map[string][]posting{}
 	for i := range analyzed {
-		ts := slices.Clone(analyzed[i][f])
-		sort.Strings(ts)
+		ts := analyzed[i][f]
+		if !slices.IsSorted(ts) { // fieldTerms sorts every field but the name
+			ts = slices.Clone(ts)
+			slices.Sort(ts)
+		}
 		for j := 0; j < len(ts); {
 			k := j
 			for k < len(ts) && ts[k] == ts[j] {

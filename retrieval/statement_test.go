@@ -39,7 +39,7 @@ func TestStatementRenderer(t *testing.T) {
 	var b strings.Builder
 	for _, d := range decls {
 		h, c := statementParts(d.Signature)
-		fmt.Fprintf(&b, "%s\n  hypotheses: %s\n  conclusion: %s\n  terms: %q\n\n", d.Name, strings.TrimSpace(h), strings.TrimSpace(c), statementTerms(d, children[d.Name]))
+		fmt.Fprintf(&b, "%s\n  hypotheses: %s\n  conclusion: %s\n  terms: %q\n\n", d.Name, strings.TrimSpace(h), strings.TrimSpace(c), statementTerms(nil, d, children[d.Name]))
 	}
 	checkGolden(t, "testdata/statement.golden", b.String(), "statement renderings")
 }

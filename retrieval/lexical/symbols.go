@@ -17,6 +17,11 @@ func Symbols(text string) []string {
 	return appendSymbols(nil, text, true)
 }
 
+// AppendSymbols appends Symbols(text) to dst.
+func AppendSymbols(dst []string, text string) []string {
+	return appendSymbols(dst, text, true)
+}
+
 // appendSymbols appends the symbols of text to out; with ascii false, runs
 // made only of the ASCII characters that join words in prose (- / & ~ ! %
 // # @ \) are skipped.
