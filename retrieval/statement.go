@@ -109,7 +109,7 @@ func appendStatementTerms(dst []string, a *lexical.Analyzer, d *library.Decl, fi
 		sig = strings.ToValidUTF8(sig[:1500], "")
 	}
 	// The star of Type* and Sort* is no product.
-	if strings.Contains(sig, "e*") {
+	if strings.Contains(sig, "*") {
 		sig = strings.ReplaceAll(strings.ReplaceAll(sig, "Type*", "Type"), "Sort*", "Sort")
 	}
 	hyps, concl := statementParts(sig)
