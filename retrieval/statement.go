@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -85,15 +86,55 @@ func statementParts(sig string) (hyps, concl string) {
 	return rest[:arrow], rest[arrow+len("→"):]
 }
 
+// binderGroups yields the pieces of a signature's hypotheses cut at the
+// spaces outside brackets: binder groups (`{α : Type u}`, `[Lattice α]`)
+// and the words and symbols between them. A space ends every word and
+// symbol of the analyzer, so the pieces' terms are the whole text's; text
+// with a backslash (LaTeX, whose \mathbb reads past a space) is one piece.
+func binderGroups(hyps string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if strings.IndexByte(hyps, '\\') >= 0 {
+			yield(hyps)
+			return
+		}
+		depth, start := 0, 0
+		for i := 0; i < len(hyps); i++ {
+			switch c := hyps[i]; c {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			case 0xE2: // ⟨ ⦃ open, ⟩ ⦄ close
+				switch {
+				case strings.HasPrefix(hyps[i:], "⟨"), strings.HasPrefix(hyps[i:], "⦃"):
+					depth++
+				case strings.HasPrefix(hyps[i:], "⟩"), strings.HasPrefix(hyps[i:], "⦄"):
+					depth--
+				}
+			case ' ':
+				if depth <= 0 {
+					if i > start && !yield(hyps[start:i]) {
+						return
+					}
+					start = i + 1
+				}
+			}
+		}
+		if start < len(hyps) {
+			yield(hyps[start:])
+		}
+	}
+}
+
 // statementTerms renders d's statement into the terms of the statement
 // field; fields are the names of its fields when d is a structure or
 // class. a analyzes the text (nil: a fresh one).
-func statementTerms(a *lexical.Analyzer, d *library.Decl, fields []string) []string {
-	return appendStatementTerms(nil, a, d, fields)
+func statementTerms(fa *fieldAnalyzer, d *library.Decl, fields []string) []string {
+	return appendStatementTerms(nil, fa, d, fields)
 }
 
-// appendStatementTerms appends statementTerms(a, d, fields) to dst.
-func appendStatementTerms(dst []string, a *lexical.Analyzer, d *library.Decl, fields []string) []string {
+// appendStatementTerms appends statementTerms(fa, d, fields) to dst.
+func appendStatementTerms(dst []string, fa *fieldAnalyzer, d *library.Decl, fields []string) []string {
 	switch d.Kind {
 	case library.KindNotation, library.KindField, library.KindConstructor, library.KindAlias:
 		return dst // a field's name is in its parent's statement
@@ -101,9 +142,10 @@ func appendStatementTerms(dst []string, a *lexical.Analyzer, d *library.Decl, fi
 	if d.Signature == "" {
 		return dst
 	}
-	if a == nil {
-		a = lexical.NewAnalyzer()
+	if fa == nil {
+		fa = newFieldAnalyzer()
 	}
+	a := fa.a
 	sig := d.Signature
 	if len(sig) > 1500 {
 		sig = strings.ToValidUTF8(sig[:1500], "")
@@ -113,8 +155,13 @@ func appendStatementTerms(dst []string, a *lexical.Analyzer, d *library.Decl, fi
 		sig = strings.ReplaceAll(strings.ReplaceAll(sig, "Type*", "Type"), "Sort*", "Sort")
 	}
 	hyps, concl := statementParts(sig)
-	out := a.AppendTerms(dst, hyps)
-	out = lexical.AppendSymbols(out, hyps)
+	// The hypotheses binder group by binder group, through a's cache.
+	out, syms := dst, fa.syms[:0]
+	for g := range binderGroups(hyps) {
+		out, syms = a.AppendChunk(out, syms, g)
+	}
+	out = append(out, syms...)
+	fa.syms = syms
 	c := len(out)
 	out = a.AppendTerms(out, concl)
 	out = lexical.AppendSymbols(out, concl)
@@ -237,7 +284,7 @@ func mineSymbols(decls []*library.Decl, analyzed [][nFields][]string) []lexPair 
 	pair := map[uint64]int32{}
 	n := 0
 	var syms, words []int32
-	var an *lexical.Analyzer
+	var fa *fieldAnalyzer
 	for i, d := range decls {
 		if d.Kind != library.KindTheorem && d.Kind != library.KindDef && d.Kind != library.KindAbbrev {
 			continue
@@ -246,11 +293,11 @@ func mineSymbols(decls []*library.Decl, analyzed [][nFields][]string) []lexPair 
 		if analyzed != nil {
 			a = analyzed[i]
 		} else {
-			if an == nil {
-				an = lexical.NewAnalyzer()
+			if fa == nil {
+				fa = newFieldAnalyzer()
 			}
-			a[fName] = an.Terms(names.Last(d.Name))
-			a[fStmt] = statementTerms(an, d, nil)
+			a[fName] = lexical.Terms(names.Last(d.Name))
+			a[fStmt] = statementTerms(fa, d, nil)
 		}
 		syms = syms[:0]
 		for _, t := range a[fStmt] {

@@ -185,7 +185,36 @@ func appendWord(out []string, word string) []string {
 // fraction of the shared caches' (sync.Map) and takes no lock. Not for
 // concurrent use.
 type Analyzer struct {
-	words map[string][]string
+	words  map[string][]string
+	chunks map[string]chunkTerms
+}
+
+// chunkTerms are the terms and symbols of a chunk of text (AppendChunk).
+type chunkTerms struct{ terms, symbols []string }
+
+// maxAnalyzerChunks bounds an Analyzer's cache of chunks.
+const maxAnalyzerChunks = 1 << 16
+
+// AppendChunk appends Terms(chunk) to terms and Symbols(chunk) to symbols,
+// from a's cache of chunks when it has read chunk before. A chunk is a
+// piece of a longer text cut at spaces (a binder group of a signature:
+// `[Lattice α]`, `{x : ℝ}`), whose words and symbols are those it adds
+// to the whole text's; signatures repeat the same binder groups throughout
+// a library, where a lookup replaces reading each word.
+func (a *Analyzer) AppendChunk(terms, symbols []string, chunk string) ([]string, []string) {
+	if c, ok := a.chunks[chunk]; ok {
+		return append(terms, c.terms...), append(symbols, c.symbols...)
+	}
+	nt, ns := len(terms), len(symbols)
+	terms = a.AppendTerms(terms, chunk)
+	symbols = appendSymbols(symbols, chunk, true)
+	if a.chunks == nil {
+		a.chunks = map[string]chunkTerms{}
+	}
+	if len(a.chunks) < maxAnalyzerChunks {
+		a.chunks[strings.Clone(chunk)] = chunkTerms{slices.Clip(slices.Clone(terms[nt:])), slices.Clip(slices.Clone(symbols[ns:]))}
+	}
+	return terms, symbols
 }
 
 // maxAnalyzerWords bounds an Analyzer's cache.
@@ -206,7 +235,7 @@ func (a *Analyzer) AppendTerms(dst []string, text string) []string {
 			return
 		}
 		n := len(dst)
-		dst = appendWord(dst, word)
+		dst = a.appendPieces(dst, word)
 		if len(a.words) < maxAnalyzerWords {
 			a.words[strings.Clone(word)] = slices.Clip(slices.Clone(dst[n:]))
 		}
@@ -214,16 +243,42 @@ func (a *Analyzer) AppendTerms(dst []string, text string) []string {
 	return dst
 }
 
-// AppendTerms appends Terms(text) to dst, through the shared caches only:
-// for text whose words seldom recur, such as the last components of
-// declaration names, which an Analyzer's cache would only fill.
-func AppendTerms(dst []string, text string) []string {
-	eachWord(text, true, func(word string, cmd bool) {
+// appendPieces is appendWord through a's cache of pieces, leaving the
+// shared caches alone: the pieces of identifiers recur (Prime, two, le)
+// where the identifiers themselves, such as names' last components, do
+// not.
+func (a *Analyzer) appendPieces(dst []string, word string) []string {
+	if isLowerASCII(word) {
+		return appendTerm(dst, word)
+	}
+	for _, p := range SplitIdent(word) {
+		if ts, ok := a.words[p]; ok {
+			dst = append(dst, ts...)
+			continue
+		}
+		n := len(dst)
+		dst = appendTerm(dst, p)
+		if len(a.words) < maxAnalyzerWords {
+			a.words[strings.Clone(p)] = slices.Clip(slices.Clone(dst[n:]))
+		}
+	}
+	return dst
+}
+
+// AppendName appends Terms(name) to dst for a declaration's name (or its
+// last component), which is read once: its pieces go through a's cache,
+// the name itself is not kept.
+func (a *Analyzer) AppendName(dst []string, name string) []string {
+	eachWord(name, true, func(word string, cmd bool) {
 		if cmd {
 			dst = appendCommand(dst, word, true)
 			return
 		}
-		dst = appendWord(dst, word)
+		if ts, ok := a.words[word]; ok {
+			dst = append(dst, ts...)
+			return
+		}
+		dst = a.appendPieces(dst, word)
 	})
 	return dst
 }

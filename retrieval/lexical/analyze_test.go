@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -153,6 +154,8 @@ func TestAnalyzerIsTerms(t *testing.T) {
 		"the of and",
 		"Cauchy–Schwarz ‖x‖ ⁻¹ ⊔ ∣",
 		"\xff\xfe broken UTF-8 Nat.succ",
+		"two_le Prime le two Nat.Prime.two_le L2 L2Space Space HasFDerivAt FDeriv fderiv_add IsOpen.inter",
+		"Prime.two_le prime_two", "exists_prime_and_dvd' h₁ x₀ hx' CauSeq.IsComplete α_1",
 	} {
 		want := Terms(text)
 		for round := range 3 {
@@ -166,6 +169,12 @@ func TestAnalyzerIsTerms(t *testing.T) {
 		}
 		if got := a.AppendTerms([]string{"pre"}, text); !reflect.DeepEqual(got, append([]string{"pre"}, want...)) {
 			t.Errorf("AppendTerms(%q) = %q", text, got)
+		}
+		if got := NewAnalyzer().AppendName(nil, text); !slices.Equal(got, want) {
+			t.Errorf("fresh AppendName(%q) = %q, want %q", text, got, want)
+		}
+		if got := a.AppendName(nil, text); !slices.Equal(got, want) {
+			t.Errorf("AppendName(%q) = %q, want %q", text, got, want)
 		}
 	}
 }
