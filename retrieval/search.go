@@ -349,11 +349,40 @@ func stmtQuery(text, formal string) bool {
 	n := len(strings.Fields(text))
 	switch DetectIntent(text) {
 	case IntentTheorem:
-		return n > 2 // "Cantor's theorem" is a name, not a statement
+		// "Cantor's theorem" is a name, not a statement; "The collection of
+		// declared rule sets" is a noun phrase whose cue word only modifies.
+		return n > 2 && asksForResult(text)
 	case IntentDefinition, IntentName:
 		return false
 	}
 	return n >= stmtMinWords
+}
+
+// asksForResult reports whether a query with the theorem intent asks for a
+// result: a statement cue after its first word ("every group is …"), or a
+// theorem cue that heads its phrase — the last word, or followed by a
+// preposition or "that" ("the rule of three", "a lemma stating that") —
+// rather than modifying a noun ("rule sets", "test functions").
+func asksForResult(query string) bool {
+	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '\''
+	})
+	for i, w := range words {
+		if i > 0 && statementCues[w] {
+			return true
+		}
+		if theoremCues[strings.TrimSuffix(w, "'s")] && (i == len(words)-1 || cueHeads[words[i+1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// cueHeads are the words after which a theorem cue heads its phrase.
+var cueHeads = map[string]bool{
+	"of": true, "for": true, "on": true, "in": true, "about": true, "that": true, "stating": true,
+	"saying": true, "showing": true, "which": true, "with": true, "to": true, "from": true, "by": true,
+	"under": true, "between": true, "over": true, "at": true, "and": true, "or": true,
 }
 
 // maxFormHits bounds the declarations one name form adds as candidates;

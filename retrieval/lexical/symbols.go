@@ -55,6 +55,18 @@ func appendSymbols(out []string, text string, ascii bool) []string {
 	return out
 }
 
+// quotesOnly reports whether run is made of quotation marks (’ “ ” « ‹ and
+// the like: Unicode's initial and final quote punctuation), which prose
+// writes around and inside words ("Cantor’s theorem") and no notation is.
+func quotesOnly(run string) bool {
+	for _, r := range run {
+		if !unicode.In(r, unicode.Pi, unicode.Pf) && r != '\'' {
+			return false
+		}
+	}
+	return true
+}
+
 // syntaxSymbols are runs that are Lean syntax or too common to tell
 // statements apart.
 var syntaxSymbols = map[string]bool{
@@ -214,7 +226,7 @@ func QuerySymbols(text string) []string {
 	seen := map[string]bool{}
 	add := func(syms []string) {
 		for _, s := range syms {
-			if !seen[s] {
+			if !seen[s] && !quotesOnly(s) {
 				seen[s] = true
 				out = append(out, s)
 			}
