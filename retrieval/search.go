@@ -347,6 +347,9 @@ func stmtQuery(text, formal string) bool {
 		return true
 	}
 	n := len(strings.Fields(text))
+	if len(uniq(lexical.Terms(text))) < 2 {
+		return false // one word left ("Or there is exactly one tree"): every statement using it matches
+	}
 	switch DetectIntent(text) {
 	case IntentTheorem:
 		// "Cantor's theorem" is a name, not a statement; "The collection of

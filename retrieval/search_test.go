@@ -291,6 +291,8 @@ func TestStmtQuery(t *testing.T) {
 		{"a poset with binary $\\sqcup$ and $\\sqcap$", true},
 		{"a ⊔ b = b ⊔ a", true},
 		{"continuous image of a compact set in a metric space is compact", true},
+		{"Or there is exactly one tree", false}, // stop words leave one term
+		{"`x`", true},
 	} {
 		if got := stmtQuery(c.query, ""); got != c.want {
 			t.Errorf("stmtQuery(%q) = %v, want %v", c.query, got, c.want)
