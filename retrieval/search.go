@@ -207,6 +207,12 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	exps := syn.expand(qs)
 	if sr.Statement {
 		sr.Statement = stmtQuery(text, q.Formal)
+		if sr.Statement && writesNotation(text, q.Formal) && w.StmtNotation != 1 {
+			// A query in notation is asked against statements above all.
+			wc := *w
+			wc.Stmt *= wc.StmtNotation
+			w = &wc
+		}
 	}
 	if sr.Statement {
 		// The query's notation: LaTeX read as the symbols it typesets,
@@ -334,6 +340,12 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 // theorem cue is read against statements too.
 const stmtMinWords = 7
 
+// writesNotation reports whether a query writes notation: LaTeX, Lean in
+// backticks or a formal guess, or Unicode symbols.
+func writesNotation(text, formal string) bool {
+	return strings.TrimSpace(formal) != "" || strings.ContainsAny(text, "$`\\") || len(lexical.QuerySymbols(text)) > 0
+}
+
 // stmtQuery reports whether a query is matched against what declarations
 // state: it writes notation (LaTeX, Unicode symbols, Lean in backticks),
 // asks for a result in more than two words (IntentTheorem) or describes one
@@ -343,7 +355,7 @@ const stmtMinWords = 7
 // the concept or the name (measured on topics-dev and Aesop's lead-dev:
 // "Cantor's theorem", "The collection of declared rule sets").
 func stmtQuery(text, formal string) bool {
-	if strings.TrimSpace(formal) != "" || strings.ContainsAny(text, "$`\\") || len(lexical.QuerySymbols(text)) > 0 {
+	if writesNotation(text, formal) {
 		return true
 	}
 	n := len(strings.Fields(text))
