@@ -192,17 +192,48 @@ func collOf(d *library.Decl) uint8 {
 	return collOther
 }
 
+// fieldAnalyzer analyzes the fields of declarations for one goroutine: the
+// analyzer's cache and a scratch buffer, so that each field is allocated
+// once at its size.
+type fieldAnalyzer struct {
+	a    *lexical.Analyzer
+	buf  []string
+	syms []string // the statement's symbols (appendStatementTerms)
+}
+
+func newFieldAnalyzer() *fieldAnalyzer { return &fieldAnalyzer{a: lexical.NewAnalyzer()} }
+
+// done returns the terms in the scratch buffer as a field's own slice, nil
+// when empty.
+func (fa *fieldAnalyzer) done() []string {
+	if len(fa.buf) == 0 {
+		return nil
+	}
+	return slices.Clone(fa.buf)
+}
+
+// terms analyzes text into a field's terms.
+func (fa *fieldAnalyzer) terms(text string) []string {
+	fa.buf = fa.a.AppendTerms(fa.buf[:0], text)
+	return fa.done()
+}
+
 // fieldTerms analyzes the lexical fields of a declaration; fields are the
-// names of its fields and constructors (fieldsByParent).
-func fieldTerms(d *library.Decl, fields []string) [nFields][]string {
+// names of its fields and constructors (fieldsByParent). fa, when not
+// nil, is the calling goroutine's analyzer.
+func fieldTerms(fa *fieldAnalyzer, d *library.Decl, fields []string) [nFields][]string {
+	if fa == nil {
+		fa = newFieldAnalyzer()
+	}
 	var out [nFields][]string
 	last := names.Last(d.Name)
 	ns := ""
 	if len(last) < len(d.Name) {
 		ns = d.Name[:len(d.Name)-len(last)-1]
 	}
-	out[fName] = lexical.Terms(last)
-	out[fNS] = lexical.Terms(ns)
+	fa.buf = fa.a.AppendName(fa.buf[:0], last)
+	out[fName] = fa.done()
+	out[fNS] = fa.terms(ns)
 	doc := d.Doc
 	if d.Informal != "" {
 		doc += "\n" + d.Informal
@@ -213,11 +244,12 @@ func fieldTerms(d *library.Decl, fields []string) [nFields][]string {
 	if d.Symbol != "" {
 		doc += " " + d.Symbol
 	}
-	out[fDoc] = lexical.Terms(doc)
-	out[fLead] = lexical.Terms(leansrc.FirstSentence(d.Doc))
-	out[fBold] = lexical.Terms(strings.Join(append(leansrc.BoldTerms(d.Doc), leansrc.AlsoKnownAs(d.Doc)...), "\n"))
-	out[fMain] = lexical.Terms(d.MainDoc)
-	out[fStmt] = statementTerms(d, fields)
+	out[fDoc] = fa.terms(doc)
+	out[fLead] = fa.terms(leansrc.FirstSentence(d.Doc))
+	out[fBold] = fa.terms(strings.Join(append(leansrc.BoldTerms(d.Doc), leansrc.AlsoKnownAs(d.Doc)...), "\n"))
+	out[fMain] = fa.terms(d.MainDoc)
+	fa.buf = appendStatementTerms(fa.buf[:0], fa, d, fields)
+	out[fStmt] = fa.done()
 	return out
 }
 
@@ -244,11 +276,12 @@ func analyzeAll(ctx context.Context, decls []*library.Decl, progress func(done i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			fa := newFieldAnalyzer()
 			for i := w; i < len(decls); i += workers {
 				if i%1024 < workers && ctx.Err() != nil {
 					return // cancelled: the caller drops the result
 				}
-				out[i] = fieldTerms(decls[i], children[decls[i].Name])
+				out[i] = fieldTerms(fa, decls[i], children[decls[i].Name])
 				if n := done.Add(1); progress != nil && n%4096 == 0 {
 					progress(int(n))
 				}
@@ -304,39 +337,52 @@ func buildAnalyzed(decls []*library.Decl, analyzed [][nFields][]string, off int3
 	return p
 }
 
-// buildPostings inverts one field of the analyzed declarations.
+// buildPostings inverts one field of the analyzed declarations: one map
+// lookup per term occurrence (a declaration's terms arrive in any order;
+// its postings are appended slot by slot, so a term seen again in the same
+// slot only counts), then the distinct terms sorted once.
 func buildPostings(analyzed [][nFields][]string, f field, coll []uint8, off int32) postings {
-	lists := map[string][]posting{}
+	idx := map[string]int32{}
+	var terms []string
+	var lists [][]posting
+	n := 0
 	for i := range analyzed {
-		ts := slices.Clone(analyzed[i][f])
-		sort.Strings(ts)
-		for j := 0; j < len(ts); {
-			k := j
-			for k < len(ts) && ts[k] == ts[j] {
-				k++
+		slot := off + int32(i)
+		for _, t := range analyzed[i][f] {
+			k, ok := idx[t]
+			if !ok {
+				k = int32(len(terms))
+				idx[t] = k
+				terms = append(terms, t)
+				lists = append(lists, nil)
 			}
-			lists[ts[j]] = append(lists[ts[j]], posting{slot: off + int32(i), tf: uint16(min(k-j, math.MaxUint16))})
-			j = k
+			l := lists[k]
+			if m := len(l); m > 0 && l[m-1].slot == slot {
+				if l[m-1].tf < math.MaxUint16 {
+					l[m-1].tf++
+				}
+				continue
+			}
+			lists[k] = append(l, posting{slot: slot, tf: 1})
+			n++
 		}
 	}
+	order := make([]int32, len(terms))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(terms[a], terms[b]) })
 	var p postings
-	p.terms = make([]string, 0, len(lists))
-	for t := range lists {
-		p.terms = append(p.terms, t)
-	}
-	sort.Strings(p.terms)
-	p.start = make([]uint32, len(p.terms)+1)
-	p.df = make([]int32, nColl*len(p.terms))
-	n := 0
-	for _, l := range lists {
-		n += len(l)
-	}
+	p.terms = make([]string, len(terms))
+	p.start = make([]uint32, len(terms)+1)
+	p.df = make([]int32, nColl*len(terms))
 	p.post = make([]posting, 0, n)
-	for i, t := range p.terms {
-		for _, x := range lists[t] {
+	for i, k := range order {
+		p.terms[i] = terms[k]
+		for _, x := range lists[k] {
 			p.df[nColl*i+int(coll[x.slot-off])]++
 		}
-		p.post = append(p.post, lists[t]...)
+		p.post = append(p.post, lists[k]...)
 		p.start[i+1] = uint32(len(p.post))
 	}
 	return p

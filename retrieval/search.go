@@ -207,6 +207,12 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	exps := syn.expand(qs)
 	if sr.Statement {
 		sr.Statement = stmtQuery(text, q.Formal)
+		if sr.Statement && writesNotation(text, q.Formal) && w.StmtNotation != 1 {
+			// A query in notation is asked against statements above all.
+			wc := *w
+			wc.Stmt *= wc.StmtNotation
+			w = &wc
+		}
 	}
 	if sr.Statement {
 		// The query's notation: LaTeX read as the symbols it typesets,
@@ -334,6 +340,12 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 // theorem cue is read against statements too.
 const stmtMinWords = 7
 
+// writesNotation reports whether a query writes notation: LaTeX, Lean in
+// backticks or a formal guess, or Unicode symbols.
+func writesNotation(text, formal string) bool {
+	return strings.TrimSpace(formal) != "" || strings.ContainsAny(text, "$`\\") || len(lexical.QuerySymbols(text)) > 0
+}
+
 // stmtQuery reports whether a query is matched against what declarations
 // state: it writes notation (LaTeX, Unicode symbols, Lean in backticks),
 // asks for a result in more than two words (IntentTheorem) or describes one
@@ -343,17 +355,49 @@ const stmtMinWords = 7
 // the concept or the name (measured on topics-dev and Aesop's lead-dev:
 // "Cantor's theorem", "The collection of declared rule sets").
 func stmtQuery(text, formal string) bool {
-	if strings.TrimSpace(formal) != "" || strings.ContainsAny(text, "$`\\") || len(lexical.QuerySymbols(text)) > 0 {
+	if writesNotation(text, formal) {
 		return true
 	}
 	n := len(strings.Fields(text))
+	if len(uniq(lexical.Terms(text))) < 2 {
+		return false // one word left ("Or there is exactly one tree"): every statement using it matches
+	}
 	switch DetectIntent(text) {
 	case IntentTheorem:
-		return n > 2 // "Cantor's theorem" is a name, not a statement
+		// "Cantor's theorem" is a name, not a statement; "The collection of
+		// declared rule sets" is a noun phrase whose cue word only modifies.
+		return n > 2 && asksForResult(text)
 	case IntentDefinition, IntentName:
 		return false
 	}
 	return n >= stmtMinWords
+}
+
+// asksForResult reports whether a query with the theorem intent asks for a
+// result: a statement cue after its first word ("every group is …"), or a
+// theorem cue that heads its phrase — the last word, or followed by a
+// preposition or "that" ("the rule of three", "a lemma stating that") —
+// rather than modifying a noun ("rule sets", "test functions").
+func asksForResult(query string) bool {
+	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '\''
+	})
+	for i, w := range words {
+		if i > 0 && statementCues[w] {
+			return true
+		}
+		if theoremCues[strings.TrimSuffix(w, "'s")] && (i == len(words)-1 || cueHeads[words[i+1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// cueHeads are the words after which a theorem cue heads its phrase.
+var cueHeads = map[string]bool{
+	"of": true, "for": true, "on": true, "in": true, "about": true, "that": true, "stating": true,
+	"saying": true, "showing": true, "which": true, "with": true, "to": true, "from": true, "by": true,
+	"under": true, "between": true, "over": true, "at": true, "and": true, "or": true,
 }
 
 // maxFormHits bounds the declarations one name form adds as candidates;

@@ -271,3 +271,31 @@ func TestLexiconMined(t *testing.T) {
 		t.Errorf("expand(minimal polynomials) = %q, want minpoly among them", got)
 	}
 }
+
+// TestStmtQuery is the table of the queries read against statements.
+func TestStmtQuery(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  bool
+	}{
+		{"Cantor's theorem", false},
+		{"Cantor’s Theorem", false}, // the curly apostrophe is no notation
+		{"Hall's marriage theorem", true},
+		{"Euler’s Generalization of Fermat’s Little Theorem", true},
+		{"The collection of declared rule sets", false}, // "rule" modifies "sets"
+		{"the rule of three for proportions", true},
+		{"a lemma stating that the sum of two odd numbers is even", true},
+		{"every bounded monotone sequence converges", true},
+		{"compact spaces", false},
+		{"the Euler totient function of a natural number", false},
+		{"a poset with binary $\\sqcup$ and $\\sqcap$", true},
+		{"a ⊔ b = b ⊔ a", true},
+		{"continuous image of a compact set in a metric space is compact", true},
+		{"Or there is exactly one tree", false}, // stop words leave one term
+		{"`x`", true},
+	} {
+		if got := stmtQuery(c.query, ""); got != c.want {
+			t.Errorf("stmtQuery(%q) = %v, want %v", c.query, got, c.want)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package retrieval
 
 import (
+	"iter"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,41 +86,95 @@ func statementParts(sig string) (hyps, concl string) {
 	return rest[:arrow], rest[arrow+len("→"):]
 }
 
-// universeStars drops the star of Type* and Sort*, which is no product.
-var universeStars = strings.NewReplacer("Type*", "Type", "Sort*", "Sort")
+// binderGroups yields the pieces of a signature's hypotheses cut at the
+// spaces outside brackets: binder groups (`{α : Type u}`, `[Lattice α]`)
+// and the words and symbols between them. A space ends every word and
+// symbol of the analyzer, so the pieces' terms are the whole text's; text
+// with a backslash (LaTeX, whose \mathbb reads past a space) is one piece.
+func binderGroups(hyps string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if strings.IndexByte(hyps, '\\') >= 0 {
+			yield(hyps)
+			return
+		}
+		depth, start := 0, 0
+		for i := 0; i < len(hyps); i++ {
+			switch c := hyps[i]; c {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			case 0xE2: // ⟨ ⦃ open, ⟩ ⦄ close
+				switch {
+				case strings.HasPrefix(hyps[i:], "⟨"), strings.HasPrefix(hyps[i:], "⦃"):
+					depth++
+				case strings.HasPrefix(hyps[i:], "⟩"), strings.HasPrefix(hyps[i:], "⦄"):
+					depth--
+				}
+			case ' ':
+				if depth <= 0 {
+					if i > start && !yield(hyps[start:i]) {
+						return
+					}
+					start = i + 1
+				}
+			}
+		}
+		if start < len(hyps) {
+			yield(hyps[start:])
+		}
+	}
+}
 
 // statementTerms renders d's statement into the terms of the statement
 // field; fields are the names of its fields when d is a structure or
-// class.
-func statementTerms(d *library.Decl, fields []string) []string {
+// class. a analyzes the text (nil: a fresh one).
+func statementTerms(fa *fieldAnalyzer, d *library.Decl, fields []string) []string {
+	return appendStatementTerms(nil, fa, d, fields)
+}
+
+// appendStatementTerms appends statementTerms(fa, d, fields) to dst.
+func appendStatementTerms(dst []string, fa *fieldAnalyzer, d *library.Decl, fields []string) []string {
 	switch d.Kind {
 	case library.KindNotation, library.KindField, library.KindConstructor, library.KindAlias:
-		return nil // a field's name is in its parent's statement
+		return dst // a field's name is in its parent's statement
 	}
 	if d.Signature == "" {
-		return nil
+		return dst
 	}
+	if fa == nil {
+		fa = newFieldAnalyzer()
+	}
+	a := fa.a
 	sig := d.Signature
 	if len(sig) > 1500 {
 		sig = strings.ToValidUTF8(sig[:1500], "")
 	}
+	// The star of Type* and Sort* is no product.
 	if strings.Contains(sig, "*") {
-		sig = universeStars.Replace(sig)
+		sig = strings.ReplaceAll(strings.ReplaceAll(sig, "Type*", "Type"), "Sort*", "Sort")
 	}
 	hyps, concl := statementParts(sig)
-	out := lexical.Terms(hyps)
-	out = append(out, lexical.Symbols(hyps)...)
-	c := append(lexical.Terms(concl), lexical.Symbols(concl)...)
-	out = append(append(out, c...), c...)
+	// The hypotheses binder group by binder group, through a's cache.
+	out, syms := dst, fa.syms[:0]
+	for g := range binderGroups(hyps) {
+		out, syms = a.AppendChunk(out, syms, g)
+	}
+	out = append(out, syms...)
+	fa.syms = syms
+	c := len(out)
+	out = a.AppendTerms(out, concl)
+	out = lexical.AppendSymbols(out, concl)
+	out = append(out, out[c:]...) // the conclusion counts twice
 	// The constants an operator unfolds to, which the text does not name.
 	for _, dep := range d.StatementDeps {
 		last := names.Last(dep)
 		if dep != d.Name && !strings.Contains(sig, last) {
-			out = append(out, lexical.Terms(last)...)
+			out = a.AppendTerms(out, last)
 		}
 	}
 	for _, f := range fields {
-		out = append(out, lexical.Terms(names.Last(f))...)
+		out = a.AppendTerms(out, names.Last(f))
 	}
 	return out
 }
@@ -210,12 +266,25 @@ func mineSymbols(decls []*library.Decl, analyzed [][nFields][]string) []lexPair 
 	for k, c := range noteWords {
 		note(k.sym, k.word, float64(c)/float64(notes[k.sym]))
 	}
-	// Statements against names.
-	symCount := map[string]int{}
-	wordCount := map[string]int{}
-	pair := map[[2]string]int{}
+	// Statements against names. Symbols and words are numbered, so that a
+	// pair is one integer key.
+	symID, wordID := map[string]int32{}, map[string]int32{}
+	var symName, wordName []string
+	var symCount, wordCount []int32
+	id := func(ids map[string]int32, names *[]string, counts *[]int32, t string) int32 {
+		k, ok := ids[t]
+		if !ok {
+			k = int32(len(*names))
+			ids[t] = k
+			*names = append(*names, t)
+			*counts = append(*counts, 0)
+		}
+		return k
+	}
+	pair := map[uint64]int32{}
 	n := 0
-	var syms []string
+	var syms, words []int32
+	var fa *fieldAnalyzer
 	for i, d := range decls {
 		if d.Kind != library.KindTheorem && d.Kind != library.KindDef && d.Kind != library.KindAbbrev {
 			continue
@@ -224,17 +293,26 @@ func mineSymbols(decls []*library.Decl, analyzed [][nFields][]string) []lexPair 
 		if analyzed != nil {
 			a = analyzed[i]
 		} else {
+			if fa == nil {
+				fa = newFieldAnalyzer()
+			}
 			a[fName] = lexical.Terms(names.Last(d.Name))
-			a[fStmt] = statementTerms(d, nil)
+			a[fStmt] = statementTerms(fa, d, nil)
 		}
 		syms = syms[:0]
 		for _, t := range a[fStmt] {
 			if isSymbolTerm(t) {
-				syms = append(syms, t)
+				syms = append(syms, id(symID, &symName, &symCount, t))
 			}
 		}
-		syms = uniq(syms)
-		words := uniq(a[fName])
+		slices.Sort(syms)
+		syms = slices.Compact(syms)
+		words = words[:0]
+		for _, t := range a[fName] {
+			if w := id(wordID, &wordName, &wordCount, t); !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
 		n++
 		for _, w := range words {
 			wordCount[w]++
@@ -242,19 +320,20 @@ func mineSymbols(decls []*library.Decl, analyzed [][nFields][]string) []lexPair 
 		for _, s := range syms {
 			symCount[s]++
 			for _, w := range words {
-				pair[[2]string{s, w}]++
+				pair[uint64(s)<<32|uint64(w)]++
 			}
 		}
 	}
 	for k, c := range pair {
-		cs := symCount[k[0]]
+		s, w := int32(k>>32), int32(k&math.MaxUint32)
+		cs := symCount[s]
 		if cs < minSymbolStatements || c < 2 {
 			continue
 		}
 		conf := float64(c) / float64(cs)
-		lift := conf * float64(n) / float64(wordCount[k[1]])
+		lift := conf * float64(n) / float64(wordCount[w])
 		if conf >= minSymbolConf && lift >= minSymbolLift {
-			note(k[0], k[1], math.Min(1, 2*conf))
+			note(symName[s], wordName[w], math.Min(1, 2*conf))
 		}
 	}
 	bySym := map[string][]symTerm{}

@@ -2,10 +2,12 @@ package retrieval
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 )
 
 // TestStatementRenderer is the golden table of the statement field: each
@@ -39,7 +41,7 @@ func TestStatementRenderer(t *testing.T) {
 	var b strings.Builder
 	for _, d := range decls {
 		h, c := statementParts(d.Signature)
-		fmt.Fprintf(&b, "%s\n  hypotheses: %s\n  conclusion: %s\n  terms: %q\n\n", d.Name, strings.TrimSpace(h), strings.TrimSpace(c), statementTerms(d, children[d.Name]))
+		fmt.Fprintf(&b, "%s\n  hypotheses: %s\n  conclusion: %s\n  terms: %q\n\n", d.Name, strings.TrimSpace(h), strings.TrimSpace(c), statementTerms(nil, d, children[d.Name]))
 	}
 	checkGolden(t, "testdata/statement.golden", b.String(), "statement renderings")
 }
@@ -79,5 +81,36 @@ func TestMineSymbols(t *testing.T) {
 	}
 	if s := strings.Join(terms, " "); !strings.Contains(s, "sup") || !strings.Contains(s, "∣") {
 		t.Errorf("expansions of [⊔ dvd] = %q, want sup and ∣ among them", s)
+	}
+}
+
+// TestBinderGroupsKeepTerms checks that the hypotheses read binder group by
+// binder group, through the analyzer's cache and twice over, give the
+// terms and symbols of the text read whole (the statement field must not
+// depend on the cache).
+func TestBinderGroupsKeepTerms(t *testing.T) {
+	fa := newFieldAnalyzer()
+	for _, hyps := range []string{
+		"{α : Type u} {ι ι' : Sort u} [CompleteLattice α] (f : ι → ι' → α)",
+		"{X Y : Type u} [TopologicalSpace X] {f : X → Y} (hf : Continuous f) (hs : IsClosed s) → IsClosed (f ⁻¹' s)",
+		"{p : ℕ} (hp : p.Prime) (h₁ : 2 ≤ p) ⦃x : α⦄ ⟨a, b⟩",
+		"  leading  and   double  spaces  ",
+		"(h : a ∣ b) → b ∣ c →",
+		"unbalanced ) ] } (h : x ≤ y",
+		"(x : \\mathbb R) (n : \\mathbb N)", // a backslash: read whole
+		"[Fintype ι] (s : Finset ι) (w : ι → ℝ) (hw : ∀ i ∈ s, 0 ≤ w i) (h₀ : ∑ i ∈ s, w i = 1)",
+		"",
+	} {
+		want := append(lexical.Terms(hyps), lexical.Symbols(hyps)...)
+		for round := range 2 {
+			var got, syms []string
+			for g := range binderGroups(hyps) {
+				got, syms = fa.a.AppendChunk(got, syms, g)
+			}
+			got = append(got, syms...)
+			if !slices.Equal(got, want) {
+				t.Errorf("round %d, %q:\n got %q\nwant %q", round, hyps, got, want)
+			}
+		}
 	}
 }

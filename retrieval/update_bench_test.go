@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drift-lsp/drift-lsp/internal/proc"
 )
 
 // probeFile is a 2,000-line Lean file of 500 documented definitions.
@@ -202,4 +204,38 @@ func rss() string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// BenchmarkBuildBaseMathlib measures the cold build of the base index over
+// Mathlib (DRIFT_MATHLIB; the library itself loaded once, from the parse
+// cache DRIFT_BENCH_CACHE when set): analysis of every declaration's
+// fields, postings, graph, name index, lexicon and symbol mining — what a
+// start without a stored base index does after loading the library. It
+// reports the process CPU seconds per build beside the wall time.
+func BenchmarkBuildBaseMathlib(b *testing.B) {
+	root := os.Getenv("DRIFT_MATHLIB")
+	if root == "" {
+		b.Skip("set DRIFT_MATHLIB")
+	}
+	cache := os.Getenv("DRIFT_BENCH_CACHE")
+	if cache == "" {
+		cache = b.TempDir()
+	}
+	_, decls, err := loadSource(context.Background(), Config{Roots: []string{root}, CacheDir: cache}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	kept := dedup(decls)
+	runtime.GC()
+	cpu0 := proc.CPUTime().Seconds()
+	b.ResetTimer()
+	for range b.N {
+		p, nm := buildBase(context.Background(), kept, nil)
+		if p.n() == 0 || nm == nil {
+			b.Fatal("empty base")
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric((proc.CPUTime().Seconds()-cpu0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric(procStatusMB("VmHWM"), "peak-rss-MB")
 }

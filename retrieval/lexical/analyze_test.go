@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -134,6 +135,46 @@ func TestTermsFastPaths(t *testing.T) {
 			if got := Terms(w); !reflect.DeepEqual(got, want) {
 				t.Errorf("Terms(%q) = %q, want %q", w, got, want)
 			}
+		}
+	}
+}
+
+// TestAnalyzerIsTerms checks that an Analyzer's cached reading equals
+// Terms, the first time and from its cache, and that what a caller does to
+// the returned slice does not reach the cache.
+func TestAnalyzerIsTerms(t *testing.T) {
+	a := NewAnalyzer()
+	for _, text := range []string{
+		"theorem Nat.Prime.two_le {p : ℕ} (hp : p.Prime) : 2 ≤ p",
+		"∑ i ∈ Finset.range n, f i = n * (n + 1) / 2",
+		"$\\sum_{i=1}^n i$ and \\mathbb{R} and \\sqcup",
+		"IsPrimitiveRoot ZMod exists_prime_and_dvd L2Space Bézout normalisation matrices",
+		"",
+		"x y z",
+		"the of and",
+		"Cauchy–Schwarz ‖x‖ ⁻¹ ⊔ ∣",
+		"\xff\xfe broken UTF-8 Nat.succ",
+		"two_le Prime le two Nat.Prime.two_le L2 L2Space Space HasFDerivAt FDeriv fderiv_add IsOpen.inter",
+		"Prime.two_le prime_two", "exists_prime_and_dvd' h₁ x₀ hx' CauSeq.IsComplete α_1",
+	} {
+		want := Terms(text)
+		for round := range 3 {
+			got := a.Terms(text)
+			if len(got) != len(want) || len(got) > 0 && !reflect.DeepEqual(got, want) {
+				t.Errorf("round %d: Analyzer.Terms(%q) = %q, want %q", round, text, got, want)
+			}
+			for i := range got {
+				got[i] = "clobbered"
+			}
+		}
+		if got := a.AppendTerms([]string{"pre"}, text); !reflect.DeepEqual(got, append([]string{"pre"}, want...)) {
+			t.Errorf("AppendTerms(%q) = %q", text, got)
+		}
+		if got := NewAnalyzer().AppendName(nil, text); !slices.Equal(got, want) {
+			t.Errorf("fresh AppendName(%q) = %q, want %q", text, got, want)
+		}
+		if got := a.AppendName(nil, text); !slices.Equal(got, want) {
+			t.Errorf("AppendName(%q) = %q, want %q", text, got, want)
 		}
 	}
 }

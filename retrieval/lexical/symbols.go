@@ -17,6 +17,11 @@ func Symbols(text string) []string {
 	return appendSymbols(nil, text, true)
 }
 
+// AppendSymbols appends Symbols(text) to dst.
+func AppendSymbols(dst []string, text string) []string {
+	return appendSymbols(dst, text, true)
+}
+
 // appendSymbols appends the symbols of text to out; with ascii false, runs
 // made only of the ASCII characters that join words in prose (- / & ~ ! %
 // # @ \) are skipped.
@@ -48,6 +53,18 @@ func appendSymbols(out []string, text string, ascii bool) []string {
 		out = append(out, run)
 	}
 	return out
+}
+
+// quotesOnly reports whether run is made of quotation marks (’ “ ” « ‹ and
+// the like: Unicode's initial and final quote punctuation), which prose
+// writes around and inside words ("Cantor’s theorem") and no notation is.
+func quotesOnly(run string) bool {
+	for _, r := range run {
+		if !unicode.In(r, unicode.Pi, unicode.Pf) && r != '\'' {
+			return false
+		}
+	}
+	return true
 }
 
 // syntaxSymbols are runs that are Lean syntax or too common to tell
@@ -209,7 +226,7 @@ func QuerySymbols(text string) []string {
 	seen := map[string]bool{}
 	add := func(syms []string) {
 		for _, s := range syms {
-			if !seen[s] {
+			if !seen[s] && !quotesOnly(s) {
 				seen[s] = true
 				out = append(out, s)
 			}

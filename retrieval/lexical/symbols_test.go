@@ -74,3 +74,23 @@ func TestSymbols(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotesAreNoSymbols checks that the quotation marks of prose are no
+// query symbols, while notation next to them still is.
+func TestQuotesAreNoSymbols(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{"Cantor’s Theorem", nil},
+		{"Euler’s Generalization of Fermat’s Little Theorem", nil},
+		{"“open” sets and ‘closed’ ones, «quoted»", nil},
+		{"Cantor's theorem", nil},
+		{"a ⊔ b for Cantor’s lattice", []string{"⊔"}},
+		{"$f’ \\le g$", []string{"≤"}},
+	} {
+		if got := QuerySymbols(c.query); strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("QuerySymbols(%q) = %q, want %q", c.query, got, c.want)
+		}
+	}
+}
