@@ -596,6 +596,37 @@ const unreadableGroup = "\x00"
 // rebinds in { }, ⦃ ⦄ or [ ] groups (an instance's name included).
 func nonExplicitGroups(cmd []byte) []string {
 	var out []string
+	if !eachGroup(cmd, func(closing rune, inner string) {
+		names, _, colon := strings.Cut(inner, ":")
+		if closing != ')' && (colon || closing != ']') {
+			// [Monoid A] binds no name; [inst : Monoid A] and {A} do
+			out = append(out, strings.Fields(names)...)
+		}
+	}) {
+		out = append(out, unreadableGroup) // no name after it is certain
+	}
+	return out
+}
+
+// variableGroups returns the names a `variable` command binds or makes
+// explicit: those of its ( ) groups, up to a group it cannot read.
+func variableGroups(cmd []byte) []string {
+	var explicit []string
+	eachGroup(cmd, func(closing rune, inner string) {
+		if closing == ')' {
+			// (x y : T) or (x): not the ( ) inside {C : Set (Set α)}
+			names, _, _ := strings.Cut(inner, ":")
+			explicit = append(explicit, strings.Fields(names)...)
+		}
+	})
+	return explicit
+}
+
+// eachGroup calls f with each top-level binder group of a `variable`
+// command, its closing bracket and what it encloses; it returns false at a
+// group whose bracket is not closed by its own kind (no group after it is
+// read).
+func eachGroup(cmd []byte, f func(closing rune, inner string)) bool {
 	rs := []rune(string(cmd))
 	for i := 0; i < len(rs); i++ {
 		closing := closers[rs[i]]
@@ -604,16 +635,12 @@ func nonExplicitGroups(cmd []byte) []string {
 		}
 		j := groupEnd(rs, i)
 		if j >= len(rs) || rs[j] != closing {
-			return append(out, unreadableGroup) // no name after it is certain
+			return false
 		}
-		names, _, colon := strings.Cut(string(rs[i+1:j]), ":")
-		if closing != ')' && (colon || closing != ']') {
-			// [Monoid A] binds no name; [inst : Monoid A] and {A} do
-			out = append(out, strings.Fields(names)...)
-		}
+		f(closing, string(rs[i+1:j]))
 		i = j
 	}
-	return out
+	return true
 }
 
 // closers maps a binder group's opening bracket to its closing one.
@@ -635,28 +662,4 @@ func groupEnd(rs []rune, i int) int {
 		}
 	}
 	return j
-}
-
-// variableGroups returns the names a `variable` command binds or makes
-// explicit: those of its ( ) groups.
-func variableGroups(cmd []byte) []string {
-	var explicit []string
-	rs := []rune(string(cmd))
-	for i := 0; i < len(rs); i++ {
-		closing := closers[rs[i]]
-		if closing == 0 {
-			continue
-		}
-		j := groupEnd(rs, i)
-		if j >= len(rs) || rs[j] != closing {
-			return explicit
-		}
-		if closing == ')' {
-			// (x y : T) or (x): not the ( ) inside {C : Set (Set α)}
-			names, _, _ := strings.Cut(string(rs[i+1:j]), ":")
-			explicit = append(explicit, strings.Fields(names)...)
-		}
-		i = j
-	}
-	return explicit
 }

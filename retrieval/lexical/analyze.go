@@ -230,16 +230,22 @@ func (a *Analyzer) AppendTerms(dst []string, text string) []string {
 			dst = appendCommand(dst, word, true)
 			return
 		}
-		if ts, ok := a.words[word]; ok {
-			dst = append(dst, ts...)
-			return
-		}
-		n := len(dst)
-		dst = a.appendPieces(dst, word)
-		if len(a.words) < maxAnalyzerWords {
-			a.words[strings.Clone(word)] = slices.Clip(slices.Clone(dst[n:]))
-		}
+		dst = a.cached(dst, word, a.appendPieces)
 	})
+	return dst
+}
+
+// cached appends word's terms from a's cache, or those add appends,
+// keeping them while the cache has room.
+func (a *Analyzer) cached(dst []string, word string, add func([]string, string) []string) []string {
+	if ts, ok := a.words[word]; ok {
+		return append(dst, ts...)
+	}
+	n := len(dst)
+	dst = add(dst, word)
+	if len(a.words) < maxAnalyzerWords {
+		a.words[strings.Clone(word)] = slices.Clip(slices.Clone(dst[n:]))
+	}
 	return dst
 }
 
@@ -252,15 +258,7 @@ func (a *Analyzer) appendPieces(dst []string, word string) []string {
 		return appendTerm(dst, word)
 	}
 	for _, p := range SplitIdent(word) {
-		if ts, ok := a.words[p]; ok {
-			dst = append(dst, ts...)
-			continue
-		}
-		n := len(dst)
-		dst = appendTerm(dst, p)
-		if len(a.words) < maxAnalyzerWords {
-			a.words[strings.Clone(p)] = slices.Clip(slices.Clone(dst[n:]))
-		}
+		dst = a.cached(dst, p, appendTerm)
 	}
 	return dst
 }
