@@ -293,11 +293,13 @@ type Knower interface {
 
 // failHead says why head found nothing for name: "unknown name" only when
 // the library knows no such name; a name it knows (a class, a structure, a
-// definition without a usable body), or one it cannot tell, is "outside the
-// fragment".
+// definition without a usable body), a type of the fragment's own tables
+// (core's ℕ … ℝ, which no library declares), or one it cannot tell, is
+// "outside the fragment".
 func (c *compiler) failHead(name string) {
 	lib := c.cur.lib
-	if lib == nil {
+	if lib == nil || typeNames[name] != kNone || typeConstructors[name] {
+		// no library, or a type the fragment names (ℝ of `ℝ≥0` read as ℝ ≥ 0)
 		c.failf("outside the fragment: %s", name)
 		return
 	}

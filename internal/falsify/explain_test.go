@@ -51,6 +51,8 @@ func TestUndecidedKnownName(t *testing.T) {
 	for _, c := range []struct{ header, reason string }{
 		{"(G : Type) [Group G] (n : ℕ) : n = n", "outside the fragment: Group"},
 		{"(n : ℕ) (h : Frob n) : n = n", "unknown name Frob"},
+		// Mathlib's ℝ≥0 written without its notation is read as ℝ ≥ 0: ℝ is no unknown name
+		{"(a b : ℝ≥0) : a * b ≤ (a + b) / 2", "outside the fragment: ℝ"},
 	} {
 		r := Falsify(context.Background(), stmt(t, c.header, lib), lib, Options{})
 		if r.Verdict != Unknown || r.Reason != c.reason {
