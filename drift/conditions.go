@@ -33,7 +33,7 @@ func conditionHints(statement string, concepts []coverage.Concept) []string {
 		case c.Kind == coverage.KindConcept && c.Of != "":
 			pred := ""
 			for _, n := range c.Names {
-				if strings.EqualFold(n[strings.LastIndexByte(n, '.')+1:], strings.TrimSuffix(strings.ToLower(c.Phrase), "s")) {
+				if namesConcept(n, c) {
 					pred = n
 					break
 				}

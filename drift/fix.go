@@ -167,11 +167,7 @@ const maxPredicates = 3
 // variable's field, n.Prime) whose last component is the concept's word
 // (any case, singular), then c's premises so named.
 func predicates(parsed *leansrc.Stub, c coverage.Condition) []string {
-	word := strings.ToLower(c.Phrase)
-	if len(word) > 3 && strings.HasSuffix(word, "s") {
-		word = word[:len(word)-1]
-	}
-	named := func(n string) bool { return strings.ToLower(n[strings.LastIndexByte(n, '.')+1:]) == word }
+	named := func(n string) bool { return namesConcept(n, c) }
 	bound := map[string]bool{}
 	for _, b := range parsed.Binders {
 		for _, n := range b.Names {
@@ -191,6 +187,16 @@ func predicates(parsed *leansrc.Stub, c coverage.Condition) []string {
 		}
 	}
 	return out
+}
+
+// namesConcept reports whether name's last component is concept c's word
+// (any case, a plural's s dropped): Odd for "odd", Nat.Prime for "primes".
+func namesConcept(name string, c coverage.Condition) bool {
+	word := strings.ToLower(c.Phrase)
+	if len(word) > 3 && strings.HasSuffix(word, "s") {
+		word = word[:len(word)-1]
+	}
+	return strings.ToLower(name[strings.LastIndexByte(name, '.')+1:]) == word
 }
 
 // subjectVars returns the stub's variables a condition said of s binds:
