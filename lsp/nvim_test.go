@@ -2,13 +2,17 @@ package lsp
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/proctest"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
 )
 
@@ -141,20 +145,72 @@ func runNeovim(t *testing.T, dir, script string, env ...string) []byte {
 	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	pre, pids := filepath.Join(tmp, "pids.lua"), filepath.Join(tmp, "pids")
+	if err := os.WriteFile(pre, []byte(recordServerPids), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-i", "NONE", "-c", "luafile "+file)
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-i", "NONE", "-c", "luafile "+pre, "-c", "luafile "+file)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(),
 		"DRIFT_BIN="+bin, "DRIFT_ROOT="+dir, "DRIFT_CACHE="+filepath.Join(tmp, "cache"),
 		"HOME="+tmp, "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"), "XDG_DATA_HOME="+filepath.Join(tmp, "data"),
 		"XDG_STATE_HOME="+filepath.Join(tmp, "state"), "XDG_CACHE_HOME="+filepath.Join(tmp, "xcache"),
-		"XDG_RUNTIME_DIR="+filepath.Join(tmp, "run")), env...)
+		"XDG_RUNTIME_DIR="+filepath.Join(tmp, "run"), "DRIFT_PIDS="+pids), env...)
 	out, err := cmd.CombinedOutput()
+	waitServers(t, pids)
 	if err != nil {
 		t.Fatalf("nvim: %v\n%s", err, out)
 	}
 	return out
+}
+
+// recordServerPids wraps Neovim's ways of starting a language server so
+// that each started server's pid is appended to the file DRIFT_PIDS.
+const recordServerPids = `
+local function record(id)
+  local c = id and vim.lsp.get_client_by_id(id)
+  if c and c.rpc and c.rpc.pid then
+    local f = io.open(os.getenv('DRIFT_PIDS'), 'a')
+    f:write(c.rpc.pid .. '\n')
+    f:close()
+  end
+  return id
+end
+local start_client = vim.lsp.start_client
+vim.lsp.start_client = function(...) return record(start_client(...)) end
+if vim.lsp.start then
+  local start = vim.lsp.start
+  vim.lsp.start = function(...) return record(start(...)) end
+end
+`
+
+// waitServers waits for every language server Neovim started (the pids in
+// file) to end: a server that outlives its editor would still write to the
+// test's directories, and it must not outlive it anyway.
+func waitServers(t *testing.T, file string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Fields(string(data)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("pid file %s: %v", file, err)
+		}
+		ended, err := proctest.WaitExit(pid, 30*time.Second)
+		if err != nil {
+			t.Fatalf("waiting for drift-lsp (pid %d): %v", pid, err)
+		}
+		if !ended {
+			t.Errorf("drift-lsp (pid %d) still runs 30 s after Neovim ended", pid)
+		}
+	}
 }
 
 // TestNeovim runs the formalize action in a real editor: headless Neovim.
