@@ -25,6 +25,7 @@ Rules:
 - Write only the statement, no proof: end it with ":= by sorry".
 - Use exactly the theorem name given below.
 - Be faithful: the same quantifiers, hypotheses and conclusion as the informal statement; explicit binders with types; the right coercions (for example (n : ℝ)) and type-class assumptions ([Group G], [TopologicalSpace X]).
+- A question ("Find …", "What is …") is stated with its answer: the quantity it asks for equals the answer (x ^ 2 + y ^ 2 = 146), never a bare number.
 - When premises and illustrative theorems are listed, prefer the premises and follow the style of the theorems.
 - Do not add imports, options, commands, definitions or helper lemmas.
 Answer with a single ` + "```lean" + ` code block containing the theorem.`

@@ -67,8 +67,15 @@ func (v *Vocabulary) Check(answer string) []string {
 		v.checkTerm(b, add)
 	}
 	v.checkTerm(*a.Conclusion, add)
+	if bareNumber.MatchString(*a.Conclusion) {
+		add("conclusion %q is a number, not a proposition", *a.Conclusion)
+	}
 	return out
 }
+
+// bareNumber matches a conclusion the grammar does not write: a lone
+// numeral, with the prefixes and postfixes it allows.
+var bareNumber = regexp.MustCompile(`^[\s¬↑-]*[0-9]+(\.[0-9]+)?\s*(⁻¹|!|ᶜ)?\s*$`)
 
 // latex reports whether text has LaTeX: a dollar sign, a subscript or
 // superscript group, or a command (a backslash that JSON doubles before a

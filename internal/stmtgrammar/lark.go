@@ -38,14 +38,16 @@ var keywords2 = []string{"at", "by", "do", "if", "in", "fun"}
 // postfixes, |x|, ⌊x⌋, ⟨a, b⟩, set-builder and set literals, lists, and
 // `a ≡ b [MOD n]`. There is no backslash and no dollar sign anywhere, so
 // no LaTeX; an identifier is a vocabulary name, a variable (VAR, HYP), or
-// a variable with a field of the vocabulary (`p.Prime`).
+// a variable with a field of the vocabulary (`p.Prime`). The conclusion is
+// not a lone number (`: 898` is what a small model writes for "Find …",
+// and it is no proposition).
 func (v *Vocabulary) Lark() string {
 	var b strings.Builder
 	b.WriteString(`%llguidance {}
 // A Lean theorem statement as drift's Formalize JSON answer (internal/stmtgrammar).
 // Spaces are explicit (SP), not ignored: two names in a row need one, so
 // that no name outside the vocabulary is spelled as several short ones.
-start: "{" SP? "\"name\"" SP? ":" SP? "\"" THEOREM_NAME "\"" SP? "," SP? "\"binders\"" SP? ":" SP? "[" SP? binders "]" SP? "," SP? "\"conclusion\"" SP? ":" SP? "\"" SP? term "\"" SP? "}"
+start: "{" SP? "\"name\"" SP? ":" SP? "\"" THEOREM_NAME "\"" SP? "," SP? "\"binders\"" SP? ":" SP? "[" SP? binders "]" SP? "," SP? "\"conclusion\"" SP? ":" SP? "\"" SP? conclusion "\"" SP? "}"
 binders: (binder ("," SP? binder){0,9})?
 binder: "\"" SP? bracketed SP? "\"" SP?
 bracketed: "(" SP? bnames SP? ":" SP? term ")"
@@ -56,6 +58,7 @@ bracketed: "(" SP? bnames SP? ":" SP? term ")"
 bnames: bname (SP bname)*
 bname: VAR | HYP
 term: (unary SP? INFIX SP?)* (unary SP? | binder_term)
+conclusion: (unary SP? INFIX SP?)+ (unary SP? | binder_term) | binder_term | (PREFIX SP?)* (atom (SP atom)+ | word) (SP? modeq)? SP?
 unary: (PREFIX SP?)* app (SP? modeq)?
 app: atom (SP atom)*
 modeq: MOD SP term "]"
@@ -67,8 +70,8 @@ qbinders: bnames SP? (":" SP? term)?
     | bnames SP "in" SP term
     | group (SP? group)* SP?
 group: "(" SP? bnames SP? ":" SP? term ")" | "{" SP? bnames SP? (":" SP? term)? "}" | "[" SP? term "]"
-atom: NAME (SP? POSTFIX)?
-    | NUM (SP? POSTFIX)?
+atom: NUM (SP? POSTFIX)? | word
+word: NAME (SP? POSTFIX)?
     | "(" SP? term ")" DOTFIELD? (SP? POSTFIX)?
     | "(" SP? term ":" SP? term ")"
     | "(" SP? term "," SP? term ("," SP? term)* ")"
