@@ -149,6 +149,28 @@ func extract(statement string) []cond {
 	return x.out
 }
 
+// root is what a root the statement takes ("the square root of") needs of
+// a stub: its exponent (x ^ (1 / 2)) or a name piece of the function
+// (Real.sqrt, √ x). Only the function applied is one: "a square root of T"
+// and "a cube root of 1" name a property, which a stub states as S ^ 2 = T;
+// and √ in the statement's math is left alone, since it also writes
+// definitions (s₁ = √2) and radicals that a stub states by their powers.
+type root struct {
+	exponent num
+	pieces   []string
+}
+
+// roots are the roots a statement names in words: "square" is no 2 there.
+var roots = map[string]root{
+	"square": {num{s: "0.5"}, []string{"sqrt", "root"}},
+	"cube":   {num{s: "1/3"}, []string{"cbrt", "root"}},
+}
+
+// cond is the condition of a root the statement writes as phrase.
+func (r root) cond(phrase string) cond {
+	return cond{phrase: phrase, kind: KindQuantity, values: []num{r.exponent}, pieces: r.pieces}
+}
+
 // extraction is the state of one extract call.
 type extraction struct {
 	statement string
@@ -242,6 +264,11 @@ func (x *extraction) phrase(i int) int {
 	if v, ok := numberWords[lw[i]]; ok && i > 0 && measures[lw[i-1]] && v != "1" {
 		x.out = append(x.out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
 		return i
+	}
+	if r, ok := roots[lw[i]]; ok && i > 0 && lw[i-1] == "the" && i+2 < len(ws) && lw[i+1] == "root" && lw[i+2] == "of" {
+		x.use(i, i+1)
+		x.out = append(x.out, r.cond(x.text(i, i+1)))
+		return i + 1
 	}
 	if v, ok := multiplierWords[lw[i]]; ok && !(i+1 < len(ws) && (lw[i+1] == "matrix" || lw[i+1] == "matrices" || lw[i+1] == "free" || ws[i+1].text == "-")) {
 		x.out = append(x.out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
