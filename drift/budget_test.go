@@ -74,14 +74,20 @@ func TestTimeBudgetRepairs(t *testing.T) {
 	}
 }
 
-// TestTimeBudgetBackTranslation: when the draws have spent the budget the
-// candidates are not restated (one call fewer) and a warning says so; the
-// stub and its verdict are the checks', as without a budget.
+// TestTimeBudgetBackTranslation: when the draws have spent the budget, or
+// left less of it than the action's quickest call took (each call takes at
+// least 50 ms of real time here), the candidates are not restated (one call
+// fewer) and a warning says so; the stub and its verdict are the checks',
+// as without a budget.
 func TestTimeBudgetBackTranslation(t *testing.T) {
-	for _, budget := range []time.Duration{10 * time.Second, time.Hour} {
+	for _, budget := range []time.Duration{10 * time.Second, 20*time.Second + 10*time.Millisecond, time.Hour} {
 		clk := &fakeClock{t: time.Unix(1e9, 0), step: 20 * time.Second}
 		s := goodScript()
-		srv := llmtest.New(t, func(i int, r llmtest.Request) llmtest.Reply { clk.tick(); return s.respond(i, r) })
+		srv := llmtest.New(t, func(i int, r llmtest.Request) llmtest.Reply {
+			clk.tick()
+			time.Sleep(50 * time.Millisecond) // the call's wall time, which the estimate reads
+			return s.respond(i, r)
+		})
 		pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1, NoDecompose: true, NoPropose: true, TimeBudget: budget}, nil)
 		pl.now = clk.now
 		res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, nil)

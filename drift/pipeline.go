@@ -637,10 +637,13 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, clk cloc
 		}
 	}
 
-	switch {
+	// A restatement is a short prompt and a short answer: it is expected
+	// to take as long as the action's quickest call (Decompose's, in
+	// practice), which measures this machine and server under their load.
+	switch est := quickestCall(act.Usage()); {
 	case pl.p.NoBackTranslate:
-	case !clk.allows(0):
-		warn("time budget of %s spent: the candidates are not restated in words", clk.budget)
+	case !clk.allows(est):
+		warn("time budget of %s spent, or too little of it left for a restatement (about %s): the candidates are not restated in words", clk.budget, est.Round(time.Second))
 	default:
 		report(progress.Event{Stage: StageBackTranslate, Message: "Restating the candidates in words…"})
 		pl.backTranslate(ctx, act, statement, res.Candidates)
