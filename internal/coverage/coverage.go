@@ -223,9 +223,13 @@ func Check(statement, stub string, concepts []Concept) Result {
 	}
 	conds := extract(statement)
 	times := map[string]int{} // how often math writes each counted numeral
+	signs := map[string]bool{} // the sign words read as comparisons
 	for _, c := range conds {
 		if c.counted {
 			times[c.values[0].s]++
+		}
+		if c.sign {
+			signs[strings.ToLower(c.phrase)] = true
 		}
 	}
 	for _, c := range conds {
@@ -242,7 +246,9 @@ func Check(statement, stub string, concepts []Concept) Result {
 	var assumed *stubFacts
 	for _, c := range concepts {
 		phrase := statedConcept(statement, c)
-		if phrase == "" || said[phrase] {
+		if phrase == "" || said[phrase] || signs[strings.ToLower(phrase)] {
+			// a sign word ("negative") is its comparison with 0, which
+			// states it by x < 0 as well as by a name
 			continue
 		}
 		said[phrase] = true

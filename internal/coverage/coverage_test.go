@@ -51,6 +51,12 @@ func TestCheck(t *testing.T) {
 		// binder's type or a premise of →; asserted or predicated, it is not
 		{"subject's adjective dropped", "The product of two odd integers is odd.", "(x y : ℤ) : Odd (x * y)",
 			[]Concept{{Phrase: "odd integer", Names: []string{"Odd"}}}, []string{"omits 'odd' as a hypothesis ('two odd integers')"}},
+		{"subject's sign word as comparisons", "The product of two negative real numbers is positive.", "(x y : ℝ) (hx : x < 0) (hy : y < 0) : 0 < x * y",
+			[]Concept{{Phrase: "negative real number", Names: []string{"Real.neg"}}}, nil},
+		{"subject's sign word dropped", "The product of two negative real numbers is positive.", "(x y : ℝ) (hx : x < 0) : 0 < x * y",
+			[]Concept{{Phrase: "negative real number", Names: []string{"Real.neg"}}}, []string{"omits 'negative'"}},
+		{"two positive, by stronger bounds", "The product of two positive whole numbers is 2005. If neither number is 1, what is their sum? Show that it is 406.",
+			"(m n : ℕ) (h₀ : 1 < m) (h₁ : 1 < n) (h₂ : m * n = 2005) : m + n = 406", nil, nil},
 		{"subject's adjective as binders", "The product of two odd integers is odd.", "(x y : ℤ) (hx : Odd x) (hy : Odd y) : Odd (x * y)",
 			[]Concept{{Phrase: "odd integer", Names: []string{"Odd"}}}, nil},
 		{"subject's adjective as premises", "The product of two odd integers is odd.", "(x y : ℤ) : Odd x ∧ Odd y → Odd (x * y)",

@@ -660,6 +660,10 @@ func signed(ws []word, lw []string, i, b int) int {
 	if n == 0 && i >= 2 && (lw[i-1] == "are" || lw[i-1] == "be") {
 		n = count(i-2, -1, -1)
 	}
+	if n == 0 && i >= 1 {
+		// "two negative real numbers", "both positive"
+		n = subjectDeterminers[lw[i-1]]
+	}
 	return max(n, 1)
 }
 

@@ -416,25 +416,30 @@ func (f *stubFacts) hasEquation(c num, side []string) bool {
 // stronger reports whether the stub states a bound of the same direction
 // that implies b (10 ≤ m implies m > 0), for a sign word.
 func (f *stubFacts) stronger(b bound) bool {
+	for h := range f.assumed {
+		if atLeast(h, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// atLeast reports whether bound h implies bound b on the same side (x > 1
+// implies x > 0 and x ≥ 1).
+func atLeast(h, b bound) bool {
 	want, err := strconv.ParseFloat(b.c.String(), 64)
 	if err != nil {
 		return false
 	}
-	for h := range f.assumed {
-		v, err := strconv.ParseFloat(h.c.String(), 64)
-		if err != nil {
-			continue
-		}
-		switch b.rel {
-		case relLower, relLowerEq:
-			if (h.rel == relLower || h.rel == relLowerEq) && (v > want || v == want && (h.rel == relLower || b.rel == relLowerEq)) {
-				return true
-			}
-		case relUpper, relUpperEq:
-			if (h.rel == relUpper || h.rel == relUpperEq) && (v < want || v == want && (h.rel == relUpper || b.rel == relUpperEq)) {
-				return true
-			}
-		}
+	v, err := strconv.ParseFloat(h.c.String(), 64)
+	if err != nil {
+		return false
+	}
+	switch b.rel {
+	case relLower, relLowerEq:
+		return (h.rel == relLower || h.rel == relLowerEq) && (v > want || v == want && (h.rel == relLower || b.rel == relLowerEq))
+	case relUpper, relUpperEq:
+		return (h.rel == relUpper || h.rel == relUpperEq) && (v < want || v == want && (h.rel == relUpper || b.rel == relUpperEq))
 	}
 	return false
 }
@@ -475,10 +480,13 @@ func (f *stubFacts) covers(c cond) bool {
 			return true
 		}
 		if c.many > 1 {
-			// said of k variables: k hypotheses
+			// said of k variables: k hypotheses (of a sign word, each may
+			// be stronger: 1 < m for a positive m)
 			n := 0
-			for _, b := range c.bounds {
-				n += f.times[b]
+			for h, k := range f.times {
+				if slices.Contains(c.bounds, h) || c.sign && atLeast(h, c.bounds[0]) {
+					n += k
+				}
 			}
 			if n < c.many {
 				return false
