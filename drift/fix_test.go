@@ -40,6 +40,13 @@ func TestAddOmittedConditions(t *testing.T) {
 		{"For positive reals $a$, $b$ and $c$, show that $(a+b)(b+c)(c+a) \\geq 8abc$.",
 			"theorem t (a b c : ℝ) (ha : 0 < a) (hb : b > 0) : (a + b) * (b + c) * (c + a) ≥ 8 * a * b * c := by sorry",
 			"theorem t (a b c : ℝ) (ha : 0 < a) (hb : b > 0) (hc : 0 < c) : (a + b) * (b + c) * (c + a) ≥ 8 * a * b * c := by sorry"},
+		// "two negative": both variables of the noun's type, one stated
+		{"The product of two negative real numbers is positive.",
+			"theorem t (x y : ℝ) (hx : x < 0) : 0 < x * y := by sorry",
+			"theorem t (x y : ℝ) (hx : x < 0) (hy : y < 0) : 0 < x * y := by sorry"},
+		{"The product of two negative real numbers is positive.",
+			"theorem t (x y : ℝ) : 0 < x * y := by sorry",
+			"theorem t (x y : ℝ) (hx : x < 0) (hy : y < 0) : 0 < x * y := by sorry"},
 		// ambiguous: two integers, nothing applied to either
 		{"Every integer greater than 2 is the sum of two integers.",
 			"theorem t (m n : ℤ) : m + n = m + n := by sorry", ""},

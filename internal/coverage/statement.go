@@ -616,8 +616,8 @@ func sign(statement string, ws []word, lw []string, i int) (cond, int, bool) {
 			c.pieces = append(c.pieces[:len(c.pieces):len(c.pieces)], "nat") // divisors in ℕ are positive
 		}
 	}
-	c.many = signed(ws, lw, i, b)
 	c.subject = signSubject(ws, lw, i, b)
+	c.many = max(signed(ws, lw, i, b), c.subject.Count)
 	return c, b, true
 }
 
@@ -659,10 +659,6 @@ func signed(ws []word, lw []string, i, b int) int {
 	n := count(b+1, len(ws), 1)
 	if n == 0 && i >= 2 && (lw[i-1] == "are" || lw[i-1] == "be") {
 		n = count(i-2, -1, -1)
-	}
-	if n == 0 && i >= 1 {
-		// "two negative real numbers", "both positive"
-		n = subjectDeterminers[lw[i-1]]
 	}
 	return max(n, 1)
 }
@@ -734,7 +730,8 @@ func (x *extraction) subjectBefore(i int) Subject {
 // signSubject reads what the sign word ws[i..b] is said of: the variables
 // after it and its kind words ("positive integers $x$ and $y$"), or
 // before "are" ("$x$ and $y$ are positive"), and the kind words as the
-// noun ("integers").
+// noun ("integers"); with no variables, the count a determiner before
+// the sign word gives ("two negative real numbers": 2).
 func signSubject(ws []word, lw []string, i, b int) Subject {
 	var s Subject
 	var noun []string
@@ -780,6 +777,9 @@ func signSubject(ws []word, lw []string, i, b int) Subject {
 				return s
 			}
 		}
+	}
+	if len(s.Vars) == 0 && i >= 1 {
+		s.Count = subjectDeterminers[lw[i-1]] // "two negative real numbers", "both positive"
 	}
 	return s
 }
