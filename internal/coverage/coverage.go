@@ -222,7 +222,7 @@ func Check(statement, stub string, concepts []Concept) Result {
 		res.Conditions = append(res.Conditions, c)
 	}
 	conds := extract(statement)
-	times := map[string]int{} // how often math writes each counted numeral
+	times := map[string]int{}  // how often math writes each counted numeral
 	signs := map[string]bool{} // the sign words read as comparisons
 	for _, c := range conds {
 		if c.counted {
