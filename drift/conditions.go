@@ -7,6 +7,23 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
 )
 
+// statementHints are what the statement's words tell the model with the
+// statement, before any stub exists: the conditions it assumes
+// (conditionHints) and the notation of the relations it names in words
+// ("divides": a ∣ b; coverage.Notations).
+type statementHints struct {
+	conditions, notation []string
+}
+
+// hintsFor reads statementHints from statement and its concepts.
+func hintsFor(statement string, concepts []coverage.Concept) statementHints {
+	h := statementHints{conditions: conditionHints(statement, concepts)}
+	for _, n := range coverage.Notations(statement) {
+		h.notation = append(h.notation, fmt.Sprintf("'%s': %s", n.Word, n.Lean))
+	}
+	return h
+}
+
 // conditionHints are the assumptions the statement's words make, read
 // before any stub exists (coverage.Check of the statement against an empty
 // stub, with the concepts of its sub-queries) and told to the model with

@@ -60,9 +60,10 @@ const (
 // statement, after one worked example. With no premises and no theorems the
 // context sections are left out (the adaptive no-context draw). structured
 // asks for JSON instead of a ```lean block. Premises and theorems past the
-// context budget are left out. conditions (conditionHints) follow the
-// statement, as the worked example shows them.
-func formalizeMessages(statement, name string, conditions []string, premises []*library.Decl, theorems []*library.Decl, structured bool) []llm.Message {
+// context budget are left out. The hints' conditions (conditionHints)
+// follow the statement, as the worked example shows them, then the
+// notation of the relations it names.
+func formalizeMessages(statement, name string, hints statementHints, premises []*library.Decl, theorems []*library.Decl, structured bool) []llm.Message {
 	var prem, thms strings.Builder
 	for _, d := range premises {
 		var e strings.Builder
@@ -90,8 +91,11 @@ func formalizeMessages(statement, name string, conditions []string, premises []*
 		b.WriteString("## Illustrative theorems (how the premises are used)\n\n" + thms.String() + "\n")
 	}
 	fmt.Fprintf(&b, "## Theorem name\n\n%s\n\n## Informal statement\n\n%s\n", name, strings.TrimSpace(statement))
-	if len(conditions) > 0 {
-		b.WriteString("\n" + conditionsHeading + "\n\n- " + strings.Join(conditions, "\n- ") + "\n")
+	if len(hints.conditions) > 0 {
+		b.WriteString("\n" + conditionsHeading + "\n\n- " + strings.Join(hints.conditions, "\n- ") + "\n")
+	}
+	if len(hints.notation) > 0 {
+		b.WriteString("\n## Notation for the relations the statement names\n\n- " + strings.Join(hints.notation, "\n- ") + "\n")
 	}
 	instr, example := formalizeInstruction, formalizeExampleText
 	if structured {

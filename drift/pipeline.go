@@ -536,7 +536,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, clk cloc
 	names := newNamer(req, statement, func(s string) bool { _, ok := pl.r.Lookup(s); return ok })
 	name := names.forced
 	structured := pl.client.Structured()
-	hints := conditionHints(statement, conceptsOf(res))
+	hints := hintsFor(statement, conceptsOf(res))
 	withCtx := formalizeMessages(statement, nameOrAsk(name), hints, decls, ill.Theorems, structured)
 	res.FormalizePrompt = withCtx[len(withCtx)-1].Content
 	hasCtx := len(decls) > 0 || len(ill.Theorems) > 0

@@ -31,7 +31,7 @@ func TestPromptsGolden(t *testing.T) {
 	}
 	premises := []*library.Decl{byName["Mm.Prime"], byName["Mm.Odd"]}
 	theorems := []*library.Decl{byName["DriftExample.Primes.Prime.odd_of_ne_two"]}
-	hints := conditionHints(statement, []coverage.Concept{{Phrase: "prime number", Names: []string{"Mm.Prime"}}, {Phrase: "odd", Names: []string{"Mm.Odd"}}})
+	hints := hintsFor(statement, []coverage.Concept{{Phrase: "prime number", Names: []string{"Mm.Prime"}}, {Phrase: "odd", Names: []string{"Mm.Odd"}}})
 	for name, msgs := range map[string][]llm.Message{
 		"decompose":                 decomposeMessages(statement, false),
 		"decompose-json":            decomposeMessages(statement, true),
@@ -40,6 +40,8 @@ func TestPromptsGolden(t *testing.T) {
 		"formalize-json":            formalizeMessages(statement, "odd_of_prime", hints, premises, theorems, true),
 		"formalize-no-context":      formalizeMessages(statement, nameOrAsk(""), hints, nil, nil, false),
 		"formalize-no-context-json": formalizeMessages(statement, nameOrAsk(""), hints, nil, nil, true),
+		"formalize-notation": formalizeMessages("For natural numbers a, b and c, if a divides b and b divides c, then a divides c.", nameOrAsk(""),
+			hintsFor("For natural numbers a, b and c, if a divides b and b divides c, then a divides c.", nil), nil, nil, true),
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := render(msgs)

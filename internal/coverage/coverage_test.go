@@ -376,3 +376,20 @@ func TestConditionSubject(t *testing.T) {
 		}
 	}
 }
+
+func TestNotations(t *testing.T) {
+	for _, c := range []struct {
+		statement string
+		want      []Notation
+	}{
+		{"If a divides b and b divides c, then a divides c.", []Notation{{"divides", "a ∣ b (the symbol ∣, not |)"}}},
+		{"Every integer greater than 1 has a prime factor.", []Notation{{"factor", "a ∣ b (the symbol ∣, not |)"}}},
+		{"The sum of the divisors of 6 is 12.", []Notation{{"divisors", "a ∣ b (the symbol ∣, not |)"}}},
+		{"Six divided by two is three, and 5! is a factorial.", nil},
+		{"The square of an even integer is even.", nil},
+	} {
+		if got := Notations(c.statement); !slices.Equal(got, c.want) {
+			t.Errorf("Notations(%q) = %q, want %q", c.statement, got, c.want)
+		}
+	}
+}

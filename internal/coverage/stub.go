@@ -168,11 +168,11 @@ func (f *stubFacts) symbol(ws []word, i, colon int) {
 	if w.text == "∃" && i+1 < len(ws) && ws[i+1].text == "!" && ws[i+1].start == w.end {
 		f.pieces["unique"] = true
 	}
-	if w.text == "∣" {
-		// a ∣ b: a divides b, b is divisible by a, a multiple of a, a is
-		// a divisor (a factor) of b
-		for _, p := range []string{"divide", "divisible", "divisor", "multiple", "factor"} {
-			f.says[p] = true
+	for _, n := range wordNotations {
+		if w.text == n.symbol {
+			for _, p := range n.words {
+				f.says[p] = true
+			}
 		}
 	}
 	if w.text == "^" && i+1 < len(ws) && ws[i+1].text == "2" {
