@@ -13,7 +13,7 @@ import (
 // The variable classes of the grammar (varRegex, hypRegex) for whole
 // identifiers.
 var (
-	varRE = regexp.MustCompile(`^[a-zA-Zα-κμ-ω][a-z]?[0-9']*$`)
+	varRE = regexp.MustCompile(`^[a-zA-Zα-κμ-ω][0-9']*$`)
 	hypRE = regexp.MustCompile(`^h[A-Za-z0-9_₀-₉']*$`)
 )
 

@@ -8,19 +8,17 @@ import (
 // The lexemes of variables. A constrained answer may bind any name of the
 // VAR or HYP class and use it later (the grammar does not track scope, so a
 // name in use is one of these classes, or a constant of the vocabulary):
-// VAR is one letter (Latin, or Greek but λ) with at most one more
-// lower-case letter, then digits or primes: x, n, xs, a1, p'. (Not
+// VAR is one letter (Latin, or Greek but λ) then digits or primes: x, n,
+// a1, p'. Not two letters: every two-letter lower-case name the bundled
+// model wrote was a constant it did not know (`pi`, `oo`) or a product
+// (`cb` for c * b), and the references name no variable so. (Not
 // subscripts: LLGuidance's lexer, which looks one byte ahead, then cannot
 // end `x` before `⁻¹`, whose first byte a subscript shares.) HYP names
-// hypotheses: h, hx, h₁, hpos. Lean's keywords of two letters are not
-// variables.
+// hypotheses: h, hx, h₁, hpos.
 const (
-	varRegex = `/[a-zA-Zα-κμ-ω][a-z]?[0-9']*/`
+	varRegex = `/[a-zA-Zα-κμ-ω][0-9']*/`
 	hypRegex = `/h[A-Za-z0-9_₀-₉']*/`
 )
-
-// keywords2 are Lean keywords VAR would otherwise match.
-var keywords2 = []string{"at", "by", "do", "if", "in", "fun"}
 
 // Lark returns the LLGuidance Lark grammar of a Formalize answer over v:
 // the JSON object {"name": …, "binders": […], "conclusion": …} that
@@ -95,7 +93,7 @@ NUM: /[0-9]+(\.[0-9]+)?/
 THEOREM_NAME: /[A-Za-z_][A-Za-z0-9_'.]{0,80}/
 SP: / +/
 `)
-	b.WriteString("VAR: " + varRegex + " & ~(" + literals(keywords2) + ")\n")
+	b.WriteString("VAR: " + varRegex + "\n")
 	b.WriteString("HYP: " + hypRegex + "\n")
 	b.WriteString("NAME: VOCAB | VAR | VAR DOTFIELD\n")
 	b.WriteString("DOTFIELD: \".\" FIELD\n")

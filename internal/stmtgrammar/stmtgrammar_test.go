@@ -70,6 +70,7 @@ func TestCheck(t *testing.T) {
 		`{"name":"s","binders":["{α : Type*}"],"conclusion":"{x : ℕ | x > 2} ⊆ Set.Icc 0 1 ∧ a ≡ b [MOD n] ∧ (Finset.range n).card = n ∧ x⁻¹ ≠ 0 ∧ n ! > 0"}`,
 		`{"name":"s","binders":[],"conclusion":"(fun x => x ^ 2) 3 = 9 ∧ |x| ≤ 1 ∧ ⌊x⌋ = 1 ∧ ⟨a, b⟩ = c"}`,
 		`{"name":"s","binders":["(x : ℝ)"],"conclusion":"x = 898"}`,
+		`{"name":"s","binders":["(x1 x' : ℝ)", "(hx1 : 0 < x1)"],"conclusion":"x1 ≤ x'"}`,
 		`{"name":"s","binders":["(p : ℕ)"],"conclusion":"Nat.Prime 7"}`,
 	}
 	for _, a := range keeps {
@@ -87,6 +88,8 @@ func TestCheck(t *testing.T) {
 		"```json\n{\"name\":\"s\",\"binders\":[],\"conclusion\":\"a = a\"}\n```": "not the grammar's one-line JSON",
 		`{"name":"s","binders":[],"conclusion":"a = a","theorem":"x"}`:           "not the grammar's one-line JSON",
 		`theorem s : a = a := by sorry`:                                          "not the grammar's one-line JSON",
+		`{"name":"s","binders":["(a b c : ℝ)"],"conclusion":"a * cb = 1"}`:       "`cb`, outside the vocabulary",
+		`{"name":"s","binders":["(x : ℝ)"],"conclusion":"x < pi"}`:               "`pi`, outside the vocabulary",
 		`{"name":"s","binders":["(x : ℝ)"],"conclusion":"898"}`:                  "is a number, not a proposition",
 		`{"name":"s","binders":[],"conclusion":" -0.5 "}`:                        "is a number, not a proposition",
 	}
