@@ -17,7 +17,7 @@ type Library interface {
 	Resolve(name string) []string
 	// Definition returns a def/abbrev's parameters and body source (and the scope to resolve the body's names in), ok false when the name has no usable body.
 	Definition(full string) (Definition, bool)
-	// Notation returns the workspace notation a symbol (e.g. "∣ₘ") denotes, ok false when none.
+	// Notation returns the workspace notation a symbol (e.g. "∣ₘ", or "ℝ≥0" of fixity Nullary) denotes, ok false when none.
 	Notation(symbol string) (n Notation, ok bool)
 }
 
