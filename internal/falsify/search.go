@@ -66,6 +66,11 @@ type prepared struct {
 	nslots int
 	nseqs  int
 	nums   []num // the statement's numerals
+	// complete is false when a hypothesis or the conclusion is outside the
+	// fragment: hyps are then the hypotheses compiled, for contradiction
+	// only (no assignment can be a counterexample).
+	complete  bool
+	varBounds []varBound // the hypotheses' bounds on single variables (vacuous.go)
 }
 
 // Falsify searches for a counterexample to st.
@@ -77,10 +82,18 @@ func Falsify(ctx context.Context, st Statement, lib Library, opt Options) Result
 		opt.MaxAssignments = defaultAssignments
 	}
 	p, reason := prepare(st, lib, time.Now().Add(compileBudget))
-	if p == nil {
-		return Result{Verdict: Unknown, Reason: reason}
+	if p == nil || !p.complete {
+		res := Result{Verdict: Unknown, Reason: reason}
+		if p != nil {
+			res.Contradiction = p.contradiction()
+		}
+		return res
 	}
-	return p.search(ctx, opt, time.Now().Add(opt.Budget))
+	res := p.search(ctx, opt, time.Now().Add(opt.Budget))
+	if res.Verdict == Unknown {
+		res.Contradiction = p.contradiction()
+	}
+	return res
 }
 
 // prepare compiles the statement twice: the first pass infers the types of
@@ -96,8 +109,8 @@ func prepare(st Statement, lib Library, deadline time.Time) (*prepared, string) 
 		c.deadline = deadline
 		p = c.compileStatement(st, types, concl)
 	})
-	if p == nil {
-		return nil, c.reason
+	if p == nil || !p.complete {
+		return p, c.reason
 	}
 	return p, ""
 }
@@ -188,7 +201,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		}
 		break
 	}
-	ok := true
+	complete := true
 	defining := c.defineSeqs(hypTerms, opaque)
 	c.defineSets(hypTerms, opaque, defining)
 	for _, h := range hypTerms {
@@ -202,25 +215,24 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		}
 		hp, good := c.prop(h)
 		if !good {
-			ok = false
-			if c.pass == 2 {
-				return nil
-			}
+			complete = false // the others may still contradict each other
 			continue
 		}
 		p.hyps = append(p.hyps, hp)
 		p.hypTerms = append(p.hypTerms, h)
 		p.fixes(c, h)
 		p.equations(c, h)
+		if c.pass == 2 {
+			p.bounds(c, h)
+		}
 	}
-	cp, good := c.prop(concl)
-	if !good || !ok {
-		return nil
-	}
-	p.concl = cp
 	p.conclTerm = concl
+	cp, good := c.prop(concl)
 	p.nslots = c.nslots
 	p.nseqs = c.nseqs
+	if good && complete {
+		p.concl, p.complete = cp, true
+	}
 	return p
 }
 
