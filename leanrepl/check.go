@@ -322,7 +322,7 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 	}
 	rep.Types = c.typeCheck(s, req.Header)
 	rep.Falsifier = c.falsifyStatement(ctx, s, req.Header)
-	rep.Coverage = coverageOf(s, req)
+	rep.Coverage = coverageOf(s, req, rep.Falsifier)
 	if !c.HasLean() {
 		rep.LeanSkipped = c.cfg.NoLean
 		return rep, nil

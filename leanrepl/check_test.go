@@ -251,6 +251,19 @@ func TestCheckMeaning(t *testing.T) {
 			"states nothing: its conclusion is its hypothesis 'x >= 0' · names not checked · Lean not run · not refuted (N assignments)"},
 		{"conclusion True", "theorem t (n : ℕ) (h : Odd n) : True := by sorry", "The square of an odd number is odd.", "", "states nothing: its conclusion is True", false,
 			"states nothing: its conclusion is True · names not checked · Lean not run · not refuted (N assignments)"},
+		// hypotheses that cannot all hold state nothing, with or without a
+		// statement (AIME 1987 problem 8, as the bundled model wrote it)
+		{"hypotheses contradict", "theorem largest_n (n : ℤ) (hn : 0 < n) (hn' : 8/15 < n) (hn_1 : n < 7/13) : n = 112 := by sorry",
+			"What is the largest positive integer $n$ for which there is a unique integer $k$ such that $\\frac{8}{15} < \\frac{n}{n + k} < \\frac{7}{13}$?", "",
+			"states nothing: its hypotheses contradict (0 < n, and n < 7/13, where 7/13 = 0 in ℤ)", false,
+			"states nothing: its hypotheses contradict (0 < n, and n < 7/13, where 7/13 = 0 in ℤ) · names not checked · Lean not run · falsifier undecided (REASON)"},
+		{"hypotheses contradict, no statement", "theorem t (n : ℕ) (h₀ : 0 < n) (h₁ : n < 6) (h₂ : n ^ 2 = 7) : n = 1 := by sorry", "", "",
+			"states nothing: its hypotheses contradict (0 < n, n < 6 leave n in 1 … 5, and none of these values meets every hypothesis)", false,
+			"states nothing: its hypotheses contradict (0 < n, n < 6 leave n in 1 … 5, and none of these values meets every hypothesis) · names not checked · Lean not run · falsifier undecided (REASON)"},
+		{"hypotheses hold", "theorem t (n : ℕ) (h₀ : 0 < n) (h₁ : n < 6) (h₂ : n ^ 2 = 9) : n = 3 := by sorry", "", "", "", true,
+			"names not checked · Lean not run · not refuted (N assignments)"},
+		{"a conclusion False claims the contradiction", "theorem t (n : ℕ) (h₀ : n < 6) (h₂ : n ^ 2 = 7) : False := by sorry", "", "", "", true,
+			"names not checked · Lean not run · falsifier undecided (REASON)"},
 	}
 	c := NewChecker(CheckerConfig{})
 	for _, tc := range tests {

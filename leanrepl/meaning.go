@@ -115,23 +115,28 @@ func (c *Checker) falsifyStatement(ctx context.Context, s *leansrc.Stub, header 
 }
 
 // coverageOf checks that the stub accounts for every condition of the
-// informal statement: the request's, else the stub's own docstring.
-func coverageOf(s *leansrc.Stub, req CheckRequest) *coverage.Result {
+// informal statement: the request's, else the stub's own docstring. Without
+// either it checks only that the stub's hypotheses can hold (nil when they
+// can; a placeholder `: True` is no finding there).
+func coverageOf(s *leansrc.Stub, req CheckRequest, falsified *falsify.Result) *coverage.Result {
 	if strings.TrimSpace(req.Statement) == "" {
 		req.Statement = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s.Doc, "/--"), "-/"))
 	}
-	if req.Statement == "" {
+	res := Coverage(s, req.Statement, req.Concepts, falsified)
+	if req.Statement == "" && len(res.Conditions) == 0 {
 		return nil
 	}
-	res := Coverage(s, req.Statement, req.Concepts)
 	return &res
 }
 
 // Coverage checks that stub s accounts for every condition of statement
 // (coverage.Check on its binders and type) and states its claim: a
 // conclusion that is one of its own hypotheses, or True, states nothing
-// (equivalence.Assumed).
-func Coverage(s *leansrc.Stub, statement string, concepts []coverage.Concept) coverage.Result {
+// (equivalence.Assumed; both only against a statement), and neither do
+// hypotheses that cannot all hold, which falsified (the falsifier's result
+// on s, or nil) proves (falsify.Result.Contradiction; with statement ""
+// that alone is checked).
+func Coverage(s *leansrc.Stub, statement string, concepts []coverage.Concept, falsified *falsify.Result) coverage.Result {
 	var b strings.Builder
 	for _, bd := range s.Binders {
 		b.WriteString(s.Text[bd.Start:bd.End])
@@ -139,9 +144,17 @@ func Coverage(s *leansrc.Stub, statement string, concepts []coverage.Concept) co
 	}
 	b.WriteString(": ")
 	b.WriteString(s.Type)
-	res := coverage.Check(statement, b.String(), concepts)
-	if hyp, ok := equivalence.Assumed(StatementOf(s)); ok {
-		res.ClaimAssumed(hyp)
+	var res coverage.Result
+	assumed := false
+	if statement != "" {
+		res = coverage.Check(statement, b.String(), concepts)
+		var hyp string
+		if hyp, assumed = equivalence.Assumed(StatementOf(s)); assumed {
+			res.ClaimAssumed(hyp)
+		}
+	}
+	if !assumed && falsified != nil && falsified.Contradiction != "" {
+		res.ClaimContradicted(falsified.Contradiction)
 	}
 	return res
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/falsify"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/textcut"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
@@ -35,7 +37,8 @@ func runBenchCoverage(args []string, stdout, stderr io.Writer) int {
 		"rate (the references are correct: a flag is a false alarm), then the fraction of false variants",
 		"made from the references (a numeral hypothesis dropped, a constant changed, a strict bound dropped,",
 		"a strict numeral bound weakened or flipped)",
-		"that are flagged. Every flagged reference is printed with its findings. miniF2F pairs",
+		"that are flagged, and those whose hypotheses the falsifier proves contradictory (a reference whose",
+		"hypotheses contradict is flagged: it states nothing). Every flagged reference is printed with its findings. miniF2F pairs",
 		"INFORMAL_DIR/NAME.json (informal_statement) with LEAN_DIR/NAME.lean.")
 	proofnet := fs.String("proofnet", "", "ProofNet-format JSONL (informal_stmt, formal_stmt)")
 	minif2f := fs.String("minif2f", "", "miniF2F informal and Lean 4 statement directories, comma-separated")
@@ -110,6 +113,7 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 	flagged, skipped, conds, covered := 0, 0, 0, 0
 	byKind := map[coverage.Kind]int{}
 	variants := map[string][2]int{} // kind → flagged, total
+	vacuous := 0                    // false variants whose hypotheses the falsifier proves contradictory
 	for _, p := range problems {
 		parsed, err := leanrepl.Gate(p.Formal)
 		if err != nil {
@@ -124,7 +128,10 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 		if words {
 			concepts = wordConcepts(p.Informal)
 		}
-		res := leanrepl.Coverage(parsed, p.Informal, concepts) // as the checker does
+		// as the checker does; the falsifier without a library takes names
+		// as written
+		falsified := falsify.Falsify(context.Background(), leanrepl.StatementOf(parsed), nil, falsify.Options{})
+		res := leanrepl.Coverage(parsed, p.Informal, concepts, &falsified)
 		conds += len(res.Conditions)
 		covered += res.Covered()
 		if fs := res.Findings(); len(fs) > 0 {
@@ -144,6 +151,11 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 		}
 		for _, v := range falseVariants(stmt) {
 			r := coverage.Check(p.Informal, v.stmt, concepts)
+			if vs, err := leanrepl.Gate("theorem variant " + v.stmt + " := by sorry"); err == nil {
+				if f := falsify.Falsify(context.Background(), leanrepl.StatementOf(vs), nil, falsify.Options{}); f.Contradiction != "" {
+					vacuous++
+				}
+			}
 			c := variants[v.kind]
 			c[1]++
 			if !r.Complete() {
@@ -180,6 +192,7 @@ func benchCoverageSet(w io.Writer, name string, problems []coverageProblem, verb
 		fmt.Fprintf(w, "%s: false variants (%s) flagged: %d/%d (%s)\n", name, k, c[0], c[1], pct(c[0], c[1]))
 	}
 	fmt.Fprintf(w, "%s: false variants (all) flagged: %d/%d (%s), of the references not flagged\n", name, all[0], all[1], pct(all[0], all[1]))
+	fmt.Fprintf(w, "%s: false variants whose hypotheses contradict (states nothing): %d/%d (%s)\n", name, vacuous, all[1], pct(vacuous, all[1]))
 }
 
 func pct(a, b int) string {

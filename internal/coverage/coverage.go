@@ -61,6 +61,9 @@ const (
 	KindConcept    Kind = "concept"    // a sub-query's concept, stated by one of its premises ("prime number")
 	KindQuantifier Kind = "quantifier" // a quantifier word ("every", "there exists", "exactly 2", "unique", "distinct")
 	KindClaim      Kind = "claim"      // the claim itself, not stated when the stub's conclusion is assumed (ClaimAssumed)
+	// KindContradiction is the claim too, not stated when the stub's
+	// hypotheses cannot all hold (ClaimContradicted).
+	KindContradiction Kind = "contradiction"
 )
 
 // Concept is one sub-query of a statement's decomposition with the full
@@ -156,6 +159,8 @@ func (r Result) Findings() []Finding {
 				msg = "states nothing: its conclusion is True"
 			case c.Kind == KindClaim:
 				msg = fmt.Sprintf("states nothing: its conclusion is its hypothesis '%s'", c.Phrase)
+			case c.Kind == KindContradiction:
+				msg = fmt.Sprintf("states nothing: its hypotheses contradict (%s)", c.Phrase)
 			case c.Hypothesis:
 				msg = fmt.Sprintf("omits '%s' as a hypothesis ('%s')", c.Phrase, c.Of)
 			}
@@ -173,6 +178,13 @@ func (r *Result) ClaimAssumed(assumed string) {
 		assumed = "True"
 	}
 	r.Conditions = append(r.Conditions, Condition{Phrase: assumed, Kind: KindClaim})
+}
+
+// ClaimContradicted records that the stub states nothing: its hypotheses
+// cannot all hold, which why says ("0 < n, and n < 7/13, where 7/13 = 0 in
+// ℤ"; the falsifier proves it). The claim becomes an uncovered condition.
+func (r *Result) ClaimContradicted(why string) {
+	r.Conditions = append(r.Conditions, Condition{Phrase: why, Kind: KindContradiction})
 }
 
 // Verdict is the one-line summary of r: "covers 2/3 conditions" (or "no

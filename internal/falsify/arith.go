@@ -63,7 +63,13 @@ func (c *compiler) treeType(t *leansrc.Term, want kind) (kind, bool) {
 			ok = false
 			return
 		}
-		max = maxKind(max, k)
+		m, good := maxKind(max, k)
+		if !good {
+			c.failf("no coercion between %s and %s in %s", max, k, clip(t))
+			ok = false
+			return
+		}
+		max = m
 	}
 	walk(t, true)
 	if !ok {
@@ -170,7 +176,7 @@ func (c *compiler) numAsOf(t *leansrc.Term, k kind) (nexpr, bool) {
 	if !ok {
 		return nexpr{}, false
 	}
-	if e.t > k || (e.t == kBool) != (k == kBool) {
+	if !coerces(e.t, k) {
 		c.failf("%s has type %s, not %s", clip(t), e.t, k)
 		return nexpr{}, false
 	}
@@ -182,7 +188,7 @@ func (c *compiler) numAsOf(t *leansrc.Term, k kind) (nexpr, bool) {
 func (c *compiler) arith(t *leansrc.Term, k kind) (nexpr, bool) {
 	defer c.enter(t)()
 	if t.Kind == leansrc.TermPrefix {
-		if k == kNat || k == kBool {
+		if k.nonneg() || k == kBool {
 			c.failf("negation on %s", k)
 			return nexpr{}, false
 		}
@@ -211,9 +217,9 @@ func (c *compiler) arith(t *leansrc.Term, k kind) (nexpr, bool) {
 		switch {
 		case ex.t == kNat:
 			op = powNum
-		case ex.t == kInt && (k == kRat || k == kReal):
+		case ex.t == kInt && (k == kRat || k == kReal || k == kNNReal):
 			op = zpow
-		case ex.t == kReal && k == kReal:
+		case ex.t == kReal && (k == kReal || k == kNNReal): // NNReal.rpow is Real.rpow on x ≥ 0
 			op = rpowExact
 		default:
 			c.failf("%s ^ %s", k, ex.t)
@@ -229,7 +235,7 @@ func (c *compiler) arith(t *leansrc.Term, k kind) (nexpr, bool) {
 			op = addNum
 		case "-":
 			op = subNum
-			if k == kNat {
+			if k.nonneg() {
 				op = natSub
 			}
 		case "*":
@@ -303,7 +309,7 @@ func (c *compiler) leaf(t *leansrc.Term, want kind) (nexpr, bool) {
 		if k == kNone {
 			k, poly = kNat, true
 		}
-		if k == kBool || k == kProp || (!v.isInt() && k.integral()) || (k == kNat && v.sign() < 0) {
+		if k == kBool || k == kProp || (!v.isInt() && (k.integral() || k == kNNReal)) || (k.nonneg() && v.sign() < 0) {
 			c.failf("numeral %s in %s", t.Text, k)
 			return nexpr{}, false
 		}
@@ -332,7 +338,7 @@ func (c *compiler) leaf(t *leansrc.Term, want kind) (nexpr, bool) {
 				inner.poly = true
 				return inner, true
 			}
-			if inner.t > want {
+			if !coerces(inner.t, want) {
 				c.failf("↑ from %s to %s", inner.t, want)
 				return nexpr{}, false
 			}
@@ -349,7 +355,7 @@ func (c *compiler) leaf(t *leansrc.Term, want kind) (nexpr, bool) {
 		if !ok {
 			return nexpr{}, false
 		}
-		if !e.poly && (e.t > k || (e.t == kBool) != (k == kBool)) {
+		if !e.poly && !coerces(e.t, k) {
 			// (n : ℕ) for an integer n is a type error in Lean, not a
 			// conversion: only upward coercions exist.
 			c.failf("%s has type %s, not %s", clip(t.Args[0]), e.t, k)
@@ -375,7 +381,7 @@ func (c *compiler) leaf(t *leansrc.Term, want kind) (nexpr, bool) {
 				e.poly = true
 				return e, true
 			}
-			if a.poly || (a.t != kRat && a.t != kReal) {
+			if a.poly || (a.t != kRat && a.t != kReal && a.t != kNNReal) {
 				c.failf("⁻¹ on %s", a.t)
 				return nexpr{}, false
 			}
@@ -466,7 +472,7 @@ func (c *compiler) argAs(t *leansrc.Term, k kind) (nexpr, bool) {
 	if !ok {
 		return nexpr{}, false
 	}
-	if e.t > k || (e.t == kBool) != (k == kBool) {
+	if !coerces(e.t, k) {
 		c.failf("%s has type %s, not %s", clip(t), e.t, k)
 		return nexpr{}, false
 	}
@@ -480,7 +486,7 @@ func (c *compiler) absOf(x *leansrc.Term, want kind) (nexpr, bool) {
 	if !ok {
 		return nexpr{}, false
 	}
-	if a.poly && want == kNone || a.t == kNat || a.t == kBool {
+	if a.poly && want == kNone || a.t.nonneg() || a.t == kBool {
 		c.failf("|·| on %s", a.t)
 		return nexpr{}, false
 	}
@@ -531,7 +537,12 @@ func (c *compiler) jointType(want kind, ts ...*leansrc.Term) (kind, bool) {
 		if !ok {
 			return kNone, false
 		}
-		k = maxKind(k, x)
+		m, good := maxKind(k, x)
+		if !good {
+			c.failf("no coercion between %s and %s in %s", k, x, clip(t))
+			return kNone, false
+		}
+		k = m
 	}
 	if k == kNone {
 		k = kNat

@@ -112,6 +112,12 @@ func init() {
 			}, t: kNat, deps: s.deps}, true
 		},
 		"Real.sqrt": real1(sqrtExact),
+		"NNReal.sqrt": func(c *compiler, args []*leansrc.Term, _ kind) (nexpr, bool) {
+			if !c.arity(args, 1) {
+				return nexpr{}, false
+			}
+			return c.unary(args[0], kNNReal, kNNReal, sqrtExact)
+		},
 		"Real.logb": two(kReal, kReal, logbExact),
 		"Real.log":  real1(logExact),
 		"Real.exp":  real1(expExact),

@@ -339,8 +339,7 @@ func (c *compiler) definition(full string) (*parsedDef, bool) {
 		return nil, false
 	}
 	scope := def.Scope
-	ops := notationOps(scope)
-	body := leansrc.ParseTerm(def.Body, ops)
+	body := parseTerm(def.Body, scope)
 	if body.Kind == leansrc.TermUnsupported {
 		return nil, false
 	}
@@ -350,17 +349,47 @@ func (c *compiler) definition(full string) (*parsedDef, bool) {
 			c.failf("%s has implicit parameters", full)
 			return nil, false
 		}
-		ty := leansrc.ParseTerm(p.Type, nil)
+		ty := parseTerm(p.Type, scope)
 		for _, n := range p.Names {
 			pd.names = append(pd.names, n)
 			pd.types = append(pd.types, ty)
 		}
 	}
 	if def.Result != "" {
-		pd.result = leansrc.ParseTerm(def.Result, ops)
+		pd.result = parseTerm(def.Result, scope)
 	}
 	c.defs[full] = pd
 	return pd, true
+}
+
+// parseTerm parses src with lib's notations; an identifier that is a
+// notation of one token becomes the constant it stands for (Mathlib's ℝ≥0
+// becomes NNReal).
+func parseTerm(src string, lib Library) *leansrc.Term {
+	t := leansrc.ParseTerm(src, notationOps(lib))
+	if lib != nil {
+		tokenConstants(t, lib)
+	}
+	return t
+}
+
+// tokenConstants replaces the notation tokens of t by their constants.
+func tokenConstants(t *leansrc.Term, lib Library) {
+	if t == nil {
+		return
+	}
+	if t.Kind == leansrc.TermIdent {
+		if n, ok := lib.Notation(t.Text); ok && n.Fixity == leansrc.Nullary {
+			t.Text = n.Const
+		}
+	}
+	for _, a := range t.Args {
+		tokenConstants(a, lib)
+	}
+	for _, b := range t.Binders {
+		tokenConstants(b.Type, lib)
+		tokenConstants(b.Bound, lib)
+	}
 }
 
 // notationOps adapts a Library's notations to the term parser.

@@ -17,7 +17,7 @@ type Library interface {
 	Resolve(name string) []string
 	// Definition returns a def/abbrev's parameters and body source (and the scope to resolve the body's names in), ok false when the name has no usable body.
 	Definition(full string) (Definition, bool)
-	// Notation returns the workspace notation a symbol (e.g. "∣ₘ") denotes, ok false when none.
+	// Notation returns the workspace notation a symbol (e.g. "∣ₘ", or "ℝ≥0" of fixity Nullary) denotes, ok false when none.
 	Notation(symbol string) (n Notation, ok bool)
 }
 
@@ -76,6 +76,12 @@ type Result struct {
 	Explanation    string // when Refuted: the values that make the statement false, " · "-joined: the hypotheses', truncating ℕ/ℤ divisions, the conclusion's ("left side 999 ≠ 900")
 	Assignments    int    // assignments on which every hypothesis and the conclusion were defined and checked
 	Reason         string // why Unknown: the first construct outside the fragment (e.g. "outside the fragment: Real.cos" for a name the library knows but the fragment does not, "unknown name Foo" for one it does not know), or that no assignment met the hypotheses
+	// Contradiction, when set (Verdict Unknown), proves that the hypotheses
+	// cannot all hold, as soundly as a refutation proves a statement false,
+	// and says why: "0 < n, and n < 7/13, where 7/13 = 0 in ℤ". The statement
+	// is then vacuously true: it states nothing. Never set for a conclusion
+	// False, which claims exactly that.
+	Contradiction string
 }
 
 // Options bound the search.

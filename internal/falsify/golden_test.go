@@ -26,6 +26,9 @@ func TestGoldenReports(t *testing.T) {
 		if r.Reason != "" {
 			s += " " + r.Reason
 		}
+		if r.Contradiction != "" {
+			s += " · hypotheses contradict: " + r.Contradiction
+		}
 		return s
 	})
 }

@@ -136,7 +136,9 @@ type parsedFile struct {
 }
 
 // Notation returns the simple infix, prefix or postfix notation for symbol,
-// when exactly one constant is declared for it.
+// when exactly one constant is declared for it, or else the notation that
+// is the one token symbol standing for a constant (`notation "ℝ≥0" =>
+// NNReal`, fixity Nullary).
 func (a *libAdapter) Notation(symbol string) (Notation, bool) {
 	a.shared.once.Do(func() {
 		a.shared.notations = map[string][]Notation{}
@@ -151,6 +153,9 @@ func (a *libAdapter) Notation(symbol string) (Notation, bool) {
 	})
 	ns := a.shared.notations[symbol]
 	if len(ns) == 0 {
+		if c, ok := a.lib.NotationToken(symbol); ok {
+			return Notation{Const: c, Operator: leansrc.Operator{Fixity: leansrc.Nullary}}, true
+		}
 		return Notation{}, false
 	}
 	for _, n := range ns[1:] {

@@ -235,7 +235,7 @@ func quoNum(x, y num) (num, bool) {
 	return fromRat(new(big.Rat).Quo(x.rat(), y.rat()))
 }
 
-// natSub is ℕ subtraction, truncated at 0.
+// natSub is the truncated subtraction of ℕ and NNReal: 0 when y ≥ x.
 func natSub(x, y num) (num, bool) {
 	if cmpNum(x, y) <= 0 {
 		return small(0), true

@@ -165,7 +165,7 @@ func (c *compiler) probe(t *leansrc.Term, k kind, b binding) (*nexpr, bool) {
 	reason, fails := c.reason, c.fails
 	e, ok := c.num(t, k)
 	c.reason, c.fails = reason, fails
-	if !ok || e.deps&slotBit(b.slot) != 0 || e.t > k {
+	if !ok || e.deps&slotBit(b.slot) != 0 || !coerces(e.t, k) {
 		return nil, false
 	}
 	return &e, true
@@ -648,6 +648,12 @@ func smallValues(k kind) func(func(num) bool) bool {
 			}
 			for x := int64(1); x <= smallInt; x++ {
 				if !f(small(x)) || !f(small(-x)) {
+					return false
+				}
+			}
+		case kNNReal:
+			for _, v := range nonnegSamples {
+				if !f(v) {
 					return false
 				}
 			}

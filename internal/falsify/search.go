@@ -35,6 +35,17 @@ var ratSamples = func() []num {
 	return out
 }()
 
+// nonnegSamples are the nonnegative ratSamples, tried for NNReal variables.
+var nonnegSamples = func() []num {
+	var out []num
+	for _, x := range ratSamples {
+		if x.sign() >= 0 {
+			out = append(out, x)
+		}
+	}
+	return out
+}()
+
 // svar is a variable of the statement that the search assigns.
 type svar struct {
 	name string
@@ -55,6 +66,11 @@ type prepared struct {
 	nslots int
 	nseqs  int
 	nums   []num // the statement's numerals
+	// complete is false when a hypothesis or the conclusion is outside the
+	// fragment: hyps are then the hypotheses compiled, for contradiction
+	// only (no assignment can be a counterexample).
+	complete  bool
+	varBounds []varBound // the hypotheses' bounds on single variables (vacuous.go)
 }
 
 // Falsify searches for a counterexample to st.
@@ -66,28 +82,35 @@ func Falsify(ctx context.Context, st Statement, lib Library, opt Options) Result
 		opt.MaxAssignments = defaultAssignments
 	}
 	p, reason := prepare(st, lib, time.Now().Add(compileBudget))
-	if p == nil {
-		return Result{Verdict: Unknown, Reason: reason}
+	if p == nil || !p.complete {
+		res := Result{Verdict: Unknown, Reason: reason}
+		if p != nil {
+			res.Contradiction = p.contradiction()
+		}
+		return res
 	}
-	return p.search(ctx, opt, time.Now().Add(opt.Budget))
+	res := p.search(ctx, opt, time.Now().Add(opt.Budget))
+	if res.Verdict == Unknown {
+		res.Contradiction = p.contradiction()
+	}
+	return res
 }
 
 // prepare compiles the statement twice: the first pass infers the types of
 // binders written without one, the second compiles with them.
 func prepare(st Statement, lib Library, deadline time.Time) (*prepared, string) {
-	ops := notationOps(lib)
 	types := make([]*leansrc.Term, len(st.Binders))
 	for i, b := range st.Binders {
-		types[i] = leansrc.ParseTerm(b.Type, ops)
+		types[i] = parseTerm(b.Type, lib)
 	}
-	concl := leansrc.ParseTerm(st.Conclusion, ops)
+	concl := parseTerm(st.Conclusion, lib)
 	var p *prepared
 	c := twoPass(lib, func(c *compiler) {
 		c.deadline = deadline
 		p = c.compileStatement(st, types, concl)
 	})
-	if p == nil {
-		return nil, c.reason
+	if p == nil || !p.complete {
+		return p, c.reason
 	}
 	return p, ""
 }
@@ -149,7 +172,10 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 						if !ok {
 							return nil
 						}
-						bk = maxKind(bt, kNat)
+						if bk, ok = maxKind(bt, kNat); !ok {
+							c.failf("no coercion between %s and ℕ in %s", bt, clip(b.Bound))
+							return nil
+						}
 					}
 					v := p.addVar(c, concl, n, bk)
 					if v.t == kNone {
@@ -175,7 +201,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		}
 		break
 	}
-	ok := true
+	complete := true
 	defining := c.defineSeqs(hypTerms, opaque)
 	c.defineSets(hypTerms, opaque, defining)
 	for _, h := range hypTerms {
@@ -189,25 +215,24 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		}
 		hp, good := c.prop(h)
 		if !good {
-			ok = false
-			if c.pass == 2 {
-				return nil
-			}
+			complete = false // the others may still contradict each other
 			continue
 		}
 		p.hyps = append(p.hyps, hp)
 		p.hypTerms = append(p.hypTerms, h)
 		p.fixes(c, h)
 		p.equations(c, h)
+		if c.pass == 2 {
+			p.bounds(c, h)
+		}
 	}
-	cp, good := c.prop(concl)
-	if !good || !ok {
-		return nil
-	}
-	p.concl = cp
 	p.conclTerm = concl
+	cp, good := c.prop(concl)
 	p.nslots = c.nslots
 	p.nseqs = c.nseqs
+	if good && complete {
+		p.concl, p.complete = cp, true
+	}
 	return p
 }
 
@@ -286,7 +311,7 @@ func (c *compiler) defineFunc(h *leansrc.Term, opaque map[string]*leansrc.Term) 
 		for i := len(dones) - 1; i >= 0; i-- {
 			dones[i]()
 		}
-		if !ok || k > cod || (k == kBool) != (cod == kBool) {
+		if !ok || (k == kNone && cod == kBool) || (k != kNone && !coerces(k, cod)) {
 			continue
 		}
 		c.funcs[f] = &parsedDef{names: xs, types: parts[:len(xs)], body: e, result: parts[len(xs)], scope: c.cur.lib,
@@ -455,7 +480,7 @@ func (p *prepared) solveEqs(e *env, eqs []equation) bool {
 	moved := false
 	for i, v := range p.vars {
 		x, ok := addNum(base[i], d[i])
-		if !ok || (v.t.integral() && !x.isInt()) || (v.t == kNat && x.sign() < 0) {
+		if !ok || (v.t.integral() && !x.isInt()) || (v.t.nonneg() && x.sign() < 0) {
 			for k, w := range p.vars {
 				e.v[w.slot] = base[k]
 			}
@@ -721,6 +746,8 @@ func smallDomain(k kind) []num {
 		}
 	case kBool:
 		out = []num{small(0), small(1)}
+	case kNNReal:
+		out = nonnegSamples
 	default:
 		out = ratSamples
 	}
@@ -733,7 +760,7 @@ func smallDomain(k kind) []num {
 func boundary(v svar, nums []num) []num {
 	out := append([]num(nil), v.extra...)
 	add := func(x num, ok bool) {
-		if !ok || (v.t == kNat && x.sign() < 0) || (v.t == kBool) {
+		if !ok || (v.t.nonneg() && x.sign() < 0) || (v.t == kBool) {
 			return
 		}
 		for _, y := range out {
@@ -743,7 +770,7 @@ func boundary(v svar, nums []num) []num {
 		}
 		out = append(out, x)
 	}
-	if v.t == kRat || v.t == kReal {
+	if v.t == kRat || v.t == kReal || v.t == kNNReal {
 		// quotients of the numerals solve the linear equations of statements
 		for i, a := range nums[:min(len(nums), 8)] {
 			for j, b := range nums[:min(len(nums), 8)] {
@@ -763,7 +790,7 @@ func boundary(v svar, nums []num) []num {
 		if v.t != kNat {
 			add(negNum(c))
 			add(subNum(small(0), c))
-			if v.t == kRat || v.t == kReal {
+			if v.t == kRat || v.t == kReal || v.t == kNNReal {
 				add(quoNum(small(1), c))
 			}
 		}
@@ -794,7 +821,7 @@ func randomValue(rng *rand.Rand, k kind, wide []num) num {
 		return small(x % 2)
 	}
 	d := rng.Int63n(12) + 1
-	if rng.Intn(2) == 0 {
+	if k != kNNReal && rng.Intn(2) == 0 {
 		x = -x
 	}
 	return mk(x, d)

@@ -11,7 +11,7 @@ import (
 // exprGen writes random terms over the variables a, b, c of one type.
 type exprGen struct {
 	rng  *rand.Rand
-	typ  string // "ℕ", "ℤ" or "ℚ"
+	typ  string // "ℕ", "ℤ", "ℚ" or "NNReal"
 	vars []string
 }
 
@@ -23,11 +23,11 @@ func (g *exprGen) expr(depth int) string {
 		return g.vars[g.rng.Intn(len(g.vars))]
 	}
 	ops := []string{"+", "-", "*", "/", "%", "^"}
-	if g.typ == "ℚ" {
+	if g.typ == "ℚ" || g.typ == "NNReal" {
 		ops = []string{"+", "-", "*", "/", "^"}
 	}
 	op := ops[g.rng.Intn(len(ops))]
-	if g.typ != "ℕ" && g.rng.Intn(8) == 0 {
+	if g.typ != "ℕ" && g.typ != "NNReal" && g.rng.Intn(8) == 0 {
 		return "-(" + g.expr(depth-1) + ")"
 	}
 	if op == "^" {
@@ -74,6 +74,24 @@ var trueStatements = map[string][]string{
 		": E1 - E2 + E2 = E1",
 		": (E1 + E2) / 2 ≤ max E1 E2",
 	},
+	// NNReal: truncated subtraction, and no value is negative (true here,
+	// false over ℝ: a search that drew a negative value would refute them)
+	"NNReal": {
+		"(h : E2 ≠ 0) : E1 / E2 * E2 = E1",
+		"(h : E2 = 0) : E1 / E2 = 0",
+		": E1 - E2 + E2 = max E1 E2",
+		": ((E1 - E2 : NNReal) : ℝ) = max (((E1 : NNReal) : ℝ) - ((E2 : NNReal) : ℝ)) 0",
+		"(h : E2 ≤ E1) : E1 - E2 + E2 = E1",
+		": E1 - E2 ≤ E1",
+		": 0 ≤ E1",
+		": E1 ≤ E1 + E2",
+		": E1 * E2 ≤ (E1 + E2) ^ 2",
+		": (E1 + E2) / 2 ≤ max E1 E2",
+		": ∀ x : NNReal, E1 ≤ E1 + x",
+		": ¬ ∃ x : NNReal, E1 + x < E1",
+		": NNReal.sqrt (E1 * E1) = E1",
+		": Real.sqrt ((E1 * E2 : NNReal) : ℝ) ≤ ((E1 + E2) / 2 : NNReal)",
+	},
 }
 
 // TestSoundness generates statements true by construction and asserts
@@ -91,7 +109,7 @@ func TestSoundness(t *testing.T) {
 			decided++
 		}
 	}
-	for _, typ := range []string{"ℕ", "ℤ", "ℚ"} {
+	for _, typ := range []string{"ℕ", "ℤ", "ℚ", "NNReal"} {
 		g := &exprGen{rng: rng, typ: typ, vars: []string{"a", "b", "c"}}
 		shapes := append(append([]string{}, trueStatements[""]...), trueStatements[typ]...)
 		for i := 0; i < 60; i++ {
@@ -104,7 +122,7 @@ func TestSoundness(t *testing.T) {
 	}
 	// function and sequence variables defined by hypotheses
 	for i := 0; i < 40; i++ {
-		for _, typ := range []string{"ℕ", "ℤ", "ℚ"} {
+		for _, typ := range []string{"ℕ", "ℤ", "ℚ", "NNReal"} {
 			g := &exprGen{rng: rng, typ: typ, vars: []string{"x"}}
 			body := g.expr(3)
 			at := strings.ReplaceAll(body, "x", "(a + 1)")

@@ -103,3 +103,53 @@ func TestWorkspaceConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestNotationTokenNNReal reads a library's notation of one token (Mathlib's
+// `notation "ℝ≥0" => NNReal`) as the type it stands for: the bundled model's
+// AM–GM stub that drops the root is refuted; without the notation ℝ≥0 is
+// ℝ ≥ 0, outside the fragment.
+func TestNotationTokenNNReal(t *testing.T) {
+	t.Setenv("ELAN_HOME", t.TempDir())
+	dir := t.TempDir()
+	for name, text := range map[string]string{"lakefile.lean": "", "NN.lean": `
+def NNReal := { r : Nat // 0 ≤ r }
+namespace NNReal
+scoped notation "ℝ≥0" => NNReal
+end NNReal
+local notation "ℚ≥0" => NNReal
+`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := library.Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Load(context.Background(), ws, library.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flib := FromLibrary(lib, opensResolver(lib))
+	tests := []struct {
+		header  string
+		lib     Library
+		verdict Verdict
+		cex     string
+		reason  string
+	}{
+		{"(a b : ℝ≥0) (h : 0 < a) : a * b ≤ (a + b) / 2", flib, Refuted, "a = 1, b = 2", ""},
+		{"(a b : ℝ≥0) : a - b ≤ a", flib, NotRefuted, "", ""},
+		{"(a b : ℝ≥0) : NNReal.sqrt (a * b) ≤ (a + b) / 2", flib, NotRefuted, "", ""},
+		{"(x : ℝ≥0) : ∀ y : ℝ≥0, x ≤ x + y", flib, NotRefuted, "", ""},
+		{"(a b : ℝ≥0) (h : 0 < a) : a * b ≤ (a + b) / 2", nil, Unknown, "", "outside the fragment: ℝ"},
+		// a local notation is no token outside its file
+		{"(a b : ℚ≥0) : a * b ≤ (a + b) / 2", flib, Unknown, "", "outside the fragment: ℚ"},
+	}
+	for _, tc := range tests {
+		r := Falsify(context.Background(), stmt(t, tc.header, tc.lib), tc.lib, Options{Budget: 1e9, MaxAssignments: 2000})
+		if r.Verdict != tc.verdict || r.Counterexample != tc.cex || r.Reason != tc.reason {
+			t.Errorf("%s\n got %v %q %q\nwant %v %q %q", tc.header, r.Verdict, r.Counterexample, r.Reason, tc.verdict, tc.cex, tc.reason)
+		}
+	}
+}

@@ -68,6 +68,11 @@ const (
 	Infixr                    // right-associative binary
 	Prefix                    // unary, before its operand
 	Postfix                   // unary, after its operand
+	// Nullary is a notation of no operands that is one token standing for a term
+	// (Mathlib's `notation "ℝ≥0" => NNReal`): Lean's tokenizer reads it as
+	// one token where the scanner splits it (ℝ, ≥, 0), so the parser reads
+	// those adjacent pieces as one identifier whose Text is the token.
+	Nullary
 )
 
 // Operator is a notation symbol's fixity and precedence.
@@ -186,7 +191,7 @@ func (p *termParser) symbolRun(k int) (string, int, Operator, bool) {
 			return s, n, op, true
 		}
 		if p.ops != nil {
-			if op, ok := p.ops(s); ok {
+			if op, ok := p.ops(s); ok && op.Fixity != Nullary {
 				return s, n, op, true
 			}
 		}
@@ -352,6 +357,7 @@ func (p *termParser) startsArg() bool {
 		case "!":
 			return false
 		}
+		return p.tokenLen() > 0
 	}
 	return false
 }
@@ -410,6 +416,9 @@ func (p *termParser) prefix() *Term {
 		case "then", "else", "with", "in", "at", "by", "do":
 			return nil
 		}
+	}
+	if t.kind == TokSymbol && p.tokenLen() > 0 {
+		return p.projections(p.atom())
 	}
 	if t.kind == TokSymbol {
 		switch t.text {
@@ -486,11 +495,44 @@ func (p *termParser) prefix() *Term {
 	return p.projections(p.atom())
 }
 
-// atom parses an identifier, numeral, or bracketed term.
+// maxTokenPieces bounds the scanner tokens a notation token may span.
+const maxTokenPieces = 6
+
+// tokenLen returns how many adjacent scanner tokens, from the next one on,
+// spell a notation of fixity Nullary (the longest such run, as Lean's
+// tokenizer takes the longest token), 0 when none: at least two, since a
+// single scanner token is read as it is.
+func (p *termParser) tokenLen() int {
+	if p.ops == nil {
+		return 0
+	}
+	n := 1
+	for n < maxTokenPieces {
+		a, b := p.peek(n-1), p.peek(n)
+		if b == nil || a.end != b.start {
+			break
+		}
+		n++
+	}
+	for ; n >= 2; n-- {
+		first, last := p.peek(0), p.peek(n-1)
+		if op, ok := p.ops(p.src[first.start:last.end]); ok && op.Fixity == Nullary {
+			return n
+		}
+	}
+	return 0
+}
+
+// atom parses an identifier, numeral, notation token, or bracketed term.
 func (p *termParser) atom() *Term {
 	t := p.peek(0)
 	if t == nil {
 		return nil
+	}
+	if n := p.tokenLen(); n > 0 {
+		end := p.peek(n - 1).end
+		p.i += n
+		return &Term{Kind: TermIdent, Text: p.src[t.start:end], Start: t.start, End: end}
 	}
 	switch t.kind {
 	case TokIdent:

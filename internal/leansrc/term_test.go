@@ -79,6 +79,8 @@ func TestParseTermNotation(t *testing.T) {
 			return Operator{Infix, 50}, true
 		case "⊗ₘ":
 			return Operator{Infixl, 70}, true
+		case "ℝ≥0", "ℝ≥0∞", "ℕ+", "ℤ[i]", "⊤ₘ":
+			return Operator{Fixity: Nullary}, true
 		}
 		return Operator{}, false
 	}
@@ -86,6 +88,17 @@ func TestParseTermNotation(t *testing.T) {
 		{"m ∣ₘ p → m = 1", "(op → (op ∣ₘ m p) (op = m 1))"},
 		{"a ⊗ₘ b + c", "(op + (op ⊗ₘ a b) c)"},
 		{"a ∣ b", "(op ∣ a b)"},
+		// a notation that is one token: its pieces read as one identifier,
+		// the longest first
+		{"ℝ≥0", "ℝ≥0"},
+		{"ℝ≥0∞", "ℝ≥0∞"},
+		{"Set ℝ≥0∞", "(app Set ℝ≥0∞)"},
+		{"(x : ℝ≥0) ≤ 1", "(op ≤ (as x ℝ≥0) 1)"},
+		{"x ∈ (⊤ₘ)", "(op ∈ x ⊤ₘ)"},
+		{"f ℕ+ ℤ[i]", "(app f ℕ+ ℤ[i])"},
+		{"ℝ ≥ 0", "(op ≥ ℝ 0)"}, // not adjacent: not the token
+		{"x≥0", "(op ≥ x 0)"},
+		{"ℝ≥01", "(op ≥ ℝ 01)"}, // the scanner's 01 is not the token's 0
 	} {
 		if got := ParseTerm(tc.src, ops).String(); got != tc.want {
 			t.Errorf("ParseTerm(%q)\n got %s\nwant %s", tc.src, got, tc.want)
@@ -151,6 +164,10 @@ func TestParseHeader(t *testing.T) {
 	want := "(n:ℕ {m,k:ℤ [:Fact (1 < n) (h:n ∣ m"
 	if strings.Join(got, " ") != want || typ.String() != "(op ≤ n m)" {
 		t.Errorf("got %q, %s", strings.Join(got, " "), typ)
+	}
+	ops := func(s string) (Operator, bool) { return Operator{Fixity: Nullary}, s == "ℝ≥0" }
+	if bs, typ, ok := ParseHeader("(a b : ℝ≥0) (h : 0 < a) : a ≤ b", ops); !ok || len(bs) != 2 || bs[0].Type.String() != "ℝ≥0" || typ.String() != "(op ≤ a b)" {
+		t.Errorf("a notation token in a binder: %v %v %v", bs, typ, ok)
 	}
 	if bs, typ, ok := ParseHeader("(x : ‖y‖) : ‖x‖ < 1", nil); !ok || len(bs) != 1 || bs[0].Type.Kind != TermUnsupported || typ.Kind != TermUnsupported || typ.Text != "‖x‖ < 1" {
 		t.Errorf("unsupported parts: %v %v %v", bs, typ, ok)

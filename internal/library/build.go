@@ -446,7 +446,7 @@ func (b *builder) tables() {
 				continue
 			}
 			ns, _ := leansrc.SplitLast(bf.decls[j].Name)
-			op := operator{atoms: x.Atoms, target: n, ns: ns, scoped: x.Scoped}
+			op := operator{atoms: x.Atoms, target: n, ns: ns, scoped: x.Scoped, alone: standsAlone(&x)}
 			if leansrc.IsIdentifier(x.Symbol) {
 				bf.fd.tabs.notes = append(bf.fd.tabs.notes, note{key: x.Symbol, ident: true, op: op})
 			} else if len(x.Atoms) > 0 {
@@ -461,6 +461,14 @@ func (b *builder) tables() {
 		}
 		b.notations, b.operators = assembleNotes(fds)
 	}
+}
+
+// standsAlone reports whether notation x is one atom with no operands that
+// stands for one constant (`notation "ℝ≥0" => NNReal`): Lean's tokenizer
+// reads the atom as one token.
+func standsAlone(x *leansrc.Decl) bool {
+	_, rhs, ok := strings.Cut(x.Signature, "=>")
+	return ok && len(x.Atoms) == 1 && x.Symbol == x.Atoms[0] && leansrc.IsIdentifier(strings.TrimSpace(rhs))
 }
 
 // fileTables are the entries one file adds to the library-wide tables.
@@ -486,7 +494,7 @@ func (t *fileTables) equal(u *fileTables) bool {
 	for i := range t.notes {
 		a, b := t.notes[i], u.notes[i]
 		if a.key != b.key || a.ident != b.ident || a.op.target != b.op.target || a.op.ns != b.op.ns ||
-			a.op.scoped != b.op.scoped || !slices.Equal(a.op.atoms, b.op.atoms) {
+			a.op.scoped != b.op.scoped || a.op.alone != b.op.alone || !slices.Equal(a.op.atoms, b.op.atoms) {
 			return false
 		}
 	}
@@ -548,6 +556,7 @@ type operator struct {
 	target string
 	ns     string // namespace the notation was declared in
 	scoped bool   // only in force inside ns or with ns open
+	alone  bool   // one atom, no operands, standing for target (standsAlone)
 }
 
 // active reports whether the notation is in force in scope sc.

@@ -364,6 +364,27 @@ func (l *Library) Resolve(id string, sc *leansrc.Scope, self string) string {
 	return r.resolveExact(id, sc, self)
 }
 
+// NotationToken returns the constant a notation of one token stands for
+// ("NNReal" for Mathlib's `notation "ℝ≥0" => NNReal`): a notation whose only
+// atom is tok, with no operands, whose right side is a constant. Scoped
+// notations count wherever their namespace is open or not (a statement that
+// writes the token means it), local ones never (the library's tables leave
+// them out); ok is false when there is none, or when two stand for different
+// constants.
+func (l *Library) NotationToken(tok string) (string, bool) {
+	target := ""
+	for _, o := range l.operators[tok] {
+		switch {
+		case !o.alone:
+		case target == "":
+			target = o.target
+		case o.target != target:
+			return "", false
+		}
+	}
+	return target, target != ""
+}
+
 // Problems returns the warnings and errors of every file, ordered by file.
 func (l *Library) Problems() []Problem {
 	var out []Problem

@@ -711,3 +711,33 @@ func TestNamesUniquePerFile(t *testing.T) {
 		}
 	}
 }
+
+// TestNotationToken reads the notations that are one token standing for a
+// constant, from a fresh build and from the snapshot.
+func TestNotationToken(t *testing.T) {
+	dir := writeTree(t, map[string]string{"lakefile.lean": "", "A.lean": `
+def NNReal := Nat
+def PNat := Nat
+def Foo (n : Nat) := n
+namespace NNReal
+scoped notation "ℝ≥0" => NNReal
+end NNReal
+notation "ℕ+" => PNat
+local notation "ℚ≥0" => PNat
+notation "ℤ[i]" => Foo 2
+notation "ω_ " o => Foo o
+notation "ℂ≥0" => NNReal
+`, "B.lean": `
+def Other := Nat
+notation "ℂ≥0" => Other
+`})
+	cache := t.TempDir()
+	for _, round := range []string{"built", "from the snapshot"} {
+		lib := load(t, dir, cache)
+		for tok, want := range map[string]string{"ℝ≥0": "NNReal", "ℕ+": "PNat", "ℚ≥0": "", "ℤ[i]": "", "ω_": "", "ℂ≥0": "", "ℝ": ""} {
+			if got, ok := lib.NotationToken(tok); got != want || ok != (want != "") {
+				t.Errorf("%s: NotationToken(%q) = %q, %v; want %q", round, tok, got, ok, want)
+			}
+		}
+	}
+}
