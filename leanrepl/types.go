@@ -75,6 +75,16 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return fieldVariables(lib, d)
 		},
+		AllVariablesRead: func(d *library.Decl) bool {
+			return lib != nil && allVariablesRead(lib, d)
+		},
+		SortToProp: func(full string) bool {
+			if lib == nil {
+				return true
+			}
+			f := sortToProp(lib)
+			return f["*"] || f[lastComponent(full)]
+		},
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
 		Notation:     headerNotation(header),
@@ -419,6 +429,27 @@ func scanSectionVariables(lib *library.Library, d *library.Decl) ([]string, bool
 		}
 	}
 	return names, true
+}
+
+// allVariablesRead reports whether every `variable` command of d's file
+// up to d was read group by group (none has a group that eachGroup cannot
+// read), so that the explicit variables in force at d are all known.
+func allVariablesRead(lib *library.Library, d *library.Decl) bool {
+	if _, ok := scanSectionVariables(lib, d); !ok {
+		return false
+	}
+	path, ok := lib.DeclPath(d)
+	if !ok {
+		return false
+	}
+	variableScans.Lock()
+	fv, ok := variableScans.files[path]
+	variableScans.Unlock()
+	if !ok {
+		return false
+	}
+	at, bad := fv.implicit[unreadableGroup]
+	return !bad || at > d.Range.Start.Line
 }
 
 // fieldVariables counts the explicit section variables in force at

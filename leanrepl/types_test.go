@@ -98,8 +98,10 @@ func TestTypesDevSet(t *testing.T) {
 	if string(want) != b.String() {
 		t.Errorf("findings differ from %s (run with -update to see):\n%s", golden, b.String())
 	}
-	if caught*10 < ill*9 {
-		t.Errorf("caught %d of %d ill-typed stubs, under 90 %%", caught, ill)
+	// 80 %: the held-out estimate m1–m20, written before the rules of its
+	// round, is in the set with its misses
+	if caught*10 < ill*8 {
+		t.Errorf("caught %d of %d ill-typed stubs, under 80 %%", caught, ill)
 	}
 }
 

@@ -149,7 +149,6 @@ func TestCheck(t *testing.T) {
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) : f x x = 0 := by sorry", "f x x: function expected: `f` takes 1 explicit argument, given 2, and its value is a number of type ℝ"},
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) : IsOpenMap (f x) := by sorry", "(f x): type mismatch: `IsOpenMap` expects a function of type `X → Y`, but `(f x)` is a number of type ℝ"},
 		// x.f on a local of a library type is T.f x
-		{"theorem a (s : Finset ℕ) : s.card = Finset.sum s := by sorry", "Finset.sum s: failed to synthesize `=`: `Finset.sum s` is a function (`Finset.sum`: it takes 2 explicit arguments, given 1), not a number"},
 		{"theorem a (s : Finset ℕ) : s.card s = 1 := by sorry", "s.card s: too many arguments: `Finset.card` takes 1 explicit argument, given 2"},
 		// a name bound nowhere
 		{"theorem a (x : ℝ) (h : 0 < y) : 0 < x + y := by sorry", "y: unknown identifier `y`: no binder of the statement binds it (autoImplicit is off)"},
@@ -189,6 +188,8 @@ func TestCheck(t *testing.T) {
 		// structure's own arguments given
 		{"theorem a (x : ℝ) : Real.log x + 1 > Real.sqrt 1 := by sorry", ""},
 		{"theorem a (f : ℝ → ℝ) : Real.sqrt + 1 = f := by sorry", ""},
+		// a function beside a ℕ: Pi's NatCast makes `f = n` `f = ↑n`
+		{"theorem a (s : Finset ℕ) (n : ℕ) : s.card = Finset.sum s ∧ Nat.factorial = n := by sorry", ""},
 		{"theorem a (z : ℂ) (q : ℚ) (n : ℤ) : z.re ≤ 1 ∧ 0 < q.num ∧ q.den ≥ 1 ∧ n.natAbs ≥ 0 := by sorry", ""},
 		{"theorem a (n : ℕ) (h : n.Prime) : n.totient < n := by sorry", ""},
 		{"theorem a (x : ℕ) (h : x ∈ Finset.range 5) (s : Finset ℕ) (hs : s ⊆ Finset.range 3) : x < 5 := by sorry", ""},
