@@ -50,6 +50,17 @@ type Env struct {
 	// SectionVariables returns are all there are: a signature then takes at
 	// most its explicit parameters and those variables; nil: unknown.
 	AllVariablesRead func(d *library.Decl) bool
+	// CoercesToFunction reports whether a value of the number type n (ℝ or
+	// ℂ) may be coerced to a function in the stub's scope: a coercion
+	// instance from n, or from a type variable ℝ may fill, to a function
+	// type or a type variable a function type may fill (`open algebraMap`
+	// brings one); nil: it may.
+	CoercesToFunction func(n string) bool
+	// PropInstance reports whether Prop may fill argument pos of class
+	// (`Mul Prop`): the library has an instance on Prop, or on a type
+	// variable whose constraints Prop may meet, or of a class extending
+	// it, or the library has no instance of the class at all; nil: it may.
+	PropInstance func(class string, pos int) bool
 	// SortToProp reports whether a value of a type whose head is the
 	// constant full may be coerced to a proposition (a CoeSort instance on
 	// it whose target is Prop or any sort); nil: it may.

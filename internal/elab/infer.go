@@ -132,23 +132,20 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		// parameters (Mathlib here: `def X (i : ι) : C` in
 		// Polynomial/Basic.lean), which ProofNet's `X ^ p` then meets.
 		if number(b) || a.kind == kProof {
-			c.notNumber(t.Args[0], a, t.Text, false)
+			c.notNumber(t.Args[0], a, t.Text, t.Text != "^" && c.noFunctionCoercion(b))
 		}
 		if number(a) || b.kind == kProof {
-			c.notNumber(t.Args[1], b, t.Text, false)
+			c.notNumber(t.Args[1], b, t.Text, t.Text != "^" && c.noFunctionCoercion(a))
 		}
 	case "=", "≠", "<", "≤", "<=", ">", "≥", ">=":
 		// a number compared with a proof, a proposition or a type: the two
-		// sides have no common type. A function is silent: ℕ, ℤ and ℚ
-		// cast to any type with NatCast, IntCast or RatCast, as functions
-		// into one are (`Nat.choose (2 * n) = n` is `… = ↑n`), and
-		// whether ℝ or ℂ has a coercion to a function depends on the
-		// library's instances (`open algebraMap` brings one)
+		// sides have no common type; with a function, see
+		// noFunctionCoercion
 		if number(b) && !b.lit || b.lit && a.kind == kProof {
-			c.notNumber(t.Args[0], a, t.Text, false)
+			c.notNumber(t.Args[0], a, t.Text, c.noFunctionCoercion(b))
 		}
 		if number(a) && !a.lit || a.lit && b.kind == kProof {
-			c.notNumber(t.Args[1], b, t.Text, false)
+			c.notNumber(t.Args[1], b, t.Text, c.noFunctionCoercion(a))
 		}
 	case "∈", "∉":
 		// nothing is a member of a type, a proposition, a proof or a number
@@ -168,6 +165,13 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	}
 	switch t.Text {
 	case "+", "-", "*", "/", "%":
+		if a.kind == kFunc && b.lit || b.kind == kFunc && a.lit {
+			// Real.exp - 1 is Pi's: a function still
+			if a.kind == kFunc {
+				return a
+			}
+			return b
+		}
 		if a.kind != kValue || b.kind != kValue || a.of != "" || b.of != "" {
 			return info{}
 		}
@@ -222,6 +226,18 @@ func (c *checker) notNumber(arg *leansrc.Term, a info, op string, fn bool) {
 	if what := c.nonValue(arg, a, fn); what != "" {
 		c.report(arg, a.what, "failed to synthesize `%s`: `%s` is %s, not a number", op, c.src[arg.Start:arg.End], what)
 	}
+}
+
+// noFunctionCoercion reports whether a is a value of type ℝ or ℂ, not a
+// numeral, that the scope has no coercion to a function for, so that a
+// function beside it in arithmetic or a comparison has no common type with
+// it. A numeral is a function through Pi's OfNat, and ℕ, ℤ and ℚ cast to
+// any type with a NatCast, IntCast or RatCast (Lean core's casts), as
+// functions into one are: `Nat.choose (2 * n) = n` is `… = ↑n`. `^` is
+// silent: Pi's Pow makes `f ^ x` a function.
+func (c *checker) noFunctionCoercion(a info) bool {
+	return a.kind == kValue && !a.lit && a.of == "" && (a.num == numReal || a.num == numComplex) &&
+		c.env.CoercesToFunction != nil && !c.env.CoercesToFunction(a.num.String())
 }
 
 // number reports whether a is certainly a number: a numeral or a value
@@ -446,6 +462,15 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		if number(infos[i]) && !infos[i].lit && funcType(sg.params[i]) {
 			// no number has a coercion to a function
 			c.report(args[i], name, "type mismatch: `%s` expects a function of type `%s`, but `%s` is a number of type %s", name, sg.params[i], c.src[args[i].Start:args[i].End], infos[i].num)
+		}
+		if infos[i].kind == kSort && infos[i].prop && i < len(sg.propCons) && c.env.PropInstance != nil {
+			// Even {α} [Add α] (a : α) given a proposition: α is Prop
+			for _, k := range sg.propCons[i] {
+				if !c.env.PropInstance(k.class, k.pos) {
+					c.report(args[i], name, "failed to synthesize `%s Prop`: `%s` expects a value of a type with `%s`, but `%s` is a proposition (the library has no such instance for Prop)", k.class, name, k.class, c.src[args[i].Start:args[i].End])
+					break
+				}
+			}
 		}
 		if want != numNone || valueType(sg.params[i]) {
 			// a function is not a number (a Set is one: Set α := α → Prop)

@@ -78,9 +78,20 @@ type sig struct {
 	// takes (its own and every explicit section variable in force) when
 	// not exact.
 	max int
+	// propCons are, per explicit parameter whose type is a type variable
+	// of the signature bound implicitly and first determined by that
+	// argument, the class arguments the variable's instance binders
+	// constrain it with (Even {α} [Add α] (a : α): Add 0).
+	propCons [][]classPos
 	// of is, when the result type is an application of a library structure
 	// or inductive type (`Finset ℕ`, `StieltjesFunction`), its full name.
 	of string
+}
+
+// classPos is an argument position of a class.
+type classPos struct {
+	class string
+	pos   int
 }
 
 // coreSig gives the signatures of Lean core's types that a library built
@@ -182,6 +193,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			bound[n] = true
 		}
 	}
+	typeVars, cons := classConstraints(binders, hdr)
 	for _, b := range binders {
 		if b.Bracket != '(' {
 			continue
@@ -190,7 +202,14 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			return s // a default or auto argument, or a binder the parser does not read
 		}
 		for _, n := range b.Names {
-			s.params = append(s.params, hdr[b.Type.Start:b.Type.End])
+			p := hdr[b.Type.Start:b.Type.End]
+			var pc []classPos
+			if typeVars[p] && !mentions(s.params, p) {
+				pc = cons[p]
+				typeVars[p] = false // determined by this argument first
+			}
+			s.params = append(s.params, p)
+			s.propCons = append(s.propCons, pc)
 			if varsKnown && !isVar[n] {
 				s.own++
 			}
@@ -225,6 +244,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		}
 		s.resText = strings.TrimSpace(hdr[typ.Start:typ.End])
 		s.res, s.num = classifyType(typ)
+		for i, p := range s.params {
+			if i < len(s.propCons) && s.propCons[i] != nil && mentions([]string{s.resText}, p) {
+				s.propCons[i] = nil // the expected type may fix the variable first
+			}
+		}
 		if s.res == resUnknown {
 			s.of = valueTypeHead(d, typ, bound, env)
 		}
@@ -281,6 +305,60 @@ func lookupFrom(d *library.Decl, name string, lookup func(string) (*library.Decl
 		}
 	}
 	return lookup(name)
+}
+
+// classConstraints reads a signature's binders: the type variables bound
+// implicitly ({α : Type*}, {α}) and, per name, the class arguments its
+// instance binders constrain it with ([Add α]: Add 0).
+func classConstraints(binders []leansrc.Binder, hdr string) (map[string]bool, map[string][]classPos) {
+	vars := map[string]bool{}
+	cons := map[string][]classPos{}
+	for _, b := range binders {
+		if b.Bracket == '[' {
+			if b.Type == nil {
+				continue
+			}
+			head, args := b.Type, []*leansrc.Term(nil)
+			if b.Type.Kind == leansrc.TermApp {
+				head, args = b.Type.Args[0], b.Type.Args[1:]
+			}
+			if head.Kind != leansrc.TermIdent {
+				continue
+			}
+			class := head.Text
+			if i := strings.LastIndexByte(class, '.'); i >= 0 {
+				class = class[i+1:]
+			}
+			for i, a := range args {
+				if a.Kind == leansrc.TermIdent {
+					cons[a.Text] = append(cons[a.Text], classPos{class, i})
+				}
+			}
+			continue
+		}
+		names, typ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			// a later binder of the same name shadows an earlier one
+			vars[n] = (b.Bracket == '{' || b.Bracket == '⦃') && (typ == "" || strings.HasPrefix(typ, "Type") || strings.HasPrefix(typ, "Sort"))
+		}
+	}
+	return vars, cons
+}
+
+// mentions reports whether any of texts has name as a word.
+func mentions(texts []string, name string) bool {
+	for _, t := range texts {
+		lex, err := leansrc.Lex(t)
+		if err != nil {
+			return true
+		}
+		for _, l := range lex {
+			if l.Text == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // classifyType says what a value of type t is: a type (t is a sort), a
