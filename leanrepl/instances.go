@@ -371,8 +371,12 @@ func classParents(d *library.Decl, parents map[classArg][]classArg) {
 	if j := strings.LastIndex(ext, " : "); j >= 0 && !strings.ContainsAny(ext[j:], ",") {
 		ext = ext[:j] // extends P α : Prop
 	}
-	for _, par := range splitTop(ext) {
-		t := leansrc.ParseTerm(strings.TrimSpace(par), nil)
+	all := leansrc.ParseTerm("("+ext+")", nil)
+	parts := []*leansrc.Term{all}
+	if all.Kind == leansrc.TermTuple {
+		parts = all.Args // extends P α, Q α
+	}
+	for _, t := range parts {
 		h, args := t, []*leansrc.Term(nil)
 		if t.Kind == leansrc.TermApp {
 			h, args = t.Args[0], t.Args[1:]
@@ -425,26 +429,6 @@ func scopedNamespace(lib *library.Library, d *library.Decl) string {
 		return ""
 	}
 	return d.Name[:i]
-}
-
-// splitTop splits s at the commas outside brackets.
-func splitTop(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '(', '[', '{', '⦃', '⟨':
-			depth++
-		case ')', ']', '}', '⦄', '⟩':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
 }
 
 // headName returns the identifier at the head of t ("" when none).

@@ -409,8 +409,13 @@ func (c *checker) noField(space, f string) bool {
 		len(c.env.Resolve(space+"."+f)) > 0 {
 		return false
 	}
-	_, ok = c.env.Lookup(space + "." + f)
-	return !ok
+	for _, full := range []string{space + "." + f, space + ".«" + f + "»"} {
+		// G.end is SimpleGraph.«end»
+		if _, ok := c.env.Lookup(full); ok {
+			return false
+		}
+	}
+	return true
 }
 
 // generatedField are the names Lean (and deriving handlers, @[ext]) give

@@ -187,10 +187,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	for _, v := range vars {
 		isVar[v] = true
 	}
-	bound := map[string]bool{}
+	bound, explicit := map[string]bool{}, map[string]bool{}
 	for _, b := range binders {
 		for _, n := range b.Names {
 			bound[n] = true
+			explicit[n] = explicit[n] || b.Bracket == '('
 		}
 	}
 	typeVars, cons := classConstraints(binders, hdr)
@@ -219,11 +220,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	s.exact = varsKnown && len(vars) == 0
 	if varsKnown && !s.exact && env.AllVariablesRead != nil && env.AllVariablesRead(d) {
 		// each variable in force is added at most once; those the
-		// signature shows are among its parameters already
+		// signature shows explicit are among its parameters already
 		s.max = 0
 		for _, v := range vars {
-			if !bound[v] {
-				s.max++
+			if !explicit[v] {
+				s.max++ // {C} shown, made explicit by `variable (C)`: counted too
 			}
 		}
 	}
