@@ -75,6 +75,35 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return fieldVariables(lib, d)
 		},
+		AllVariablesRead: func(d *library.Decl) bool {
+			return lib != nil && allVariablesRead(lib, d)
+		},
+		CoercesToFunction: func(n string) bool {
+			if lib == nil {
+				return true
+			}
+			for _, ns := range libraryInstances(lib).toFunction[n] {
+				if ns == "" || h.sc.OpensNotation(ns) {
+					return true
+				}
+			}
+			return false
+		},
+		PropInstance: func(class string, pos int) bool {
+			if lib == nil {
+				return true
+			}
+			f := libraryInstances(lib)
+			c := lastComponent(class)
+			return !f.known[c] || f.prop[classArg{c, pos}]
+		},
+		SortToProp: func(full string) bool {
+			if lib == nil {
+				return true
+			}
+			f := libraryInstances(lib).sortToProp
+			return f["*"] || f[lastComponent(full)]
+		},
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
 		Notation:     headerNotation(header),
@@ -342,6 +371,7 @@ type fileVariables struct {
 	mod      time.Time
 	spans    []variableSpan
 	implicit map[string]int
+	groups   []groupSpan
 }
 
 // variableSpan says that the explicit variable Name is in force on the
@@ -389,27 +419,9 @@ var (
 const maxSectionDecls = 1 << 16
 
 func scanSectionVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
-	path, ok := lib.DeclPath(d)
+	fv, ok := scanFile(lib, d)
 	if !ok {
 		return nil, false
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, false
-	}
-	variableScans.Lock()
-	fv, ok := variableScans.files[path]
-	variableScans.Unlock()
-	if !ok || fv.size != st.Size() || !fv.mod.Equal(st.ModTime()) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, false
-		}
-		spans, implicit := variableSpans(data)
-		fv = fileVariables{size: st.Size(), mod: st.ModTime(), spans: spans, implicit: implicit}
-		variableScans.Lock()
-		variableScans.files[path] = fv
-		variableScans.Unlock()
 	}
 	line := d.Range.Start.Line
 	var names []string
@@ -419,6 +431,46 @@ func scanSectionVariables(lib *library.Library, d *library.Decl) ([]string, bool
 		}
 	}
 	return names, true
+}
+
+// scanFile returns the `variable` commands of d's file, read once per
+// file version.
+func scanFile(lib *library.Library, d *library.Decl) (fileVariables, bool) {
+	path, ok := lib.DeclPath(d)
+	if !ok {
+		return fileVariables{}, false
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return fileVariables{}, false
+	}
+	variableScans.Lock()
+	fv, ok := variableScans.files[path]
+	variableScans.Unlock()
+	if !ok || fv.size != st.Size() || !fv.mod.Equal(st.ModTime()) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fileVariables{}, false
+		}
+		spans, implicit, groups := variableCommands(data)
+		fv = fileVariables{size: st.Size(), mod: st.ModTime(), spans: spans, implicit: implicit, groups: groups}
+		variableScans.Lock()
+		variableScans.files[path] = fv
+		variableScans.Unlock()
+	}
+	return fv, true
+}
+
+// allVariablesRead reports whether every `variable` command of d's file
+// up to d was read group by group (none has a group that eachGroup cannot
+// read), so that the explicit variables in force at d are all known.
+func allVariablesRead(lib *library.Library, d *library.Decl) bool {
+	fv, ok := scanFile(lib, d)
+	if !ok {
+		return false
+	}
+	at, bad := fv.implicit[unreadableGroup]
+	return !bad || at > d.Range.Start.Line
 }
 
 // fieldVariables counts the explicit section variables in force at
@@ -514,7 +566,26 @@ func usesFree(text, name string) bool {
 // x as implicit, but the signature read from source shows the binder as
 // first declared (CategoryTheory.Abelian.Ext shows `(C : Type u)`).
 func variableSpans(data []byte) ([]variableSpan, map[string]int) {
+	spans, implicit, _ := variableCommands(data)
+	return spans, implicit
+}
+
+// groupSpan is one binder group of a `variable` command ((x y : T),
+// {α : Type*}, [Monoid α]) in force on the 0-based lines [From, To), with
+// its closing bracket and what it encloses.
+type groupSpan struct {
+	Closing  rune
+	Inner    string
+	From, To int
+}
+
+// variableCommands is variableSpans, and every binder group of the file's
+// `variable` commands where it is in force (same sections).
+func variableCommands(data []byte) ([]variableSpan, map[string]int, []groupSpan) {
 	var spans []variableSpan
+	var groups []groupSpan
+	var curGroups []int
+	var outerGroups [][]int
 	implicit := map[string]int{}
 	var outer [][]int // per enclosing block, the open spans outside it
 	cur := []int{}    // indexes of the open spans of the current block
@@ -537,13 +608,21 @@ func variableSpans(data []byte) ([]variableSpan, map[string]int) {
 		case word(text, "section") || word(text, "namespace") || word(text, "noncomputable section") || word(text, "mutual"):
 			outer = append(outer, cur)
 			cur = []int{}
+			outerGroups = append(outerGroups, curGroups)
+			curGroups = []int{}
 		case word(text, "end") && len(outer) > 0:
 			for _, i := range cur {
 				if spans[i].To < 0 {
 					spans[i].To = n
 				}
 			}
+			for _, i := range curGroups {
+				if groups[i].To < 0 {
+					groups[i].To = n
+				}
+			}
 			cur, outer = outer[len(outer)-1], outer[:len(outer)-1]
+			curGroups, outerGroups = outerGroups[len(outerGroups)-1], outerGroups[:len(outerGroups)-1]
 		case word(bytes.TrimLeft(text, " \t"), "variable"):
 			// the command and its indented continuation
 			cmd := append([]byte(nil), bytes.TrimLeft(text, " \t")[len("variable"):]...)
@@ -569,7 +648,14 @@ func variableSpans(data []byte) ([]variableSpan, map[string]int) {
 				for _, x := range explicit {
 					spans = append(spans, variableSpan{Name: x, From: n, To: end})
 				}
+				eachGroup(cmd, func(closing rune, inner string) {
+					groups = append(groups, groupSpan{Closing: closing, Inner: inner, From: n, To: end})
+				})
 			} else {
+				eachGroup(cmd, func(closing rune, inner string) {
+					groups = append(groups, groupSpan{Closing: closing, Inner: inner, From: n, To: -1})
+					curGroups = append(curGroups, len(groups)-1)
+				})
 				// a later `variable {x}` does not end the span: the indexer
 				// shows the binder as first declared, explicit
 				for _, x := range explicit {
@@ -585,7 +671,12 @@ func variableSpans(data []byte) ([]variableSpan, map[string]int) {
 			spans[i].To = len(lines) + 1
 		}
 	}
-	return spans, implicit
+	for i := range groups {
+		if groups[i].To < 0 {
+			groups[i].To = len(lines) + 1
+		}
+	}
+	return spans, implicit, groups
 }
 
 // unreadableGroup stands in fileVariables.implicit for a `variable`

@@ -98,8 +98,10 @@ func TestTypesDevSet(t *testing.T) {
 	if string(want) != b.String() {
 		t.Errorf("findings differ from %s (run with -update to see):\n%s", golden, b.String())
 	}
-	if caught*10 < ill*9 {
-		t.Errorf("caught %d of %d ill-typed stubs, under 90 %%", caught, ill)
+	// 80 %: the held-out estimate m1–m20, written before the rules of its
+	// round, is in the set with its misses
+	if caught*10 < ill*8 {
+		t.Errorf("caught %d of %d ill-typed stubs, under 80 %%", caught, ill)
 	}
 }
 
@@ -305,6 +307,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 		return d, true
 	}
 	checked, flagged, shown := 0, 0, 0
+	facts := libraryInstances(lib)
 	for _, d := range lib.Decls() {
 		head := "theorem " + d.Name
 		if d.Kind != library.KindTheorem || d.Generated || !strings.HasPrefix(d.Signature, head) {
@@ -339,6 +342,15 @@ func TestTypesMathlibSelf(t *testing.T) {
 			Lookup:           lookup,
 			SectionVariables: func(x *library.Decl) ([]string, bool) { return explicitVariables(lib, x) },
 			FieldVariables:   func(x *library.Decl) int { return fieldVariables(lib, x) },
+			AllVariablesRead: func(x *library.Decl) bool { return allVariablesRead(lib, x) },
+			CoercesToFunction: func(n string) bool {
+				return len(facts.toFunction[n]) > 0 // the file's opens are not known
+			},
+			PropInstance: func(class string, pos int) bool {
+				c := lastComponent(class)
+				return !facts.known[c] || facts.prop[classArg{c, pos}]
+			},
+			SortToProp: func(full string) bool { return facts.sortToProp["*"] || facts.sortToProp[lastComponent(full)] },
 		}
 		checked++
 		fs := elab.Check(s, env)

@@ -45,6 +45,26 @@ type Env struct {
 	// → A` under `variable (A α : Type*)` takes A and α), declared
 	// explicit and never made implicit before d. Nil: none.
 	FieldVariables func(d *library.Decl) int
+	// AllVariablesRead reports whether every `variable` command in force
+	// at d was read, so that the explicit section variables
+	// SectionVariables returns are all there are: a signature then takes at
+	// most its explicit parameters and those variables; nil: unknown.
+	AllVariablesRead func(d *library.Decl) bool
+	// CoercesToFunction reports whether a value of the number type n (ℝ or
+	// ℂ) may be coerced to a function in the stub's scope: a coercion
+	// instance from n, or from a type variable ℝ may fill, to a function
+	// type or a type variable a function type may fill (`open algebraMap`
+	// brings one); nil: it may.
+	CoercesToFunction func(n string) bool
+	// PropInstance reports whether Prop may fill argument pos of class
+	// (`Mul Prop`): the library has an instance on Prop, or on a type
+	// variable whose constraints Prop may meet, or of a class extending
+	// it, or the library has no instance of the class at all; nil: it may.
+	PropInstance func(class string, pos int) bool
+	// SortToProp reports whether a value of a type whose head is the
+	// constant full may be coerced to a proposition (a CoeSort instance on
+	// it whose target is Prop or any sort); nil: it may.
+	SortToProp func(full string) bool
 	// Variables are the names the header's `variable` commands bind.
 	Variables map[string]bool
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an
@@ -112,6 +132,9 @@ type info struct {
 	// what names the constant a function or a proof is; detail describes
 	// the function, for messages.
 	what, detail string
+	// of is, for a value of a library structure or inductive type (not a
+	// number), that type's full name (Finset for `Nat.primeFactors n`).
+	of string
 }
 
 type kindOf uint8
@@ -210,7 +233,14 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		}
 	}
 	c.unbound(typ, scope)
-	c.typePos(typ, scope)
+	concl := c.typePos(typ, scope)
+	if concl.kind == kValue && concl.of != "" && (s.Keyword == "theorem" || s.Keyword == "lemma") &&
+		env.SortToProp != nil && !env.SortToProp(concl.of) {
+		// Lean 4 (since v4.8): the type of a theorem must be a proposition;
+		// a value has none, or a sort coercion to a type
+		text := src[typ.Start:typ.End]
+		c.report(typ, concl.of, "type of theorem is not a proposition: `%s` is a value of type `%s`", text, concl.of)
+	}
 	c.retypes()
 	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Start < c.out[j].Start })
 	return c.out

@@ -90,6 +90,17 @@ func check(t *testing.T, stub string, env Env) []Finding {
 	return Check(s, env)
 }
 
+// findings checks stub and joins its findings' "text: message" with " | ".
+func findings(t *testing.T, stub string, env Env) string {
+	t.Helper()
+	var got []string
+	for _, f := range check(t, stub, env) {
+		s, _ := leansrc.ParseStub(stub, nil)
+		got = append(got, s.Text[f.Start:f.End]+": "+f.Message)
+	}
+	return strings.Join(got, " | ")
+}
+
 func TestCheck(t *testing.T) {
 	for _, tc := range []struct {
 		stub string
@@ -149,7 +160,6 @@ func TestCheck(t *testing.T) {
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) : f x x = 0 := by sorry", "f x x: function expected: `f` takes 1 explicit argument, given 2, and its value is a number of type ℝ"},
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) : IsOpenMap (f x) := by sorry", "(f x): type mismatch: `IsOpenMap` expects a function of type `X → Y`, but `(f x)` is a number of type ℝ"},
 		// x.f on a local of a library type is T.f x
-		{"theorem a (s : Finset ℕ) : s.card = Finset.sum s := by sorry", "Finset.sum s: failed to synthesize `=`: `Finset.sum s` is a function (`Finset.sum`: it takes 2 explicit arguments, given 1), not a number"},
 		{"theorem a (s : Finset ℕ) : s.card s = 1 := by sorry", "s.card s: too many arguments: `Finset.card` takes 1 explicit argument, given 2"},
 		// a name bound nowhere
 		{"theorem a (x : ℝ) (h : 0 < y) : 0 < x + y := by sorry", "y: unknown identifier `y`: no binder of the statement binds it (autoImplicit is off)"},
@@ -189,6 +199,8 @@ func TestCheck(t *testing.T) {
 		// structure's own arguments given
 		{"theorem a (x : ℝ) : Real.log x + 1 > Real.sqrt 1 := by sorry", ""},
 		{"theorem a (f : ℝ → ℝ) : Real.sqrt + 1 = f := by sorry", ""},
+		// a function beside a ℕ: Pi's NatCast makes `f = n` `f = ↑n`
+		{"theorem a (s : Finset ℕ) (n : ℕ) : s.card = Finset.sum s ∧ Nat.factorial = n := by sorry", ""},
 		{"theorem a (z : ℂ) (q : ℚ) (n : ℤ) : z.re ≤ 1 ∧ 0 < q.num ∧ q.den ≥ 1 ∧ n.natAbs ≥ 0 := by sorry", ""},
 		{"theorem a (n : ℕ) (h : n.Prime) : n.totient < n := by sorry", ""},
 		{"theorem a (x : ℕ) (h : x ∈ Finset.range 5) (s : Finset ℕ) (hs : s ⊆ Finset.range 3) : x < 5 := by sorry", ""},
@@ -204,13 +216,7 @@ func TestCheck(t *testing.T) {
 		{"theorem a (s : Set ℝ≥0) (x : ℝ≥0∞) : Set.Infinite s ∧ x + 1 ≠ 0 := by sorry", ""},
 		{"theorem a (s t : Set ℝ) : IsOpen (s ×ℂ t) := by sorry", ""},
 	} {
-		fs := check(t, tc.stub, testEnv())
-		var got []string
-		for _, f := range fs {
-			s, _ := leansrc.ParseStub(tc.stub, nil)
-			got = append(got, s.Text[f.Start:f.End]+": "+f.Message)
-		}
-		if g := strings.Join(got, " | "); g != tc.want {
+		if g := findings(t, tc.stub, testEnv()); g != tc.want {
 			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, g, tc.want)
 		}
 	}
@@ -263,5 +269,103 @@ func TestRetype(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
 		}
+	}
+}
+
+// factsDecls extend testDecls with what the rules that read the library's
+// instances and section variables need.
+var factsDecls = []*library.Decl{
+	{Name: "Odd", Kind: library.KindDef, Signature: "def Odd {α : Type*} [Semiring α] (a : α) : Prop"},
+	{Name: "IsTop", Kind: library.KindDef, Signature: "def IsTop {α : Type*} [Lattice α] (a : α) : Prop"},
+	{Name: "double", Kind: library.KindDef, Signature: "def double {α : Type*} [Add α] (a : α) : α"},
+	{Name: "Real.exp", Kind: library.KindDef, Signature: "def Real.exp (x : ℝ) : ℝ"},
+	{Name: "Nat.primeFactors", Kind: library.KindDef, Signature: "def Nat.primeFactors (n : ℕ) : Finset ℕ"},
+	{Name: "Skel", Kind: library.KindStructure, Signature: "structure Skel"},
+	{Name: "Skel.one", Kind: library.KindDef, Signature: "def Skel.one : Skel"},
+	{Name: "Subgroup", Kind: library.KindStructure, Signature: "structure Subgroup (G : Type*) extends Submonoid G"},
+	{Name: "Graph", Kind: library.KindStructure, Signature: "structure Graph"},
+	{Name: "Graph.«end»", Kind: library.KindDef, Signature: "def Graph.«end» (G : Graph) : Prop"},
+	{Name: "DifferentiableAt", Kind: library.KindDef, Signature: "def DifferentiableAt {E F : Type*} (f : E → F) (x : E)", Value: "∃ f', HasFDerivAt f f' x"},
+}
+
+// factsEnv is testEnv over testDecls and factsDecls: Prop is a Lattice
+// and nothing else, ℝ and ℂ have no coercion to functions, a Skel may be
+// coerced to Prop, and DifferentiableAt's file has the explicit section
+// variable 𝕜 (read whole unless loose).
+func factsEnv(loose bool) Env {
+	env := testEnv()
+	byName := map[string]*library.Decl{}
+	for _, d := range append(append([]*library.Decl{}, testDecls...), factsDecls...) {
+		byName[d.Name] = d
+	}
+	env.Resolve = func(name string) []string {
+		if _, ok := byName[name]; ok || coreFuncs[name].params != nil {
+			return []string{name}
+		}
+		return nil
+	}
+	env.Lookup = func(full string) (*library.Decl, bool) { d, ok := byName[full]; return d, ok }
+	vars := env.SectionVariables
+	env.SectionVariables = func(d *library.Decl) ([]string, bool) {
+		if d.Name == "DifferentiableAt" {
+			return []string{"𝕜"}, true
+		}
+		return vars(d)
+	}
+	env.AllVariablesRead = func(d *library.Decl) bool { return !loose }
+	env.PropInstance = func(class string, pos int) bool { return class == "Lattice" }
+	env.CoercesToFunction = func(string) bool { return false }
+	env.SortToProp = func(full string) bool { return full == "Skel" }
+	return env
+}
+
+func TestLibraryFactsRules(t *testing.T) {
+	for _, tc := range []struct {
+		stub  string
+		loose bool
+		want  string
+	}{
+		// a proposition where a class-constrained type variable is expected
+		{"theorem a (n : ℕ) (h : Nat.Prime n) : Even (n.Prime) := by sorry", false, "(n.Prime): failed to synthesize `Add Prop`: `Even` expects a value of a type with `Add`, but `(n.Prime)` is a proposition (the library has no such instance for Prop)"},
+		{"theorem a (a b : ℕ) : Odd (a < b) := by sorry", false, "(a < b): failed to synthesize `Semiring Prop`: `Odd` expects a value of a type with `Semiring`, but `(a < b)` is a proposition (the library has no such instance for Prop)"},
+		// a function beside a real value
+		{"theorem a (x : ℝ) : Real.log x ≤ x * Real.exp := by sorry", false, "Real.exp: failed to synthesize `*`: `Real.exp` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a number"},
+		{"theorem a (x : ℝ) : Real.log x ≤ Real.exp - 1 := by sorry", false, "Real.exp - 1: failed to synthesize `≤`: `Real.exp - 1` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a number"},
+		{"theorem a (f : ℝ → ℝ) (x : ℝ) : f ≤ x := by sorry", false, "f: failed to synthesize `≤`: `f` is a function (`f`: a local function between numbers), not a number"},
+		// a theorem whose statement is a value
+		{"theorem a (n : ℕ) : Nat.primeFactors n := by sorry", false, "Nat.primeFactors n: type of theorem is not a proposition: `Nat.primeFactors n` is a value of type `Finset`"},
+		// a field a library structure does not have
+		{"theorem a (x : ℝ) (h : x.Irrational) : True := by sorry", false, "x.Irrational: invalid field `Irrational`: the environment does not contain `Real.Irrational` (`x` is a `Real`)"},
+		{"theorem a (s : Finset ℕ) (h : s.Infinite) : True := by sorry", false, "s.Infinite: invalid field `Infinite`: the environment does not contain `Finset.Infinite` (`s` is a `Finset`)"},
+		// more arguments than the parameters and the section variables
+		{"theorem a (f : ℝ → ℝ) (x : ℝ) (h : DifferentiableAt ℝ f x x) : True := by sorry", false, "DifferentiableAt ℝ f x x: too many arguments: `DifferentiableAt` takes at most 3 explicit arguments (with the explicit section variables of its file), given 4"},
+
+		// untouched: Prop is a Lattice; a variable the result fixes first
+		{"theorem a (p : Prop) : IsTop (p ∧ p) := by sorry", false, ""},
+		{"theorem a (n : ℕ) : double (n.Prime) := by sorry", false, ""},
+		// Pi's numerals, casts and powers
+		{"theorem a (n : ℤ) (x : ℝ) : Real.exp + n = 2 * Real.exp ∧ Real.exp ^ x = Real.exp := by sorry", false, ""},
+		// a value that may coerce to Prop; an example's type may be any
+		{"theorem a : Skel.one := by sorry", false, ""},
+		{"example (n : ℕ) : Nat.primeFactors n := by sorry", false, ""},
+		// a structure that extends another (its parents' fields), a field
+		// Lean generates, a number of Lean core
+		{"theorem a (s : Subgroup ℕ) (x : ℝ) (n : ℕ) (h : s.Foo ∧ x.ext ∧ n.Foo) : True := by sorry", false, ""},
+		// a field whose name is a keyword: G.end is Graph.«end»
+		{"theorem a (G : Graph) (h : G.end) : True := by sorry", false, ""},
+		// the section variables' count: within it, or not all read
+		{"theorem a (f : ℝ → ℝ) (x : ℝ) (h : DifferentiableAt ℝ f x) : True := by sorry", false, ""},
+		{"theorem a (f : ℝ → ℝ) (x : ℝ) (h : DifferentiableAt ℝ f x x) : True := by sorry", true, ""},
+	} {
+		if g := findings(t, tc.stub, factsEnv(tc.loose)); g != tc.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, g, tc.want)
+		}
+	}
+	// a coercion to functions in scope (open algebraMap) silences the
+	// function rule
+	env := factsEnv(false)
+	env.CoercesToFunction = func(string) bool { return true }
+	if fs := check(t, "theorem a (x : ℝ) : Real.log x ≤ x * Real.exp := by sorry", env); len(fs) != 0 {
+		t.Errorf("coercion in scope: %v", fs)
 	}
 }

@@ -39,7 +39,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			c.typePos(t.Args[0], scope)
 			return info{kind: kSort, prop: true}
 		case "-":
-			if a := c.infer(t.Args[0], scope); a.kind == kValue {
+			if a := c.infer(t.Args[0], scope); a.kind == kValue && a.of == "" {
 				return a
 			}
 			return info{}
@@ -59,7 +59,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		c.numArg(t.Args[0], a, want, "", scope)
 		return info{kind: kValue, num: want}
 	case leansrc.TermAbs:
-		if a := c.infer(t.Args[0], scope); a.kind == kValue {
+		if a := c.infer(t.Args[0], scope); a.kind == kValue && a.of == "" {
 			return a
 		}
 		return info{}
@@ -132,19 +132,20 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		// parameters (Mathlib here: `def X (i : ι) : C` in
 		// Polynomial/Basic.lean), which ProofNet's `X ^ p` then meets.
 		if number(b) || a.kind == kProof {
-			c.notNumber(t.Args[0], a, t.Text, false)
+			c.notNumber(t.Args[0], a, t.Text, t.Text != "^" && c.noFunctionCoercion(b))
 		}
 		if number(a) || b.kind == kProof {
-			c.notNumber(t.Args[1], b, t.Text, false)
+			c.notNumber(t.Args[1], b, t.Text, t.Text != "^" && c.noFunctionCoercion(a))
 		}
 	case "=", "≠", "<", "≤", "<=", ">", "≥", ">=":
-		// a number compared with a proof, a proposition or a function:
-		// the two sides have no common type
+		// a number compared with a proof, a proposition or a type: the two
+		// sides have no common type; with a function, see
+		// noFunctionCoercion
 		if number(b) && !b.lit || b.lit && a.kind == kProof {
-			c.notNumber(t.Args[0], a, t.Text, !b.lit)
+			c.notNumber(t.Args[0], a, t.Text, c.noFunctionCoercion(b))
 		}
 		if number(a) && !a.lit || a.lit && b.kind == kProof {
-			c.notNumber(t.Args[1], b, t.Text, !a.lit)
+			c.notNumber(t.Args[1], b, t.Text, c.noFunctionCoercion(a))
 		}
 	case "∈", "∉":
 		// nothing is a member of a type, a proposition, a proof or a number
@@ -164,7 +165,14 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	}
 	switch t.Text {
 	case "+", "-", "*", "/", "%":
-		if a.kind != kValue || b.kind != kValue {
+		if a.kind == kFunc && b.lit || b.kind == kFunc && a.lit {
+			// Real.exp - 1 is Pi's: a function still
+			if a.kind == kFunc {
+				return a
+			}
+			return b
+		}
+		if a.kind != kValue || b.kind != kValue || a.of != "" || b.of != "" {
 			return info{}
 		}
 		switch {
@@ -218,6 +226,18 @@ func (c *checker) notNumber(arg *leansrc.Term, a info, op string, fn bool) {
 	if what := c.nonValue(arg, a, fn); what != "" {
 		c.report(arg, a.what, "failed to synthesize `%s`: `%s` is %s, not a number", op, c.src[arg.Start:arg.End], what)
 	}
+}
+
+// noFunctionCoercion reports whether a is a value of type ℝ or ℂ, not a
+// numeral, that the scope has no coercion to a function for, so that a
+// function beside it in arithmetic or a comparison has no common type with
+// it. A numeral is a function through Pi's OfNat, and ℕ, ℤ and ℚ cast to
+// any type with a NatCast, IntCast or RatCast (Lean core's casts), as
+// functions into one are: `Nat.choose (2 * n) = n` is `… = ↑n`. `^` is
+// silent: Pi's Pow makes `f ^ x` a function.
+func (c *checker) noFunctionCoercion(a info) bool {
+	return a.kind == kValue && !a.lit && a.of == "" && (a.num == numReal || a.num == numComplex) &&
+		c.env.CoercesToFunction != nil && !c.env.CoercesToFunction(a.num.String())
 }
 
 // number reports whether a is certainly a number: a numeral or a value
@@ -308,6 +328,9 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 				return info{kind: kValue, num: l.cod}
 			}
 			return info{}
+		case l.cod != numNone && !dotted:
+			// f : ℕ → ℝ not applied
+			return info{kind: kFunc, what: root, detail: "a local function between numbers"}
 		case l.num != numNone && !dotted && len(args) > 0:
 			// ℕ, ℤ, ℚ, ℝ, ℂ have no coercion to functions
 			c.report(whole, root, "function expected: `%s` is a number of type %s, it cannot be applied to an argument", root, l.num)
@@ -361,6 +384,9 @@ func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo inf
 	} else if cs, ok := coreSig(full); ok {
 		sg = cs
 	} else {
+		if c.noField(space, f) {
+			c.report(head, full, "invalid field `%s`: the environment does not contain `%s` (`%s` is a `%s`)", f, full, head.Text[:len(head.Text)-len(f)-1], space)
+		}
 		return info{}
 	}
 	if sg.theorem || !sg.known || !sg.exact || len(sg.params) == 0 || !typeHead(sg.params[0], space) {
@@ -370,6 +396,35 @@ func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo inf
 	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: head.Text, Start: head.Start, End: head.End}
 	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{recvInfo}, infos...), scope)
 }
+
+// noField reports whether the structure space, which a local's type
+// names, certainly has no declaration space.f that Lean's dot notation
+// would find: space is a structure of the library that extends nothing
+// (Lean looks in the parents' namespaces too, and unfolds a definition
+// such as `Set α`), no name in scope is space.f, and f is none of the
+// declarations Lean generates for a structure.
+func (c *checker) noField(space, f string) bool {
+	d, ok := c.env.Lookup(space)
+	if !ok || d.Kind != library.KindStructure || strings.Contains(d.Signature, " extends ") || generatedField[f] ||
+		len(c.env.Resolve(space+"."+f)) > 0 {
+		return false
+	}
+	for _, full := range []string{space + "." + f, space + ".«" + f + "»"} {
+		// G.end is SimpleGraph.«end»
+		if _, ok := c.env.Lookup(full); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// generatedField are the names Lean (and deriving handlers, @[ext]) give
+// a structure's auxiliary declarations, which an index of the source may
+// lack.
+var generatedField = map[string]bool{"mk": true, "rec": true, "recOn": true, "casesOn": true, "noConfusion": true,
+	"noConfusionType": true, "ext": true, "ext_iff": true, "injEq": true, "inj": true, "sizeOf_spec": true, "below": true,
+	"brecOn": true, "binductionOn": true, "ibelow": true, "ndrec": true, "ndrecOn": true, "eta": true, "ctorIdx": true,
+	"toCtorIdx": true, "ofNat": true, "mk.injEq": true, "repr": true, "hash": true, "decEq": true, "beq": true}
 
 // typeHead reports whether the parameter type p, as written, is the type
 // space or an application of it (ℕ for Nat, `Finset α` for Finset).
@@ -399,6 +454,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		if k < sg.own {
 			return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes at least %s, given %d", count(sg.own), k)}
 		}
+		if sg.max >= 0 && k > sg.max && (sg.res == resSort || sg.res == resNum) {
+			c.report(whole, name, "too many arguments: `%s` takes at most %s (with the explicit section variables of its file), given %d", name, count(sg.max), k)
+		}
 		return info{}
 	}
 	for i := 0; i < k && i < n; i++ {
@@ -409,6 +467,15 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		if number(infos[i]) && !infos[i].lit && funcType(sg.params[i]) {
 			// no number has a coercion to a function
 			c.report(args[i], name, "type mismatch: `%s` expects a function of type `%s`, but `%s` is a number of type %s", name, sg.params[i], c.src[args[i].Start:args[i].End], infos[i].num)
+		}
+		if infos[i].kind == kSort && infos[i].prop && i < len(sg.propCons) && c.env.PropInstance != nil {
+			// Even {α} [Add α] (a : α) given a proposition: α is Prop
+			for _, k := range sg.propCons[i] {
+				if !c.env.PropInstance(k.class, k.pos) {
+					c.report(args[i], name, "failed to synthesize `%s Prop`: `%s` expects a value of a type with `%s`, but `%s` is a proposition (the library has no such instance for Prop)", k.class, name, k.class, c.src[args[i].Start:args[i].End])
+					break
+				}
+			}
 		}
 		if want != numNone || valueType(sg.params[i]) {
 			// a function is not a number (a Set is one: Set α := α → Prop)
@@ -430,6 +497,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			return info{kind: kValue, num: sg.num}
 		case resArrow:
 			return info{kind: kFunc, what: name, detail: "of type `" + sg.resText + "`"}
+		}
+		if sg.of != "" {
+			return info{kind: kValue, of: sg.of}
 		}
 		return info{}
 	}

@@ -74,6 +74,24 @@ type sig struct {
 	resText string
 	// kind is the declaration's kind ("def", "structure", …) for messages.
 	kind string
+	// max, when not negative, is the most explicit arguments the constant
+	// takes (its own and every explicit section variable in force) when
+	// not exact.
+	max int
+	// propCons are, per explicit parameter whose type is a type variable
+	// of the signature bound implicitly and first determined by that
+	// argument, the class arguments the variable's instance binders
+	// constrain it with (Even {α} [Add α] (a : α): Add 0).
+	propCons [][]classPos
+	// of is, when the result type is an application of a library structure
+	// or inductive type (`Finset ℕ`, `StieltjesFunction`), its full name.
+	of string
+}
+
+// classPos is an argument position of a class.
+type classPos struct {
+	class string
+	pos   int
 }
 
 // coreSig gives the signatures of Lean core's types that a library built
@@ -116,7 +134,7 @@ const maxValueDepth = 3
 // and what it is once applied to them. Anything it cannot read leaves known
 // false or the result unknown.
 func sigOf(d *library.Decl, env *Env, depth int) sig {
-	s := sig{kind: string(d.Kind)}
+	s := sig{kind: string(d.Kind), max: -1}
 	switch d.Kind {
 	case library.KindTheorem:
 		s.theorem = true
@@ -169,6 +187,14 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	for _, v := range vars {
 		isVar[v] = true
 	}
+	bound, explicit := map[string]bool{}, map[string]bool{}
+	for _, b := range binders {
+		for _, n := range b.Names {
+			bound[n] = true
+			explicit[n] = explicit[n] || b.Bracket == '('
+		}
+	}
+	typeVars, cons := classConstraints(binders, hdr)
 	for _, b := range binders {
 		if b.Bracket != '(' {
 			continue
@@ -177,7 +203,14 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			return s // a default or auto argument, or a binder the parser does not read
 		}
 		for _, n := range b.Names {
-			s.params = append(s.params, hdr[b.Type.Start:b.Type.End])
+			p := hdr[b.Type.Start:b.Type.End]
+			var pc []classPos
+			if typeVars[p] && !mentions(s.params, p) {
+				pc = cons[p]
+				typeVars[p] = false // determined by this argument first
+			}
+			s.params = append(s.params, p)
+			s.propCons = append(s.propCons, pc)
 			if varsKnown && !isVar[n] {
 				s.own++
 			}
@@ -185,6 +218,16 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	}
 	s.known = true
 	s.exact = varsKnown && len(vars) == 0
+	if varsKnown && !s.exact && env.AllVariablesRead != nil && env.AllVariablesRead(d) {
+		// each variable in force is added at most once; those the
+		// signature shows explicit are among its parameters already
+		s.max = 0
+		for _, v := range vars {
+			if !explicit[v] {
+				s.max++ // {C} shown, made explicit by `variable (C)`: counted too
+			}
+		}
+	}
 	if typeLike && varsKnown && !s.exact && env.FieldVariables != nil {
 		// the variables the fields use are parameters, before the
 		// signature's own: a lower bound still
@@ -202,6 +245,14 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		}
 		s.resText = strings.TrimSpace(hdr[typ.Start:typ.End])
 		s.res, s.num = classifyType(typ)
+		for i, p := range s.params {
+			if i < len(s.propCons) && s.propCons[i] != nil && mentions([]string{s.resText}, p) {
+				s.propCons[i] = nil // the expected type may fix the variable first
+			}
+		}
+		if s.res == resUnknown {
+			s.of = valueTypeHead(d, typ, bound, env)
+		}
 	case typeLike:
 		s.res = resSort
 	case depth < maxValueDepth && d.Value != "":
@@ -211,7 +262,104 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			s.resText = "Prop"
 		}
 	}
+	if s.max >= 0 {
+		s.max += len(s.params) // the arrows' parameters included
+	}
 	return s
+}
+
+// valueTypeHead returns the full name of the library structure or
+// inductive type at the head of d's result type t (Finset for `Finset ℕ`),
+// looked up as Lean would from d's namespaces outward; "" when the head is
+// a variable of the signature, no such type or not found.
+func valueTypeHead(d *library.Decl, t *leansrc.Term, bound map[string]bool, env *Env) string {
+	h := t
+	if t.Kind == leansrc.TermApp {
+		h = t.Args[0]
+	}
+	if h.Kind != leansrc.TermIdent || bound[h.Text] || strings.HasPrefix(h.Text, "@") {
+		return ""
+	}
+	found, ok := lookupFrom(d, h.Text, env.Lookup)
+	if !ok {
+		return ""
+	}
+	switch found.Kind {
+	case library.KindStructure, library.KindInductive, library.KindClass, library.KindClassInductive:
+		return found.Name
+	}
+	return ""
+}
+
+// lookupFrom looks name up as the body of d would: under d's namespaces,
+// the most specific first, then at the root.
+func lookupFrom(d *library.Decl, name string, lookup func(string) (*library.Decl, bool)) (*library.Decl, bool) {
+	ns := d.Name
+	for {
+		i := strings.LastIndexByte(ns, '.')
+		if i < 0 {
+			break
+		}
+		ns = ns[:i]
+		if x, ok := lookup(ns + "." + name); ok {
+			return x, true
+		}
+	}
+	return lookup(name)
+}
+
+// classConstraints reads a signature's binders: the type variables bound
+// implicitly ({α : Type*}, {α}) and, per name, the class arguments its
+// instance binders constrain it with ([Add α]: Add 0).
+func classConstraints(binders []leansrc.Binder, hdr string) (map[string]bool, map[string][]classPos) {
+	vars := map[string]bool{}
+	cons := map[string][]classPos{}
+	for _, b := range binders {
+		if b.Bracket == '[' {
+			if b.Type == nil {
+				continue
+			}
+			head, args := b.Type, []*leansrc.Term(nil)
+			if b.Type.Kind == leansrc.TermApp {
+				head, args = b.Type.Args[0], b.Type.Args[1:]
+			}
+			if head.Kind != leansrc.TermIdent {
+				continue
+			}
+			class := head.Text
+			if i := strings.LastIndexByte(class, '.'); i >= 0 {
+				class = class[i+1:]
+			}
+			for i, a := range args {
+				if a.Kind == leansrc.TermIdent {
+					cons[a.Text] = append(cons[a.Text], classPos{class, i})
+				}
+			}
+			continue
+		}
+		names, typ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			// a later binder of the same name shadows an earlier one
+			vars[n] = (b.Bracket == '{' || b.Bracket == '⦃') && (typ == "" || strings.HasPrefix(typ, "Type") || strings.HasPrefix(typ, "Sort"))
+		}
+	}
+	return vars, cons
+}
+
+// mentions reports whether any of texts has name as a word.
+func mentions(texts []string, name string) bool {
+	for _, t := range texts {
+		lex, err := leansrc.Lex(t)
+		if err != nil {
+			return true
+		}
+		for _, l := range lex {
+			if l.Text == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // classifyType says what a value of type t is: a type (t is a sort), a
@@ -292,28 +440,12 @@ func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop 
 	// the body's scope is its file's, which the library does not keep:
 	// the name as written and under the declaration's namespaces, the most
 	// specific first, as Lean tries them
-	var found *library.Decl
-	ns := d.Name
-	for {
-		i := strings.LastIndexByte(ns, '.')
-		if i < 0 {
-			break
+	found, ok := lookupFrom(d, head.Text, lookup)
+	if !ok {
+		if cs, ok := coreSig(head.Text); ok && args == 0 {
+			return cs.res, numNone, cs.resText == "Prop"
 		}
-		ns = ns[:i]
-		if x, ok := lookup(ns + "." + head.Text); ok {
-			found = x
-			break
-		}
-	}
-	if found == nil {
-		x, ok := lookup(head.Text)
-		if !ok {
-			if cs, ok := coreSig(head.Text); ok && args == 0 {
-				return cs.res, numNone, cs.resText == "Prop"
-			}
-			return resUnknown, numNone, false
-		}
-		found = x
+		return resUnknown, numNone, false
 	}
 	if found == d {
 		return resUnknown, numNone, false

@@ -1053,3 +1053,25 @@ func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders 
 	}
 	return binders, typ, true
 }
+
+// GroupNames returns the names binder group b binds and its type as
+// written in src (the text b was parsed from), also for a group whose type
+// the term parser does not read, which ParseHeader keeps whole with no
+// names ({α : Type*}). An instance group without a name binds none.
+func GroupNames(b Binder, src string) ([]string, string) {
+	typ := ""
+	if b.Type != nil && b.Type.End <= len(src) {
+		typ = strings.TrimSpace(src[b.Type.Start:b.Type.End])
+	}
+	if len(b.Names) > 0 || b.Type == nil || b.Type.Kind != TermUnsupported || b.Bracket == '[' {
+		return b.Names, typ
+	}
+	_, size := utf8.DecodeRuneInString(typ)
+	inner := strings.TrimSpace(typ[size:])
+	inner = strings.TrimRight(inner, ")}⦄")
+	names, t, ok := strings.Cut(inner, ":")
+	if !ok {
+		return strings.Fields(names), ""
+	}
+	return strings.Fields(names), strings.TrimSpace(t)
+}

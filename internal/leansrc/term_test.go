@@ -1,6 +1,7 @@
 package leansrc
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -176,5 +177,22 @@ func TestParseHeader(t *testing.T) {
 		if _, _, ok := ParseHeader(bad, nil); ok {
 			t.Errorf("ParseHeader(%q) accepted", bad)
 		}
+	}
+}
+
+func TestGroupNames(t *testing.T) {
+	src := " {G H : Type*} (x y : ℕ) [Monoid G] [inst : Mul H] ⦃α⦄ : True"
+	bs, _, ok := ParseHeader(src, nil)
+	if !ok {
+		t.Fatal("not parsed")
+	}
+	var got []string
+	for _, b := range bs {
+		names, typ := GroupNames(b, src)
+		got = append(got, fmt.Sprintf("%c%v:%s", b.Bracket, names, typ))
+	}
+	want := "{[G H]:Type* ([x y]:ℕ [[]:Monoid G [[inst]:Mul H ⦃[α]:"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("got  %s\nwant %s", g, want)
 	}
 }

@@ -1,0 +1,450 @@
+package leanrepl
+
+import (
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/drift-lsp/drift-lsp/internal/elab"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
+)
+
+// instanceFacts is what a library's instances say, read once per library
+// (libraryInstances). Classes and types are keyed by the last component of
+// their name, so that a name written in any namespace counts: every set is
+// an over-approximation of what Lean's instance search may find, and the
+// rules that use them are silent on what may be.
+type instanceFacts struct {
+	// sortToProp are the heads of the types a CoeSort instance may take to
+	// a sort that may be Prop (its target is Prop or a variable); "*": a
+	// generic source, every type.
+	sortToProp map[string]bool
+	// prop are the class arguments Prop may fill: an instance on Prop,
+	// one on a type variable whose constraints Prop may meet, a parent of
+	// such a class (`extends`); known the classes with any instance.
+	prop  map[classArg]bool
+	known map[string]bool
+	// toFunction are, by number symbol (ℝ, ℂ), the coercion instances
+	// that may take a value of that type to a function: the namespace of
+	// each scoped one, "" for one in force everywhere.
+	toFunction map[string][]string
+}
+
+// classArg is an argument position of a class.
+type classArg struct {
+	class string
+	pos   int
+}
+
+// coreProp are the classes Lean core instantiates on Prop, which an index
+// of the library does not hold.
+var coreProp = []string{"Inhabited", "Nonempty"}
+
+// coercionClasses are Lean core's coercion classes (a CoeFun instance is
+// one too: core has [CoeFun α fun _ => β] : CoeOut α β).
+var coercionClasses = map[string]bool{"Coe": true, "CoeTail": true, "CoeHTCT": true, "CoeHead": true, "CoeOut": true,
+	"CoeTC": true, "CoeOTC": true, "CoeHTC": true, "CoeT": true, "CoeDep": true, "CoeFun": true}
+
+var instanceCache sync.Map // *library.Library → *instanceFacts
+
+// libraryInstances reads lib's instances once.
+func libraryInstances(lib *library.Library) *instanceFacts {
+	if v, ok := instanceCache.Load(lib); ok {
+		return v.(*instanceFacts)
+	}
+	f := readInstances(lib)
+	instanceCache.Store(lib, f)
+	return f
+}
+
+// parsedInstance is an instance declaration's signature: the class of its
+// result and the result's arguments, and for the names its binders and the
+// section variables in force bind, their types and the class arguments
+// their instance binders constrain them with.
+type parsedInstance struct {
+	d     *library.Decl
+	class string
+	// read says every `variable` command in force was read: a name neither
+	// the signature nor a section variable binds is then a constant or
+	// notation (ℍ, 𝔻), not a variable
+	read        bool
+	args        []*leansrc.Term
+	src         string
+	vars        map[string]string // name → type as written ("" when none)
+	constraints map[string][]classArg
+}
+
+// varKind is what an argument of an instance's result may be.
+type varKind uint8
+
+const (
+	notVar     varKind = iota // a type written out (ℝ, Finset α, A → B)
+	typeVar                   // a type variable with known constraints
+	unknownVar                // a variable whose constraints are not known
+	coercedVar                // a term of a bound value used as a type (↥H)
+)
+
+// parseInstance reads `instance (priority := n) name binders : C args`,
+// and the `variable` groups in force at it in its file.
+func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool) {
+	rest := strings.TrimSpace(strings.TrimPrefix(d.Signature, "instance"))
+	if strings.HasPrefix(rest, "(priority") {
+		i := strings.IndexByte(rest, ')')
+		if i < 0 {
+			return parsedInstance{}, false
+		}
+		rest = strings.TrimSpace(rest[i+1:])
+	}
+	if rest != "" && !strings.ContainsRune("({[⦃:", []rune(rest)[0]) {
+		i := strings.IndexAny(rest, " \t")
+		if i < 0 {
+			return parsedInstance{}, false
+		}
+		rest = rest[i:]
+	}
+	binders, typ, ok := leansrc.ParseHeader(rest, nil)
+	if !ok || typ == nil {
+		return parsedInstance{}, false
+	}
+	p := parsedInstance{d: d, src: rest, vars: map[string]string{}, constraints: map[string][]classArg{}}
+	switch {
+	case typ.Kind == leansrc.TermIdent:
+		p.class = lastComponent(typ.Text)
+	case typ.Kind == leansrc.TermApp && typ.Args[0].Kind == leansrc.TermIdent:
+		p.class, p.args = lastComponent(typ.Args[0].Text), typ.Args[1:]
+	default:
+		return parsedInstance{}, false
+	}
+	// the section variables first: the signature's binders shadow them
+	if fv, ok := scanFile(lib, d); ok {
+		line := d.Range.Start.Line
+		at, bad := fv.implicit[unreadableGroup]
+		p.read = !bad || at > line
+		for _, g := range fv.groups {
+			if g.From <= line && line < g.To {
+				names, typ, colon := strings.Cut(g.Inner, ":")
+				if g.Closing == ']' {
+					if !colon {
+						typ = names
+					}
+					p.constrain(leansrc.ParseTerm(strings.TrimSpace(typ), nil))
+					continue
+				}
+				for _, n := range strings.Fields(names) {
+					p.vars[n] = strings.TrimSpace(typ)
+				}
+			}
+		}
+	}
+	for _, b := range binders {
+		if b.Bracket == '[' {
+			p.constrain(b.Type)
+			continue
+		}
+		names, typ := leansrc.GroupNames(b, rest)
+		for _, n := range names {
+			p.vars[n] = typ
+		}
+	}
+	return p, true
+}
+
+// constrain records an instance binder's class, C a b, as a constraint
+// on each of its arguments that is a name.
+func (p parsedInstance) constrain(t *leansrc.Term) {
+	if t == nil {
+		return
+	}
+	head, args := t, []*leansrc.Term(nil)
+	if t.Kind == leansrc.TermApp {
+		head, args = t.Args[0], t.Args[1:]
+	}
+	if head.Kind != leansrc.TermIdent {
+		return
+	}
+	for i, a := range args {
+		if a.Kind == leansrc.TermIdent {
+			p.constraints[a.Text] = append(p.constraints[a.Text], classArg{lastComponent(head.Text), i})
+		}
+	}
+}
+
+// kind says what argument a of the instance's result may be.
+func (p parsedInstance) kind(a *leansrc.Term, lib *library.Library) varKind {
+	if a.Kind != leansrc.TermIdent || strings.HasPrefix(p.src[a.End:], "[") || strings.HasPrefix(p.src[a.End:], "(") {
+		return notVar // ℍ[R,c₁,c₂,c₃] is notation
+	}
+	if typ, ok := p.vars[a.Text]; ok {
+		if typ == "" || strings.Contains(typ, "Type") || strings.Contains(typ, "Sort") {
+			return typeVar
+		}
+		return coercedVar // (H : Subgroup G) in `Mul H` is the type ↥H
+	}
+	if !p.read && elab.AutoBoundShape(a.Text) && numSymbol(a.Text) == "" && a.Text != "Prop" {
+		if _, ok := lib.Lookup(a.Text); !ok {
+			return unknownVar
+		}
+	}
+	return notVar
+}
+
+// numSymbol returns the symbol of the core number type a name denotes ("").
+func numSymbol(s string) string {
+	switch s {
+	case "ℕ", "Nat":
+		return "ℕ"
+	case "ℤ", "Int":
+		return "ℤ"
+	case "ℚ", "Rat":
+		return "ℚ"
+	case "ℝ", "Real":
+		return "ℝ"
+	case "ℂ", "Complex":
+		return "ℂ"
+	}
+	return ""
+}
+
+// closure returns the least set of class arguments closed under: an
+// instance whose argument is one seed accepts; an instance whose argument
+// is a type variable whose constraints are all in the set (or not known);
+// for a coerced variable, coerced accepting its type; a class's parents.
+func closure(insts []parsedInstance, lib *library.Library, parents map[classArg][]classArg,
+	seed func(*leansrc.Term) bool, coerced func(typ string) bool, start []classArg) map[classArg]bool {
+	set := map[classArg]bool{}
+	for _, c := range start {
+		set[c] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		add := func(c classArg) {
+			if !set[c] {
+				set[c] = true
+				changed = true
+			}
+		}
+		for _, p := range insts {
+			for i, a := range p.args {
+				c := classArg{p.class, i}
+				if set[c] {
+					continue
+				}
+				switch {
+				case seed(a):
+					add(c)
+				default:
+					switch p.kind(a, lib) {
+					case unknownVar:
+						add(c)
+					case coercedVar:
+						if coerced(p.vars[a.Text]) {
+							add(c)
+						}
+					case typeVar:
+						all := true
+						for _, k := range p.constraints[a.Text] {
+							all = all && set[k]
+						}
+						if all {
+							add(c)
+						}
+					}
+				}
+			}
+		}
+		for c, ps := range parents {
+			if set[c] {
+				for _, par := range ps {
+					add(par)
+				}
+			}
+		}
+	}
+	return set
+}
+
+// mayBe reports whether argument a of p may be a type of the set's kind:
+// seed accepts it, or it is a variable whose constraints are all in set
+// (or not known).
+func (p parsedInstance) mayBe(a *leansrc.Term, lib *library.Library, set map[classArg]bool, seed func(*leansrc.Term) bool) bool {
+	if seed(a) {
+		return true
+	}
+	switch p.kind(a, lib) {
+	case unknownVar:
+		return true
+	case typeVar:
+		for _, k := range p.constraints[a.Text] {
+			if !set[k] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func readInstances(lib *library.Library) *instanceFacts {
+	f := &instanceFacts{sortToProp: map[string]bool{}, known: map[string]bool{}, toFunction: map[string][]string{}}
+	var insts []parsedInstance
+	parents := map[classArg][]classArg{}
+	for _, d := range lib.Decls() {
+		switch d.Kind {
+		case library.KindInstance:
+			if p, ok := parseInstance(lib, d); ok {
+				insts = append(insts, p)
+				f.known[p.class] = true
+			}
+		case library.KindClass, library.KindClassInductive:
+			classParents(d, parents)
+		}
+	}
+	for _, p := range insts {
+		if p.class != "CoeSort" || len(p.args) != 2 {
+			continue
+		}
+		src, dst := p.args[0], p.args[1]
+		if dst.Kind == leansrc.TermIdent && dst.Text == "Prop" || p.kind(dst, lib) != notVar {
+			if h := headName(src); h != "" && p.kind(src, lib) == notVar {
+				f.sortToProp[lastComponent(h)] = true
+			} else {
+				f.sortToProp["*"] = true
+			}
+		}
+	}
+	var start []classArg
+	for _, c := range coreProp {
+		start = append(start, classArg{c, 0})
+	}
+	f.prop = closure(insts, lib, parents, func(a *leansrc.Term) bool {
+		return a.Kind == leansrc.TermIdent && a.Text == "Prop"
+	}, func(typ string) bool {
+		h := headName(leansrc.ParseTerm(typ, nil))
+		return f.sortToProp["*"] || h == "" || f.sortToProp[lastComponent(h)]
+	}, start)
+	isFunc := func(a *leansrc.Term) bool {
+		// a notation the parser does not read may be an arrow (α →ₗ β);
+		// one with no arrow, such as R ⧸ I, is an application
+		return a.Kind == leansrc.TermForall || a.Kind == leansrc.TermInfix && (a.Text == "→" || a.Text == "->") ||
+			a.Kind == leansrc.TermUnsupported && strings.ContainsAny(a.Text, "→∀Π⟶")
+	}
+	never := func(string) bool { return false }
+	funcs := closure(insts, lib, parents, isFunc, never, nil)
+	for _, n := range []string{"ℝ", "ℂ"} {
+		isNum := func(a *leansrc.Term) bool { return a.Kind == leansrc.TermIdent && numSymbol(a.Text) == n }
+		nums := closure(insts, lib, parents, isNum, never, nil)
+		for _, p := range insts {
+			if !coercionClasses[p.class] || len(p.args) < 2 {
+				continue
+			}
+			dst := p.args[len(p.args)-1]
+			if !p.mayBe(p.args[0], lib, nums, isNum) || p.class != "CoeFun" && !p.mayBe(dst, lib, funcs, isFunc) {
+				continue
+			}
+			f.toFunction[n] = append(f.toFunction[n], scopedNamespace(lib, p.d))
+		}
+	}
+	return f
+}
+
+// classParents adds to parents how class d's arguments are its parents'
+// (`class Module (R M) extends DistribMulAction R M`: Module's second is
+// DistribMulAction's second); a parent's argument that is none of the
+// class's parameters may be any of them.
+func classParents(d *library.Decl, parents map[classArg][]classArg) {
+	head, ext, ok := strings.Cut(d.Signature, " extends ")
+	if !ok {
+		return
+	}
+	name := lastComponent(d.Name)
+	var params []string
+	if i := strings.Index(head, d.Name); i >= 0 {
+		if binders, _, ok := leansrc.ParseHeader(head[i+len(d.Name):], nil); ok {
+			for _, b := range binders {
+				if b.Bracket != '[' {
+					params = append(params, b.Names...)
+				}
+			}
+		}
+	}
+	if j := strings.LastIndex(ext, " : "); j >= 0 && !strings.ContainsAny(ext[j:], ",") {
+		ext = ext[:j] // extends P α : Prop
+	}
+	all := leansrc.ParseTerm("("+ext+")", nil)
+	parts := []*leansrc.Term{all}
+	if all.Kind == leansrc.TermTuple {
+		parts = all.Args // extends P α, Q α
+	}
+	for _, t := range parts {
+		h, args := t, []*leansrc.Term(nil)
+		if t.Kind == leansrc.TermApp {
+			h, args = t.Args[0], t.Args[1:]
+		}
+		if h.Kind != leansrc.TermIdent {
+			continue
+		}
+		pc := lastComponent(h.Text)
+		for j, a := range args {
+			found := false
+			for i, n := range params {
+				if a.Kind == leansrc.TermIdent && a.Text == n {
+					parents[classArg{name, i}] = append(parents[classArg{name, i}], classArg{pc, j})
+					found = true
+				}
+			}
+			if !found {
+				for i := 0; i < len(params) || i == 0; i++ {
+					parents[classArg{name, i}] = append(parents[classArg{name, i}], classArg{pc, j})
+				}
+			}
+		}
+	}
+}
+
+// scopedNamespace returns the namespace of instance d when its source
+// declares it `scoped` (only `open` of that namespace brings it into
+// force), else "".
+func scopedNamespace(lib *library.Library, d *library.Decl) string {
+	path, ok := lib.DeclPath(d)
+	if !ok {
+		return ""
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(data), "\n")
+	if d.Range.Start.Line >= len(lines) {
+		return ""
+	}
+	text := strings.TrimSpace(lines[d.Range.Start.Line])
+	if strings.HasPrefix(text, "@[") {
+		if i := strings.Index(text, "] "); i >= 0 {
+			text = strings.TrimSpace(text[i+2:])
+		}
+	}
+	i := strings.LastIndexByte(d.Name, '.')
+	if !strings.HasPrefix(text, "scoped ") || i < 0 {
+		return ""
+	}
+	return d.Name[:i]
+}
+
+// headName returns the identifier at the head of t ("" when none).
+func headName(t *leansrc.Term) string {
+	if t.Kind == leansrc.TermApp {
+		t = t.Args[0]
+	}
+	if t.Kind == leansrc.TermIdent {
+		return t.Text
+	}
+	return ""
+}
+
+func lastComponent(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}

@@ -1,0 +1,31 @@
+package leanrepl
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestInstanceFactsMathlib checks what Mathlib's instances say (with
+// DRIFT_MATHLIB): Prop is a complete Boolean algebra but has no Add, Mul or
+// Semiring; only the scoped algebraMap coercion may take ℝ or ℂ to a
+// function; no CoeSort of Finset, Set or Filter may give Prop.
+func TestInstanceFactsMathlib(t *testing.T) {
+	mathlibNames(t)
+	f := libraryInstances(mathlibLib)
+	for c, want := range map[string]bool{"Add": false, "Mul": false, "Semiring": false, "AddGroup": false,
+		"Lattice": true, "CompleteLattice": true, "BooleanAlgebra": true, "Inhabited": true} {
+		if got := f.prop[classArg{c, 0}]; got != want {
+			t.Errorf("%s Prop: got %v, want %v", c, got, want)
+		}
+	}
+	for _, n := range []string{"ℝ", "ℂ"} {
+		if got := f.toFunction[n]; !reflect.DeepEqual(got, []string{"algebraMap"}) {
+			t.Errorf("coercions from %s to functions: %q, want only the scoped algebraMap", n, got)
+		}
+	}
+	for _, ty := range []string{"*", "Finset", "Set", "Filter", "Multiset"} {
+		if f.sortToProp[ty] {
+			t.Errorf("CoeSort of %s may give Prop", ty)
+		}
+	}
+}
