@@ -251,6 +251,11 @@ func TestCheckMeaning(t *testing.T) {
 			"states nothing: its conclusion is its hypothesis 'x >= 0' · names not checked · Lean not run · not refuted (N assignments)"},
 		{"conclusion True", "theorem t (n : ℕ) (h : Odd n) : True := by sorry", "The square of an odd number is odd.", "", "states nothing: its conclusion is True", false,
 			"states nothing: its conclusion is True · names not checked · Lean not run · not refuted (N assignments)"},
+		// a conclusion that relates a term to itself states nothing (the
+		// bundled model's stub for a ProofNet integral)
+		{"conclusion reflexive", "theorem t (x : ℝ) (h : Even x) : (-1 : ℝ) = (-1 : ℝ) := by sorry", "Show that the identity holds for every real x.", "",
+			"states nothing: its conclusion '(-1 : ℝ) = (-1 : ℝ)' holds of any term", false,
+			"states nothing: its conclusion '(-1 : ℝ) = (-1 : ℝ)' holds of any term · names not checked · Lean not run · falsifier undecided (REASON)"},
 		// hypotheses that cannot all hold state nothing, with or without a
 		// statement (AIME 1987 problem 8, as the bundled model wrote it)
 		{"hypotheses contradict", "theorem largest_n (n : ℤ) (hn : 0 < n) (hn' : 8/15 < n) (hn_1 : n < 7/13) : n = 112 := by sorry",

@@ -131,8 +131,9 @@ func coverageOf(s *leansrc.Stub, req CheckRequest, falsified *falsify.Result) *c
 
 // Coverage checks that stub s accounts for every condition of statement
 // (coverage.Check on its binders and type) and states its claim: a
-// conclusion that is one of its own hypotheses, or True, states nothing
-// (equivalence.Assumed; both only against a statement), and neither do
+// conclusion that is one of its own hypotheses, or True, or relates a term
+// to itself states nothing (equivalence.Assumed and Reflexive; only
+// against a statement), and neither do
 // hypotheses that cannot all hold, which falsified (the falsifier's result
 // on s, or nil) proves (falsify.Result.Contradiction; with statement ""
 // that alone is checked).
@@ -151,6 +152,9 @@ func Coverage(s *leansrc.Stub, statement string, concepts []coverage.Concept, fa
 		var hyp string
 		if hyp, assumed = equivalence.Assumed(StatementOf(s)); assumed {
 			res.ClaimAssumed(hyp)
+		} else if concl, ok := equivalence.Reflexive(StatementOf(s)); ok {
+			res.ClaimReflexive(concl)
+			assumed = true
 		}
 	}
 	if !assumed && falsified != nil && falsified.Contradiction != "" {

@@ -64,6 +64,9 @@ const (
 	// KindContradiction is the claim too, not stated when the stub's
 	// hypotheses cannot all hold (ClaimContradicted).
 	KindContradiction Kind = "contradiction"
+	// KindReflexive is the claim too, not stated when the stub's
+	// conclusion relates a term to itself (ClaimReflexive).
+	KindReflexive Kind = "reflexive"
 )
 
 // Concept is one sub-query of a statement's decomposition with the full
@@ -161,6 +164,8 @@ func (r Result) Findings() []Finding {
 				msg = fmt.Sprintf("states nothing: its conclusion is its hypothesis '%s'", c.Phrase)
 			case c.Kind == KindContradiction:
 				msg = fmt.Sprintf("states nothing: its hypotheses contradict (%s)", c.Phrase)
+			case c.Kind == KindReflexive:
+				msg = fmt.Sprintf("states nothing: its conclusion '%s' holds of any term", c.Phrase)
 			case c.Hypothesis:
 				msg = fmt.Sprintf("omits '%s' as a hypothesis ('%s')", c.Phrase, c.Of)
 			}
@@ -178,6 +183,13 @@ func (r *Result) ClaimAssumed(assumed string) {
 		assumed = "True"
 	}
 	r.Conditions = append(r.Conditions, Condition{Phrase: assumed, Kind: KindClaim})
+}
+
+// ClaimReflexive records that the stub states nothing: its conclusion,
+// concl, relates a term to itself (x = x). The claim becomes an uncovered
+// condition.
+func (r *Result) ClaimReflexive(concl string) {
+	r.Conditions = append(r.Conditions, Condition{Phrase: concl, Kind: KindReflexive})
 }
 
 // ClaimContradicted records that the stub states nothing: its hypotheses

@@ -182,6 +182,23 @@ func Assumed(st Statement) (string, bool) {
 	return "", false
 }
 
+// reflexive are the relations every term has to itself.
+var reflexive = map[string]bool{"=": true, "≤": true, "≥": true, "↔": true, "∣": true, "⊆": true}
+
+// Reflexive reports whether st states nothing because its conclusion,
+// after its ∀ binders and → premises, relates a term to itself by a
+// reflexive relation after normalisation (`(-1 : ℝ) = (-1 : ℝ)`, `a ∣ a`).
+// It returns the conclusion's text.
+func Reflexive(st Statement) (string, bool) {
+	s := split(st)
+	c := s.concl
+	if c == nil || c.Kind != leansrc.TermInfix || !reflexive[c.Text] || len(c.Args) != 2 ||
+		normal(c.Args[0], nil, 0) != normal(c.Args[1], nil, 0) {
+		return "", false
+	}
+	return s.texts[len(s.texts)-1], true
+}
+
 // permute calls f with every permutation of 0..n-1 until f returns true.
 func permute(n int, f func([]int) bool) {
 	p := make([]int, n)

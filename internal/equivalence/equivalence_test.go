@@ -110,3 +110,24 @@ func TestAssumed(t *testing.T) {
 		}
 	}
 }
+
+func TestReflexive(t *testing.T) {
+	x := []falsify.Param{{Names: []string{"x", "y"}, Type: "ℝ"}}
+	for _, c := range []struct {
+		conclusion string
+		ok         bool
+	}{
+		{"(-1 : ℝ) = (-1 : ℝ)", true},
+		{"x ≥ x", true},
+		{"∀ n : ℕ, n ∣ n", true},
+		{"x > 0 → x + y = x + y", true},
+		{"x < x", false},         // false, not empty: the falsifier refutes it
+		{"x + y = y + x", false}, // commutativity is a claim
+		{"x = y", false},
+	} {
+		got, ok := Reflexive(Statement{Binders: x, Conclusion: c.conclusion})
+		if ok != c.ok || ok && got == "" {
+			t.Errorf("Reflexive(%s) = %q, %v; want %v", c.conclusion, got, ok, c.ok)
+		}
+	}
+}
