@@ -97,6 +97,9 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			c := lastComponent(class)
 			return !f.known[c] || f.prop[classArg{c, pos}]
 		},
+		CoercesToSort: func(full string) bool {
+			return lib == nil || libraryInstances(lib).coercesToSort(full)
+		},
 		SortToProp: func(full string) bool {
 			if lib == nil {
 				return true
