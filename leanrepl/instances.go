@@ -135,16 +135,11 @@ func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool)
 		p.read = !bad || at > line
 		for _, g := range fv.groups {
 			if g.From <= line && line < g.To {
-				names, typ, colon := strings.Cut(g.Inner, ":")
-				if g.Closing == ']' {
-					if !colon {
-						typ = names
-					}
-					p.constrain(leansrc.ParseTerm(strings.TrimSpace(typ), nil))
-					continue
+				for n, cs := range g.Cons {
+					p.constraints[n] = append(p.constraints[n], cs...)
 				}
-				for _, n := range strings.Fields(names) {
-					p.vars[n] = strings.TrimSpace(typ)
+				for _, n := range g.Names {
+					p.vars[n] = g.Type
 				}
 			}
 		}
