@@ -20,6 +20,18 @@ type instanceFacts struct {
 	// a sort that may be Prop (its target is Prop or a variable); "*": a
 	// generic source, every type.
 	sortToProp map[string]bool
+	// sortDirect are the heads of the types a CoeSort instance is on ("*":
+	// one on a variable whose constraints are not known); sortVia the
+	// constraints of the variable of each other one (a type with an
+	// instance of all of them may be coerced to a sort).
+	sortDirect map[string]bool
+	sortVia    [][]classArg
+	// insts and parents are kept for the per-type closures of mayHave.
+	insts   []parsedInstance
+	parents map[classArg][]classArg
+	lib     *library.Library
+	mu      sync.Mutex
+	byType  map[string]map[classArg]bool
 	// prop are the class arguments Prop may fill: an instance on Prop,
 	// one on a type variable whose constraints Prop may meet, a parent of
 	// such a class (`extends`); known the classes with any instance.
@@ -123,16 +135,11 @@ func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool)
 		p.read = !bad || at > line
 		for _, g := range fv.groups {
 			if g.From <= line && line < g.To {
-				names, typ, colon := strings.Cut(g.Inner, ":")
-				if g.Closing == ']' {
-					if !colon {
-						typ = names
-					}
-					p.constrain(leansrc.ParseTerm(strings.TrimSpace(typ), nil))
-					continue
+				for n, cs := range g.Cons {
+					p.constraints[n] = append(p.constraints[n], cs...)
 				}
-				for _, n := range strings.Fields(names) {
-					p.vars[n] = strings.TrimSpace(typ)
+				for _, n := range g.Names {
+					p.vars[n] = g.Type
 				}
 			}
 		}
@@ -286,7 +293,7 @@ func (p parsedInstance) mayBe(a *leansrc.Term, lib *library.Library, set map[cla
 }
 
 func readInstances(lib *library.Library) *instanceFacts {
-	f := &instanceFacts{sortToProp: map[string]bool{}, known: map[string]bool{}, toFunction: map[string][]string{}}
+	f := &instanceFacts{sortToProp: map[string]bool{}, sortDirect: map[string]bool{}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, toFunction: map[string][]string{}}
 	var insts []parsedInstance
 	parents := map[classArg][]classArg{}
 	for _, d := range lib.Decls() {
@@ -305,14 +312,28 @@ func readInstances(lib *library.Library) *instanceFacts {
 			continue
 		}
 		src, dst := p.args[0], p.args[1]
+		h, k := headName(src), p.kind(src, lib)
+		if h == "" {
+			h = universeHead(p.src[src.Start:src.End]) // (ModuleCat.{v} R)
+		}
+		switch {
+		case h != "" && k == notVar:
+			f.sortDirect[lastComponent(h)] = true
+		case k == typeVar && len(p.constraints[src.Text]) > 0:
+			// [SetLike A B] : CoeSort A (Type _)
+			f.sortVia = append(f.sortVia, p.constraints[src.Text])
+		default:
+			f.sortDirect["*"] = true
+		}
 		if dst.Kind == leansrc.TermIdent && dst.Text == "Prop" || p.kind(dst, lib) != notVar {
-			if h := headName(src); h != "" && p.kind(src, lib) == notVar {
+			if h != "" && k == notVar {
 				f.sortToProp[lastComponent(h)] = true
 			} else {
 				f.sortToProp["*"] = true
 			}
 		}
 	}
+	f.insts, f.parents = insts, parents
 	var start []classArg
 	for _, c := range coreProp {
 		start = append(start, classArg{c, 0})
@@ -346,6 +367,39 @@ func readInstances(lib *library.Library) *instanceFacts {
 		}
 	}
 	return f
+}
+
+// coercesToSort reports whether a value of a type whose head is the
+// constant full may be coerced to a sort: a CoeSort instance on that head,
+// or a generic one whose constraints that type may all meet (read from the
+// instances on it, on variables it may fill, and the classes' parents).
+func (f *instanceFacts) coercesToSort(full string) bool {
+	head := lastComponent(full)
+	if f.sortDirect["*"] || f.sortDirect[head] {
+		return true
+	}
+	f.mu.Lock()
+	has, ok := f.byType[head]
+	f.mu.Unlock()
+	if !ok {
+		has = closure(f.insts, f.lib, f.parents, func(a *leansrc.Term) bool {
+			h := headName(a)
+			return h != "" && lastComponent(h) == head
+		}, func(string) bool { return false }, nil)
+		f.mu.Lock()
+		f.byType[head] = has
+		f.mu.Unlock()
+	}
+	for _, cs := range f.sortVia {
+		all := true
+		for _, c := range cs {
+			all = all && has[c]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // classParents adds to parents how class d's arguments are its parents'
@@ -429,6 +483,17 @@ func scopedNamespace(lib *library.Library, d *library.Decl) string {
 		return ""
 	}
 	return d.Name[:i]
+}
+
+// universeHead returns the name at the head of a type written with
+// universe levels, `(ModuleCat.{v} R)` (ModuleCat), else "".
+func universeHead(text string) string {
+	text = strings.TrimLeft(strings.TrimSpace(text), "(")
+	name, _, ok := strings.Cut(text, ".{")
+	if !ok || strings.ContainsAny(name, " ()") || name == "" {
+		return ""
+	}
+	return name
 }
 
 // headName returns the identifier at the head of t ("" when none).

@@ -97,6 +97,9 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			c := lastComponent(class)
 			return !f.known[c] || f.prop[classArg{c, pos}]
 		},
+		CoercesToSort: func(full string) bool {
+			return lib == nil || libraryInstances(lib).coercesToSort(full)
+		},
 		SortToProp: func(full string) bool {
 			if lib == nil {
 				return true
@@ -571,12 +574,39 @@ func variableSpans(data []byte) ([]variableSpan, map[string]int) {
 }
 
 // groupSpan is one binder group of a `variable` command ((x y : T),
-// {α : Type*}, [Monoid α]) in force on the 0-based lines [From, To), with
-// its closing bracket and what it encloses.
+// {α : Type*}, [Monoid α]) in force on the 0-based lines [From, To), read
+// once: the names it binds and their type, or for an instance group the
+// class arguments that name each argument ([Monoid α]: α is Monoid 0).
 type groupSpan struct {
 	Closing  rune
-	Inner    string
+	Names    []string
+	Type     string
+	Cons     map[string][]classArg
 	From, To int
+}
+
+// newGroupSpan reads the group whose closing bracket is closing and whose
+// text inside the brackets is inner.
+func newGroupSpan(closing rune, inner string, from, to int) groupSpan {
+	g := groupSpan{Closing: closing, From: from, To: to}
+	names, typ, colon := strings.Cut(inner, ":")
+	if closing != ']' {
+		g.Names, g.Type = strings.Fields(names), strings.TrimSpace(typ)
+		return g
+	}
+	if !colon {
+		typ = names
+	}
+	t := leansrc.ParseTerm(strings.TrimSpace(typ), nil)
+	if t.Kind == leansrc.TermApp && t.Args[0].Kind == leansrc.TermIdent {
+		g.Cons = map[string][]classArg{}
+		for i, a := range t.Args[1:] {
+			if a.Kind == leansrc.TermIdent {
+				g.Cons[a.Text] = append(g.Cons[a.Text], classArg{lastComponent(t.Args[0].Text), i})
+			}
+		}
+	}
+	return g
 }
 
 // variableCommands is variableSpans, and every binder group of the file's
@@ -649,11 +679,11 @@ func variableCommands(data []byte) ([]variableSpan, map[string]int, []groupSpan)
 					spans = append(spans, variableSpan{Name: x, From: n, To: end})
 				}
 				eachGroup(cmd, func(closing rune, inner string) {
-					groups = append(groups, groupSpan{Closing: closing, Inner: inner, From: n, To: end})
+					groups = append(groups, newGroupSpan(closing, inner, n, end))
 				})
 			} else {
 				eachGroup(cmd, func(closing rune, inner string) {
-					groups = append(groups, groupSpan{Closing: closing, Inner: inner, From: n, To: -1})
+					groups = append(groups, newGroupSpan(closing, inner, n, -1))
 					curGroups = append(curGroups, len(groups)-1)
 				})
 				// a later `variable {x}` does not end the span: the indexer

@@ -350,7 +350,8 @@ func TestTypesMathlibSelf(t *testing.T) {
 				c := lastComponent(class)
 				return !facts.known[c] || facts.prop[classArg{c, pos}]
 			},
-			SortToProp: func(full string) bool { return facts.sortToProp["*"] || facts.sortToProp[lastComponent(full)] },
+			SortToProp:    func(full string) bool { return facts.sortToProp["*"] || facts.sortToProp[lastComponent(full)] },
+			CoercesToSort: facts.coercesToSort,
 		}
 		checked++
 		fs := elab.Check(s, env)

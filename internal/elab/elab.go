@@ -61,6 +61,10 @@ type Env struct {
 	// variable whose constraints Prop may meet, or of a class extending
 	// it, or the library has no instance of the class at all; nil: it may.
 	PropInstance func(class string, pos int) bool
+	// CoercesToSort reports whether a value of a type whose head is the
+	// constant full may be coerced to a sort (a CoeSort instance on it, or
+	// a generic one whose constraints it may meet); nil: it may.
+	CoercesToSort func(full string) bool
 	// SortToProp reports whether a value of a type whose head is the
 	// constant full may be coerced to a proposition (a CoeSort instance on
 	// it whose target is Prop or any sort); nil: it may.
@@ -234,7 +238,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	}
 	c.unbound(typ, scope)
 	concl := c.typePos(typ, scope)
-	if concl.kind == kValue && concl.of != "" && (s.Keyword == "theorem" || s.Keyword == "lemma") &&
+	if concl.kind == kValue && concl.of != "" && (s.Keyword == "theorem" || s.Keyword == "lemma") && c.sortable(concl.of) &&
 		env.SortToProp != nil && !env.SortToProp(concl.of) {
 		// Lean 4 (since v4.8): the type of a theorem must be a proposition;
 		// a value has none, or a sort coercion to a type
@@ -465,6 +469,11 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder) map[string]l
 	return in
 }
 
+// sortable reports whether a value of type full may be coerced to a sort.
+func (c *checker) sortable(full string) bool {
+	return c.env.CoercesToSort == nil || c.env.CoercesToSort(full)
+}
+
 // typePos checks t where Lean expects a type or a proposition: a proof, a
 // function or a number there is an error. It returns what t is.
 func (c *checker) typePos(t *leansrc.Term, scope map[string]local) info {
@@ -479,6 +488,10 @@ func (c *checker) typePos(t *leansrc.Term, scope map[string]local) info {
 		c.report(t, i.what, "type expected: `%s` is a theorem, a proof and not a proposition", i.what)
 	case i.kind == kFunc:
 		c.report(t, i.what, "type expected: `%s` is a function (%s); it must be applied to its arguments", i.what, i.detail)
+	case i.kind == kValue && i.of != "" && !c.sortable(i.of):
+		// a value of a structure with no sort coercion
+		text := c.src[t.Start:t.End]
+		c.report(t, i.of, "type expected: `%s` is a value of type `%s`, not a type or a proposition (no coercion to a sort)", text, i.of)
 	case i.kind == kValue && !i.lit && i.num != numNone:
 		// ℕ, ℤ, ℚ, ℝ, ℂ have no coercion to a sort
 		text := c.src[t.Start:t.End]

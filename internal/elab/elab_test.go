@@ -284,13 +284,15 @@ var factsDecls = []*library.Decl{
 	{Name: "Skel.one", Kind: library.KindDef, Signature: "def Skel.one : Skel"},
 	{Name: "Subgroup", Kind: library.KindStructure, Signature: "structure Subgroup (G : Type*) extends Submonoid G"},
 	{Name: "Graph", Kind: library.KindStructure, Signature: "structure Graph"},
+	{Name: "Filter", Kind: library.KindStructure, Signature: "structure Filter (α : Type*)"},
+	{Name: "nhds", Kind: library.KindDef, Signature: "irreducible_def nhds {X : Type*} (x : X) : Filter X"},
 	{Name: "Graph.«end»", Kind: library.KindDef, Signature: "def Graph.«end» (G : Graph) : Prop"},
 	{Name: "DifferentiableAt", Kind: library.KindDef, Signature: "def DifferentiableAt {E F : Type*} (f : E → F) (x : E)", Value: "∃ f', HasFDerivAt f f' x"},
 }
 
 // factsEnv is testEnv over testDecls and factsDecls: Prop is a Lattice
 // and nothing else, ℝ and ℂ have no coercion to functions, a Skel may be
-// coerced to Prop, and DifferentiableAt's file has the explicit section
+// coerced to Prop, a Filter to no sort, and DifferentiableAt's file has the explicit section
 // variable 𝕜 (read whole unless loose).
 func factsEnv(loose bool) Env {
 	env := testEnv()
@@ -316,6 +318,7 @@ func factsEnv(loose bool) Env {
 	env.PropInstance = func(class string, pos int) bool { return class == "Lattice" }
 	env.CoercesToFunction = func(string) bool { return false }
 	env.SortToProp = func(full string) bool { return full == "Skel" }
+	env.CoercesToSort = func(full string) bool { return full != "Filter" }
 	return env
 }
 
@@ -334,6 +337,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) : f ≤ x := by sorry", false, "f: failed to synthesize `≤`: `f` is a function (`f`: a local function between numbers), not a number"},
 		// a theorem whose statement is a value
 		{"theorem a (n : ℕ) : Nat.primeFactors n := by sorry", false, "Nat.primeFactors n: type of theorem is not a proposition: `Nat.primeFactors n` is a value of type `Finset`"},
+		// a value of a structure with no sort coercion as a hypothesis's type
+		{"theorem a (x : ℝ) (h : nhds x) : True := by sorry", false, "nhds x: type expected: `nhds x` is a value of type `Filter`, not a type or a proposition (no coercion to a sort)"},
 		// a field a library structure does not have
 		{"theorem a (x : ℝ) (h : x.Irrational) : True := by sorry", false, "x.Irrational: invalid field `Irrational`: the environment does not contain `Real.Irrational` (`x` is a `Real`)"},
 		{"theorem a (s : Finset ℕ) (h : s.Infinite) : True := by sorry", false, "s.Infinite: invalid field `Infinite`: the environment does not contain `Finset.Infinite` (`s` is a `Finset`)"},
@@ -345,7 +350,9 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (n : ℕ) : double (n.Prime) := by sorry", false, ""},
 		// Pi's numerals, casts and powers
 		{"theorem a (n : ℤ) (x : ℝ) : Real.exp + n = 2 * Real.exp ∧ Real.exp ^ x = Real.exp := by sorry", false, ""},
-		// a value that may coerce to Prop; an example's type may be any
+		// a value that may coerce to a sort (a Finset's elements), or to
+		// Prop; an example's type may be any
+		{"theorem a (n : ℕ) (h : Nat.primeFactors n) : True := by sorry", false, ""},
 		{"theorem a : Skel.one := by sorry", false, ""},
 		{"example (n : ℕ) : Nat.primeFactors n := by sorry", false, ""},
 		// a structure that extends another (its parents' fields), a field

@@ -145,6 +145,9 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		return s
 	}
 	head := string(d.Kind) + " " + d.Name
+	if d.Kind == library.KindDef && strings.HasPrefix(d.Signature, "irreducible_def "+d.Name) {
+		head = "irreducible_def " + d.Name // Mathlib's command: a constant of the type written
+	}
 	if !strings.HasPrefix(d.Signature, head) {
 		return s
 	}
