@@ -60,6 +60,15 @@ var coercionClasses = map[string]bool{"Coe": true, "CoeTail": true, "CoeHTCT": t
 
 var instanceCache sync.Map // *library.Library → *instanceFacts
 
+// WarmTypes reads what the type checks need of lib's instances, once, so
+// that the first check after the library loads does not pay for it (about
+// a second of CPU on Mathlib). Servers call it off any request.
+func WarmTypes(lib *library.Library) {
+	if lib != nil {
+		libraryInstances(lib)
+	}
+}
+
 // libraryInstances reads lib's instances once.
 func libraryInstances(lib *library.Library) *instanceFacts {
 	if v, ok := instanceCache.Load(lib); ok {

@@ -217,7 +217,8 @@ const commentsDebounce = 300 * time.Millisecond
 // followComments builds the checker of names in comments over the current
 // snapshot, then rebuilds it each time the snapshot changed and settled
 // for commentsDebounce, until the backend closes. The names the library's
-// code uses (Known) are read once: the rebuild is one pass over the
+// code uses (Known) are read once, and before them the instances the type
+// checks read (leanrepl.WarmTypes): the rebuild is one pass over the
 // declarations, off every request and the typing path.
 func (b *driftBackend) followComments() {
 	var known docref.Known
@@ -225,6 +226,7 @@ func (b *driftBackend) followComments() {
 		changed := b.eng.Changed()
 		if lib, ix := b.eng.Library(), b.eng.Names(); lib != nil && ix != nil {
 			if known == nil {
+				leanrepl.WarmTypes(lib) // once, as the names below: a type check's first read
 				var err error
 				if known, err = docref.LoadKnown(b.ctx, lib, 1); err != nil {
 					b.logf("drift: names in comments: %v", err)
