@@ -66,8 +66,12 @@ func (c *compiler) see(t *leansrc.Term, e nexpr, ok bool) {
 	}
 }
 
-// text is the source of term t, else its rendering.
+// text is the source of term t, else its rendering; a binder predicate's
+// hypothesis (∀ x < n, …: x < n, whose x has no source) reads x < n.
 func (p *prepared) text(t *leansrc.Term) string {
+	if t.Kind == leansrc.TermInfix && len(t.Args) == 2 && t.Args[0].Kind == leansrc.TermIdent && t.Args[0].Start == t.Args[0].End {
+		return t.Args[0].Text + " " + t.Text + " " + p.text(t.Args[1])
+	}
 	if src, ok := p.src[t]; ok && t.Start < t.End && t.End <= len(src) {
 		return textcut.Line(src[t.Start:t.End], maxExplained)
 	}

@@ -135,11 +135,19 @@ type parsedFile struct {
 	lines *leansrc.LineIndex
 }
 
-// Notation returns the simple infix, prefix or postfix notation for symbol,
-// when exactly one constant is declared for it, or else the notation that
-// is the one token symbol standing for a constant (`notation "ℝ≥0" =>
-// NNReal`, fixity Nullary).
+// Notation returns the notation that is the one token symbol standing for
+// a constant (`notation "ℝ≥0" => NNReal`, fixity Nullary), else the simple
+// infix, prefix or postfix notation for symbol, when exactly one constant is
+// declared for it.
 func (a *libAdapter) Notation(symbol string) (Notation, bool) {
+	if c, ok := a.lib.NotationToken(symbol); ok {
+		return Notation{Const: c, Operator: leansrc.Operator{Fixity: leansrc.Nullary}}, true
+	}
+	if !symbolsOnly(symbol) {
+		// the parser asks for operators only among runs of symbols; its
+		// probes for tokens (`(a`, `n+1`) must not cost the scan below
+		return Notation{}, false
+	}
 	a.shared.once.Do(func() {
 		a.shared.notations = map[string][]Notation{}
 		for _, d := range a.lib.Decls() {
@@ -153,9 +161,6 @@ func (a *libAdapter) Notation(symbol string) (Notation, bool) {
 	})
 	ns := a.shared.notations[symbol]
 	if len(ns) == 0 {
-		if c, ok := a.lib.NotationToken(symbol); ok {
-			return Notation{Const: c, Operator: leansrc.Operator{Fixity: leansrc.Nullary}}, true
-		}
 		return Notation{}, false
 	}
 	for _, n := range ns[1:] {
@@ -164,6 +169,20 @@ func (a *libAdapter) Notation(symbol string) (Notation, bool) {
 		}
 	}
 	return ns[0], true
+}
+
+// symbolsOnly reports whether s is scanned as symbol tokens alone.
+func symbolsOnly(s string) bool {
+	toks, errs := leansrc.Scan([]byte(s))
+	if len(errs) > 0 || len(toks) == 0 {
+		return false
+	}
+	for _, t := range toks {
+		if t.Kind != leansrc.TokSymbol {
+			return false
+		}
+	}
+	return true
 }
 
 // fixities are the notation commands the falsifier reads.

@@ -172,10 +172,11 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 						if !ok {
 							return nil
 						}
-						if bk, ok = maxKind(bt, kNat); !ok {
-							c.failf("no coercion between %s and ℕ in %s", bt, clip(b.Bound))
-							return nil
-						}
+						// x takes the bound's type; a bound of numerals
+						// alone leaves it to x's uses, as Lean's unifier
+						// does (ℕ when nothing decides): `∀ x > 0, 2 - x
+						// ≥ Real.sqrt 2` is over ℝ
+						bk = bt
 					}
 					v := p.addVar(c, concl, n, bk)
 					if v.t == kNone {

@@ -43,6 +43,10 @@ func TestContradiction(t *testing.T) {
 		{"(n : ℕ) (h₀ : n < 6) (h₂ : n ^ 2 = 7) : False", ""},
 		{"(n : ℕ) : n < 6 → n ^ 2 = 7 → False", ""},
 		{"(n : ℕ) (h : n < 0) : Nat.Prime n", "n : ℕ, and n < 0"},
+		// a ∀ binder bounded by a numeral takes its type from its uses: x
+		// is real here, and x < 0 holds for some
+		{": ∀ x < 0, 2 - Real.sqrt 2 ≥ 2 - x - 1 / (2 * x)", ""},
+		{": ∀ x < 0, x + 1 = 1", "x : ℕ, and x < 0"},
 	}
 	for _, tc := range tests {
 		r := Falsify(context.Background(), stmt(t, tc.header, nil), nil, Options{})

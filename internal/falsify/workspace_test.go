@@ -23,18 +23,20 @@ func workspaceLibrary(t testing.TB) *library.Library {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("testdata/workspace not present")
 	}
-	wsOnce.Do(func() {
-		ws, err := library.Discover(dir, nil)
-		if err != nil {
-			wsErr = err
-			return
-		}
-		wsLib, wsErr = library.Load(context.Background(), ws, library.Options{})
-	})
+	wsOnce.Do(func() { wsLib, wsErr = loadDir(dir) })
 	if wsErr != nil {
 		t.Fatal(wsErr)
 	}
 	return wsLib
+}
+
+// loadDir loads the library of the workspace at dir.
+func loadDir(dir string) (*library.Library, error) {
+	ws, err := library.Discover(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	return library.Load(context.Background(), ws, library.Options{})
 }
 
 // opensResolver resolves a stub's names the way the name check does in its
@@ -122,11 +124,7 @@ local notation "ℚ≥0" => NNReal
 			t.Fatal(err)
 		}
 	}
-	ws, err := library.Discover(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lib, err := library.Load(context.Background(), ws, library.Options{})
+	lib, err := loadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -463,12 +463,15 @@ func (b *builder) tables() {
 	}
 }
 
-// standsAlone reports whether notation x is one atom with no operands that
-// stands for one constant (`notation "ℝ≥0" => NNReal`): Lean's tokenizer
-// reads the atom as one token.
+// standsAlone reports whether notation x is a `notation` command of one
+// atom with no operands that stands for one constant (`notation "ℝ≥0" =>
+// NNReal`; an infix, prefix or postfix command has operands): Lean's
+// tokenizer reads the atom as one token.
 func standsAlone(x *leansrc.Decl) bool {
+	cmd, _, _ := strings.Cut(x.Signature, " ")
+	cmd, _, _ = strings.Cut(cmd, ":")
 	_, rhs, ok := strings.Cut(x.Signature, "=>")
-	return ok && len(x.Atoms) == 1 && x.Symbol == x.Atoms[0] && leansrc.IsIdentifier(strings.TrimSpace(rhs))
+	return ok && cmd == "notation" && len(x.Atoms) == 1 && x.Symbol == x.Atoms[0] && leansrc.IsIdentifier(strings.TrimSpace(rhs))
 }
 
 // fileTables are the entries one file adds to the library-wide tables.

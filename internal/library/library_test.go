@@ -727,6 +727,9 @@ local notation "ℚ≥0" => PNat
 notation "ℤ[i]" => Foo 2
 notation "ω_ " o => Foo o
 notation "ℂ≥0" => NNReal
+infix:50 " ∣ₘ " => Foo
+prefix:max "√ₘ" => Foo
+notation:max "ℤ≥0" => PNat
 `, "B.lean": `
 def Other := Nat
 notation "ℂ≥0" => Other
@@ -734,7 +737,8 @@ notation "ℂ≥0" => Other
 	cache := t.TempDir()
 	for _, round := range []string{"built", "from the snapshot"} {
 		lib := load(t, dir, cache)
-		for tok, want := range map[string]string{"ℝ≥0": "NNReal", "ℕ+": "PNat", "ℚ≥0": "", "ℤ[i]": "", "ω_": "", "ℂ≥0": "", "ℝ": ""} {
+		for tok, want := range map[string]string{"ℝ≥0": "NNReal", "ℕ+": "PNat", "ℤ≥0": "PNat", "ℚ≥0": "", "ℤ[i]": "", "ω_": "", "ℂ≥0": "", "ℝ": "",
+			"∣ₘ": "", "√ₘ": ""} {
 			if got, ok := lib.NotationToken(tok); got != want || ok != (want != "") {
 				t.Errorf("%s: NotationToken(%q) = %q, %v; want %q", round, tok, got, ok, want)
 			}
