@@ -36,18 +36,21 @@ type setItem struct {
 const maxBoldGold = 5
 
 func runBenchMkset(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench mkset", stderr, "usage: drift-lsp bench mkset [--root DIR]... [--cache DIR] [--lead N] [--stmt N [--exclude NAMES]] --out DIR",
+	fs := newFlagSet("bench mkset", stderr, "usage: drift-lsp bench mkset [--root DIR]... [--cache DIR] [--lead N] [--stmt N [--exclude NAMES]] [--uses] --out DIR",
 		"Writes main-{dev,test}.jsonl (query: a module docstring's \"Main definitions/results\" bullet text,",
 		"gold: the names it lists) and bold-{dev,test}.jsonl (query: a bold docstring term, gold: the",
 		"declarations that bold it), with --lead N lead-{dev,test}.jsonl (query: the first sentence of one in",
 		"N docstrings without code, gold: its declaration), with --stmt N stmt-{dev,test}.jsonl (one in N declarations",
-		"asked for by its statement in LaTeX or Lean, or its docstring; field style), and topics-{dev,test}.jsonl when the library lists",
+		"asked for by its statement in LaTeX or Lean, or its docstring; field style), with --uses uses-{dev,test}.jsonl",
+		"(query: a theorem docstring's first sentence, gold: the premises its statement uses; for",
+		"`bench retrieval --leave-one-out`), and topics-{dev,test}.jsonl when the library lists",
 		"topics under docs/*.yaml (query: a topic name, gold: the declarations it names); the split is by a",
 		"hash of the query text.")
 	f := addIndexFlags(fs)
 	outDir := fs.String("out", "", "directory for the sets (keep it outside the repository: the sets quote the library)")
 	leadEvery := fs.Int("lead", 0, "also write lead-{dev,test}.jsonl from one in N docstring first sentences (0: none)")
 	stmtEvery := fs.Int("stmt", 0, "also write stmt-{dev,test}.jsonl from one in N declarations, in the styles latex, lean, stating and doc (0: none)")
+	uses := fs.Bool("uses", false, "also write uses-{dev,test}.jsonl: each theorem's docstring first sentence, gold the premises its statement uses")
 	exclude := fs.String("exclude", "", "file of declaration names (one a line) that no query of --stmt may have as gold (a held-out benchmark's)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return flagExit(err)
@@ -75,6 +78,10 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 	if *leadEvery > 0 {
 		sets["lead"] = leadSet(lib, *leadEvery)
 		kinds = append(kinds, "lead")
+	}
+	if *uses {
+		sets["uses"] = usesSet(lib)
+		kinds = append(kinds, "uses")
 	}
 	if *stmtEvery > 0 {
 		ex := map[string]bool{}
