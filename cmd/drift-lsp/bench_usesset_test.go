@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/drift-lsp/drift-lsp/retrieval"
@@ -30,17 +28,7 @@ func TestUsesSetLeaveOneOut(t *testing.T) {
 	}
 	var items []setItem
 	for _, half := range []string{"dev", "test"} {
-		data, err := os.ReadFile(filepath.Join(dir, "uses-"+half+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			var it setItem
-			if err := json.Unmarshal([]byte(line), &it); err != nil {
-				t.Fatal(err)
-			}
-			items = append(items, it)
-		}
+		items = append(items, readSetFile(t, filepath.Join(dir, "uses-"+half+".jsonl"))...)
 	}
 	for _, tc := range []struct {
 		theorem string
