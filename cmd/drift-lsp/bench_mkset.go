@@ -267,6 +267,14 @@ func boldSet(lib *library.Library) []setItem {
 	return out
 }
 
+// docLead is the first sentence of a docstring as a query, and whether it
+// can be one: 3 to 30 words, quoting no code or math.
+func docLead(doc string) (string, bool) {
+	lead := strings.TrimRight(leansrc.FirstSentence(doc), ".")
+	n := len(strings.Fields(lead))
+	return lead, n >= 3 && n <= 30 && !strings.ContainsAny(lead, "`$\\*")
+}
+
 // leadSet turns the first sentence of one in every n docstrings (chosen by
 // a hash of the name; sentences quoting code or math skipped) into a query
 // whose gold is every declaration with that first sentence.
@@ -282,8 +290,8 @@ func leadSet(lib *library.Library, every int) []setItem {
 		if h.Sum32()%uint32(every) != 0 {
 			continue
 		}
-		lead := strings.TrimRight(leansrc.FirstSentence(d.Doc), ".")
-		if strings.ContainsAny(lead, "`$\\*") || len(strings.Fields(lead)) < 3 || len(strings.Fields(lead)) > 30 {
+		lead, ok := docLead(d.Doc)
+		if !ok {
 			continue
 		}
 		if _, ok := golds[lead]; !ok {

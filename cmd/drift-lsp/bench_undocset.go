@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -27,8 +26,8 @@ func undocSet(lib *library.Library, every int, exclude map[string]bool) []setIte
 		if h.Sum32()%uint32(every) != 0 {
 			continue
 		}
-		lead := strings.TrimRight(leansrc.FirstSentence(d.Doc), ".")
-		if n := len(strings.Fields(lead)); n < 4 || n > 30 || strings.ContainsAny(lead, "`$\\*[") {
+		lead, ok := docLead(d.Doc)
+		if !ok || len(strings.Fields(lead)) < 4 || strings.Contains(lead, "[") {
 			continue
 		}
 		if strings.HasPrefix(lead, "See ") || strings.HasPrefix(lead, "Porting note") || strings.HasPrefix(lead, "TODO") {

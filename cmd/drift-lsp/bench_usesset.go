@@ -3,9 +3,7 @@ package main
 import (
 	"slices"
 	"sort"
-	"strings"
 
-	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/retrieval"
 )
@@ -24,8 +22,8 @@ func usesSet(lib *library.Library) []setItem {
 		if d.Kind != library.KindTheorem || d.Generated || d.Private || d.Doc == "" {
 			continue
 		}
-		lead := strings.TrimRight(leansrc.FirstSentence(d.Doc), ".")
-		if strings.ContainsAny(lead, "`$\\*") || len(strings.Fields(lead)) < 3 || len(strings.Fields(lead)) > 30 {
+		lead, ok := docLead(d.Doc)
+		if !ok {
 			continue
 		}
 		var gold []string
