@@ -50,7 +50,7 @@ func (e *Engine) Retrieve(ctx context.Context, statement string, subs []SubQuery
 			}
 			return []Premise{}, nil
 		}
-		hits, err := e.rankPremises(ctx, s, statement, "", k, e.ranking)
+		hits, err := e.rankPremises(ctx, s, statement, "", "", k, e.ranking)
 		if err != nil {
 			return nil, err
 		}

@@ -21,6 +21,10 @@ type BenchItem struct {
 	// when the set gives them (fields style and kind): bench search breaks
 	// its figures down by each.
 	Style, Kind string
+	// LeaveOut names a declaration left out of the premise ranking's graph
+	// feedback: the theorem the query was made from, whose statement names
+	// the gold (`bench retrieval --leave-one-out`).
+	LeaveOut string
 }
 
 // ReadBench reads a benchmark in ProofNet's JSONL format: the query is
@@ -103,7 +107,7 @@ func (e *Engine) Bench(ctx context.Context, items []BenchItem, k int, r Ranking,
 		s, err := e.current()
 		var hits []Hit
 		if err == nil {
-			hits, err = e.rankPremises(ctx, s, clip(it.Query), "", max(k, benchDepth), r)
+			hits, err = e.rankPremises(ctx, s, clip(it.Query), "", it.LeaveOut, max(k, benchDepth), r)
 		}
 		if err != nil {
 			return res, err

@@ -145,6 +145,9 @@ func (s *snapshot) humanScores(qs []string, exps []expansion, sr SearchRanking, 
 	defer a.release()
 	add := func(u *unit, p posting, part *part) {
 		v := u.contribution(p, part, avg[u.f], sr.Plain)
+		if u.f == fStmt && part.length[fDoc][p.slot-part.off] == 0 {
+			v *= sw.StmtUndoc // only its name and statement can find it
+		}
 		x := &a.slot[p.slot]
 		if x.mask == 0 {
 			a.touched = append(a.touched, p.slot)

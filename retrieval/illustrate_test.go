@@ -121,7 +121,7 @@ func TestFusionPriors(t *testing.T) {
 	r := DefaultRanking
 	r.PRF = false
 	s, _ := e.current()
-	hits, err := e.rankPremises(context.Background(), s, "widget spins", "", 3, r)
+	hits, err := e.rankPremises(context.Background(), s, "widget spins", "", "", 3, r)
 	if err != nil {
 		t.Fatal(err)
 	}

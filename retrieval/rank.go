@@ -68,8 +68,9 @@ type scored struct {
 }
 
 // rankPremises ranks candidate premises for an informal text and an optional
-// formal guess.
-func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal string, n int, r Ranking) ([]Hit, error) {
+// formal guess; the theorem named leaveOut, if any, casts no vote in the
+// graph feedback.
+func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal, leaveOut string, n int, r Ranking) ([]Hit, error) {
 	terms := lexical.TermsLaTeX(text+"\n"+formal, r.LaTeX)
 	cands := map[int32]*scored{}
 	get := func(sl int32) *scored {
@@ -99,7 +100,7 @@ func (e *Engine) rankPremises(ctx context.Context, s *snapshot, text, formal str
 		votes := map[string]float64{}
 		for i, sl := range slots {
 			d := s.decl(sl)
-			if len(d.StatementDeps) == 0 {
+			if len(d.StatementDeps) == 0 || d.Name == leaveOut {
 				continue
 			}
 			w := scores[i] / scores[0] / math.Sqrt(float64(len(d.StatementDeps)))

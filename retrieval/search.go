@@ -213,6 +213,11 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 			wc.Stmt *= wc.StmtNotation
 			w = &wc
 		}
+		if sr.Statement && w.StmtUndoc != 1 && !statesResult(text, q.Formal) {
+			wc := *w
+			wc.StmtUndoc = 1
+			w = &wc
+		}
 	}
 	if sr.Statement {
 		// The query's notation: LaTeX read as the symbols it typesets,
@@ -371,6 +376,27 @@ func stmtQuery(text, formal string) bool {
 		return false
 	}
 	return n >= stmtMinWords
+}
+
+// statesResult reports whether a query states a result: a statement cue
+// after the first word of its text ("a compact set is bounded below", "…
+// implies …") or a formula with a relation in the text or the formal
+// guess (`a ≤ b`, $x \in S$). A named theorem ("Hahn–Banach theorem"), a
+// concept in notation ("$p$-adic number") or a formal guess without a
+// relation (`Nat.Divides a b`, whose words are names) states nothing.
+func statesResult(query, formal string) bool {
+	if strings.ContainsAny(lexical.LaTeXToUnicode(query+"\n"+formal), "=≤≥<>≠↔⇔∣⊆⊂⊇∈∉≡≃≅") {
+		return true
+	}
+	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '\''
+	})
+	for i, w := range words {
+		if i > 0 && statementCues[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // asksForResult reports whether a query with the theorem intent asks for a

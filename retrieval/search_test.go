@@ -299,3 +299,36 @@ func TestStmtQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestStatesResult is the table of the queries under which an
+// undocumented declaration's statement weighs more (StmtUndoc): those
+// that state a result, in words or as a formula with a relation.
+func TestStatesResult(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  bool
+	}{
+		{"A compact set is bounded below", true},
+		{"a lemma stating that the sum of two odd numbers is even", true},
+		{"every bounded monotone sequence converges", true},
+		{"Is a ring", false}, // the cue must follow the first word
+		{"Hahn–Banach theorem", false},
+		{"fundamental theorem of calculus, part 2", false},
+		{"$p$-adic number", false},
+		{"$k$-times continuously differentiable functions", false},
+		{"$x^2 \\ge 0$ for real $x$", true},
+		{"`a ⊔ b = b ⊔ a`", true},
+		{"$f^{-1}(C)$ closed", false},
+		{"$a \\mid b$ and $b \\mid c$", true},
+	} {
+		if got := statesResult(c.query, ""); got != c.want {
+			t.Errorf("statesResult(%q) = %v, want %v", c.query, got, c.want)
+		}
+	}
+	// A formal guess states a result by a relation, not by its names.
+	for formal, want := range map[string]bool{"Demo.Divides a b": false, "a ∣ b * c": true} {
+		if got := statesResult("", formal); got != want {
+			t.Errorf("statesResult(formal %q) = %v, want %v", formal, got, want)
+		}
+	}
+}

@@ -105,7 +105,7 @@ func TestSearchAblation(t *testing.T) {
 						if err != nil {
 							return nil, err
 						}
-						return e.rankPremises(ctx, s, q.Text, "", q.K, e.ranking)
+						return e.rankPremises(ctx, s, q.Text, "", "", q.K, e.ranking)
 					}
 				case offs != "":
 					r := DefaultSearch

@@ -19,7 +19,8 @@ import (
 // `drift-lsp bench mkset` writes them; the test halves are never read)
 // over the library at DRIFT_MATHLIB and on those of the other libraries
 // in DRIFT_TUNE_LIBS (ROOT=DIR[;ROOT=DIR...]: DIR's *-dev.jsonl over the
-// library at ROOT, one engine each), and prints the weights it found. The
+// library at ROOT, or over the declaration dump ROOT when it ends in
+// .jsonl, one engine each), and prints the weights it found. The
 // objective is the mean MRR@10 of the sets, each with the signal that is
 // circular for it switched off (main for main-*, bold for bold-*); with
 // DRIFT_TUNE_BYLIB set, the mean over the libraries of the mean of each
@@ -37,7 +38,8 @@ const maxTuneItems = 800
 
 // firstStageWeights are the weights the tuner leaves alone: they shape the
 // first stage, which it runs once (and Dense, tuned only when on).
-var firstStageWeights = map[string]bool{"Name": true, "NS": true, "Doc": true, "Lead": true, "Bold": true, "Main": true, "Synonym": true, "Dense": true}
+var firstStageWeights = map[string]bool{"Name": true, "NS": true, "Doc": true, "Lead": true, "Bold": true, "Main": true, "Synonym": true, "Dense": true,
+	"Stmt": true, "StmtNotation": true, "StmtUndoc": true}
 
 func TestSearchTune(t *testing.T) {
 	dir, root := os.Getenv("DRIFT_SEARCH_SETS"), os.Getenv("DRIFT_MATHLIB")
@@ -54,6 +56,9 @@ func TestSearchTune(t *testing.T) {
 	// open indexes the library at root, its engine closed with the test.
 	open := func(root string, embed bool) library {
 		cfg := Config{Roots: []string{root}, CacheDir: os.Getenv("DRIFT_BENCH_CACHE"), Logf: t.Logf}
+		if strings.HasSuffix(root, ".jsonl") {
+			cfg.Roots, cfg.Corpus = nil, []string{root} // a declaration dump
+		}
 		if embed {
 			benchEmbedder(t, &cfg)
 		}

@@ -36,19 +36,25 @@ type setItem struct {
 const maxBoldGold = 5
 
 func runBenchMkset(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench mkset", stderr, "usage: drift-lsp bench mkset [--root DIR]... [--cache DIR] [--lead N] [--stmt N [--exclude NAMES]] --out DIR",
+	fs := newFlagSet("bench mkset", stderr, "usage: drift-lsp bench mkset [--root DIR]... [--cache DIR] [--lead N] [--stmt N] [--undoc N] [--exclude NAMES] [--uses] --out DIR",
 		"Writes main-{dev,test}.jsonl (query: a module docstring's \"Main definitions/results\" bullet text,",
 		"gold: the names it lists) and bold-{dev,test}.jsonl (query: a bold docstring term, gold: the",
 		"declarations that bold it), with --lead N lead-{dev,test}.jsonl (query: the first sentence of one in",
 		"N docstrings without code, gold: its declaration), with --stmt N stmt-{dev,test}.jsonl (one in N declarations",
-		"asked for by its statement in LaTeX or Lean, or its docstring; field style), and topics-{dev,test}.jsonl when the library lists",
+		"asked for by its statement in LaTeX or Lean, or its docstring; field style), with --uses uses-{dev,test}.jsonl",
+		"(query: a theorem docstring's first sentence, gold: the premises its statement uses; for",
+		"`bench retrieval --leave-one-out`), with --undoc N undoc-{dev,test}.jsonl and undoc-corpus.jsonl (query: the",
+		"first sentence of one in N theorem docstrings, gold: its theorem, asked against the corpus without those",
+		"docstrings: `bench search --corpus DIR/undoc-corpus.jsonl --toggle main`), and topics-{dev,test}.jsonl when the library lists",
 		"topics under docs/*.yaml (query: a topic name, gold: the declarations it names); the split is by a",
 		"hash of the query text.")
 	f := addIndexFlags(fs)
 	outDir := fs.String("out", "", "directory for the sets (keep it outside the repository: the sets quote the library)")
 	leadEvery := fs.Int("lead", 0, "also write lead-{dev,test}.jsonl from one in N docstring first sentences (0: none)")
 	stmtEvery := fs.Int("stmt", 0, "also write stmt-{dev,test}.jsonl from one in N declarations, in the styles latex, lean, stating and doc (0: none)")
-	exclude := fs.String("exclude", "", "file of declaration names (one a line) that no query of --stmt may have as gold (a held-out benchmark's)")
+	uses := fs.Bool("uses", false, "also write uses-{dev,test}.jsonl: each theorem's docstring first sentence, gold the premises its statement uses")
+	undocEvery := fs.Int("undoc", 0, "also write undoc-{dev,test}.jsonl and undoc-corpus.jsonl from one in N documented theorems (0: none)")
+	exclude := fs.String("exclude", "", "file of declaration names (one a line) that no query of --stmt or --undoc may have as gold (a held-out benchmark's)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return flagExit(err)
 	}
@@ -76,20 +82,34 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 		sets["lead"] = leadSet(lib, *leadEvery)
 		kinds = append(kinds, "lead")
 	}
-	if *stmtEvery > 0 {
-		ex := map[string]bool{}
-		if *exclude != "" {
-			if ex, err = readNames(*exclude); err != nil {
-				fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
-				return 1
-			}
+	if *uses {
+		sets["uses"] = usesSet(lib)
+		kinds = append(kinds, "uses")
+	}
+	ex := map[string]bool{}
+	if *exclude != "" {
+		if ex, err = readNames(*exclude); err != nil {
+			fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
+			return 1
 		}
+	}
+	if *stmtEvery > 0 {
 		sets["stmt"] = stmtSet(lib, *stmtEvery, ex)
 		kinds = append(kinds, "stmt")
 	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
 		return 1
+	}
+	if *undocEvery > 0 {
+		sets["undoc"] = undocSet(lib, *undocEvery, ex)
+		kinds = append(kinds, "undoc")
+		path := filepath.Join(*outDir, "undoc-corpus.jsonl")
+		if err := writeUndocCorpus(path, lib, sets["undoc"]); err != nil {
+			fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "%s\t%d declarations\n", path, len(lib.Decls()))
 	}
 	for _, name := range kinds {
 		var halves [2][]setItem
@@ -247,6 +267,14 @@ func boldSet(lib *library.Library) []setItem {
 	return out
 }
 
+// docLead is the first sentence of a docstring as a query, and whether it
+// can be one: 3 to 30 words, quoting no code or math.
+func docLead(doc string) (string, bool) {
+	lead := strings.TrimRight(leansrc.FirstSentence(doc), ".")
+	n := len(strings.Fields(lead))
+	return lead, n >= 3 && n <= 30 && !strings.ContainsAny(lead, "`$\\*")
+}
+
 // leadSet turns the first sentence of one in every n docstrings (chosen by
 // a hash of the name; sentences quoting code or math skipped) into a query
 // whose gold is every declaration with that first sentence.
@@ -262,8 +290,8 @@ func leadSet(lib *library.Library, every int) []setItem {
 		if h.Sum32()%uint32(every) != 0 {
 			continue
 		}
-		lead := strings.TrimRight(leansrc.FirstSentence(d.Doc), ".")
-		if strings.ContainsAny(lead, "`$\\*") || len(strings.Fields(lead)) < 3 || len(strings.Fields(lead)) > 30 {
+		lead, ok := docLead(d.Doc)
+		if !ok {
 			continue
 		}
 		if _, ok := golds[lead]; !ok {

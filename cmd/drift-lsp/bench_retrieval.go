@@ -15,11 +15,12 @@ func init() {
 }
 
 func runBenchRetrieval(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench retrieval", stderr, "usage: drift-lsp bench retrieval --bench FILE.jsonl [--root DIR]... [--corpus FILE.jsonl] [-k 5] [--json] [--out PER_QUERY.jsonl]")
+	fs := newFlagSet("bench retrieval", stderr, "usage: drift-lsp bench retrieval --bench FILE.jsonl [--root DIR]... [--corpus FILE.jsonl] [-k 5] [--leave-one-out] [--json] [--out PER_QUERY.jsonl]")
 	rf := addRetrievalFlags(fs)
 	bench := fs.String("bench", "", "benchmark JSONL (informal_stmt, mathlib_dependencies)")
 	k := fs.Int("k", 5, "cut-off for precision, recall and F1")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	leaveOneOut := fs.Bool("leave-one-out", false, "leave the declaration each query's full_name names out of the graph feedback (the theorem of a `bench mkset --uses` query)")
 	out := fs.String("out", "", "write one JSON line per query to this file")
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)
@@ -38,6 +39,11 @@ func runBenchRetrieval(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench retrieval:", err)
 		return 2
+	}
+	if *leaveOneOut {
+		for i := range items {
+			items[i].LeaveOut = items[i].ID
+		}
 	}
 	ctx := context.Background()
 	e, err := rf.open(ctx, stderr)

@@ -8,7 +8,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -36,8 +35,7 @@ func stmtSet(lib *library.Library, every int, exclude map[string]bool) []setItem
 		if h.Sum32()%uint32(every) != 0 {
 			continue
 		}
-		lead := strings.TrimRight(leansrc.FirstSentence(d.Doc), ".")
-		okLead := lead != "" && !strings.ContainsAny(lead, "`$\\*") && len(strings.Fields(lead)) >= 3 && len(strings.Fields(lead)) <= 30
+		lead, okLead := docLead(d.Doc)
 		if d.Kind != library.KindTheorem {
 			if okLead && d.Kind != library.KindNotation {
 				out = append(out, setItem{ID: "doc:" + d.Name, Query: lead, Gold: []string{d.Name}, Style: "doc", Kind: string(d.Kind)})
