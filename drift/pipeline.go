@@ -364,8 +364,9 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 	if cb := pl.client.Config().CallBudget; cb > 0 && cb < budget {
 		budget = cb
 	}
+	var order looks
 	if firstLook && !pl.p.NoContext {
-		wait := pl.firstLook(ctx, statement, req.Found, report)
+		wait := pl.firstLook(ctx, statement, &order, req.Found, report)
 		defer wait()
 	}
 	if err := pl.client.Start(ctx, func(msg string) { report(progress.Event{Stage: StageModel, Message: msg}) }); err != nil {
@@ -473,11 +474,13 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 	}
 	res.Illustration = ill
 	if firstLook {
-		f := Found{Premises: res.Premises, Illustration: ill, Final: true}
-		report(progress.Event{Stage: StageIllustrate, Message: f.Message()})
-		if req.Found != nil {
-			req.Found(f)
-		}
+		order.last(func() {
+			f := Found{Premises: res.Premises, Illustration: ill, Final: true}
+			report(progress.Event{Stage: StageIllustrate, Message: f.Message()})
+			if req.Found != nil {
+				req.Found(f)
+			}
+		})
 	}
 	var decls []*library.Decl
 	for _, p := range res.Premises {

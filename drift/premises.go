@@ -52,8 +52,10 @@ func listNames(ns []string) string {
 // firstLook retrieves premises and illustrative theorems with the whole
 // statement (no model: it takes a fraction of a second on a warm index)
 // and hands them to found and report as soon as they are there, while the
-// model works on Decompose; the returned function waits for it to end.
-func (pl *Pipeline) firstLook(ctx context.Context, statement string, found func(Found), report progress.Func) (wait func()) {
+// model works on Decompose, unless the final premises were handed over
+// first (a fast model): then the first look is older news and is dropped.
+// The returned function waits for it to end.
+func (pl *Pipeline) firstLook(ctx context.Context, statement string, order *looks, found func(Found), report progress.Func) (wait func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -61,13 +63,39 @@ func (pl *Pipeline) firstLook(ctx context.Context, statement string, found func(
 		if err != nil || ctx.Err() != nil {
 			return
 		}
-		f := Found{Premises: prem, Illustration: ill}
-		report(progress.Event{Stage: StageRetrieve, Message: f.Message()})
-		if found != nil {
-			found(f)
-		}
+		order.first(func() {
+			f := Found{Premises: prem, Illustration: ill}
+			report(progress.Event{Stage: StageRetrieve, Message: f.Message()})
+			if found != nil {
+				found(f)
+			}
+		})
 	}()
 	return func() { <-done }
+}
+
+// looks orders the two hand-overs of premises: the first look's only
+// before the final one.
+type looks struct {
+	mu    sync.Mutex
+	final bool
+}
+
+// first runs f unless the final premises were handed over.
+func (l *looks) first(f func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.final {
+		f()
+	}
+}
+
+// last runs f, the final hand-over, after which no first look is.
+func (l *looks) last(f func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.final = true
+	f()
 }
 
 // serialized makes report and found safe for concurrent use: their calls

@@ -92,3 +92,16 @@ func premisesOf(ds []*library.Decl) []retrieval.Premise {
 	}
 	return out
 }
+
+// TestLooksOrder: a first look handed over after the final premises is
+// dropped; before them it runs.
+func TestLooksOrder(t *testing.T) {
+	var got []string
+	var l looks
+	l.first(func() { got = append(got, "first") })
+	l.last(func() { got = append(got, "final") })
+	l.first(func() { got = append(got, "late first") })
+	if strings.Join(got, ",") != "first,final" {
+		t.Errorf("hand-overs %q, want first,final", got)
+	}
+}
