@@ -40,7 +40,8 @@ var nounTypes = map[string][]string{
 //     stated as the concept's predicate applied to the variable: a name
 //     the stub already writes whose last component is the concept's word
 //     (`Odd`), else one of the concept's premises so named (`Nat.Prime`,
-//     `Prime`).
+//     `Prime`), else the library's root name for the word when has says
+//     it exists (`Odd` when the premises of "odd" are lemmas about it).
 //
 // The variable is the one the statement's words bind: the variables the
 // condition names when the stub binds each of them with a numeric type;
@@ -54,7 +55,7 @@ var nounTypes = map[string][]string{
 // It returns the repaired stubs, the first the most likely (a later one
 // tries a concept's next predicate name), each with a note per hypothesis;
 // none when there is nothing to add.
-func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result) []Fix {
+func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result, has func(string) bool) []Fix {
 	if parsed == nil || cov == nil || len(parsed.Binders) == 0 {
 		return nil
 	}
@@ -109,7 +110,7 @@ func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result) []Fix {
 			b := c.Bound
 			oms = append(oms, omission{keep, func(v string, _ int) string { return comparison(v, b) }, 1, c.Phrase})
 		case c.Kind == coverage.KindConcept && c.Of != "":
-			preds := predicates(parsed, c)
+			preds := predicates(parsed, c, has)
 			if len(preds) == 0 {
 				continue
 			}
@@ -166,7 +167,7 @@ const maxPredicates = 3
 // variable, most likely first: the names parsed already writes (not a
 // variable's field, n.Prime) whose last component is the concept's word
 // (any case, singular), then c's premises so named.
-func predicates(parsed *leansrc.Stub, c coverage.Condition) []string {
+func predicates(parsed *leansrc.Stub, c coverage.Condition, has func(string) bool) []string {
 	named := func(n string) bool { return namesConcept(n, c) }
 	bound := map[string]bool{}
 	for _, b := range parsed.Binders {
@@ -186,17 +187,29 @@ func predicates(parsed *leansrc.Stub, c coverage.Condition) []string {
 			out = append(out, n)
 		}
 	}
+	// the library's own root name for the word, when no premise is one
+	// (the premises of "odd" may be lemmas about Odd, not Odd)
+	if w := conceptWord(c); len(out) == 0 && has != nil && w != "" {
+		if n := strings.ToUpper(w[:1]) + w[1:]; has(n) {
+			out = append(out, n)
+		}
+	}
 	return out
 }
 
 // namesConcept reports whether name's last component is concept c's word
 // (any case, a plural's s dropped): Odd for "odd", Nat.Prime for "primes".
 func namesConcept(name string, c coverage.Condition) bool {
+	return strings.ToLower(name[strings.LastIndexByte(name, '.')+1:]) == conceptWord(c)
+}
+
+// conceptWord is concept c's word in lower case, a plural's s dropped.
+func conceptWord(c coverage.Condition) string {
 	word := strings.ToLower(c.Phrase)
 	if len(word) > 3 && strings.HasSuffix(word, "s") {
 		word = word[:len(word)-1]
 	}
-	return strings.ToLower(name[strings.LastIndexByte(name, '.')+1:]) == word
+	return word
 }
 
 // subjectVars returns the stub's variables a condition said of s binds:
@@ -349,7 +362,8 @@ func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate,
 	if c.Check == nil || c.Check.Parsed == nil || c.Check.Parsed.Text != c.Stub {
 		return false
 	}
-	for _, fix := range AddOmittedConditions(c.Check.Parsed, c.Check.Coverage) {
+	has := func(n string) bool { _, ok := pl.r.Lookup(n); return ok }
+	for _, fix := range AddOmittedConditions(c.Check.Parsed, c.Check.Coverage, has) {
 		rep, err := pl.checker.Check(ctx, pl.checkRequest(res, header, fix.Stub, nil))
 		if err != nil {
 			return false

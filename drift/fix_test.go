@@ -65,7 +65,7 @@ func TestAddOmittedConditions(t *testing.T) {
 			t.Fatal(err)
 		}
 		cov := coverage.Check(c.statement, c.stub, nil)
-		fixes := AddOmittedConditions(parsed, &cov)
+		fixes := AddOmittedConditions(parsed, &cov, nil)
 		got, notes := "", []string(nil)
 		if len(fixes) > 0 {
 			got, notes = fixes[0].Stub, fixes[0].Notes
@@ -97,6 +97,13 @@ func TestAddOmittedConcepts(t *testing.T) {
 				"theorem t (p : ℕ) (hp : 2 < p) (hp' : Prime p) : Odd p := by sorry"}},
 		{"The sum of two odd natural numbers is even.", "theorem t (m n : ℕ) : Even (m + n) := by sorry", odd,
 			[]string{"theorem t (m n : ℕ) (hm : Odd m) (hn : Odd n) : Even (m + n) := by sorry"}},
+		// no premise is named for the word: the library's root name is
+		{"The sum of two odd natural numbers is even.", "theorem t (m n : ℕ) : Even (m + n) := by sorry",
+			[]coverage.Concept{{Phrase: "odd natural number", Names: []string{"Nat.odd_iff", "Odd.add_odd"}}},
+			[]string{"theorem t (m n : ℕ) (hm : Odd m) (hn : Odd n) : Even (m + n) := by sorry"}},
+		// nor does the library have one
+		{"Every prime number is positive.", "theorem t (p : ℕ) : 0 < p := by sorry",
+			[]coverage.Concept{{Phrase: "prime number", Names: []string{"Nat.prime_def"}}}, nil},
 		// three integers for "two": which two is not certain
 		{"The product of two odd integers is odd.", "theorem t (x y z : ℤ) : Odd (x * y * z) := by sorry", odd, nil},
 		// stated already
@@ -108,7 +115,8 @@ func TestAddOmittedConcepts(t *testing.T) {
 		}
 		cov := coverage.Check(c.statement, c.stub, c.concepts)
 		var got []string
-		for _, f := range AddOmittedConditions(parsed, &cov) {
+		has := func(n string) bool { return n == "Odd" || n == "Even" }
+		for _, f := range AddOmittedConditions(parsed, &cov, has) {
 			got = append(got, f.Stub)
 		}
 		if !slices.Equal(got, c.want) {
