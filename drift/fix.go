@@ -153,6 +153,63 @@ func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result, has func(s
 	return out
 }
 
+// nounType is the type a number noun of the statement names.
+var nounType = map[string]string{"natural": "ℕ", "integer": "ℤ", "rational": "ℚ", "real": "ℝ", "complex": "ℂ"}
+
+// RetypeToNoun gives the stub's numeric binders the type of the number
+// noun the statement names and the stub omits ("for natural numbers a, b
+// and c" stated over ℤ becomes ℕ), when every numeric binder has one and
+// the same other type, so that the noun certainly binds them. The concept
+// must be the noun alone ("natural", "natural numbers"), not a phrase it
+// starts ("real part"). nil when there is nothing so certain to change.
+func RetypeToNoun(parsed *leansrc.Stub, cov *coverage.Result) *Fix {
+	if parsed == nil || cov == nil {
+		return nil
+	}
+	want, phrase := "", ""
+	for _, c := range cov.Conditions {
+		ws := strings.Fields(conceptWord(c))
+		if c.Covered || c.Kind != coverage.KindConcept || len(ws) == 0 || len(ws) > 2 || len(ws) == 2 && ws[1] != "number" {
+			continue
+		}
+		if t, ok := nounType[ws[0]]; ok {
+			want, phrase = t, c.Phrase
+			break
+		}
+	}
+	if want == "" {
+		return nil
+	}
+	have := ""
+	var bs []leansrc.StubBinder
+	var names []string
+	for _, b := range parsed.Binders {
+		t := strings.TrimSpace(b.Type)
+		if _, ok := numericTypes[t]; !ok || b.Bracket == "[" {
+			continue
+		}
+		if have != "" && t != have {
+			return nil
+		}
+		have = t
+		bs = append(bs, b)
+		names = append(names, b.Names...)
+	}
+	if have == "" || numericTypes[have] == numericTypes[want] {
+		return nil
+	}
+	var out strings.Builder
+	last := 0
+	for _, b := range bs {
+		at := b.Start + strings.LastIndex(parsed.Text[b.Start:b.End], have)
+		out.WriteString(parsed.Text[last:at] + want)
+		last = at + len(have)
+	}
+	out.WriteString(parsed.Text[last:])
+	return &Fix{Stub: out.String(), Notes: []string{fmt.Sprintf("gave %s the type %s for '%s', which the stub stated over %s",
+		strings.Join(names, ", "), want, phrase, have)}}
+}
+
 // Fix is one deterministic repair of a stub: its text and what changed.
 type Fix struct {
 	Stub  string
@@ -355,15 +412,20 @@ func improves(prev, next *leanrepl.Report) bool {
 	return true
 }
 
-// fixOmissions adds the hypotheses c's stub omits (AddOmittedConditions)
-// and keeps the first repair that improves on c's report; it reports
-// whether one did.
+// fixOmissions gives c's stub the number type its statement names
+// (RetypeToNoun), else adds the hypotheses it omits
+// (AddOmittedConditions), and keeps the first repair that improves on c's
+// report; it reports whether one did.
 func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate, header string) bool {
 	if c.Check == nil || c.Check.Parsed == nil || c.Check.Parsed.Text != c.Stub {
 		return false
 	}
 	has := func(n string) bool { _, ok := pl.r.Lookup(n); return ok }
-	for _, fix := range AddOmittedConditions(c.Check.Parsed, c.Check.Coverage, has) {
+	fixes := AddOmittedConditions(c.Check.Parsed, c.Check.Coverage, has)
+	if f := RetypeToNoun(c.Check.Parsed, c.Check.Coverage); f != nil {
+		fixes = append([]Fix{*f}, fixes...)
+	}
+	for _, fix := range fixes {
 		rep, err := pl.checker.Check(ctx, pl.checkRequest(res, header, fix.Stub, nil))
 		if err != nil {
 			return false

@@ -176,3 +176,40 @@ func TestFormalizeAddsOmittedSubject(t *testing.T) {
 		t.Errorf("stub %q, findings %v, notes %q", res.Stub, res.Report.CoverageFindings(), res.Candidates[0].Notes)
 	}
 }
+
+// TestRetypeToNoun: the number noun the statement names and the stub
+// omits becomes the type of its numeric binders when they all share
+// another one; anything less certain is left alone.
+func TestRetypeToNoun(t *testing.T) {
+	natural := []coverage.Concept{{Phrase: "natural number", Names: []string{"Nat"}}}
+	for _, c := range []struct {
+		statement, stub string
+		concepts        []coverage.Concept
+		want            string
+	}{
+		{"For natural numbers a, b and c, if a divides b and b divides c, then a divides c.",
+			"theorem t (a : ℤ) (b : ℤ) (c : ℤ) : a ∣ b → b ∣ c → a ∣ c := by sorry", natural,
+			"theorem t (a : ℕ) (b : ℕ) (c : ℕ) : a ∣ b → b ∣ c → a ∣ c := by sorry"},
+		{"For natural numbers a and b, a + b = b + a.", "theorem t (a b : ℤ) : a + b = b + a := by sorry", natural,
+			"theorem t (a b : ℕ) : a + b = b + a := by sorry"},
+		// stated over ℕ already
+		{"For natural numbers a and b, a + b = b + a.", "theorem t (a b : ℕ) : a + b = b + a := by sorry", natural, ""},
+		// two types: which variables the noun binds is not certain
+		{"For natural numbers a and b, a + b = b + a.", "theorem t (a : ℤ) (b : ℝ) : a + b = b + a := by sorry", natural, ""},
+		// a phrase the noun starts is no noun
+		{"The real part of z is zero.", "theorem t (z : ℂ) : z.re = 0 := by sorry", []coverage.Concept{{Phrase: "real part", Names: []string{"Complex.re"}}}, ""},
+	} {
+		parsed, err := leanrepl.Gate(c.stub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cov := coverage.Check(c.statement, c.stub, c.concepts)
+		got := ""
+		if f := RetypeToNoun(parsed, &cov); f != nil {
+			got = f.Stub
+		}
+		if got != c.want {
+			t.Errorf("%q\n%s\ngot  %q\nwant %q\nconditions %+v", c.statement, c.stub, got, c.want, cov.Conditions)
+		}
+	}
+}
