@@ -382,9 +382,11 @@ func TestNotations(t *testing.T) {
 		statement string
 		want      []Notation
 	}{
-		{"If a divides b and b divides c, then a divides c.", []Notation{{"divides", "a ∣ b (the symbol ∣, not |)"}}},
-		{"Every integer greater than 1 has a prime factor.", []Notation{{"factor", "a ∣ b (the symbol ∣, not |)"}}},
-		{"The sum of the divisors of 6 is 12.", []Notation{{"divisors", "a ∣ b (the symbol ∣, not |)"}}},
+		{"If a divides b and b divides c, then a divides c.", []Notation{{"divides", "a divides b is a ∣ b (the symbol ∣)"}}},
+		{"If n is divisible by 6, then n is divisible by 3.", []Notation{{"divisible", "b is divisible by a is a ∣ b (the divisor first) (the symbol ∣)"}}},
+		{"Every integer greater than 1 has a prime factor.", []Notation{{"factor", "a is a factor of b is a ∣ b (the symbol ∣)"}}},
+		{"A multiple of 4 has even divisors.", []Notation{{"multiple", "b is a multiple of a is a ∣ b (the divisor first) (the symbol ∣)"},
+			{"divisors", "a is a divisor of b is a ∣ b (the symbol ∣)"}}},
 		{"Six divided by two is three, and 5! is a factorial.", nil},
 		{"The square of an even integer is even.", nil},
 	} {

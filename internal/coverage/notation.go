@@ -1,7 +1,5 @@
 package coverage
 
-import "slices"
-
 // Notation is a relation a statement names in words that Lean writes with
 // a symbol of its core notation.
 type Notation struct {
@@ -11,28 +9,37 @@ type Notation struct {
 
 // wordNotations are the symbols of Lean's core notation that state a
 // relation a statement says in words, with those words (singular, lower
-// case): a ∣ b says that a divides b, that b is divisible by a or a
-// multiple of a, and that a is a divisor or a factor of b. A stub that
-// writes the symbol covers a concept named by one of the words, and the
-// Formalize prompt tells the model the symbol for them (Notations).
+// case) and how each reads in Lean, its arguments in order: a ∣ b says
+// that a divides b, that b is divisible by a or a multiple of a, and that
+// a is a divisor or a factor of b. A stub that writes the symbol covers a
+// concept named by one of the words, and the Formalize prompt tells the
+// model the reading (Notations): the order of ∣'s arguments is the part a
+// small model gets wrong ("n divisible by 6" as n ∣ 6).
 var wordNotations = []struct {
-	symbol, lean string
-	words        []string
+	symbol string
+	reads  map[string]string
 }{
-	{"∣", "a ∣ b (the symbol ∣, not |)", []string{"divide", "divisible", "divisor", "multiple", "factor"}},
+	{"∣", map[string]string{
+		"divide":    "a divides b is a ∣ b",
+		"divisible": "b is divisible by a is a ∣ b (the divisor first)",
+		"multiple":  "b is a multiple of a is a ∣ b (the divisor first)",
+		"divisor":   "a is a divisor of b is a ∣ b",
+		"factor":    "a is a factor of b is a ∣ b",
+	}},
 }
 
 // Notations returns the relations statement names in words that Lean
-// writes with a symbol, each symbol once, in the order the statement
-// first names them.
+// writes with a symbol, each word once, in the order the statement first
+// names them.
 func Notations(statement string) []Notation {
 	var out []Notation
 	done := map[string]bool{}
 	for _, w := range proseWords(statement) {
+		word := singular(w.text)
 		for _, n := range wordNotations {
-			if !done[n.symbol] && slices.Contains(n.words, singular(w.text)) {
-				done[n.symbol] = true
-				out = append(out, Notation{Word: w.text, Lean: n.lean})
+			if r, ok := n.reads[word]; ok && !done[word] {
+				done[word] = true
+				out = append(out, Notation{Word: w.text, Lean: r + " (the symbol " + n.symbol + ")"})
 			}
 		}
 	}

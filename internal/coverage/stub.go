@@ -170,7 +170,7 @@ func (f *stubFacts) symbol(ws []word, i, colon int) {
 	}
 	for _, n := range wordNotations {
 		if w.text == n.symbol {
-			for _, p := range n.words {
+			for p := range n.reads {
 				f.says[p] = true
 			}
 		}
