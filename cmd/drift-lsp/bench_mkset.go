@@ -285,9 +285,7 @@ func leadSet(lib *library.Library, every int) []setItem {
 		if d.Generated || d.Doc == "" {
 			continue
 		}
-		h := fnv.New32a()
-		h.Write([]byte(d.Name))
-		if h.Sum32()%uint32(every) != 0 {
+		if !sampled(d.Name, every) {
 			continue
 		}
 		lead, ok := docLead(d.Doc)
@@ -306,4 +304,12 @@ func leadSet(lib *library.Library, every int) []setItem {
 		}
 	}
 	return out
+}
+
+// sampled reports whether key falls in the one in every that a set takes:
+// by a hash, so that a set is the same on every run and machine.
+func sampled(key string, every int) bool {
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	return h.Sum32()%uint32(every) == 0
 }

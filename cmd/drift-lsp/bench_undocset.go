@@ -1,7 +1,6 @@
 package main
 
 import (
-	"hash/fnv"
 	"os"
 	"strings"
 
@@ -21,9 +20,7 @@ func undocSet(lib *library.Library, every int, exclude map[string]bool) []setIte
 		if d.Kind != library.KindTheorem || d.Doc == "" || d.Generated || d.Private || exclude[d.Name] {
 			continue
 		}
-		h := fnv.New32a()
-		h.Write([]byte("undoc:" + d.Name))
-		if h.Sum32()%uint32(every) != 0 {
+		if !sampled("undoc:"+d.Name, every) {
 			continue
 		}
 		lead, ok := docLead(d.Doc)
