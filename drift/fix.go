@@ -159,26 +159,29 @@ var nounType = map[string]string{"natural": "ℕ", "integer": "ℤ", "rational":
 // RetypeToNoun gives the stub's numeric binders the type of the number
 // noun the statement names and the stub omits ("for natural numbers a, b
 // and c" stated over ℤ becomes ℕ), when every numeric binder has one and
-// the same other type, so that the noun certainly binds them. The concept
+// the same other type and the statement names no other number noun, so
+// that the noun certainly binds them. The concept
 // must be the noun alone ("natural", "natural numbers"), not a phrase it
 // starts ("real part"). nil when there is nothing so certain to change.
 func RetypeToNoun(parsed *leansrc.Stub, cov *coverage.Result) *Fix {
 	if parsed == nil || cov == nil {
 		return nil
 	}
-	want, phrase := "", ""
+	want, phrase, nouns := "", "", 0
 	for _, c := range cov.Conditions {
 		ws := strings.Fields(conceptWord(c))
-		if c.Covered || c.Kind != coverage.KindConcept || len(ws) == 0 || len(ws) > 2 || len(ws) == 2 && ws[1] != "number" {
+		if c.Kind != coverage.KindConcept || len(ws) == 0 || len(ws) > 2 || len(ws) == 2 && ws[1] != "number" {
 			continue
 		}
 		if t, ok := nounType[ws[0]]; ok {
-			want, phrase = t, c.Phrase
-			break
+			nouns++
+			if !c.Covered {
+				want, phrase = t, c.Phrase
+			}
 		}
 	}
-	if want == "" {
-		return nil
+	if want == "" || nouns > 1 {
+		return nil // a second number noun ("a real x and a natural n"): which binder is whose is not certain
 	}
 	have := ""
 	var bs []leansrc.StubBinder

@@ -196,6 +196,9 @@ func TestRetypeToNoun(t *testing.T) {
 		{"For natural numbers a and b, a + b = b + a.", "theorem t (a b : ℕ) : a + b = b + a := by sorry", natural, ""},
 		// two types: which variables the noun binds is not certain
 		{"For natural numbers a and b, a + b = b + a.", "theorem t (a : ℤ) (b : ℝ) : a + b = b + a := by sorry", natural, ""},
+		// a second number noun: which binder is whose is not certain
+		{"For every real x and natural n, x ^ n is defined.", "theorem t (x : ℕ) (n : ℕ) : x ^ n = x ^ n := by sorry",
+			[]coverage.Concept{{Phrase: "real number", Names: []string{"Real"}}, {Phrase: "natural number", Names: []string{"Nat"}}}, ""},
 		// a phrase the noun starts is no noun
 		{"The real part of z is zero.", "theorem t (z : ℂ) : z.re = 0 := by sorry", []coverage.Concept{{Phrase: "real part", Names: []string{"Complex.re"}}}, ""},
 	} {
