@@ -36,14 +36,8 @@ var asJSON = strings.NewReplacer(
 	`Answer with JSON: {"name": "...", "binders": ["(x : T)", "(h : P x)"], "conclusion": "..."}; the theorem is "theorem NAME BINDERS : CONCLUSION := by sorry".`,
 )
 
-// The worked example of the Formalize prompt, in both answer formats.
-const (
-	formalizeExampleUser = "## Theorem name\n\nsq_even_of_even\n\n## Informal statement\n\nThe square of an even integer is even.\n\n" +
-		conditionsHeading + "\n\n- 'even' is said of 'an even integer': a hypothesis such as (h : Even x) for each\n"
-	conditionsHeading    = "## Conditions the statement assumes (state each as a hypothesis)"
-	formalizeExampleText = "```lean\ntheorem sq_even_of_even (n : ℤ) (h : Even n) : Even (n ^ 2) := by sorry\n```"
-	formalizeExampleJSON = `{"name": "sq_even_of_even", "binders": ["(n : ℤ)", "(h : Even n)"], "conclusion": "Even (n ^ 2)"}`
-)
+// conditionsHeading heads the statement's condition hints.
+const conditionsHeading = "## Conditions the statement assumes (state each as a hypothesis)"
 
 // Prompt-size bounds: signatures and docstrings are clipped so that a huge
 // declaration cannot blow up the prompt, and the context sections together
@@ -57,13 +51,13 @@ const (
 
 // formalizeMessages builds the Formalize prompt in the order DRIFT prescribes:
 // instruction, premises, illustrative theorems, theorem name, informal
-// statement, after one worked example. With no premises and no theorems the
+// statement, after the worked examples (examplesFor). With no premises and no theorems the
 // context sections are left out (the adaptive no-context draw). structured
 // asks for JSON instead of a ```lean block. Premises and theorems past the
 // context budget are left out. The hints' conditions (conditionHints)
 // follow the statement, as the worked example shows them, then the
 // notation of the relations it names.
-func formalizeMessages(statement, name string, hints statementHints, premises []*library.Decl, theorems []*library.Decl, structured bool) []llm.Message {
+func formalizeMessages(statement, name string, hints statementHints, premises []*library.Decl, theorems []*library.Decl, examples []workedExample, structured bool) []llm.Message {
 	var prem, thms strings.Builder
 	for _, d := range premises {
 		var e strings.Builder
@@ -90,6 +84,22 @@ func formalizeMessages(statement, name string, hints statementHints, premises []
 	if thms.Len() > 0 {
 		b.WriteString("## Illustrative theorems (how the premises are used)\n\n" + thms.String() + "\n")
 	}
+	b.WriteString(statementSection(name, statement, hints))
+	instr := formalizeInstruction
+	if structured {
+		instr = asJSON.Replace(instr)
+	}
+	msgs := []llm.Message{{Role: "system", Content: instr}}
+	for _, ex := range examples {
+		msgs = append(msgs, ex.messages(structured)...)
+	}
+	return append(msgs, llm.Message{Role: "user", Content: b.String()})
+}
+
+// statementSection is the end of a Formalize request: the theorem's name,
+// the informal statement, and the hints of its conditions and notation.
+func statementSection(name, statement string, hints statementHints) string {
+	var b strings.Builder
 	fmt.Fprintf(&b, "## Theorem name\n\n%s\n\n## Informal statement\n\n%s\n", name, strings.TrimSpace(statement))
 	if len(hints.conditions) > 0 {
 		b.WriteString("\n" + conditionsHeading + "\n\n- " + strings.Join(hints.conditions, "\n- ") + "\n")
@@ -97,16 +107,7 @@ func formalizeMessages(statement, name string, hints statementHints, premises []
 	if len(hints.notation) > 0 {
 		b.WriteString("\n## Notation for the relations the statement names\n\n- " + strings.Join(hints.notation, "\n- ") + "\n")
 	}
-	instr, example := formalizeInstruction, formalizeExampleText
-	if structured {
-		instr, example = asJSON.Replace(instr), formalizeExampleJSON
-	}
-	return []llm.Message{
-		{Role: "system", Content: instr},
-		{Role: "user", Content: formalizeExampleUser},
-		{Role: "assistant", Content: example},
-		{Role: "user", Content: b.String()},
-	}
+	return b.String()
 }
 
 func docOf(d *library.Decl) string {

@@ -540,7 +540,8 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, clk cloc
 	name := names.forced
 	structured := pl.client.Structured()
 	hints := hintsFor(statement, conceptsOf(res))
-	withCtx := formalizeMessages(statement, nameOrAsk(name), hints, decls, ill.Theorems, structured)
+	examples := examplesFor(func(n string) bool { _, ok := pl.r.Lookup(n); return ok })
+	withCtx := formalizeMessages(statement, nameOrAsk(name), hints, decls, ill.Theorems, examples, structured)
 	res.FormalizePrompt = withCtx[len(withCtx)-1].Content
 	hasCtx := len(decls) > 0 || len(ill.Theorems) > 0
 	groups := []drawGroup{{msgs: withCtx, withCtx: hasCtx}}
@@ -548,7 +549,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, clk cloc
 		groups[0].seeds = append(groups[0].seeds, i+1)
 	}
 	if hasCtx {
-		g := drawGroup{msgs: formalizeMessages(statement, nameOrAsk(name), hints, nil, nil, structured)}
+		g := drawGroup{msgs: formalizeMessages(statement, nameOrAsk(name), hints, nil, nil, examples, structured)}
 		for i := 0; i < min(pl.p.NoContextSamples, act.Remaining()-len(groups[0].seeds)); i++ {
 			g.seeds = append(g.seeds, 101+i)
 		}

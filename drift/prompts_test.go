@@ -31,17 +31,21 @@ func TestPromptsGolden(t *testing.T) {
 	}
 	premises := []*library.Decl{byName["Mm.Prime"], byName["Mm.Odd"]}
 	theorems := []*library.Decl{byName["DriftExample.Primes.Prime.odd_of_ne_two"]}
+	examples := examplesFor(func(n string) bool { return byName[n] != nil })
+	all := examplesFor(func(string) bool { return true })
 	hints := hintsFor(statement, []coverage.Concept{{Phrase: "prime number", Names: []string{"Mm.Prime"}}, {Phrase: "odd", Names: []string{"Mm.Odd"}}})
 	for name, msgs := range map[string][]llm.Message{
-		"decompose":                 decomposeMessages(statement, false),
-		"decompose-json":            decomposeMessages(statement, true),
-		"propose":                   proposeMessages(statement),
-		"formalize":                 formalizeMessages(statement, "odd_of_prime", hints, premises, theorems, false),
-		"formalize-json":            formalizeMessages(statement, "odd_of_prime", hints, premises, theorems, true),
-		"formalize-no-context":      formalizeMessages(statement, nameOrAsk(""), hints, nil, nil, false),
-		"formalize-no-context-json": formalizeMessages(statement, nameOrAsk(""), hints, nil, nil, true),
+		"decompose":                   decomposeMessages(statement, false),
+		"decompose-json":              decomposeMessages(statement, true),
+		"propose":                     proposeMessages(statement),
+		"formalize":                   formalizeMessages(statement, "odd_of_prime", hints, premises, theorems, examples, false),
+		"formalize-json":              formalizeMessages(statement, "odd_of_prime", hints, premises, theorems, examples, true),
+		"formalize-all-examples":      formalizeMessages(statement, "odd_of_prime", hints, premises, theorems, all, false),
+		"formalize-all-examples-json": formalizeMessages(statement, "odd_of_prime", hints, premises, theorems, all, true),
+		"formalize-no-context":        formalizeMessages(statement, nameOrAsk(""), hints, nil, nil, examples, false),
+		"formalize-no-context-json":   formalizeMessages(statement, nameOrAsk(""), hints, nil, nil, examples, true),
 		"formalize-notation": formalizeMessages("For natural numbers a, b and c, if a divides b and b divides c, then a divides c.", nameOrAsk(""),
-			hintsFor("For natural numbers a, b and c, if a divides b and b divides c, then a divides c.", nil), nil, nil, true),
+			hintsFor("For natural numbers a, b and c, if a divides b and b divides c, then a divides c.", nil), nil, nil, examples, true),
 	} {
 		t.Run(name, func(t *testing.T) {
 			got := render(msgs)

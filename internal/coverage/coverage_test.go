@@ -35,6 +35,13 @@ func TestCheck(t *testing.T) {
 		{"demo whole declaration", demo, "@[simp] theorem odd_of_prime_gt_two (n : ℕ) (hp : Mm.Prime n) : Mm.Odd n := by sorry", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo interval", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n ∈ Set.Ioi 2) : Mm.Odd n", demoConcepts, nil},
 		{"demo prime other than 2", demo, "(n : ℕ) (hp : Nat.Prime n) (h : n ≠ 2) : Odd n", nil, nil},
+		// a number followed by an operation in words is an operand, not the bound
+		{"power in words", "Every natural number n is less than 2 to the power n.", "(n : ℕ) : n < 2 ^ n", nil, nil},
+		{"times in words", "For every natural number n greater than 1, n squared is more than 3 times n minus 4.", "(n : ℕ) : n ^ 2 > 3 * n - 4", nil, []string{"omits 'greater than 1'"}},
+		// "the absolute value" wants |x|, abs or a norm
+		{"absolute value dropped", "The absolute value of a real number is nonnegative.", "(x : ℝ) : 0 ≤ x", nil, []string{"omits 'absolute value'"}},
+		{"absolute value as bars", "The absolute value of a real number is nonnegative.", "(x : ℝ) : 0 ≤ |x|", nil, nil},
+		{"absolute value as a norm", "The absolute value of a complex number z is at least its real part.", "(z : ℂ) : z.re ≤ ‖z‖", nil, nil},
 		{"demo off by one", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 ≤ n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo bound inside an expression", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n + 2 < 7) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo concept missing", demo, "(n : ℕ) (h : 2 < n) : Mm.Odd n", demoConcepts, []string{"omits 'prime'"}},

@@ -166,6 +166,10 @@ var roots = map[string]root{
 	"cube":   {num{s: "1/3"}, []string{"cbrt", "root"}},
 }
 
+// absolutePieces state "the absolute value": |x| (read as abs), abs,
+// Int.natAbs, the norm ‖x‖ and the distance |x - y| is.
+var absolutePieces = []string{"abs", "natabs", "nnabs", "norm", "nnnorm", "dist"}
+
 // cond is the condition of a root the statement writes as phrase.
 func (r root) cond(phrase string) cond {
 	return cond{phrase: phrase, kind: KindQuantity, values: []num{r.exponent}, pieces: r.pieces}
@@ -202,13 +206,32 @@ func (x *extraction) numberAt(j int) (num, int, bool) {
 		if j+1 < len(ws) && (ws[j+1].text == "-" || strings.HasSuffix(lw[j+1], "ths") || strings.HasSuffix(lw[j+1], "thirds") || lw[j+1] == "halves" || lw[j+1] == "quarters") {
 			return num{}, 0, false // three-fourths is a fraction
 		}
+		if operandInWords(lw, j) {
+			return num{}, 0, false
+		}
 		return num{s: v}, j, true
 	}
 	n, _, b, ok := numeral(ws, j)
-	if !ok || !rightFree(ws, b) {
+	if !ok || !rightFree(ws, b) || operandInWords(lw, b) {
 		return num{}, 0, false
 	}
 	return n, b, true
+}
+
+// operationWords are the words after a number that make it an operand of
+// an expression said in words ("2 to the power n", "3 times n"), not the
+// bound itself.
+var operationWords = map[string]bool{"to": true, "raised": true, "squared": true, "cubed": true, "times": true,
+	"plus": true, "minus": true, "divided": true, "multiplied": true}
+
+// operandInWords reports whether the number ending at word b is followed
+// by an operation said in words ("to the power", "times"): "less than 2 to
+// the power n" bounds by 2ⁿ, not by 2.
+func operandInWords(lw []string, b int) bool {
+	if b+1 >= len(lw) || !operationWords[lw[b+1]] {
+		return false
+	}
+	return lw[b+1] != "to" || b+3 < len(lw) && lw[b+2] == "the" && (lw[b+3] == "power" || strings.HasSuffix(lw[b+3], "th"))
 }
 
 // phrase reads the prose condition starting at word i, if any, and
@@ -268,6 +291,11 @@ func (x *extraction) phrase(i int) int {
 	if r, ok := roots[lw[i]]; ok && i > 0 && lw[i-1] == "the" && i+2 < len(ws) && lw[i+1] == "root" && lw[i+2] == "of" {
 		x.use(i, i+1)
 		x.out = append(x.out, r.cond(x.text(i, i+1)))
+		return i + 1
+	}
+	if lw[i] == "absolute" && i+1 < len(ws) && (lw[i+1] == "value" || lw[i+1] == "values") {
+		x.use(i, i+1)
+		x.out = append(x.out, cond{phrase: x.text(i, i+1), kind: KindQuantity, pieces: absolutePieces})
 		return i + 1
 	}
 	if v, ok := multiplierWords[lw[i]]; ok && !(i+1 < len(ws) && (lw[i+1] == "matrix" || lw[i+1] == "matrices" || lw[i+1] == "free" || ws[i+1].text == "-")) {

@@ -467,7 +467,7 @@ var numeralEquivalents = map[string][]string{
 func (f *stubFacts) covers(c cond) bool {
 	switch c.kind {
 	case KindQuantity:
-		all := true
+		all := len(c.values) > 0
 		for _, v := range c.values {
 			all = all && f.numerals[v.s]
 		}
