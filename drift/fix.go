@@ -415,7 +415,8 @@ func improves(prev, next *leanrepl.Report) bool {
 	return true
 }
 
-// fixOmissions gives c's stub the number type its statement names
+// fixOmissions writes c's ∣ in the order its statement fixes
+// (ReorderDivisors), else gives c's stub the number type its statement names
 // (RetypeToNoun), else adds the hypotheses it omits
 // (AddOmittedConditions), and keeps the first repair that improves on c's
 // report; it reports whether one did.
@@ -426,6 +427,9 @@ func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate,
 	has := func(n string) bool { _, ok := pl.r.Lookup(n); return ok }
 	fixes := AddOmittedConditions(c.Check.Parsed, c.Check.Coverage, has)
 	if f := RetypeToNoun(c.Check.Parsed, c.Check.Coverage); f != nil {
+		fixes = append([]Fix{*f}, fixes...)
+	}
+	if f := ReorderDivisors(c.Stub, c.Check.Coverage); f != nil {
 		fixes = append([]Fix{*f}, fixes...)
 	}
 	for _, fix := range fixes {
@@ -440,4 +444,59 @@ func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate,
 		}
 	}
 	return false
+}
+
+// ReorderDivisors swaps the arguments of every `x ∣ N` whose numeral N the
+// statement puts on the other side of ∣ ("n is divisible by 6" written
+// n ∣ 6 becomes 6 ∣ n; "n divides 6" written 6 ∣ n becomes n ∣ 6), for
+// each order of ∣ the stub reverses (cov's uncovered KindOrder
+// conditions), when the other argument is a single identifier or numeral,
+// so that the swap changes nothing else. nil when there is none.
+func ReorderDivisors(stub string, cov *coverage.Result) *Fix {
+	if cov == nil {
+		return nil
+	}
+	toks, _ := leansrc.Scan([]byte(stub))
+	text := func(t leansrc.Token) string { return stub[t.Start:t.End] }
+	simple := func(t leansrc.Token) bool { return t.Kind == leansrc.TokIdent || t.Kind == leansrc.TokNumber }
+	type swap struct{ a, b leansrc.Token }
+	var swaps []swap
+	var notes []string
+	for _, c := range cov.Conditions {
+		if c.Covered || c.Kind != coverage.KindOrder || c.Divisor == nil {
+			continue
+		}
+		n := 0
+		for i := 1; i+1 < len(toks); i++ {
+			if text(toks[i]) != "∣" || !simple(toks[i-1]) || !simple(toks[i+1]) {
+				continue
+			}
+			num := toks[i-1] // the numeral is on the left: it wants the right
+			if c.Divisor.Left {
+				num = toks[i+1]
+			}
+			if num.Kind == leansrc.TokNumber && text(num) == c.Divisor.Value {
+				swaps = append(swaps, swap{toks[i-1], toks[i+1]})
+				n++
+			}
+		}
+		if n > 0 {
+			notes = append(notes, fmt.Sprintf("wrote ∣ the other way round for '%s'", c.Phrase))
+		}
+	}
+	if len(swaps) == 0 {
+		return nil
+	}
+	slices.SortFunc(swaps, func(x, y swap) int { return int(x.a.Start - y.a.Start) })
+	var out strings.Builder
+	last := int32(0)
+	for _, s := range swaps {
+		if s.a.Start < last {
+			continue // overlapping swaps (1 ∣ 2 ∣ 3): leave the later one
+		}
+		out.WriteString(stub[last:s.a.Start] + text(s.b) + stub[s.a.End:s.b.Start] + text(s.a))
+		last = s.b.End
+	}
+	out.WriteString(stub[last:])
+	return &Fix{Stub: out.String(), Notes: notes}
 }

@@ -216,3 +216,53 @@ func TestRetypeToNoun(t *testing.T) {
 		}
 	}
 }
+
+// TestReorderDivisors checks the swap of ∣'s arguments where the statement
+// fixes the numeral's side and the stub reverses it, and that nothing else
+// is touched.
+func TestReorderDivisors(t *testing.T) {
+	const six = "If a natural number is divisible by 6, then it is divisible by 3."
+	for _, c := range []struct{ statement, stub, want string }{
+		{six, "theorem t (n : ℕ) : n ∣ 6 → n ∣ 3 := by sorry", "theorem t (n : ℕ) : 6 ∣ n → 3 ∣ n := by sorry"},
+		{six, "theorem t (n : ℕ) (h : n ∣ 6) : 3 ∣ n := by sorry", "theorem t (n : ℕ) (h : 6 ∣ n) : 3 ∣ n := by sorry"},
+		// in order already, or stated by a remainder
+		{six, "theorem t (n : ℕ) (h : 6 ∣ n) : 3 ∣ n := by sorry", ""},
+		{six, "theorem t (n : ℕ) (h : n % 6 = 0) : n % 3 = 0 := by sorry", ""},
+		// "divides 6" puts the numeral on the right
+		{"Every natural number that divides 6 is at most 6.", "theorem t (n : ℕ) (h : 6 ∣ n) : n ≤ 6 := by sorry", "theorem t (n : ℕ) (h : n ∣ 6) : n ≤ 6 := by sorry"},
+		// the other argument is no single token: left alone
+		{six, "theorem t (n : ℕ) : (n + 1) ∣ 6 → n ∣ 3 := by sorry", "theorem t (n : ℕ) : (n + 1) ∣ 6 → 3 ∣ n := by sorry"},
+	} {
+		cov := coverage.Check(c.statement, c.stub, nil)
+		got := ""
+		if f := ReorderDivisors(c.stub, &cov); f != nil {
+			got = f.Stub
+		}
+		if got != c.want {
+			t.Errorf("%q\n%s\ngot  %q\nwant %q\nconditions %+v", c.statement, c.stub, got, c.want, cov.Conditions)
+		}
+	}
+}
+
+// TestFormalizeReordersDivisors: the sampled stub writes n ∣ 6 → n ∣ 3 for
+// "divisible by 6 … by 3" (the bundled model's answer, true and so not
+// refuted); the pipeline swaps the arguments (no model call) and the stub
+// then covers its statement.
+func TestFormalizeReordersDivisors(t *testing.T) {
+	const st = "If a natural number is divisible by 6, then it is divisible by 3."
+	s := goodScript()
+	s.backTranslate = llmtest.Reply{Text: st}
+	s.formalize = []llmtest.Reply{{Text: "```lean\ntheorem dvd3 (n : Nat) : n ∣ 6 → n ∣ 3 := by sorry\n```"}}
+	srv := llmtest.New(t, s.respond)
+	pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, nil)
+	res, err := pl.Formalize(context.Background(), Request{Statement: st, Name: "dvd3"}, nil)
+	srv.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "theorem dvd3 (n : Nat) : 6 ∣ n → 3 ∣ n := by sorry"
+	if res.Stub != want || res.ConditionRepairs != 1 || len(res.Report.CoverageFindings()) != 0 ||
+		!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), "wrote ∣ the other way round for 'divisible by 6'") {
+		t.Errorf("stub %q, %d repairs, findings %v, notes %q", res.Stub, res.ConditionRepairs, res.Report.CoverageFindings(), res.Candidates[0].Notes)
+	}
+}

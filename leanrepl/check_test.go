@@ -247,10 +247,10 @@ func TestCheckMeaning(t *testing.T) {
 		{"outside the fragment", "theorem t (s : Set ℕ) : s = s := by sorry", "", "", "", true,
 			"names not checked · Lean not run · falsifier undecided (REASON)"},
 		// a conclusion that is a hypothesis states nothing, whatever else covers
-		{"conclusion assumed", "theorem t (x : ℝ) (h : x >= 0) : x ≥ 0 := by sorry", "The absolute value of a real number is nonnegative.", "", "states nothing: its conclusion is its hypothesis 'x >= 0'", false,
-			"states nothing: its conclusion is its hypothesis 'x >= 0' · names not checked · Lean not run · not refuted (N assignments)"},
-		{"conclusion True", "theorem t (n : ℕ) (h : Odd n) : True := by sorry", "The square of an odd number is odd.", "", "states nothing: its conclusion is True", false,
-			"states nothing: its conclusion is True · names not checked · Lean not run · not refuted (N assignments)"},
+		{"conclusion assumed", "theorem t (x : ℝ) (h : x >= 0) : x ≥ 0 := by sorry", "The absolute value of a real number is nonnegative.", "", "omits 'absolute value'; states nothing: its conclusion is its hypothesis 'x >= 0'", false,
+			"omits 'absolute value', states nothing: its conclusion is its hypothesis 'x >= 0' · names not checked · Lean not run · not refuted (N assignments)"},
+		{"conclusion True", "theorem t (n : ℕ) (h : Odd n) : True := by sorry", "The square of an odd number is odd.", "", "omits 'square'; states nothing: its conclusion is True", false,
+			"omits 'square', states nothing: its conclusion is True · names not checked · Lean not run · not refuted (N assignments)"},
 		// a conclusion that relates a term to itself states nothing (the
 		// bundled model's stub for a ProofNet integral)
 		{"conclusion reflexive", "theorem t (x : ℝ) (h : Even x) : (-1 : ℝ) = (-1 : ℝ) := by sorry", "Show that the identity holds for every real x.", "",

@@ -67,6 +67,9 @@ const (
 	// KindReflexive is the claim too, not stated when the stub's
 	// conclusion relates a term to itself (ClaimReflexive).
 	KindReflexive Kind = "reflexive"
+	// KindOrder is a divisibility by a numeral whose side of ∣ the
+	// statement fixes ("divisible by 6": 6 ∣ n), reversed in the stub.
+	KindOrder Kind = "order"
 )
 
 // Concept is one sub-query of a statement's decomposition with the full
@@ -99,6 +102,15 @@ type Condition struct {
 	Hypothesis bool   `json:"hypothesis,omitempty"`
 	// Names are a concept's premises, the names that state it.
 	Names []string `json:"-"`
+	// Divisor is the numeral of an order of ∣ (KindOrder) and its side.
+	Divisor *Divisor `json:"-"`
+}
+
+// Divisor is a numeral the statement puts on one side of ∣: Left for "n
+// is divisible by 6" (6 ∣ n), else right ("n divides 6": n ∣ 6).
+type Divisor struct {
+	Value string
+	Left  bool
 }
 
 // Bound is a comparison of a subject with a numeral: Rel is one of
@@ -149,9 +161,11 @@ func (r Result) Covered() int {
 func (r Result) Complete() bool { return r.Covered() == len(r.Conditions) }
 
 // Findings returns one finding per uncovered condition, naming its phrase
-// as the statement writes it ("omits 'greater than 2'").
+// as the statement writes it ("omits 'greater than 2'"); two conditions
+// of one word (the quantity and the concept "square") give one finding.
 func (r Result) Findings() []Finding {
 	out := []Finding{}
+	said := map[string]bool{}
 	for _, c := range r.Conditions {
 		if !c.Covered {
 			msg := fmt.Sprintf("omits '%s'", c.Phrase)
@@ -164,12 +178,17 @@ func (r Result) Findings() []Finding {
 				msg = fmt.Sprintf("states nothing: its conclusion is its hypothesis '%s'", c.Phrase)
 			case c.Kind == KindContradiction:
 				msg = fmt.Sprintf("states nothing: its hypotheses contradict (%s)", c.Phrase)
+			case c.Kind == KindOrder:
+				msg = fmt.Sprintf("reverses '%s': a ∣ b says that a divides b", c.Phrase)
 			case c.Kind == KindReflexive:
 				msg = fmt.Sprintf("states nothing: its conclusion '%s' holds of any term", c.Phrase)
 			case c.Hypothesis:
 				msg = fmt.Sprintf("omits '%s' as a hypothesis ('%s')", c.Phrase, c.Of)
 			}
-			out = append(out, Finding{Kind: c.Kind, Phrase: c.Phrase, Message: msg})
+			if !said[msg] {
+				said[msg] = true
+				out = append(out, Finding{Kind: c.Kind, Phrase: c.Phrase, Message: msg})
+			}
 		}
 	}
 	return out
@@ -264,7 +283,7 @@ func Check(statement, stub string, concepts []Concept) Result {
 			n = times[c.values[0].s]
 			covered = covered && (st.counts[c.values[0].s] >= n || st.hasPiece(c.pieces...))
 		}
-		add(Condition{Phrase: c.phrase, Kind: c.kind, Covered: covered, Times: n, Bound: c.bound(), Subject: c.subject})
+		add(Condition{Phrase: c.phrase, Kind: c.kind, Covered: covered, Times: n, Bound: c.bound(), Subject: c.subject, Divisor: c.divisor()})
 	}
 	said := map[string]bool{}
 	var assumed *stubFacts

@@ -42,6 +42,16 @@ func TestCheck(t *testing.T) {
 		{"absolute value dropped", "The absolute value of a real number is nonnegative.", "(x : ℝ) : 0 ≤ x", nil, []string{"omits 'absolute value'"}},
 		{"absolute value as bars", "The absolute value of a real number is nonnegative.", "(x : ℝ) : 0 ≤ |x|", nil, nil},
 		{"absolute value as a norm", "The absolute value of a complex number z is at least its real part.", "(z : ℂ) : z.re ≤ ‖z‖", nil, nil},
+		// "square" is a power: a root or a parity does not state it
+		{"square as a root", "A real number whose square is zero is zero.", "(x : ℝ) : NNReal.sqrt x = 0", nil, []string{"omits 'square'"}},
+		{"square as sq", "A real number whose square is zero is zero.", "(x : ℝ) (h : sq x = 0) : x = 0", nil, nil},
+		// the order of ∣'s arguments with a numeral
+		{"divisible reversed", "If a natural number is divisible by 6, then it is divisible by 3.", "(n : ℕ) : n ∣ 3 → n ∣ 6", nil, []string{"reverses 'divisible by 6': a ∣ b says that a divides b", "reverses 'divisible by 3': a ∣ b says that a divides b"}},
+		{"divisible in order", "If a natural number is divisible by 6, then it is divisible by 3.", "(n : ℕ) (h : 6 ∣ n) : 3 ∣ n", nil, nil},
+		{"divisible as a remainder", "If a natural number is divisible by 6, then it is divisible by 3.", "(n : ℕ) (h : n % 6 = 0) : n % 3 = 0", nil, nil},
+		{"divides a numeral", "Every natural number that divides 6 is at most 6.", "(n : ℕ) (h : 6 ∣ n) : n ≤ 6", nil, []string{"reverses 'divides 6': a ∣ b says that a divides b"}},
+		{"numeral divides", "If 4 divides n then 2 divides n.", "(n : ℕ) (h : 4 ∣ n) : 2 ∣ n", nil, nil},
+		{"a multiple of", "Every multiple of 4 is even.", "(n : ℕ) (h : n ∣ 4) : Even n", nil, []string{"reverses 'multiple of 4': a ∣ b says that a divides b"}},
 		{"demo off by one", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 ≤ n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo bound inside an expression", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n + 2 < 7) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo concept missing", demo, "(n : ℕ) (h : 2 < n) : Mm.Odd n", demoConcepts, []string{"omits 'prime'"}},
@@ -204,7 +214,8 @@ func TestCheck(t *testing.T) {
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("Check(%q, %q):\n got  %q\n want %q\n conditions %+v", tc.statement, tc.stub, got, tc.want, res.Conditions)
 			}
-			if len(res.Findings()) != len(res.Conditions)-res.Covered() || res.Complete() != (len(got) == 0) {
+			// one finding per uncovered condition, but one for two of one word
+			if len(res.Findings()) > len(res.Conditions)-res.Covered() || res.Complete() != (len(got) == 0) {
 				t.Errorf("counts disagree: %d findings, %d/%d covered", len(res.Findings()), res.Covered(), len(res.Conditions))
 			}
 		})

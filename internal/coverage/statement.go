@@ -33,6 +33,9 @@ type cond struct {
 	counted bool     // a numeral of math other than 0 and 1: the stub must write it as often
 	many    int      // a sign word: the variables it is said of
 	subject Subject  // a comparison: what it is said of
+	// divisorLeft: an order of ∣ whose numeral (values[0]) is the divisor,
+	// on the left ("divisible by 6"); else on the right ("divides 6").
+	divisorLeft bool
 }
 
 // bound is the exported form of c's stated bound: the first of a
@@ -276,6 +279,9 @@ func (x *extraction) phrase(i int) int {
 		}
 		return i
 	}
+	if c, ok := x.divisorOrder(i); ok {
+		x.out = append(x.out, c)
+	}
 	if c, b, ok := existential(x.statement, ws, lw, i); ok {
 		x.out = append(x.out, c)
 		return b
@@ -299,10 +305,19 @@ func (x *extraction) phrase(i int) int {
 		return i + 1
 	}
 	if v, ok := multiplierWords[lw[i]]; ok && !(i+1 < len(ws) && (lw[i+1] == "matrix" || lw[i+1] == "matrices" || lw[i+1] == "free" || ws[i+1].text == "-")) {
-		x.out = append(x.out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: numeralEquivalents[v]})
+		pieces := numeralEquivalents[v]
+		if p, ok := powerPieces[singular(strings.TrimSuffix(lw[i], "d"))]; ok {
+			pieces = p
+		}
+		x.out = append(x.out, cond{phrase: ws[i].text, kind: KindQuantity, values: []num{{s: v}}, pieces: pieces})
 	}
 	return i
 }
+
+// powerPieces are the name pieces that state a square or a cube without
+// its numeral (sq x, IsSquare): not sqrt, Even or the other pieces that
+// say 2, since "the square of x" is no root and no parity.
+var powerPieces = map[string][]string{"square": {"sq", "square"}, "cube": {"cube"}}
 
 // comparison reads a comparison phrase with its numeral at word i
 // ("greater than 2", "at most three").

@@ -26,6 +26,9 @@ type stubFacts struct {
 	binder    bool       // a binder before the colon, or ∀ / fun / set-builder
 	equation  bool       // the stub states an equation or an equivalence
 	equations []equation // its equations to a numeral
+	// dvdLeft and dvdRight are the numerals written left and right of ∣,
+	// modulus those a remainder or congruence is taken by (divides.go).
+	dvdLeft, dvdRight, modulus map[string]bool
 }
 
 // equation is one equation of a stub to numeral c, with the numerals of
@@ -72,7 +75,8 @@ func readStub(stub string) *stubFacts {
 		ws = append(ws, word{kind: t.Kind, text: stub[t.Start:t.End], start: int(t.Start), end: int(t.End), stub: true})
 	}
 	ws = joinRelations(ws)
-	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, times: map[bound]int{}, counts: map[string]int{}, pieces: map[string]bool{}, says: map[string]bool{}, symbols: map[string]bool{}}
+	f := &stubFacts{numerals: map[string]bool{}, bounds: map[bound]bool{}, assumed: map[bound]bool{}, times: map[bound]int{}, counts: map[string]int{}, pieces: map[string]bool{}, says: map[string]bool{}, symbols: map[string]bool{},
+		dvdLeft: map[string]bool{}, dvdRight: map[string]bool{}, modulus: map[string]bool{}}
 	colon, builder := topColon(ws), setBuilders(ws)
 	for i, w := range ws {
 		switch w.kind {
@@ -81,6 +85,10 @@ func readStub(stub string) *stubFacts {
 		case leansrc.TokSymbol:
 			f.symbol(ws, i, colon)
 		}
+		if w.text == "∣" {
+			f.dvdSide(ws, i)
+		}
+		f.remainder(ws, i)
 		if n, a, b, ok := numeral(ws, i); ok {
 			f.numeral(ws, i, n, a, b, i < colon || builder[i])
 		}
@@ -466,6 +474,8 @@ var numeralEquivalents = map[string][]string{
 // covers reports whether the stub accounts for c.
 func (f *stubFacts) covers(c cond) bool {
 	switch c.kind {
+	case KindOrder:
+		return !f.reversesDivisor(c)
 	case KindQuantity:
 		all := len(c.values) > 0
 		for _, v := range c.values {
