@@ -36,6 +36,8 @@ var nounTypes = map[string][]string{
 // uncovered conditions) that says what to assume of whom:
 //   - a numeral comparison ("greater than 2", "positive", "nonzero", "at
 //     least 3"), stated as a comparison;
+//   - a divisibility by a numeral the statement assumes ("if a natural
+//     number is divisible by 4"), stated as 4 ∣ n;
 //   - a concept said of the statement's subject ("two odd integers"),
 //     stated as the concept's predicate applied to the variable: a name
 //     the stub already writes whose last component is the concept's word
@@ -109,6 +111,17 @@ func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result, has func(s
 			}
 			b := c.Bound
 			oms = append(oms, omission{keep, func(v string, _ int) string { return comparison(v, b) }, 1, c.Phrase})
+		case c.Kind == coverage.KindOrder && c.Divisor != nil && c.Divisor.Left && !c.Divisor.Reversed:
+			// a divisibility the statement assumes ("if n is divisible by 4"):
+			// of its subject, in ℕ or ℤ
+			var vars []string
+			for _, v := range subjectVars(c.Subject, typed, order, parsed) {
+				if typed[v] == "natural" || typed[v] == "integer" {
+					vars = append(vars, v)
+				}
+			}
+			d := c.Divisor.Value
+			oms = append(oms, omission{vars, func(v string, _ int) string { return d + " ∣ " + v }, 1, c.Phrase})
 		case c.Kind == coverage.KindConcept && c.Of != "":
 			preds := predicates(parsed, c, has)
 			if len(preds) == 0 {

@@ -102,6 +102,11 @@ func TestAddOmittedConcepts(t *testing.T) {
 			[]coverage.Concept{{Phrase: "odd natural number", Names: []string{"Nat.odd_iff", "Odd.add_odd"}}},
 			[]string{"theorem t (m n : ℕ) (hm : Odd m) (hn : Odd n) : Even (m + n) := by sorry"}},
 		// nor does the library have one
+		// a divisibility the statement assumes
+		{"If a natural number is divisible by 4, then it is even.", "theorem t (n : ℕ) : Even n := by sorry", nil,
+			[]string{"theorem t (n : ℕ) (hn : 4 ∣ n) : Even n := by sorry"}},
+		// said in the conclusion: not assumed
+		{"If n is even, then n squared is divisible by 4.", "theorem t (n : ℕ) (h : Even n) : Even (n ^ 2) := by sorry", nil, nil},
 		{"Every prime number is positive.", "theorem t (p : ℕ) : 0 < p := by sorry",
 			[]coverage.Concept{{Phrase: "prime number", Names: []string{"Nat.prime_def"}}}, nil},
 		// three integers for "two": which two is not certain

@@ -68,7 +68,8 @@ const (
 	// conclusion relates a term to itself (ClaimReflexive).
 	KindReflexive Kind = "reflexive"
 	// KindOrder is a divisibility by a numeral whose side of ∣ the
-	// statement fixes ("divisible by 6": 6 ∣ n), reversed in the stub.
+	// statement fixes ("divisible by 6": 6 ∣ n): reversed in the stub, or
+	// assumed by the statement ("if n is divisible by 4") and not stated.
 	KindOrder Kind = "order"
 )
 
@@ -108,9 +109,11 @@ type Condition struct {
 
 // Divisor is a numeral the statement puts on one side of ∣: Left for "n
 // is divisible by 6" (6 ∣ n), else right ("n divides 6": n ∣ 6).
+// Reversed: the stub writes it on the other side only.
 type Divisor struct {
-	Value string
-	Left  bool
+	Value    string
+	Left     bool
+	Reversed bool
 }
 
 // Bound is a comparison of a subject with a numeral: Rel is one of
@@ -178,7 +181,7 @@ func (r Result) Findings() []Finding {
 				msg = fmt.Sprintf("states nothing: its conclusion is its hypothesis '%s'", c.Phrase)
 			case c.Kind == KindContradiction:
 				msg = fmt.Sprintf("states nothing: its hypotheses contradict (%s)", c.Phrase)
-			case c.Kind == KindOrder:
+			case c.Kind == KindOrder && c.Divisor != nil && c.Divisor.Reversed:
 				msg = fmt.Sprintf("reverses '%s': a ∣ b says that a divides b", c.Phrase)
 			case c.Kind == KindReflexive:
 				msg = fmt.Sprintf("states nothing: its conclusion '%s' holds of any term", c.Phrase)
@@ -283,7 +286,7 @@ func Check(statement, stub string, concepts []Concept) Result {
 			n = times[c.values[0].s]
 			covered = covered && (st.counts[c.values[0].s] >= n || st.hasPiece(c.pieces...))
 		}
-		add(Condition{Phrase: c.phrase, Kind: c.kind, Covered: covered, Times: n, Bound: c.bound(), Subject: c.subject, Divisor: c.divisor()})
+		add(Condition{Phrase: c.phrase, Kind: c.kind, Covered: covered, Times: n, Bound: c.bound(), Subject: c.subject, Divisor: c.divisor(st)})
 	}
 	said := map[string]bool{}
 	var assumed *stubFacts

@@ -52,6 +52,14 @@ func TestCheck(t *testing.T) {
 		{"divides a numeral", "Every natural number that divides 6 is at most 6.", "(n : ℕ) (h : 6 ∣ n) : n ≤ 6", nil, []string{"reverses 'divides 6': a ∣ b says that a divides b"}},
 		{"numeral divides", "If 4 divides n then 2 divides n.", "(n : ℕ) (h : 4 ∣ n) : 2 ∣ n", nil, nil},
 		{"a multiple of", "Every multiple of 4 is even.", "(n : ℕ) (h : n ∣ 4) : Even n", nil, []string{"reverses 'multiple of 4': a ∣ b says that a divides b"}},
+		// a power named by its verb is said by the power
+		{"squared as a concept", "For all real numbers a and b, 2ab is at most a squared plus b squared.", "(a b : ℝ) : 2 * a * b ≤ a ^ 2 + b ^ 2",
+			[]Concept{{Phrase: "a squared"}}, nil},
+		{"cubed as a concept", "Every integer cubed minus itself is divisible by 3.", "(n : ℤ) : 3 ∣ n ^ 3 - n", []Concept{{Phrase: "integer cubed"}}, nil},
+		// a divisibility the statement assumes must be stated
+		{"assumed divisibility dropped", "If a natural number is divisible by 4, then it is even.", "(n : ℕ) : Even n", nil, []string{"omits 'divisible by 4'", "omits '4'"}},
+		{"assumed divisibility ascribed", "If a natural number is divisible by 4, then it is even.", "(n : ℕ) (h : (4 : ℕ) ∣ n) : Even n", nil, nil},
+		{"asserted divisibility is the conclusion", "If n is even, then n squared is divisible by 4.", "(n : ℕ) (h : Even n) : 4 ∣ n ^ 2", nil, nil},
 		{"demo off by one", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 ≤ n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo bound inside an expression", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n + 2 < 7) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo concept missing", demo, "(n : ℕ) (h : 2 < n) : Mm.Odd n", demoConcepts, []string{"omits 'prime'"}},

@@ -25,7 +25,11 @@ func (x *extraction) divisorOrder(i int) (cond, bool) {
 		if !ok {
 			return cond{}, false
 		}
-		return cond{phrase: x.text(first, b), kind: KindOrder, values: []num{n}, divisorLeft: left}, true
+		c := cond{phrase: x.text(first, b), kind: KindOrder, values: []num{n}, divisorLeft: left}
+		if left {
+			c.subject, c.assumed = x.subjectBefore(first), x.assumedAt(first)
+		}
+		return c, true
 	}
 	switch lw[i] {
 	case "divisible":
@@ -53,22 +57,45 @@ func (x *extraction) divisorOrder(i int) (cond, bool) {
 	return cond{}, false
 }
 
-// divisor is the exported form of an order condition's numeral and side,
-// nil for other kinds.
-func (c cond) divisor() *Divisor {
+// divisor is the exported form of an order condition's numeral and side
+// as the stub f states it, nil for other kinds.
+func (c cond) divisor(f *stubFacts) *Divisor {
 	if c.kind != KindOrder {
 		return nil
 	}
-	return &Divisor{Value: c.values[0].s, Left: c.divisorLeft}
+	return &Divisor{Value: c.values[0].s, Left: c.divisorLeft, Reversed: f.reversesDivisor(c)}
 }
 
-// dvdSide records, at the stub's ∣ at word i, the numerals on its sides.
+// assumedAt reports whether word i is in a clause that assumes: an
+// antecedent word ("if", "whenever", "let") comes before it in its
+// sentence, and no conclusion word ("then", "prove") between.
+func (x *extraction) assumedAt(i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		w := x.ws[k]
+		if !w.math && (w.text == "." || w.text == ";" || w.text == "?") || conclusions[x.lw[k]] {
+			return false
+		}
+		if antecedents[x.lw[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// dvdSide records, at the stub's ∣ at word i, the numerals on its sides,
+// bare or ascribed ((6 : ℕ) ∣ n).
 func (f *stubFacts) dvdSide(ws []word, i int) {
 	if i > 0 && ws[i-1].kind == leansrc.TokNumber {
 		f.dvdLeft[ws[i-1].text] = true
 	}
+	if i > 4 && ws[i-1].text == ")" && ws[i-4].kind == leansrc.TokNumber && ws[i-3].text == ":" && ws[i-5].text == "(" {
+		f.dvdLeft[ws[i-4].text] = true
+	}
 	if i+1 < len(ws) && ws[i+1].kind == leansrc.TokNumber {
 		f.dvdRight[ws[i+1].text] = true
+	}
+	if i+5 < len(ws) && ws[i+1].text == "(" && ws[i+2].kind == leansrc.TokNumber && ws[i+3].text == ":" && ws[i+5].text == ")" {
+		f.dvdRight[ws[i+2].text] = true
 	}
 }
 
@@ -79,6 +106,16 @@ func (f *stubFacts) remainder(ws []word, i int) {
 	if (w == "%" || w == "MOD" || w == "ZMOD" || strings.HasSuffix(w, "ModEq")) && i+1 < len(ws) && ws[i+1].kind == leansrc.TokNumber {
 		f.modulus[ws[i+1].text] = true
 	}
+}
+
+// omitsDivisor reports whether the stub states no divisibility by c's
+// numeral on c's side of ∣ and no remainder by it (n % 6 = 0, [MOD 6]).
+func (f *stubFacts) omitsDivisor(c cond) bool {
+	n := c.values[0].s
+	if c.divisorLeft {
+		return !f.dvdLeft[n] && !f.modulus[n]
+	}
+	return !f.dvdRight[n]
 }
 
 // reversesDivisor reports whether the stub writes c's numeral on the other

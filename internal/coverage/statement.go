@@ -36,6 +36,7 @@ type cond struct {
 	// divisorLeft: an order of ∣ whose numeral (values[0]) is the divisor,
 	// on the left ("divisible by 6"); else on the right ("divides 6").
 	divisorLeft bool
+	assumed     bool // said in a clause that assumes ("if n is divisible by 4")
 }
 
 // bound is the exported form of c's stated bound: the first of a

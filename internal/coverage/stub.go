@@ -186,6 +186,9 @@ func (f *stubFacts) symbol(ws []word, i, colon int) {
 	if w.text == "^" && i+1 < len(ws) && ws[i+1].text == "2" {
 		f.says["square"] = true // x ^ 2
 	}
+	if w.text == "^" && i+1 < len(ws) && ws[i+1].text == "3" {
+		f.says["cube"] = true // x ^ 3
+	}
 	if w.text == "=" || w.text == "↔" {
 		f.equation = true
 	}
@@ -475,7 +478,7 @@ var numeralEquivalents = map[string][]string{
 func (f *stubFacts) covers(c cond) bool {
 	switch c.kind {
 	case KindOrder:
-		return !f.reversesDivisor(c)
+		return !f.reversesDivisor(c) && !(c.assumed && f.omitsDivisor(c))
 	case KindQuantity:
 		all := len(c.values) > 0
 		for _, v := range c.values {
@@ -587,10 +590,16 @@ func conceptWords(phrase string) []string {
 		if len(w) < 3 || conceptStop[w] {
 			continue
 		}
+		if p, ok := pastParticiples[w]; ok {
+			w = p // "a squared" is said by x ^ 2, as "square" is
+		}
 		out = append(out, singular(w))
 	}
 	return out
 }
+
+// pastParticiples are the concept words that name a power by its verb.
+var pastParticiples = map[string]string{"squared": "square", "cubed": "cube"}
 
 func singular(w string) string {
 	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
