@@ -1,8 +1,10 @@
 package drift
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/internal/coverage"
 	"github.com/drift-lsp/drift-lsp/internal/stmtgrammar"
 )
 
@@ -39,5 +41,17 @@ func TestExamplesFor(t *testing.T) {
 	}
 	if all := examplesFor(func(string) bool { return true }); len(all) != len(workedExamples) {
 		t.Errorf("a library with every name: %d examples, want %d", len(all), len(workedExamples))
+	}
+}
+
+// TestWorkedExamplesCoverTheirStatements checks each worked example with
+// the coverage check the pipeline applies to the model's answers: an
+// example the checks would fail teaches what they reject.
+func TestWorkedExamplesCoverTheirStatements(t *testing.T) {
+	for _, ex := range workedExamples {
+		stub := strings.TrimSuffix(strings.TrimPrefix(ex.messages(false)[1].Content, "```lean\n"), "\n```")
+		if cov := coverage.Check(ex.statement, stub, ex.concepts); !cov.Complete() {
+			t.Errorf("%s: %v", stub, cov.Findings())
+		}
 	}
 }

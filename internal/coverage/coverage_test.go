@@ -60,6 +60,8 @@ func TestCheck(t *testing.T) {
 		{"assumed divisibility dropped", "If a natural number is divisible by 4, then it is even.", "(n : ℕ) : Even n", nil, []string{"omits 'divisible by 4'", "omits '4'"}},
 		{"assumed divisibility ascribed", "If a natural number is divisible by 4, then it is even.", "(n : ℕ) (h : (4 : ℕ) ∣ n) : Even n", nil, nil},
 		{"asserted divisibility is the conclusion", "If n is even, then n squared is divisible by 4.", "(n : ℕ) (h : Even n) : 4 ∣ n ^ 2", nil, nil},
+		// Finset.range starts at 0
+		{"sum from 0 over range", "For every natural number n, the sum of the powers 2^i for i from 0 to n - 1 is 2^n - 1.", "(n : ℕ) : ∑ i ∈ Finset.range n, 2 ^ i = 2 ^ n - 1", nil, nil},
 		{"demo off by one", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 ≤ n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo bound inside an expression", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n + 2 < 7) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo concept missing", demo, "(n : ℕ) (h : 2 < n) : Mm.Odd n", demoConcepts, []string{"omits 'prime'"}},

@@ -468,7 +468,7 @@ func (f *stubFacts) hasPiece(ps ...string) bool {
 // numeralEquivalents are name pieces and notations that state a small
 // numeral without writing it: `sq` and `Even` say 2, `⁻¹` says 1.
 var numeralEquivalents = map[string][]string{
-	"0": {"zero", "bot", "empty", "nonneg", "pos", "nontrivial"},
+	"0": {"zero", "bot", "empty", "nonneg", "pos", "nontrivial", "range"}, // Finset.range n starts at 0
 	"1": {"one", "inv", "succ", "pred", "unit", "top", "bot"},
 	"2": {"sq", "sqrt", "square", "even", "odd", "two", "double", "half", "bit0", "parity"},
 	"3": {"three", "cube", "cbrt"},
