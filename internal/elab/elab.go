@@ -390,16 +390,17 @@ var binderWords = map[string]bool{"∀": true, "∃": true, "∃!": true, "λ": 
 	"⋃": true, "⋂": true, "⨆": true, "⨅": true, "{": true, "⟨": true, ",": true, "⦃": true, ".{": true, "Type": true,
 	"Sort": true, "let": true, "have": true, "match": true, "|": true, "@": true, "Π": true, "Σ": true, "∫": true, "∮": true}
 
-// boundNowhere reports whether name, an ASCII variable's name (x, n1,
-// b'), stands nowhere in the stub where syntax might bind it (after ∀, fun,
+// boundNowhere reports whether name, a variable's name in ASCII or a
+// Greek letter (x, n1, b', α), that no notation of the library spells, stands nowhere in the stub where syntax might bind it (after ∀, fun,
 // ⟨, a comma, in a run of names that follows one; before :, ,, =>, ↦, |):
 // with autoImplicit off and no notation from the header, Lean then has
 // nothing to resolve it to.
 func (c *checker) boundNowhere(name string) bool {
-	if c.env.Notation || name[0] >= utf8.RuneSelf || c.env.NotationSymbol != nil && c.env.NotationSymbol(name) {
+	first, w := utf8.DecodeRuneInString(name)
+	if c.env.Notation || first >= utf8.RuneSelf && !typeLetter(first) || c.env.NotationSymbol != nil && c.env.NotationSymbol(name) {
 		return false
 	}
-	for _, r := range name {
+	for _, r := range name[w:] {
 		if r >= utf8.RuneSelf && !(r >= '₀' && r <= '₉') {
 			return false
 		}
@@ -424,6 +425,13 @@ func (c *checker) boundNowhere(name string) bool {
 		}
 	}
 	return true
+}
+
+// typeLetter reports whether r is a Greek letter a statement names a type
+// or a variable by (α, β, ι, ε): no Lean syntax (λ, Π and Σ are binders),
+// and a notation of the library is excluded by the caller.
+func typeLetter(r rune) bool {
+	return r >= 'Α' && r <= 'ω' && r != 'λ' && r != 'Π' && r != 'Σ'
 }
 
 // AutoBoundShape reports whether name is one letter followed by digits,

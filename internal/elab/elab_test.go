@@ -163,6 +163,10 @@ func TestCheck(t *testing.T) {
 		{"theorem a (s : Finset ℕ) : s.card s = 1 := by sorry", "s.card s: too many arguments: `Finset.card` takes 1 explicit argument, given 2"},
 		// a name bound nowhere
 		{"theorem a (x : ℝ) (h : 0 < y) : 0 < x + y := by sorry", "y: unknown identifier `y`: no binder of the statement binds it (autoImplicit is off)"},
+		// a Greek type variable bound nowhere (the model's `(OmegaCompletePartialOrder α)`)
+		{"theorem a (s : Finset α) : s.card = 0 := by sorry", "α: unknown identifier `α`: no binder of the statement binds it (autoImplicit is off)"},
+		{"theorem a {α : Type} (s : Finset α) : s.card = 0 := by sorry", ""},
+		{"theorem a (s : Finset ℕ) : ∀ α ∈ s, α = 0 := by sorry", ""},
 		// a name bound only later
 		{"theorem a (h : 0 < x) (x : ℝ) : 0 < x := by sorry", "x: unknown identifier `x`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)"},
 		{"theorem a (h : p.Prime) (p : ℕ) : 2 ≤ p := by sorry", "p.Prime: unknown identifier `p.Prime`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)"},
