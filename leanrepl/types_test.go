@@ -472,3 +472,35 @@ func TestUsesFree(t *testing.T) {
 		}
 	}
 }
+
+// TestMentionsFree: a section variable counts as used by a declaration
+// unless its only mentions follow the declaration's own binder of that
+// name; a tactic block or a sorry hides what the body uses.
+func TestMentionsFree(t *testing.T) {
+	for _, tc := range []struct {
+		text, name string
+		want       bool
+	}{
+		{"def Perfect (n : ℕ) : Prop :=\n  n = n", "n", false},
+		{"def IsCoprime : Prop :=\n  ∃ a b, a * x + b * y = 1", "y", true},
+		{"def IsCoprime : Prop :=\n  ∃ a b, a * x + b * y = 1", "z", false},
+		{"def f (m : Fin n) (n : ℕ) : ℕ := n", "n", true},
+		{"def g (p) (x : Upto p) : Prop := x.1 > 0", "p", false},
+		{"def h : ℕ := x.1", "x", true},
+		{"def k (s : Set X) := (s = s)", "X", true},
+		{"abbrev MulLeftMono [Mul M] [LE M] : Prop :=\n  CovariantClass M M", "M", true},
+		{"def q [inst : Mul M] : Prop := True", "inst", false},
+	} {
+		if got := mentionsFree(tc.text, tc.name, strings.Fields(tc.text)[1]); got != tc.want {
+			t.Errorf("mentionsFree(%q, %q) = %v", tc.text, tc.name, got)
+		}
+	}
+	for text, want := range map[string]bool{"def a : ℕ := x": true, "def a : ℕ := by simp": false, "def a : ℕ := sorry": false, "def a : ℕ := ‹ℕ›": false} {
+		if got := namesItsVariables(text); got != want {
+			t.Errorf("namesItsVariables(%q) = %v", text, got)
+		}
+	}
+	if got := signatureExplicit("def Ext (C : Type u) [Category C] {D : Type} (X Y : C) (n : ℕ) : Type w"); !got["C"] || !got["X"] || !got["Y"] || !got["n"] || got["D"] || got["Category"] {
+		t.Errorf("signatureExplicit: %v", got)
+	}
+}
