@@ -3,6 +3,7 @@ package leanrepl
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -519,7 +520,7 @@ func includable(lib *library.Library, d *library.Decl, fv fileVariables, names [
 		n := queue[0]
 		queue = queue[1:]
 		for _, g := range fv.groups {
-			if g.From > line || line >= g.To || g.Type == "" || !containsName(g.Names, n) && !containsName(g.InstNames, n) {
+			if g.From > line || line >= g.To || g.Type == "" || !slices.Contains(g.Names, n) && !slices.Contains(g.InstNames, n) {
 				continue
 			}
 			for _, g2 := range fv.groups {
@@ -728,15 +729,6 @@ func wordIn(text, name string) bool {
 	}
 	for _, t := range lex {
 		if t.Kind == leansrc.LexIdent && (t.Text == name || strings.HasPrefix(t.Text, name+".")) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsName(names []string, n string) bool {
-	for _, x := range names {
-		if x == n {
 			return true
 		}
 	}
