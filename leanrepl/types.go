@@ -706,9 +706,9 @@ func mentionsFree(text, name, self string) bool {
 			depth++
 		case ")", "}", "]", "⦄":
 			depth--
-		case ":", ":=", "where", "|":
+		case ":", ":=", "where", "|", "extends":
 			if depth == 0 {
-				header = false
+				header = false // binders come before these
 			}
 		}
 		if t.Kind != leansrc.LexIdent || t.Text != name && !strings.HasPrefix(t.Text, name+".") {

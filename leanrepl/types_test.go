@@ -490,6 +490,7 @@ func TestMentionsFree(t *testing.T) {
 		{"def k (s : Set X) := (s = s)", "X", true},
 		{"abbrev MulLeftMono [Mul M] [LE M] : Prop :=\n  CovariantClass M M", "M", true},
 		{"def q [inst : Mul M] : Prop := True", "inst", false},
+		{"structure S (c : M) extends B (e I c c) where", "I", true},
 	} {
 		if got := mentionsFree(tc.text, tc.name, strings.Fields(tc.text)[1]); got != tc.want {
 			t.Errorf("mentionsFree(%q, %q) = %v", tc.text, tc.name, got)

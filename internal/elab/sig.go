@@ -168,11 +168,12 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		// structure S (α : Type*) extends P α, Q : Prop
 		if i := strings.Index(hdr, " extends "); i >= 0 {
 			rest := hdr[i:]
-			if strings.ContainsAny(rest, "→(") {
+			j, ok := resultColon(rest)
+			if !ok {
 				return s
 			}
 			hdr = hdr[:i]
-			if j := strings.LastIndex(rest, " : "); j >= 0 {
+			if j >= 0 {
 				hdr += rest[j:]
 			}
 		}
@@ -192,7 +193,8 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	}
 	bound, explicit := map[string]bool{}, map[string]bool{}
 	for _, b := range binders {
-		for _, n := range b.Names {
+		names, _ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
 			bound[n] = true
 			explicit[n] = explicit[n] || b.Bracket == '('
 		}
@@ -202,11 +204,19 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		if b.Bracket != '(' {
 			continue
 		}
-		if len(b.Names) == 0 || b.Type == nil || b.Type.Kind == leansrc.TermUnsupported {
-			return s // a default or auto argument, or a binder the parser does not read
+		names, typ := leansrc.GroupNames(b, hdr)
+		untyped := b.Type == nil && !strings.Contains(hdr, ":=") // (p), its type inferred
+		unread := b.Type != nil && b.Type.Kind == leansrc.TermUnsupported
+		if len(names) == 0 || b.Type == nil && !untyped || unread && !sortText(typ) {
+			return s // a default or auto argument, or a binder the parser does not read (but (α : Type*))
 		}
-		for _, n := range b.Names {
-			p := hdr[b.Type.Start:b.Type.End]
+		for _, n := range names {
+			p := "_"
+			if b.Type != nil && !unread {
+				p = hdr[b.Type.Start:b.Type.End]
+			} else if unread {
+				p = typ
+			}
 			var pc []classPos
 			if typeVars[p] && !mentions(s.params, p) {
 				pc = cons[p]
@@ -269,6 +279,44 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		s.max += len(s.params) // the arrows' parameters included
 	}
 	return s
+}
+
+// sortText reports whether a type as written is a sort the term parser
+// does not read (Type*, Sort _).
+func sortText(t string) bool {
+	switch strings.TrimSpace(t) {
+	case "Type*", "Sort*", "Type _", "Sort _":
+		return true
+	}
+	return false
+}
+
+// resultColon returns the offset of the ` : ` that starts the result type
+// in a structure's extends clause (-1 when none), outside brackets (the
+// parents' arguments may hold `(fun x : α => x * y)`); ok is false when
+// the clause has an arrow outside brackets or unbalanced brackets.
+func resultColon(rest string) (int, bool) {
+	depth, at := 0, -1
+	for i, r := range rest {
+		switch r {
+		case '(', '[', '{', '⟨', '⦃':
+			depth++
+		case ')', ']', '}', '⟩', '⦄':
+			depth--
+			if depth < 0 {
+				return 0, false
+			}
+		case '→':
+			if depth == 0 {
+				return 0, false
+			}
+		case ':':
+			if depth == 0 && i > 0 && rest[i-1] == ' ' && strings.HasPrefix(rest[i:], ": ") {
+				at = i - 1
+			}
+		}
+	}
+	return at, depth == 0
 }
 
 // valueTypeHead returns the full name of the library structure or
@@ -388,8 +436,7 @@ func classifyType(t *leansrc.Term) (result, num) {
 	case leansrc.TermForall:
 		return resArrow, numNone
 	case leansrc.TermUnsupported:
-		switch t.Text {
-		case "Type*", "Sort*", "Type _", "Sort _":
+		if sortText(t.Text) {
 			return resSort, numNone
 		}
 	}
