@@ -133,6 +133,9 @@ type info struct {
 	// connective, ∃); ty one that is certainly a type (ℕ, a structure);
 	// hyp a proof that is a local hypothesis.
 	prop, ty, hyp bool
+	// pred marks a function that one more explicit argument makes a
+	// proposition (Nat.Prime).
+	pred bool
 	// what names the constant a function or a proof is; detail describes
 	// the function, for messages.
 	what, detail string

@@ -41,6 +41,8 @@ var testDecls = []*library.Decl{
 	{Name: "DivisibleBy", Kind: library.KindClass, Signature: "class DivisibleBy"},
 	{Name: "Finset", Kind: library.KindStructure, Signature: "structure Finset (α : Type*)"},
 	{Name: "Finset.sum", Kind: library.KindDef, Signature: "def Finset.sum {β α : Type*} [AddCommMonoid β] (s : Finset α) (f : α → β) : β"},
+	{Name: "PosMono", Kind: library.KindClass, Signature: "class PosMono (α : Type*) [Mul α] extends Cov α (fun x y => x * y) (· ≤ ·) : Prop"},
+	{Name: "Finset.filter", Kind: library.KindDef, Signature: "def Finset.filter {α : Type*} (p : α → Prop) [DecidablePred p] (s : Finset α) : Finset α"},
 	{Name: "IsOpenMap", Kind: library.KindDef, Signature: "def IsOpenMap {X Y : Type*} [TopologicalSpace X] [TopologicalSpace Y] (f : X → Y) : Prop"},
 }
 
@@ -331,6 +333,11 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a proposition where a class-constrained type variable is expected
 		{"theorem a (n : ℕ) (h : Nat.Prime n) : Even (n.Prime) := by sorry", false, "(n.Prime): failed to synthesize `Add Prop`: `Even` expects a value of a type with `Add`, but `(n.Prime)` is a proposition (the library has no such instance for Prop)"},
 		{"theorem a (a b : ℕ) : Odd (a < b) := by sorry", false, "(a < b): failed to synthesize `Semiring Prop`: `Odd` expects a value of a type with `Semiring`, but `(a < b)` is a proposition (the library has no such instance for Prop)"},
+		// a predicate where a function into a class-constrained type
+		// variable is expected
+		{"theorem a (n : ℕ) : Finset.sum (Finset.range n) Nat.Prime ≤ n := by sorry", false, "Nat.Prime: failed to synthesize `AddCommMonoid Prop`: `Finset.sum` expects a function into a type with `AddCommMonoid`, but `Nat.Prime` is a predicate (its values are propositions, and the library has no such instance for Prop)"},
+		// a signature's (α : Type*) binder counts: a class taking one
+		{"theorem a (h : PosMono ℝ ℝ) : True := by sorry", false, "PosMono ℝ ℝ: too many arguments: `PosMono` takes 1 explicit argument, given 2"},
 		// a function beside a real value
 		{"theorem a (x : ℝ) : Real.log x ≤ x * Real.exp := by sorry", false, "Real.exp: failed to synthesize `*`: `Real.exp` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a number"},
 		{"theorem a (x : ℝ) : Real.log x ≤ Real.exp - 1 := by sorry", false, "Real.exp - 1: failed to synthesize `≤`: `Real.exp - 1` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a number"},
@@ -345,6 +352,10 @@ func TestLibraryFactsRules(t *testing.T) {
 		// more arguments than the parameters and the section variables
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) (h : DifferentiableAt ℝ f x x) : True := by sorry", false, "DifferentiableAt ℝ f x x: too many arguments: `DifferentiableAt` takes at most 3 explicit arguments (with the explicit section variables of its file), given 4"},
 
+		// untouched: a function into numbers; a predicate where one is
+		// expected (Finset.filter's p : α → Prop)
+		{"theorem a (n : ℕ) : Finset.sum (Finset.range n) Nat.factorial ≤ n := by sorry", false, ""},
+		{"theorem a (n : ℕ) (h : Finset.filter Nat.Prime (Finset.range n) = ∅) : True := by sorry", false, ""},
 		// untouched: Prop is a Lattice; a variable the result fixes first
 		{"theorem a (p : Prop) : IsTop (p ∧ p) := by sorry", false, ""},
 		{"theorem a (n : ℕ) : double (n.Prime) := by sorry", false, ""},

@@ -477,6 +477,15 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				}
 			}
 		}
+		if infos[i].pred && i < len(sg.predCons) && c.env.PropInstance != nil {
+			// Finset.sum s Nat.Prime: β is Prop
+			for _, k := range sg.predCons[i] {
+				if !c.env.PropInstance(k.class, k.pos) {
+					c.report(args[i], name, "failed to synthesize `%s Prop`: `%s` expects a function into a type with `%s`, but `%s` is a predicate (its values are propositions, and the library has no such instance for Prop)", k.class, name, k.class, c.src[args[i].Start:args[i].End])
+					break
+				}
+			}
+		}
 		if want != numNone || valueType(sg.params[i]) {
 			// a function is not a number (a Set is one: Set α := α → Prop)
 			if what := c.nonValue(args[i], infos[i], want != numNone); what != "" {
@@ -486,7 +495,8 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 	}
 	switch {
 	case k < n:
-		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k)}
+		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k),
+			pred: n-k == 1 && sg.res == resSort && sg.resText == "Prop"}
 	case k == n:
 		switch sg.res {
 		case resSort:

@@ -83,6 +83,11 @@ type sig struct {
 	// argument, the class arguments the variable's instance binders
 	// constrain it with (Even {α} [Add α] (a : α): Add 0).
 	propCons [][]classPos
+	// predCons are, per explicit parameter whose type is a function into
+	// such a type variable (f : α → β), the class arguments constraining
+	// it: a predicate given there makes it Prop, whatever the expected
+	// type (which, fixing it otherwise, leaves Prop ≠ β).
+	predCons [][]classPos
 	// of is, when the result type is an application of a library structure
 	// or inductive type (`Finset ℕ`, `StieltjesFunction`), its full name.
 	of string
@@ -217,13 +222,20 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			} else if unread {
 				p = typ
 			}
-			var pc []classPos
+			var pc, fc []classPos
+			if t := leansrc.ParseTerm(p, nil); t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") &&
+				t.Args[1].Kind == leansrc.TermIdent && typeVars[t.Args[1].Text] && !mentions(s.params, t.Args[1].Text) && !mentions([]string{hdr[t.Args[0].Start:t.Args[0].End]}, t.Args[1].Text) {
+				// (f : α → β) with [AddCommMonoid β]: this argument's values fix β
+				fc = cons[t.Args[1].Text]
+				typeVars[t.Args[1].Text] = false
+			}
 			if typeVars[p] && !mentions(s.params, p) {
 				pc = cons[p]
 				typeVars[p] = false // determined by this argument first
 			}
 			s.params = append(s.params, p)
 			s.propCons = append(s.propCons, pc)
+			s.predCons = append(s.predCons, fc)
 			if varsKnown && !isVar[n] {
 				s.own++
 			}
