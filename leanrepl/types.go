@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,12 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 				return nil, false
 			}
 			return explicitVariables(lib, d)
+		},
+		AddedVariables: func(d *library.Decl) ([]string, bool) {
+			if lib == nil {
+				return nil, false
+			}
+			return addedVariables(lib, d)
 		},
 		FieldVariables: func(d *library.Decl) int {
 			if lib == nil {
@@ -485,6 +492,9 @@ func includable(lib *library.Library, d *library.Decl, fv fileVariables, names [
 	shownExplicit := signatureExplicit(d.Signature)
 	var out []string
 	for _, x := range names {
+		if slices.Contains(out, x) {
+			continue // bound again by a later command: added once
+		}
 		last := variableSpan{From: -1}
 		for _, sp := range fv.spans {
 			if sp.Name == x && sp.From <= line && line < sp.To && sp.From >= last.From {
@@ -562,6 +572,87 @@ func namesItsVariables(text string) bool {
 	return true
 }
 
+// addedVariables returns the types of the explicit section variables
+// Lean certainly adds to d, in its order (the variables' declaration
+// order), when that is certain: every `variable` command was read, the
+// file has no `include`, d's text names every variable it uses and
+// mentions each of them where no binder of its own may bind the name, and
+// d's signature (which the indexer may have prefixed with variables)
+// names none of them. Lean adds a definition's mentioned variables before
+// its own parameters.
+func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
+	names, ok := explicitVariables(lib, d)
+	if !ok || len(names) == 0 || !allVariablesRead(lib, d) {
+		return nil, false
+	}
+	fv, ok := scanFile(lib, d)
+	if !ok || fv.include {
+		return nil, false
+	}
+	text, ok := declText(lib, d)
+	if !ok || !namesItsVariables(text) {
+		return nil, false
+	}
+	lex, err := leansrc.Lex(text)
+	if err != nil {
+		return nil, false
+	}
+	line := d.Range.Start.Line
+	type added struct {
+		group int
+		typ   string
+	}
+	var as []added
+	for _, x := range names {
+		if wordIn(d.Signature, x) || !mentionsFree(text, x, d.Name) || mayBind(lex, x) {
+			return nil, false
+		}
+		first := -1
+		for i, g := range fv.groups {
+			if g.From <= line && line < g.To && slices.Contains(g.Names, x) && g.Type != "" {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			return nil, false
+		}
+		as = append(as, added{first, fv.groups[first].Type})
+	}
+	sort.SliceStable(as, func(i, j int) bool { return as[i].group < as[j].group })
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.typ
+	}
+	return out, true
+}
+
+// mayBind reports whether some occurrence of name in lex stands where a
+// binder may bind it: after fun, ∀, ∃, let, a bracket, a comma or a bar
+// (other names between), before a colon, a comma, an arrow or a closing
+// bracket.
+func mayBind(lex []leansrc.Lexeme, name string) bool {
+	for i, t := range lex {
+		if t.Text != name {
+			continue
+		}
+		j, k, ok := nameRun(lex, i)
+		if !ok {
+			continue
+		}
+		switch lex[j].Text {
+		case "fun", "λ", "∀", "∃", "∃!", "let", "have", "Σ", "Π", "∑", "∏", "⋃", "⋂", "⨆", "⨅", "|", "⟨", ",", "(", "{", "⦃", "[", "obtain", "intro", "match":
+		default:
+			continue
+		}
+		switch lex[k].Text {
+		case ":", ",", "=>", "↦", ")", "}", "⟩", ":=", "|", "⦄", "]":
+			return true
+		}
+	}
+	return false
+}
+
 // signatureExplicit returns the names a signature binds in ( ) groups
 // before its result type.
 func signatureExplicit(sig string) map[string]bool {
@@ -593,10 +684,9 @@ func signatureExplicit(sig string) map[string]bool {
 	return out
 }
 
-// binderName reports whether lexeme i stands where a binder group names
-// its variables: after the opening bracket and other names, before a colon
-// or the closing bracket.
-func binderName(lex []leansrc.Lexeme, i int) bool {
+// nameRun returns the lexemes just before and just after the run of
+// names around lexeme i; ok is false at either end of lex.
+func nameRun(lex []leansrc.Lexeme, i int) (before, after int, ok bool) {
 	j := i - 1
 	for j >= 0 && lex[j].Kind == leansrc.LexIdent {
 		j--
@@ -605,7 +695,15 @@ func binderName(lex []leansrc.Lexeme, i int) bool {
 	for k < len(lex) && lex[k].Kind == leansrc.LexIdent {
 		k++
 	}
-	if j < 0 || k >= len(lex) {
+	return j, k, j >= 0 && k < len(lex)
+}
+
+// binderName reports whether lexeme i stands where a binder group names
+// its variables: after the opening bracket and other names, before a colon
+// or the closing bracket.
+func binderName(lex []leansrc.Lexeme, i int) bool {
+	j, k, ok := nameRun(lex, i)
+	if !ok {
 		return false
 	}
 	switch {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/elab"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -342,6 +343,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 			Lookup:           lookup,
 			SectionVariables: func(x *library.Decl) ([]string, bool) { return explicitVariables(lib, x) },
 			FieldVariables:   func(x *library.Decl) int { return fieldVariables(lib, x) },
+			AddedVariables:   func(x *library.Decl) ([]string, bool) { return addedVariables(lib, x) },
 			AllVariablesRead: func(x *library.Decl) bool { return allVariablesRead(lib, x) },
 			CoercesToFunction: func(n string) bool {
 				return len(facts.toFunction[n]) > 0 // the file's opens are not known
@@ -499,6 +501,12 @@ func TestMentionsFree(t *testing.T) {
 	for text, want := range map[string]bool{"def a : ℕ := x": true, "def a : ℕ := by simp": false, "def a : ℕ := sorry": false, "def a : ℕ := ‹ℕ›": false} {
 		if got := namesItsVariables(text); got != want {
 			t.Errorf("namesItsVariables(%q) = %v", text, got)
+		}
+	}
+	for text, want := range map[string]bool{"∀ x, DifferentiableAt 𝕜 f x": false, "fun 𝕜 => 𝕜": true, "∃ (𝕜 : Type), True": true} {
+		lex, _ := leansrc.Lex(text)
+		if got := mayBind(lex, "𝕜"); got != want {
+			t.Errorf("mayBind(%q) = %v", text, got)
 		}
 	}
 	if got := signatureExplicit("def Ext (C : Type u) [Category C] {D : Type} (X Y : C) (n : ℕ) : Type w"); !got["C"] || !got["X"] || !got["Y"] || !got["n"] || got["D"] || got["Category"] {

@@ -39,6 +39,12 @@ type Env struct {
 	// those not named after one are a lower bound (enough to say a constant
 	// is under-applied); without this function nothing is counted.
 	SectionVariables func(d *library.Decl) (explicit []string, ok bool)
+	// AddedVariables returns, when certain, the types of the explicit
+	// section variables Lean adds to d (those SectionVariables returns), in
+	// the order Lean adds them (before d's own parameters): each is
+	// certainly used by d's text and none is shown in d's signature;
+	// ok is false otherwise.
+	AddedVariables func(d *library.Decl) (types []string, ok bool)
 	// FieldVariables returns how many of the explicit section variables at
 	// a structure or class d are certainly its explicit parameters: those
 	// its fields use (Lean adds them; `class DivisibleBy where div : A → α

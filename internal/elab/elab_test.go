@@ -41,6 +41,7 @@ var testDecls = []*library.Decl{
 	{Name: "DivisibleBy", Kind: library.KindClass, Signature: "class DivisibleBy"},
 	{Name: "Finset", Kind: library.KindStructure, Signature: "structure Finset (α : Type*)"},
 	{Name: "Finset.sum", Kind: library.KindDef, Signature: "def Finset.sum {β α : Type*} [AddCommMonoid β] (s : Finset α) (f : α → β) : β"},
+	{Name: "Differentiable", Kind: library.KindDef, Signature: "def Differentiable {E F : Type*} (f : E → F) : Prop"},
 	{Name: "PosMono", Kind: library.KindClass, Signature: "class PosMono (α : Type*) [Mul α] extends Cov α (fun x y => x * y) (· ≤ ·) : Prop"},
 	{Name: "Finset.filter", Kind: library.KindDef, Signature: "def Finset.filter {α : Type*} (p : α → Prop) [DecidablePred p] (s : Finset α) : Finset α"},
 	{Name: "IsOpenMap", Kind: library.KindDef, Signature: "def IsOpenMap {X Y : Type*} [TopologicalSpace X] [TopologicalSpace Y] (f : X → Y) : Prop"},
@@ -311,16 +312,22 @@ func factsEnv(loose bool) Env {
 	env.Lookup = func(full string) (*library.Decl, bool) { d, ok := byName[full]; return d, ok }
 	vars := env.SectionVariables
 	env.SectionVariables = func(d *library.Decl) ([]string, bool) {
-		if d.Name == "DifferentiableAt" {
+		if d.Name == "DifferentiableAt" || d.Name == "Differentiable" {
 			return []string{"𝕜"}, true
 		}
 		return vars(d)
+	}
+	env.AddedVariables = func(d *library.Decl) ([]string, bool) {
+		if d.Name == "Differentiable" {
+			return []string{"Type*"}, true // its body uses 𝕜
+		}
+		return nil, false
 	}
 	env.AllVariablesRead = func(d *library.Decl) bool { return !loose }
 	env.PropInstance = func(class string, pos int) bool { return class == "Lattice" }
 	env.CoercesToFunction = func(string) bool { return false }
 	env.SortToProp = func(full string) bool { return full == "Skel" }
-	env.CoercesToSort = func(full string) bool { return full != "Filter" }
+	env.CoercesToSort = func(full string) bool { return full != "Filter" && full != "" } // "": a function type
 	return env
 }
 
@@ -349,6 +356,11 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a field a library structure does not have
 		{"theorem a (x : ℝ) (h : x.Irrational) : True := by sorry", false, "x.Irrational: invalid field `Irrational`: the environment does not contain `Real.Irrational` (`x` is a `Real`)"},
 		{"theorem a (s : Finset ℕ) (h : s.Infinite) : True := by sorry", false, "s.Infinite: invalid field `Infinite`: the environment does not contain `Finset.Infinite` (`s` is a `Finset`)"},
+		// the section variables a body certainly uses, before the
+		// parameters: Differentiable 𝕜 f
+		{"theorem a (f : ℝ → ℝ) (h : Differentiable f) : True := by sorry", false, "Differentiable f: type expected: `Differentiable` is a function (it takes 2 explicit arguments, given 1); it must be applied to its arguments | f: type mismatch: `Differentiable` expects a type (`Type*`) here, but `f` is a function (a local function between numbers)"},
+		{"theorem a (f : ℝ → ℝ) (h : Differentiable ℝ f) : True := by sorry", false, ""},
+		{"theorem a (f : ℝ → ℝ) : Differentiable f f := by sorry", false, "f: type mismatch: `Differentiable` expects a type (`Type*`) here, but `f` is a function (a local function between numbers)"},
 		// more arguments than the parameters and the section variables
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) (h : DifferentiableAt ℝ f x x) : True := by sorry", false, "DifferentiableAt ℝ f x x: too many arguments: `DifferentiableAt` takes at most 3 explicit arguments (with the explicit section variables of its file), given 4"},
 

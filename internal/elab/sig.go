@@ -243,6 +243,16 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	}
 	s.known = true
 	s.exact = varsKnown && len(vars) == 0
+	if varsKnown && !s.exact && env.AddedVariables != nil {
+		if types, ok := env.AddedVariables(d); ok && len(types) == len(vars) {
+			// Differentiable (f : E → F) under variable (𝕜) its body uses:
+			// Differentiable 𝕜 f
+			s.params = append(append([]string(nil), types...), s.params...)
+			s.propCons = append(make([][]classPos, len(types)), s.propCons...)
+			s.predCons = append(make([][]classPos, len(types)), s.predCons...)
+			s.exact, s.own = true, len(s.params)
+		}
+	}
 	if varsKnown && !s.exact && env.AllVariablesRead != nil && env.AllVariablesRead(d) {
 		// each variable in force is added at most once; those the
 		// signature shows explicit are among its parameters already
