@@ -77,6 +77,12 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return addedVariables(lib, d)
 		},
+		Fields: func(d *library.Decl) []string {
+			if lib == nil {
+				return nil
+			}
+			return structureFields(lib, d)
+		},
 		FieldVariables: func(d *library.Decl) int {
 			if lib == nil {
 				return 0
@@ -880,6 +886,24 @@ func allVariablesRead(lib *library.Library, d *library.Decl) bool {
 	}
 	at, bad := fv.implicit[unreadableGroup]
 	return !bad || at > d.Range.Start.Line
+}
+
+// structureFields returns the types of structure d's fields as the
+// index shows them.
+func structureFields(lib *library.Library, d *library.Decl) []string {
+	path, ok := lib.DeclPath(d)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, f := range lib.FileDecls(path) {
+		if f.Kind == library.KindField && f.Parent == d.Name {
+			if _, typ, ok := strings.Cut(f.Signature, " : "); ok {
+				out = append(out, typ)
+			}
+		}
+	}
+	return out
 }
 
 // fieldVariables counts the explicit section variables in force at

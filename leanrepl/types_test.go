@@ -344,6 +344,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 			SectionVariables: func(x *library.Decl) ([]string, bool) { return explicitVariables(lib, x) },
 			FieldVariables:   func(x *library.Decl) int { return fieldVariables(lib, x) },
 			AddedVariables:   func(x *library.Decl) ([]string, bool) { return addedVariables(lib, x) },
+			Fields:           func(x *library.Decl) []string { return structureFields(lib, x) },
 			AllVariablesRead: func(x *library.Decl) bool { return allVariablesRead(lib, x) },
 			CoercesToFunction: func(n string) bool {
 				return len(facts.toFunction[n]) > 0 // the file's opens are not known

@@ -41,6 +41,12 @@ var testDecls = []*library.Decl{
 	{Name: "DivisibleBy", Kind: library.KindClass, Signature: "class DivisibleBy"},
 	{Name: "Finset", Kind: library.KindStructure, Signature: "structure Finset (α : Type*)"},
 	{Name: "Finset.sum", Kind: library.KindDef, Signature: "def Finset.sum {β α : Type*} [AddCommMonoid β] (s : Finset α) (f : α → β) : β"},
+	{Name: "Hom", Kind: library.KindStructure, Signature: "structure Hom (M : Type*) (N : Type*)"},
+	{Name: "Hom.toFun", Kind: library.KindField, Parent: "Hom", Signature: "field Hom.toFun : M → N"},
+	{Name: "AddHom2", Kind: library.KindStructure, Signature: "structure AddHom2 (M : Type*) (N : Type*) extends Hom M N"},
+	{Name: "AddHom2.toHom", Kind: library.KindField, Parent: "AddHom2", Signature: "field AddHom2.toHom : Hom"},
+	{Name: "PropHom", Kind: library.KindStructure, Signature: "structure PropHom (M : Type*) (N : Type*) extends Hom M N : Prop"},
+	{Name: "PropHom.toHom", Kind: library.KindField, Parent: "PropHom", Signature: "field PropHom.toHom : Hom"},
 	{Name: "Differentiable", Kind: library.KindDef, Signature: "def Differentiable {E F : Type*} (f : E → F) : Prop"},
 	{Name: "PosMono", Kind: library.KindClass, Signature: "class PosMono (α : Type*) [Mul α] extends Cov α (fun x y => x * y) (· ≤ ·) : Prop"},
 	{Name: "Finset.filter", Kind: library.KindDef, Signature: "def Finset.filter {α : Type*} (p : α → Prop) [DecidablePred p] (s : Finset α) : Finset α"},
@@ -317,6 +323,15 @@ func factsEnv(loose bool) Env {
 		}
 		return vars(d)
 	}
+	env.Fields = func(d *library.Decl) []string {
+		var out []string
+		for _, f := range testDecls {
+			if f.Kind == library.KindField && f.Parent == d.Name {
+				out = append(out, strings.TrimPrefix(f.Signature, "field "+f.Name+" : "))
+			}
+		}
+		return out
+	}
 	env.AddedVariables = func(d *library.Decl) ([]string, bool) {
 		if d.Name == "Differentiable" {
 			return []string{"Type*"}, true // its body uses 𝕜
@@ -361,6 +376,12 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (f : ℝ → ℝ) (h : Differentiable f) : True := by sorry", false, "Differentiable f: type expected: `Differentiable` is a function (it takes 2 explicit arguments, given 1); it must be applied to its arguments | f: type mismatch: `Differentiable` expects a type (`Type*`) here, but `f` is a function (a local function between numbers)"},
 		{"theorem a (f : ℝ → ℝ) (h : Differentiable ℝ f) : True := by sorry", false, ""},
 		{"theorem a (f : ℝ → ℝ) : Differentiable f f := by sorry", false, "f: type mismatch: `Differentiable` expects a type (`Type*`) here, but `f` is a function (a local function between numbers)"},
+		// a type of data as a theorem's statement: a structure with a
+		// data field (its own or a parent's), a core number type
+		{"theorem a (f : ℝ → ℝ) : AddHom2 ℝ ℝ := by sorry", false, "AddHom2 ℝ ℝ: type of theorem is not a proposition: `AddHom2 ℝ ℝ` is a type"},
+		{"theorem a : ℕ := by sorry", false, "ℕ: type of theorem is not a proposition: `ℕ` is a type"},
+		{"theorem a : PropHom ℝ ℝ := by sorry", false, ""},
+		{"example : Hom ℝ ℝ := by sorry", false, ""},
 		// more arguments than the parameters and the section variables
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) (h : DifferentiableAt ℝ f x x) : True := by sorry", false, "DifferentiableAt ℝ f x x: too many arguments: `DifferentiableAt` takes at most 3 explicit arguments (with the explicit section variables of its file), given 4"},
 

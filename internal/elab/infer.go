@@ -520,7 +520,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		case resSort:
 			ty := sg.kind == "type" || strings.HasPrefix(sg.resText, "Type") ||
 				sg.resText == "" && (sg.kind == "structure" || sg.kind == "class" || sg.kind == "inductive" || sg.kind == "class inductive")
-			return info{kind: kSort, prop: sg.resText == "Prop", ty: ty}
+			return info{kind: kSort, prop: sg.resText == "Prop", ty: ty, large: sg.large}
 		case resNum:
 			return info{kind: kValue, num: sg.num}
 		case resArrow:

@@ -91,6 +91,10 @@ type sig struct {
 	// of is, when the result type is an application of a library structure
 	// or inductive type (`Finset ℕ`, `StieltjesFunction`), its full name.
 	of string
+	// large says that, given its explicit arguments, the constant is
+	// certainly a type that is no proposition (ℕ, Prop, `: Type u`, a
+	// structure with a data field written without `: Prop`).
+	large bool
 }
 
 // classPos is an argument position of a class.
@@ -103,11 +107,13 @@ type classPos struct {
 // from Mathlib's sources does not hold.
 func coreSig(full string) (sig, bool) {
 	if n := numOf(full); n != numNone {
-		return sig{known: true, exact: true, res: resSort, kind: "type"}, true
+		return sig{known: true, exact: true, res: resSort, kind: "type", large: true}, true
 	}
 	switch full {
-	case "Prop", "True", "False", "Bool", "String", "Char", "Unit":
+	case "True", "False":
 		return sig{known: true, exact: true, res: resSort, kind: "type"}, true
+	case "Prop", "Bool", "String", "Char", "Unit":
+		return sig{known: true, exact: true, res: resSort, kind: "type", large: true}, true
 	}
 	if f, ok := coreFuncs[full]; ok {
 		f.known, f.exact, f.own, f.kind = true, true, len(f.params), "def"
@@ -279,6 +285,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			typ = typ.Args[1]
 		}
 		s.resText = strings.TrimSpace(hdr[typ.Start:typ.End])
+		s.large = s.resText == "Type" || strings.HasPrefix(s.resText, "Type ") || strings.HasPrefix(s.resText, "Type*")
 		s.res, s.num = classifyType(typ)
 		for i, p := range s.params {
 			if i < len(s.propCons) && s.propCons[i] != nil && mentions([]string{s.resText}, p) {
@@ -290,6 +297,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		}
 	case typeLike:
 		s.res = resSort
+		s.large = d.Kind == library.KindStructure && dataStructure(d, env, depth)
 	case depth < maxValueDepth && d.Value != "":
 		var prop bool
 		s.res, s.num, prop = valueResult(d, env, depth)
@@ -309,6 +317,58 @@ func sortText(t string) bool {
 	switch strings.TrimSpace(t) {
 	case "Type*", "Sort*", "Type _", "Sort _":
 		return true
+	}
+	return false
+}
+
+// dataStructure reports whether structure d, written without a result
+// sort, certainly lives in a universe of types: a field is data (a
+// function into one of its parameters bound as a type, or into a core
+// number), or a parent's subobject field is such a structure. Lean infers
+// the universe from the fields' sorts, and a data field's is never Prop.
+func dataStructure(d *library.Decl, env *Env, depth int) bool {
+	if env.Fields == nil || depth >= maxValueDepth {
+		return false
+	}
+	head := "structure " + d.Name
+	if !strings.HasPrefix(d.Signature, head) {
+		return false
+	}
+	hdr := d.Signature[len(head):]
+	if i := strings.Index(hdr, " extends "); i >= 0 {
+		if j, ok := resultColon(hdr[i:]); !ok || j >= 0 {
+			return false // a result sort written after the parents
+		}
+		hdr = hdr[:i]
+	}
+	binders, typ, ok := leansrc.ParseHeader(hdr, nil)
+	if !ok || typ != nil {
+		return false
+	}
+	types := map[string]bool{}
+	for _, b := range binders {
+		names, t := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			types[n] = t == "Type" || strings.HasPrefix(t, "Type ") || strings.HasPrefix(t, "Type*")
+		}
+	}
+	for _, ft := range env.Fields(d) {
+		t := leansrc.ParseTerm(ft, nil)
+		if t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") {
+			for t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") {
+				t = t.Args[1]
+			}
+			if t.Kind == leansrc.TermIdent && (types[t.Text] || numOf(t.Text) != numNone) {
+				return true
+			}
+			continue
+		}
+		if t.Kind == leansrc.TermIdent && !types[t.Text] {
+			// toZeroHom : ZeroHom, a parent
+			if p, ok := lookupFrom(d, t.Text, env.Lookup); ok && p != d && p.Kind == library.KindStructure && dataStructure(p, env, depth+1) {
+				return true
+			}
+		}
 	}
 	return false
 }
