@@ -3,6 +3,8 @@ package leanrepl
 import (
 	"bytes"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -68,6 +70,18 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 				return nil, false
 			}
 			return explicitVariables(lib, d)
+		},
+		AddedVariables: func(d *library.Decl) ([]string, bool) {
+			if lib == nil {
+				return nil, false
+			}
+			return addedVariables(lib, d)
+		},
+		Fields: func(d *library.Decl) []string {
+			if lib == nil {
+				return nil
+			}
+			return structureFields(lib, d)
 		},
 		FieldVariables: func(d *library.Decl) int {
 			if lib == nil {
@@ -375,13 +389,41 @@ type fileVariables struct {
 	spans    []variableSpan
 	implicit map[string]int
 	groups   []groupSpan
+	// include says the file has an `include` command (which adds
+	// variables a declaration does not mention); notationLines are its
+	// notation, macro and syntax commands' lines.
+	include       bool
+	notationLines []string
+}
+
+// notationCommand reports whether a line may declare notation that
+// expands to a section variable (notation, infix, macro, …).
+func notationCommand(line []byte) bool {
+	for _, w := range []string{"notation", "infix", "prefix", "postfix", "macro", "syntax", "elab"} {
+		if bytes.Contains(line, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// notation reports whether a notation command of the file mentions name.
+func (fv fileVariables) notation(name string) bool {
+	for _, l := range fv.notationLines {
+		if wordIn(l, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // variableSpan says that the explicit variable Name is in force on the
-// 0-based lines [From, To).
+// 0-based lines [From, To); Implicit, that a command there binds or
+// rebinds it in { }, ⦃ ⦄ or [ ] instead.
 type variableSpan struct {
 	Name     string
 	From, To int
+	Implicit bool
 }
 
 // variableScans caches fileVariables by path for every checker.
@@ -429,11 +471,372 @@ func scanSectionVariables(lib *library.Library, d *library.Decl) ([]string, bool
 	line := d.Range.Start.Line
 	var names []string
 	for _, sp := range fv.spans {
-		if sp.From <= line && line < sp.To {
+		if sp.From <= line && line < sp.To && !sp.Implicit {
 			names = append(names, sp.Name)
 		}
 	}
-	return names, true
+	if len(names) == 0 {
+		return names, true
+	}
+	return includable(lib, d, fv, names), true
+}
+
+// includable narrows the explicit section variables in force at d to
+// those Lean may add to it as explicit parameters: a variable a later
+// `variable {x}` (still in force) made implicit is not one, unless d's
+// signature shows a binder of that name explicit (the indexer shows a
+// variable's binder as first declared, so that binder may be it); and,
+// when the file has no `include` and d's text names every variable it
+// uses (no tactic block, no `sorry`), a variable that text does not
+// mention, nor the type of a variable it mentions, is not added (Lean
+// adds the variables a declaration mentions). A mention of the name after d's own
+// binder of that name is the binder's: `def Perfect (n : ℕ)` under
+// `variable (n : ℕ)` takes one argument. A name a notation command of the
+// file mentions counts as used.
+func includable(lib *library.Library, d *library.Decl, fv fileVariables, names []string) []string {
+	line := d.Range.Start.Line
+	shownExplicit := signatureExplicit(d.Signature)
+	var out []string
+	for _, x := range names {
+		if slices.Contains(out, x) {
+			continue // bound again by a later command: added once
+		}
+		last := variableSpan{From: -1}
+		for _, sp := range fv.spans {
+			if sp.Name == x && sp.From <= line && line < sp.To && sp.From >= last.From {
+				last = sp
+			}
+		}
+		if last.Implicit && !shownExplicit[x] {
+			continue
+		}
+		out = append(out, x)
+	}
+	if fv.include || len(out) == 0 {
+		return out
+	}
+	text, ok := declText(lib, d)
+	if !ok || !namesItsVariables(text) {
+		return out
+	}
+	used := map[string]bool{}
+	var queue []string
+	for _, g := range fv.groups {
+		if g.From > line || line >= g.To {
+			continue
+		}
+		for _, n := range append(g.Names, g.InstNames...) {
+			if !used[n] && (mentionsFree(text, n, d.Name) || fv.notation(n)) {
+				used[n] = true
+				queue = append(queue, n)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, g := range fv.groups {
+			if g.From > line || line >= g.To || g.Type == "" || !slices.Contains(g.Names, n) && !slices.Contains(g.InstNames, n) {
+				continue
+			}
+			for _, g2 := range fv.groups {
+				if g2.From > line || line >= g2.To {
+					continue
+				}
+				for _, m := range g2.Names {
+					if !used[m] && wordIn(g.Type, m) {
+						used[m] = true
+						queue = append(queue, m)
+					}
+				}
+			}
+		}
+	}
+	kept := out[:0]
+	for _, x := range out {
+		if used[x] {
+			kept = append(kept, x)
+		}
+	}
+	return kept
+}
+
+// namesItsVariables reports whether a declaration's text names every
+// variable it uses: not so with a tactic block (`assumption` uses one
+// unnamed), `‹T›`, or a `sorry` standing for a body the text lacks.
+func namesItsVariables(text string) bool {
+	lex, err := leansrc.Lex(text)
+	if err != nil {
+		return false
+	}
+	for _, t := range lex {
+		switch t.Text {
+		case "by", "sorry", "‹", "this":
+			return false
+		}
+	}
+	return true
+}
+
+// addedVariables returns the types of the explicit section variables
+// Lean certainly adds to d, in its order (the variables' declaration
+// order), when that is certain: every `variable` command was read, the
+// file has no `include`, d's text names every variable it uses and
+// mentions each of them where no binder of its own may bind the name, and
+// d's signature (which the indexer may have prefixed with variables)
+// names none of them. Lean adds a definition's mentioned variables before
+// its own parameters.
+func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
+	names, ok := explicitVariables(lib, d)
+	if !ok || len(names) == 0 || !allVariablesRead(lib, d) {
+		return nil, false
+	}
+	fv, ok := scanFile(lib, d)
+	if !ok || fv.include {
+		return nil, false
+	}
+	text, ok := declText(lib, d)
+	if !ok || !namesItsVariables(text) {
+		return nil, false
+	}
+	lex, err := leansrc.Lex(text)
+	if err != nil {
+		return nil, false
+	}
+	line := d.Range.Start.Line
+	type added struct {
+		group int
+		typ   string
+	}
+	var as []added
+	for _, x := range names {
+		if wordIn(d.Signature, x) || !mentionsFree(text, x, d.Name) || mayBind(lex, x) {
+			return nil, false
+		}
+		first := -1
+		for i, g := range fv.groups {
+			if g.From <= line && line < g.To && slices.Contains(g.Names, x) && g.Type != "" {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			return nil, false
+		}
+		as = append(as, added{first, fv.groups[first].Type})
+	}
+	sort.SliceStable(as, func(i, j int) bool { return as[i].group < as[j].group })
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.typ
+	}
+	return out, true
+}
+
+// mayBind reports whether some occurrence of name in lex stands where a
+// binder may bind it: after fun, ∀, ∃, let, a bracket, a comma or a bar
+// (other names between), before a colon, a comma, an arrow or a closing
+// bracket.
+func mayBind(lex []leansrc.Lexeme, name string) bool {
+	for i, t := range lex {
+		if t.Text != name {
+			continue
+		}
+		j, k, ok := nameRun(lex, i)
+		if !ok {
+			continue
+		}
+		switch lex[j].Text {
+		case "fun", "λ", "∀", "∃", "∃!", "let", "have", "Σ", "Π", "∑", "∏", "⋃", "⋂", "⨆", "⨅", "|", "⟨", ",", "(", "{", "⦃", "[", "obtain", "intro", "match":
+		default:
+			continue
+		}
+		switch lex[k].Text {
+		case ":", ",", "=>", "↦", ")", "}", "⟩", ":=", "|", "⦄", "]":
+			return true
+		}
+	}
+	return false
+}
+
+// signatureExplicit returns the names a signature binds in ( ) groups
+// before its result type.
+func signatureExplicit(sig string) map[string]bool {
+	out := map[string]bool{}
+	lex, err := leansrc.Lex(sig)
+	if err != nil {
+		return out
+	}
+	depth := 0
+	open := rune(0)
+	for i, t := range lex {
+		switch t.Text {
+		case "(", "{", "[", "⦃":
+			if depth == 0 {
+				open, _ = utf8.DecodeRuneInString(t.Text)
+			}
+			depth++
+		case ")", "}", "]", "⦄":
+			depth--
+		case ":":
+			if depth == 0 {
+				return out
+			}
+		}
+		if depth == 1 && open == '(' && t.Kind == leansrc.LexIdent && binderName(lex, i) {
+			out[t.Text] = true
+		}
+	}
+	return out
+}
+
+// nameRun returns the lexemes just before and just after the run of
+// names around lexeme i; ok is false at either end of lex.
+func nameRun(lex []leansrc.Lexeme, i int) (before, after int, ok bool) {
+	j := i - 1
+	for j >= 0 && lex[j].Kind == leansrc.LexIdent {
+		j--
+	}
+	k := i + 1
+	for k < len(lex) && lex[k].Kind == leansrc.LexIdent {
+		k++
+	}
+	return j, k, j >= 0 && k < len(lex)
+}
+
+// binderName reports whether lexeme i stands where a binder group names
+// its variables: after the opening bracket and other names, before a colon
+// or the closing bracket.
+func binderName(lex []leansrc.Lexeme, i int) bool {
+	j, k, ok := nameRun(lex, i)
+	if !ok {
+		return false
+	}
+	switch {
+	case lex[j].Text == "[":
+		return lex[k].Text == ":" // [inst : C x] names inst; [C x] nothing
+	case lex[j].Text != "(" && lex[j].Text != "{" && lex[j].Text != "⦃":
+		return false
+	}
+	switch lex[k].Text {
+	case ":", ")", "}", "⦄":
+		return true
+	}
+	return false
+}
+
+// declText returns d's source text: from its first line to the line of
+// the next declaration of its file that is not a field, a constructor or
+// generated, or to the next line after its name that starts a command.
+func declText(lib *library.Library, d *library.Decl) (string, bool) {
+	path, ok := lib.DeclPath(d)
+	if !ok {
+		return "", false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	from := d.Range.Start.Line
+	to := -1
+	for _, x := range lib.FileDecls(path) {
+		inner := x.Parent == d.Name || x.Generated || x.Kind == library.KindField || x.Kind == library.KindConstructor
+		if x.Range.Start.Line > from && !inner && (to < 0 || x.Range.Start.Line < to) {
+			to = x.Range.Start.Line
+		}
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	if from >= len(lines) {
+		return "", false
+	}
+	if to < 0 || to > len(lines) {
+		to = len(lines)
+	}
+	// the range may start at attributes or a doc comment: commands end
+	// the text after the line that names d
+	named := from
+	for named < to && !(bytes.Contains(lines[named], []byte(string(d.Kind)+" ")) && bytes.Contains(lines[named], []byte(lastComponent(d.Name)))) {
+		named++
+	}
+	if named == to {
+		return "", false // generated (to_additive), or written otherwise
+	}
+	for n := named + 1; n < to; n++ {
+		if commandStart(lines[n]) {
+			to = n
+			break
+		}
+	}
+	return string(bytes.Join(lines[from:to], []byte("\n"))), true
+}
+
+// commandStart reports whether a line certainly starts a new command: at
+// column 0, a keyword no term or tactic begins with, a doc comment or an
+// attribute (an indented one may be a field's; text read too far only
+// counts more variables as used).
+func commandStart(t []byte) bool {
+	for _, w := range []string{"variable", "theorem", "lemma", "def", "instance", "example", "abbrev", "structure", "class",
+		"inductive", "section", "namespace", "attribute", "noncomputable", "end", "open", "universe", "include", "omit"} {
+		if bytes.HasPrefix(t, []byte(w)) && (len(t) == len(w) || t[len(w)] == ' ' || t[len(w)] == '\r') {
+			return true
+		}
+	}
+	return bytes.HasPrefix(t, []byte("/--")) || bytes.HasPrefix(t, []byte("@["))
+}
+
+// mentionsFree reports whether the declaration text (which starts with the
+// declaration's keyword and name self) mentions name other than after its
+// own binder of that name in the header (which then shadows the section
+// variable everywhere after it). Unreadable text counts as a mention.
+func mentionsFree(text, name, self string) bool {
+	lex, err := leansrc.Lex(text)
+	if err != nil {
+		return true
+	}
+	short := lastComponent(self)
+	start := 0
+	for i, t := range lex {
+		if t.Kind == leansrc.LexIdent && lastComponent(t.Text) == short {
+			start = i + 1
+			break
+		}
+	}
+	depth := 0
+	header := true
+	for i := start; i < len(lex); i++ {
+		t := lex[i]
+		switch t.Text {
+		case "(", "{", "[", "⦃":
+			depth++
+		case ")", "}", "]", "⦄":
+			depth--
+		case ":", ":=", "where", "|", "extends":
+			if depth == 0 {
+				header = false // binders come before these
+			}
+		}
+		if t.Kind != leansrc.LexIdent || t.Text != name && !strings.HasPrefix(t.Text, name+".") {
+			continue
+		}
+		// the first mention: the header's own binder shadows the variable
+		return !(header && depth == 1 && t.Text == name && binderName(lex, i))
+	}
+	return false
+}
+
+// wordIn reports whether text has name as an identifier (or the root of
+// a dotted one).
+func wordIn(text, name string) bool {
+	lex, err := leansrc.Lex(text)
+	if err != nil {
+		return true
+	}
+	for _, t := range lex {
+		if t.Kind == leansrc.LexIdent && (t.Text == name || strings.HasPrefix(t.Text, name+".")) {
+			return true
+		}
+	}
+	return false
 }
 
 // scanFile returns the `variable` commands of d's file, read once per
@@ -457,6 +860,15 @@ func scanFile(lib *library.Library, d *library.Decl) (fileVariables, bool) {
 		}
 		spans, implicit, groups := variableCommands(data)
 		fv = fileVariables{size: st.Size(), mod: st.ModTime(), spans: spans, implicit: implicit, groups: groups}
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			t := bytes.TrimLeft(l, " \t")
+			switch {
+			case bytes.HasPrefix(t, []byte("include ")) || bytes.HasPrefix(t, []byte("include\t")):
+				fv.include = true
+			case notationCommand(t):
+				fv.notationLines = append(fv.notationLines, string(t))
+			}
+		}
 		variableScans.Lock()
 		variableScans.files[path] = fv
 		variableScans.Unlock()
@@ -474,6 +886,24 @@ func allVariablesRead(lib *library.Library, d *library.Decl) bool {
 	}
 	at, bad := fv.implicit[unreadableGroup]
 	return !bad || at > d.Range.Start.Line
+}
+
+// structureFields returns the types of structure d's fields as the
+// index shows them.
+func structureFields(lib *library.Library, d *library.Decl) []string {
+	path, ok := lib.DeclPath(d)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, f := range lib.FileDecls(path) {
+		if f.Kind == library.KindField && f.Parent == d.Name {
+			if _, typ, ok := strings.Cut(f.Signature, " : "); ok {
+				out = append(out, typ)
+			}
+		}
+	}
+	return out
 }
 
 // fieldVariables counts the explicit section variables in force at
@@ -570,7 +1000,13 @@ func usesFree(text, name string) bool {
 // first declared (CategoryTheory.Abelian.Ext shows `(C : Type u)`).
 func variableSpans(data []byte) ([]variableSpan, map[string]int) {
 	spans, implicit, _ := variableCommands(data)
-	return spans, implicit
+	var explicit []variableSpan
+	for _, sp := range spans {
+		if !sp.Implicit {
+			explicit = append(explicit, sp)
+		}
+	}
+	return explicit, implicit
 }
 
 // groupSpan is one binder group of a `variable` command ((x y : T),
@@ -578,11 +1014,13 @@ func variableSpans(data []byte) ([]variableSpan, map[string]int) {
 // once: the names it binds and their type, or for an instance group the
 // class arguments that name each argument ([Monoid α]: α is Monoid 0).
 type groupSpan struct {
-	Closing  rune
-	Names    []string
-	Type     string
-	Cons     map[string][]classArg
-	From, To int
+	Closing rune
+	// Names are the names a ( ), { } or ⦃ ⦄ group binds, InstNames the
+	// name an instance group gives its instance ([h : Terminates s]).
+	Names, InstNames []string
+	Type             string
+	Cons             map[string][]classArg
+	From, To         int
 }
 
 // newGroupSpan reads the group whose closing bracket is closing and whose
@@ -596,6 +1034,8 @@ func newGroupSpan(closing rune, inner string, from, to int) groupSpan {
 	}
 	if !colon {
 		typ = names
+	} else {
+		g.InstNames, g.Type = strings.Fields(names), strings.TrimSpace(typ)
 	}
 	t := leansrc.ParseTerm(strings.TrimSpace(typ), nil)
 	if t.Kind == leansrc.TermApp && t.Args[0].Kind == leansrc.TermIdent {
@@ -661,9 +1101,13 @@ func variableCommands(data []byte) ([]variableSpan, map[string]int, []groupSpan)
 				cmd = append(append(cmd, ' '), lines[m]...)
 			}
 			explicit := variableGroups(cmd)
+			var rebound []string
 			for _, x := range nonExplicitGroups(cmd) {
 				if _, ok := implicit[x]; !ok {
 					implicit[x] = n
+				}
+				if x != unreadableGroup {
+					rebound = append(rebound, x)
 				}
 			}
 			in := bytes.HasSuffix(bytes.TrimSpace(cmd), []byte(" in"))
@@ -678,6 +1122,9 @@ func variableCommands(data []byte) ([]variableSpan, map[string]int, []groupSpan)
 				for _, x := range explicit {
 					spans = append(spans, variableSpan{Name: x, From: n, To: end})
 				}
+				for _, x := range rebound {
+					spans = append(spans, variableSpan{Name: x, From: n, To: end, Implicit: true})
+				}
 				eachGroup(cmd, func(closing rune, inner string) {
 					groups = append(groups, newGroupSpan(closing, inner, n, end))
 				})
@@ -690,6 +1137,10 @@ func variableCommands(data []byte) ([]variableSpan, map[string]int, []groupSpan)
 				// shows the binder as first declared, explicit
 				for _, x := range explicit {
 					spans = append(spans, variableSpan{Name: x, From: n, To: -1})
+					cur = append(cur, len(spans)-1)
+				}
+				for _, x := range rebound {
+					spans = append(spans, variableSpan{Name: x, From: n, To: -1, Implicit: true})
 					cur = append(cur, len(spans)-1)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/elab"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -342,6 +343,8 @@ func TestTypesMathlibSelf(t *testing.T) {
 			Lookup:           lookup,
 			SectionVariables: func(x *library.Decl) ([]string, bool) { return explicitVariables(lib, x) },
 			FieldVariables:   func(x *library.Decl) int { return fieldVariables(lib, x) },
+			AddedVariables:   func(x *library.Decl) ([]string, bool) { return addedVariables(lib, x) },
+			Fields:           func(x *library.Decl) []string { return structureFields(lib, x) },
 			AllVariablesRead: func(x *library.Decl) bool { return allVariablesRead(lib, x) },
 			CoercesToFunction: func(n string) bool {
 				return len(facts.toFunction[n]) > 0 // the file's opens are not known
@@ -470,5 +473,44 @@ func TestUsesFree(t *testing.T) {
 		if got := usesFree(tc.typ, tc.name); got != tc.want {
 			t.Errorf("usesFree(%q, %q) = %v", tc.typ, tc.name, got)
 		}
+	}
+}
+
+// TestMentionsFree: a section variable counts as used by a declaration
+// unless its only mentions follow the declaration's own binder of that
+// name; a tactic block or a sorry hides what the body uses.
+func TestMentionsFree(t *testing.T) {
+	for _, tc := range []struct {
+		text, name string
+		want       bool
+	}{
+		{"def Perfect (n : ℕ) : Prop :=\n  n = n", "n", false},
+		{"def IsCoprime : Prop :=\n  ∃ a b, a * x + b * y = 1", "y", true},
+		{"def IsCoprime : Prop :=\n  ∃ a b, a * x + b * y = 1", "z", false},
+		{"def f (m : Fin n) (n : ℕ) : ℕ := n", "n", true},
+		{"def g (p) (x : Upto p) : Prop := x.1 > 0", "p", false},
+		{"def h : ℕ := x.1", "x", true},
+		{"def k (s : Set X) := (s = s)", "X", true},
+		{"abbrev MulLeftMono [Mul M] [LE M] : Prop :=\n  CovariantClass M M", "M", true},
+		{"def q [inst : Mul M] : Prop := True", "inst", false},
+		{"structure S (c : M) extends B (e I c c) where", "I", true},
+	} {
+		if got := mentionsFree(tc.text, tc.name, strings.Fields(tc.text)[1]); got != tc.want {
+			t.Errorf("mentionsFree(%q, %q) = %v", tc.text, tc.name, got)
+		}
+	}
+	for text, want := range map[string]bool{"def a : ℕ := x": true, "def a : ℕ := by simp": false, "def a : ℕ := sorry": false, "def a : ℕ := ‹ℕ›": false} {
+		if got := namesItsVariables(text); got != want {
+			t.Errorf("namesItsVariables(%q) = %v", text, got)
+		}
+	}
+	for text, want := range map[string]bool{"∀ x, DifferentiableAt 𝕜 f x": false, "fun 𝕜 => 𝕜": true, "∃ (𝕜 : Type), True": true} {
+		lex, _ := leansrc.Lex(text)
+		if got := mayBind(lex, "𝕜"); got != want {
+			t.Errorf("mayBind(%q) = %v", text, got)
+		}
+	}
+	if got := signatureExplicit("def Ext (C : Type u) [Category C] {D : Type} (X Y : C) (n : ℕ) : Type w"); !got["C"] || !got["X"] || !got["Y"] || !got["n"] || got["D"] || got["Category"] {
+		t.Errorf("signatureExplicit: %v", got)
 	}
 }

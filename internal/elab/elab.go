@@ -39,6 +39,15 @@ type Env struct {
 	// those not named after one are a lower bound (enough to say a constant
 	// is under-applied); without this function nothing is counted.
 	SectionVariables func(d *library.Decl) (explicit []string, ok bool)
+	// AddedVariables returns, when certain, the types of the explicit
+	// section variables Lean adds to d (those SectionVariables returns), in
+	// the order Lean adds them (before d's own parameters): each is
+	// certainly used by d's text and none is shown in d's signature;
+	// ok is false otherwise.
+	AddedVariables func(d *library.Decl) (types []string, ok bool)
+	// Fields returns the types, as written, of structure d's fields (a
+	// parent's subobject field included); nil: none known.
+	Fields func(d *library.Decl) []string
 	// FieldVariables returns how many of the explicit section variables at
 	// a structure or class d are certainly its explicit parameters: those
 	// its fields use (Lean adds them; `class DivisibleBy where div : A → α
@@ -133,6 +142,11 @@ type info struct {
 	// connective, ∃); ty one that is certainly a type (ℕ, a structure);
 	// hyp a proof that is a local hypothesis.
 	prop, ty, hyp bool
+	// large marks a sort that is certainly a type and no proposition.
+	large bool
+	// pred marks a function that one more explicit argument makes a
+	// proposition (Nat.Prime).
+	pred bool
 	// what names the constant a function or a proof is; detail describes
 	// the function, for messages.
 	what, detail string
@@ -244,6 +258,10 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		// a value has none, or a sort coercion to a type
 		text := src[typ.Start:typ.End]
 		c.report(typ, concl.of, "type of theorem is not a proposition: `%s` is a value of type `%s`", text, concl.of)
+	}
+	if concl.kind == kSort && concl.large && (s.Keyword == "theorem" || s.Keyword == "lemma") {
+		// AddMonoidHom ℝ ℝ: a type of data, not a proposition
+		c.report(typ, "", "type of theorem is not a proposition: `%s` is a type", src[typ.Start:typ.End])
 	}
 	c.retypes()
 	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Start < c.out[j].Start })

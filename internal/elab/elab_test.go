@@ -41,6 +41,15 @@ var testDecls = []*library.Decl{
 	{Name: "DivisibleBy", Kind: library.KindClass, Signature: "class DivisibleBy"},
 	{Name: "Finset", Kind: library.KindStructure, Signature: "structure Finset (α : Type*)"},
 	{Name: "Finset.sum", Kind: library.KindDef, Signature: "def Finset.sum {β α : Type*} [AddCommMonoid β] (s : Finset α) (f : α → β) : β"},
+	{Name: "Hom", Kind: library.KindStructure, Signature: "structure Hom (M : Type*) (N : Type*)"},
+	{Name: "Hom.toFun", Kind: library.KindField, Parent: "Hom", Signature: "field Hom.toFun : M → N"},
+	{Name: "AddHom2", Kind: library.KindStructure, Signature: "structure AddHom2 (M : Type*) (N : Type*) extends Hom M N"},
+	{Name: "AddHom2.toHom", Kind: library.KindField, Parent: "AddHom2", Signature: "field AddHom2.toHom : Hom"},
+	{Name: "PropHom", Kind: library.KindStructure, Signature: "structure PropHom (M : Type*) (N : Type*) extends Hom M N : Prop"},
+	{Name: "PropHom.toHom", Kind: library.KindField, Parent: "PropHom", Signature: "field PropHom.toHom : Hom"},
+	{Name: "Differentiable", Kind: library.KindDef, Signature: "def Differentiable {E F : Type*} (f : E → F) : Prop"},
+	{Name: "PosMono", Kind: library.KindClass, Signature: "class PosMono (α : Type*) [Mul α] extends Cov α (fun x y => x * y) (· ≤ ·) : Prop"},
+	{Name: "Finset.filter", Kind: library.KindDef, Signature: "def Finset.filter {α : Type*} (p : α → Prop) [DecidablePred p] (s : Finset α) : Finset α"},
 	{Name: "IsOpenMap", Kind: library.KindDef, Signature: "def IsOpenMap {X Y : Type*} [TopologicalSpace X] [TopologicalSpace Y] (f : X → Y) : Prop"},
 }
 
@@ -313,16 +322,31 @@ func factsEnv(loose bool) Env {
 	env.Lookup = func(full string) (*library.Decl, bool) { d, ok := byName[full]; return d, ok }
 	vars := env.SectionVariables
 	env.SectionVariables = func(d *library.Decl) ([]string, bool) {
-		if d.Name == "DifferentiableAt" {
+		if d.Name == "DifferentiableAt" || d.Name == "Differentiable" {
 			return []string{"𝕜"}, true
 		}
 		return vars(d)
+	}
+	env.Fields = func(d *library.Decl) []string {
+		var out []string
+		for _, f := range testDecls {
+			if f.Kind == library.KindField && f.Parent == d.Name {
+				out = append(out, strings.TrimPrefix(f.Signature, "field "+f.Name+" : "))
+			}
+		}
+		return out
+	}
+	env.AddedVariables = func(d *library.Decl) ([]string, bool) {
+		if d.Name == "Differentiable" {
+			return []string{"Type*"}, true // its body uses 𝕜
+		}
+		return nil, false
 	}
 	env.AllVariablesRead = func(d *library.Decl) bool { return !loose }
 	env.PropInstance = func(class string, pos int) bool { return class == "Lattice" }
 	env.CoercesToFunction = func(string) bool { return false }
 	env.SortToProp = func(full string) bool { return full == "Skel" }
-	env.CoercesToSort = func(full string) bool { return full != "Filter" }
+	env.CoercesToSort = func(full string) bool { return full != "Filter" && full != "" } // "": a function type
 	return env
 }
 
@@ -335,6 +359,11 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a proposition where a class-constrained type variable is expected
 		{"theorem a (n : ℕ) (h : Nat.Prime n) : Even (n.Prime) := by sorry", false, "(n.Prime): failed to synthesize `Add Prop`: `Even` expects a value of a type with `Add`, but `(n.Prime)` is a proposition (the library has no such instance for Prop)"},
 		{"theorem a (a b : ℕ) : Odd (a < b) := by sorry", false, "(a < b): failed to synthesize `Semiring Prop`: `Odd` expects a value of a type with `Semiring`, but `(a < b)` is a proposition (the library has no such instance for Prop)"},
+		// a predicate where a function into a class-constrained type
+		// variable is expected
+		{"theorem a (n : ℕ) : Finset.sum (Finset.range n) Nat.Prime ≤ n := by sorry", false, "Nat.Prime: failed to synthesize `AddCommMonoid Prop`: `Finset.sum` expects a function into a type with `AddCommMonoid`, but `Nat.Prime` is a predicate (its values are propositions, and the library has no such instance for Prop)"},
+		// a signature's (α : Type*) binder counts: a class taking one
+		{"theorem a (h : PosMono ℝ ℝ) : True := by sorry", false, "PosMono ℝ ℝ: too many arguments: `PosMono` takes 1 explicit argument, given 2"},
 		// a function beside a real value
 		{"theorem a (x : ℝ) : Real.log x ≤ x * Real.exp := by sorry", false, "Real.exp: failed to synthesize `*`: `Real.exp` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a number"},
 		{"theorem a (x : ℝ) : Real.log x ≤ Real.exp - 1 := by sorry", false, "Real.exp - 1: failed to synthesize `≤`: `Real.exp - 1` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a number"},
@@ -346,9 +375,24 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a field a library structure does not have
 		{"theorem a (x : ℝ) (h : x.Irrational) : True := by sorry", false, "x.Irrational: invalid field `Irrational`: the environment does not contain `Real.Irrational` (`x` is a `Real`)"},
 		{"theorem a (s : Finset ℕ) (h : s.Infinite) : True := by sorry", false, "s.Infinite: invalid field `Infinite`: the environment does not contain `Finset.Infinite` (`s` is a `Finset`)"},
+		// the section variables a body certainly uses, before the
+		// parameters: Differentiable 𝕜 f
+		{"theorem a (f : ℝ → ℝ) (h : Differentiable f) : True := by sorry", false, "Differentiable f: type expected: `Differentiable` is a function (it takes 2 explicit arguments, given 1); it must be applied to its arguments | f: type mismatch: `Differentiable` expects a type (`Type*`) here, but `f` is a function (a local function between numbers)"},
+		{"theorem a (f : ℝ → ℝ) (h : Differentiable ℝ f) : True := by sorry", false, ""},
+		{"theorem a (f : ℝ → ℝ) : Differentiable f f := by sorry", false, "f: type mismatch: `Differentiable` expects a type (`Type*`) here, but `f` is a function (a local function between numbers)"},
+		// a type of data as a theorem's statement: a structure with a
+		// data field (its own or a parent's), a core number type
+		{"theorem a (f : ℝ → ℝ) : AddHom2 ℝ ℝ := by sorry", false, "AddHom2 ℝ ℝ: type of theorem is not a proposition: `AddHom2 ℝ ℝ` is a type"},
+		{"theorem a : ℕ := by sorry", false, "ℕ: type of theorem is not a proposition: `ℕ` is a type"},
+		{"theorem a : PropHom ℝ ℝ := by sorry", false, ""},
+		{"example : Hom ℝ ℝ := by sorry", false, ""},
 		// more arguments than the parameters and the section variables
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) (h : DifferentiableAt ℝ f x x) : True := by sorry", false, "DifferentiableAt ℝ f x x: too many arguments: `DifferentiableAt` takes at most 3 explicit arguments (with the explicit section variables of its file), given 4"},
 
+		// untouched: a function into numbers; a predicate where one is
+		// expected (Finset.filter's p : α → Prop)
+		{"theorem a (n : ℕ) : Finset.sum (Finset.range n) Nat.factorial ≤ n := by sorry", false, ""},
+		{"theorem a (n : ℕ) (h : Finset.filter Nat.Prime (Finset.range n) = ∅) : True := by sorry", false, ""},
 		// untouched: Prop is a Lattice; a variable the result fixes first
 		{"theorem a (p : Prop) : IsTop (p ∧ p) := by sorry", false, ""},
 		{"theorem a (n : ℕ) : double (n.Prime) := by sorry", false, ""},

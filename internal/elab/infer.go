@@ -330,7 +330,7 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			return info{}
 		case l.cod != numNone && !dotted:
 			// f : ℕ → ℝ not applied
-			return info{kind: kFunc, what: root, detail: "a local function between numbers"}
+			return info{kind: kFunc, what: root, detail: localFunction}
 		case l.num != numNone && !dotted && len(args) > 0:
 			// ℕ, ℤ, ℚ, ℝ, ℂ have no coercion to functions
 			c.report(whole, root, "function expected: `%s` is a number of type %s, it cannot be applied to an argument", root, l.num)
@@ -359,6 +359,16 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		return info{}
 	}
 	return c.applySig(whole, name, sg, args, infos, scope)
+}
+
+// localFunction describes a local function between numbers.
+const localFunction = "a local function between numbers"
+
+// sortParam reports whether a parameter's type, as written, is a
+// universe of types (Type*, Type u): its argument must be a type.
+func sortParam(p string) bool {
+	p = strings.TrimSpace(p)
+	return sortText(p) || p == "Type" || strings.HasPrefix(p, "Type ") || strings.HasPrefix(p, "Type*")
 }
 
 // numSpace is the namespace of each numeric type, where Lean looks up a
@@ -477,6 +487,23 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				}
 			}
 		}
+		if infos[i].pred && i < len(sg.predCons) && c.env.PropInstance != nil {
+			// Finset.sum s Nat.Prime: β is Prop
+			for _, k := range sg.predCons[i] {
+				if !c.env.PropInstance(k.class, k.pos) {
+					c.report(args[i], name, "failed to synthesize `%s Prop`: `%s` expects a function into a type with `%s`, but `%s` is a predicate (its values are propositions, and the library has no such instance for Prop)", k.class, name, k.class, c.src[args[i].Start:args[i].End])
+					break
+				}
+			}
+		}
+		if sortParam(sg.params[i]) && (number(infos[i]) && !infos[i].lit || infos[i].kind == kFunc && infos[i].what == c.src[args[i].Start:args[i].End] && infos[i].detail == localFunction && !c.sortable("")) {
+			// Differentiable f: f stands for the field 𝕜, a type
+			what := fmt.Sprintf("a number of type %s", infos[i].num)
+			if infos[i].kind == kFunc {
+				what = "a function (" + localFunction + ")"
+			}
+			c.report(args[i], name, "type mismatch: `%s` expects a type (`%s`) here, but `%s` is %s", name, sg.params[i], c.src[args[i].Start:args[i].End], what)
+		}
 		if want != numNone || valueType(sg.params[i]) {
 			// a function is not a number (a Set is one: Set α := α → Prop)
 			if what := c.nonValue(args[i], infos[i], want != numNone); what != "" {
@@ -486,13 +513,14 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 	}
 	switch {
 	case k < n:
-		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k)}
+		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k),
+			pred: n-k == 1 && sg.res == resSort && sg.resText == "Prop"}
 	case k == n:
 		switch sg.res {
 		case resSort:
 			ty := sg.kind == "type" || strings.HasPrefix(sg.resText, "Type") ||
 				sg.resText == "" && (sg.kind == "structure" || sg.kind == "class" || sg.kind == "inductive" || sg.kind == "class inductive")
-			return info{kind: kSort, prop: sg.resText == "Prop", ty: ty}
+			return info{kind: kSort, prop: sg.resText == "Prop", ty: ty, large: sg.large}
 		case resNum:
 			return info{kind: kValue, num: sg.num}
 		case resArrow:

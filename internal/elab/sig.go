@@ -83,9 +83,18 @@ type sig struct {
 	// argument, the class arguments the variable's instance binders
 	// constrain it with (Even {α} [Add α] (a : α): Add 0).
 	propCons [][]classPos
+	// predCons are, per explicit parameter whose type is a function into
+	// such a type variable (f : α → β), the class arguments constraining
+	// it: a predicate given there makes it Prop, whatever the expected
+	// type (which, fixing it otherwise, leaves Prop ≠ β).
+	predCons [][]classPos
 	// of is, when the result type is an application of a library structure
 	// or inductive type (`Finset ℕ`, `StieltjesFunction`), its full name.
 	of string
+	// large says that, given its explicit arguments, the constant is
+	// certainly a type that is no proposition (ℕ, Prop, `: Type u`, a
+	// structure with a data field written without `: Prop`).
+	large bool
 }
 
 // classPos is an argument position of a class.
@@ -98,11 +107,13 @@ type classPos struct {
 // from Mathlib's sources does not hold.
 func coreSig(full string) (sig, bool) {
 	if n := numOf(full); n != numNone {
-		return sig{known: true, exact: true, res: resSort, kind: "type"}, true
+		return sig{known: true, exact: true, res: resSort, kind: "type", large: true}, true
 	}
 	switch full {
-	case "Prop", "True", "False", "Bool", "String", "Char", "Unit":
+	case "True", "False":
 		return sig{known: true, exact: true, res: resSort, kind: "type"}, true
+	case "Prop", "Bool", "String", "Char", "Unit":
+		return sig{known: true, exact: true, res: resSort, kind: "type", large: true}, true
 	}
 	if f, ok := coreFuncs[full]; ok {
 		f.known, f.exact, f.own, f.kind = true, true, len(f.params), "def"
@@ -168,11 +179,12 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		// structure S (α : Type*) extends P α, Q : Prop
 		if i := strings.Index(hdr, " extends "); i >= 0 {
 			rest := hdr[i:]
-			if strings.ContainsAny(rest, "→(") {
+			j, ok := resultColon(rest)
+			if !ok {
 				return s
 			}
 			hdr = hdr[:i]
-			if j := strings.LastIndex(rest, " : "); j >= 0 {
+			if j >= 0 {
 				hdr += rest[j:]
 			}
 		}
@@ -192,7 +204,8 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	}
 	bound, explicit := map[string]bool{}, map[string]bool{}
 	for _, b := range binders {
-		for _, n := range b.Names {
+		names, _ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
 			bound[n] = true
 			explicit[n] = explicit[n] || b.Bracket == '('
 		}
@@ -202,18 +215,33 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		if b.Bracket != '(' {
 			continue
 		}
-		if len(b.Names) == 0 || b.Type == nil || b.Type.Kind == leansrc.TermUnsupported {
-			return s // a default or auto argument, or a binder the parser does not read
+		names, typ := leansrc.GroupNames(b, hdr)
+		untyped := b.Type == nil && !strings.Contains(hdr, ":=") // (p), its type inferred
+		unread := b.Type != nil && b.Type.Kind == leansrc.TermUnsupported
+		if len(names) == 0 || b.Type == nil && !untyped || unread && !sortText(typ) {
+			return s // a default or auto argument, or a binder the parser does not read (but (α : Type*))
 		}
-		for _, n := range b.Names {
-			p := hdr[b.Type.Start:b.Type.End]
-			var pc []classPos
+		for _, n := range names {
+			p := "_"
+			if b.Type != nil && !unread {
+				p = hdr[b.Type.Start:b.Type.End]
+			} else if unread {
+				p = typ
+			}
+			var pc, fc []classPos
+			if t := leansrc.ParseTerm(p, nil); t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") &&
+				t.Args[1].Kind == leansrc.TermIdent && typeVars[t.Args[1].Text] && !mentions(s.params, t.Args[1].Text) && !mentions([]string{hdr[t.Args[0].Start:t.Args[0].End]}, t.Args[1].Text) {
+				// (f : α → β) with [AddCommMonoid β]: this argument's values fix β
+				fc = cons[t.Args[1].Text]
+				typeVars[t.Args[1].Text] = false
+			}
 			if typeVars[p] && !mentions(s.params, p) {
 				pc = cons[p]
 				typeVars[p] = false // determined by this argument first
 			}
 			s.params = append(s.params, p)
 			s.propCons = append(s.propCons, pc)
+			s.predCons = append(s.predCons, fc)
 			if varsKnown && !isVar[n] {
 				s.own++
 			}
@@ -221,6 +249,16 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	}
 	s.known = true
 	s.exact = varsKnown && len(vars) == 0
+	if varsKnown && !s.exact && env.AddedVariables != nil {
+		if types, ok := env.AddedVariables(d); ok && len(types) == len(vars) {
+			// Differentiable (f : E → F) under variable (𝕜) its body uses:
+			// Differentiable 𝕜 f
+			s.params = append(append([]string(nil), types...), s.params...)
+			s.propCons = append(make([][]classPos, len(types)), s.propCons...)
+			s.predCons = append(make([][]classPos, len(types)), s.predCons...)
+			s.exact, s.own = true, len(s.params)
+		}
+	}
 	if varsKnown && !s.exact && env.AllVariablesRead != nil && env.AllVariablesRead(d) {
 		// each variable in force is added at most once; those the
 		// signature shows explicit are among its parameters already
@@ -247,6 +285,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			typ = typ.Args[1]
 		}
 		s.resText = strings.TrimSpace(hdr[typ.Start:typ.End])
+		s.large = s.resText == "Type" || strings.HasPrefix(s.resText, "Type ") || strings.HasPrefix(s.resText, "Type*")
 		s.res, s.num = classifyType(typ)
 		for i, p := range s.params {
 			if i < len(s.propCons) && s.propCons[i] != nil && mentions([]string{s.resText}, p) {
@@ -258,6 +297,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		}
 	case typeLike:
 		s.res = resSort
+		s.large = d.Kind == library.KindStructure && dataStructure(d, env, depth)
 	case depth < maxValueDepth && d.Value != "":
 		var prop bool
 		s.res, s.num, prop = valueResult(d, env, depth)
@@ -269,6 +309,96 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		s.max += len(s.params) // the arrows' parameters included
 	}
 	return s
+}
+
+// sortText reports whether a type as written is a sort the term parser
+// does not read (Type*, Sort _).
+func sortText(t string) bool {
+	switch strings.TrimSpace(t) {
+	case "Type*", "Sort*", "Type _", "Sort _":
+		return true
+	}
+	return false
+}
+
+// dataStructure reports whether structure d, written without a result
+// sort, certainly lives in a universe of types: a field is data (a
+// function into one of its parameters bound as a type, or into a core
+// number), or a parent's subobject field is such a structure. Lean infers
+// the universe from the fields' sorts, and a data field's is never Prop.
+func dataStructure(d *library.Decl, env *Env, depth int) bool {
+	if env.Fields == nil || depth >= maxValueDepth {
+		return false
+	}
+	head := "structure " + d.Name
+	if !strings.HasPrefix(d.Signature, head) {
+		return false
+	}
+	hdr := d.Signature[len(head):]
+	if i := strings.Index(hdr, " extends "); i >= 0 {
+		if j, ok := resultColon(hdr[i:]); !ok || j >= 0 {
+			return false // a result sort written after the parents
+		}
+		hdr = hdr[:i]
+	}
+	binders, typ, ok := leansrc.ParseHeader(hdr, nil)
+	if !ok || typ != nil {
+		return false
+	}
+	types := map[string]bool{}
+	for _, b := range binders {
+		names, t := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			types[n] = t == "Type" || strings.HasPrefix(t, "Type ") || strings.HasPrefix(t, "Type*")
+		}
+	}
+	for _, ft := range env.Fields(d) {
+		t := leansrc.ParseTerm(ft, nil)
+		if t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") {
+			for t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") {
+				t = t.Args[1]
+			}
+			if t.Kind == leansrc.TermIdent && (types[t.Text] || numOf(t.Text) != numNone) {
+				return true
+			}
+			continue
+		}
+		if t.Kind == leansrc.TermIdent && !types[t.Text] {
+			// toZeroHom : ZeroHom, a parent
+			if p, ok := lookupFrom(d, t.Text, env.Lookup); ok && p != d && p.Kind == library.KindStructure && dataStructure(p, env, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resultColon returns the offset of the ` : ` that starts the result type
+// in a structure's extends clause (-1 when none), outside brackets (the
+// parents' arguments may hold `(fun x : α => x * y)`); ok is false when
+// the clause has an arrow outside brackets or unbalanced brackets.
+func resultColon(rest string) (int, bool) {
+	depth, at := 0, -1
+	for i, r := range rest {
+		switch r {
+		case '(', '[', '{', '⟨', '⦃':
+			depth++
+		case ')', ']', '}', '⟩', '⦄':
+			depth--
+			if depth < 0 {
+				return 0, false
+			}
+		case '→':
+			if depth == 0 {
+				return 0, false
+			}
+		case ':':
+			if depth == 0 && i > 0 && rest[i-1] == ' ' && strings.HasPrefix(rest[i:], ": ") {
+				at = i - 1
+			}
+		}
+	}
+	return at, depth == 0
 }
 
 // valueTypeHead returns the full name of the library structure or
@@ -388,8 +518,7 @@ func classifyType(t *leansrc.Term) (result, num) {
 	case leansrc.TermForall:
 		return resArrow, numNone
 	case leansrc.TermUnsupported:
-		switch t.Text {
-		case "Type*", "Sort*", "Type _", "Sort _":
+		if sortText(t.Text) {
 			return resSort, numNone
 		}
 	}
