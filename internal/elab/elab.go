@@ -408,14 +408,15 @@ var binderWords = map[string]bool{"∀": true, "∃": true, "∃!": true, "λ": 
 	"⋃": true, "⋂": true, "⨆": true, "⨅": true, "{": true, "⟨": true, ",": true, "⦃": true, ".{": true, "Type": true,
 	"Sort": true, "let": true, "have": true, "match": true, "|": true, "@": true, "Π": true, "Σ": true, "∫": true, "∮": true}
 
-// boundNowhere reports whether name, a variable's name in ASCII or a
-// Greek letter (x, n1, b', α), that no notation of the library spells, stands nowhere in the stub where syntax might bind it (after ∀, fun,
+// boundNowhere reports whether name, a variable's name in ASCII or a lone
+// Greek letter (x, n1, b', α; not σ₁, which libraries name constants by),
+// that no notation of the library spells, stands nowhere in the stub where syntax might bind it (after ∀, fun,
 // ⟨, a comma, in a run of names that follows one; before :, ,, =>, ↦, |):
 // with autoImplicit off and no notation from the header, Lean then has
 // nothing to resolve it to.
 func (c *checker) boundNowhere(name string) bool {
 	first, w := utf8.DecodeRuneInString(name)
-	if c.env.Notation || first >= utf8.RuneSelf && !typeLetter(first) || c.env.NotationSymbol != nil && c.env.NotationSymbol(name) {
+	if c.env.Notation || first >= utf8.RuneSelf && (!typeLetter(first) || len(name) > w) || c.env.NotationSymbol != nil && c.env.NotationSymbol(name) {
 		return false
 	}
 	for _, r := range name[w:] {
@@ -469,7 +470,8 @@ func AutoBoundShape(name string) bool {
 	return true
 }
 
-// with returns scope extended by binders bs, checking their types.
+// with returns scope extended by binders bs, checking their types and
+// membership domains.
 func (c *checker) with(scope map[string]local, bs []leansrc.Binder) map[string]local {
 	in := make(map[string]local, len(scope)+len(bs))
 	for k, v := range scope {
@@ -486,7 +488,12 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder) map[string]l
 			}
 		}
 		if b.Bound != nil {
-			c.infer(b.Bound, in)
+			bi := c.infer(b.Bound, in)
+			// as with x ∈ s, nothing is a member of a type, a proposition or
+			// a proof (`∑ n ∈ ℕ, …`: the model's sum over all naturals)
+			if what := c.nonValue(b.Bound, bi, false); what != "" && (b.Pred == "∈" || b.Pred == "∉") {
+				c.report(b.Bound, "", "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[b.Bound.Start:b.Bound.End], what)
+			}
 		}
 		for _, name := range b.Names {
 			in[name] = local{num: n, proof: proof}

@@ -172,6 +172,10 @@ func TestCheck(t *testing.T) {
 		{"theorem a (s : Finset ℕ) : s.card s = 1 := by sorry", "s.card s: too many arguments: `Finset.card` takes 1 explicit argument, given 2"},
 		// a name bound nowhere
 		{"theorem a (x : ℝ) (h : 0 < y) : 0 < x + y := by sorry", "y: unknown identifier `y`: no binder of the statement binds it (autoImplicit is off)"},
+		// a binder's membership domain that is a type: the model's sum over all naturals
+		{"theorem a (n : ℕ) : ∑ i ∈ ℕ, i = n := by sorry", "ℕ: failed to synthesize `Membership`: `ℕ` is a type, not a set"},
+		{"theorem a : ∀ x ∈ ℝ, x ^ 2 ≥ 0 := by sorry", "ℝ: failed to synthesize `Membership`: `ℝ` is a type, not a set"},
+		{"theorem a (s : Finset ℕ) : ∑ i ∈ s, i = 0 := by sorry", ""},
 		// a Greek type variable bound nowhere (the model's `(OmegaCompletePartialOrder α)`)
 		{"theorem a (s : Finset α) : s.card = 0 := by sorry", "α: unknown identifier `α`: no binder of the statement binds it (autoImplicit is off)"},
 		{"theorem a {α : Type} (s : Finset α) : s.card = 0 := by sorry", ""},
