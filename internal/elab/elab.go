@@ -206,7 +206,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		return nil
 	}
 	src := s.Text[start:s.ProofStart]
-	binders, typ, ok := leansrc.ParseHeader(src, nil)
+	binders, typ, chain, ok := leansrc.ParseHeaderChain(src, nil)
 	if !ok || typ == nil || len(binders) != len(s.Binders) {
 		return nil
 	}
@@ -217,6 +217,12 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	}
 	c := &checker{env: env, s: s, off: start, src: src, sigs: map[string]sig{}, later: map[string]bool{},
 		uses: map[string]int{}, unsafe: map[string]bool{}}
+	if chain != nil {
+		// 0 < x ≤ 1: Lean's relations are non-associative notation, so
+		// the parser stops before the second one
+		c.out = append(c.out, Finding{Start: start + chain.Start, End: start + chain.End, Name: chain.Symbol,
+			Message: fmt.Sprintf("unexpected token '%s': relations do not chain in Lean (a < b ≤ c does not parse); state each and join them with ∧", chain.Symbol)})
+	}
 	for _, b := range binders {
 		for _, n := range b.Names {
 			c.later[n] = true
@@ -409,7 +415,7 @@ var binderWords = map[string]bool{"∀": true, "∃": true, "∃!": true, "λ": 
 	"Sort": true, "let": true, "have": true, "match": true, "|": true, "@": true, "Π": true, "Σ": true, "∫": true, "∮": true}
 
 // boundNowhere reports whether name, a variable's name in ASCII or a lone
-// Greek letter (x, n1, b', α; not σ₁, which libraries name constants by),
+// Greek type variable (x, n1, b', α; not σ₁, which libraries name constants by),
 // that no notation of the library spells, stands nowhere in the stub where syntax might bind it (after ∀, fun,
 // ⟨, a comma, in a run of names that follows one; before :, ,, =>, ↦, |):
 // with autoImplicit off and no notation from the header, Lean then has
@@ -446,11 +452,11 @@ func (c *checker) boundNowhere(name string) bool {
 	return true
 }
 
-// typeLetter reports whether r is a Greek letter a statement names a type
-// or a variable by (α, β, ι, ε): no Lean syntax (λ, Π and Σ are binders),
-// and a notation of the library is excluded by the caller.
+// typeLetter reports whether r is a Greek letter statements name type
+// variables by (α β γ δ ι κ). Others are left alone: libraries spell
+// notation with them (Γ(X, U), φ n, σ k, π, ε), and λ, Π, Σ are syntax.
 func typeLetter(r rune) bool {
-	return r >= 'Α' && r <= 'ω' && r != 'λ' && r != 'Π' && r != 'Σ'
+	return strings.ContainsRune("αβγδικ", r)
 }
 
 // AutoBoundShape reports whether name is one letter followed by digits,

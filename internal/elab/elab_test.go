@@ -172,6 +172,12 @@ func TestCheck(t *testing.T) {
 		{"theorem a (s : Finset ℕ) : s.card s = 1 := by sorry", "s.card s: too many arguments: `Finset.card` takes 1 explicit argument, given 2"},
 		// a name bound nowhere
 		{"theorem a (x : ℝ) (h : 0 < y) : 0 < x + y := by sorry", "y: unknown identifier `y`: no binder of the statement binds it (autoImplicit is off)"},
+		// relations do not chain
+		{"theorem a (x : ℝ) (h : 0 < x < 1) : x ^ 2 < 1 := by sorry", "<: unexpected token '<': relations do not chain in Lean (a < b ≤ c does not parse); state each and join them with ∧"},
+		{"theorem a (n : ℕ) : 0 < ∑ i ∈ Finset.range n, i ≤ n ^ 2 := by sorry", "≤: unexpected token '≤': relations do not chain in Lean (a < b ≤ c does not parse); state each and join them with ∧"},
+		{"theorem a (x : ℝ) (h : 0 < x ∧ x < 1) : x ^ 2 < 1 := by sorry", ""},
+		{"theorem a (x y : ℝ) : (x = y) = (y = x) := by sorry", ""},
+		{"theorem a (x : ℝ) : ∀ ε > 0, ∃ δ > 0, δ < ε := by sorry", ""},
 		// a binder's membership domain that is a type: the model's sum over all naturals
 		{"theorem a (n : ℕ) : ∑ i ∈ ℕ, i = n := by sorry", "ℕ: failed to synthesize `Membership`: `ℕ` is a type, not a set"},
 		{"theorem a : ∀ x ∈ ℝ, x ^ 2 ≥ 0 := by sorry", "ℝ: failed to synthesize `Membership`: `ℝ` is a type, not a set"},

@@ -114,6 +114,9 @@ type termParser struct {
 	i    int
 	ops  func(symbol string) (Operator, bool)
 	fail bool // an unrecoverable construct: the whole term is unsupported
+	// chain is the first relation written after another of its level
+	// (a < b ≤ c), which Lean's non-associative notation rejects.
+	chain *Chain
 	// depth bounds recursion on adversarial input.
 	depth int
 }
@@ -280,6 +283,10 @@ func (p *termParser) term(minPrec int) *Term {
 			rightPrec = op.Prec
 		}
 		if op.Prec < minPrec || lhsPrec < leftReq {
+			if op.Fixity == Infix && op.Prec >= minPrec && lhsPrec == op.Prec && p.chain == nil && chainable[sym] && p.startsTerm(n) {
+				t := p.peek(0)
+				p.chain = &Chain{Symbol: sym, Start: t.start, End: t.start + len(sym)}
+			}
 			break
 		}
 		p.i += n
@@ -1015,9 +1022,36 @@ var termKindNames = [...]string{TermUnsupported: "?", TermIdent: "id", TermNum: 
 // the text is not of that shape (unbalanced brackets, no colon before the
 // type).
 func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders []Binder, typ *Term, ok bool) {
+	binders, typ, _, ok = ParseHeaderChain(src, ops)
+	return binders, typ, ok
+}
+
+// chainable are the comparisons a chain is reported for: those whose
+// symbol no other notation starts with (unlike ∈ in 𝔼 i ∈ s, or < in <$>).
+var chainable = map[string]bool{"<": true, "≤": true, ">": true, "≥": true, "=": true, "≠": true}
+
+// startsTerm reports whether the token after the n tokens of a symbol
+// starts a term: a name, a numeral or a parenthesis (not `$>` of `<$>`).
+func (p *termParser) startsTerm(n int) bool {
+	t := p.peek(n)
+	return t != nil && (t.kind == TokIdent || t.kind == TokNumber || t.text == "(")
+}
+
+// Chain is a relation written right after another of the same
+// non-associative level (the ≤ of `0 < x ≤ 1`): Lean's parser stops before
+// it, so the statement does not parse. Start and End are byte offsets of
+// the symbol.
+type Chain struct {
+	Symbol     string
+	Start, End int
+}
+
+// ParseHeaderChain is ParseHeader that also returns the first chained
+// relation of the header (nil when none).
+func ParseHeaderChain(src string, ops func(symbol string) (Operator, bool)) (binders []Binder, typ *Term, chain *Chain, ok bool) {
 	toks, errs := Scan([]byte(src))
 	if len(errs) > 0 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	p := &termParser{src: src, ops: ops}
 	for _, t := range toks {
@@ -1028,7 +1062,7 @@ func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders 
 	for p.i < len(p.toks) && !p.is(0, ":") {
 		t := p.peek(0)
 		if t.text != "(" && t.text != "{" && t.text != "[" && t.text != "⦃" {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		open := p.i
 		b, good := p.bracketBinder()
@@ -1036,7 +1070,7 @@ func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders 
 			p.fail, p.i = false, open
 			g := p.skipGroup()
 			if g == nil {
-				return nil, nil, false
+				return nil, nil, nil, false
 			}
 			r, _ := utf8.DecodeRuneInString(t.text)
 			b = Binder{Bracket: r, Type: g}
@@ -1051,7 +1085,7 @@ func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders 
 			typ = &Term{Kind: TermUnsupported, Start: start, End: len(src), Text: strings.TrimSpace(src[start:])}
 		}
 	}
-	return binders, typ, true
+	return binders, typ, p.chain, true
 }
 
 // GroupNames returns the names binder group b binds and its type as
