@@ -62,6 +62,8 @@ func TestCheck(t *testing.T) {
 		{"asserted divisibility is the conclusion", "If n is even, then n squared is divisible by 4.", "(n : ℕ) (h : Even n) : 4 ∣ n ^ 2", nil, nil},
 		// Finset.range starts at 0
 		{"sum from 0 over range", "For every natural number n, the sum of the powers 2^i for i from 0 to n - 1 is 2^n - 1.", "(n : ℕ) : ∑ i ∈ Finset.range n, 2 ^ i = 2 ^ n - 1", nil, nil},
+		// an operation's noun is said by its symbol
+		{"product as a concept", "For every integer n, the product of n and n + 1 is even.", "(n : ℤ) : Even (n * (n + 1))", []Concept{{Phrase: "product"}}, nil},
 		{"demo off by one", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 ≤ n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo bound inside an expression", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n + 2 < 7) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo concept missing", demo, "(n : ℕ) (h : 2 < n) : Mm.Odd n", demoConcepts, []string{"omits 'prime'"}},
