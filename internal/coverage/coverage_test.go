@@ -64,6 +64,7 @@ func TestCheck(t *testing.T) {
 		{"sum from 0 over range", "For every natural number n, the sum of the powers 2^i for i from 0 to n - 1 is 2^n - 1.", "(n : ℕ) : ∑ i ∈ Finset.range n, 2 ^ i = 2 ^ n - 1", nil, nil},
 		// an operation's noun is said by its symbol
 		{"product as a concept", "For every integer n, the product of n and n + 1 is even.", "(n : ℤ) : Even (n * (n + 1))", []Concept{{Phrase: "product"}}, nil},
+		{"power as a concept", "Every natural number n is less than 2 to the power n.", "(n : ℕ) : n < 2 ^ n", []Concept{{Phrase: "power"}}, nil},
 		{"demo off by one", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 ≤ n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo bound inside an expression", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n + 2 < 7) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo concept missing", demo, "(n : ℕ) (h : 2 < n) : Mm.Odd n", demoConcepts, []string{"omits 'prime'"}},

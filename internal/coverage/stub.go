@@ -603,7 +603,7 @@ func conceptWords(phrase string) []string {
 
 // operationNouns are the nouns a statement names an arithmetic operation
 // by, said by its symbol: a concept "product" is stated by n * (n + 1).
-var operationNouns = map[string]string{"*": "product", "+": "sum", "-": "difference", "/": "quotient"}
+var operationNouns = map[string]string{"*": "product", "+": "sum", "-": "difference", "/": "quotient", "^": "power"}
 
 // pastParticiples are the concept words that name a power by its verb.
 var pastParticiples = map[string]string{"squared": "square", "cubed": "cube"}
