@@ -27,7 +27,8 @@ func (x *extraction) divisorOrder(i int) (cond, bool) {
 		}
 		c := cond{phrase: x.text(first, b), kind: KindOrder, values: []num{n}, divisorLeft: left}
 		if left {
-			c.subject, c.assumed = x.subjectBefore(first), x.assumedAt(first)
+			c.subject = x.subjectBefore(first)
+			c.assumed, _ = clauseAt(x.ws, x.lw, first)
 		}
 		return c, true
 	}
@@ -64,22 +65,6 @@ func (c cond) divisor(f *stubFacts) *Divisor {
 		return nil
 	}
 	return &Divisor{Value: c.values[0].s, Left: c.divisorLeft, Reversed: f.reversesDivisor(c)}
-}
-
-// assumedAt reports whether word i is in a clause that assumes: an
-// antecedent word ("if", "whenever", "let") comes before it in its
-// sentence, and no conclusion word ("then", "prove") between.
-func (x *extraction) assumedAt(i int) bool {
-	for k := i - 1; k >= 0; k-- {
-		w := x.ws[k]
-		if !w.math && (w.text == "." || w.text == ";" || w.text == "?") || conclusions[x.lw[k]] {
-			return false
-		}
-		if antecedents[x.lw[k]] {
-			return true
-		}
-	}
-	return false
 }
 
 // dvdSide records, at the stub's ∣ at word i, the numerals on its sides,

@@ -608,18 +608,9 @@ func existential(statement string, ws []word, lw []string, i int) (cond, int, bo
 	if i > 0 && (lw[i-1] == "not" || lw[i-1] == "no" || lw[i-1] == "never" || lw[i-1] == "cannot") {
 		return cond{}, 0, false
 	}
-	asserted := false
-	for k := i - 1; k >= 0; k-- {
-		if !ws[k].math && (ws[k].text == "." || ws[k].text == ";" || ws[k].text == "?") {
-			break
-		}
-		if conclusions[lw[k]] {
-			asserted = true
-			break
-		}
-		if antecedents[lw[k]] {
-			return cond{}, 0, false
-		}
+	assumed, asserted := clauseAt(ws, lw, i)
+	if assumed {
+		return cond{}, 0, false
 	}
 	if !asserted {
 		// a bare sentence asserts only when the statement is no question
@@ -631,6 +622,24 @@ func existential(statement string, ws []word, lw []string, i int) (cond, int, bo
 		}
 	}
 	return cond{phrase: statement[ws[i].start:ws[b].end], kind: KindQuantifier, quant: quantExists}, b, true
+}
+
+// clauseAt reads the clause word i is in, looking back to its sentence's
+// start: assumed when an antecedent word ("if", "whenever", "let") comes
+// first, asserted when a conclusion word ("then", "prove") does.
+func clauseAt(ws []word, lw []string, i int) (assumed, asserted bool) {
+	for k := i - 1; k >= 0; k-- {
+		if !ws[k].math && (ws[k].text == "." || ws[k].text == ";" || ws[k].text == "?") {
+			return false, false
+		}
+		if conclusions[lw[k]] {
+			return false, true
+		}
+		if antecedents[lw[k]] {
+			return true, false
+		}
+	}
+	return false, false
 }
 
 // sign reads a sign word at ws[i]: positive, negative, non-negative,
