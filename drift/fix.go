@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/elab"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 )
@@ -512,4 +513,89 @@ func ReorderDivisors(stub string, cov *coverage.Result) *Fix {
 	}
 	out.WriteString(stub[last:])
 	return &Fix{Stub: out.String(), Notes: notes}
+}
+
+// AscribeAppliedTypes rewrites every number type applied to one argument
+// as a value, which Lean rejects ("function expected"), into a type
+// ascription: `Real (x ^ 2)` becomes `(x ^ 2 : ℝ)`, `ℝ n` becomes `(n : ℝ)`
+// — the cast a model means by it, which Lean inserts for a value of a
+// smaller number type. Only findings (the light elaborator's, on stub)
+// whose range is exactly such an application are rewritten, and not one
+// that is a whole binder's type (`(h : Real x)` asserts nothing an
+// ascription could). nil when there is none.
+func AscribeAppliedTypes(stub string, fs []elab.Finding) *Fix {
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var edits []edit
+	var notes []string
+	for _, f := range fs {
+		if _, ok := numericTypes[f.Name]; !ok || f.Start < 0 || f.End > len(stub) || f.Start >= f.End {
+			continue
+		}
+		app := stub[f.Start:f.End]
+		arg, ok := strings.CutPrefix(app, f.Name)
+		if !ok || arg == "" || arg[0] != ' ' && arg[0] != '(' {
+			continue
+		}
+		arg = strings.TrimSpace(arg)
+		if !singleArgument(arg) || binderType(stub, f.Start, f.End) {
+			continue
+		}
+		if strings.HasPrefix(arg, "(") {
+			arg = strings.TrimSpace(arg[1 : len(arg)-1])
+		}
+		edits = append(edits, edit{f.Start, f.End, "(" + arg + " : " + f.Name + ")"})
+		notes = append(notes, fmt.Sprintf("wrote `%s` as the cast `(%s : %s)`", app, arg, f.Name))
+	}
+	if len(edits) == 0 {
+		return nil
+	}
+	slices.SortFunc(edits, func(x, y edit) int { return x.start - y.start })
+	var out strings.Builder
+	last := 0
+	for _, e := range edits {
+		if e.start < last {
+			continue // nested applications: the outer one was rewritten
+		}
+		out.WriteString(stub[last:e.start] + e.text)
+		last = e.end
+	}
+	out.WriteString(stub[last:])
+	return &Fix{Stub: out.String(), Notes: notes}
+}
+
+// singleArgument reports whether arg is one argument of an application:
+// one identifier or numeral, or one parenthesised group.
+func singleArgument(arg string) bool {
+	toks, errs := leansrc.Scan([]byte(arg))
+	if len(errs) > 0 || len(toks) == 0 {
+		return false
+	}
+	if len(toks) == 1 {
+		return toks[0].Kind == leansrc.TokIdent || toks[0].Kind == leansrc.TokNumber
+	}
+	if arg[0] != '(' || arg[len(arg)-1] != ')' {
+		return false
+	}
+	depth := 0
+	for i, t := range toks {
+		switch arg[t.Start:t.End] {
+		case "(":
+			depth++
+		case ")":
+			depth--
+			if depth == 0 && i != len(toks)-1 {
+				return false // (a) (b): two arguments
+			}
+		}
+	}
+	return depth == 0
+}
+
+// binderType reports whether stub[start:end] is the whole type of a
+// binder: `: ` before it and `)` after it.
+func binderType(stub string, start, end int) bool {
+	return strings.HasSuffix(strings.TrimRight(stub[:start], " "), ":") && strings.HasPrefix(strings.TrimLeft(stub[end:], " "), ")")
 }

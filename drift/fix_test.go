@@ -2,13 +2,18 @@ package drift
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/elab"
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
 	"github.com/drift-lsp/drift-lsp/llm/llmtest"
+	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
 // TestAddOmittedConditions: an omitted numeral comparison becomes a
@@ -269,5 +274,82 @@ func TestFormalizeReordersDivisors(t *testing.T) {
 	if res.Stub != want || res.ConditionRepairs != 1 || len(res.Report.CoverageFindings()) != 0 ||
 		!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), "wrote ∣ the other way round for 'divisible by 6'") {
 		t.Errorf("stub %q, %d repairs, findings %v, notes %q", res.Stub, res.ConditionRepairs, res.Report.CoverageFindings(), res.Candidates[0].Notes)
+	}
+}
+
+// TestAscribeAppliedTypes: a number type applied to a value, which the
+// light elaborator finds, is written as a cast; a binder's whole type and
+// an application to two arguments are left alone.
+func TestAscribeAppliedTypes(t *testing.T) {
+	decls := map[string]*library.Decl{
+		"Real": {Name: "Real", Kind: library.KindStructure, Signature: "structure Real"},
+	}
+	env := elab.Env{
+		Resolve: func(name string) []string {
+			if _, ok := decls[name]; ok {
+				return []string{name}
+			}
+			return nil
+		},
+		Lookup: func(full string) (*library.Decl, bool) { d, ok := decls[full]; return d, ok },
+	}
+	for _, c := range []struct{ stub, want string }{
+		{"theorem t (x : ℝ) : Real (x ^ 2) = 0 := by sorry", "theorem t (x : ℝ) : (x ^ 2 : Real) = 0 := by sorry"},
+		{"theorem t (n : ℕ) : Real n + 1 > 0 := by sorry", "theorem t (n : ℕ) : (n : Real) + 1 > 0 := by sorry"},
+		{"theorem t (x : ℕ) : Real (x ^ 2) = Real x * Real x := by sorry", "theorem t (x : ℕ) : (x ^ 2 : Real) = (x : Real) * (x : Real) := by sorry"},
+		{"theorem t (n : ℕ) : ℝ n = 1 := by sorry", "theorem t (n : ℕ) : (n : ℝ) = 1 := by sorry"},
+		// a binder's whole type: no cast can assert what it meant
+		{"theorem t (x : ℕ) (h : Real x) : 0 ≤ x := by sorry", ""},
+		// two arguments
+		{"theorem t (x y : ℝ) : Real x y = 0 := by sorry", ""},
+	} {
+		s, err := leansrc.ParseStub(c.stub, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := elab.Check(s, env)
+		if len(fs) == 0 {
+			t.Fatalf("%s: no finding", c.stub)
+		}
+		got := ""
+		if f := AscribeAppliedTypes(s.Text, fs); f != nil {
+			got = f.Stub
+		}
+		if got != c.want {
+			t.Errorf("%s\n got: %s\nwant: %s\nfindings %+v", c.stub, got, c.want, fs)
+		}
+	}
+}
+
+// TestFormalizeAscribesAppliedTypes: the sampled stub applies the type
+// Nat to a value (the bundled model's `Real (x ^ 2) = 0`); the pipeline
+// writes it as a cast (no model call) and the stub checks without a type
+// finding.
+func TestFormalizeAscribesAppliedTypes(t *testing.T) {
+	const st = "For every natural number n, n squared plus one is positive."
+	s := goodScript()
+	s.backTranslate = llmtest.Reply{Text: st}
+	s.formalize = []llmtest.Reply{{Text: "```lean\ntheorem sq_succ_pos (n : Nat) : Nat (n ^ 2) + 1 > 0 := by sorry\n```"}}
+	srv := llmtest.New(t, s.respond)
+	ws, err := library.Discover(filepath.Join("..", "testdata", "workspace"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Load(context.Background(), ws, library.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checker := leanrepl.NewChecker(leanrepl.CheckerConfig{Names: names.New(testDecls), Library: func() *library.Library { return lib },
+		Kinds: leanrepl.LibraryKinds(lib.Lookup), NoLean: "test"})
+	pl, _ := newPipeline(t, srv, checker, Params{Samples: 1, NoContextSamples: -1}, nil)
+	res, err := pl.Formalize(context.Background(), Request{Statement: st, Name: "sq_succ_pos"}, nil)
+	srv.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "theorem sq_succ_pos (n : Nat) : (n ^ 2 : Nat) + 1 > 0 := by sorry"
+	if res.Stub != want || res.TypeRepairs != 1 || len(res.Report.Types) != 0 ||
+		!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), "wrote `Nat (n ^ 2)` as the cast `(n ^ 2 : Nat)`") {
+		t.Errorf("stub %q, %d type repairs, findings %v, notes %q", res.Stub, res.TypeRepairs, res.Report.Types, res.Candidates[0].Notes)
 	}
 }

@@ -41,12 +41,17 @@ const conditionsHeading = "## Conditions the statement assumes (state each as a 
 
 // Prompt-size bounds: signatures and docstrings are clipped so that a huge
 // declaration cannot blow up the prompt, and the context sections together
-// stay under maxContextChars (about 1,500 tokens) so that the whole prompt
-// fits a 4k-token context with room for the answer.
+// stay under maxContextChars (about 1,000 tokens). The context is the part
+// of a Formalize prompt that no other request shares, so its length is
+// what a local model spends most of an action's time reading (prefill, about
+// 30 tokens a second on 2 cores): a premise and an illustrative theorem
+// therefore bring their docstring's first sentence only, at most
+// maxContextDocChars (docs/pipeline.md, "The context's size").
 const (
-	maxSigChars     = 600
-	maxDocChars     = 400
-	maxContextChars = 4500
+	maxSigChars        = 600
+	maxDocChars        = 400
+	maxContextDocChars = 200
+	maxContextChars    = 3000
 )
 
 // formalizeMessages builds the Formalize prompt in the order DRIFT prescribes:
@@ -63,7 +68,7 @@ func formalizeMessages(statement, name string, hints statementHints, premises []
 		var e strings.Builder
 		fmt.Fprintf(&e, "- %s\n  %s\n", d.Name, clip(oneLine(d.Signature), maxSigChars))
 		if doc := docOf(d); doc != "" {
-			fmt.Fprintf(&e, "  -- %s\n", clip(oneLine(doc), maxDocChars))
+			fmt.Fprintf(&e, "  -- %s\n", contextDoc(doc))
 		}
 		if prem.Len()+e.Len() > maxContextChars*2/3 {
 			break
@@ -71,7 +76,7 @@ func formalizeMessages(statement, name string, hints statementHints, premises []
 		prem.WriteString(e.String())
 	}
 	for i, d := range theorems {
-		e := fmt.Sprintf("%d. Informal: %s\n   Formal: %s\n", i+1, clip(oneLine(docOrName(d)), maxDocChars), clip(oneLine(d.Signature), maxSigChars))
+		e := fmt.Sprintf("%d. Informal: %s\n   Formal: %s\n", i+1, contextDoc(docOrName(d)), clip(oneLine(d.Signature), maxSigChars))
 		if prem.Len()+thms.Len()+len(e) > maxContextChars {
 			break
 		}
@@ -122,6 +127,12 @@ func docOrName(d *library.Decl) string {
 		return s
 	}
 	return d.Name
+}
+
+// contextDoc is what a Formalize prompt's context says of a declaration in
+// words: its docstring's first sentence, clipped to maxContextDocChars.
+func contextDoc(doc string) string {
+	return clip(leansrc.FirstSentence(doc), maxContextDocChars)
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

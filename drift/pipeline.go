@@ -727,12 +727,18 @@ func (pl *Pipeline) repairNames(ctx context.Context, res *Result, c *Candidate, 
 
 // repairTypes retypes the binders of c that a ℕ-only (say) signature is
 // applied to with a wider numeric type, where that is safe (elab.Retype),
-// and keeps the result when it passes the gate with fewer type findings
-// and no new unknown name; it reports whether it did.
+// or else writes a number type applied to a value as a cast
+// (AscribeAppliedTypes), and keeps the result when it passes the gate with
+// fewer type findings and no new unknown name; it reports whether it did.
 func (pl *Pipeline) repairTypes(ctx context.Context, res *Result, c *Candidate, header string) bool {
 	fixed, ok := elab.Retype(c.Check.Stub, c.Check.Types)
+	note := "retyped binders to the numeric type their signatures demand"
 	if !ok {
-		return false
+		f := AscribeAppliedTypes(c.Check.Stub, c.Check.Types)
+		if f == nil {
+			return false
+		}
+		fixed, note = f.Stub, strings.Join(f.Notes, "; ")
 	}
 	rep, err := pl.checker.Check(ctx, pl.checkRequest(res, header, fixed, nil))
 	if err != nil || !rep.GatePassed || len(rep.Types) >= len(c.Check.Types) || len(rep.Unknown) > len(c.Check.Unknown) ||
@@ -740,7 +746,7 @@ func (pl *Pipeline) repairTypes(ctx context.Context, res *Result, c *Candidate, 
 		return false
 	}
 	c.Stub, c.Check, c.Repaired = fixed, rep, true
-	c.Notes = append(c.Notes, "retyped binders to the numeric type their signatures demand")
+	c.Notes = append(c.Notes, note)
 	return true
 }
 
