@@ -33,7 +33,8 @@ const (
 // applications, parentheses and type ascriptions, numerals, ∀ ∃ ∃! and
 // fun with their binders (`x y : T`, `x ∈ s`, `n > 0`, `(x : T)`), ∑ ∏,
 // the infix relations and operations, ¬ - ↑ √ prefixes, ⁻¹ ! ᶜ
-// postfixes, |x|, ⌊x⌋, ⟨a, b⟩, set-builder and set literals, lists, and
+// postfixes, |x| (with no space inside its bars, as Lean's notation
+// demands: | x | does not parse), ⌊x⌋, ⟨a, b⟩, set-builder and set literals, lists, and
 // `a ≡ b [MOD n]`. There is no backslash and no dollar sign anywhere, so
 // no LaTeX; an identifier is a vocabulary name, a variable (VAR, HYP), or
 // a variable with a field of the vocabulary (`p.Prime`). The conclusion is
@@ -58,6 +59,7 @@ bname: VAR | HYP
 term: (unary SP? INFIX SP?)* (unary SP? | binder_term)
 conclusion: (unary SP? INFIX SP?)+ (unary SP? | binder_term) | binder_term | (PREFIX SP?)* (atom (SP atom)+ | word) (SP? modeq)? SP?
 unary: (PREFIX SP?)* app (SP? modeq)?
+absterm: (unary SP? INFIX SP?)* unary
 app: atom (SP atom)*
 modeq: MOD SP term "]"
 binder_term: QUANT SP? qbinders "," SP? term
@@ -73,7 +75,7 @@ word: NAME (SP? POSTFIX)?
     | "(" SP? term ")" DOTFIELD? (SP? POSTFIX)?
     | "(" SP? term ":" SP? term ")"
     | "(" SP? term "," SP? term ("," SP? term)* ")"
-    | "|" SP? term "|"
+    | "|" absterm "|"
     | "⌊" SP? term "⌋" "₊"? | "⌈" SP? term "⌉" "₊"?
     | "⟨" SP? term ("," SP? term)* "⟩"
     | "{" SP? bname SP? (":" SP? term)? "|" SP? term "}"
