@@ -205,6 +205,9 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	if start <= 0 || s.ProofStart < start || s.ProofStart > len(s.Text) {
 		return nil
 	}
+	if bars := strayBars(s, start); len(bars) > 0 {
+		return bars // the term parser stops there too
+	}
 	src := s.Text[start:s.ProofStart]
 	binders, typ, chain, ok := leansrc.ParseHeaderChain(src, nil)
 	if !ok || typ == nil || len(binders) != len(s.Binders) {

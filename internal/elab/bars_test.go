@@ -1,0 +1,32 @@
+package elab
+
+import "testing"
+
+// TestStrayBars: a bar with a space on both sides outside braces is a
+// syntax error; |x|, a set-builder's bar and match alternatives are not.
+func TestStrayBars(t *testing.T) {
+	for _, c := range []struct{ stub, want string }{
+		{"theorem t (n : ℕ) (h : 3 | n) : 3 ∣ n ^ 2 := by sorry", "|"},
+		{"theorem t (x y : ℝ* | h (0 < x) (0 < y) | x > 0) : 0 < x * y := by sorry", "| |"},
+		{"theorem t (x : ℝ) : | x | ≥ 0 := by sorry", "| |"},
+		{"theorem t (x : ℝ) : 0 ≤ | x | := by sorry", "| |"},
+		{"theorem t (x : ℝ) : |x| ≥ 0 := by sorry", ""},
+		{"theorem t (x y : ℝ) : |x - y| ≤ |x| + |y| := by sorry", ""},
+		{"theorem t : {n : ℕ | n < 3}.Finite := by sorry", ""},
+		{"theorem t (s : Set ℕ) (h : s = {n | Even n}) : 0 ∈ s := by sorry", ""},
+		{"theorem t (f : ℕ → ℕ) (h : f = fun | 0 => 1 | _ => 0) : f 0 = 1 := by sorry", ""},
+	} {
+		got := ""
+		for _, f := range check(t, c.stub, testEnv()) {
+			if f.Name == "|" {
+				if got != "" {
+					got += " "
+				}
+				got += "|"
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: stray bars %q, want %q", c.stub, got, c.want)
+		}
+	}
+}
