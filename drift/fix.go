@@ -3,6 +3,7 @@ package drift
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -429,9 +430,10 @@ func improves(prev, next *leanrepl.Report) bool {
 	return true
 }
 
-// fixOmissions writes c's ∣ in the order its statement fixes
-// (ReorderDivisors), else gives c's stub the number type its statement names
-// (RetypeToNoun), else adds the hypotheses it omits
+// fixOmissions widens a refuted c's ranges to the "from A to B" of its
+// statement (WidenRanges), else writes c's ∣ in the order its statement
+// fixes (ReorderDivisors), else gives c's stub the number type its
+// statement names (RetypeToNoun), else adds the hypotheses it omits
 // (AddOmittedConditions), and keeps the first repair that improves on c's
 // report; it reports whether one did.
 func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate, header string) bool {
@@ -445,6 +447,11 @@ func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate,
 	}
 	if f := ReorderDivisors(c.Stub, c.Check.Coverage); f != nil {
 		fixes = append([]Fix{*f}, fixes...)
+	}
+	if c.Check.Refuted() {
+		if f := WidenRanges(c.Stub, res.Statement); f != nil {
+			fixes = append([]Fix{*f}, fixes...)
+		}
 	}
 	for _, fix := range fixes {
 		rep, err := pl.checker.Check(ctx, pl.checkRequest(res, header, fix.Stub, nil))
@@ -598,4 +605,44 @@ func singleArgument(arg string) bool {
 // binder: `: ` before it and `)` after it.
 func binderType(stub string, start, end int) bool {
 	return strings.HasSuffix(strings.TrimRight(stub[:start], " "), ":") && strings.HasPrefix(strings.TrimLeft(stub[end:], " "), ")")
+}
+
+// fromToRE finds an inclusive range in words: "from 0 to n", "from $1$ to
+// $n$", "for k from 1 to n", "from i = 1 to n".
+var fromToRE = regexp.MustCompile(`\bfrom\s+(?:[A-Za-z]\s*=\s*)?([A-Za-z]\w*|\d+)\s+(?:up\s+)?to\s+([A-Za-z]\w*|\d+)\b`)
+
+// WidenRanges rewrites `Finset.range B` (or `range B`) as the range the
+// statement's "from A to B" names, which includes B: `Finset.range (B +
+// 1)` from 0, `Finset.Icc A B` from another A. A refuted stub whose sum
+// stops one short ("the numbers from 0 to n" written ∑ i ∈ range n) is the
+// case; the caller keeps the result only if it checks better. nil when the
+// statement names no such range or the stub writes none of them.
+func WidenRanges(stub, statement string) *Fix {
+	plain := strings.NewReplacer("$", "", "\\(", "", "\\)", "").Replace(statement)
+	toks, _ := leansrc.Scan([]byte(stub))
+	text := func(t leansrc.Token) string { return stub[t.Start:t.End] }
+	var out strings.Builder
+	var notes []string
+	last := int32(0)
+	for _, m := range fromToRE.FindAllStringSubmatch(plain, -1) {
+		a, b := m[1], m[2]
+		for i := 0; i+1 < len(toks); i++ {
+			name := text(toks[i])
+			if name != "Finset.range" && name != "range" || text(toks[i+1]) != b || toks[i].Start < last {
+				continue
+			}
+			wide := name + " (" + b + " + 1)"
+			if a != "0" {
+				wide = strings.TrimSuffix(name, "range") + "Icc " + a + " " + b
+			}
+			out.WriteString(stub[last:toks[i].Start] + wide)
+			last = toks[i+1].End
+			notes = append(notes, fmt.Sprintf("wrote the range '%s' to include %s: %s", m[0], b, wide))
+		}
+	}
+	if len(notes) == 0 {
+		return nil
+	}
+	out.WriteString(stub[last:])
+	return &Fix{Stub: out.String(), Notes: notes}
 }

@@ -353,3 +353,52 @@ func TestFormalizeAscribesAppliedTypes(t *testing.T) {
 		t.Errorf("stub %q, %d type repairs, findings %v, notes %q", res.Stub, res.TypeRepairs, res.Report.Types, res.Candidates[0].Notes)
 	}
 }
+
+// TestWidenRanges: a range of the stub that stops before the upper end of
+// the statement's "from A to B" is widened to include it.
+func TestWidenRanges(t *testing.T) {
+	const zero = "For every natural number n, twice the sum of the natural numbers from 0 to n equals n times (n + 1)."
+	for _, c := range []struct{ statement, stub, want string }{
+		{zero, "theorem t (n : ℕ) : 2 * ∑ i ∈ Finset.range n, i = n * (n + 1) := by sorry",
+			"theorem t (n : ℕ) : 2 * ∑ i ∈ Finset.range (n + 1), i = n * (n + 1) := by sorry"},
+		{"The sum of $k$ for $k$ from $1$ to $n$ is $n(n+1)/2$.", "theorem t (n : ℕ) : ∑ k in range n, k = n * (n + 1) / 2 := by sorry",
+			"theorem t (n : ℕ) : ∑ k in Icc 1 n, k = n * (n + 1) / 2 := by sorry"},
+		{"The sum of i from i = 1 to m of i is m(m+1)/2.", "theorem t (m : ℕ) : ∑ i ∈ Finset.range m, i = m * (m + 1) / 2 := by sorry",
+			"theorem t (m : ℕ) : ∑ i ∈ Finset.Icc 1 m, i = m * (m + 1) / 2 := by sorry"},
+		// the range already includes n, or ends at another bound, or the statement names no range
+		{zero, "theorem t (n : ℕ) : 2 * ∑ i ∈ Finset.range (n + 1), i = n * (n + 1) := by sorry", ""},
+		{zero, "theorem t (n m : ℕ) : 2 * ∑ i ∈ Finset.range m, i = n * (n + 1) := by sorry", ""},
+		{"The sum of the first n odd numbers is n squared.", "theorem t (n : ℕ) : ∑ i ∈ Finset.range n, (2 * i + 1) = n ^ 2 := by sorry", ""},
+	} {
+		got := ""
+		if f := WidenRanges(c.stub, c.statement); f != nil {
+			got = f.Stub
+		}
+		if got != c.want {
+			t.Errorf("%q\n%s\ngot  %q\nwant %q", c.statement, c.stub, got, c.want)
+		}
+	}
+}
+
+// TestFormalizeWidensRanges: the sampled stub sums over range n for "from
+// 0 to n" (the bundled model's answer), which the falsifier refutes at
+// n = 1; the pipeline widens the range (no model call) and the stub is no
+// longer refuted.
+func TestFormalizeWidensRanges(t *testing.T) {
+	const st = "For every natural number n, twice the sum of the natural numbers from 0 to n equals n times (n + 1)."
+	s := goodScript()
+	s.backTranslate = llmtest.Reply{Text: st}
+	s.formalize = []llmtest.Reply{{Text: "```lean\ntheorem sum_id (n : Nat) : 2 * ∑ i ∈ Finset.range n, i = n * (n + 1) := by sorry\n```"}}
+	srv := llmtest.New(t, s.respond)
+	pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, nil)
+	res, err := pl.Formalize(context.Background(), Request{Statement: st, Name: "sum_id"}, nil)
+	srv.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "theorem sum_id (n : Nat) : 2 * ∑ i ∈ Finset.range (n + 1), i = n * (n + 1) := by sorry"
+	if res.Stub != want || res.Report.Refuted() || res.ConditionRepairs != 1 ||
+		!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), "wrote the range 'from 0 to n' to include n") {
+		t.Errorf("stub %q, refuted %v, %d repairs, notes %q", res.Stub, res.Report.Refuted(), res.ConditionRepairs, res.Candidates[0].Notes)
+	}
+}
