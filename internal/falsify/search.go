@@ -89,6 +89,7 @@ func Falsify(ctx context.Context, st Statement, lib Library, opt Options) Result
 		}
 		return res
 	}
+	p.addMidpoints()
 	res := p.search(ctx, opt, time.Now().Add(opt.Budget))
 	if res.Verdict == Unknown {
 		res.Contradiction = p.contradiction()

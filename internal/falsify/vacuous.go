@@ -204,6 +204,18 @@ func (p *prepared) contradiction() string {
 	if len(p.hyps) == 0 || p.conclTerm == nil || p.conclTerm.Kind == leansrc.TermIdent && p.conclTerm.Text == "False" {
 		return ""
 	}
+	ivs := p.intervals()
+	for i, iv := range ivs {
+		if iv.empty() {
+			return p.boundsWhy(i, iv)
+		}
+	}
+	return p.exhaust(ivs)
+}
+
+// intervals are what the hypotheses' single-variable bounds and the
+// variables' types leave each variable.
+func (p *prepared) intervals() []interval {
 	ivs := make([]interval, len(p.vars))
 	for i, v := range p.vars {
 		if v.t.nonneg() {
@@ -215,12 +227,27 @@ func (p *prepared) contradiction() string {
 		b := &p.varBounds[j]
 		ivs[b.v].tighten(b, p.vars[b.v].t)
 	}
-	for i, iv := range ivs {
-		if iv.empty() {
-			return p.boundsWhy(i, iv)
+	return ivs
+}
+
+// addMidpoints adds to the values tried for each ℚ, ℝ or ℝ≥0 variable
+// that the hypotheses bound on both sides the midpoint of its interval: a
+// narrow one (8/15 < n < 7/13) holds none of the small rationals, so
+// without it no assignment would meet the hypotheses.
+func (p *prepared) addMidpoints() {
+	for i, iv := range p.intervals() {
+		v := &p.vars[i]
+		if iv.lo == nil || iv.hi == nil || iv.empty() || v.t != kRat && v.t != kReal && v.t != kNNReal {
+			continue
+		}
+		sum, ok := addNum(*iv.lo, *iv.hi)
+		if !ok {
+			continue
+		}
+		if mid, ok := quoNum(sum, small(2)); ok {
+			v.extra = append(v.extra, mid)
 		}
 	}
-	return p.exhaust(ivs)
 }
 
 // boundsWhy says which bounds leave variable i no value.

@@ -147,3 +147,23 @@ func compareNums(r string, x, y num) bool {
 	}
 	return c > 0
 }
+
+// TestMidpoints: a real variable the hypotheses confine to a narrow
+// interval, which none of the small rationals lies in, is tried at its
+// midpoint: the stub the bundled model wrote for AIME 1987 p8 over ℝ is
+// refuted there (before, no assignment met the hypotheses).
+func TestMidpoints(t *testing.T) {
+	for _, tc := range []struct {
+		header string
+		want   Verdict
+	}{
+		{"(n : ℝ) (h : 0 < n) (hn : 8/15 < n) (hn' : n < 7/13) : n = 112", Refuted},
+		{"(x : ℚ) (h₀ : 1/1000 < x) (h₁ : x ≤ 1/999) : x ≠ x", Refuted},
+		{"(x : ℝ) (h₀ : 8/15 < x) (h₁ : x < 7/13) : 0 < x", NotRefuted},
+	} {
+		r := Falsify(context.Background(), stmt(t, tc.header, nil), nil, Options{})
+		if r.Verdict != tc.want {
+			t.Errorf("%s: %v (%s), want %v", tc.header, r.Verdict, r.Counterexample+r.Reason, tc.want)
+		}
+	}
+}
