@@ -1,6 +1,9 @@
 package elab
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestStrayBars: a bar with a space on both sides outside braces is a
 // syntax error; |x|, a set-builder's bar and match alternatives are not.
@@ -27,6 +30,28 @@ func TestStrayBars(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s: stray bars %q, want %q", c.stub, got, c.want)
+		}
+	}
+}
+
+// TestBigOpOverType: ∑ or ∏ over a number type has no Fintype instance;
+// over a Finset, a Fin n or a variable's type it is left alone.
+func TestBigOpOverType(t *testing.T) {
+	for _, c := range []struct{ stub, want string }{
+		{"theorem t (z : ℂ) : ∑ k : ℤ, k * z ^ k ≠ 0 := by sorry", "ℤ"},
+		{"theorem t : ∏ n : ℕ, (1 : ℝ) = 1 := by sorry", "ℕ"},
+		{"theorem t (n : ℕ) : ∑ k ∈ Finset.range n, k = n * (n - 1) / 2 := by sorry", ""},
+		{"theorem t (n : ℕ) : ∑ k : Fin n, (k : ℕ) = n * (n - 1) / 2 := by sorry", ""},
+		{"theorem t (ι : Type) [Fintype ι] (f : ι → ℕ) : ∑ i : ι, f i = ∑ i : ι, f i := by sorry", ""},
+	} {
+		got := ""
+		for _, f := range check(t, c.stub, testEnv()) {
+			if strings.HasPrefix(f.Message, "failed to synthesize `Fintype") {
+				got += c.stub[f.Start:f.End]
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: over %q, want %q", c.stub, got, c.want)
 		}
 	}
 }

@@ -83,10 +83,26 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 	if len(t.Binders) > 0 {
 		in = c.with(scope, t.Binders)
 	}
+	if t.Kind == leansrc.TermBigOp {
+		c.bigOpOverType(t)
+	}
 	for _, a := range t.Args {
 		c.infer(a, in)
 	}
 	return info{}
+}
+
+// bigOpOverType reports a big operator over a number type, `∑ k : ℤ, f k`
+// (no `∈ s`): Finset.univ needs a Fintype instance, which no infinite type
+// has. A series is ∑' (tsum), a finite sum runs over a Finset.
+func (c *checker) bigOpOverType(t *leansrc.Term) {
+	for _, b := range t.Binders {
+		if b.Bound != nil || b.Type == nil || b.Type.Kind != leansrc.TermIdent || numOf(b.Type.Text) == numNone {
+			continue
+		}
+		c.report(b.Type, "", "failed to synthesize `Fintype %s`: %s over a type sums over all of it, and %s is infinite; sum over a Finset (%s k ∈ Finset.range n, …), or write a series with %s'",
+			b.Type.Text, t.Text, b.Type.Text, t.Text, t.Text)
+	}
 }
 
 // infix checks a binary operation: the logical connectives take
