@@ -55,3 +55,25 @@ func TestBigOpOverType(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberAscribedAProposition: `(n : 4 ∣ n)` ascribes a proposition to
+// a number; a cast and a proof's ascription are left alone.
+func TestNumberAscribedAProposition(t *testing.T) {
+	for _, c := range []struct {
+		stub string
+		want bool
+	}{
+		{"theorem t (n : ℕ) : Even (n : 4 ∣ n) := by sorry", true},
+		{"theorem t (x : ℝ) (h : 0 < x) : (x : 0 < x) = x := by sorry", true},
+		{"theorem t (n : ℕ) : ((n : ℤ) : ℝ) ≥ 0 := by sorry", false},
+		{"theorem t (n : ℕ) (h : 4 ∣ n) : (h : 4 ∣ n) = h := by sorry", false},
+	} {
+		got := false
+		for _, f := range check(t, c.stub, testEnv()) {
+			got = got || strings.HasPrefix(f.Message, "type mismatch: `")
+		}
+		if got != c.want {
+			t.Errorf("%s: flagged %v, want %v (%v)", c.stub, got, c.want, check(t, c.stub, testEnv()))
+		}
+	}
+}

@@ -48,7 +48,12 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		return info{}
 	case leansrc.TermAscribe:
 		a := c.infer(t.Args[0], scope)
-		c.typePos(t.Args[1], scope)
+		ty := c.typePos(t.Args[1], scope)
+		if ty.kind == kSort && ty.prop && a.kind == kValue && a.of == "" && a.num != numNone {
+			// (n : 4 ∣ n): a number is no proof of a proposition
+			c.report(t, "", "type mismatch: `%s` is a number of type %s, but the ascription asks for a proof of the proposition `%s`",
+				c.src[t.Args[0].Start:t.Args[0].End], a.num, c.src[t.Args[1].Start:t.Args[1].End])
+		}
 		want := numNone
 		if t.Args[1].Kind == leansrc.TermIdent {
 			want = numOf(t.Args[1].Text)
