@@ -84,11 +84,9 @@ type Params struct {
 	// TimeBudget bounds the wall time of one Formalize, counted from the
 	// moment the model is ready, for the calls the choice can do without:
 	// the back-translation starts only while time is left, and a repair
-	// attempt after the first only when the time left covers one more
-	// attempt as long as the last one took. Decompose, Propose, the draws
-	// and the first repair of a choice that fails its checks always run,
-	// so an action can outlast it by the calls it had started and by one
-	// repair. 0: no bound
+	// attempt only when the time left covers one more attempt as long as
+	// the last one took. Decompose, Propose and the draws always run, so
+	// an action can outlast it by the calls it had started. 0: no bound
 	// (the zero Params'; app.PipelineParams gives the settings'
 	// pipeline.timeBudgetSeconds, settings.DefaultTimeBudgetSeconds).
 	TimeBudget time.Duration

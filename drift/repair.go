@@ -71,16 +71,16 @@ func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, clk clock, res 
 	var previous []string
 	var kept *Candidate
 	// last is how long the last attempt took, model call and check: the
-	// time the next one needs from the budget. The first attempt always
-	// runs: a choice that fails its checks is worth one call more than the
-	// budget (the draws and a statement that passes keep to it).
-	var last time.Duration
+	// time the next one needs from the budget; before the first, the
+	// action's quickest model call (a repair's prompt is short, its answer
+	// one statement).
+	last := quickestCall(act.Usage())
 	report(progress.Event{Stage: StageRepair, Message: "Repairing the best candidate…", Total: budget})
 	for n := 1; n <= budget; n++ {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if n > 1 && !clk.allows(last) {
+		if !clk.allows(last) {
 			info.Stop = StopTimeBudget
 			res.Warnings = append(res.Warnings, fmt.Sprintf("time budget of %s spent: %d of %d repair attempts made", clk.budget, n-1, budget))
 			return kept, nil
