@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -280,15 +279,6 @@ func TestDenseRerankDev(t *testing.T) {
 			fmt.Println(line)
 		}
 	}
-}
-
-// processCPU is the CPU time of this process so far (every thread).
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // declSentence is the text a sentence encoder reads for a declaration in
