@@ -77,3 +77,29 @@ func TestNumberAscribedAProposition(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeless: a binder with no type that the statement never uses
+// leaves its type unknown; one the statement uses is inferred from it.
+func TestTypeless(t *testing.T) {
+	for _, c := range []struct {
+		stub string
+		want string
+	}{
+		{"theorem t (Group G) : 1 = 1 := by sorry", "Group"},
+		{"theorem t (f : ℂ → ℂ) (OmegaCompletePartialOrder α) : f = f := by sorry", "OmegaCompletePartialOrder"},
+		{"theorem t (x) (n : ℕ) : n = n := by sorry", "x"},
+		{"theorem t (x) : x + 0 = x := by sorry", ""},
+		{"theorem t {α} (a : α) : a = a := by sorry", ""},
+		{"theorem t (n) (h : n.Prime) : True := by sorry", ""},
+	} {
+		got := ""
+		for _, f := range check(t, c.stub, testEnv()) {
+			if strings.HasPrefix(f.Message, "failed to infer binder type") {
+				got = f.Name
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.stub, got, c.want)
+		}
+	}
+}

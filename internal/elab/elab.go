@@ -208,6 +208,9 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	if bars := strayBars(s, start); len(bars) > 0 {
 		return bars // the term parser stops there too
 	}
+	if fs := typeless(s, start); len(fs) > 0 {
+		return fs
+	}
 	src := s.Text[start:s.ProofStart]
 	binders, typ, chain, ok := leansrc.ParseHeaderChain(src, nil)
 	if !ok || typ == nil || len(binders) != len(s.Binders) {
