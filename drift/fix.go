@@ -524,7 +524,8 @@ func ReorderDivisors(stub string, cov *coverage.Result) *Fix {
 
 // AscribeAppliedTypes rewrites every number type applied to one argument
 // as a value, which Lean rejects ("function expected"), into a type
-// ascription: `Real (x ^ 2)` becomes `(x ^ 2 : ℝ)`, `ℝ n` becomes `(n : ℝ)`
+// ascription, the type as the stub writes it: `Real (x ^ 2)` becomes
+// `(x ^ 2 : Real)`, `ℝ n` becomes `(n : ℝ)`
 // — the cast a model means by it, which Lean inserts for a value of a
 // smaller number type. Only findings (the light elaborator's, on stub)
 // whose range is exactly such an application are rewritten, and not one

@@ -42,11 +42,13 @@ const conditionsHeading = "## Conditions the statement assumes (state each as a 
 // Prompt-size bounds: signatures and docstrings are clipped so that a huge
 // declaration cannot blow up the prompt, and the context sections together
 // stay under maxContextChars (about 1,000 tokens). The context is the part
-// of a Formalize prompt that no other request shares, so its length is
-// what a local model spends most of an action's time reading (prefill, about
-// 30 tokens a second on 2 cores): a premise and an illustrative theorem
-// therefore bring their docstring's first sentence only, at most
-// maxContextDocChars (docs/pipeline.md, "The context's size").
+// of a Formalize prompt that no other request shares, which a local model
+// reads anew for every action (prefill, about 30 tokens a second on 2
+// cores), so a premise and an illustrative theorem bring their docstring's
+// first sentence only, at most maxContextDocChars. Elementary statements'
+// contexts are under these caps already (docs/pipeline.md, "A quiet
+// baseline, the context's size, and repairs that fit"); they bound the
+// long ones.
 const (
 	maxSigChars        = 600
 	maxDocChars        = 400
