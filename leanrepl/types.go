@@ -121,6 +121,12 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			f := libraryInstances(lib).sortToProp
 			return f["*"] || f[lastComponent(full)]
 		},
+		Token: func(tok string) (string, bool) {
+			if lib == nil {
+				return "", false
+			}
+			return lib.NotationToken(tok)
+		},
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
 		Notation:     headerNotation(header),

@@ -78,6 +78,10 @@ type Env struct {
 	// constant full may be coerced to a proposition (a CoeSort instance on
 	// it whose target is Prop or any sort); nil: it may.
 	SortToProp func(full string) bool
+	// Token returns the constant a notation token of the library that
+	// spans several scanner tokens stands for (Mathlib's `ℝ≥0∞`, ENNReal);
+	// nil: none is read.
+	Token func(tok string) (string, bool)
 	// Variables are the names the header's `variable` commands bind.
 	Variables map[string]bool
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an
@@ -97,6 +101,32 @@ type Env struct {
 	// after `open unitInterval`), which a name bound nowhere may be; nil:
 	// none.
 	NotationSymbol func(name string) bool
+}
+
+// ops gives the term parser the library's notation tokens.
+func (env *Env) ops() func(string) (leansrc.Operator, bool) {
+	if env.Token == nil {
+		return nil
+	}
+	return func(sym string) (leansrc.Operator, bool) {
+		_, ok := env.Token(sym)
+		return leansrc.Operator{Fixity: leansrc.Nullary}, ok
+	}
+}
+
+// replaceTokens renames the notation tokens of t to their constants.
+func (env *Env) replaceTokens(t *leansrc.Term) {
+	if env.Token != nil {
+		leansrc.ReplaceTokens(t, env.Token)
+	}
+}
+
+// parse parses a term of a signature or body with the library's notation
+// tokens, renamed to their constants.
+func (env *Env) parse(src string) *leansrc.Term {
+	t := leansrc.ParseTerm(src, env.ops())
+	env.replaceTokens(t)
+	return t
 }
 
 // Finding is one application Lean would reject: Start and End are byte
@@ -144,6 +174,8 @@ type info struct {
 	prop, ty, hyp bool
 	// large marks a sort that is certainly a type and no proposition.
 	large bool
+	// set marks a value that is certainly a `Set α` (which no Finset is).
+	set bool
 	// pred marks a function that one more explicit argument makes a
 	// proposition (Nat.Prime).
 	pred bool
@@ -212,9 +244,13 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		return fs
 	}
 	src := s.Text[start:s.ProofStart]
-	binders, typ, chain, ok := leansrc.ParseHeaderChain(src, nil)
+	binders, typ, chain, ok := leansrc.ParseHeaderChain(src, env.ops())
 	if !ok || typ == nil || len(binders) != len(s.Binders) {
 		return nil
+	}
+	env.replaceTokens(typ)
+	for _, b := range binders {
+		env.replaceTokens(b.Type)
 	}
 	for i := range binders {
 		// the gate reads the names of binders whose type the term parser
@@ -483,8 +519,8 @@ func AutoBoundShape(name string) bool {
 }
 
 // with returns scope extended by binders bs, checking their types and
-// membership domains.
-func (c *checker) with(scope map[string]local, bs []leansrc.Binder) map[string]local {
+// membership domains; over is the big operator (∑, ∏) that binds them, or "".
+func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string) map[string]local {
 	in := make(map[string]local, len(scope)+len(bs))
 	for k, v := range scope {
 		in[k] = v
@@ -505,6 +541,10 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder) map[string]l
 			// a proof (`∑ n ∈ ℕ, …`: the model's sum over all naturals)
 			if what := c.nonValue(b.Bound, bi, false); what != "" && (b.Pred == "∈" || b.Pred == "∉") {
 				c.report(b.Bound, "", "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[b.Bound.Start:b.Bound.End], what)
+			} else if bi.set && b.Pred == "∈" && (over == "∑" || over == "∏") {
+				// ∑ x ∈ s, f x is Finset.sum s f
+				c.report(b.Bound, "", "type mismatch: `%s x ∈ s, …` runs over a Finset, but `%s` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)",
+					over, c.src[b.Bound.Start:b.Bound.End])
 			}
 		}
 		for _, name := range b.Names {

@@ -22,7 +22,7 @@ var testDecls = []*library.Decl{
 	{Name: "Nat.factorial", Kind: library.KindDef, Signature: "def Nat.factorial : ℕ → ℕ"},
 	{Name: "Nat.prime_two", Kind: library.KindTheorem, Signature: "theorem Nat.prime_two : Prime 2"},
 	{Name: "IsOpen", Kind: library.KindDef, Signature: "def IsOpen {X : Type u} [TopologicalSpace X] : Set X → Prop"},
-	{Name: "Set", Kind: library.KindDef, Signature: "def Set (α : Type u) := α → Prop"},
+	{Name: "Set", Kind: library.KindDef, Signature: "def Set (α : Type u)", Value: "α → Prop"},
 	{Name: "Infinite", Kind: library.KindClass, Signature: "class Infinite (α : Sort*) : Prop"},
 	{Name: "Even", Kind: library.KindDef, Signature: "def Even {α : Type*} [Add α] (a : α) : Prop"},
 	{Name: "Finset.card", Kind: library.KindDef, Signature: "def Finset.card {α : Type*} (s : Finset α) : ℕ"},

@@ -69,13 +69,13 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		}
 		return info{}
 	case leansrc.TermForall:
-		c.typePos(t.Args[0], c.with(scope, t.Binders))
+		c.typePos(t.Args[0], c.with(scope, t.Binders, ""))
 		return info{kind: kSort} // ∀ n : ℕ, Fin n is a type
 	case leansrc.TermExists, leansrc.TermExistsUnique:
-		c.typePos(t.Args[0], c.with(scope, t.Binders))
+		c.typePos(t.Args[0], c.with(scope, t.Binders, ""))
 		return info{kind: kSort, prop: true}
 	case leansrc.TermSetBuilder:
-		c.typePos(t.Args[0], c.with(scope, t.Binders))
+		c.typePos(t.Args[0], c.with(scope, t.Binders, ""))
 		return info{}
 	case leansrc.TermIf:
 		c.typePos(t.Args[0], scope)
@@ -86,7 +86,11 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 	}
 	in := scope
 	if len(t.Binders) > 0 {
-		in = c.with(scope, t.Binders)
+		over := ""
+		if t.Kind == leansrc.TermBigOp {
+			over = t.Text
+		}
+		in = c.with(scope, t.Binders, over)
 	}
 	if t.Kind == leansrc.TermBigOp {
 		c.bigOpOverType(t)
@@ -122,7 +126,7 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	}
 	if names, typ, ok := dependent(t); ok {
 		// (x : T) → P x, (i : ι) × β i: x is bound on the right
-		c.typePos(t.Args[1], c.with(scope, []leansrc.Binder{{Names: names, Type: typ}}))
+		c.typePos(t.Args[1], c.with(scope, []leansrc.Binder{{Names: names, Type: typ}}, ""))
 		return info{kind: kSort}
 	}
 	switch t.Text {
@@ -205,10 +209,11 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			return a
 		case a.num == numNone || b.num == numNone:
 			return info{}
-		case a.num >= b.num:
-			return a
 		}
-		return b
+		if j := join(a.num, b.num); j != numNone {
+			return info{kind: kValue, num: j}
+		}
+		return info{}
 	case "^":
 		if a.kind == kValue && !a.lit && a.num != numNone {
 			return a
@@ -367,6 +372,9 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		if l.proof {
 			return info{kind: kProof, hyp: true, what: name}
 		}
+		if l.head == "Set" {
+			return info{kind: kValue, set: true}
+		}
 		if l.num == numNone {
 			return info{}
 		}
@@ -394,7 +402,8 @@ func sortParam(p string) bool {
 
 // numSpace is the namespace of each numeric type, where Lean looks up a
 // field of a number (n.Prime is Nat.Prime n).
-var numSpace = [...]string{numNat: "Nat", numInt: "Int", numRat: "Rat", numReal: "Real", numComplex: "Complex"}
+var numSpace = [...]string{numNat: "Nat", numInt: "Int", numRat: "Rat", numReal: "Real", numComplex: "Complex",
+	numNNReal: "NNReal", numENNReal: "ENNReal"}
 
 // field checks x.f args, x a local of numeric type n: Lean reads
 // T.f x args when T.f's first explicit parameter has type T (a structure's
@@ -415,7 +424,7 @@ func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo inf
 	} else if cs, ok := coreSig(full); ok {
 		sg = cs
 	} else {
-		if c.noField(space, f) {
+		if c.noField(space, f) || c.noNumberField(space, f) {
 			c.report(head, full, "invalid field `%s`: the environment does not contain `%s` (`%s` is a `%s`)", f, full, head.Text[:len(head.Text)-len(f)-1], space)
 		}
 		return info{}
@@ -428,25 +437,57 @@ func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo inf
 	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{recvInfo}, infos...), scope)
 }
 
-// noField reports whether the structure space, which a local's type
-// names, certainly has no declaration space.f that Lean's dot notation
-// would find: space is a structure of the library that extends nothing
-// (Lean looks in the parents' namespaces too, and unfolds a definition
-// such as `Set α`), no name in scope is space.f, and f is none of the
-// declarations Lean generates for a structure.
+// noField reports whether space, which a local's type names, certainly
+// has no declaration space.f that Lean's dot notation would find: space is
+// a structure of the library that extends nothing (Lean looks in the
+// parents' namespaces too), or a definition of a function type (`Set α :=
+// α → Prop`, which Lean unfolds, then looking in Function); no name in scope
+// is space.f (or Function.f), and f is none of the declarations Lean
+// generates for a structure.
 func (c *checker) noField(space, f string) bool {
 	d, ok := c.env.Lookup(space)
-	if !ok || d.Kind != library.KindStructure || strings.Contains(d.Signature, " extends ") || generatedField[f] ||
-		len(c.env.Resolve(space+"."+f)) > 0 {
+	if !ok || generatedField[f] || len(c.env.Resolve(space+"."+f)) > 0 {
 		return false
 	}
-	for _, full := range []string{space + "." + f, space + ".«" + f + "»"} {
-		// G.end is SimpleGraph.«end»
-		if _, ok := c.env.Lookup(full); ok {
+	spaces := []string{space}
+	switch {
+	case d.Kind == library.KindStructure && !strings.Contains(d.Signature, " extends "):
+	case d.Kind == library.KindDef && funcType(d.Value):
+		// Set α := α → Prop: Lean unfolds it, and looks in Function then
+		if len(c.env.Resolve("Function."+f)) > 0 {
 			return false
+		}
+		spaces = append(spaces, "Function")
+	default:
+		return false
+	}
+	for _, ns := range spaces {
+		for _, full := range []string{ns + "." + f, ns + ".«" + f + "»"} {
+			// G.end is SimpleGraph.«end»
+			if _, ok := c.env.Lookup(full); ok {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// noNumberField reports whether x.f, x of type ℕ or ℤ (inductive types of
+// Lean core, with no parents and no definition to unfold), certainly finds
+// nothing: no name in scope is space.f, and f is capitalized as Lean names
+// propositions and types, and declared at the library's root (`n.Even`
+// written for `Even n`), which Lean core's lowercase functions the index
+// lacks are not.
+func (c *checker) noNumberField(space, f string) bool {
+	if space != "Nat" && space != "Int" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(f)
+	if !unicode.IsUpper(r) || len(c.env.Resolve(space+"."+f)) > 0 {
+		return false
+	}
+	_, root := c.env.Lookup(f)
+	return root
 }
 
 // generatedField are the names Lean (and deriving handlers, @[ext]) give
@@ -508,6 +549,20 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				}
 			}
 		}
+		if infos[i].set && strings.HasPrefix(strings.TrimSpace(sg.params[i]), "Finset ") {
+			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a Set (there is no coercion from Set to Finset)",
+				name, sg.params[i], c.src[args[i].Start:args[i].End])
+		}
+		if number(infos[i]) && !infos[i].lit && i < len(sg.propCons) {
+			// Int.floor {α} [LinearOrderedRing α] (a : α) given a ℕ: α is ℕ
+			for _, k := range sg.propCons[i] {
+				if why := noInstance(infos[i].num, k.class); why != "" && k.pos == 0 {
+					c.report(args[i], name, "failed to synthesize `%s %s`: `%s` expects a value of a type with `%s`, but `%s` is %s, which %s",
+						k.class, infos[i].num, name, k.class, c.src[args[i].Start:args[i].End], infos[i].num, why)
+					break
+				}
+			}
+		}
 		if infos[i].pred && i < len(sg.predCons) && c.env.PropInstance != nil {
 			// Finset.sum s Nat.Prime: β is Prop
 			for _, k := range sg.predCons[i] {
@@ -550,6 +605,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		if sg.of != "" {
 			return info{kind: kValue, of: sg.of}
 		}
+		if sg.set {
+			return info{kind: kValue, set: true}
+		}
 		return info{}
 	}
 	switch {
@@ -572,15 +630,18 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 // bare name that is neither bound nor a constant (a word of notation such
 // as `on`, or an invented name, which the name check reports).
 func (c *checker) notation(head *leansrc.Term, args []*leansrc.Term, scope map[string]local) bool {
-	if head.Start > 0 {
+	// a head the parser made (Int.floor of ⌊x⌋) or a notation token it
+	// renamed is glued to nothing
+	made := c.src[head.Start:head.End] != head.Text
+	if head.Start > 0 && !made {
 		r, _ := utf8.DecodeLastRuneInString(c.src[:head.Start])
-		if !unicode.IsSpace(r) && !strings.ContainsRune("([{⟨,|", r) {
+		if !unicode.IsSpace(r) && !strings.ContainsRune("([{⟨,|⌊⌈", r) {
 			return true
 		}
 	}
 	end := head.End
-	for _, a := range args {
-		if a.Start == end {
+	for i, a := range args {
+		if a.Start == end && !(made && i == 0) {
 			return true // glued: R[X], ofNat(n)
 		}
 		end = a.End
@@ -639,7 +700,7 @@ func count(n int) string {
 // type want is expected: a wider type has no coercion down. fn names the
 // function ("" for a type ascription).
 func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope map[string]local) {
-	if a.kind != kValue || a.lit || a.num == numNone || a.num <= want {
+	if a.kind != kValue || a.lit || a.num == numNone || coerces(a.num, want) {
 		return
 	}
 	text := c.src[arg.Start:arg.End]
@@ -649,7 +710,8 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 	}
 	c.report(arg, fn, "%s a %s, but `%s` is %s (no coercion %s → %s)", where, want, text, a.num, a.num, want)
 	f := &c.out[len(c.out)-1]
-	if arg.Kind == leansrc.TermIdent && fn != "" {
+	if arg.Kind == leansrc.TermIdent && fn != "" && want <= numComplex {
+		// a core type: Mathlib's ℝ≥0 is notation only under `open NNReal`
 		if l, ok := scope[arg.Text]; ok && l.binder > 0 {
 			f.Name, f.Retype, f.retypeStart = arg.Text, want.String(), l.binder
 		}
@@ -768,4 +830,46 @@ func Retype(text string, fs []Finding) (string, bool) {
 		text = text[:e.start] + e.to + text[e.end:]
 	}
 	return text, true
+}
+
+// noInstance says why numeric type n certainly has no instance of class
+// (its last name component), whatever the library: ℕ, ℝ≥0 and ℝ≥0∞ have
+// no negation, so no ring or additive group; ℤ has no inverse, so no field;
+// ℂ has no linear order; ℚ is no RCLike field (only ℝ and ℂ are). "" when
+// it may have one.
+func noInstance(n num, class string) string {
+	switch {
+	case (n == numNat || n == numNNReal || n == numENNReal) && negClasses[class]:
+		return "has no negation (it is no ring and no additive group)"
+	case n == numInt && fieldClasses[class]:
+		return "has no inverse (it is no field)"
+	case n == numRat && class == "RCLike":
+		return "is neither ℝ nor ℂ"
+	case n == numComplex && orderClasses[class]:
+		return "has no linear order"
+	}
+	return ""
+}
+
+// negClasses are the classes whose instances have a negation.
+var negClasses = setOf("Neg", "AddGroup", "AddCommGroup", "Ring", "CommRing", "DivisionRing", "Field", "OrderedRing",
+	"OrderedCommRing", "StrictOrderedRing", "StrictOrderedCommRing", "LinearOrderedRing", "LinearOrderedCommRing",
+	"LinearOrderedField", "OrderedAddCommGroup", "LinearOrderedAddCommGroup", "FloorRing", "NormedAddCommGroup",
+	"SeminormedAddCommGroup", "NormedRing", "NormedCommRing", "NormedField", "NontriviallyNormedField", "RCLike")
+
+// fieldClasses are the classes whose instances have an inverse of every
+// nonzero element.
+var fieldClasses = setOf("DivisionRing", "Field", "Semifield", "DivisionSemiring", "LinearOrderedField",
+	"LinearOrderedSemifield", "NormedField", "NontriviallyNormedField", "RCLike")
+
+// orderClasses are the classes whose instances are linearly ordered.
+var orderClasses = setOf("LinearOrder", "LinearOrderedRing", "LinearOrderedCommRing", "LinearOrderedField",
+	"LinearOrderedSemiring", "LinearOrderedAddCommGroup", "FloorRing", "FloorSemiring", "ConditionallyCompleteLinearOrder")
+
+func setOf(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
 }

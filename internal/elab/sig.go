@@ -7,8 +7,9 @@ import (
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
-// num is one of Lean's core numeric types, ordered by the coercions that
-// go up: ℕ → ℤ → ℚ → ℝ → ℂ (0: not a core numeric type).
+// num is one of Lean's core numeric types or Mathlib's nonnegative reals
+// (0: none of them). Coercions go up along ℕ → ℤ → ℚ → ℝ → ℂ, and
+// ℕ → ℝ≥0 → ℝ, ℝ≥0 → ℝ≥0∞, ℕ → ℝ≥0∞ (see coerces).
 type num uint8
 
 const (
@@ -18,9 +19,38 @@ const (
 	numRat
 	numReal
 	numComplex
+	numNNReal
+	numENNReal
 )
 
-var numNames = [...]string{numNat: "ℕ", numInt: "ℤ", numRat: "ℚ", numReal: "ℝ", numComplex: "ℂ"}
+var numNames = [...]string{numNat: "ℕ", numInt: "ℤ", numRat: "ℚ", numReal: "ℝ", numComplex: "ℂ", numNNReal: "ℝ≥0", numENNReal: "ℝ≥0∞"}
+
+// coerces reports whether a value of type from may stand where type to is
+// expected: the same type, or a coercion up (Lean core's casts from ℕ, ℤ
+// and ℚ; Mathlib's ℝ → ℂ, ℝ≥0 → ℝ and ℝ≥0 → ℝ≥0∞, chained).
+func coerces(from, to num) bool {
+	switch {
+	case from == to || from == numNat:
+		return true
+	case from == numNNReal:
+		return to == numReal || to == numComplex || to == numENNReal
+	case from == numENNReal || to == numNNReal || to == numENNReal:
+		return false
+	}
+	return from < to // ℤ → ℚ → ℝ → ℂ
+}
+
+// join is the type Lean's binop% elaborator gives arithmetic on a and b:
+// the one the other coerces to (numNone when neither does).
+func join(a, b num) num {
+	switch {
+	case coerces(a, b):
+		return b
+	case coerces(b, a):
+		return a
+	}
+	return numNone
+}
 
 // String is the type's usual symbol.
 func (n num) String() string {
@@ -43,6 +73,10 @@ func numOf(text string) num {
 		return numReal
 	case "ℂ", "Complex":
 		return numComplex
+	case "ℝ≥0", "NNReal":
+		return numNNReal
+	case "ℝ≥0∞", "ENNReal":
+		return numENNReal
 	}
 	return numNone
 }
@@ -91,6 +125,9 @@ type sig struct {
 	// of is, when the result type is an application of a library structure
 	// or inductive type (`Finset ℕ`, `StieltjesFunction`), its full name.
 	of string
+	// set says that, given its explicit arguments, the constant is a
+	// `Set α`: its result type is written so, or its body is a set-builder.
+	set bool
 	// large says that, given its explicit arguments, the constant is
 	// certainly a type that is no proposition (ℕ, Prop, `: Type u`, a
 	// structure with a data field written without `: Prop`).
@@ -114,6 +151,10 @@ func coreSig(full string) (sig, bool) {
 		return sig{known: true, exact: true, res: resSort, kind: "type"}, true
 	case "Prop", "Bool", "String", "Char", "Unit":
 		return sig{known: true, exact: true, res: resSort, kind: "type", large: true}, true
+	case "Fin":
+		return sig{known: true, exact: true, own: 1, params: []string{"ℕ"}, res: resSort, kind: "type", large: true}, true
+	case "List", "Option", "Array":
+		return sig{known: true, exact: true, own: 1, params: []string{"Type u"}, res: resSort, kind: "type", large: true}, true
 	}
 	if f, ok := coreFuncs[full]; ok {
 		f.known, f.exact, f.own, f.kind = true, true, len(f.params), "def"
@@ -189,10 +230,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			}
 		}
 	}
-	binders, typ, ok := leansrc.ParseHeader(hdr, nil)
+	binders, typ, ok := leansrc.ParseHeader(hdr, env.ops())
 	if !ok {
 		return s
 	}
+	env.replaceTokens(typ)
 	var vars []string
 	varsKnown := false
 	if env.SectionVariables != nil {
@@ -278,7 +320,15 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	case typ != nil:
 		// f : A → B → C takes A and B explicitly
 		for typ.Kind == leansrc.TermInfix && (typ.Text == "→" || typ.Text == "->") && typ.Args[0].Kind != leansrc.TermUnsupported {
-			s.params = append(s.params, hdr[typ.Args[0].Start:typ.Args[0].End])
+			p := hdr[typ.Args[0].Start:typ.Args[0].End]
+			var pc []classPos
+			if typeVars[p] && !mentions(s.params, p) {
+				pc = cons[p] // Int.floor : α → ℤ: this argument's type is α
+				typeVars[p] = false
+			}
+			s.params = append(s.params, p)
+			s.propCons = append(s.propCons, pc)
+			s.predCons = append(s.predCons, nil)
 			if varsKnown {
 				s.own++
 			}
@@ -294,11 +344,16 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		}
 		if s.res == resUnknown {
 			s.of = valueTypeHead(d, typ, bound, env)
+			s.set = setType(d, typ, env)
 		}
 	case typeLike:
 		s.res = resSort
 		s.large = d.Kind == library.KindStructure && dataStructure(d, env, depth)
 	case depth < maxValueDepth && d.Value != "":
+		if env.parse(d.Value).Kind == leansrc.TermSetBuilder {
+			s.set = true // def Icc (a b : α) := { x | a ≤ x ∧ x ≤ b }
+			break
+		}
 		var prop bool
 		s.res, s.num, prop = valueResult(d, env, depth)
 		if prop {
@@ -424,6 +479,16 @@ func valueTypeHead(d *library.Decl, t *leansrc.Term, bound map[string]bool, env 
 	return ""
 }
 
+// setType reports whether type t, written in d's signature, is `Set α`,
+// Set being the library's definition of that name at its root.
+func setType(d *library.Decl, t *leansrc.Term, env *Env) bool {
+	if t.Kind != leansrc.TermApp || len(t.Args) != 2 || t.Args[0].Kind != leansrc.TermIdent || t.Args[0].Text != "Set" {
+		return false
+	}
+	found, ok := lookupFrom(d, "Set", env.Lookup)
+	return ok && found.Name == "Set" && found.Kind == library.KindDef
+}
+
 // lookupFrom looks name up as the body of d would: under d's namespaces,
 // the most specific first, then at the root.
 func lookupFrom(d *library.Decl, name string, lookup func(string) (*library.Decl, bool)) (*library.Decl, bool) {
@@ -542,7 +607,7 @@ func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop 
 	if strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}") && strings.Contains(v, "//") && strings.Count(v, "{") == 1 {
 		return resSort, numNone, false
 	}
-	t := leansrc.ParseTerm(v, nil)
+	t := env.parse(v)
 	switch t.Kind {
 	case leansrc.TermForall:
 		return resSort, numNone, false // ∀ n, Fin n is a type

@@ -368,28 +368,12 @@ func (c *compiler) definition(full string) (*parsedDef, bool) {
 func parseTerm(src string, lib Library) *leansrc.Term {
 	t := leansrc.ParseTerm(src, notationOps(lib))
 	if lib != nil {
-		tokenConstants(t, lib)
+		leansrc.ReplaceTokens(t, func(tok string) (string, bool) {
+			n, ok := lib.Notation(tok)
+			return n.Const, ok && n.Fixity == leansrc.Nullary
+		})
 	}
 	return t
-}
-
-// tokenConstants replaces the notation tokens of t by their constants.
-func tokenConstants(t *leansrc.Term, lib Library) {
-	if t == nil {
-		return
-	}
-	if t.Kind == leansrc.TermIdent {
-		if n, ok := lib.Notation(t.Text); ok && n.Fixity == leansrc.Nullary {
-			t.Text = n.Const
-		}
-	}
-	for _, a := range t.Args {
-		tokenConstants(a, lib)
-	}
-	for _, b := range t.Binders {
-		tokenConstants(b.Type, lib)
-		tokenConstants(b.Bound, lib)
-	}
 }
 
 // notationOps adapts a Library's notations to the term parser.

@@ -966,6 +966,27 @@ func (p *termParser) bracketBinder() (Binder, bool) {
 	return b, true
 }
 
+// ReplaceTokens renames the identifiers of t (its binders' types and bounds
+// included) that constant maps: a notation token to the constant it stands
+// for (Mathlib's ℝ≥0 to NNReal).
+func ReplaceTokens(t *Term, constant func(tok string) (string, bool)) {
+	if t == nil {
+		return
+	}
+	if t.Kind == TermIdent {
+		if c, ok := constant(t.Text); ok {
+			t.Text = c
+		}
+	}
+	for _, a := range t.Args {
+		ReplaceTokens(a, constant)
+	}
+	for _, b := range t.Binders {
+		ReplaceTokens(b.Type, constant)
+		ReplaceTokens(b.Bound, constant)
+	}
+}
+
 // String renders the term as an S-expression with its structure explicit,
 // for tests and diagnostics: (+ a (* b c)), (∀ [x : ℕ] body).
 func (t *Term) String() string {

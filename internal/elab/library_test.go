@@ -1,0 +1,96 @@
+package elab
+
+import (
+	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/library"
+)
+
+// notationDecls are Mathlib declarations the rules on notation tokens,
+// floors, sets and fields read, as the indexer reads them.
+var notationDecls = []*library.Decl{
+	{Name: "Int.floor", Kind: library.KindDef, Signature: "def Int.floor {α : Type*} [LinearOrderedRing α] [FloorRing α] : α → ℤ", Value: "FloorRing.floor"},
+	{Name: "Int.ceil", Kind: library.KindDef, Signature: "def Int.ceil {α : Type*} [LinearOrderedRing α] [FloorRing α] : α → ℤ", Value: "FloorRing.ceil"},
+	{Name: "Nat.floor", Kind: library.KindDef, Signature: "def Nat.floor {α : Type*} [OrderedSemiring α] [FloorSemiring α] : α → ℕ"},
+	{Name: "ENNReal", Kind: library.KindDef, Signature: "def ENNReal", Value: "WithTop ℝ≥0"},
+	{Name: "ENNReal.toReal", Kind: library.KindDef, Signature: "def ENNReal.toReal (a : ℝ≥0∞) : Real", Value: "a.toNNReal"},
+	{Name: "NNReal.toReal", Kind: library.KindDef, Signature: "def NNReal.toReal : ℝ≥0 → ℝ"},
+	{Name: "Set.Icc", Kind: library.KindDef, Signature: "def Set.Icc {α : Type*} [Preorder α] (a b : α)", Value: "{ x | a ≤ x ∧ x ≤ b }"},
+	{Name: "Set.range", Kind: library.KindDef, Signature: "def Set.range {α : Type u} {ι : Sort*} (f : ι → α) : Set α", Value: "{x | ∃ y, f y = x}"},
+	{Name: "Set.ncard", Kind: library.KindDef, Signature: "def Set.ncard {α : Type*} (s : Set α) : ℕ"},
+	{Name: "Set.Finite", Kind: library.KindDef, Signature: "def Set.Finite {α : Type u} (s : Set α) : Prop"},
+	{Name: "Finset.Icc", Kind: library.KindDef, Signature: "def Finset.Icc {α : Type*} [Preorder α] [LocallyFiniteOrder α] (a b : α) : Finset α"},
+	{Name: "Odd", Kind: library.KindDef, Signature: "def Odd {α : Type*} [Semiring α] (a : α) : Prop"},
+}
+
+// notationEnv is testEnv with notationDecls, core's Nat.succ and Fin, and
+// Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞.
+func notationEnv() Env {
+	env := testEnv()
+	byName := map[string]*library.Decl{}
+	for _, d := range notationDecls {
+		byName[d.Name] = d
+	}
+	resolve, lookup := env.Resolve, env.Lookup
+	env.Resolve = func(name string) []string {
+		if _, ok := byName[name]; ok || name == "Nat.succ" || name == "Fin" {
+			return []string{name}
+		}
+		return resolve(name)
+	}
+	env.Lookup = func(full string) (*library.Decl, bool) {
+		if d, ok := byName[full]; ok {
+			return d, true
+		}
+		return lookup(full)
+	}
+	env.Token = func(tok string) (string, bool) {
+		c, ok := map[string]string{"ℝ≥0": "NNReal", "ℝ≥0∞": "ENNReal"}[tok]
+		return c, ok
+	}
+	return env
+}
+
+// TestLibraryNotation: the nonnegative reals' coercions (up only), floors
+// and ceilings of types with no such instance, a core type as a theorem's
+// statement, fields Lean does not find, and a Set where a Finset is
+// expected; each with well-typed near misses.
+func TestLibraryNotation(t *testing.T) {
+	for _, tc := range []struct{ stub, want string }{
+		// ℝ≥0 and ℝ≥0∞: ℕ → ℝ≥0 → ℝ → ℂ and ℝ≥0 → ℝ≥0∞, never down
+		{"theorem a (x : ℝ≥0∞) (h : x ≠ ⊤) : Real.sqrt x ≤ 1 := by sorry", "x: `Real.sqrt` expects a ℝ, but `x` is ℝ≥0∞ (no coercion ℝ≥0∞ → ℝ)"},
+		{"theorem a (r : ℝ≥0) : Nat.Prime r := by sorry", "r: `Nat.Prime` expects a ℕ, but `r` is ℝ≥0 (no coercion ℝ≥0 → ℕ)"},
+		{"theorem a (x : ℤ) (r : ℝ≥0) : (x : ℝ≥0) = r := by sorry", "x: the ascription expects a ℝ≥0, but `x` is ℤ (no coercion ℤ → ℝ≥0)"},
+		{"theorem a (x : ℝ) (r : ℝ≥0) : Nat.Prime (x + r) := by sorry", "(x + r): `Nat.Prime` expects a ℕ, but `(x + r)` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (r : ℝ≥0) (x : ℝ) : Real.sqrt r + x = x + r := by sorry", ""},
+		{"theorem a (r : ℝ≥0) (n : ℕ) : ((n : ℝ≥0) : ℝ≥0∞) ≠ ⊤ ∧ (r : ℝ≥0∞) ≠ ⊤ := by sorry", ""},
+		{"theorem a (x : ℝ≥0∞) (h : x ≠ ⊤) : Real.sqrt x.toReal ≤ x.toReal + 1 := by sorry", ""},
+		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
+		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ := by sorry", "⌊x⌋: `Nat.Prime` expects a ℕ, but `⌊x⌋` is ℤ (no coercion ℤ → ℕ)"},
+		{"theorem a (n : ℕ) : 0 < ⌈n / 3⌉ := by sorry", "n / 3: failed to synthesize `LinearOrderedRing ℕ`: `Int.ceil` expects a value of a type with `LinearOrderedRing`, but `n / 3` is ℕ, which has no negation (it is no ring and no additive group)"},
+		{"theorem a (z : ℂ) : ⌊z⌋ = 0 := by sorry", "z: failed to synthesize `LinearOrderedRing ℂ`: `Int.floor` expects a value of a type with `LinearOrderedRing`, but `z` is ℂ, which has no linear order"},
+		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋₊ ∨ (⌊x⌋ : ℝ) ≤ x := by sorry", ""},
+		{"theorem a (n : ℤ) (m : ℕ) : ⌊n⌋ = n ∧ ⌊m⌋₊ = m ∧ ⌈(m : ℝ) / 3⌉ ≥ 0 := by sorry", ""},
+		// a core type is no proposition; Fin takes one argument
+		{"theorem a (n : ℕ) (h : 0 < n) : Fin n := by sorry", "Fin n: type of theorem is not a proposition: `Fin n` is a type"},
+		{"theorem a (n : ℕ) : Fin n n := by sorry", "Fin n n: too many arguments: `Fin` takes 1 explicit argument, given 2"},
+		{"theorem a (n : ℕ) (k : Fin n) : (k : ℕ) < n := by sorry", ""},
+		// fields: ℕ and ℤ have none of the library's root predicates; a Set
+		// unfolds to a function
+		{"theorem a (n : ℕ) (h : n.Even) : Even (n ^ 2) := by sorry", "n.Even: invalid field `Even`: the environment does not contain `Nat.Even` (`n` is a `Nat`)"},
+		{"theorem a (n : ℤ) (h : n.Odd) : True := by sorry", "n.Odd: invalid field `Odd`: the environment does not contain `Int.Odd` (`n` is a `Int`)"},
+		{"theorem a (s : Set ℕ) (h : s.Finite) : s.card ≤ 10 := by sorry", "s.card: invalid field `card`: the environment does not contain `Set.card` (`s` is a `Set`)"},
+		{"theorem a (n : ℕ) (h : n.Prime) : 0 < n.succ ∧ 0 < n.pred + 1 := by sorry", ""},
+		{"theorem a (n : ℕ) (h : n.Unknown) : True := by sorry", ""},
+		{"theorem a (s : Set ℕ) (h : s.Finite) : s.ncard ≤ 10 := by sorry", ""},
+		// ∑ x ∈ s runs over a Finset
+		{"theorem a (n : ℕ) : ∑ k ∈ Set.Icc 1 n, k = n := by sorry", "Set.Icc 1 n: type mismatch: `∑ x ∈ s, …` runs over a Finset, but `Set.Icc 1 n` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)"},
+		{"theorem a (s : Set ℕ) : ∏ k ∈ s, k = 1 := by sorry", "s: type mismatch: `∏ x ∈ s, …` runs over a Finset, but `s` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)"},
+		{"theorem a (f : ℕ → ℕ) : Finset.card (Set.range f) = 1 := by sorry", "(Set.range f): type mismatch: `Finset.card` expects a value of type `Finset α`, but `(Set.range f)` is a Set (there is no coercion from Set to Finset)"},
+		{"theorem a (n : ℕ) (s : Finset ℕ) : ∑ k ∈ Finset.Icc 1 n, k = ∑ k ∈ s, k ∧ ∀ k ∈ Set.Icc 1 n, 0 < k := by sorry", ""},
+	} {
+		if got := findings(t, tc.stub, notationEnv()); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.stub, got, tc.want)
+		}
+	}
+}
