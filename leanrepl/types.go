@@ -127,6 +127,7 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return lib.NotationToken(tok)
 		},
+		OneAtom:      func(tok string) bool { return lib != nil && lib.OneAtom(tok) },
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
 		Notation:     headerNotation(header),

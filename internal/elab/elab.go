@@ -82,6 +82,10 @@ type Env struct {
 	// spans several scanner tokens stands for (Mathlib's `ℝ≥0∞`, ENNReal);
 	// nil: none is read.
 	Token func(tok string) (string, bool)
+	// OneAtom reports whether the library declares tok as the only atom of
+	// a notation that is not a token standing for a constant (Mathlib's
+	// infix `→+*`); nil: none.
+	OneAtom func(tok string) bool
 	// Variables are the names the header's `variable` commands bind.
 	Variables map[string]bool
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an
@@ -103,15 +107,43 @@ type Env struct {
 	NotationSymbol func(name string) bool
 }
 
-// ops gives the term parser the library's notation tokens.
+// ops gives the term parser the library's notation tokens and its arrows
+// of bundled maps.
 func (env *Env) ops() func(string) (leansrc.Operator, bool) {
-	if env.Token == nil {
+	if env.Token == nil && env.OneAtom == nil {
 		return nil
 	}
 	return func(sym string) (leansrc.Operator, bool) {
-		_, ok := env.Token(sym)
-		return leansrc.Operator{Fixity: leansrc.Nullary}, ok
+		if env.Token != nil {
+			if _, ok := env.Token(sym); ok {
+				return leansrc.Operator{Fixity: leansrc.Nullary}, true
+			}
+		}
+		if env.OneAtom != nil && mapArrow(sym) && env.OneAtom(sym) {
+			// Mathlib declares each of them infixr:25, as →
+			return leansrc.Operator{Fixity: leansrc.Infixr, Prec: 25}, true
+		}
+		return leansrc.Operator{}, false
 	}
+}
+
+// mapArrow reports whether an infix symbol is an arrow of bundled maps
+// (→+*, →*, ≃o, ≃+*): an arrow or an equivalence sign with more after it.
+// Mathlib's are all structures with a coercion to the function type from
+// their left operand to their right one.
+func mapArrow(sym string) bool {
+	for _, a := range []string{"→", "≃"} {
+		if strings.HasPrefix(sym, a) && len(sym) > len(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// arrow reports whether binary operation text is a function arrow or an
+// arrow of bundled maps (whose values apply as functions).
+func arrow(text string) bool {
+	return text == "→" || text == "->" || text == "≃" || mapArrow(text)
 }
 
 // replaceTokens renames the notation tokens of t to their constants.
@@ -345,7 +377,7 @@ func (c *checker) typeHeadName(t *leansrc.Term) string {
 // (nil, numNone otherwise).
 func numArrow(t *leansrc.Term) ([]num, num) {
 	var dom []num
-	for t != nil && t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") {
+	for t != nil && t.Kind == leansrc.TermInfix && arrow(t.Text) {
 		a := t.Args[0]
 		if a.Kind != leansrc.TermIdent || numOf(a.Text) == numNone {
 			return nil, numNone

@@ -21,10 +21,11 @@ var notationDecls = []*library.Decl{
 	{Name: "Set.Finite", Kind: library.KindDef, Signature: "def Set.Finite {α : Type u} (s : Set α) : Prop"},
 	{Name: "Finset.Icc", Kind: library.KindDef, Signature: "def Finset.Icc {α : Type*} [Preorder α] [LocallyFiniteOrder α] (a b : α) : Finset α"},
 	{Name: "Odd", Kind: library.KindDef, Signature: "def Odd {α : Type*} [Semiring α] (a : α) : Prop"},
+	{Name: "NNReal.sqrt", Kind: library.KindDef, Signature: "def NNReal.sqrt : ℝ≥0 ≃o ℝ≥0", Value: "OrderIso.symm <| powOrderIso 2 two_ne_zero"},
 }
 
-// notationEnv is testEnv with notationDecls, core's Nat.succ and Fin, and
-// Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞.
+// notationEnv is testEnv with notationDecls, core's Nat.succ and Fin,
+// Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, and its arrows →+* and ≃o.
 func notationEnv() Env {
 	env := testEnv()
 	byName := map[string]*library.Decl{}
@@ -48,6 +49,7 @@ func notationEnv() Env {
 		c, ok := map[string]string{"ℝ≥0": "NNReal", "ℝ≥0∞": "ENNReal"}[tok]
 		return c, ok
 	}
+	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" }
 	return env
 }
 
@@ -65,6 +67,12 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (r : ℝ≥0) (x : ℝ) : Real.sqrt r + x = x + r := by sorry", ""},
 		{"theorem a (r : ℝ≥0) (n : ℕ) : ((n : ℝ≥0) : ℝ≥0∞) ≠ ⊤ ∧ (r : ℝ≥0∞) ≠ ⊤ := by sorry", ""},
 		{"theorem a (x : ℝ≥0∞) (h : x ≠ ⊤) : Real.sqrt x.toReal ≤ x.toReal + 1 := by sorry", ""},
+		// bundled maps apply as functions from their left operand's type
+		{"theorem a (f : ℝ →+* ℝ) (z : ℂ) : f z = z := by sorry", "z: `f` expects a ℝ, but `z` is ℂ (no coercion ℂ → ℝ)"},
+		{"theorem a (f : ℝ →+* ℝ) (x y : ℝ) : f x y = 0 := by sorry", "f x y: function expected: `f` takes 1 explicit argument, given 2, and its value is a number of type ℝ"},
+		{"theorem a (x : ℝ) (h : 0 ≤ x) : NNReal.sqrt x ^ 2 = x := by sorry", "x: `NNReal.sqrt` expects a ℝ≥0, but `x` is ℝ (no coercion ℝ → ℝ≥0)"},
+		{"theorem a (e : ℝ ≃ ℝ) (z : ℂ) : e z = z := by sorry", "z: `e` expects a ℝ, but `z` is ℂ (no coercion ℂ → ℝ)"},
+		{"theorem a (f : ℝ →+* ℂ) (x : ℝ) (n : ℕ) (r : ℝ≥0) : f x = x ∧ f n = n ∧ NNReal.sqrt r ^ 2 = r := by sorry", ""},
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ := by sorry", "⌊x⌋: `Nat.Prime` expects a ℕ, but `⌊x⌋` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (n : ℕ) : 0 < ⌈n / 3⌉ := by sorry", "n / 3: failed to synthesize `LinearOrderedRing ℕ`: `Int.ceil` expects a value of a type with `LinearOrderedRing`, but `n / 3` is ℕ, which has no negation (it is no ring and no additive group)"},

@@ -176,6 +176,20 @@ var coreFuncs = map[string]sig{
 	"Int.gcd":     {params: []string{"ℤ", "ℤ"}, res: resNum, num: numNat},
 	"Rat.num":     {params: []string{"ℚ"}, res: resNum, num: numInt},
 	"Rat.den":     {params: []string{"ℚ"}, res: resNum, num: numNat},
+	"Nat.sqrt":    {params: []string{"ℕ"}, res: resNum, num: numNat},
+	"Nat.log2":    {params: []string{"ℕ"}, res: resNum, num: numNat},
+	"Nat.add":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
+	"Nat.sub":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
+	"Nat.mul":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
+	"Nat.div":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
+	"Nat.mod":     {params: []string{"ℕ", "ℕ"}, res: resNum, num: numNat},
+	"Int.sign":    {params: []string{"ℤ"}, res: resNum, num: numInt},
+	"Int.emod":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
+	"Int.ediv":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
+	"Int.fmod":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
+	"Int.fdiv":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
+	"Int.tmod":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
+	"Int.tdiv":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
 }
 
 // maxValueDepth bounds how far sigOf follows definitions written without a
@@ -319,7 +333,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	switch {
 	case typ != nil:
 		// f : A → B → C takes A and B explicitly
-		for typ.Kind == leansrc.TermInfix && (typ.Text == "→" || typ.Text == "->") && typ.Args[0].Kind != leansrc.TermUnsupported {
+		for typ.Kind == leansrc.TermInfix && arrow(typ.Text) && typ.Args[0].Kind != leansrc.TermUnsupported {
 			p := hdr[typ.Args[0].Start:typ.Args[0].End]
 			var pc []classPos
 			if typeVars[p] && !mentions(s.params, p) {
@@ -577,7 +591,7 @@ func classifyType(t *leansrc.Term) (result, num) {
 			return resSort, numNone
 		}
 	case leansrc.TermInfix:
-		if t.Text == "→" || t.Text == "->" {
+		if arrow(t.Text) {
 			return resArrow, numNone
 		}
 	case leansrc.TermForall:

@@ -170,19 +170,26 @@ func (p *termParser) end() int {
 }
 
 // symbolRun returns the longest operator spelled by adjacent symbol tokens
-// starting k ahead, and how many tokens it spans ("" when none).
+// starting k ahead, and how many tokens it spans ("" when none); a
+// workspace operator may also take in identifier pieces (Mathlib's `≃o`).
 func (p *termParser) symbolRun(k int) (string, int, Operator, bool) {
 	t := p.peek(k)
 	if t == nil || t.kind != TokSymbol || isBracket(t.text) {
 		return "", 0, Operator{}, false
 	}
-	n := 1
+	n, symbols := 1, 1
 	for {
 		a, b := p.peek(k+n-1), p.peek(k+n)
-		if b == nil || b.kind != TokSymbol || a.end != b.start || isBracket(b.text) || n >= 6 {
+		if b == nil || b.kind != TokSymbol && b.kind != TokIdent || a.end != b.start || isBracket(b.text) || n >= 6 {
 			break
 		}
+		if b.kind == TokSymbol && symbols == n {
+			symbols++
+		}
 		n++
+	}
+	if p.ops == nil {
+		n = symbols
 	}
 	for ; n > 0; n-- {
 		var sb strings.Builder
@@ -190,6 +197,12 @@ func (p *termParser) symbolRun(k int) (string, int, Operator, bool) {
 			sb.WriteString(p.toks[p.i+k+j].text)
 		}
 		s := sb.String()
+		if n > symbols {
+			if op, ok := p.ops(s); ok && op.Fixity != Nullary {
+				return s, n, op, true
+			}
+			continue
+		}
 		if op, ok := builtinOps[s]; ok {
 			return s, n, op, true
 		}

@@ -170,6 +170,17 @@ func TestParseHeader(t *testing.T) {
 	if bs, typ, ok := ParseHeader("(a b : ℝ≥0) (h : 0 < a) : a ≤ b", ops); !ok || len(bs) != 2 || bs[0].Type.String() != "ℝ≥0" || typ.String() != "(op ≤ a b)" {
 		t.Errorf("a notation token in a binder: %v %v %v", bs, typ, ok)
 	}
+	arrows := func(s string) (Operator, bool) {
+		return Operator{Fixity: Infixr, Prec: 25}, s == "≃o" || s == "→+*"
+	}
+	for src, want := range map[string]string{"(f : ℝ ≃o ℝ) : f = f": "(op ≃o ℝ ℝ)", "(f : ℝ →+* ℂ) : f = f": "(op →+* ℝ ℂ)"} {
+		if bs, _, ok := ParseHeader(src, arrows); !ok || len(bs) != 1 || bs[0].Type.String() != want {
+			t.Errorf("an operator of symbol and identifier pieces: %s: %v %v", src, bs, ok)
+		}
+	}
+	if bs, _, ok := ParseHeader("(f : ℝ ≃o ℝ) : f = f", nil); !ok || bs[0].Type.String() == "(op ≃o ℝ ℝ)" {
+		t.Errorf("≃o without the workspace's operators: %v %v", bs, ok)
+	}
 	if bs, typ, ok := ParseHeader("(x : ‖y‖) : ‖x‖ < 1", nil); !ok || len(bs) != 1 || bs[0].Type.Kind != TermUnsupported || typ.Kind != TermUnsupported || typ.Text != "‖x‖ < 1" {
 		t.Errorf("unsupported parts: %v %v %v", bs, typ, ok)
 	}

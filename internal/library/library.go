@@ -385,6 +385,19 @@ func (l *Library) NotationToken(tok string) (string, bool) {
 	return target, target != ""
 }
 
+// OneAtom reports whether the library declares tok as the only atom of a
+// notation that is not a token standing for a constant: an operator
+// (`infixr:25 " →+* " => RingHom`, `prefix:max "√" => Real.sqrt`) or a
+// fixed expansion (`notation "ℤ[i]" => GaussianInt`).
+func (l *Library) OneAtom(tok string) bool {
+	for _, o := range l.operators[tok] {
+		if !o.alone && len(o.atoms) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // Problems returns the warnings and errors of every file, ordered by file.
 func (l *Library) Problems() []Problem {
 	var out []Problem

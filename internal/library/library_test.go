@@ -713,7 +713,8 @@ func TestNamesUniquePerFile(t *testing.T) {
 }
 
 // TestNotationToken reads the notations that are one token standing for a
-// constant, from a fresh build and from the snapshot.
+// constant, and the other one-atom notations (OneAtom), from a fresh build
+// and from the snapshot.
 func TestNotationToken(t *testing.T) {
 	dir := writeTree(t, map[string]string{"lakefile.lean": "", "A.lean": `
 def NNReal := Nat
@@ -741,6 +742,11 @@ notation "ℂ≥0" => Other
 			"∣ₘ": "", "√ₘ": ""} {
 			if got, ok := lib.NotationToken(tok); got != want || ok != (want != "") {
 				t.Errorf("%s: NotationToken(%q) = %q, %v; want %q", round, tok, got, ok, want)
+			}
+		}
+		for tok, want := range map[string]bool{"∣ₘ": true, "√ₘ": true, "ω_": true, "ℤ[i]": true, "ℝ≥0": false, "+": false} {
+			if got := lib.OneAtom(tok); got != want {
+				t.Errorf("%s: OneAtom(%q) = %v, want %v", round, tok, got, want)
 			}
 		}
 	}
