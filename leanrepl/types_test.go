@@ -355,6 +355,8 @@ func TestTypesMathlibSelf(t *testing.T) {
 			},
 			SortToProp:    func(full string) bool { return facts.sortToProp["*"] || facts.sortToProp[lastComponent(full)] },
 			CoercesToSort: facts.coercesToSort,
+			Token:         lib.NotationToken,
+			OneAtom:       lib.OneAtom,
 		}
 		checked++
 		fs := elab.Check(s, env)

@@ -128,17 +128,27 @@ func (env *Env) ops() func(string) (leansrc.Operator, bool) {
 }
 
 // mapArrow reports whether an infix symbol is an arrow of bundled maps
-// (→+*, →*, ≃o, ≃+*): an arrow or an equivalence sign with more after it.
-// Mathlib's are all structures with a coercion to the function type from
-// their left operand to their right one.
+// (→+*, →*₀, ≃o, ≃+*): an arrow or an equivalence sign decorated with
+// marks of algebraic or order structure. Mathlib's are all structures with
+// a coercion to the function type from their left operand to their right
+// one; a partial function's `→.` (into `Part β`) and a partial
+// equivalence's `≃.` (into `Option β`) are not, nor is any other mark.
 func mapArrow(sym string) bool {
 	for _, a := range []string{"→", "≃"} {
-		if strings.HasPrefix(sym, a) && len(sym) > len(a) {
+		rest, ok := strings.CutPrefix(sym, a)
+		if ok && rest != "" && strings.Trim(rest, mapMarks) == "" {
 			return true
 		}
 	}
 	return false
 }
+
+// mapMarks are the marks Mathlib's arrows of bundled maps carry: + * ⋆
+// for additive, multiplicative and star structure, ₀ for zero, o for
+// order, ₗ ₐ L ᵃ for linear, algebra, continuous linear and affine maps, ₙ
+// for non-unital, ᵇ ᵤ ₛ ₜ ᵢ for bounded, uniform, simple, topological and
+// isometric ones.
+const mapMarks = "+*⋆₀oₗₐLᵃₙᵇᵤₛₜᵢ"
 
 // arrow reports whether binary operation text is a function arrow or an
 // arrow of bundled maps (whose values apply as functions).
