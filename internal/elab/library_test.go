@@ -25,7 +25,7 @@ var notationDecls = []*library.Decl{
 }
 
 // notationEnv is testEnv with notationDecls, core's Nat.succ and Fin,
-// Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, and its arrows →+* and ≃o.
+// Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, and its arrows →+*, ≃o and →.
 func notationEnv() Env {
 	env := testEnv()
 	byName := map[string]*library.Decl{}
@@ -49,7 +49,7 @@ func notationEnv() Env {
 		c, ok := map[string]string{"ℝ≥0": "NNReal", "ℝ≥0∞": "ENNReal"}[tok]
 		return c, ok
 	}
-	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" }
+	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" || tok == "→." }
 	return env
 }
 
@@ -73,6 +73,7 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (x : ℝ) (h : 0 ≤ x) : NNReal.sqrt x ^ 2 = x := by sorry", "x: `NNReal.sqrt` expects a ℝ≥0, but `x` is ℝ (no coercion ℝ → ℝ≥0)"},
 		{"theorem a (e : ℝ ≃ ℝ) (z : ℂ) : e z = z := by sorry", "z: `e` expects a ℝ, but `z` is ℂ (no coercion ℂ → ℝ)"},
 		{"theorem a (f : ℝ →+* ℂ) (x : ℝ) (n : ℕ) (r : ℝ≥0) : f x = x ∧ f n = n ∧ NNReal.sqrt r ^ 2 = r := by sorry", ""},
+		{"theorem a (f : ℕ →. ℕ) (n : ℕ) : n ∈ f n := by sorry", ""}, // a partial function's values are Part ℕ
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ := by sorry", "⌊x⌋: `Nat.Prime` expects a ℕ, but `⌊x⌋` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (n : ℕ) : 0 < ⌈n / 3⌉ := by sorry", "n / 3: failed to synthesize `LinearOrderedRing ℕ`: `Int.ceil` expects a value of a type with `LinearOrderedRing`, but `n / 3` is ℕ, which has no negation (it is no ring and no additive group)"},
