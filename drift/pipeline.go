@@ -728,17 +728,21 @@ func (pl *Pipeline) repairNames(ctx context.Context, res *Result, c *Candidate, 
 // repairTypes retypes the binders of c that a ℕ-only (say) signature is
 // applied to with a wider numeric type, where that is safe (elab.Retype),
 // or else writes a number type applied to a value as a cast
-// (AscribeAppliedTypes), and keeps the result when it passes the gate with
-// fewer type findings and no new unknown name; it reports whether it did.
+// (AscribeAppliedTypes), or else puts the elaborator's replacements in
+// (elab.Replace: a Set function where a Finset is expected, a floor where a
+// ℕ is), and keeps the result when it passes the gate with fewer type
+// findings and no new unknown name; it reports whether it did.
 func (pl *Pipeline) repairTypes(ctx context.Context, res *Result, c *Candidate, header string) bool {
 	fixed, ok := elab.Retype(c.Check.Stub, c.Check.Types)
 	note := "retyped binders to the numeric type their signatures demand"
+	if f := AscribeAppliedTypes(c.Check.Stub, c.Check.Types); !ok && f != nil {
+		fixed, ok, note = f.Stub, true, strings.Join(f.Notes, "; ")
+	}
 	if !ok {
-		f := AscribeAppliedTypes(c.Check.Stub, c.Check.Types)
-		if f == nil {
+		if fixed, ok = elab.Replace(c.Check.Stub, c.Check.Types); !ok {
 			return false
 		}
-		fixed, note = f.Stub, strings.Join(f.Notes, "; ")
+		note = "wrote what the signatures expect: " + replacements(c.Check.Stub, c.Check.Types)
 	}
 	rep, err := pl.checker.Check(ctx, pl.checkRequest(res, header, fixed, nil))
 	if err != nil || !rep.GatePassed || len(rep.Types) >= len(c.Check.Types) || len(rep.Unknown) > len(c.Check.Unknown) ||
@@ -748,6 +752,18 @@ func (pl *Pipeline) repairTypes(ctx context.Context, res *Result, c *Candidate, 
 	c.Stub, c.Check, c.Repaired = fixed, rep, true
 	c.Notes = append(c.Notes, note)
 	return true
+}
+
+// replacements lists the elaborator's replacements of type findings fs
+// on stub, "`Set.Icc 1 n` as `Finset.Icc 1 n`".
+func replacements(stub string, fs []elab.Finding) string {
+	var out []string
+	for _, f := range fs {
+		if f.Replace != "" && f.Start >= 0 && f.End <= len(stub) && f.Start < f.End {
+			out = append(out, fmt.Sprintf("`%s` as `%s`", stub[f.Start:f.End], f.Replace))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // statementName reports whether a statement can sensibly name the library

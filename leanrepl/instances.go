@@ -41,6 +41,18 @@ type instanceFacts struct {
 	// that may take a value of that type to a function: the namespace of
 	// each scoped one, "" for one in force everywhere.
 	toFunction map[string][]string
+	// coerce are, by number symbol (ℝ, ℂ), the types a coercion may take
+	// a value of that type to (see coercionTargets).
+	coerce map[string]*targets
+}
+
+// targets are the types coercions may reach: heads are the last name
+// components of their head constants ("*": any type, a variable whose
+// constraints are not known, or a type not read); via are, per variable
+// target, its constraints (a type with an instance of all of them).
+type targets struct {
+	heads map[string]bool
+	via   [][]classArg
 }
 
 // classArg is an argument position of a class.
@@ -361,21 +373,148 @@ func readInstances(lib *library.Library) *instanceFacts {
 	}
 	never := func(string) bool { return false }
 	funcs := closure(insts, lib, parents, isFunc, never, nil)
+	direct := map[string]*targets{}
 	for _, n := range []string{"ℝ", "ℂ"} {
 		isNum := func(a *leansrc.Term) bool { return a.Kind == leansrc.TermIdent && numSymbol(a.Text) == n }
 		nums := closure(insts, lib, parents, isNum, never, nil)
+		direct[n] = &targets{heads: map[string]bool{}}
 		for _, p := range insts {
-			if !coercionClasses[p.class] || len(p.args) < 2 {
+			if !coercionClasses[p.class] || len(p.args) < 2 || !p.mayBe(p.args[0], lib, nums, isNum) {
 				continue
 			}
 			dst := p.args[len(p.args)-1]
-			if !p.mayBe(p.args[0], lib, nums, isNum) || p.class != "CoeFun" && !p.mayBe(dst, lib, funcs, isFunc) {
+			direct[n].add(p, lib)
+			if p.class != "CoeFun" && !p.mayBe(dst, lib, funcs, isFunc) {
 				continue
 			}
 			f.toFunction[n] = append(f.toFunction[n], scopedNamespace(lib, p.d))
 		}
 	}
+	f.coerce = map[string]*targets{}
+	for n := range direct {
+		f.coerce[n] = coercionTargets(n, direct, insts, lib)
+		f.coerce[n].addHeads(coreCoercionTargets)
+	}
 	return f
+}
+
+// coreCoercionTargets are the types Lean core coerces any value to (`a` to
+// `some a`, to a thunk), which an index of the library does not hold.
+var coreCoercionTargets = []string{"Option", "Thunk"}
+
+// add records the target of coercion instance p.
+func (t *targets) add(p parsedInstance, lib *library.Library) {
+	dst := p.args[len(p.args)-1]
+	if p.class != "CoeDep" && len(p.args) > 2 {
+		// CoeTC R ℍ[R]: the parser split the target's notation
+		t.addHeads(notationHeads(p.src[p.args[1].Start:dst.End], lib))
+		return
+	}
+	switch p.kind(dst, lib) {
+	case typeVar:
+		t.via = append(t.via, p.constraints[dst.Text])
+		return
+	case unknownVar, coercedVar:
+		t.heads["*"] = true
+		return
+	}
+	if h := headName(dst); h != "" {
+		t.addHeads([]string{h})
+	} else if dst.Kind == leansrc.TermUnsupported {
+		t.addHeads(notationHeads(dst.Text, lib))
+	} else {
+		t.heads["*"] = true
+	}
+}
+
+// addHeads records target types by their head constants; none: any type.
+func (t *targets) addHeads(hs []string) {
+	if len(hs) == 0 {
+		t.heads["*"] = true
+	}
+	for _, h := range hs {
+		if sym := numSymbol(h); sym != "" {
+			h = sym
+		}
+		t.heads[lastComponent(h)] = true
+	}
+}
+
+// notationHeads returns the constants that type text, written with
+// notation the term parser does not read (`ℍ[R]`, `R ⧸ I`), may stand for:
+// the targets of the library's notations whose first atom it contains (a
+// run of up to three adjacent scanner tokens); nil when none.
+func notationHeads(text string, lib *library.Library) []string {
+	toks, _ := leansrc.Scan([]byte(text))
+	var found []string
+	for i := range toks {
+		for j := i; j < len(toks) && j < i+3; j++ {
+			if j > i && toks[j-1].End != toks[j].Start {
+				break
+			}
+			found = append(found, lib.NotationTargets(text[toks[i].Start:toks[j].End])...)
+		}
+	}
+	return found
+}
+
+// coercionTargets follows coercions from number type n: its direct
+// targets, then the targets of the coercions whose source is a type
+// reached (the direct ones of a number reached, ℝ → ℂ; for another type,
+// the instances on its head), as Lean chains coercions.
+func coercionTargets(n string, direct map[string]*targets, insts []parsedInstance, lib *library.Library) *targets {
+	out := &targets{heads: map[string]bool{}}
+	seen := map[string]bool{n: true}
+	queue := []string{n}
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		next := &targets{heads: map[string]bool{}}
+		if d, ok := direct[h]; ok {
+			next = d
+		} else {
+			for _, p := range insts {
+				if coercionClasses[p.class] && len(p.args) >= 2 && lastComponent(headName(p.args[0])) == h && p.kind(p.args[0], lib) == notVar {
+					next.add(p, lib)
+				}
+			}
+		}
+		out.via = append(out.via, next.via...)
+		for t := range next.heads {
+			out.heads[t] = true
+			if !seen[t] && t != "*" {
+				seen[t] = true
+				queue = append(queue, t)
+			}
+		}
+	}
+	return out
+}
+
+// coercesTo reports whether a value of number type n (ℝ or ℂ) may be
+// coerced to a value of a type whose head is the constant full: n is not
+// one whose coercions were read, or one reaches that head, any type, or a
+// variable whose constraints that type may all meet.
+func (f *instanceFacts) coercesTo(n, full string) bool {
+	t, ok := f.coerce[n]
+	head := lastComponent(full)
+	if !ok || t.heads["*"] || t.heads[head] || numSymbol(full) == n {
+		return true
+	}
+	if len(t.via) == 0 {
+		return false
+	}
+	has := f.classesOf(head)
+	for _, cs := range t.via {
+		all := true
+		for _, c := range cs {
+			all = all && has[c]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // coercesToSort reports whether a value of a type whose head is the
@@ -387,6 +526,23 @@ func (f *instanceFacts) coercesToSort(full string) bool {
 	if f.sortDirect["*"] || f.sortDirect[head] {
 		return true
 	}
+	has := f.classesOf(head)
+	for _, cs := range f.sortVia {
+		all := true
+		for _, c := range cs {
+			all = all && has[c]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// classesOf returns the class arguments a type whose head's last
+// component is head may fill: the instances on it, on variables it may
+// fill, and the classes' parents.
+func (f *instanceFacts) classesOf(head string) map[classArg]bool {
 	f.mu.Lock()
 	has, ok := f.byType[head]
 	f.mu.Unlock()
@@ -399,16 +555,7 @@ func (f *instanceFacts) coercesToSort(full string) bool {
 		f.byType[head] = has
 		f.mu.Unlock()
 	}
-	for _, cs := range f.sortVia {
-		all := true
-		for _, c := range cs {
-			all = all && has[c]
-		}
-		if all {
-			return true
-		}
-	}
-	return false
+	return has
 }
 
 // classParents adds to parents how class d's arguments are its parents'

@@ -8,7 +8,10 @@ import (
 // TestInstanceFactsMathlib checks what Mathlib's instances say (with
 // DRIFT_MATHLIB): Prop is a complete Boolean algebra but has no Add, Mul or
 // Semiring; only the scoped algebraMap coercion may take ℝ or ℂ to a
-// function; no CoeSort of Finset, Set or Filter may give Prop.
+// function; no CoeSort of Finset, Set or Filter may give Prop; ℝ and ℂ
+// coerce to EReal (ℝ only), WithTop, Option (Lean core's), a quaternion
+// (through notation the parser does not read) and an algebra, never to a
+// Filter, a Finset, a polynomial or ℝ≥0.
 func TestInstanceFactsMathlib(t *testing.T) {
 	mathlibNames(t)
 	f := libraryInstances(mathlibLib)
@@ -21,6 +24,15 @@ func TestInstanceFactsMathlib(t *testing.T) {
 	for _, n := range []string{"ℝ", "ℂ"} {
 		if got := f.toFunction[n]; !reflect.DeepEqual(got, []string{"algebraMap"}) {
 			t.Errorf("coercions from %s to functions: %q, want only the scoped algebraMap", n, got)
+		}
+	}
+	for _, c := range []struct {
+		n, full string
+		want    bool
+	}{{"ℝ", "EReal", true}, {"ℂ", "EReal", false}, {"ℝ", "WithTop", true}, {"ℂ", "Option", true}, {"ℝ", "Quaternion", true},
+		{"ℝ", "Matrix", true}, {"ℝ", "Filter", false}, {"ℂ", "Finset", false}, {"ℝ", "Polynomial", false}, {"ℝ", "NNReal", false}} {
+		if got := f.coercesTo(c.n, c.full); got != c.want {
+			t.Errorf("coercion %s → %s: %v, want %v", c.n, c.full, got, c.want)
 		}
 	}
 	for _, ty := range []string{"*", "Finset", "Set", "Filter", "Multiset"} {

@@ -111,6 +111,9 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			c := lastComponent(class)
 			return !f.known[c] || f.prop[classArg{c, pos}]
 		},
+		CoercesTo: func(n, full string) bool {
+			return lib == nil || libraryInstances(lib).coercesTo(n, full)
+		},
 		CoercesToSort: func(full string) bool {
 			return lib == nil || libraryInstances(lib).coercesToSort(full)
 		},

@@ -357,6 +357,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 			CoercesToSort: facts.coercesToSort,
 			Token:         lib.NotationToken,
 			OneAtom:       lib.OneAtom,
+			CoercesTo:     facts.coercesTo,
 		}
 		checked++
 		fs := elab.Check(s, env)

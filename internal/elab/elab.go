@@ -10,6 +10,7 @@ package elab
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -70,6 +71,10 @@ type Env struct {
 	// variable whose constraints Prop may meet, or of a class extending
 	// it, or the library has no instance of the class at all; nil: it may.
 	PropInstance func(class string, pos int) bool
+	// CoercesTo reports whether a value of the number type n (ℝ or ℂ) may
+	// be coerced to a value of a type whose head is the constant full (a
+	// coercion instance, or a chain of them, may reach it); nil: it may.
+	CoercesTo func(n, full string) bool
 	// CoercesToSort reports whether a value of a type whose head is the
 	// constant full may be coerced to a sort (a CoeSort instance on it, or
 	// a generic one whose constraints it may meet); nil: it may.
@@ -184,6 +189,11 @@ type Finding struct {
 	Retype string
 	// retypeAt is the byte range of that binder's type.
 	retypeStart, retypeEnd int
+	// Replace, when set, is text Lean accepts in place of the finding's
+	// range and that means what the stub meant: the library's Finset
+	// function of a Set function's name (`Finset.Icc 1 n` for `Set.Icc 1
+	// n`), the natural floor `⌊x⌋₊` where a ℕ is expected (see Replace).
+	Replace string
 }
 
 // local is a variable in scope: its numeric type when it has one, and
@@ -587,6 +597,7 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 				// ∑ x ∈ s, f x is Finset.sum s f
 				c.report(b.Bound, "", "type mismatch: `%s x ∈ s, …` runs over a Finset, but `%s` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)",
 					over, c.src[b.Bound.Start:b.Bound.End])
+				c.out[len(c.out)-1].Replace = c.finsetOf(b.Bound)
 			}
 		}
 		for _, name := range b.Names {
@@ -594,6 +605,32 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 		}
 	}
 	return in
+}
+
+// finsetOf returns Set function application t (`Set.Icc 1 n`) written
+// with the library's Finset function of the same name and the same
+// explicit parameters, whose result is a Finset; "" when t is no such
+// application or the library has no such function (Finset.range takes a
+// number, Set.range a function).
+func (c *checker) finsetOf(t *leansrc.Term) string {
+	if t.Kind != leansrc.TermApp || t.Args[0].Kind != leansrc.TermIdent {
+		return ""
+	}
+	h := t.Args[0]
+	f, ok := strings.CutPrefix(h.Text, "Set.")
+	if !ok || c.src[h.Start:h.End] != h.Text {
+		return ""
+	}
+	sd, ok1 := c.env.Lookup("Set." + f)
+	fd, ok2 := c.env.Lookup("Finset." + f)
+	if !ok1 || !ok2 {
+		return ""
+	}
+	ss, fs := sigOf(sd, &c.env, 0), sigOf(fd, &c.env, 0)
+	if !ss.known || !ss.exact || !fs.known || !fs.exact || !slices.Equal(ss.params, fs.params) || !strings.HasPrefix(fs.resText, "Finset ") {
+		return ""
+	}
+	return "Finset." + f + c.src[h.End:t.End]
 }
 
 // sortable reports whether a value of type full may be coerced to a sort.

@@ -2,6 +2,7 @@ package elab
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -472,6 +473,25 @@ func (c *checker) noField(space, f string) bool {
 	return true
 }
 
+// structureParam returns the full name of the library structure or
+// inductive type at the head of parameter type p as written (Filter for
+// `Filter β`), when it resolves to exactly one and is no number; else "".
+func (c *checker) structureParam(p string) string {
+	head, _, _ := strings.Cut(strings.TrimSpace(p), " ")
+	if head == "" || numOf(head) != numNone || !leansrc.IsIdentifier(head) {
+		return ""
+	}
+	fulls := c.env.Resolve(head)
+	if len(fulls) != 1 {
+		return ""
+	}
+	d, ok := c.env.Lookup(fulls[0])
+	if !ok || d.Kind != library.KindStructure && d.Kind != library.KindInductive {
+		return ""
+	}
+	return d.Name
+}
+
 // noNumberField reports whether x.f, x of type ℕ or ℤ (inductive types of
 // Lean core, with no parents and no definition to unfold), certainly finds
 // nothing: no name in scope is space.f, and f is capitalized as Lean names
@@ -549,9 +569,16 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				}
 			}
 		}
+		if s := c.structureParam(sg.params[i]); s != "" && number(infos[i]) && !infos[i].lit &&
+			(infos[i].num == numReal || infos[i].num == numComplex) && c.env.CoercesTo != nil && !c.env.CoercesTo(infos[i].num.String(), s) {
+			// Tendsto f atTop L with (L : ℝ): a Filter is expected
+			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a number of type %s (no coercion %s → %s)",
+				name, sg.params[i], c.src[args[i].Start:args[i].End], infos[i].num, infos[i].num, s)
+		}
 		if infos[i].set && strings.HasPrefix(strings.TrimSpace(sg.params[i]), "Finset ") {
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a Set (there is no coercion from Set to Finset)",
 				name, sg.params[i], c.src[args[i].Start:args[i].End])
+			c.out[len(c.out)-1].Replace = c.finsetOf(args[i])
 		}
 		if number(infos[i]) && !infos[i].lit && i < len(sg.propCons) {
 			// Int.floor {α} [LinearOrderedRing α] (a : α) given a ℕ: α is ℕ
@@ -710,6 +737,10 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 	}
 	c.report(arg, fn, "%s a %s, but `%s` is %s (no coercion %s → %s)", where, want, text, a.num, a.num, want)
 	f := &c.out[len(c.out)-1]
+	if want == numNat && arg.Kind == leansrc.TermApp && (arg.Args[0].Text == "Int.floor" || arg.Args[0].Text == "Int.ceil") &&
+		(strings.HasSuffix(text, "⌋") || strings.HasSuffix(text, "⌉")) {
+		f.Replace = text + "₊" // ⌊x⌋₊, Nat.floor
+	}
 	if arg.Kind == leansrc.TermIdent && fn != "" && want <= numComplex {
 		// a core type: Mathlib's ℝ≥0 is notation only under `open NNReal`
 		if l, ok := scope[arg.Text]; ok && l.binder > 0 {
@@ -805,28 +836,57 @@ func (c *checker) lexemes(name string) int {
 // replace (text is the stub the findings were computed from); ok is false
 // when no finding carries one.
 func Retype(text string, fs []Finding) (string, bool) {
-	type edit struct {
-		start, end int
-		to         string
-	}
-	seen := map[int]bool{}
-	var edits []edit
+	var es []edit
 	for _, f := range fs {
-		if f.Retype == "" || seen[f.retypeStart] || f.retypeStart < 0 || f.retypeEnd > len(text) || f.retypeStart >= f.retypeEnd {
+		if f.Retype != "" {
+			es = append(es, edit{f.retypeStart, f.retypeEnd, f.Retype})
+		}
+	}
+	return apply(text, es)
+}
+
+// Replace returns text with the findings' Replace texts in place of their
+// ranges (text is the stub the findings were computed from); ok is false
+// when no finding carries one.
+func Replace(text string, fs []Finding) (string, bool) {
+	var es []edit
+	for _, f := range fs {
+		if f.Replace != "" {
+			es = append(es, edit{f.Start, f.End, f.Replace})
+		}
+	}
+	return apply(text, es)
+}
+
+// edit replaces text[start:end] by to.
+type edit struct {
+	start, end int
+	to         string
+}
+
+// apply makes the edits that fit text, from the last one; of two that
+// start at the same place or overlap, the first kept wins.
+func apply(text string, es []edit) (string, bool) {
+	var keep []edit
+	for _, e := range es {
+		if e.start < 0 || e.end > len(text) || e.start >= e.end {
 			continue
 		}
-		seen[f.retypeStart] = true
-		edits = append(edits, edit{f.retypeStart, f.retypeEnd, f.Retype})
-	}
-	if len(edits) == 0 {
-		return text, false
-	}
-	for i := 1; i < len(edits); i++ {
-		for j := i; j > 0 && edits[j].start > edits[j-1].start; j-- {
-			edits[j], edits[j-1] = edits[j-1], edits[j]
+		overlaps := false
+		for _, k := range keep {
+			if e.start < k.end && k.start < e.end {
+				overlaps = true
+			}
+		}
+		if !overlaps {
+			keep = append(keep, e)
 		}
 	}
-	for _, e := range edits {
+	if len(keep) == 0 {
+		return text, false
+	}
+	sort.Slice(keep, func(i, j int) bool { return keep[i].start > keep[j].start })
+	for _, e := range keep {
 		text = text[:e.start] + e.to + text[e.end:]
 	}
 	return text, true

@@ -3,6 +3,7 @@ package elab
 import (
 	"testing"
 
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
@@ -21,11 +22,16 @@ var notationDecls = []*library.Decl{
 	{Name: "Set.Finite", Kind: library.KindDef, Signature: "def Set.Finite {α : Type u} (s : Set α) : Prop"},
 	{Name: "Finset.Icc", Kind: library.KindDef, Signature: "def Finset.Icc {α : Type*} [Preorder α] [LocallyFiniteOrder α] (a b : α) : Finset α"},
 	{Name: "Odd", Kind: library.KindDef, Signature: "def Odd {α : Type*} [Semiring α] (a : α) : Prop"},
+	{Name: "Filter", Kind: library.KindStructure, Signature: "structure Filter (α : Type*)"},
+	{Name: "Filter.Tendsto", Kind: library.KindDef, Signature: "def Filter.Tendsto {α β : Type*} (f : α → β) (l₁ : Filter α) (l₂ : Filter β) : Prop"},
+	{Name: "Filter.atTop", Kind: library.KindDef, Signature: "def Filter.atTop {α : Type*} [Preorder α] : Filter α"},
+	{Name: "nhds", Kind: library.KindDef, Signature: "def nhds {X : Type*} [TopologicalSpace X] (x : X) : Filter X"},
 	{Name: "NNReal.sqrt", Kind: library.KindDef, Signature: "def NNReal.sqrt : ℝ≥0 ≃o ℝ≥0", Value: "OrderIso.symm <| powOrderIso 2 two_ne_zero"},
 }
 
 // notationEnv is testEnv with notationDecls, core's Nat.succ and Fin,
-// Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, and its arrows →+*, ≃o and →.
+// Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, its arrows →+*, ≃o and →., and
+// coercions of numbers to anything but a Filter.
 func notationEnv() Env {
 	env := testEnv()
 	byName := map[string]*library.Decl{}
@@ -49,6 +55,7 @@ func notationEnv() Env {
 		c, ok := map[string]string{"ℝ≥0": "NNReal", "ℝ≥0∞": "ENNReal"}[tok]
 		return c, ok
 	}
+	env.CoercesTo = func(n, full string) bool { return full != "Filter" }
 	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" || tok == "→." }
 	return env
 }
@@ -74,6 +81,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (e : ℝ ≃ ℝ) (z : ℂ) : e z = z := by sorry", "z: `e` expects a ℝ, but `z` is ℂ (no coercion ℂ → ℝ)"},
 		{"theorem a (f : ℝ →+* ℂ) (x : ℝ) (n : ℕ) (r : ℝ≥0) : f x = x ∧ f n = n ∧ NNReal.sqrt r ^ 2 = r := by sorry", ""},
 		{"theorem a (f : ℕ →. ℕ) (n : ℕ) : n ∈ f n := by sorry", ""}, // a partial function's values are Part ℕ
+		// a number where a structure no coercion reaches is expected
+		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop L) : True := by sorry", "L: type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `L` is a number of type ℝ (no coercion ℝ → Filter)"},
+		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop (nhds L)) : True := by sorry", ""},
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ := by sorry", "⌊x⌋: `Nat.Prime` expects a ℕ, but `⌊x⌋` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (n : ℕ) : 0 < ⌈n / 3⌉ := by sorry", "n / 3: failed to synthesize `LinearOrderedRing ℕ`: `Int.ceil` expects a value of a type with `LinearOrderedRing`, but `n / 3` is ℕ, which has no negation (it is no ring and no additive group)"},
@@ -99,6 +109,35 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (n : ℕ) (s : Finset ℕ) : ∑ k ∈ Finset.Icc 1 n, k = ∑ k ∈ s, k ∧ ∀ k ∈ Set.Icc 1 n, 0 < k := by sorry", ""},
 	} {
 		if got := findings(t, tc.stub, notationEnv()); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.stub, got, tc.want)
+		}
+	}
+}
+
+// TestReplace: a Set function where a Finset is expected becomes the
+// library's Finset function of the same name, a floor where a ℕ is
+// expected the natural floor; a Set with no Finset namesake, and findings
+// with no replacement, leave the stub alone.
+func TestReplace(t *testing.T) {
+	for _, tc := range []struct{ stub, want string }{
+		{"theorem a (n : ℕ) : ∑ k ∈ Set.Icc 1 n, k = n * (n + 1) / 2 := by sorry", "theorem a (n : ℕ) : ∑ k ∈ Finset.Icc 1 n, k = n * (n + 1) / 2 := by sorry"},
+		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ ∨ Nat.Prime ⌈x⌉ := by sorry", "theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋₊ ∨ Nat.Prime ⌈x⌉₊ := by sorry"},
+		{"theorem a (f : ℕ → ℕ) : ∑ k ∈ Set.range f, k = 0 := by sorry", ""},
+		{"theorem a (x : ℤ) : Nat.Prime x := by sorry", ""},
+	} {
+		s, err := leansrc.ParseStub(tc.stub, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := Check(s, notationEnv())
+		if len(fs) == 0 {
+			t.Fatalf("%s: no finding", tc.stub)
+		}
+		got, ok := Replace(s.Text, fs)
+		if !ok {
+			got = ""
+		}
+		if got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.stub, got, tc.want)
 		}
 	}

@@ -385,6 +385,20 @@ func (l *Library) NotationToken(tok string) (string, bool) {
 	return target, target != ""
 }
 
+// NotationTargets returns the constants the library's notations whose
+// first atom is atom stand for (`ℍ[` of `notation "ℍ[" R "]" => Quaternion
+// R` and of `notation "ℍ[" R "," a "," b "]" => QuaternionAlgebra R a 0
+// b`), each once.
+func (l *Library) NotationTargets(atom string) []string {
+	var out []string
+	for _, o := range l.operators[atom] {
+		if !slices.Contains(out, o.target) {
+			out = append(out, o.target)
+		}
+	}
+	return out
+}
+
 // OneAtom reports whether the library declares tok as the only atom of a
 // notation that is not a token standing for a constant: an operator
 // (`infixr:25 " →+* " => RingHom`, `prefix:max "√" => Real.sqrt`) or a

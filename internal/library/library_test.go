@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -713,8 +714,9 @@ func TestNamesUniquePerFile(t *testing.T) {
 }
 
 // TestNotationToken reads the notations that are one token standing for a
-// constant, and the other one-atom notations (OneAtom), from a fresh build
-// and from the snapshot.
+// constant, the other one-atom notations (OneAtom) and the constants
+// notations stand for by their first atom, from a fresh build and from the
+// snapshot.
 func TestNotationToken(t *testing.T) {
 	dir := writeTree(t, map[string]string{"lakefile.lean": "", "A.lean": `
 def NNReal := Nat
@@ -747,6 +749,13 @@ notation "ℂ≥0" => Other
 		for tok, want := range map[string]bool{"∣ₘ": true, "√ₘ": true, "ω_": true, "ℤ[i]": true, "ℝ≥0": false, "+": false} {
 			if got := lib.OneAtom(tok); got != want {
 				t.Errorf("%s: OneAtom(%q) = %v, want %v", round, tok, got, want)
+			}
+		}
+		for atom, want := range map[string]string{"ω_": "Foo", "ℂ≥0": "NNReal Other", "ℝ≥0": "NNReal", "∣ₘ": "Foo", "+": ""} {
+			got := lib.NotationTargets(atom)
+			slices.Sort(got)
+			if strings.Join(got, " ") != want {
+				t.Errorf("%s: NotationTargets(%q) = %q, want %q", round, atom, got, want)
 			}
 		}
 	}
