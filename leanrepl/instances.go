@@ -32,6 +32,7 @@ type instanceFacts struct {
 	lib     *library.Library
 	mu      sync.Mutex
 	byType  map[string]map[classArg]bool
+	byVar   map[string]map[classArg]bool // by a variable's classes, joined
 	// prop are the class arguments Prop may fill: an instance on Prop,
 	// one on a type variable whose constraints Prop may meet, a parent of
 	// such a class (`extends`); known the classes with any instance.
@@ -534,6 +535,53 @@ func (f *instanceFacts) coercesToSort(full string) bool {
 		}
 		if all {
 			return true
+		}
+	}
+	return false
+}
+
+// variableHas reports whether a type variable with local instances of
+// classes (the variable their only argument) may have an instance of
+// class: the classes' parents, the library's instances on a variable whose
+// constraints those meet, and, when the library declares no class of that
+// name at all, always (it may be Lean core's, whose instances the index
+// lacks).
+func (f *instanceFacts) variableHas(classes []string, class string) bool {
+	want := classArg{lastComponent(class), 0}
+	if !f.known[want.class] && !f.declared(class) {
+		return true
+	}
+	key := strings.Join(classes, " ")
+	f.mu.Lock()
+	has, ok := f.byVar[key]
+	f.mu.Unlock()
+	if !ok {
+		var start []classArg
+		for _, c := range classes {
+			start = append(start, classArg{lastComponent(c), 0})
+		}
+		has = closure(f.insts, f.lib, f.parents, func(*leansrc.Term) bool { return false }, func(string) bool { return false }, start)
+		f.mu.Lock()
+		if f.byVar == nil {
+			f.byVar = map[string]map[classArg]bool{}
+		}
+		f.byVar[key] = has
+		f.mu.Unlock()
+	}
+	return has[want]
+}
+
+// declared reports whether the library declares class (a class of
+// that name in any namespace, or a parent some class extends).
+func (f *instanceFacts) declared(class string) bool {
+	for c, ps := range f.parents {
+		if c.class == class {
+			return true
+		}
+		for _, p := range ps {
+			if p.class == class {
+				return true
+			}
 		}
 	}
 	return false

@@ -11,7 +11,8 @@ import (
 // function; no CoeSort of Finset, Set or Filter may give Prop; ℝ and ℂ
 // coerce to EReal (ℝ only), WithTop, Option (Lean core's), a quaternion
 // (through notation the parser does not read) and an algebra, never to a
-// Filter, a Finset, a polynomial or ℝ≥0.
+// Filter, a Finset, a polynomial or ℝ≥0; a type variable with [Group G]
+// has Mul and Div but no Add or LE, with [AddGroup G] Add but no Mul.
 func TestInstanceFactsMathlib(t *testing.T) {
 	mathlibNames(t)
 	f := libraryInstances(mathlibLib)
@@ -33,6 +34,17 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		{"ℝ", "Matrix", true}, {"ℝ", "Filter", false}, {"ℂ", "Finset", false}, {"ℝ", "Polynomial", false}, {"ℝ", "NNReal", false}} {
 		if got := f.coercesTo(c.n, c.full); got != c.want {
 			t.Errorf("coercion %s → %s: %v, want %v", c.n, c.full, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		classes []string
+		class   string
+		want    bool
+	}{{[]string{"Group"}, "Mul", true}, {[]string{"Group"}, "Div", true}, {[]string{"Group"}, "Add", false}, {[]string{"Group"}, "LE", false},
+		{[]string{"AddGroup"}, "Add", true}, {[]string{"AddGroup"}, "Mul", false}, {[]string{"Field"}, "Div", true},
+		{[]string{"Group", "LinearOrder"}, "LE", true}, {nil, "Add", false}} {
+		if got := f.variableHas(c.classes, c.class); got != c.want {
+			t.Errorf("a type variable with %v has %s: %v, want %v", c.classes, c.class, got, c.want)
 		}
 	}
 	for _, ty := range []string{"*", "Finset", "Set", "Filter", "Multiset"} {

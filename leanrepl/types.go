@@ -111,6 +111,9 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			c := lastComponent(class)
 			return !f.known[c] || f.prop[classArg{c, pos}]
 		},
+		VariableHas: func(classes []string, class string) bool {
+			return lib == nil || libraryInstances(lib).variableHas(classes, class)
+		},
 		CoercesTo: func(n, full string) bool {
 			return lib == nil || libraryInstances(lib).coercesTo(n, full)
 		},

@@ -358,6 +358,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 			Token:         lib.NotationToken,
 			OneAtom:       lib.OneAtom,
 			CoercesTo:     facts.coercesTo,
+			VariableHas:   facts.variableHas,
 		}
 		checked++
 		fs := elab.Check(s, env)

@@ -75,6 +75,11 @@ type Env struct {
 	// be coerced to a value of a type whose head is the constant full (a
 	// coercion instance, or a chain of them, may reach it); nil: it may.
 	CoercesTo func(n, full string) bool
+	// VariableHas reports whether a type variable whose local instances are
+	// of classes (the variable their only argument) may have an instance
+	// of class, through the classes' parents and the library's instances;
+	// nil: it may.
+	VariableHas func(classes []string, class string) bool
 	// CoercesToSort reports whether a value of a type whose head is the
 	// constant full may be coerced to a sort (a CoeSort instance on it, or
 	// a generic one whose constraints it may meet); nil: it may.
@@ -209,6 +214,9 @@ type local struct {
 	// head is the full name of the constant at the head of the local's
 	// type when it is not a number (Finset for `Finset ℕ`), or "".
 	head string
+	// tv is the stub's type variable the local's type is (G for `(a : G)`
+	// under `(G : Type*)`), or "".
+	tv string
 	// binder is the index+1 of the stub binder that binds it (0 for a
 	// variable bound inside a term or by the header).
 	binder int
@@ -228,6 +236,8 @@ type info struct {
 	large bool
 	// set marks a value that is certainly a `Set α` (which no Finset is).
 	set bool
+	// tv is the stub's type variable a value certainly has as its type.
+	tv string
 	// pred marks a function that one more explicit argument makes a
 	// proposition (Nat.Prime).
 	pred bool
@@ -268,6 +278,9 @@ type checker struct {
 	unsafe map[string]bool
 	// unknown are the names reported as unknown identifiers (once each).
 	unknown map[string]bool
+	// typeVars are the stub's type variables whose local instances are all
+	// known, with the classes of those instances.
+	typeVars map[string][]string
 }
 
 // Check elaborates stub s as far as the library's signatures allow and
@@ -327,6 +340,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	for v := range env.Variables {
 		scope[v] = local{}
 	}
+	c.typeVars = typeVariables(binders, s.Binders, env.Variables)
 	for i, b := range binders {
 		proof := false
 		if b.Type != nil {
@@ -346,8 +360,9 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		}
 		dom, cod := numArrow(b.Type)
 		head := c.typeHeadName(b.Type)
+		tv := c.typeVar(b.Type)
 		for _, name := range b.Names {
-			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod, head: head}
+			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod, head: head, tv: tv}
 		}
 	}
 	c.unbound(typ, scope)
@@ -366,6 +381,54 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	c.retypes()
 	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Start < c.out[j].Start })
 	return c.out
+}
+
+// typeVariables returns the type variables binders bind, their types as
+// written a universe (`(G : Type*)`, `{G : Type u}`; not a name the
+// header's `variable` commands bind), with
+// the classes of their local instances: every binder whose type is an
+// application to the variable alone (`[Group G]`, `(h : Group G)`; Lean
+// takes any local of a class type as an instance). A variable that any
+// other binder type applies something to beside other arguments
+// (`[Module R G]`) is left out: what that instance provides depends on
+// where the variable stands.
+func typeVariables(binders []leansrc.Binder, written []leansrc.StubBinder, header map[string]bool) map[string][]string {
+	vars := map[string][]string{}
+	for i, b := range binders {
+		if b.Bracket == '[' || i >= len(written) || !sortParam(written[i].Type) {
+			continue
+		}
+		for _, n := range b.Names {
+			if !header[n] {
+				vars[n] = []string{}
+			}
+		}
+	}
+	for _, b := range binders {
+		if b.Type == nil || b.Type.Kind != leansrc.TermApp {
+			continue
+		}
+		head, args := b.Type.Args[0], b.Type.Args[1:]
+		for _, a := range args {
+			if a.Kind != leansrc.TermIdent || vars[a.Text] == nil {
+				continue
+			}
+			if len(args) != 1 || head.Kind != leansrc.TermIdent {
+				delete(vars, a.Text)
+				continue
+			}
+			vars[a.Text] = append(vars[a.Text], head.Text)
+		}
+	}
+	return vars
+}
+
+// typeVar returns the stub's type variable a binder's type is, or "".
+func (c *checker) typeVar(t *leansrc.Term) string {
+	if t != nil && t.Kind == leansrc.TermIdent && c.typeVars[t.Text] != nil {
+		return t.Text
+	}
+	return ""
 }
 
 // typeHeadName returns the full name of the library constant at the head
@@ -600,8 +663,9 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 				c.out[len(c.out)-1].Replace = c.finsetOf(b.Bound)
 			}
 		}
+		tv := c.typeVar(b.Type)
 		for _, name := range b.Names {
-			in[name] = local{num: n, proof: proof}
+			in[name] = local{num: n, proof: proof, tv: tv}
 		}
 	}
 	return in

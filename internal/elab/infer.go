@@ -149,6 +149,9 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		return info{kind: kSort}
 	}
 	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
+	if tv := c.variableOp(t, a, b); tv != "" {
+		return info{kind: kValue, tv: tv}
+	}
 	switch t.Text {
 	case "+", "-", "*", "/", "%", "^":
 		// a proposition, a type or a proof beside a number, or a proof
@@ -226,6 +229,40 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		return info{kind: kSort, prop: a.kind != kSort && b.kind != kSort && !c.glued(t)}
 	}
 	return info{}
+}
+
+// opClass is the class whose instance a binary operation on values of
+// one type needs (a + b: HAdd through Add).
+var opClass = map[string]string{"+": "Add", "*": "Mul", "-": "Sub", "/": "Div", "≤": "LE", "≥": "LE", "<": "LT", ">": "LT"}
+
+// variableOp checks binary operation t on values a and b of one of the
+// stub's type variables (or a numeral beside one): the variable's local
+// instances must provide the operation's class (`a + b` under [Group G]
+// does not). It returns the variable when the result is a value of it.
+func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
+	tv := a.tv
+	if tv == "" {
+		tv = b.tv
+	}
+	class, ok := opClass[t.Text]
+	if tv == "" || !ok || !(a.tv == tv || a.lit) || !(b.tv == tv || b.lit) || c.env.VariableHas == nil || c.glued(t) {
+		return ""
+	}
+	classes := c.typeVars[tv]
+	if !c.env.VariableHas(classes, class) {
+		have := "no local instance"
+		if len(classes) > 0 {
+			have = "the local instances [" + strings.Join(classes, " "+tv+"] [") + " " + tv + "]"
+		}
+		c.report(t, "", "failed to synthesize `%s %s`: `%s` has %s, and none provides `%s` (through its parents or the library's instances)",
+			class, tv, tv, have, t.Text)
+		return ""
+	}
+	switch t.Text {
+	case "≤", "≥", "<", ">":
+		return ""
+	}
+	return tv
 }
 
 // glued reports whether binary operation t is written with no space on
@@ -375,6 +412,9 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		}
 		if l.head == "Set" {
 			return info{kind: kValue, set: true}
+		}
+		if l.tv != "" {
+			return info{kind: kValue, tv: l.tv}
 		}
 		if l.num == numNone {
 			return info{}

@@ -31,7 +31,8 @@ var notationDecls = []*library.Decl{
 
 // notationEnv is testEnv with notationDecls, core's Nat.succ and Fin,
 // Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, its arrows →+*, ≃o and →., and
-// coercions of numbers to anything but a Filter.
+// coercions of numbers to anything but a Filter; a Group gives * and /, a
+// Field everything.
 func notationEnv() Env {
 	env := testEnv()
 	byName := map[string]*library.Decl{}
@@ -56,6 +57,14 @@ func notationEnv() Env {
 		return c, ok
 	}
 	env.CoercesTo = func(n, full string) bool { return full != "Filter" }
+	env.VariableHas = func(classes []string, class string) bool {
+		for _, c := range classes {
+			if c == "Field" || c == "Group" && (class == "Mul" || class == "Div") {
+				return true
+			}
+		}
+		return false
+	}
 	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" || tok == "→." }
 	return env
 }
@@ -84,6 +93,12 @@ func TestLibraryNotation(t *testing.T) {
 		// a number where a structure no coercion reaches is expected
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop L) : True := by sorry", "L: type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `L` is a number of type ℝ (no coercion ℝ → Filter)"},
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop (nhds L)) : True := by sorry", ""},
+		// an operation a type variable's local instances do not provide
+		{"theorem a (G : Type*) [Group G] (a b : G) : a + b = b + a := by sorry", "a + b: failed to synthesize `Add G`: `G` has the local instances [Group G], and none provides `+` (through its parents or the library's instances) | b + a: failed to synthesize `Add G`: `G` has the local instances [Group G], and none provides `+` (through its parents or the library's instances)"},
+		{"theorem a (G : Type) (h : Group G) (a : G) : a ≤ a * a := by sorry", "a ≤ a * a: failed to synthesize `LE G`: `G` has the local instances [Group G], and none provides `≤` (through its parents or the library's instances)"},
+		{"theorem a (G : Type*) [Group G] (a b : G) : ∀ x : G, a * b / x = x * b := by sorry", ""},
+		{"theorem a (K : Type*) [Field K] (a b : K) : a + b * a - b / a ≤ 1 := by sorry", ""},
+		{"theorem a (R M : Type*) [Group M] [Module R M] (a b : M) : a + b = b + a := by sorry", ""},
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ := by sorry", "⌊x⌋: `Nat.Prime` expects a ℕ, but `⌊x⌋` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (n : ℕ) : 0 < ⌈n / 3⌉ := by sorry", "n / 3: failed to synthesize `LinearOrderedRing ℕ`: `Int.ceil` expects a value of a type with `LinearOrderedRing`, but `n / 3` is ℕ, which has no negation (it is no ring and no additive group)"},
