@@ -245,7 +245,8 @@ func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
 		tv = b.tv
 	}
 	class, ok := opClass[t.Text]
-	if tv == "" || !ok || !(a.tv == tv || a.lit) || !(b.tv == tv || b.lit) || c.env.VariableHas == nil || c.glued(t) {
+	if tv == "" || !ok || !(a.tv == tv || a.lit) || !(b.tv == tv || b.lit) || c.env.VariableHas == nil || c.env.Notation || c.glued(t) {
+		// notation the header declares may give the symbol a meaning
 		return ""
 	}
 	classes := c.typeVars[tv]

@@ -157,3 +157,17 @@ func TestReplace(t *testing.T) {
 		}
 	}
 }
+
+// TestVariableOpUnderNotation: notation the header declares may give an
+// operator a meaning on a type variable, so the rule is silent then.
+func TestVariableOpUnderNotation(t *testing.T) {
+	env := notationEnv()
+	const stub = "theorem a (G : Type*) [Group G] (a b : G) : a + b = b + a := by sorry"
+	if got := findings(t, stub, env); got == "" {
+		t.Fatalf("no finding without notation")
+	}
+	env.Notation = true
+	if got := findings(t, stub, env); got != "" {
+		t.Errorf("with the header's notation: %s", got)
+	}
+}
