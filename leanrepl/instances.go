@@ -587,6 +587,29 @@ func (f *instanceFacts) declared(class string) bool {
 	return false
 }
 
+// numberHas reports whether the number type n (ℕ … ℂ) may have an
+// instance of class: the library's instances on it or on a variable it may
+// fill, and the classes' parents; a class the library does not declare
+// (Lean core's) always.
+func (f *instanceFacts) numberHas(n, class string) bool {
+	c := lastComponent(class)
+	if !f.known[c] && !f.declared(c) {
+		return true
+	}
+	f.mu.Lock()
+	has, ok := f.byType[" "+n]
+	f.mu.Unlock()
+	if !ok {
+		has = closure(f.insts, f.lib, f.parents, func(a *leansrc.Term) bool {
+			return a.Kind == leansrc.TermIdent && numSymbol(a.Text) == n
+		}, func(string) bool { return false }, nil)
+		f.mu.Lock()
+		f.byType[" "+n] = has
+		f.mu.Unlock()
+	}
+	return has[classArg{c, 0}]
+}
+
 // classesOf returns the class arguments a type whose head's last
 // component is head may fill: the instances on it, on variables it may
 // fill, and the classes' parents.

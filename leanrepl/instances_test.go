@@ -12,7 +12,9 @@ import (
 // coerce to EReal (ℝ only), WithTop, Option (Lean core's), a quaternion
 // (through notation the parser does not read) and an algebra, never to a
 // Filter, a Finset, a polynomial or ℝ≥0; a type variable with [Group G]
-// has Mul and Div but no Add or LE, with [AddGroup G] Add but no Mul.
+// has Mul and Div but no Add or LE, with [AddGroup G] Add but no Mul; ℂ
+// has no order and no lattice without `open ComplexOrder` (whose scoped
+// instance attributes the index does not read), ℝ both.
 func TestInstanceFactsMathlib(t *testing.T) {
 	mathlibNames(t)
 	f := libraryInstances(mathlibLib)
@@ -45,6 +47,14 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		{[]string{"Group", "LinearOrder"}, "LE", true}, {nil, "Add", false}} {
 		if got := f.variableHas(c.classes, c.class); got != c.want {
 			t.Errorf("a type variable with %v has %s: %v, want %v", c.classes, c.class, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		n, class string
+		want     bool
+	}{{"ℂ", "LE", false}, {"ℂ", "Lattice", false}, {"ℝ", "LE", true}, {"ℝ", "Lattice", true}, {"ℂ", "Field", true}} {
+		if got := f.numberHas(c.n, c.class); got != c.want {
+			t.Errorf("%s has %s: %v, want %v", c.n, c.class, got, c.want)
 		}
 	}
 	for _, ty := range []string{"*", "Finset", "Set", "Filter", "Multiset"} {

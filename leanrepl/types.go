@@ -111,6 +111,11 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			c := lastComponent(class)
 			return !f.known[c] || f.prop[classArg{c, pos}]
 		},
+		NumberHas: func(n, class string) bool {
+			// Mathlib's order on ℂ is `scoped[ComplexOrder] attribute
+			// [instance]`, which the index does not read as an instance
+			return lib == nil || h.sc.OpensNotation("ComplexOrder") || libraryInstances(lib).numberHas(n, class)
+		},
 		VariableHas: func(classes []string, class string) bool {
 			return lib == nil || libraryInstances(lib).variableHas(classes, class)
 		},

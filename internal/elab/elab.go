@@ -80,6 +80,11 @@ type Env struct {
 	// of class, through the classes' parents and the library's instances;
 	// nil: it may.
 	VariableHas func(classes []string, class string) bool
+	// NumberHas reports whether the number type n (its symbol, ℂ) may have
+	// an instance of class in the stub's scope: the library's instances on
+	// it or on a variable it may fill, the classes' parents, and the
+	// instances the header's opens bring; nil: it may.
+	NumberHas func(n, class string) bool
 	// CoercesToSort reports whether a value of a type whose head is the
 	// constant full may be coerced to a sort (a CoeSort instance on it, or
 	// a generic one whose constraints it may meet); nil: it may.

@@ -40,6 +40,8 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			c.typePos(t.Args[0], scope)
 			return info{kind: kSort, prop: true}
 		case "-":
+			// -n with (n : ℕ) is no error by itself: Lean's unop% casts n to
+			// the widest type of the arithmetic around it ((-n : ℤ))
 			if a := c.infer(t.Args[0], scope); a.kind == kValue && a.of == "" {
 				return a
 			}
@@ -65,7 +67,14 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		c.numArg(t.Args[0], a, want, "", scope)
 		return info{kind: kValue, num: want}
 	case leansrc.TermAbs:
-		if a := c.infer(t.Args[0], scope); a.kind == kValue && a.of == "" {
+		a := c.infer(t.Args[0], scope)
+		if c.lacks(a, "Lattice") {
+			// |z| is abs z := z ⊔ -z
+			c.report(t, "", "failed to synthesize `Lattice %s`: |x| is x ⊔ -x, and %s has no lattice order (its modulus is ‖%s‖)",
+				a.num, a.num, c.src[t.Args[0].Start:t.Args[0].End])
+			return info{}
+		}
+		if a.kind == kValue && a.of == "" {
 			return a
 		}
 		return info{}
@@ -170,6 +179,14 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		// a number compared with a proof, a proposition or a type: the two
 		// sides have no common type; with a function, see
 		// noFunctionCoercion
+		if t.Text != "=" && t.Text != "≠" && (number(a) || number(b)) && (c.lacks(a, "LE") || c.lacks(b, "LE")) {
+			n := a.num
+			if !c.lacks(a, "LE") {
+				n = b.num
+			}
+			c.report(t, "", "failed to synthesize `%s %s`: %s has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖",
+				map[bool]string{true: "LT", false: "LE"}[t.Text == "<" || t.Text == ">"], n, n)
+		}
 		if number(b) && !b.lit || b.lit && a.kind == kProof {
 			c.notNumber(t.Args[0], a, t.Text, c.noFunctionCoercion(b))
 		}
@@ -229,6 +246,21 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		return info{kind: kSort, prop: a.kind != kSort && b.kind != kSort && !c.glued(t)}
 	}
 	return info{}
+}
+
+// lacks reports whether a, a value of a number type (not a numeral),
+// certainly has no instance of class in the stub's scope: by what every
+// library shares (noInstance), or for ℂ, whose order Mathlib gives only
+// under an open, by the library's instances (NumberHas; those on ℕ … ℝ
+// come partly from Lean core, which the index lacks).
+func (c *checker) lacks(a info, class string) bool {
+	if a.kind != kValue || a.lit || a.of != "" || a.num == numNone {
+		return false
+	}
+	if noInstance(a.num, class) != "" {
+		return true
+	}
+	return a.num == numComplex && c.env.NumberHas != nil && !c.env.NumberHas(a.num.String(), class)
 }
 
 // opClass is the class whose instance a binary operation on values of

@@ -32,7 +32,7 @@ var notationDecls = []*library.Decl{
 // notationEnv is testEnv with notationDecls, core's Nat.succ and Fin,
 // Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, its arrows →+*, ≃o and →., and
 // coercions of numbers to anything but a Filter; a Group gives * and /, a
-// Field everything.
+// Field everything; ℂ has no order and no lattice.
 func notationEnv() Env {
 	env := testEnv()
 	byName := map[string]*library.Decl{}
@@ -57,6 +57,7 @@ func notationEnv() Env {
 		return c, ok
 	}
 	env.CoercesTo = func(n, full string) bool { return full != "Filter" }
+	env.NumberHas = func(n, class string) bool { return n != "ℂ" || class != "LE" && class != "Lattice" }
 	env.VariableHas = func(classes []string, class string) bool {
 		for _, c := range classes {
 			if c == "Field" || c == "Group" && (class == "Mul" || class == "Div") {
@@ -93,6 +94,10 @@ func TestLibraryNotation(t *testing.T) {
 		// a number where a structure no coercion reaches is expected
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop L) : True := by sorry", "L: type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `L` is a number of type ℝ (no coercion ℝ → Filter)"},
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop (nhds L)) : True := by sorry", ""},
+		// ℂ has no order (Mathlib's is scoped) and no lattice for |z|
+		{"theorem a (z : ℂ) (h : |z| = 1) : z ≠ 0 := by sorry", "|z|: failed to synthesize `Lattice ℂ`: |x| is x ⊔ -x, and ℂ has no lattice order (its modulus is ‖z‖)"},
+		{"theorem a (z w : ℂ) (h : z < w) : True := by sorry", "z < w: failed to synthesize `LT ℂ`: ℂ has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖"},
+		{"theorem a (z : ℂ) (x : ℝ) (n : ℕ) : z.re ≤ |x| ∧ -n ≤ (0 : ℤ) ∧ (z = x ∨ z ≠ n) := by sorry", ""},
 		// an operation a type variable's local instances do not provide
 		{"theorem a (G : Type*) [Group G] (a b : G) : a + b = b + a := by sorry", "a + b: failed to synthesize `Add G`: `G` has the local instances [Group G], and none provides `+` (through its parents or the library's instances) | b + a: failed to synthesize `Add G`: `G` has the local instances [Group G], and none provides `+` (through its parents or the library's instances)"},
 		{"theorem a (G : Type) (h : Group G) (a : G) : a ≤ a * a := by sorry", "a ≤ a * a: failed to synthesize `LE G`: `G` has the local instances [Group G], and none provides `≤` (through its parents or the library's instances)"},
