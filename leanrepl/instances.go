@@ -2,6 +2,7 @@ package leanrepl
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -26,9 +27,10 @@ type instanceFacts struct {
 	// instance of all of them may be coerced to a sort).
 	sortDirect map[string]bool
 	sortVia    [][]classArg
-	// insts and parents are kept for the per-type closures of mayHave.
+	// insts, parents and ix are kept for the per-type closures.
 	insts   []parsedInstance
 	parents map[classArg][]classArg
+	ix      *closureIndex
 	lib     *library.Library
 	mu      sync.Mutex
 	byType  map[string]map[classArg]bool
@@ -235,59 +237,90 @@ func numSymbol(s string) string {
 	return ""
 }
 
+// closureIndex is what closure reads of the instances, once: each
+// instance argument with its class argument, kind and distinct
+// constraints, and by class argument the type-variable arguments it
+// constrains.
+type closureIndex struct {
+	args       []indexedArg
+	constrains map[classArg][]int
+}
+
+// indexedArg is one argument of an instance's result.
+type indexedArg struct {
+	c    classArg
+	p    *parsedInstance
+	term *leansrc.Term
+	kind varKind
+	need int // distinct constraints, for a type variable
+}
+
+// newClosureIndex reads insts for closure.
+func newClosureIndex(insts []parsedInstance, lib *library.Library) *closureIndex {
+	ix := &closureIndex{constrains: map[classArg][]int{}}
+	for pi := range insts {
+		p := &insts[pi]
+		for i, a := range p.args {
+			e := indexedArg{c: classArg{p.class, i}, p: p, term: a, kind: p.kind(a, lib)}
+			if e.kind == typeVar {
+				var ks []classArg
+				for _, k := range p.constraints[a.Text] {
+					if !slices.Contains(ks, k) {
+						ks = append(ks, k)
+					}
+				}
+				e.need = len(ks)
+				for _, k := range ks {
+					ix.constrains[k] = append(ix.constrains[k], len(ix.args))
+				}
+			}
+			ix.args = append(ix.args, e)
+		}
+	}
+	return ix
+}
+
 // closure returns the least set of class arguments closed under: an
 // instance whose argument is one seed accepts; an instance whose argument
 // is a type variable whose constraints are all in the set (or not known);
 // for a coerced variable, coerced accepting its type; a class's parents.
-func closure(insts []parsedInstance, lib *library.Library, parents map[classArg][]classArg,
-	seed func(*leansrc.Term) bool, coerced func(typ string) bool, start []classArg) map[classArg]bool {
+// seed and coerced may be nil (none). It goes through the instances once
+// and then follows what each class argument added unblocks (a worklist).
+func (ix *closureIndex) closure(parents map[classArg][]classArg, seed func(*leansrc.Term) bool, coerced func(typ string) bool, start []classArg) map[classArg]bool {
 	set := map[classArg]bool{}
-	for _, c := range start {
-		set[c] = true
+	var queue []classArg
+	add := func(c classArg) {
+		if !set[c] {
+			set[c] = true
+			queue = append(queue, c)
+		}
 	}
-	for changed := true; changed; {
-		changed = false
-		add := func(c classArg) {
-			if !set[c] {
-				set[c] = true
-				changed = true
+	for _, c := range start {
+		add(c)
+	}
+	missing := make([]int, len(ix.args))
+	for i := range ix.args {
+		a := &ix.args[i]
+		missing[i] = a.need
+		switch {
+		case seed != nil && seed(a.term):
+			add(a.c)
+		case a.kind == unknownVar, a.kind == typeVar && a.need == 0:
+			add(a.c)
+		case a.kind == coercedVar && coerced != nil && coerced(a.p.vars[a.term.Text]):
+			add(a.c)
+		}
+	}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, i := range ix.constrains[c] {
+			if missing[i]--; missing[i] == 0 && ix.args[i].kind == typeVar {
+				add(ix.args[i].c)
 			}
 		}
-		for _, p := range insts {
-			for i, a := range p.args {
-				c := classArg{p.class, i}
-				if set[c] {
-					continue
-				}
-				switch {
-				case seed(a):
-					add(c)
-				default:
-					switch p.kind(a, lib) {
-					case unknownVar:
-						add(c)
-					case coercedVar:
-						if coerced(p.vars[a.Text]) {
-							add(c)
-						}
-					case typeVar:
-						all := true
-						for _, k := range p.constraints[a.Text] {
-							all = all && set[k]
-						}
-						if all {
-							add(c)
-						}
-					}
-				}
-			}
-		}
-		for c, ps := range parents {
-			if set[c] {
-				for _, par := range ps {
-					add(par)
-				}
-			}
+		for _, par := range parents[c] {
+			add(par)
 		}
 	}
 	return set
@@ -355,12 +388,12 @@ func readInstances(lib *library.Library) *instanceFacts {
 			}
 		}
 	}
-	f.insts, f.parents = insts, parents
+	f.insts, f.parents, f.ix = insts, parents, newClosureIndex(insts, lib)
 	var start []classArg
 	for _, c := range coreProp {
 		start = append(start, classArg{c, 0})
 	}
-	f.prop = closure(insts, lib, parents, func(a *leansrc.Term) bool {
+	f.prop = f.ix.closure(parents, func(a *leansrc.Term) bool {
 		return a.Kind == leansrc.TermIdent && a.Text == "Prop"
 	}, func(typ string) bool {
 		h := headName(leansrc.ParseTerm(typ, nil))
@@ -372,12 +405,11 @@ func readInstances(lib *library.Library) *instanceFacts {
 		return a.Kind == leansrc.TermForall || a.Kind == leansrc.TermInfix && (a.Text == "→" || a.Text == "->") ||
 			a.Kind == leansrc.TermUnsupported && strings.ContainsAny(a.Text, "→∀Π⟶")
 	}
-	never := func(string) bool { return false }
-	funcs := closure(insts, lib, parents, isFunc, never, nil)
+	funcs := f.ix.closure(parents, isFunc, nil, nil)
 	direct := map[string]*targets{}
 	for _, n := range []string{"ℝ", "ℂ"} {
 		isNum := func(a *leansrc.Term) bool { return a.Kind == leansrc.TermIdent && numSymbol(a.Text) == n }
-		nums := closure(insts, lib, parents, isNum, never, nil)
+		nums := f.ix.closure(parents, isNum, nil, nil)
 		direct[n] = &targets{heads: map[string]bool{}}
 		for _, p := range insts {
 			if !coercionClasses[p.class] || len(p.args) < 2 || !p.mayBe(p.args[0], lib, nums, isNum) {
@@ -560,7 +592,7 @@ func (f *instanceFacts) variableHas(classes []string, class string) bool {
 		for _, c := range classes {
 			start = append(start, classArg{lastComponent(c), 0})
 		}
-		has = closure(f.insts, f.lib, f.parents, func(*leansrc.Term) bool { return false }, func(string) bool { return false }, start)
+		has = f.ix.closure(f.parents, nil, nil, start)
 		f.mu.Lock()
 		if f.byVar == nil {
 			f.byVar = map[string]map[classArg]bool{}
@@ -600,9 +632,9 @@ func (f *instanceFacts) numberHas(n, class string) bool {
 	has, ok := f.byType[" "+n]
 	f.mu.Unlock()
 	if !ok {
-		has = closure(f.insts, f.lib, f.parents, func(a *leansrc.Term) bool {
+		has = f.ix.closure(f.parents, func(a *leansrc.Term) bool {
 			return a.Kind == leansrc.TermIdent && numSymbol(a.Text) == n
-		}, func(string) bool { return false }, nil)
+		}, nil, nil)
 		f.mu.Lock()
 		f.byType[" "+n] = has
 		f.mu.Unlock()
@@ -618,10 +650,10 @@ func (f *instanceFacts) classesOf(head string) map[classArg]bool {
 	has, ok := f.byType[head]
 	f.mu.Unlock()
 	if !ok {
-		has = closure(f.insts, f.lib, f.parents, func(a *leansrc.Term) bool {
+		has = f.ix.closure(f.parents, func(a *leansrc.Term) bool {
 			h := headName(a)
 			return h != "" && lastComponent(h) == head
-		}, func(string) bool { return false }, nil)
+		}, nil, nil)
 		f.mu.Lock()
 		f.byType[head] = has
 		f.mu.Unlock()
