@@ -642,11 +642,12 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				}
 			}
 		}
-		if s := c.structureParam(sg.params[i]); s != "" && number(infos[i]) && !infos[i].lit &&
-			(infos[i].num == numReal || infos[i].num == numComplex) && c.env.CoercesTo != nil && !c.env.CoercesTo(infos[i].num.String(), s) {
-			// Tendsto f atTop L with (L : ℝ): a Filter is expected
-			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a number of type %s (no coercion %s → %s)",
-				name, sg.params[i], c.src[args[i].Start:args[i].End], infos[i].num, infos[i].num, s)
+		if n := infos[i].num; number(infos[i]) && !infos[i].lit && (n == numReal || n == numComplex) && c.env.CoercesTo != nil {
+			if s := c.structureParam(sg.params[i]); s != "" && !c.env.CoercesTo(n.String(), s) {
+				// Tendsto f atTop L with (L : ℝ): a Filter is expected
+				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a number of type %s (no coercion %s → %s)",
+					name, sg.params[i], c.src[args[i].Start:args[i].End], n, n, s)
+			}
 		}
 		if infos[i].set && strings.HasPrefix(strings.TrimSpace(sg.params[i]), "Finset ") {
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a Set (there is no coercion from Set to Finset)",
