@@ -79,6 +79,9 @@ func DetectIntent(query string) Intent {
 	if !strings.ContainsAny(q, " \t\n") && looksLikeIdent(q) {
 		return IntentName
 	}
+	if _, ok := statedClaim(q); ok {
+		return IntentTheorem // "the fact that …", "a result saying …"
+	}
 	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
 		return !unicode.IsLetter(r) && r != '\''
 	})
@@ -134,4 +137,83 @@ func (w *searchWeights) kindPrior(in Intent, k library.Kind) float64 {
 		}
 	}
 	return 1
+}
+
+// claimNouns are the nouns by which a query announces the result it asks
+// for ("a lemma stating that …", "the fact that …"). Not "proposition",
+// "statement" or "assertion": "the proposition that …" is how docstrings
+// describe a predicate, a definition (33 of Mathlib's 37 such docstrings).
+var claimNouns = map[string]bool{
+	"lemma": true, "theorem": true, "result": true, "fact": true, "corollary": true, "proof": true,
+}
+
+// claimVerbs are the verbs that introduce the claim after its noun ("a
+// result saying …", "a lemma which shows …").
+var claimVerbs = map[string]bool{
+	"stating": true, "states": true, "saying": true, "says": true, "showing": true, "shows": true,
+	"asserting": true, "asserts": true, "establishing": true, "establishes": true, "expressing": true,
+	"expresses": true, "proving": true, "proves": true, "claiming": true, "claims": true,
+}
+
+// statedClaim returns the claim of a query that announces one — "a lemma
+// stating that X", "the theorem that X", "a result saying X", "Lemma: X"
+// → X, as written — and false for any other query (or a claim of fewer
+// than two words). The announcement only says that a result is asked for
+// (the intent reads that from the whole query); its words ("stating",
+// "saying", "fact") are in no statement and would match docstrings and
+// names that happen to use them.
+func statedClaim(query string) (string, bool) {
+	// The words of the query with where each ends.
+	var words []string
+	var ends []int
+	for i := 0; i < len(query) && len(words) < 6; {
+		for i < len(query) && asciiSpace(query[i]) {
+			i++
+		}
+		j := i
+		for j < len(query) && !asciiSpace(query[j]) {
+			j++
+		}
+		if j > i {
+			words = append(words, strings.ToLower(query[i:j]))
+			ends = append(ends, j)
+		}
+		i = j
+	}
+	n := 0 // words of the announcement read so far
+	if n < len(words) && (words[n] == "a" || words[n] == "an" || words[n] == "the") {
+		n++
+	}
+	if n == len(words) {
+		return "", false
+	}
+	noun, colon := strings.CutSuffix(words[n], ":")
+	if !claimNouns[noun] {
+		return "", false
+	}
+	n++
+	if !colon {
+		verb := false
+		if n+1 < len(words) && (words[n] == "which" || words[n] == "that") && claimVerbs[words[n+1]] {
+			n, verb = n+2, true // "a lemma which states …"
+		} else if n < len(words) && claimVerbs[words[n]] {
+			n, verb = n+1, true // "a lemma stating …"
+		}
+		switch {
+		case n < len(words) && words[n] == "that":
+			n++
+		case !verb:
+			return "", false // "the theorem of Pythagoras": a name, no claim
+		}
+	}
+	claim := strings.TrimSpace(query[ends[n-1]:])
+	if len(strings.Fields(claim)) < 2 {
+		return "", false
+	}
+	return claim, true
+}
+
+// asciiSpace reports whether c is an ASCII space, tab or line break.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }

@@ -167,7 +167,14 @@ func (e *Engine) search(ctx context.Context, s *snapshot, q Query, sr SearchRank
 // and scores the candidates under many weights.
 func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr SearchRanking, depth int) ([]*candidate, Intent, error) {
 	text := clip(q.Text)
-	seq := lexical.Terms(text + "\n" + clip(q.Formal))
+	// The words a query matches: its claim when it announces one ("a
+	// lemma stating that X" → X); the announcement itself still reads as
+	// asking for a result (intent, statements).
+	words := text
+	if claim, ok := statedClaim(text); ok && sr.Intent {
+		words = claim
+	}
+	seq := lexical.Terms(words + "\n" + clip(q.Formal))
 	if len(seq) > maxQueryTerms {
 		seq = seq[:maxQueryTerms]
 	}
@@ -227,7 +234,7 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		for _, t := range qs {
 			have[t] = true
 		}
-		for _, sym := range lexical.QuerySymbols(text + "\n" + clip(q.Formal)) {
+		for _, sym := range lexical.QuerySymbols(words + "\n" + clip(q.Formal)) {
 			if len(qs) < maxQueryTerms && !have[sym] {
 				have[sym] = true
 				qs = append(qs, sym)
@@ -244,8 +251,8 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	// a topic-shaped query (a sentence names no declaration; its forms only
 	// cost time).
 	spelledSlots := map[int32]bool{}
-	if sr.Forms && intent != IntentName && len(strings.Fields(text)) <= maxFormWords {
-		for _, form := range nameForms(text) {
+	if sr.Forms && intent != IntentName && len(strings.Fields(words)) <= maxFormWords {
+		for _, form := range nameForms(words) {
 			ns := s.names.Suffix(form)
 			for _, n := range ns[:min(len(ns), maxFormHits)] {
 				for _, sl := range s.slotsOf(n) {
@@ -324,7 +331,7 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		for i, c := range pool {
 			slots[i] = c.slot
 		}
-		for i, v := range x.similarities(ctx, s, text, slots) {
+		for i, v := range x.similarities(ctx, s, words, slots) {
 			pool[i].dense = float64(v)
 		}
 	}
@@ -378,13 +385,17 @@ func stmtQuery(text, formal string) bool {
 	return n >= stmtMinWords
 }
 
-// statesResult reports whether a query states a result: a statement cue
-// after the first word of its text ("a compact set is bounded below", "…
-// implies …") or a formula with a relation in the text or the formal
-// guess (`a ≤ b`, $x \in S$). A named theorem ("Hahn–Banach theorem"), a
-// concept in notation ("$p$-adic number") or a formal guess without a
-// relation (`Nat.Divides a b`, whose words are names) states nothing.
+// statesResult reports whether a query states a result: an announced claim
+// ("the fact that …", statedClaim), a statement cue after the first word
+// of its text ("a compact set is bounded below", "… implies …") or a
+// formula with a relation in the text or the formal guess (`a ≤ b`,
+// $x \in S$). A named theorem ("Hahn–Banach theorem"), a concept in
+// notation ("$p$-adic number") or a formal guess without a relation
+// (`Nat.Divides a b`, whose words are names) states nothing.
 func statesResult(query, formal string) bool {
+	if _, ok := statedClaim(query); ok {
+		return true
+	}
 	if strings.ContainsAny(lexical.LaTeXToUnicode(query+"\n"+formal), "=≤≥<>≠↔⇔∣⊆⊂⊇∈∉≡≃≅") {
 		return true
 	}
@@ -400,11 +411,15 @@ func statesResult(query, formal string) bool {
 }
 
 // asksForResult reports whether a query with the theorem intent asks for a
-// result: a statement cue after its first word ("every group is …"), or a
-// theorem cue that heads its phrase — the last word, or followed by a
-// preposition or "that" ("the rule of three", "a lemma stating that") —
-// rather than modifying a noun ("rule sets", "test functions").
+// result: an announced claim ("a lemma stating that …"), a statement cue
+// after its first word ("every group is …"), or a theorem cue that heads
+// its phrase — the last word, or followed by a preposition or "that"
+// ("the rule of three", "a lemma stating that") — rather than modifying a
+// noun ("rule sets", "test functions").
 func asksForResult(query string) bool {
+	if _, ok := statedClaim(query); ok {
+		return true
+	}
 	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
 		return !unicode.IsLetter(r) && r != '\''
 	})

@@ -29,6 +29,7 @@ func TestDetectIntent(t *testing.T) {
 		{"Stirling's formula", IntentTheorem},
 		{"every prime greater than two is odd", IntentTheorem},
 		{"a continuous function on a compact set is bounded", IntentTheorem},
+		{"the fact that adding an element then subtracting it gives the original point", IntentTheorem},
 		{"the order of an element of a group", IntentDefinition},
 		{"greatest common divisor", IntentDefinition},
 		{"vector space", IntentDefinition},
@@ -43,6 +44,36 @@ func TestDetectIntent(t *testing.T) {
 	} {
 		if got := DetectIntent(tc.q); got != tc.want {
 			t.Errorf("DetectIntent(%q) = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestStatedClaim is the table of the queries that announce a claim and
+// the claim their words are matched by.
+func TestStatedClaim(t *testing.T) {
+	for _, c := range []struct {
+		query, claim string // claim "" when the query announces none
+	}{
+		{"a lemma stating that the sum of two odd numbers is even", "the sum of two odd numbers is even"},
+		{"A lemma stating that $a \\sqcup b = b \\sqcup a$", "$a \\sqcup b = b \\sqcup a$"},
+		{"the theorem that every compact set is bounded", "every compact set is bounded"},
+		{"a result saying a compact set is bounded below", "a compact set is bounded below"},
+		{"The fact that ℝ is complete", "ℝ is complete"},
+		{"a lemma which states that primes are infinite", "primes are infinite"},
+		{"Lemma: x ≤ x", "x ≤ x"},
+		{"proof that √2 is irrational", "√2 is irrational"},
+		{"the theorem of Pythagoras", ""},       // a name, no claim
+		{"Fermat's little theorem", ""},         // the noun ends a name
+		{"a lemma stating that continuity", ""}, // one word is no claim
+		{"the statement of the lemma", ""},
+		{"Proposition stating that a set is near a given litter", ""}, // a predicate's description
+		{"The proposition that the function preserves 1", ""},
+		{"lemmas about sums", ""},
+		{"", ""},
+	} {
+		claim, ok := statedClaim(c.query)
+		if ok != (c.claim != "") || claim != c.claim {
+			t.Errorf("statedClaim(%q) = %q, %v; want %q", c.query, claim, ok, c.claim)
 		}
 	}
 }
@@ -285,6 +316,7 @@ func TestStmtQuery(t *testing.T) {
 		{"The collection of declared rule sets", false}, // "rule" modifies "sets"
 		{"the rule of three for proportions", true},
 		{"a lemma stating that the sum of two odd numbers is even", true},
+		{"a result saying that the closure of the image of a map", true}, // announced, no cue of its own
 		{"every bounded monotone sequence converges", true},
 		{"compact spaces", false},
 		{"the Euler totient function of a natural number", false},
@@ -310,6 +342,7 @@ func TestStatesResult(t *testing.T) {
 	}{
 		{"A compact set is bounded below", true},
 		{"a lemma stating that the sum of two odd numbers is even", true},
+		{"the fact that adding an element then subtracting it gives the original point", true},
 		{"every bounded monotone sequence converges", true},
 		{"Is a ring", false}, // the cue must follow the first word
 		{"Hahn–Banach theorem", false},
