@@ -537,8 +537,13 @@ func (f *instanceFacts) coercesTo(n, full string) bool {
 	if len(t.via) == 0 {
 		return false
 	}
-	has := f.classesOf(head)
-	for _, cs := range t.via {
+	return meetsAny(f.classesOf(head), t.via)
+}
+
+// meetsAny reports whether the class arguments has include every one of
+// some constraint list of vias.
+func meetsAny(has map[classArg]bool, vias [][]classArg) bool {
+	for _, cs := range vias {
 		all := true
 		for _, c := range cs {
 			all = all && has[c]
@@ -559,17 +564,7 @@ func (f *instanceFacts) coercesToSort(full string) bool {
 	if f.sortDirect["*"] || f.sortDirect[head] {
 		return true
 	}
-	has := f.classesOf(head)
-	for _, cs := range f.sortVia {
-		all := true
-		for _, c := range cs {
-			all = all && has[c]
-		}
-		if all {
-			return true
-		}
-	}
-	return false
+	return meetsAny(f.classesOf(head), f.sortVia)
 }
 
 // variableHas reports whether a type variable with local instances of
