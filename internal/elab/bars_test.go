@@ -103,3 +103,25 @@ func TestTypeless(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantifierIn: Lean 3's `∀ x in s` does not parse in Lean 4; `∀ x ∈ s`
+// and Mathlib's deprecated `∑ x in s` do.
+func TestQuantifierIn(t *testing.T) {
+	for _, c := range []struct{ stub, want string }{
+		{"theorem t (n : ℕ) : ∀ z in Finset.range n, z < n := by sorry", "in"},
+		{"theorem t (s : Set ℝ) (h : ∃ x y in s, x < y) : True := by sorry", "in"},
+		{"theorem t (n : ℕ) : ∀ z ∈ Finset.range n, z < n := by sorry", ""},
+		{"theorem t (n : ℕ) : ∑ i in Finset.range n, i = n * (n - 1) / 2 := by sorry", ""},
+		{"theorem t (n : ℕ) : ∀ m : ℕ, m < n → m ≤ n := by sorry", ""},
+	} {
+		got := ""
+		for _, f := range check(t, c.stub, testEnv()) {
+			if f.Name == "in" {
+				got += "in"
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: got %q, want %q", c.stub, got, c.want)
+		}
+	}
+}

@@ -307,7 +307,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	if start <= 0 || s.ProofStart < start || s.ProofStart > len(s.Text) {
 		return nil
 	}
-	if bars := strayBars(s, start); len(bars) > 0 {
+	if bars := append(strayBars(s, start), quantifierIn(s, start)...); len(bars) > 0 {
 		return bars // the term parser stops there too
 	}
 	if fs := typeless(s, start); len(fs) > 0 {

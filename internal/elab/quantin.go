@@ -1,0 +1,32 @@
+package elab
+
+import "github.com/drift-lsp/drift-lsp/internal/leansrc"
+
+// quantifierIn finds `∀ x in s, …` (and ∃, ∃!) in the statement
+// (s.Text[from:s.ProofStart]): Lean 3's bounded quantifier, which Lean 4
+// does not parse (after a binder's names it expects `,`, `:`, a binder
+// predicate such as ∈, or another name). Mathlib still reads the big
+// operators' deprecated `∑ x in s, f x`, which is left alone.
+func quantifierIn(s *leansrc.Stub, from int) []Finding {
+	var out []Finding
+	lx := s.Lexemes
+	for i, t := range lx {
+		if t.Start < from || t.End > s.ProofStart {
+			continue
+		}
+		switch t.Text {
+		case "∀", "∃", "∃!", "forall", "exists":
+		default:
+			continue
+		}
+		j := i + 1
+		for j < len(lx) && lx[j].End <= s.ProofStart && lx[j].Text != "in" && leansrc.IsIdentifier(lx[j].Text) {
+			j++
+		}
+		if j > i+1 && j < len(lx) && lx[j].Text == "in" && lx[j].End <= s.ProofStart {
+			out = append(out, Finding{Start: lx[j].Start, End: lx[j].End, Name: "in",
+				Message: "unexpected token 'in'; expected ',': a bounded quantifier is written " + t.Text + " x ∈ s, … in Lean 4"})
+		}
+	}
+	return out
+}
