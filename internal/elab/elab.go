@@ -614,11 +614,12 @@ func (c *checker) boundNowhere(name string) bool {
 	return true
 }
 
-// typeLetter reports whether r is a Greek letter statements name type
-// variables by (α β γ δ ι κ). Others are left alone: libraries spell
-// notation with them (Γ(X, U), φ n, σ k, π, ε), and λ, Π, Σ are syntax.
+// typeLetter reports whether r is a lowercase Greek letter statements
+// name variables by (α, θ, ε). λ is syntax; capitals are left alone, as
+// libraries spell notation with them (Γ(X, U)); a letter the library
+// spells notation with (φ n, σ k, π) is left alone by the caller.
 func typeLetter(r rune) bool {
-	return strings.ContainsRune("αβγδικ", r)
+	return r >= 'α' && r <= 'ω' && r != 'λ' && r != 'ς'
 }
 
 // AutoBoundShape reports whether name is one letter followed by digits,

@@ -32,7 +32,7 @@ var notationDecls = []*library.Decl{
 // notationEnv is testEnv with notationDecls, core's Nat.succ and Fin,
 // Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, its arrows →+*, ≃o and →., and
 // coercions of numbers to anything but a Filter; a Group gives * and /, a
-// Field everything; ℂ has no order and no lattice.
+// Field everything; ℂ has no order and no lattice; π and φ are notation.
 func notationEnv() Env {
 	env := testEnv()
 	byName := map[string]*library.Decl{}
@@ -57,6 +57,7 @@ func notationEnv() Env {
 		return c, ok
 	}
 	env.CoercesTo = func(n, full string) bool { return full != "Filter" }
+	env.NotationSymbol = func(name string) bool { return name == "π" || name == "φ" }
 	env.NumberHas = func(n, class string) bool { return n != "ℂ" || class != "LE" && class != "Lattice" }
 	env.VariableHas = func(classes []string, class string) bool {
 		for _, c := range classes {
@@ -94,6 +95,9 @@ func TestLibraryNotation(t *testing.T) {
 		// a number where a structure no coercion reaches is expected
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop L) : True := by sorry", "L: type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `L` is a number of type ℝ (no coercion ℝ → Filter)"},
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop (nhds L)) : True := by sorry", ""},
+		// a lowercase Greek letter bound nowhere, unless the library spells notation with it
+		{"theorem a (f : ℝ → ℝ) : f θ = f (θ + 2 * π) := by sorry", "θ: unknown identifier `θ`: no binder of the statement binds it (autoImplicit is off)"},
+		{"theorem a (n : ℕ) (ε : ℝ) (h : 0 < ε) : φ n ≤ n ∧ π > 3 ∧ ∀ δ > 0, δ + ε > 0 := by sorry", ""},
 		// ℂ has no order (Mathlib's is scoped) and no lattice for |z|
 		{"theorem a (z : ℂ) (h : |z| = 1) : z ≠ 0 := by sorry", "|z|: failed to synthesize `Lattice ℂ`: |x| is x ⊔ -x, and ℂ has no lattice order (its modulus is ‖z‖)"},
 		{"theorem a (z w : ℂ) (h : z < w) : True := by sorry", "z < w: failed to synthesize `LT ℂ`: ℂ has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖"},
