@@ -175,7 +175,9 @@ func TestCheck(t *testing.T) {
 		// relations do not chain
 		{"theorem a (x : ℝ) (h : 0 < x < 1) : x ^ 2 < 1 := by sorry", "<: unexpected token '<': relations do not chain in Lean (a < b ≤ c does not parse); state each and join them with ∧"},
 		{"theorem a (n : ℕ) : 0 < ∑ i ∈ Finset.range n, i ≤ n ^ 2 := by sorry", "≤: unexpected token '≤': relations do not chain in Lean (a < b ≤ c does not parse); state each and join them with ∧"},
+		{"theorem a (n : ℕ) : ∑ i ∈ Finset.range n, i = ∑ j ∈ Finset.range n, j = n := by sorry", "=: unexpected token '=': relations do not chain in Lean (a < b ≤ c does not parse); state each and join them with ∧"},
 		{"theorem a (x : ℝ) (h : 0 < x ∧ x < 1) : x ^ 2 < 1 := by sorry", ""},
+		{"theorem a (n : ℕ) : ∑ i ∈ Finset.range n, i = n * (n - 1) / 2 ∧ n ≤ ∏ i ∈ Finset.range n, (i + 1) := by sorry", ""},
 		{"theorem a (x y : ℝ) : (x = y) = (y = x) := by sorry", ""},
 		{"theorem a (x : ℝ) : ∀ ε > 0, ∃ δ > 0, δ < ε := by sorry", ""},
 		// a binder's membership domain that is a type: the model's sum over all naturals

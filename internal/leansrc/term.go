@@ -1065,10 +1065,18 @@ func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders 
 var chainable = map[string]bool{"<": true, "≤": true, ">": true, "≥": true, "=": true, "≠": true}
 
 // startsTerm reports whether the token after the n tokens of a symbol
-// starts a term: a name, a numeral or a parenthesis (not `$>` of `<$>`).
+// starts a term: a name, a numeral, a parenthesis, a big operator, a floor
+// or ceiling or a root (not `$>` of `<$>`).
 func (p *termParser) startsTerm(n int) bool {
 	t := p.peek(n)
-	return t != nil && (t.kind == TokIdent || t.kind == TokNumber || t.text == "(")
+	if t == nil {
+		return false
+	}
+	switch t.text {
+	case "(", "∑", "∏", "⌊", "⌈", "√":
+		return true
+	}
+	return t.kind == TokIdent || t.kind == TokNumber
 }
 
 // Chain is a relation written right after another of the same
