@@ -107,6 +107,47 @@ func TestTimeBudgetBackTranslation(t *testing.T) {
 	}
 }
 
+// TestTimeBudgetNoContextDraw: with a client that calls one at a time and
+// every call taking 20 s, the draw without context (estimated at half of
+// the 20 s the draw with context took) runs when the budget covers it (30
+// s, or none) and is left out with a warning when it does not (25 s); the
+// stub is the draw with context's either way.
+func TestTimeBudgetNoContextDraw(t *testing.T) {
+	for _, c := range []struct {
+		budget time.Duration
+		draws  int
+	}{{25 * time.Second, 1}, {30 * time.Second, 2}, {0, 2}} {
+		clk := &fakeClock{t: time.Unix(1e9, 0), step: 20 * time.Second}
+		s := goodScript()
+		srv := llmtest.New(t, func(i int, r llmtest.Request) llmtest.Reply { clk.tick(); return s.respond(i, r) })
+		pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: 1, NoDecompose: true, NoPropose: true, NoBackTranslate: true, TimeBudget: c.budget},
+			func(cfg *llm.Config) { cfg.Concurrency = 1 })
+		pl.now = clk.now
+		res, err := pl.Formalize(context.Background(), Request{Statement: statement, Name: "odd_of_prime"}, nil)
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range srv.Requests() {
+			if stageOf(r) == llm.StageFormalize {
+				n++
+			}
+		}
+		seeds := 0
+		for _, cand := range res.Candidates {
+			seeds += len(cand.Seeds)
+		}
+		warned := strings.Contains(strings.Join(res.Warnings, "\n"), "time budget: 1 of 2 samples without context left out")
+		if n != c.draws || warned != (c.draws == 1) || seeds != c.draws {
+			t.Fatalf("budget %s: %d formalize calls, %d samples, warnings %q; want %d", c.budget, n, seeds, res.Warnings, c.draws)
+		}
+		if !strings.HasPrefix(res.Stub, "theorem odd_of_prime ") || !res.Report.Passed() {
+			t.Fatalf("budget %s: stub %q (%s)", c.budget, res.Stub, res.Report.Verdict())
+		}
+	}
+}
+
 // TestStageMaxTokens: every request of an action carries its stage's
 // answer cap, the repair's included, and Decompose's schema bounds the
 // queries to 4.
@@ -126,7 +167,7 @@ func TestStageMaxTokens(t *testing.T) {
 		srv.Close()
 		reqs = append(reqs, srv.Requests()...)
 	}
-	want := map[string]int{llm.StageDecompose: 256, llm.StagePropose: 160, llm.StageFormalize: 320, llm.StageBackTranslate: 120, llm.StageRepair: 320}
+	want := map[string]int{llm.StageDecompose: 192, llm.StagePropose: 160, llm.StageFormalize: 256, llm.StageBackTranslate: 120, llm.StageRepair: 256}
 	seen := map[string]bool{}
 	for _, r := range reqs {
 		st := stageOf(r)

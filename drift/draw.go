@@ -27,6 +27,9 @@ type drawGroup struct {
 	seeds []int
 	// grammar constrains the answers (llm.Request.Grammar; "" for none).
 	grammar string
+	// optional marks a group drawn one call after another only while the
+	// action's time budget allows it (the draw without context).
+	optional bool
 }
 
 // sample is one drawn candidate, or why it is unusable.
@@ -50,9 +53,12 @@ type sample struct {
 // them in the server's prompt cache. A server that answers fewer than
 // asked (it ignores n) gets one request per missing answer, with the
 // sample's number as seed. parse turns an answer into a stub. Samples come
-// back in group order.
-func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, groups []drawGroup, temp float64,
-	parse func(string) (*Normalized, error), report progress.Func) []sample {
+// back in group order. Drawn in order, an optional group is left out when
+// the time budget (clk) will not cover half of what the draws before it
+// took (it reads fewer new prompt tokens than a draw with context and
+// writes about as many); skipped counts the samples so left out.
+func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, clk clock, groups []drawGroup, temp float64,
+	parse func(string) (*Normalized, error), report progress.Func) (all []sample, skipped int) {
 	total := 0
 	for _, g := range groups {
 		total += len(g.seeds)
@@ -68,11 +74,17 @@ func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, groups 
 	}
 	inOrder := pl.client.Config().Concurrency == 1
 	var wg sync.WaitGroup
+	began := clk.now()
 	for gi, g := range groups {
 		if len(g.seeds) == 0 {
 			continue
 		}
 		if inOrder {
+			if g.optional && gi > 0 && !clk.allows(clk.now().Sub(began)/2) {
+				skipped += len(g.seeds)
+				finished(len(g.seeds))
+				continue
+			}
 			out[gi] = pl.drawGroup(ctx, act, g, temp, parse, finished)
 			continue
 		}
@@ -83,11 +95,10 @@ func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, groups 
 		}()
 	}
 	wg.Wait()
-	var all []sample
 	for _, s := range out {
 		all = append(all, s...)
 	}
-	return all
+	return all, skipped
 }
 
 // drawGroup draws one group: one request for all its samples, then one

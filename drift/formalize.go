@@ -41,48 +41,62 @@ const conditionsHeading = "## Conditions the statement assumes (state each as a 
 
 // Prompt-size bounds: signatures and docstrings are clipped so that a huge
 // declaration cannot blow up the prompt, and the context sections together
-// stay under maxContextChars (about 1,000 tokens). The context is the part
-// of a Formalize prompt that no other request shares, which a local model
-// reads anew for every action (prefill, about 30 tokens a second on 2
-// cores), so a premise and an illustrative theorem bring their docstring's
-// first sentence only, at most maxContextDocChars. Elementary statements'
-// contexts are under these caps already (docs/pipeline.md, "A quiet
-// baseline, the context's size, and repairs that fit"); they bound the
-// long ones.
+// stay under maxContextBytes. The context is the part of a Formalize
+// prompt that no other request shares, which a local model reads anew for
+// every action (prefill, about 19 tokens a second for the bundled 1.5B
+// model on 2 cores; Lean's signatures take about one token for every 2–3
+// bytes of UTF-8), so a premise and an illustrative theorem bring their
+// docstring's first sentence only, at most maxContextDocChars, and the
+// premises past their share of the budget are listed by name only (the
+// grammar's vocabulary has them all). 1,500 bytes hold the elementary
+// statements' contexts (~1,100) and bound ProofNet's, which were up to
+// 3,000 bytes and 1,000 prompt tokens, about 50 s of prefill (docs/pipeline.md,
+// "Long statements under the time budget").
 const (
 	maxSigChars        = 600
 	maxDocChars        = 400
 	maxContextDocChars = 200
-	maxContextChars    = 3000
+	maxContextBytes    = 1500
 )
 
 // formalizeMessages builds the Formalize prompt in the order DRIFT prescribes:
 // instruction, premises, illustrative theorems, theorem name, informal
 // statement, after the worked examples (examplesFor). With no premises and no theorems the
 // context sections are left out (the adaptive no-context draw). structured
-// asks for JSON instead of a ```lean block. Premises and theorems past the
-// context budget are left out. The hints' conditions (conditionHints)
+// asks for JSON instead of a ```lean block. Premises past their share of
+// the context budget are named on one line (at most a sixth of the
+// budget), illustrative theorems past it left out. The hints' conditions (conditionHints)
 // follow the statement, as the worked example shows them, then the
 // notation of the relations it names.
 func formalizeMessages(statement, name string, hints statementHints, premises []*library.Decl, theorems []*library.Decl, examples []workedExample, structured bool) []llm.Message {
 	var prem, thms strings.Builder
+	var named []string
+	over := false
 	for _, d := range premises {
 		var e strings.Builder
 		fmt.Fprintf(&e, "- %s\n  %s\n", d.Name, clip(oneLine(d.Signature), maxSigChars))
 		if doc := docOf(d); doc != "" {
 			fmt.Fprintf(&e, "  -- %s\n", contextDoc(doc))
 		}
-		if prem.Len()+e.Len() > maxContextChars*2/3 {
-			break
+		if over = over || prem.Len()+e.Len() > maxContextBytes*2/3; over {
+			if len(strings.Join(append(named, d.Name), ", ")) <= maxContextBytes/6 {
+				named = append(named, d.Name)
+			}
+			continue
 		}
 		prem.WriteString(e.String())
 	}
-	for i, d := range theorems {
-		e := fmt.Sprintf("%d. Informal: %s\n   Formal: %s\n", i+1, contextDoc(docOrName(d)), clip(oneLine(d.Signature), maxSigChars))
-		if prem.Len()+thms.Len()+len(e) > maxContextChars {
-			break
+	if len(named) > 0 {
+		prem.WriteString("- also: " + strings.Join(named, ", ") + "\n")
+	}
+	shown := 0
+	for _, d := range theorems {
+		e := fmt.Sprintf("%d. Informal: %s\n   Formal: %s\n", shown+1, contextDoc(docOrName(d)), clip(oneLine(d.Signature), maxSigChars))
+		if prem.Len()+thms.Len()+len(e) > maxContextBytes {
+			continue
 		}
 		thms.WriteString(e)
+		shown++
 	}
 	var b strings.Builder
 	if prem.Len() > 0 {

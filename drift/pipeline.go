@@ -85,8 +85,11 @@ type Params struct {
 	// moment the model is ready, for the calls the choice can do without:
 	// the back-translation starts only while time is left, and a repair
 	// attempt only when the time left covers one more attempt as long as
-	// the last one took. Decompose, Propose and the draws always run, so
-	// an action can outlast it by the calls it had started. 0: no bound
+	// the last one took, and (with a client that calls one at a time) the
+	// draw without context only when the time left covers half of what
+	// the draws with context took. Decompose, Propose and the draws with
+	// context always run, so an action can outlast it by the calls it had
+	// started. 0: no bound
 	// (the zero Params'; app.PipelineParams gives the settings'
 	// pipeline.timeBudgetSeconds, settings.DefaultTimeBudgetSeconds).
 	TimeBudget time.Duration
@@ -514,20 +517,24 @@ func withContext(ctx []*library.Decl, prem []retrieval.Premise) []retrieval.Prem
 }
 
 // stageMaxTokens caps the answers of the stages whose answers are short (a
-// statement, a few queries, a list of names): several times what a good
-// answer takes, so that a small model that rambles (or loops inside a JSON
-// string) stops early.
+// statement, a few queries, a list of names): above what a good answer
+// takes, so that a small model that rambles (or loops inside a JSON
+// string) stops early. An answer cut there is a failed call, and with the
+// bundled model on 2 cores every 8 tokens of it cost a second.
 //
 // Every stage of Formalize has its cap here (a stage missing would get
-// the client's default, 512; Informalize, outside the action, has it). Decompose's answer is bounded by its schema too
-// (at most 4 queries): about 40 tokens a query, so 256 leaves room
-// for 4 long ones; a repair answers one statement, as Formalize does.
+// the client's default, 512; Informalize, outside the action, has it).
+// Decompose's answer is bounded by its schema too (at most 4 queries,
+// each sentence at most 200 characters and its Lean form 100): good
+// answers take 70–140 tokens. A statement takes 40–120 (ProofNet's
+// longest references, 350 characters, about 190); a repair answers one
+// statement, as Formalize does.
 var stageMaxTokens = map[string]int{
-	llm.StageDecompose:     256,
+	llm.StageDecompose:     192,
 	llm.StagePropose:       160,
-	llm.StageFormalize:     320,
+	llm.StageFormalize:     256,
 	llm.StageBackTranslate: 120,
-	llm.StageRepair:        320,
+	llm.StageRepair:        256,
 }
 
 // formalizeFrom runs stages 5–6 and the repairs: sample, normalise, name,
@@ -549,7 +556,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, clk cloc
 		groups[0].seeds = append(groups[0].seeds, i+1)
 	}
 	if hasCtx {
-		g := drawGroup{msgs: formalizeMessages(statement, nameOrAsk(name), hints, nil, nil, examples, structured)}
+		g := drawGroup{msgs: formalizeMessages(statement, nameOrAsk(name), hints, nil, nil, examples, structured), optional: true}
 		for i := 0; i < min(pl.p.NoContextSamples, act.Remaining()-len(groups[0].seeds)); i++ {
 			g.seeds = append(g.seeds, 101+i)
 		}
@@ -570,7 +577,7 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, clk cloc
 		warn("call budget allows %d of %d samples", drawn, asked)
 	}
 	report(progress.Event{Stage: StageFormalize, Message: fmt.Sprintf("Formalizing: drawing %d candidates…", drawn), Total: drawn})
-	samples := pl.drawCandidates(ctx, act, groups, pl.p.Temperature, func(text string) (*Normalized, error) {
+	samples, skipped := pl.drawCandidates(ctx, act, clk, groups, pl.p.Temperature, func(text string) (*Normalized, error) {
 		st, err := ParseFormalizeAnswer(text, name)
 		if err == nil {
 			st.rename(names.name(st.given))
@@ -579,6 +586,9 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, clk cloc
 	}, report)
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if skipped > 0 {
+		warn("time budget: %d of %d samples without context left out (the draws with context ended at %.0f s of %.0f)", skipped, drawn, clk.now().Sub(clk.start).Seconds(), clk.budget.Seconds())
 	}
 	grammar.record(res, samples)
 

@@ -25,7 +25,7 @@ import (
 // stay free: with the same pattern the 0.5B model completed 21 of 50
 // decompositions instead of 45 on the same problems.
 var (
-	decomposeSchema = &llm.Schema{Name: "decomposition", JSON: json.RawMessage(`{"type":"object","properties":{"queries":{"type":"array","minItems":1,"maxItems":4,"items":{"type":"object","properties":{"sentence":{"type":"string"},"lean":{"type":"string"}},"required":["sentence","lean"],"additionalProperties":false}}},"required":["queries"],"additionalProperties":false}`)}
+	decomposeSchema = &llm.Schema{Name: "decomposition", JSON: json.RawMessage(`{"type":"object","properties":{"queries":{"type":"array","minItems":1,"maxItems":4,"items":{"type":"object","properties":{"sentence":{"type":"string","maxLength":200},"lean":{"type":"string","maxLength":100}},"required":["sentence","lean"],"additionalProperties":false}}},"required":["queries"],"additionalProperties":false}`)}
 	proposeSchema   = &llm.Schema{Name: "dependencies", JSON: json.RawMessage(`{"type":"object","properties":{"dependency":{"type":"array","maxItems":12,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_.']*$"}}},"required":["dependency"],"additionalProperties":false}`)}
 	formalizeSchema = &llm.Schema{Name: "theorem_statement", JSON: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_.']*$"},"binders":{"type":"array","maxItems":10,"items":{"type":"string","pattern":"^[({\\[⦃][^\\\\$]*[)}\\]⦄]$"}},"conclusion":{"type":"string","pattern":"^[^\\\\$]+$"}},"required":["name","binders","conclusion"],"additionalProperties":false}`)}
 )
