@@ -225,6 +225,11 @@ type local struct {
 	// binder is the index+1 of the stub binder that binds it (0 for a
 	// variable bound inside a term or by the header).
 	binder int
+	// isType marks a stub binder of type `Type*` or `Type u` (X for `(X :
+	// Type*)`): the local is a type. ofType is such a local when it is the
+	// type of this stub binder (X for `(x : X)`): no constant heads it.
+	isType bool
+	ofType string
 }
 
 // info is what the elaborator infers a term to be.
@@ -307,7 +312,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	if start <= 0 || s.ProofStart < start || s.ProofStart > len(s.Text) {
 		return nil
 	}
-	if bars := append(strayBars(s, start), quantifierIn(s, start)...); len(bars) > 0 {
+	if bars := append(append(strayBars(s, start), quantifierIn(s, start)...), lambdaComma(s, start)...); len(bars) > 0 {
 		return bars // the term parser stops there too
 	}
 	if fs := typeless(s, start); len(fs) > 0 {
@@ -366,8 +371,13 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		dom, cod := numArrow(b.Type)
 		head := c.typeHeadName(b.Type)
 		tv := c.typeVar(b.Type)
+		isType := b.Bracket != '[' && typeUniverse(s.Binders[i].Type)
+		ofType := ""
+		if b.Type != nil && b.Type.Kind == leansrc.TermIdent && scope[b.Type.Text].isType {
+			ofType = b.Type.Text
+		}
 		for _, name := range b.Names {
-			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod, head: head, tv: tv}
+			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod, head: head, tv: tv, isType: isType, ofType: ofType}
 		}
 	}
 	c.unbound(typ, scope)
@@ -502,9 +512,11 @@ func (c *checker) report(t *leansrc.Term, name, format string, args ...any) {
 
 // unbound reports, with autoImplicit off, the names a binder type uses that
 // the stub binds only later (in a later binder or inside the statement):
-// Lean elaborates binders left to right, so there the name is unknown.
+// Lean elaborates binders left to right, so there the name is unknown. A
+// dotted name whose root no binder binds (`z.re`) is unknown with
+// autoImplicit on too: Lean binds only atomic names automatically.
 func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
-	if c.env.AutoImplicit || t == nil {
+	if t == nil {
 		return
 	}
 	if c.unknown == nil {
@@ -518,19 +530,26 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 		}
 		if x.Kind == leansrc.TermIdent {
 			name := x.Text
-			root, _, _ := strings.Cut(name, ".")
-			if _, ok := scope[root]; ok || inner[root] || seen[name] || !AutoBoundShape(root) {
+			root, _, dotted := strings.Cut(name, ".")
+			if _, ok := scope[root]; ok || inner[root] || seen[name] || !AutoBoundShape(root) || c.env.AutoImplicit && !dotted {
 				return
 			}
 			if len(c.env.Resolve(name)) > 0 || root != name && len(c.env.Resolve(root)) > 0 {
 				return
 			}
-			if c.later[root] {
+			switch {
+			case c.later[root] && c.env.AutoImplicit:
+				seen[name] = true
+				c.report(x, name, "unknown identifier `%s`: `%s` is bound only later in the statement, and Lean binds no dotted name automatically", name, root)
+			case c.later[root]:
 				seen[name] = true
 				c.report(x, name, "unknown identifier `%s`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)", name)
-			} else if root == name && c.boundNowhere(name) {
+			case root == name && c.boundNowhere(name):
 				seen[name] = true
 				c.report(x, name, "unknown identifier `%s`: no binder of the statement binds it (autoImplicit is off)", name)
+			case dotted && c.boundNowhere(root):
+				seen[name] = true
+				c.report(x, name, "unknown identifier `%s`: no binder of the statement binds `%s`, and Lean binds no dotted name automatically", name, root)
 			}
 			return
 		}

@@ -191,8 +191,19 @@ func TestCheck(t *testing.T) {
 		// a name bound only later
 		{"theorem a (h : 0 < x) (x : ℝ) : 0 < x := by sorry", "x: unknown identifier `x`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)"},
 		{"theorem a (h : p.Prime) (p : ℕ) : 2 ≤ p := by sorry", "p.Prime: unknown identifier `p.Prime`: it is bound only later in the statement, and Lean reads binders left to right (autoImplicit is off)"},
+		// a dotted name whose root no binder binds; a stub's type variable as a value, applied, or the type of a field's receiver
+		{"theorem a (w : ℂ) (h : 0 < z.re) : True := by sorry", "z.re: unknown identifier `z.re`: no binder of the statement binds `z`, and Lean binds no dotted name automatically"},
+		{"theorem a (X : Type*) (h : Set.Infinite X) : True := by sorry", "X: type mismatch: `Set.Infinite` expects a value of type `Set α`, but `X` is a type"},
+		{"theorem a (X : Type u) (x : X) : Nat.Prime (X 1) := by sorry", "(X 1): function expected: `X` is a type, it cannot be applied to an argument"},
+		{"theorem a (G : Type*) [Group G] (g : G) (h : g.order = 2) : True := by sorry", "g.order: invalid field notation: the type of `g` is `G`, a variable of the statement, not of the form (C …) where C is a constant"},
+
+		// Lean 3's lambda
+		{"theorem a : StrictMono (λ x : ℝ, x ^ 3) := by sorry", ",: unexpected token ','; expected '↦', '=>': a function is written fun x => … in Lean 4"},
+		{"theorem a (f : ℕ → ℕ) : f = fun n, n + 1 := by sorry", ",: unexpected token ','; expected '↦', '=>': a function is written fun x => … in Lean 4"},
+		{"theorem a (f : ℕ × ℕ → ℕ) : f = (fun ⟨a, b⟩ => a + b) ∧ f = (fun (a, b) ↦ a) ∧ f = (fun x : ℕ × ℕ => x.1) := by sorry", ""},
 
 		// well-typed near misses
+		{"theorem a (X : Type*) (s : Set X) (h : Set.Infinite s) (G : Type) [Group G] (g : G) : Infinite X ∧ g = g := by sorry", ""},
 		{"theorem a (x : NNReal) : 0 ≤ x ^ 2 := by sorry", ""},
 		{"theorem a : Infinite Nat.Primes := by sorry", ""},
 		{"theorem a (p : Nat.Primes) : 2 ≤ (p : ℕ) := by sorry", ""},
@@ -258,6 +269,10 @@ func TestAutoImplicitSilencesLaterBinders(t *testing.T) {
 		if fs := check(t, stub, env); len(fs) != 0 {
 			t.Errorf("autoImplicit on: %s: %v", stub, fs)
 		}
+	}
+	// but Lean binds no dotted name automatically
+	if fs := check(t, "theorem a (x : ℝ) (h : 0 < y.re) : 0 < x := by sorry", env); len(fs) != 1 || fs[0].Name != "y.re" {
+		t.Errorf("autoImplicit on, y.re: %v", fs)
 	}
 	// notation from the header may give a letter a meaning
 	env = testEnv()

@@ -437,6 +437,14 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		case l.head != "" && dotted && !strings.Contains(name[len(root)+1:], "."):
 			// s.card with (s : Finset ℕ): Finset.card s
 			return c.field(whole, head, name[len(root)+1:], l.head, info{}, args, infos, scope)
+		case l.ofType != "" && dotted:
+			// g.order with (g : G) under (G : Type*): Lean looks the field up
+			// in the namespace of the constant heading g's type, and G is none
+			c.report(head, name, "invalid field notation: the type of `%s` is `%s`, a variable of the statement, not of the form (C …) where C is a constant", root, l.ofType)
+			return info{}
+		case l.isType && !dotted && len(args) > 0:
+			c.report(whole, root, "function expected: `%s` is a type, it cannot be applied to an argument", root)
+			return info{}
 		case dotted || len(args) > 0:
 			return info{}
 		}
@@ -445,6 +453,9 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		}
 		if l.head == "Set" {
 			return info{kind: kValue, set: true}
+		}
+		if l.isType {
+			return info{kind: kSort, ty: true}
 		}
 		if l.tv != "" {
 			return info{kind: kValue, tv: l.tv}
@@ -660,6 +671,21 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				if why := noInstance(infos[i].num, k.class); why != "" && k.pos == 0 {
 					c.report(args[i], name, "failed to synthesize `%s %s`: `%s` expects a value of a type with `%s`, but `%s` is %s, which %s",
 						k.class, infos[i].num, name, k.class, c.src[args[i].Start:args[i].End], infos[i].num, why)
+					break
+				}
+			}
+		}
+		if i < len(sg.typeCons) && args[i].Kind == leansrc.TermIdent && c.typeVars[args[i].Text] != nil && len(c.typeVars[args[i].Text]) == 0 &&
+			c.env.VariableHas != nil && !c.env.Notation {
+			// Fintype.card G with (G : Type*) and no local instance. (Not
+			// under local instances: the library's parents are read from
+			// `extends` only, and MetricSpace reaches UniformSpace through
+			// a field, so the closure may miss an instance there.)
+			for _, k := range sg.typeCons[i] {
+				// (a Decidable instance may come from `open Classical`)
+				if k.pos == 0 && !strings.HasPrefix(k.class, "Decidable") && !c.env.VariableHas(nil, k.class) {
+					c.report(args[i], name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` has no local instance (nor does the library give every type one)",
+						k.class, args[i].Text, name, k.class, args[i].Text, args[i].Text)
 					break
 				}
 			}

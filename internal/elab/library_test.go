@@ -18,6 +18,7 @@ var notationDecls = []*library.Decl{
 	{Name: "NNReal.toReal", Kind: library.KindDef, Signature: "def NNReal.toReal : ℝ≥0 → ℝ"},
 	{Name: "Set.Icc", Kind: library.KindDef, Signature: "def Set.Icc {α : Type*} [Preorder α] (a b : α)", Value: "{ x | a ≤ x ∧ x ≤ b }"},
 	{Name: "Set.range", Kind: library.KindDef, Signature: "def Set.range {α : Type u} {ι : Sort*} (f : ι → α) : Set α", Value: "{x | ∃ y, f y = x}"},
+	{Name: "Fintype.card", Kind: library.KindDef, Signature: "def Fintype.card (α : Type*) [Fintype α] : ℕ"},
 	{Name: "Set.ncard", Kind: library.KindDef, Signature: "def Set.ncard {α : Type*} (s : Set α) : ℕ"},
 	{Name: "Set.Finite", Kind: library.KindDef, Signature: "def Set.Finite {α : Type u} (s : Set α) : Prop"},
 	{Name: "Finset.Icc", Kind: library.KindDef, Signature: "def Finset.Icc {α : Type*} [Preorder α] [LocallyFiniteOrder α] (a b : α) : Finset α"},
@@ -108,6 +109,10 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (G : Type*) [Group G] (a b : G) : ∀ x : G, a * b / x = x * b := by sorry", ""},
 		{"theorem a (K : Type*) [Field K] (a b : K) : a + b * a - b / a ≤ 1 := by sorry", ""},
 		{"theorem a (R M : Type*) [Group M] [Module R M] (a b : M) : a + b = b + a := by sorry", ""},
+		// an instance a type argument needs and the stub's type variable lacks
+		{"theorem a (G : Type*) (x : G) : Fintype.card G = 2 := by sorry", "G: failed to synthesize `Fintype G`: `Fintype.card` needs an instance `[Fintype G]`, and `G` has no local instance (nor does the library give every type one)"},
+		{"theorem a (G : Type*) [Group G] (g : G) : Fintype.card G = 2 := by sorry", ""}, // local instances: silent
+		{"theorem a (K : Type*) [Field K] (R M : Type*) [Group M] [Module R M] : Fintype.card K = 2 ∧ Fintype.card M = 1 ∧ Fintype.card ℕ = 0 := by sorry", ""},
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ := by sorry", "⌊x⌋: `Nat.Prime` expects a ℕ, but `⌊x⌋` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (n : ℕ) : 0 < ⌈n / 3⌉ := by sorry", "n / 3: failed to synthesize `LinearOrderedRing ℕ`: `Int.ceil` expects a value of a type with `LinearOrderedRing`, but `n / 3` is ℕ, which has no negation (it is no ring and no additive group)"},

@@ -30,3 +30,40 @@ func quantifierIn(s *leansrc.Stub, from int) []Finding {
 	}
 	return out
 }
+
+// lambdaComma finds `λ x, …` and `fun x : T, …` in the statement: Lean 3's
+// lambda, which Lean 4 does not parse (its binders end at `=>` or `↦`). A
+// comma inside brackets (fun ⟨a, b⟩ => …, fun (x, y) => …) is a pattern's.
+func lambdaComma(s *leansrc.Stub, from int) []Finding {
+	var out []Finding
+	lx := s.Lexemes
+	for i, t := range lx {
+		if t.Start < from || t.End > s.ProofStart || t.Text != "λ" && t.Text != "fun" {
+			continue
+		}
+		depth := 0
+	scan:
+		for _, u := range lx[i+1:] {
+			if u.End > s.ProofStart {
+				break
+			}
+			switch u.Text {
+			case "(", "[", "{", "⟨", "⦃":
+				depth++
+			case ")", "]", "}", "⟩", "⦄":
+				if depth--; depth < 0 {
+					break scan
+				}
+			case "=>", "↦", "|":
+				break scan
+			case ",":
+				if depth == 0 {
+					out = append(out, Finding{Start: u.Start, End: u.End, Name: ",",
+						Message: "unexpected token ','; expected '↦', '=>': a function is written fun x => … in Lean 4"})
+					break scan
+				}
+			}
+		}
+	}
+	return out
+}

@@ -122,6 +122,9 @@ type sig struct {
 	// it: a predicate given there makes it Prop, whatever the expected
 	// type (which, fixing it otherwise, leaves Prop ≠ β).
 	predCons [][]classPos
+	// typeCons are, per explicit parameter that is itself a type ((α :
+	// Type*) [Fintype α]), the class arguments constraining it.
+	typeCons [][]classPos
 	// of is, when the result type is an application of a library structure
 	// or inductive type (`Finset ℕ`, `StieltjesFunction`), its full name.
 	of string
@@ -295,9 +298,14 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 				pc = cons[p]
 				typeVars[p] = false // determined by this argument first
 			}
+			var tc []classPos
+			if sortParam(p) {
+				tc = cons[n]
+			}
 			s.params = append(s.params, p)
 			s.propCons = append(s.propCons, pc)
 			s.predCons = append(s.predCons, fc)
+			s.typeCons = append(s.typeCons, tc)
 			if varsKnown && !isVar[n] {
 				s.own++
 			}
@@ -312,6 +320,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			s.params = append(append([]string(nil), types...), s.params...)
 			s.propCons = append(make([][]classPos, len(types)), s.propCons...)
 			s.predCons = append(make([][]classPos, len(types)), s.predCons...)
+			s.typeCons = append(make([][]classPos, len(types)), s.typeCons...)
 			s.exact, s.own = true, len(s.params)
 		}
 	}
@@ -343,6 +352,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			s.params = append(s.params, p)
 			s.propCons = append(s.propCons, pc)
 			s.predCons = append(s.predCons, nil)
+			s.typeCons = append(s.typeCons, nil)
 			if varsKnown {
 				s.own++
 			}
@@ -388,6 +398,14 @@ func sortText(t string) bool {
 		return true
 	}
 	return false
+}
+
+// typeUniverse reports whether a binder's type, as written, is a universe
+// of types (`Type*`, `Type _`, `Type`, `Type u`): what it binds is a type,
+// never a proposition.
+func typeUniverse(t string) bool {
+	f := strings.Fields(t)
+	return len(f) == 1 && (f[0] == "Type" || f[0] == "Type*") || len(f) == 2 && f[0] == "Type" && leansrc.IsIdentifier(f[1]) && !strings.Contains(f[1], ".")
 }
 
 // dataStructure reports whether structure d, written without a result
