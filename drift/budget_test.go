@@ -111,14 +111,20 @@ func TestTimeBudgetBackTranslation(t *testing.T) {
 // every call taking 20 s, the draw without context (estimated at half of
 // the 20 s the draw with context took) runs when the budget covers it (30
 // s, or none) and is left out with a warning when it does not (25 s); the
-// stub is the draw with context's either way.
+// stub is the draw with context's either way. When the draw with context
+// gave no usable candidate (an answer cut at its token cap), the draw
+// without it runs whatever the budget.
 func TestTimeBudgetNoContextDraw(t *testing.T) {
 	for _, c := range []struct {
 		budget time.Duration
+		cut    bool
 		draws  int
-	}{{25 * time.Second, 1}, {30 * time.Second, 2}, {0, 2}} {
+	}{{25 * time.Second, false, 1}, {30 * time.Second, false, 2}, {0, false, 2}, {25 * time.Second, true, 2}} {
 		clk := &fakeClock{t: time.Unix(1e9, 0), step: 20 * time.Second}
 		s := goodScript()
+		if c.cut {
+			s.formalize = []llmtest.Reply{{Text: "{\"name\": \"odd_of_prime\", \"binders\": [\"(p", FinishReason: "length"}, {Text: goodStub}}
+		}
 		srv := llmtest.New(t, func(i int, r llmtest.Request) llmtest.Reply { clk.tick(); return s.respond(i, r) })
 		pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: 1, NoDecompose: true, NoPropose: true, NoBackTranslate: true, TimeBudget: c.budget},
 			func(cfg *llm.Config) { cfg.Concurrency = 1 })

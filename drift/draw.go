@@ -54,9 +54,10 @@ type sample struct {
 // asked (it ignores n) gets one request per missing answer, with the
 // sample's number as seed. parse turns an answer into a stub. Samples come
 // back in group order. Drawn in order, an optional group is left out when
-// the time budget (clk) will not cover half of what the draws before it
-// took (it reads fewer new prompt tokens than a draw with context and
-// writes about as many); skipped counts the samples so left out.
+// the draws before it gave a usable candidate and the time budget (clk)
+// will not cover half of what they took (it reads fewer new prompt tokens
+// than a draw with context and writes about as many); skipped counts the
+// samples so left out.
 func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, clk clock, groups []drawGroup, temp float64,
 	parse func(string) (*Normalized, error), report progress.Func) (all []sample, skipped int) {
 	total := 0
@@ -80,7 +81,7 @@ func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, clk clo
 			continue
 		}
 		if inOrder {
-			if g.optional && gi > 0 && !clk.allows(clk.now().Sub(began)/2) {
+			if g.optional && gi > 0 && usable(out[:gi]) && !clk.allows(clk.now().Sub(began)/2) {
 				skipped += len(g.seeds)
 				finished(len(g.seeds))
 				continue
@@ -99,6 +100,18 @@ func (pl *Pipeline) drawCandidates(ctx context.Context, act *llm.Action, clk clo
 		all = append(all, s...)
 	}
 	return all, skipped
+}
+
+// usable reports whether any of the groups' samples parsed.
+func usable(groups [][]sample) bool {
+	for _, g := range groups {
+		for _, s := range g {
+			if s.err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // drawGroup draws one group: one request for all its samples, then one

@@ -86,8 +86,8 @@ type Params struct {
 	// the back-translation starts only while time is left, and a repair
 	// attempt only when the time left covers one more attempt as long as
 	// the last one took, and (with a client that calls one at a time) the
-	// draw without context only when the time left covers half of what
-	// the draws with context took. Decompose, Propose and the draws with
+	// draw without context, after draws with context that gave a usable
+	// candidate, only when the time left covers half of what they took. Decompose, Propose and the draws with
 	// context always run, so an action can outlast it by the calls it had
 	// started. 0: no bound
 	// (the zero Params'; app.PipelineParams gives the settings'
