@@ -32,6 +32,17 @@ func (c *fakeClock) tick() {
 	c.mu.Unlock()
 }
 
+// requestsOf counts the server's requests of one stage.
+func requestsOf(srv *llmtest.Server, stage string) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if stageOf(r) == stage {
+			n++
+		}
+	}
+	return n
+}
+
 // TestTimeBudgetRepairs: with every model call taking 20 s and a budget of
 // 60 s, the draw ends at 20 s, two repair attempts fit (ending at 40 s and
 // 60 s) and a third, which would end at 80 s, is not started; the stop and
@@ -55,12 +66,7 @@ func TestTimeBudgetRepairs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := 0
-		for _, r := range srv.Requests() {
-			if stageOf(r) == llm.StageRepair {
-				n++
-			}
-		}
+		n := requestsOf(srv, llm.StageRepair)
 		if n != c.repairs || res.Repair == nil || res.Repair.Attempts != c.repairs || res.Repair.Stop != c.stop {
 			t.Fatalf("budget %s: %d repair calls, repair %+v; want %d, stop %q", c.budget, n, res.Repair, c.repairs, c.stop)
 		}
@@ -134,12 +140,7 @@ func TestTimeBudgetNoContextDraw(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := 0
-		for _, r := range srv.Requests() {
-			if stageOf(r) == llm.StageFormalize {
-				n++
-			}
-		}
+		n := requestsOf(srv, llm.StageFormalize)
 		seeds := 0
 		for _, cand := range res.Candidates {
 			seeds += len(cand.Seeds)
