@@ -114,9 +114,9 @@ func TestTimeBudgetBackTranslation(t *testing.T) {
 }
 
 // TestTimeBudgetNoContextDraw: with a client that calls one at a time and
-// every call taking 20 s, the draw without context (estimated at half of
-// the 20 s the draw with context took) runs when the budget covers it (30
-// s, or none) and is left out with a warning when it does not (25 s); the
+// every call taking 30 s, the draw without context (estimated at a third
+// of the 30 s the draw with context took) runs when the budget covers it
+// (40 s, or none) and is left out with a warning when it does not (35 s); the
 // stub is the draw with context's either way. When the draw with context
 // gave no usable candidate (an answer cut at its token cap), the draw
 // without it runs whatever the budget.
@@ -125,8 +125,8 @@ func TestTimeBudgetNoContextDraw(t *testing.T) {
 		budget time.Duration
 		cut    bool
 		draws  int
-	}{{25 * time.Second, false, 1}, {30 * time.Second, false, 2}, {0, false, 2}, {25 * time.Second, true, 2}} {
-		clk := &fakeClock{t: time.Unix(1e9, 0), step: 20 * time.Second}
+	}{{35 * time.Second, false, 1}, {40 * time.Second, false, 2}, {0, false, 2}, {35 * time.Second, true, 2}} {
+		clk := &fakeClock{t: time.Unix(1e9, 0), step: 30 * time.Second}
 		s := goodScript()
 		if c.cut {
 			s.formalize = []llmtest.Reply{{Text: "{\"name\": \"odd_of_prime\", \"binders\": [\"(p", FinishReason: "length"}, {Text: goodStub}}

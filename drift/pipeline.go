@@ -83,13 +83,13 @@ type Params struct {
 	CallBudget int
 	// TimeBudget bounds the wall time of one Formalize, counted from the
 	// moment the model is ready, for the calls the choice can do without:
-	// the back-translation starts only while time is left, and a repair
+	// the back-translation starts only while time is left; a repair
 	// attempt only when the time left covers one more attempt as long as
-	// the last one took, and (with a client that calls one at a time) the
+	// the last one took; and (with a client that calls one at a time) the
 	// draw without context, after draws with context that gave a usable
-	// candidate, only when the time left covers half of what they took. Decompose, Propose and the draws with
-	// context always run, so an action can outlast it by the calls it had
-	// started. 0: no bound
+	// candidate, only when the time left covers a third of what they
+	// took. Decompose, Propose and the draws with context always run, so
+	// an action can outlast it by the calls it had started. 0: no bound
 	// (the zero Params'; app.PipelineParams gives the settings'
 	// pipeline.timeBudgetSeconds, settings.DefaultTimeBudgetSeconds).
 	TimeBudget time.Duration
