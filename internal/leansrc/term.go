@@ -1060,9 +1060,11 @@ func ParseHeader(src string, ops func(symbol string) (Operator, bool)) (binders 
 	return binders, typ, ok
 }
 
-// chainable are the comparisons a chain is reported for: those whose
-// symbol no other notation starts with (unlike ∈ in 𝔼 i ∈ s, or < in <$>).
-var chainable = map[string]bool{"<": true, "≤": true, ">": true, "≥": true, "=": true, "≠": true}
+// chainable are the relations a chain is reported for: those whose
+// symbol no other notation starts with (unlike ∈ in 𝔼 i ∈ s, or < in <$>),
+// and divisibility, whose longer notations (∣_, ∣[) are tokens of their
+// own or start no term.
+var chainable = map[string]bool{"<": true, "≤": true, ">": true, "≥": true, "=": true, "≠": true, "∣": true}
 
 // startsTerm reports whether the token after the n tokens of a symbol
 // starts a term: a name, a numeral, a parenthesis, a big operator, a floor
