@@ -851,11 +851,13 @@ func checkedBetter(a, b *Candidate, meaning bool) (less, decided bool) {
 }
 
 // leanRank ranks Lean's verdict: accepted, not run, rejected. A stub the
-// light elaborator finds ill-typed ranks as rejected, which Lean would do:
-// below every well-typed candidate Lean did not run on.
+// light elaborator finds ill-typed, or that names a constant the library
+// lacks, ranks as rejected, which Lean would do (an unknown identifier):
+// below every well-typed candidate Lean did not run on, a refuted one
+// included.
 func leanRank(c *leanrepl.Report) int {
 	switch {
-	case c != nil && len(c.Types) > 0:
+	case c != nil && (len(c.Types) > 0 || len(c.Unknown) > 0):
 		return 2
 	case c == nil || !c.LeanRan:
 		return 1

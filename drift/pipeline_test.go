@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drift-lsp/drift-lsp/internal/elab"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 	"github.com/drift-lsp/drift-lsp/internal/progress"
 	"github.com/drift-lsp/drift-lsp/leanrepl"
@@ -809,5 +810,33 @@ func TestRepairLoop(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(events, "\n"), "Checking repair 1/2") {
 		t.Errorf("events %q", events)
+	}
+}
+
+// TestCheckedBetter: Lean's verdict first (an ill-typed stub or one naming
+// a constant the library lacks is one Lean rejects), then refutation,
+// unknown names, omissions.
+func TestCheckedBetter(t *testing.T) {
+	refuted := &leanrepl.Report{Falsifier: &falsify.Result{Verdict: falsify.Refuted}}
+	unknown := &leanrepl.Report{Unknown: []leanrepl.UnknownName{{Name: "sqrt"}}}
+	illTyped := &leanrepl.Report{Types: []elab.Finding{{Message: "function expected"}}}
+	plain := &leanrepl.Report{}
+	for _, c := range []struct {
+		name    string
+		a, b    *leanrepl.Report
+		less    bool
+		decided bool
+	}{
+		{"refuted over unknown name", refuted, unknown, true, true},
+		{"unknown name under refuted", unknown, refuted, false, true},
+		{"plain over ill-typed", plain, illTyped, true, true},
+		{"plain over refuted", plain, refuted, true, true},
+		{"both rejected: fewer unknown names first", illTyped, unknown, true, true},
+		{"plain and plain level", plain, plain, false, false},
+	} {
+		less, decided := checkedBetter(&Candidate{Check: c.a}, &Candidate{Check: c.b}, true)
+		if less != c.less || decided != c.decided {
+			t.Errorf("%s: less %v decided %v, want %v %v", c.name, less, decided, c.less, c.decided)
+		}
 	}
 }
