@@ -257,6 +257,9 @@ type info struct {
 	// of is, for a value of a library structure or inductive type (not a
 	// number), that type's full name (Finset for `Nat.primeFactors n`).
 	of string
+	// local marks a type that is a stub's type variable (X of `(X :
+	// Type*)`), which a stub passes where explicit section variables stand.
+	local bool
 }
 
 type kindOf uint8

@@ -203,6 +203,7 @@ func TestCheck(t *testing.T) {
 		// Lean 3's lambda
 		{"theorem a : StrictMono (λ x : ℝ, x ^ 3) := by sorry", ",: unexpected token ','; expected '↦', '=>': a function is written fun x => … in Lean 4"},
 		{"theorem a (f : ℕ → ℕ) : f = fun n, n + 1 := by sorry", ",: unexpected token ','; expected '↦', '=>': a function is written fun x => … in Lean 4"},
+		{"theorem a (β : ℕ → Type) (l : List (∀ a, β a)) : l = (l.map fun f : ∀ a, β a ↦ f) := by sorry", ""},
 		{"theorem a (f : ℕ × ℕ → ℕ) : f = (fun ⟨a, b⟩ => a + b) ∧ f = (fun (a, b) ↦ a) ∧ f = (fun x : ℕ × ℕ => x.1) := by sorry", ""},
 
 		// well-typed near misses

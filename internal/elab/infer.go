@@ -455,7 +455,7 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			return info{kind: kValue, set: true}
 		}
 		if l.isType {
-			return info{kind: kSort, ty: true}
+			return info{kind: kSort, ty: true, local: true}
 		}
 		if l.tv != "" {
 			return info{kind: kValue, tv: l.tv}
@@ -636,6 +636,14 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		return info{}
 	}
 	for i := 0; i < k && i < n; i++ {
+		if infos[i].local && (sg.own < n || sg.added) {
+			// explicit section variables stand before the signature's own
+			// parameters, and the file's `variable` lines may make more
+			// of them explicit than were read (`variable (R L M)` after
+			// `variable {R L M}`): where a stub passes a type, the
+			// positions are unsure
+			infos[i] = info{}
+		}
 		want := numOf(sg.params[i])
 		if want != numNone {
 			c.numArg(args[i], infos[i], want, name, scope)

@@ -1,6 +1,10 @@
 package elab
 
-import "github.com/drift-lsp/drift-lsp/internal/leansrc"
+import (
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+)
 
 // quantifierIn finds `∀ x in s, …` (and ∃, ∃!) in the statement
 // (s.Text[from:s.ProofStart]): Lean 3's bounded quantifier, which Lean 4
@@ -47,6 +51,9 @@ func lambdaComma(s *leansrc.Stub, from int) []Finding {
 			if u.End > s.ProofStart {
 				break
 			}
+			if binderHead(u.Text) {
+				break scan // fun f : ∀ a, β a ↦ …, fun f : ΣG : 𝒢, … => …: that comma is the type's
+			}
 			switch u.Text {
 			case "(", "[", "{", "⟨", "⦃":
 				depth++
@@ -66,4 +73,19 @@ func lambdaComma(s *leansrc.Stub, from int) []Finding {
 		}
 	}
 	return out
+}
+
+// binderHead reports whether a token starts a binder that a comma ends (∀,
+// ∃, Σ, Π, ∑, ∏, ⋃, ⋂, ⨆, ⨅, ∫, a nested λ or fun), glued to a name or not
+// (the scanner may read `ΣG` as one identifier).
+func binderHead(tok string) bool {
+	if tok == "fun" || tok == "forall" || tok == "exists" {
+		return true
+	}
+	for _, h := range []string{"∀", "∃", "Σ", "Π", "∑", "∏", "⋃", "⋂", "⨆", "⨅", "∫", "λ"} {
+		if strings.HasPrefix(tok, h) {
+			return true
+		}
+	}
+	return false
 }

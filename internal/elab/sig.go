@@ -135,6 +135,9 @@ type sig struct {
 	// certainly a type that is no proposition (ℕ, Prop, `: Type u`, a
 	// structure with a data field written without `: Prop`).
 	large bool
+	// added says that params begin with section variables the body uses
+	// (Env.AddedVariables), as read from the file's `variable` lines.
+	added bool
 }
 
 // classPos is an argument position of a class.
@@ -321,7 +324,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			s.propCons = append(make([][]classPos, len(types)), s.propCons...)
 			s.predCons = append(make([][]classPos, len(types)), s.predCons...)
 			s.typeCons = append(make([][]classPos, len(types)), s.typeCons...)
-			s.exact, s.own = true, len(s.params)
+			s.exact, s.own, s.added = true, len(s.params), true
 		}
 	}
 	if varsKnown && !s.exact && env.AllVariablesRead != nil && env.AllVariablesRead(d) {
