@@ -2,6 +2,7 @@ package drift
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,5 +67,29 @@ func TestPromptsGolden(t *testing.T) {
 				t.Fatalf("prompt %s changed; run with -update if intended.\ngot:\n%s", name, got)
 			}
 		})
+	}
+}
+
+// TestContextBudget: premises past their share of the context are named on
+// one line, an illustrative theorem too long for what is left is skipped
+// (a shorter one after it is not), and the context stays within budget.
+func TestContextBudget(t *testing.T) {
+	long := strings.Repeat("(h : ℕ → ℕ) ", 60) // 3-byte runes: clipped at 600 characters, still 1,000 bytes and more
+	var premises []*library.Decl
+	for i := range 8 {
+		premises = append(premises, &library.Decl{Name: fmt.Sprintf("Foo.bar%d", i), Signature: "theorem Foo.bar (x : ℕ) " + long[:200] + ": 0 < x", Doc: "A fact about x."})
+	}
+	theorems := []*library.Decl{
+		{Name: "Foo.huge", Signature: "theorem Foo.huge (x : ℕ) " + long + ": True"},
+		{Name: "Foo.small", Signature: "theorem Foo.small (x : ℕ) : 0 ≤ x", Doc: "Naturals are nonnegative."},
+	}
+	msgs := formalizeMessages("Every natural number is nonnegative.", "t", statementHints{}, premises, theorems, nil, false)
+	user := msgs[len(msgs)-1].Content
+	ctx, _, _ := strings.Cut(user, "## Theorem name")
+	if !strings.Contains(ctx, "- also: Foo.bar") || strings.Contains(ctx, "Foo.huge") || !strings.Contains(ctx, "1. Informal: Naturals are nonnegative.") {
+		t.Fatalf("context:\n%s", ctx)
+	}
+	if len(ctx) > maxContextBytes+200 {
+		t.Errorf("context of %d bytes, budget %d", len(ctx), maxContextBytes)
 	}
 }
