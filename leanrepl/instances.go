@@ -40,6 +40,10 @@ type instanceFacts struct {
 	// such a class (`extends`); known the classes with any instance.
 	prop  map[classArg]bool
 	known map[string]bool
+	// abbrevs are the last components of the names of the library's
+	// abbreviations (SmallCategory C := Category.{u} C), which may stand
+	// for a class.
+	abbrevs map[string]bool
 	// toFunction are, by number symbol (ℝ, ℂ), the coercion instances
 	// that may take a value of that type to a function: the namespace of
 	// each scoped one, "" for one in force everywhere.
@@ -152,7 +156,8 @@ func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool)
 	default:
 		return parsedInstance{}, false
 	}
-	// the section variables first: the signature's binders shadow them
+	// the section variables first: the signature's binders shadow them (a
+	// generated twin's are the original's translated: [Group G] → [AddGroup G])
 	if fv, ok := scanFile(lib, d); ok {
 		line := d.Range.Start.Line
 		at, bad := fv.implicit[unreadableGroup]
@@ -160,7 +165,12 @@ func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool)
 		for _, g := range fv.groups {
 			if g.From <= line && line < g.To {
 				for n, cs := range g.Cons {
-					p.constraints[n] = append(p.constraints[n], cs...)
+					for _, c := range cs {
+						if d.Generated {
+							c.class = twinClass(lib, c.class)
+						}
+						p.constraints[n] = append(p.constraints[n], c)
+					}
 				}
 				for _, n := range g.Names {
 					p.vars[n] = g.Type
@@ -348,7 +358,7 @@ func (p parsedInstance) mayBe(a *leansrc.Term, lib *library.Library, set map[cla
 }
 
 func readInstances(lib *library.Library) *instanceFacts {
-	f := &instanceFacts{sortToProp: map[string]bool{}, sortDirect: map[string]bool{}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, toFunction: map[string][]string{}}
+	f := &instanceFacts{sortToProp: map[string]bool{}, sortDirect: map[string]bool{}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}}
 	var insts []parsedInstance
 	parents := map[classArg][]classArg{}
 	for _, d := range lib.Decls() {
@@ -358,8 +368,12 @@ func readInstances(lib *library.Library) *instanceFacts {
 				insts = append(insts, p)
 				f.known[p.class] = true
 			}
+		case library.KindAbbrev:
+			f.abbrevs[lastComponent(d.Name)] = true
 		case library.KindClass, library.KindClassInductive:
 			classParents(d, parents)
+		case library.KindField:
+			fieldParents(lib, d, parents)
 		}
 	}
 	for _, p := range insts {
@@ -575,7 +589,9 @@ func (f *instanceFacts) coercesToSort(full string) bool {
 // lacks).
 func (f *instanceFacts) variableHas(classes []string, class string) bool {
 	want := classArg{lastComponent(class), 0}
-	if !f.known[want.class] && !f.declared(class) {
+	if !f.known[want.class] && !f.declared(class) || f.abbrevs[want.class] {
+		// an abbreviation (SmallCategory C := Category.{u} C) unfolds
+		// to what the closure does not follow
 		return true
 	}
 	key := strings.Join(classes, " ")
@@ -665,7 +681,76 @@ func classParents(d *library.Decl, parents map[classArg][]classArg) {
 	if !ok {
 		return
 	}
-	name := lastComponent(d.Name)
+	params := classParams(d, head)
+	if j := strings.LastIndex(ext, " : "); j >= 0 && !strings.ContainsAny(ext[j:], ",") {
+		ext = ext[:j] // extends P α : Prop
+	}
+	all := leansrc.ParseTerm("("+dropUniverses(ext)+")", nil)
+	parts := []*leansrc.Term{all}
+	if all.Kind == leansrc.TermTuple {
+		parts = all.Args // extends P α, Q α
+	}
+	for _, t := range parts {
+		addParent(lastComponent(d.Name), params, t, parents)
+	}
+}
+
+// fieldParents adds to parents the instance a field of a class gives
+// (`[to_normal : Normal F E]` of IsGalois, PseudoMetricSpace's
+// `toUniformSpace : UniformSpace α` made an instance by an attribute):
+// for the closure, such a field is a parent as `extends` ones are.
+func fieldParents(lib *library.Library, f *library.Decl, parents map[classArg][]classArg) {
+	sig, ok := strings.CutPrefix(f.Signature, "field "+f.Name)
+	if !ok {
+		return
+	}
+	sig = strings.TrimSpace(sig)
+	var typ string
+	switch {
+	case strings.HasPrefix(sig, "[") && strings.HasSuffix(sig, "]"):
+		_, typ, ok = strings.Cut(sig[1:len(sig)-1], " : ")
+	case slices.ContainsFunc(f.Attrs, func(a string) bool { return a == "instance" || strings.HasPrefix(a, "instance ") }):
+		typ, ok = strings.CutPrefix(sig, ": ")
+		typ, _, _ = strings.Cut(typ, " := ")
+	default:
+		return
+	}
+	class, found := lib.Lookup(f.Parent)
+	if !ok || !found || class.Kind != library.KindClass {
+		return
+	}
+	head, _, _ := strings.Cut(class.Signature, " extends ")
+	addParent(lastComponent(class.Name), classParams(class, head), leansrc.ParseTerm(dropUniverses(typ), nil), parents)
+}
+
+// twinClass returns the @[to_additive] counterpart of class (the last
+// component of a root class's name: Group → AddGroup), or class itself.
+func twinClass(lib *library.Library, class string) string {
+	if d, ok := lib.Lookup(class); ok && d.Twin != "" && d.Kind.IsTypeLike() {
+		return lastComponent(d.Twin)
+	}
+	return class
+}
+
+// dropUniverses removes the universe arguments of constants from a type
+// as written (`Quiver.{v + 1} obj` → `Quiver obj`).
+func dropUniverses(t string) string {
+	for {
+		i := strings.Index(t, ".{")
+		if i < 0 {
+			return t
+		}
+		j := strings.IndexByte(t[i:], '}')
+		if j < 0 {
+			return t
+		}
+		t = t[:i] + t[i+j+1:]
+	}
+}
+
+// classParams returns the names of class d's parameters that are not
+// instances, as its signature head writes them.
+func classParams(d *library.Decl, head string) []string {
 	var params []string
 	if i := strings.Index(head, d.Name); i >= 0 {
 		if binders, _, ok := leansrc.ParseHeader(head[i+len(d.Name):], nil); ok {
@@ -676,35 +761,31 @@ func classParents(d *library.Decl, parents map[classArg][]classArg) {
 			}
 		}
 	}
-	if j := strings.LastIndex(ext, " : "); j >= 0 && !strings.ContainsAny(ext[j:], ",") {
-		ext = ext[:j] // extends P α : Prop
+	return params
+}
+
+// addParent adds to parents the parent t (an application of a class) of
+// class name, whose parameters are params.
+func addParent(name string, params []string, t *leansrc.Term, parents map[classArg][]classArg) {
+	h, args := t, []*leansrc.Term(nil)
+	if t.Kind == leansrc.TermApp {
+		h, args = t.Args[0], t.Args[1:]
 	}
-	all := leansrc.ParseTerm("("+ext+")", nil)
-	parts := []*leansrc.Term{all}
-	if all.Kind == leansrc.TermTuple {
-		parts = all.Args // extends P α, Q α
+	if h.Kind != leansrc.TermIdent {
+		return
 	}
-	for _, t := range parts {
-		h, args := t, []*leansrc.Term(nil)
-		if t.Kind == leansrc.TermApp {
-			h, args = t.Args[0], t.Args[1:]
-		}
-		if h.Kind != leansrc.TermIdent {
-			continue
-		}
-		pc := lastComponent(h.Text)
-		for j, a := range args {
-			found := false
-			for i, n := range params {
-				if a.Kind == leansrc.TermIdent && a.Text == n {
-					parents[classArg{name, i}] = append(parents[classArg{name, i}], classArg{pc, j})
-					found = true
-				}
+	pc := lastComponent(h.Text)
+	for j, a := range args {
+		found := false
+		for i, n := range params {
+			if a.Kind == leansrc.TermIdent && a.Text == n {
+				parents[classArg{name, i}] = append(parents[classArg{name, i}], classArg{pc, j})
+				found = true
 			}
-			if !found {
-				for i := 0; i < len(params) || i == 0; i++ {
-					parents[classArg{name, i}] = append(parents[classArg{name, i}], classArg{pc, j})
-				}
+		}
+		if !found {
+			for i := 0; i < len(params) || i == 0; i++ {
+				parents[classArg{name, i}] = append(parents[classArg{name, i}], classArg{pc, j})
 			}
 		}
 	}

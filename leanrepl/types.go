@@ -138,7 +138,13 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return lib.NotationToken(tok)
 		},
-		OneAtom:      func(tok string) bool { return lib != nil && lib.OneAtom(tok) },
+		OneAtom: func(tok string) bool { return lib != nil && lib.OneAtom(tok) },
+		Postfix: func(atom string) (string, bool) {
+			if lib == nil {
+				return "", false
+			}
+			return lib.PostfixNotation(atom)
+		},
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
 		Notation:     headerNotation(header),

@@ -357,6 +357,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 			CoercesToSort: facts.coercesToSort,
 			Token:         lib.NotationToken,
 			OneAtom:       lib.OneAtom,
+			Postfix:       lib.PostfixNotation,
 			CoercesTo:     facts.coercesTo,
 			VariableHas:   facts.variableHas,
 		}

@@ -101,6 +101,10 @@ type Env struct {
 	// a notation that is not a token standing for a constant (Mathlib's
 	// infix `→+*`); nil: none.
 	OneAtom func(tok string) bool
+	// Postfix returns the constant a postfix notation of the library
+	// applies to the operand glued before atom (`[X]` for `R[X]`,
+	// Polynomial R); nil: none is read.
+	Postfix func(atom string) (string, bool)
 	// Variables are the names the header's `variable` commands bind.
 	Variables map[string]bool
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an
@@ -176,6 +180,7 @@ func (env *Env) replaceTokens(t *leansrc.Term) {
 	if env.Token != nil {
 		leansrc.ReplaceTokens(t, env.Token)
 	}
+	env.expandPostfix(t)
 }
 
 // parse parses a term of a signature or body with the library's notation
@@ -230,6 +235,8 @@ type local struct {
 	// type of this stub binder (X for `(x : X)`): no constant heads it.
 	isType bool
 	ofType string
+	// typ is the local's type as written, when it is.
+	typ *leansrc.Term
 }
 
 // info is what the elaborator infers a term to be.
@@ -354,6 +361,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		scope[v] = local{}
 	}
 	c.typeVars = typeVariables(binders, s.Binders, env.Variables)
+	innerInstances(typ, c.typeVars)
 	for i, b := range binders {
 		proof := false
 		if b.Type != nil {
@@ -380,7 +388,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 			ofType = b.Type.Text
 		}
 		for _, name := range b.Names {
-			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod, head: head, tv: tv, isType: isType, ofType: ofType}
+			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod, head: head, tv: tv, isType: isType, ofType: ofType, typ: b.Type}
 		}
 	}
 	c.unbound(typ, scope)
@@ -439,6 +447,36 @@ func typeVariables(binders []leansrc.Binder, written []leansrc.StubBinder, heade
 		}
 	}
 	return vars
+}
+
+// innerInstances removes from vars the type variables that a binder inside
+// statement t gives a type applying something to them (`∃ τ :
+// TopologicalSpace α, …`, `∀ [Fintype α], …`; not `∀ x : α`): that binder
+// may be a local instance there.
+func innerInstances(t *leansrc.Term, vars map[string][]string) {
+	if t == nil || len(vars) == 0 {
+		return
+	}
+	var applied func(x *leansrc.Term, arg bool)
+	applied = func(x *leansrc.Term, arg bool) {
+		if x == nil {
+			return
+		}
+		if x.Kind == leansrc.TermIdent && arg {
+			delete(vars, x.Text)
+		}
+		for i, a := range x.Args {
+			applied(a, arg || x.Kind == leansrc.TermApp && i > 0)
+		}
+	}
+	for _, b := range t.Binders {
+		applied(b.Type, false)
+		innerInstances(b.Type, vars)
+		innerInstances(b.Bound, vars)
+	}
+	for _, a := range t.Args {
+		innerInstances(a, vars)
+	}
 }
 
 // typeVar returns the stub's type variable a binder's type is, or "".
@@ -693,7 +731,7 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 		}
 		tv := c.typeVar(b.Type)
 		for _, name := range b.Names {
-			in[name] = local{num: n, proof: proof, tv: tv}
+			in[name] = local{num: n, proof: proof, tv: tv, typ: b.Type}
 		}
 	}
 	return in

@@ -518,7 +518,8 @@ func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo inf
 		return info{}
 	}
 	// the receiver is the first explicit argument
-	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: head.Text, Start: head.Start, End: head.End}
+	root := head.Text[:len(head.Text)-len(f)-1]
+	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: root, Start: head.Start, End: head.Start + len(root)}
 	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{recvInfo}, infos...), scope)
 }
 
@@ -683,17 +684,22 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				}
 			}
 		}
-		if i < len(sg.typeCons) && args[i].Kind == leansrc.TermIdent && c.typeVars[args[i].Text] != nil && len(c.typeVars[args[i].Text]) == 0 &&
-			c.env.VariableHas != nil && !c.env.Notation {
-			// Fintype.card G with (G : Type*) and no local instance. (Not
-			// under local instances: the library's parents are read from
-			// `extends` only, and MetricSpace reaches UniformSpace through
-			// a field, so the closure may miss an instance there.)
+		if i < len(sg.typeCons) && args[i].Kind == leansrc.TermIdent && c.typeVars[args[i].Text] != nil &&
+			c.env.VariableHas != nil && !c.env.Notation && (sg.decl == nil || !sg.decl.Generated) {
+			// Fintype.card G with (G : Type*) [Group G]: no local instance,
+			// no class of one, nor the library, gives G a Fintype (a
+			// generated declaration, such as a to_additive twin, may show
+			// the original's signature)
+			v, local := args[i].Text, c.typeVars[args[i].Text]
 			for _, k := range sg.typeCons[i] {
 				// (a Decidable instance may come from `open Classical`)
-				if k.pos == 0 && !strings.HasPrefix(k.class, "Decidable") && !c.env.VariableHas(nil, k.class) {
-					c.report(args[i], name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` has no local instance (nor does the library give every type one)",
-						k.class, args[i].Text, name, k.class, args[i].Text, args[i].Text)
+				if k.pos == 0 && !strings.HasPrefix(k.class, "Decidable") && !c.env.VariableHas(local, k.class) {
+					why := "has no local instance (nor does the library give every type one)"
+					if len(local) > 0 {
+						why = fmt.Sprintf("has only `[%s %s]`, from which the library derives no `%s` instance", strings.Join(local, " "+v+"] ["), v, k.class)
+					}
+					c.report(args[i], name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` %s",
+						k.class, v, name, k.class, v, v, why)
 					break
 				}
 			}
@@ -722,6 +728,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			}
 		}
 	}
+	c.unify(name, sg, args, infos, scope)
 	switch {
 	case k < n:
 		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k),

@@ -1,6 +1,7 @@
 package elab
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
@@ -18,7 +19,7 @@ var notationDecls = []*library.Decl{
 	{Name: "NNReal.toReal", Kind: library.KindDef, Signature: "def NNReal.toReal : ℝ≥0 → ℝ"},
 	{Name: "Set.Icc", Kind: library.KindDef, Signature: "def Set.Icc {α : Type*} [Preorder α] (a b : α)", Value: "{ x | a ≤ x ∧ x ≤ b }"},
 	{Name: "Set.range", Kind: library.KindDef, Signature: "def Set.range {α : Type u} {ι : Sort*} (f : ι → α) : Set α", Value: "{x | ∃ y, f y = x}"},
-	{Name: "Fintype.card", Kind: library.KindDef, Signature: "def Fintype.card (α : Type*) [Fintype α] : ℕ"},
+	{Name: "Fintype.card", Kind: library.KindDef, Signature: "def Fintype.card (α) [Fintype α] : ℕ"}, // as Mathlib writes it
 	{Name: "Set.ncard", Kind: library.KindDef, Signature: "def Set.ncard {α : Type*} (s : Set α) : ℕ"},
 	{Name: "Set.Finite", Kind: library.KindDef, Signature: "def Set.Finite {α : Type u} (s : Set α) : Prop"},
 	{Name: "Finset.Icc", Kind: library.KindDef, Signature: "def Finset.Icc {α : Type*} [Preorder α] [LocallyFiniteOrder α] (a b : α) : Finset α"},
@@ -35,14 +36,36 @@ var notationDecls = []*library.Decl{
 // coercions of numbers to anything but a Filter; a Group gives * and /, a
 // Field everything; ℂ has no order and no lattice; π and φ are notation.
 func notationEnv() Env {
-	env := testEnv()
+	env := withDecls(testEnv(), notationDecls, "Nat.succ", "Fin")
+	env.Token = func(tok string) (string, bool) {
+		c, ok := map[string]string{"ℝ≥0": "NNReal", "ℝ≥0∞": "ENNReal"}[tok]
+		return c, ok
+	}
+	env.CoercesTo = func(n, full string) bool { return full != "Filter" }
+	env.NotationSymbol = func(name string) bool { return name == "π" || name == "φ" }
+	env.NumberHas = func(n, class string) bool { return n != "ℂ" || class != "LE" && class != "Lattice" }
+	env.VariableHas = func(classes []string, class string) bool {
+		for _, c := range classes {
+			if c == class || c == "Field" || c == "Group" && (class == "Mul" || class == "Div") {
+				return true
+			}
+		}
+		return false
+	}
+	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" || tok == "→." }
+	return env
+}
+
+// withDecls returns env that also resolves and looks up decls, and
+// resolves the core names core to themselves.
+func withDecls(env Env, decls []*library.Decl, core ...string) Env {
 	byName := map[string]*library.Decl{}
-	for _, d := range notationDecls {
+	for _, d := range decls {
 		byName[d.Name] = d
 	}
 	resolve, lookup := env.Resolve, env.Lookup
 	env.Resolve = func(name string) []string {
-		if _, ok := byName[name]; ok || name == "Nat.succ" || name == "Fin" {
+		if _, ok := byName[name]; ok || slices.Contains(core, name) {
 			return []string{name}
 		}
 		return resolve(name)
@@ -53,22 +76,6 @@ func notationEnv() Env {
 		}
 		return lookup(full)
 	}
-	env.Token = func(tok string) (string, bool) {
-		c, ok := map[string]string{"ℝ≥0": "NNReal", "ℝ≥0∞": "ENNReal"}[tok]
-		return c, ok
-	}
-	env.CoercesTo = func(n, full string) bool { return full != "Filter" }
-	env.NotationSymbol = func(name string) bool { return name == "π" || name == "φ" }
-	env.NumberHas = func(n, class string) bool { return n != "ℂ" || class != "LE" && class != "Lattice" }
-	env.VariableHas = func(classes []string, class string) bool {
-		for _, c := range classes {
-			if c == "Field" || c == "Group" && (class == "Mul" || class == "Div") {
-				return true
-			}
-		}
-		return false
-	}
-	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" || tok == "→." }
 	return env
 }
 
@@ -111,7 +118,8 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (R M : Type*) [Group M] [Module R M] (a b : M) : a + b = b + a := by sorry", ""},
 		// an instance a type argument needs and the stub's type variable lacks
 		{"theorem a (G : Type*) (x : G) : Fintype.card G = 2 := by sorry", "G: failed to synthesize `Fintype G`: `Fintype.card` needs an instance `[Fintype G]`, and `G` has no local instance (nor does the library give every type one)"},
-		{"theorem a (G : Type*) [Group G] (g : G) : Fintype.card G = 2 := by sorry", ""}, // local instances: silent
+		{"theorem a (G : Type*) [Group G] (g : G) : Fintype.card G = 2 := by sorry", "G: failed to synthesize `Fintype G`: `Fintype.card` needs an instance `[Fintype G]`, and `G` has only `[Group G]`, from which the library derives no `Fintype` instance"},
+		{"theorem a (G : Type*) [Group G] [Fintype G] (g : G) : Fintype.card G = 2 := by sorry", ""},
 		{"theorem a (K : Type*) [Field K] (R M : Type*) [Group M] [Module R M] : Fintype.card K = 2 ∧ Fintype.card M = 1 ∧ Fintype.card ℕ = 0 := by sorry", ""},
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ := by sorry", "⌊x⌋: `Nat.Prime` expects a ℕ, but `⌊x⌋` is ℤ (no coercion ℤ → ℕ)"},

@@ -138,6 +138,11 @@ type sig struct {
 	// added says that params begin with section variables the body uses
 	// (Env.AddedVariables), as read from the file's `variable` lines.
 	added bool
+	// vars are the variables of the parameters' types that unification
+	// fixes (patternVars); decl is the declaration the signature is read
+	// from, which resolves the constants those types name.
+	vars map[string]bool
+	decl *library.Decl
 }
 
 // classPos is an argument position of a class.
@@ -302,10 +307,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 				typeVars[p] = false // determined by this argument first
 			}
 			var tc []classPos
-			if sortParam(p) {
+			if sortParam(p) || untyped {
+				// (α) [Fintype α]: a type, or an error where a type is given
 				tc = cons[n]
 			}
-			s.params = append(s.params, p)
+			s.params = append(s.params, env.expandText(p))
 			s.propCons = append(s.propCons, pc)
 			s.predCons = append(s.predCons, fc)
 			s.typeCons = append(s.typeCons, tc)
@@ -315,6 +321,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		}
 	}
 	s.known = true
+	s.decl = d
 	s.exact = varsKnown && len(vars) == 0
 	if varsKnown && !s.exact && env.AddedVariables != nil {
 		if types, ok := env.AddedVariables(d); ok && len(types) == len(vars) {
@@ -362,6 +369,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			typ = typ.Args[1]
 		}
 		s.resText = strings.TrimSpace(hdr[typ.Start:typ.End])
+		s.vars = patternVars(binders, hdr, s.params, d, env)
 		s.large = s.resText == "Type" || strings.HasPrefix(s.resText, "Type ") || strings.HasPrefix(s.resText, "Type*")
 		s.res, s.num = classifyType(typ)
 		for i, p := range s.params {
@@ -374,9 +382,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			s.set = setType(d, typ, env)
 		}
 	case typeLike:
+		s.vars = patternVars(binders, hdr, s.params, d, env)
 		s.res = resSort
 		s.large = d.Kind == library.KindStructure && dataStructure(d, env, depth)
 	case depth < maxValueDepth && d.Value != "":
+		s.vars = patternVars(binders, hdr, s.params, d, env)
 		if env.parse(d.Value).Kind == leansrc.TermSetBuilder {
 			s.set = true // def Icc (a b : α) := { x | a ≤ x ∧ x ≤ b }
 			break

@@ -446,7 +446,7 @@ func (b *builder) tables() {
 				continue
 			}
 			ns, _ := leansrc.SplitLast(bf.decls[j].Name)
-			op := operator{atoms: x.Atoms, target: n, ns: ns, scoped: x.Scoped, alone: standsAlone(&x)}
+			op := operator{atoms: x.Atoms, target: n, ns: ns, scoped: x.Scoped, alone: standsAlone(&x), postfix: appliedPostfix(&x, n)}
 			if leansrc.IsIdentifier(x.Symbol) {
 				bf.fd.tabs.notes = append(bf.fd.tabs.notes, note{key: x.Symbol, ident: true, op: op})
 			} else if len(x.Atoms) > 0 {
@@ -474,6 +474,34 @@ func standsAlone(x *leansrc.Decl) bool {
 	return ok && cmd == "notation" && len(x.Atoms) == 1 && x.Symbol == x.Atoms[0] && leansrc.IsIdentifier(strings.TrimSpace(rhs))
 }
 
+// appliedPostfix reports whether notation x is a `notation` command of
+// one operand followed by one atom whose right side applies its target to
+// that operand alone (`notation:9000 R "[X]" => Polynomial R`): `ℚ[X]` is
+// then `Polynomial ℚ`. target is the constant the right side's head
+// resolved to.
+func appliedPostfix(x *leansrc.Decl, target string) bool {
+	lhs, rhs, ok := strings.Cut(x.Signature, "=>")
+	if !ok || len(x.Atoms) != 1 {
+		return false
+	}
+	f := strings.Fields(lhs)
+	for len(f) > 0 && (strings.HasPrefix(f[0], "@[") || strings.HasPrefix(f[0], "scoped") || f[0] == "local") {
+		f = f[1:] // attributes, scoped[NS]
+	}
+	r := strings.Fields(rhs)
+	if len(f) != 3 || len(r) != 2 || f[0] != "notation" && !strings.HasPrefix(f[0], "notation:") {
+		return false
+	}
+	operand := f[1]
+	if i := strings.IndexByte(operand, ':'); i >= 0 {
+		operand = operand[:i] // R:max
+	}
+	_, last := leansrc.SplitLast(target)
+	head := r[0]
+	return leansrc.IsIdentifier(operand) && f[2] == strconv.Quote(x.Atoms[0]) && r[1] == operand &&
+		(head == target || strings.HasSuffix(head, "."+last) || head == last)
+}
+
 // fileTables are the entries one file adds to the library-wide tables.
 type fileTables struct {
 	trans   [][2]string // to_additive: source → additive name
@@ -497,7 +525,7 @@ func (t *fileTables) equal(u *fileTables) bool {
 	for i := range t.notes {
 		a, b := t.notes[i], u.notes[i]
 		if a.key != b.key || a.ident != b.ident || a.op.target != b.op.target || a.op.ns != b.op.ns ||
-			a.op.scoped != b.op.scoped || a.op.alone != b.op.alone || !slices.Equal(a.op.atoms, b.op.atoms) {
+			a.op.scoped != b.op.scoped || a.op.alone != b.op.alone || a.op.postfix != b.op.postfix || !slices.Equal(a.op.atoms, b.op.atoms) {
 			return false
 		}
 	}
@@ -560,6 +588,9 @@ type operator struct {
 	ns     string // namespace the notation was declared in
 	scoped bool   // only in force inside ns or with ns open
 	alone  bool   // one atom, no operands, standing for target (standsAlone)
+	// postfix: an operand then the one atom, for target applied to the
+	// operand (appliedPostfix)
+	postfix bool
 }
 
 // active reports whether the notation is in force in scope sc.

@@ -372,10 +372,18 @@ func (l *Library) Resolve(id string, sc *leansrc.Scope, self string) string {
 // them out); ok is false when there is none, or when two stand for different
 // constants.
 func (l *Library) NotationToken(tok string) (string, bool) {
+	return l.onlyTarget(tok, func(o *operator) bool { return o.alone })
+}
+
+// onlyTarget returns the constant that every notation keyed by atom of
+// which kind holds stands for; ok is false when there is none or more
+// than one.
+func (l *Library) onlyTarget(atom string, kind func(*operator) bool) (string, bool) {
 	target := ""
-	for _, o := range l.operators[tok] {
+	for i := range l.operators[atom] {
+		o := &l.operators[atom][i]
 		switch {
-		case !o.alone:
+		case !kind(o):
 		case target == "":
 			target = o.target
 		case o.target != target:
@@ -397,6 +405,15 @@ func (l *Library) NotationTargets(atom string) []string {
 		}
 	}
 	return out
+}
+
+// PostfixNotation returns the constant that the library's notation of an
+// operand followed by atom applies to that operand (`Polynomial` for
+// Mathlib's `notation:9000 R "[X]" => Polynomial R`, so `ℚ[X]` is
+// `Polynomial ℚ`); ok is false when there is none, or when two stand for
+// different constants. Scoped notations count as NotationToken says.
+func (l *Library) PostfixNotation(atom string) (string, bool) {
+	return l.onlyTarget(atom, func(o *operator) bool { return o.postfix })
 }
 
 // OneAtom reports whether the library declares tok as the only atom of a

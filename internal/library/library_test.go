@@ -733,6 +733,9 @@ notation "ℂ≥0" => NNReal
 infix:50 " ∣ₘ " => Foo
 prefix:max "√ₘ" => Foo
 notation:max "ℤ≥0" => PNat
+@[inherit_doc] scoped[Foo] notation:9000 R "[X]" => Foo R
+notation:9000 R "[Y]" => Foo 2
+notation R:max "⟦Z⟧" => _root_.Foo R
 `, "B.lean": `
 def Other := Nat
 notation "ℂ≥0" => Other
@@ -749,6 +752,11 @@ notation "ℂ≥0" => Other
 		for tok, want := range map[string]bool{"∣ₘ": true, "√ₘ": true, "ω_": true, "ℤ[i]": true, "ℝ≥0": false, "+": false} {
 			if got := lib.OneAtom(tok); got != want {
 				t.Errorf("%s: OneAtom(%q) = %v, want %v", round, tok, got, want)
+			}
+		}
+		for atom, want := range map[string]string{"[X]": "Foo", "[Y]": "", "⟦Z⟧": "Foo", "ℝ≥0": "", "ω_": ""} {
+			if got, ok := lib.PostfixNotation(atom); got != want || ok != (want != "") {
+				t.Errorf("%s: PostfixNotation(%q) = %q, %v; want %q", round, atom, got, ok, want)
 			}
 		}
 		for atom, want := range map[string]string{"ω_": "Foo", "ℂ≥0": "NNReal Other", "ℝ≥0": "NNReal", "∣ₘ": "Foo", "+": ""} {

@@ -1,0 +1,389 @@
+package elab
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+	"github.com/drift-lsp/drift-lsp/internal/library"
+)
+
+// This file unifies the types of a constant's explicit arguments with its
+// parameters' types: `Polynomial.IsRoot (p : R[X]) (a : R)` given `p :
+// Polynomial ℚ` fixes R to ℚ, and an `x : ℝ` given for `a` then has no
+// coercion to ℚ; `Matrix.det (M : Matrix n n R)` given a `Matrix (Fin 2)
+// (Fin 3) ℝ` needs n to be both Fin 2 and Fin 3. Only what Lean's unifier
+// certainly rejects is reported: two types differ for certain when both are
+// built from numbers, numerals, the stub's type variables and the library's
+// structures and inductive types (no definition that might unfold to the
+// other), and a variable fixed by one argument's type as a whole may still be
+// met by a coercion of another argument (ℕ where ℝ is fixed).
+
+// patternVars returns the variables of signature d's parameter types that
+// unification fixes: the implicit binders' names ({R : Type*}, {n : ℕ}) and
+// the names the parameters use that the signature does not bind and that
+// look like variables and denote no constant (the implicit section
+// variables of an exact signature).
+func patternVars(binders []leansrc.Binder, hdr string, params []string, d *library.Decl, env *Env) map[string]bool {
+	vars := map[string]bool{}
+	bound := map[string]bool{}
+	for _, b := range binders {
+		names, _ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			bound[n] = true
+			vars[n] = b.Bracket == '{' || b.Bracket == '⦃'
+		}
+	}
+	for _, p := range params {
+		lex, err := leansrc.Lex(p)
+		if err != nil {
+			continue
+		}
+		for _, l := range lex {
+			n := l.Text
+			if l.Kind != leansrc.LexIdent || bound[n] || !AutoBoundShape(n) || numOf(n) != numNone {
+				continue
+			}
+			if _, core := coreSig(n); core {
+				continue
+			}
+			if _, ok := lookupFrom(d, n, env.Lookup); ok {
+				continue
+			}
+			vars[n] = true
+		}
+	}
+	for n, v := range vars {
+		if !v {
+			delete(vars, n)
+		}
+	}
+	return vars
+}
+
+// form is a type in a canonical spelling: constants by their full names,
+// numbers by their symbols, numerals by their value, the stub's type
+// variables marked. rigid says two different forms certainly denote
+// different types.
+type form struct {
+	text  string
+	rigid bool
+	num   num
+}
+
+// binding is what fixed a variable: the type, and whether the argument's
+// type is the variable itself (then a coercion may have applied).
+type binding struct {
+	form form
+	top  bool
+	arg  *leansrc.Term
+}
+
+// unifier holds one application's variables.
+type unifier struct {
+	c     *checker
+	name  string
+	sg    sig
+	scope map[string]local
+	bound map[string]binding
+	// reported stops after the first finding of an application.
+	reported bool
+	// arg is the argument being unified, argType its type as written.
+	arg     *leansrc.Term
+	argType string
+}
+
+// unify checks the explicit arguments of constant name (signature sg) whose
+// types are known against the signature's variables.
+func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info, scope map[string]local) {
+	if sg.decl == nil || len(sg.vars) == 0 || sg.added || sg.own < len(sg.params) {
+		return
+	}
+	u := &unifier{c: c, name: name, sg: sg, scope: scope, bound: map[string]binding{}}
+	for i := 0; i < len(args) && i < len(sg.params) && !u.reported; i++ {
+		a := c.argType(args[i], infos[i], scope)
+		if a == nil {
+			continue
+		}
+		u.arg, u.argType = args[i], c.src[a.Start:a.End]
+		if a.End == 0 {
+			u.argType = a.Text // a number's type, made here
+		}
+		u.match(c.env.parse(sg.params[i]), sg.params[i], a, true)
+	}
+}
+
+// argType returns the type of argument arg when the stub says it: a local
+// bound with a written type, or a value of a numeric type; nil otherwise.
+func (c *checker) argType(arg *leansrc.Term, in info, scope map[string]local) *leansrc.Term {
+	if arg.Kind == leansrc.TermIdent {
+		if l, ok := scope[arg.Text]; ok && l.typ != nil {
+			return l.typ
+		}
+	}
+	if in.kind == kValue && !in.lit && in.num != numNone && in.of == "" {
+		return &leansrc.Term{Kind: leansrc.TermIdent, Text: in.num.String()}
+	}
+	return nil
+}
+
+// match unifies parameter type p (written ptext in the signature) with
+// type a (in the stub) of the argument; top says p is the whole parameter
+// type.
+func (u *unifier) match(p *leansrc.Term, ptext string, a *leansrc.Term, top bool) {
+	if u.reported || p == nil || a == nil {
+		return
+	}
+	switch {
+	case p.Kind == leansrc.TermIdent && u.sg.vars[p.Text]:
+		u.bind(p.Text, ptext, u.c.stubForm(a, u.scope), top)
+	case p.Kind == leansrc.TermApp && a.Kind == leansrc.TermApp && len(p.Args) == len(a.Args):
+		ph, ah := p.Args[0], a.Args[0]
+		if ph.Kind != leansrc.TermIdent || ah.Kind != leansrc.TermIdent || u.sg.vars[ph.Text] {
+			return
+		}
+		pf, ok := u.c.sigHead(u.sg.decl, ph.Text)
+		if !ok || !pf.rigid && !u.c.usesParams(pf.text) {
+			return
+		}
+		if af := u.c.stubForm(ah, u.scope); af.text != pf.text {
+			return // another head: a definition may unfold to it
+		}
+		for i := 1; i < len(p.Args); i++ {
+			u.match(p.Args[i], ptext, a.Args[i], false)
+		}
+	case p.Kind == leansrc.TermInfix && arrow(p.Text) && a.Kind == leansrc.TermInfix && arrow(a.Text) && p.Text == a.Text:
+		u.match(p.Args[0], ptext, a.Args[0], false)
+		u.match(p.Args[1], ptext, a.Args[1], false)
+	case p.Kind == leansrc.TermIdent && !top:
+		// a constant inside the parameter's type: Matrix n n ℝ
+		if pf, ok := u.c.sigHead(u.sg.decl, p.Text); ok {
+			if af := u.c.stubForm(a, u.scope); pf.rigid && af.rigid && pf.text != af.text {
+				u.report(fmt.Sprintf("`%s` expects `%s`, and `%s` is not `%s`", u.name, ptext, af.text, pf.text))
+			}
+		}
+	}
+}
+
+// bind fixes variable v to type f, or checks f against what fixed it.
+func (u *unifier) bind(v, ptext string, f form, top bool) {
+	if f.text == "" {
+		return
+	}
+	b, ok := u.bound[v]
+	if !ok {
+		u.bound[v] = binding{form: f, top: top, arg: u.arg}
+		return
+	}
+	clash := false
+	switch {
+	case b.top && top:
+		// both arguments are v itself: a coercion may join them
+	case top:
+		// fixed inside an argument's type, met by an argument of type v
+		clash = b.form.num != numNone && f.num != numNone && !coerces(f.num, b.form.num)
+	case b.top:
+		// a coercion of the first argument might have been found after the
+		// second fixed v
+		clash = b.form.num != numNone && f.num != numNone && !coerces(b.form.num, f.num) && b.form.text != f.text
+	default:
+		clash = b.form.rigid && f.rigid && b.form.text != f.text
+	}
+	if !clash {
+		return
+	}
+	first := u.c.src[b.arg.Start:b.arg.End]
+	if top {
+		u.report(fmt.Sprintf("`%s` expects `%s` here, which `%s` fixed to `%s` (no coercion %s → %s)", u.name, v, first, b.form.text, f.text, b.form.text))
+		return
+	}
+	from := " (from `" + first + "`)"
+	if b.arg == u.arg {
+		from = ""
+	}
+	u.report(fmt.Sprintf("`%s` expects `%s`, and `%s` would be both `%s`%s and `%s`", u.name, ptext, v, b.form.text, from, f.text))
+}
+
+// report reports the argument being unified, saying why.
+func (u *unifier) report(why string) {
+	u.reported = true
+	u.c.report(u.arg, u.name, "application type mismatch: `%s` has type `%s`, but %s", u.c.src[u.arg.Start:u.arg.End], u.argType, why)
+}
+
+// stubForm returns the canonical form of type t as the stub writes it.
+func (c *checker) stubForm(t *leansrc.Term, scope map[string]local) form {
+	return c.formOf(t, func(name string) (form, bool) {
+		if l, ok := scope[name]; ok {
+			if l.isType && l.binder > 0 {
+				return form{text: name, rigid: true}, true
+			}
+			return form{}, false
+		}
+		if fulls := c.env.Resolve(name); len(fulls) == 1 {
+			return c.constForm(fulls[0])
+		}
+		return c.constForm(name)
+	})
+}
+
+// sigHead returns the canonical form of constant name as declaration d's
+// signature writes it.
+func (c *checker) sigHead(d *library.Decl, name string) (form, bool) {
+	if n := numOf(name); n != numNone {
+		return form{text: n.String(), rigid: true, num: n}, true
+	}
+	if found, ok := lookupFrom(d, name, c.env.Lookup); ok {
+		return c.constForm(found.Name)
+	}
+	return c.constForm(name)
+}
+
+// constForm returns the form of constant full: rigid for a structure, an
+// inductive type or a type of Lean core.
+func (c *checker) constForm(full string) (form, bool) {
+	if n := numOf(full); n != numNone {
+		return form{text: n.String(), rigid: true, num: n}, true
+	}
+	if d, ok := c.env.Lookup(full); ok {
+		switch d.Kind {
+		case library.KindStructure, library.KindInductive:
+			return form{text: d.Name, rigid: true}, true
+		}
+		return form{text: d.Name}, true
+	}
+	if cs, ok := coreSig(full); ok && cs.kind == "type" {
+		return form{text: full, rigid: true}, true
+	}
+	return form{}, false
+}
+
+// formOf spells type t canonically, constants and variables read by leaf.
+func (c *checker) formOf(t *leansrc.Term, leaf func(string) (form, bool)) form {
+	switch t.Kind {
+	case leansrc.TermIdent:
+		if f, ok := leaf(t.Text); ok {
+			return f
+		}
+	case leansrc.TermNum:
+		if v, err := strconv.ParseUint(t.Text, 10, 64); err == nil {
+			return form{text: strconv.FormatUint(v, 10), rigid: true}
+		}
+	case leansrc.TermApp:
+		parts := make([]string, len(t.Args))
+		rigid := true
+		for i, a := range t.Args {
+			f := c.formOf(a, leaf)
+			if f.text == "" {
+				return form{}
+			}
+			parts[i], rigid = f.text, rigid && f.rigid
+			if i > 0 && strings.Contains(f.text, " ") {
+				parts[i] = "(" + f.text + ")"
+			}
+		}
+		return form{text: strings.Join(parts, " "), rigid: rigid}
+	case leansrc.TermInfix:
+		if arrow(t.Text) && t.Text == "→" {
+			l, r := c.formOf(t.Args[0], leaf), c.formOf(t.Args[1], leaf)
+			if l.text == "" || r.text == "" {
+				return form{}
+			}
+			return form{text: "(" + l.text + " → " + r.text + ")", rigid: l.rigid && r.rigid}
+		}
+	}
+	return form{}
+}
+
+// usesParams reports whether definition full's body uses each of its
+// explicit parameters, so that two applications of it to different types
+// differ after it unfolds (Matrix m n α := m → n → α).
+func (c *checker) usesParams(full string) bool {
+	d, ok := c.env.Lookup(full)
+	if !ok || d.Kind != library.KindDef || d.Value == "" {
+		return false
+	}
+	hdr, ok := strings.CutPrefix(d.Signature, "def "+d.Name)
+	if !ok {
+		return false
+	}
+	binders, _, ok := leansrc.ParseHeader(hdr, nil)
+	if !ok {
+		return false
+	}
+	for _, b := range binders {
+		names, _ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			if b.Bracket == '(' && !mentions([]string{d.Value}, n) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// expandText rewrites the library's postfix notations in type p as written
+// (`R[X]` → `Polynomial R`); p unchanged when there is none.
+func (env *Env) expandText(p string) string {
+	if env.Postfix == nil || !strings.Contains(p, "[") {
+		return p
+	}
+	t := leansrc.ParseTerm(p, nil)
+	var out strings.Builder
+	at := 0
+	var walk func(x *leansrc.Term, top bool)
+	walk = func(x *leansrc.Term, top bool) {
+		if x == nil {
+			return
+		}
+		if target, operand, ok := env.postfix(x); ok {
+			out.WriteString(p[at:x.Start])
+			e := target + " " + p[operand.Start:operand.End]
+			if !top {
+				e = "(" + e + ")"
+			}
+			out.WriteString(e)
+			at = x.End
+			return
+		}
+		for _, a := range x.Args {
+			walk(a, false)
+		}
+	}
+	walk(t, true)
+	out.WriteString(p[at:])
+	return out.String()
+}
+
+// postfix reports whether x is an operand glued to a one-name list that a
+// postfix notation of the library spells (`R[X]`), with its constant.
+func (env *Env) postfix(x *leansrc.Term) (string, *leansrc.Term, bool) {
+	if env.Postfix == nil || x.Kind != leansrc.TermApp || len(x.Args) != 2 {
+		return "", nil, false
+	}
+	op, l := x.Args[0], x.Args[1]
+	if l.Kind != leansrc.TermList || l.Start != op.End || len(l.Args) != 1 || l.Args[0].Kind != leansrc.TermIdent {
+		return "", nil, false
+	}
+	target, ok := env.Postfix("[" + l.Args[0].Text + "]")
+	return target, op, ok
+}
+
+// expandPostfix rewrites the library's postfix notations in t (`ℚ[X]` →
+// `Polynomial ℚ`, the constant spanning the atom).
+func (env *Env) expandPostfix(t *leansrc.Term) {
+	if t == nil {
+		return
+	}
+	if target, operand, ok := env.postfix(t); ok {
+		l := t.Args[1]
+		t.Args = []*leansrc.Term{{Kind: leansrc.TermIdent, Text: target, Start: l.Start, End: l.End}, operand}
+	}
+	for _, a := range t.Args {
+		env.expandPostfix(a)
+	}
+	for _, b := range t.Binders {
+		env.expandPostfix(b.Type)
+		env.expandPostfix(b.Bound)
+	}
+}

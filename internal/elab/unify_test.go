@@ -1,0 +1,56 @@
+package elab
+
+import (
+	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/library"
+)
+
+// unifyDecls are Mathlib declarations whose parameters' types share
+// variables, as the indexer reads them (R and n are section variables).
+var unifyDecls = []*library.Decl{
+	{Name: "Polynomial", Kind: library.KindStructure, Signature: "structure Polynomial (R : Type*) [Semiring R]"},
+	{Name: "Polynomial.IsRoot", Kind: library.KindDef, Signature: "def Polynomial.IsRoot (p : R[X]) (a : R) : Prop"},
+	{Name: "Polynomial.eval", Kind: library.KindDef, Signature: "def Polynomial.eval (x : R) (p : R[X]) : R"},
+	{Name: "Matrix", Kind: library.KindDef, Signature: "def Matrix (m : Type u) (n : Type u') (α : Type v) : Type max u u' v", Value: "m → n → α"},
+	{Name: "Matrix.det", Kind: library.KindDef, Signature: "def Matrix.det (M : Matrix n n R) : R"},
+	{Name: "Function.comp", Kind: library.KindDef, Signature: "def Function.comp {α β δ} (f : β → δ) (g : α → β) : α → δ"},
+	{Name: "max", Kind: library.KindDef, Signature: "def max {α : Type u} [Max α] (a b : α) : α"},
+}
+
+// unifyEnv is notationEnv with unifyDecls and Mathlib's `R[X]`.
+func unifyEnv() Env {
+	env := withDecls(notationEnv(), unifyDecls)
+	env.Postfix = func(atom string) (string, bool) { return "Polynomial", atom == "[X]" }
+	return env
+}
+
+// TestUnify: two arguments whose types fix one of the signature's
+// variables to types that certainly differ; coercions up, types that
+// might unfold to each other, and unknown types stay silent.
+func TestUnify(t *testing.T) {
+	for _, tc := range []struct{ stub, want string }{
+		// a variable fixed inside one argument's type, then met by a number with no coercion down
+		{"theorem a (p : Polynomial ℚ) (x : ℝ) (h : p.IsRoot x) : True := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `Polynomial.IsRoot` expects `R` here, which `p` fixed to `ℚ` (no coercion ℝ → ℚ)"},
+		{"theorem a (p : ℚ[X]) (x : ℝ) (h : Polynomial.IsRoot p x) : True := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `Polynomial.IsRoot` expects `R` here, which `p` fixed to `ℚ` (no coercion ℝ → ℚ)"},
+		{"theorem a (p : Polynomial ℝ) (n : ℕ) (x : ℝ) (h : p.IsRoot n ∧ p.IsRoot x) : True := by sorry", ""}, // ℕ → ℝ
+		// the number first: a coercion might still be found
+		{"theorem a (p : Polynomial ℝ) (q : ℚ) (x : ℝ) : Polynomial.eval q p = Polynomial.eval x p := by sorry", ""},
+		{"theorem a (p : Polynomial ℚ) (x : ℝ) : Polynomial.eval x p = 0 := by sorry", "p: application type mismatch: `p` has type `Polynomial ℚ`, but `Polynomial.eval` expects `Polynomial R`, and `R` would be both `ℝ` (from `x`) and `ℚ`"},
+		// inside two arguments' types: rigid types that differ
+		{"theorem a (A : Matrix (Fin 2) (Fin 3) ℝ) : Matrix.det A = 0 := by sorry", "A: application type mismatch: `A` has type `Matrix (Fin 2) (Fin 3) ℝ`, but `Matrix.det` expects `Matrix n n R`, and `n` would be both `Fin 2` and `Fin 3`"},
+		{"theorem a (n : ℕ) (A : Matrix (Fin 2) (Fin 2) ℝ) (B : Matrix (Fin n) (Fin n) ℝ) : Matrix.det A = Matrix.det B := by sorry", ""},
+		{"theorem a (f : ℕ → ℝ) (g : ℤ → ℕ) : Function.comp f g = Function.comp f g := by sorry", ""},
+		{"theorem a (f : ℕ → ℝ) (g : ℤ → ℚ) : Function.comp f g 0 = 0 := by sorry", "g: application type mismatch: `g` has type `ℤ → ℚ`, but `Function.comp` expects `α → β`, and `β` would be both `ℕ` (from `f`) and `ℚ`"},
+		// both arguments are the variable itself: Lean may coerce either
+		{"theorem a (n : ℕ) (x : ℝ) : max n x = x := by sorry", ""},
+		// a stub's type variable is rigid; an unknown type is silent
+		{"theorem a (G : Type*) [Semiring G] (p : Polynomial G) (q : Polynomial ℝ) (h : Polynomial.eval (Polynomial.eval 0 q) p = 0) : True := by sorry", ""},
+		{"theorem a (G : Type*) [Semiring G] (p : Polynomial G) (A : Matrix G ℝ ℝ) (B : Matrix ℝ G ℝ) : Matrix.det A = Matrix.det B := by sorry", "A: application type mismatch: `A` has type `Matrix G ℝ ℝ`, but `Matrix.det` expects `Matrix n n R`, and `n` would be both `G` and `ℝ` | B: application type mismatch: `B` has type `Matrix ℝ G ℝ`, but `Matrix.det` expects `Matrix n n R`, and `n` would be both `ℝ` and `G`"},
+		{"theorem a (p : Polynomial (Set ℕ)) (x : ℝ) (h : p.IsRoot x) : True := by sorry", ""},
+	} {
+		if got := findings(t, tc.stub, unifyEnv()); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.stub, got, tc.want)
+		}
+	}
+}
