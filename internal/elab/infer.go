@@ -149,12 +149,13 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		c.typePos(t.Args[1], scope)
 		return info{kind: kSort}
 	case "×":
-		// A × B; glued, × may be notation the parser splits (s ×ℂ t)
-		c.typePos(t.Args[0], scope)
-		c.typePos(t.Args[1], scope)
+		// A × B; glued, × may be notation the parser splits (z ∈ s ×ℂ t
+		// is no `z ∈ s`): nothing inside is judged
 		if c.glued(t) {
 			return info{}
 		}
+		c.typePos(t.Args[0], scope)
+		c.typePos(t.Args[1], scope)
 		return info{kind: kSort}
 	}
 	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
@@ -199,6 +200,11 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			c.report(t.Args[1], b.what, "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], what)
 		} else if b.kind == kValue && !b.lit && b.num != numNone {
 			c.report(t.Args[1], "", "failed to synthesize `Membership`: `%s` is a number of type %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], b.num)
+		} else if kind, elem := c.elements(t.Args[1], scope); elem != numNone && number(a) && !a.lit && !coerces(a.num, elem) {
+			// the element type of a Set or Finset is Membership's outParam:
+			// x ∈ s elaborates x as an element, up to coercion
+			c.report(t.Args[0], "", "type mismatch: `%s` is %s, but the elements of `%s` (a %s %s) are %s (no coercion %s → %s)",
+				c.src[t.Args[0].Start:t.Args[0].End], a.num, c.src[t.Args[1].Start:t.Args[1].End], kind, elem, elem, a.num, elem)
 		}
 	case "⊆", "⊂", "∪", "∩":
 		// numbers have no subsets
@@ -246,6 +252,56 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		return info{kind: kSort, prop: a.kind != kSort && b.kind != kSort && !c.glued(t)}
 	}
 	return info{}
+}
+
+// elements returns, when t is certainly a Set or a Finset of numbers (a
+// local so typed, or a library function whose result type is written so:
+// Finset.range n), which it is and its element type.
+func (c *checker) elements(t *leansrc.Term, scope map[string]local) (string, num) {
+	var typ *leansrc.Term
+	switch {
+	case t.Kind == leansrc.TermIdent:
+		if l, ok := scope[t.Text]; ok {
+			typ = l.typ
+			break
+		}
+		fallthrough
+	case t.Kind == leansrc.TermApp && t.Args[0].Kind == leansrc.TermIdent:
+		head, args := t, 0
+		if t.Kind == leansrc.TermApp {
+			head, args = t.Args[0], len(t.Args)-1
+		}
+		if _, local := scope[strings.Split(head.Text, ".")[0]]; local {
+			return "", numNone
+		}
+		sg, ok := c.resolve(head.Text)
+		if !ok || !sg.known || !sg.exact || len(sg.params) != args || sg.resText == "" || sg.decl == nil {
+			return "", numNone
+		}
+		typ = c.env.parse(sg.resText)
+		if typ.Kind != leansrc.TermApp || len(typ.Args) != 2 || typ.Args[0].Kind != leansrc.TermIdent {
+			return "", numNone
+		}
+		found, ok := lookupFrom(sg.decl, typ.Args[0].Text, c.env.Lookup)
+		if !ok {
+			return "", numNone
+		}
+		typ = &leansrc.Term{Kind: leansrc.TermApp, Args: []*leansrc.Term{{Kind: leansrc.TermIdent, Text: found.Name}, typ.Args[1]}}
+	}
+	if typ == nil || typ.Kind != leansrc.TermApp || len(typ.Args) != 2 || typ.Args[0].Kind != leansrc.TermIdent || typ.Args[1].Kind != leansrc.TermIdent {
+		return "", numNone
+	}
+	head := typ.Args[0].Text
+	if fulls := c.env.Resolve(head); len(fulls) == 1 {
+		head = fulls[0]
+	}
+	if head != "Set" && head != "Finset" {
+		return "", numNone
+	}
+	if d, ok := c.env.Lookup(head); !ok || d.Name != head {
+		return "", numNone
+	}
+	return head, numOf(typ.Args[1].Text)
 }
 
 // lacks reports whether a, a value of a number type (not a numeral),

@@ -20,6 +20,7 @@ var notationDecls = []*library.Decl{
 	{Name: "Set.Icc", Kind: library.KindDef, Signature: "def Set.Icc {α : Type*} [Preorder α] (a b : α)", Value: "{ x | a ≤ x ∧ x ≤ b }"},
 	{Name: "Set.range", Kind: library.KindDef, Signature: "def Set.range {α : Type u} {ι : Sort*} (f : ι → α) : Set α", Value: "{x | ∃ y, f y = x}"},
 	{Name: "Fintype.card", Kind: library.KindDef, Signature: "def Fintype.card (α) [Fintype α] : ℕ"}, // as Mathlib writes it
+	{Name: "Finset.range", Kind: library.KindDef, Signature: "def Finset.range (n : ℕ) : Finset ℕ", Value: "⟨_, nodup_range n⟩"},
 	{Name: "Set.ncard", Kind: library.KindDef, Signature: "def Set.ncard {α : Type*} (s : Set α) : ℕ"},
 	{Name: "Set.Finite", Kind: library.KindDef, Signature: "def Set.Finite {α : Type u} (s : Set α) : Prop"},
 	{Name: "Finset.Icc", Kind: library.KindDef, Signature: "def Finset.Icc {α : Type*} [Preorder α] [LocallyFiniteOrder α] (a b : α) : Finset α"},
@@ -139,6 +140,10 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (n : ℕ) (h : n.Prime) : 0 < n.succ ∧ 0 < n.pred + 1 := by sorry", ""},
 		{"theorem a (n : ℕ) (h : n.Unknown) : True := by sorry", ""},
 		{"theorem a (s : Set ℕ) (h : s.Finite) : s.ncard ≤ 10 := by sorry", ""},
+		// Membership's element type is an outParam: x ∈ s elaborates x as an element, up to coercion
+		{"theorem a (x : ℝ) (n : ℕ) (h : x ∈ Finset.range n) : True := by sorry", "x: type mismatch: `x` is ℝ, but the elements of `Finset.range n` (a Finset ℕ) are ℕ (no coercion ℝ → ℕ)"},
+		{"theorem a (x : ℤ) (s : Set ℕ) (h : x ∉ s) : True := by sorry", "x: type mismatch: `x` is ℤ, but the elements of `s` (a Set ℕ) are ℕ (no coercion ℤ → ℕ)"},
+		{"theorem a (n : ℕ) (s : Set ℝ) (x : ℝ) (h : n ∈ s ∧ 3 ∈ Finset.range n ∧ x ∈ Set.Icc 0 1 ∧ (x : ℝ) ∈ s) : True := by sorry", ""},
 		// ∑ x ∈ s runs over a Finset
 		{"theorem a (n : ℕ) : ∑ k ∈ Set.Icc 1 n, k = n := by sorry", "Set.Icc 1 n: type mismatch: `∑ x ∈ s, …` runs over a Finset, but `Set.Icc 1 n` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)"},
 		{"theorem a (s : Set ℕ) : ∏ k ∈ s, k = 1 := by sorry", "s: type mismatch: `∏ x ∈ s, …` runs over a Finset, but `s` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)"},
