@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 )
 
 // Intent is what a search query asks for, read from its wording; it shapes
@@ -82,6 +83,9 @@ func DetectIntent(query string) Intent {
 	if _, ok := statedClaim(q); ok {
 		return IntentTheorem // "the fact that …", "a result saying …"
 	}
+	if _, ok := definedTerm(q); ok {
+		return IntentDefinition // "A set is called \emph{small} if …"
+	}
 	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
 		return !unicode.IsLetter(r) && r != '\''
 	})
@@ -108,6 +112,36 @@ func DetectIntent(query string) Intent {
 		}
 	}
 	return IntentAny
+}
+
+// emphasisCommands are LaTeX's commands that emphasize their argument,
+// which mathematical writing uses for the term a sentence defines ("a
+// set is called \emph{small} if …", "a \textbf{base permutation} is …").
+var emphasisCommands = []string{`\emph{`, `\textbf{`, `\textit{`}
+
+// definedTerm returns the term a LaTeX query defines: the words of its
+// first emphasized argument (emphasisCommands; math inside it dropped:
+// "\emph{\( \alpha \)-structural permutation}" → "structural
+// permutation"), when they have terms.
+func definedTerm(query string) (string, bool) {
+	at, cmd := -1, ""
+	for _, c := range emphasisCommands {
+		if i := strings.Index(query, c); i >= 0 && (at < 0 || i < at) {
+			at, cmd = i, c
+		}
+	}
+	if at < 0 {
+		return "", false
+	}
+	arg, _, ok := lexical.Braced(query[at+len(cmd)-1:])
+	if !ok {
+		return "", false
+	}
+	term := strings.Join(strings.Fields(lexical.Prose(arg)), " ")
+	if len(lexical.Terms(term)) == 0 {
+		return "", false
+	}
+	return term, true
 }
 
 // kindPrior is the factor by which a declaration's kind fits an intent.

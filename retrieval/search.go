@@ -234,7 +234,11 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		for _, t := range qs {
 			have[t] = true
 		}
+		st := e.synonyms(s).sym
 		for _, sym := range lexical.QuerySymbols(words + "\n" + clip(q.Formal)) {
+			if isBracketHead(sym) && (st == nil || len(st.words[sym]) == 0) {
+				continue // H[ the library declares no notation for
+			}
 			if len(qs) < maxQueryTerms && !have[sym] {
 				have[sym] = true
 				qs = append(qs, sym)
@@ -243,7 +247,7 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		for _, x := range exps {
 			have[x.term] = true
 		}
-		exps = append(exps, e.synonyms(s).sym.expandSymbols(qs, have)...)
+		exps = append(exps, st.expandSymbols(qs, have)...)
 	}
 	alts := syn.rewrites(seq)
 	// Declarations whose names the query's words spell by Lean's naming
@@ -253,6 +257,21 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 	spelledSlots := map[int32]bool{}
 	if sr.Forms && intent != IntentName && len(strings.Fields(words)) <= maxFormWords {
 		for _, form := range nameForms(words) {
+			ns := s.names.Suffix(form)
+			for _, n := range ns[:min(len(ns), maxFormHits)] {
+				for _, sl := range s.slotsOf(n) {
+					spelledSlots[sl] = true
+				}
+			}
+		}
+	}
+	// A query that defines a term ("a set is called \emph{small} if …")
+	// asks for the declaration named by the term: its name forms are
+	// candidates, and a name spelling the term is a concept match.
+	defTerm, defines := definedTerm(text)
+	defines = defines && sr.Forms
+	if defines {
+		for _, form := range nameForms(defTerm) {
 			ns := s.names.Suffix(form)
 			for _, n := range ns[:min(len(ns), maxFormHits)] {
 				for _, sl := range s.slotsOf(n) {
@@ -336,6 +355,11 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		}
 	}
 	spelled := s.spelledBy(qs, exps)
+	if defines {
+		tq := uniq(lexical.Terms(defTerm))
+		whole, term := spelled, s.spelledBy(tq, syn.expand(tq))
+		spelled = func(sl int32) float64 { return max(whole(sl), term(sl)) }
+	}
 	two := s.twoTermsIn(seq)
 	for i, c := range pool {
 		d := s.decl(c.slot)
