@@ -74,6 +74,32 @@ var latexWords = map[string]string{
 	"coloneqq": "", "colon": "", "noindent": "", "par": "", "newline": "", "footnote": "",
 }
 
+// greekLetters are the Greek letters of latexWords that are no word of
+// their own (variables: \alpha, \varepsilon), unless applied (applied).
+var greekLetters = map[string]bool{
+	"alpha": true, "beta": true, "gamma": true, "delta": true, "epsilon": true, "varepsilon": true,
+	"eta": true, "theta": true, "vartheta": true, "iota": true, "kappa": true, "lambda": true, "nu": true,
+	"xi": true, "rho": true, "sigma": true, "tau": true, "upsilon": true, "chi": true, "psi": true,
+	"omega": true, "Omega": true, "Delta": true, "Sigma": true, "Lambda": true, "Theta": true, "Psi": true,
+	"Xi": true, "Upsilon": true, "varphi": true, "Gamma": true, "mu": true, "Pi": true,
+}
+
+// applied reports whether the text after a command applies it to an
+// argument: an opening parenthesis or bracket, after at most one
+// superscript or subscript (\rho^+(X), \tau_1[X]).
+func applied(s string) bool {
+	if s != "" && (s[0] == '^' || s[0] == '_') {
+		s = s[1:]
+		if _, n, ok := Braced(s); ok {
+			s = s[n:]
+		} else if s != "" {
+			_, sz := utf8.DecodeRuneInString(s)
+			s = s[sz:]
+		}
+	}
+	return s != "" && (s[0] == '(' || s[0] == '[')
+}
+
 // keyCommands are LaTeX commands whose braced argument is a key, not text:
 // an environment's name (\begin{itemize}), a label, a reference or a
 // citation. The analyzer reads neither the command nor its argument.
@@ -408,6 +434,14 @@ func eachWord(text string, latex bool, f func(word string, latex bool)) {
 						i = j + n
 						continue
 					}
+				}
+				if greekLetters[cmd] && applied(text[j:]) {
+					// \rho(X), \tau[X], \rho^+(X): a letter applied to an
+					// argument names a function, which Lean spells by the
+					// letter's name (rho, condRho).
+					f(cmd, false)
+					i = j
+					continue
 				}
 				if keyCommands[cmd] {
 					if k := skipGroup(text, j); k > j {

@@ -40,6 +40,7 @@ func TestQueryReader(t *testing.T) {
 		`If $A \subset {\bf F}_2^n$ and $x \in \mathbb R$`,
 		`\begin{itemize} \item[(i)] see \cref{lem:sum-bound} and \cite{tao} \end{itemize}`,
 		"`xs[i] = H[X ; μ]` and $\\item[x]$",
+		`$\rho^+(X) \le \rho(X) + \tau_1[X]$ for $\alpha \in S$, $\mu$ a measure`,
 	}
 	var b strings.Builder
 	for _, q := range queries {
