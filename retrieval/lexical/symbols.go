@@ -258,6 +258,40 @@ func QuerySymbols(text string) []string {
 	return out
 }
 
+// ZeroComparisons returns the words Lean's naming convention gives the
+// inequalities with zero a query's math writes (0 ≤ x, x ≥ 0 → nonneg;
+// 0 < x → pos; x ≤ 0 → nonpos; x < 0 → neg), analyzed: a lemma concluding
+// 0 ≤ x is named …_nonneg. Equations (= 0, ≠ 0) are left out: they are as
+// often hypotheses, and names describe their left-hand side (dens_empty
+// for dens ∅ = 0).
+func ZeroComparisons(text string) []string {
+	var out []string
+	for _, seg := range mathSegments(text) {
+		if !seg.math {
+			continue
+		}
+		f := strings.Fields(spaceRelations(LaTeXToUnicode(seg.text)))
+		for i, t := range f {
+			var w string
+			switch {
+			case i+1 < len(f) && strings.TrimRight(f[i+1], ").,;:}$") == "0":
+				w = map[string]string{"≥": "nonneg", ">": "pos", "≤": "nonpos", "<": "neg"}[t]
+			case i > 0 && strings.TrimLeft(f[i-1], "({$") == "0":
+				w = map[string]string{"≤": "nonneg", "<": "pos", "≥": "nonpos", ">": "neg"}[t]
+			}
+			for _, x := range Terms(w) {
+				if !slices.Contains(out, x) {
+					out = append(out, x)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// spaceRelations puts spaces around the relations ZeroComparisons reads.
+var spaceRelations = strings.NewReplacer("≤", " ≤ ", "≥", " ≥ ", "<", " < ", ">", " > ").Replace
+
 // BracketHeads returns the bracket-notation heads of math text: each run
 // of letters (with the modifier letters, primes and sub- and superscripts
 // that end it: dᵤ, ρ⁻) written right before "[", not after a backslash (a
