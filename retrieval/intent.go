@@ -92,6 +92,9 @@ func DetectIntent(query string) Intent {
 	if len(words) == 0 {
 		return IntentAny
 	}
+	if definesSomething(words) {
+		return IntentDefinition // "the entropy of X is defined as …", "we say that …"
+	}
 	for _, w := range words {
 		if theoremCues[strings.TrimSuffix(w, "'s")] {
 			return IntentTheorem
@@ -112,6 +115,25 @@ func DetectIntent(query string) Intent {
 		}
 	}
 	return IntentAny
+}
+
+// definitionCues are the pairs of words by which mathematical prose says
+// that it defines something: "we define", "is defined", "is called", "we
+// say", "we call".
+var definitionCues = map[[2]string]bool{
+	{"we", "define"}: true, {"is", "defined"}: true, {"are", "defined"}: true, {"is", "called"}: true,
+	{"are", "called"}: true, {"we", "say"}: true, {"we", "call"}: true,
+}
+
+// definesSomething reports whether the lower-case words of a query say
+// that it defines something (definitionCues).
+func definesSomething(words []string) bool {
+	for i := 0; i+1 < len(words); i++ {
+		if definitionCues[[2]string{words[i], words[i+1]}] {
+			return true
+		}
+	}
+	return false
 }
 
 // emphasisCommands are LaTeX's commands that emphasize their argument,

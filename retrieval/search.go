@@ -211,9 +211,9 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		return len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)
 	}
 	qs := uniq(seq)
-	// A comparison with zero names its lemmas by Lean's convention
-	// (0 ≤ x → …_nonneg).
-	for _, t := range lexical.ZeroComparisons(words) {
+	// Notation names its lemmas by Lean's conventions
+	// (0 ≤ x → …_nonneg, |A| → card).
+	for _, t := range lexical.NotationWords(words) {
 		if len(qs) < maxQueryTerms && !slices.Contains(qs, t) {
 			qs = append(qs, t)
 		}

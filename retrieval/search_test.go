@@ -44,6 +44,9 @@ func TestDetectIntent(t *testing.T) {
 		{`A set \( s \) is called \emph{small} if \( \#s < \#\kappa \)`, IntentDefinition},
 		{`An \emph{atom} is a pair \( a = (L, i) \)`, IntentDefinition},
 		{`there is \emph{at most} one such map`, IntentTheorem},
+		{`If $X$ is a random variable, the entropy $\mathbb{H}[X]$ of $X$ is defined as $\sum_x p_x \log(1/p_x)$`, IntentDefinition},
+		{"we say that a group is simple if it has no proper normal subgroup", IntentDefinition},
+		{"a function defined by a power series is analytic", IntentTheorem},
 	} {
 		if got := DetectIntent(tc.q); got != tc.want {
 			t.Errorf("DetectIntent(%q) = %v, want %v", tc.q, got, tc.want)

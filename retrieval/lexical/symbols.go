@@ -258,38 +258,62 @@ func QuerySymbols(text string) []string {
 	return out
 }
 
-// ZeroComparisons returns the words Lean's naming convention gives the
-// inequalities with zero a query's math writes (0 ≤ x, x ≥ 0 → nonneg;
-// 0 < x → pos; x ≤ 0 → nonpos; x < 0 → neg), analyzed: a lemma concluding
-// 0 ≤ x is named …_nonneg. Equations (= 0, ≠ 0) are left out: they are as
-// often hypotheses, and names describe their left-hand side (dens_empty
-// for dens ∅ = 0).
-func ZeroComparisons(text string) []string {
+// NotationWords returns the words of Lean's naming conventions for two
+// readings of a query's math, analyzed: an inequality with zero (0 ≤ x, x ≥ 0
+// → nonneg; 0 < x → pos; x ≤ 0 → nonpos; x < 0 → neg: a lemma concluding
+// 0 ≤ x is named …_nonneg), and bars around a capital letter, the size of a
+// set or group (|A|, |G'| → card; |x| stays abs). Equations (= 0, ≠ 0) are
+// left out: they are as often hypotheses, and names describe their
+// left-hand side (dens_empty for dens ∅ = 0).
+func NotationWords(text string) []string {
 	var out []string
+	add := func(w string) {
+		for _, x := range Terms(w) {
+			if !slices.Contains(out, x) {
+				out = append(out, x)
+			}
+		}
+	}
 	for _, seg := range mathSegments(text) {
 		if !seg.math {
 			continue
 		}
-		f := strings.Fields(spaceRelations(LaTeXToUnicode(seg.text)))
+		u := LaTeXToUnicode(seg.text)
+		if cardBars(u) {
+			add("card")
+		}
+		f := strings.Fields(spaceRelations(u))
 		for i, t := range f {
-			var w string
 			switch {
 			case i+1 < len(f) && strings.TrimRight(f[i+1], ").,;:}$") == "0":
-				w = map[string]string{"≥": "nonneg", ">": "pos", "≤": "nonpos", "<": "neg"}[t]
+				add(map[string]string{"≥": "nonneg", ">": "pos", "≤": "nonpos", "<": "neg"}[t])
 			case i > 0 && strings.TrimLeft(f[i-1], "({$") == "0":
-				w = map[string]string{"≤": "nonneg", "<": "pos", "≥": "nonpos", ">": "neg"}[t]
-			}
-			for _, x := range Terms(w) {
-				if !slices.Contains(out, x) {
-					out = append(out, x)
-				}
+				add(map[string]string{"≤": "nonneg", "<": "pos", "≥": "nonpos", ">": "neg"}[t])
 			}
 		}
 	}
 	return out
 }
 
-// spaceRelations puts spaces around the relations ZeroComparisons reads.
+// cardBars reports whether math text writes bars around a capital letter
+// (with primes or a subscript): |A|, |G'|, |H_1|.
+func cardBars(u string) bool {
+	for i := 0; i+2 < len(u); i++ {
+		if u[i] != '|' || u[i+1] < 'A' || u[i+1] > 'Z' {
+			continue
+		}
+		j := i + 2
+		for j < len(u) && (u[j] == '\'' || u[j] == '_' || u[j] >= '0' && u[j] <= '9' || u[j] == '{' || u[j] == '}') {
+			j++
+		}
+		if j < len(u) && u[j] == '|' && (i == 0 || u[i-1] != '|') {
+			return true
+		}
+	}
+	return false
+}
+
+// spaceRelations puts spaces around the relations NotationWords reads.
 var spaceRelations = strings.NewReplacer("≤", " ≤ ", "≥", " ≥ ", "<", " < ", ">", " > ").Replace
 
 // BracketHeads returns the bracket-notation heads of math text: each run

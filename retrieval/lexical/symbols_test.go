@@ -79,18 +79,22 @@ func TestBracketHeads(t *testing.T) {
 	}
 }
 
-// TestZeroComparisons is the table of the naming convention's words for
-// inequalities with zero in math.
-func TestZeroComparisons(t *testing.T) {
+// TestNotationWords is the table of the naming convention's words for
+// inequalities with zero and for the size of a set in math.
+func TestNotationWords(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`$x^2 \ge 0$ and $0 < \pi$`, "nonneg pos"},
 		{`$D[X] \geq 0$, so $0\le y$`, "nonneg"},
 		{`$-x + x \le 0$ and $x<0$`, "nonpo neg"},
 		{`\( a = 0 \), \( b \neq 0 \), $f(0) \le 1$, $x \le 0.5$, $x \le 10$`, ""},
 		{`x ≥ 0 in prose; ` + "`0 < n`", "pos"},
+		{`$|A+A| \le K|A|$`, "card"},
+		{`$|G'| = |H_1|$, $|x| \le 1$, $\|v\|$, $||A||$`, "card"},
+		{`$|x - y| < \epsilon$ and $|S|$ in prose |T|`, "card"},
+		{`$|x - y| < \epsilon$, $\|A\|$`, ""},
 	} {
-		if got := strings.Join(ZeroComparisons(c.in), " "); got != c.want {
-			t.Errorf("ZeroComparisons(%q) = %q, want %q", c.in, got, c.want)
+		if got := strings.Join(NotationWords(c.in), " "); got != c.want {
+			t.Errorf("NotationWords(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
