@@ -273,8 +273,9 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		}
 	}
 	// A query that defines a term ("a set is called \emph{small} if …")
-	// asks for the declaration named by the term: its name forms are
-	// candidates, and a name spelling the term is a concept match.
+	// asks for the declaration named by the term: its name forms and the
+	// best matches of the term alone are candidates, and a name spelling
+	// the term is a concept match.
 	defTerm, defines := definedTerm(text)
 	defines = defines && sr.Forms
 	if defines {
@@ -285,6 +286,10 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 					spelledSlots[sl] = true
 				}
 			}
+		}
+		tq := uniq(lexical.Terms(defTerm))
+		for _, sl := range s.humanScores(tq, syn.expand(tq), sr, w, nil, searchPool).slots {
+			spelledSlots[sl] = true
 		}
 	}
 	first := s.humanScores(qs, exps, sr, w, spelledSlots, searchPool)
