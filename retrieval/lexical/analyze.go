@@ -75,13 +75,24 @@ var latexWords = map[string]string{
 }
 
 // greekLetters are the Greek letters of latexWords that are no word of
-// their own (variables: \alpha, \varepsilon), unless applied (applied).
-var greekLetters = map[string]bool{
-	"alpha": true, "beta": true, "gamma": true, "delta": true, "epsilon": true, "varepsilon": true,
-	"eta": true, "theta": true, "vartheta": true, "iota": true, "kappa": true, "lambda": true, "nu": true,
-	"xi": true, "rho": true, "sigma": true, "tau": true, "upsilon": true, "chi": true, "psi": true,
-	"omega": true, "Omega": true, "Delta": true, "Sigma": true, "Lambda": true, "Theta": true, "Psi": true,
-	"Xi": true, "Upsilon": true, "varphi": true, "Gamma": true, "mu": true, "Pi": true,
+// their own (variables: \alpha, \varepsilon) unless applied (applied), with
+// the letter each typesets.
+var greekLetters = map[string]rune{
+	"alpha": 'α', "beta": 'β', "gamma": 'γ', "delta": 'δ', "epsilon": 'ϵ', "varepsilon": 'ε', "eta": 'η',
+	"theta": 'θ', "vartheta": 'ϑ', "iota": 'ι', "kappa": 'κ', "lambda": 'λ', "nu": 'ν', "xi": 'ξ', "rho": 'ρ',
+	"sigma": 'σ', "tau": 'τ', "upsilon": 'υ', "chi": 'χ', "psi": 'ψ', "omega": 'ω', "Omega": 'Ω', "Delta": 'Δ',
+	"Sigma": 'Σ', "Lambda": 'Λ', "Theta": 'Θ', "Psi": 'Ψ', "Xi": 'Ξ', "Upsilon": 'Υ', "varphi": 'φ',
+	"Gamma": 'Γ', "mu": 'μ', "Pi": 'Π',
+}
+
+// greekWord is the word of an applied Greek letter: the analyzer's word
+// for the letter it typesets (μ → measure, φ → totient), else its name
+// (rho, as Lean names spell ρ).
+func greekWord(cmd string) string {
+	if w := symbolWords[greekLetters[cmd]]; w != "" {
+		return w
+	}
+	return cmd
 }
 
 // applied reports whether the text after a command applies it to an
@@ -435,11 +446,11 @@ func eachWord(text string, latex bool, f func(word string, latex bool)) {
 						continue
 					}
 				}
-				if greekLetters[cmd] && applied(text[j:]) {
+				if _, ok := greekLetters[cmd]; ok && applied(text[j:]) {
 					// \rho(X), \tau[X], \rho^+(X): a letter applied to an
 					// argument names a function, which Lean spells by the
 					// letter's name (rho, condRho).
-					f(cmd, false)
+					f(greekWord(cmd), false)
 					i = j
 					continue
 				}

@@ -41,6 +41,7 @@ func TestQueryReader(t *testing.T) {
 		`\begin{itemize} \item[(i)] see \cref{lem:sum-bound} and \cite{tao} \end{itemize}`,
 		"`xs[i] = H[X ; μ]` and $\\item[x]$",
 		`$\rho^+(X) \le \rho(X) + \tau_1[X]$ for $\alpha \in S$, $\mu$ a measure`,
+		`$\mu(A \cup B) \le \mu(A) + \mu(B)$ and $\varphi(n)$`,
 	}
 	var b strings.Builder
 	for _, q := range queries {
