@@ -417,7 +417,8 @@ func isSymbolTerm(t string) bool {
 // the first that begin with a letter (atoms are symbols and brackets).
 func operands(pattern string) int {
 	n := 0
-	for _, f := range strings.Fields(pattern)[1:] {
+	fields := strings.Fields(pattern)
+	for _, f := range fields[min(1, len(fields)):] {
 		if r, _ := utf8.DecodeRuneInString(f); unicode.IsLetter(r) {
 			n++
 		}

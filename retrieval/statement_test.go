@@ -122,6 +122,7 @@ func TestMineBracketHeads(t *testing.T) {
 		{"R [X]", "", 0},
 		{"⁅ x , y ⁆", "", 2},
 		{"x[ i ]", "x[", 1},
+		{"", "", 0},
 	} {
 		if h, n := bracketHead(c.pattern), operands(c.pattern); h != c.head || n != c.operands {
 			t.Errorf("bracketHead, operands(%q) = %q, %d; want %q, %d", c.pattern, h, n, c.head, c.operands)
