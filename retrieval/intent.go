@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/lexical"
 )
 
 // Intent is what a search query asks for, read from its wording; it shapes
@@ -82,11 +83,17 @@ func DetectIntent(query string) Intent {
 	if _, ok := statedClaim(q); ok {
 		return IntentTheorem // "the fact that …", "a result saying …"
 	}
+	if _, ok := definedTerm(q); ok {
+		return IntentDefinition // "A set is called \emph{small} if …"
+	}
 	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
 		return !unicode.IsLetter(r) && r != '\''
 	})
 	if len(words) == 0 {
 		return IntentAny
+	}
+	if definesSomething(words) {
+		return IntentDefinition // "the entropy of X is defined as …", "we say that …"
 	}
 	for _, w := range words {
 		if theoremCues[strings.TrimSuffix(w, "'s")] {
@@ -108,6 +115,55 @@ func DetectIntent(query string) Intent {
 		}
 	}
 	return IntentAny
+}
+
+// definitionCues are the pairs of words by which mathematical prose says
+// that it defines something: "we define", "is defined", "is called", "we
+// say", "we call".
+var definitionCues = map[[2]string]bool{
+	{"we", "define"}: true, {"is", "defined"}: true, {"are", "defined"}: true, {"is", "called"}: true,
+	{"are", "called"}: true, {"we", "say"}: true, {"we", "call"}: true,
+}
+
+// definesSomething reports whether the lower-case words of a query say
+// that it defines something (definitionCues).
+func definesSomething(words []string) bool {
+	for i := 0; i+1 < len(words); i++ {
+		if definitionCues[[2]string{words[i], words[i+1]}] {
+			return true
+		}
+	}
+	return false
+}
+
+// emphasisCommands are LaTeX's commands that emphasize their argument,
+// which mathematical writing uses for the term a sentence defines ("a
+// set is called \emph{small} if …", "a \textbf{base permutation} is …").
+var emphasisCommands = []string{`\emph{`, `\textbf{`, `\textit{`}
+
+// definedTerm returns the term a LaTeX query defines: the words of its
+// first emphasized argument (emphasisCommands; math inside it dropped:
+// "\emph{\( \alpha \)-structural permutation}" → "structural
+// permutation"), when they have terms.
+func definedTerm(query string) (string, bool) {
+	at, cmd := -1, ""
+	for _, c := range emphasisCommands {
+		if i := strings.Index(query, c); i >= 0 && (at < 0 || i < at) {
+			at, cmd = i, c
+		}
+	}
+	if at < 0 {
+		return "", false
+	}
+	arg, _, ok := lexical.Braced(query[at+len(cmd)-1:])
+	if !ok {
+		return "", false
+	}
+	term := strings.Join(strings.Fields(lexical.Prose(arg)), " ")
+	if len(lexical.Terms(term)) == 0 {
+		return "", false
+	}
+	return term, true
 }
 
 // kindPrior is the factor by which a declaration's kind fits an intent.

@@ -33,7 +33,7 @@ import (
 
 // baseVersion is the format version; bump it whenever the layout or what a
 // part holds changes. A file of another version is rebuilt.
-const baseVersion = 29
+const baseVersion = 30
 
 const baseMagic = "DRIFTIDX"
 

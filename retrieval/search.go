@@ -211,6 +211,13 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		return len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)
 	}
 	qs := uniq(seq)
+	// Notation names its lemmas by Lean's conventions
+	// (0 ≤ x → …_nonneg, |A| → card).
+	for _, t := range lexical.NotationWords(words) {
+		if len(qs) < maxQueryTerms && !slices.Contains(qs, t) {
+			qs = append(qs, t)
+		}
+	}
 	exps := syn.expand(qs)
 	if sr.Statement {
 		sr.Statement = stmtQuery(text, q.Formal)
@@ -234,7 +241,11 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		for _, t := range qs {
 			have[t] = true
 		}
+		st := e.synonyms(s).sym
 		for _, sym := range lexical.QuerySymbols(words + "\n" + clip(q.Formal)) {
+			if isBracketHead(sym) && (st == nil || len(st.words[sym]) == 0) {
+				continue // H[ the library declares no notation for
+			}
 			if len(qs) < maxQueryTerms && !have[sym] {
 				have[sym] = true
 				qs = append(qs, sym)
@@ -243,7 +254,7 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		for _, x := range exps {
 			have[x.term] = true
 		}
-		exps = append(exps, e.synonyms(s).sym.expandSymbols(qs, have)...)
+		exps = append(exps, st.expandSymbols(qs, have)...)
 	}
 	alts := syn.rewrites(seq)
 	// Declarations whose names the query's words spell by Lean's naming
@@ -259,6 +270,26 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 					spelledSlots[sl] = true
 				}
 			}
+		}
+	}
+	// A query that defines a term ("a set is called \emph{small} if …")
+	// asks for the declaration named by the term: its name forms and the
+	// best matches of the term alone are candidates, and a name spelling
+	// the term is a concept match.
+	defTerm, defines := definedTerm(text)
+	defines = defines && sr.Forms
+	if defines {
+		for _, form := range nameForms(defTerm) {
+			ns := s.names.Suffix(form)
+			for _, n := range ns[:min(len(ns), maxFormHits)] {
+				for _, sl := range s.slotsOf(n) {
+					spelledSlots[sl] = true
+				}
+			}
+		}
+		tq := uniq(lexical.Terms(defTerm))
+		for _, sl := range s.humanScores(tq, syn.expand(tq), sr, w, nil, searchPool).slots {
+			spelledSlots[sl] = true
 		}
 	}
 	first := s.humanScores(qs, exps, sr, w, spelledSlots, searchPool)
@@ -336,6 +367,11 @@ func (e *Engine) searchCandidates(ctx context.Context, s *snapshot, q Query, sr 
 		}
 	}
 	spelled := s.spelledBy(qs, exps)
+	if defines {
+		tq := uniq(lexical.Terms(defTerm))
+		whole, term := spelled, s.spelledBy(tq, syn.expand(tq))
+		spelled = func(sl int32) float64 { return max(whole(sl), term(sl)) }
+	}
 	two := s.twoTermsIn(seq)
 	for i, c := range pool {
 		d := s.decl(c.slot)

@@ -41,9 +41,34 @@ func TestDetectIntent(t *testing.T) {
 		{"compactness", IntentAny},
 		{"", IntentAny},
 		{"∑ ∏", IntentAny},
+		{`A set \( s \) is called \emph{small} if \( \#s < \#\kappa \)`, IntentDefinition},
+		{`An \emph{atom} is a pair \( a = (L, i) \)`, IntentDefinition},
+		{`there is \emph{at most} one such map`, IntentTheorem},
+		{`If $X$ is a random variable, the entropy $\mathbb{H}[X]$ of $X$ is defined as $\sum_x p_x \log(1/p_x)$`, IntentDefinition},
+		{"we say that a group is simple if it has no proper normal subgroup", IntentDefinition},
+		{"a function defined by a power series is analytic", IntentTheorem},
 	} {
 		if got := DetectIntent(tc.q); got != tc.want {
 			t.Errorf("DetectIntent(%q) = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestDefinedTerm is the table of the terms a LaTeX query defines: its
+// first emphasized words, math dropped.
+func TestDefinedTerm(t *testing.T) {
+	for _, c := range []struct{ q, want string }{
+		{`A set \( s \) is called \emph{small} if \( \#s < \#\kappa \); sets are \emph{near} if …`, "small"},
+		{`Then an \emph{\( \alpha \)-structural permutation} is an \( \alpha \)-tree`, "-structural permutation"},
+		{`A \textbf{base permutation} is a pair`, "base permutation"},
+		{`We say that $\alpha$ has \textit{typed near-litters} if`, "typed near-litters"},
+		{`there is \emph{at most} one such map`, ""},
+		{`an unclosed \emph{group`, ""},
+		{`a set is small if it is small`, ""},
+	} {
+		got, ok := definedTerm(c.q)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("definedTerm(%q) = %q, %v; want %q", c.q, got, ok, c.want)
 		}
 	}
 }

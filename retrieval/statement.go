@@ -241,8 +241,25 @@ func mineSymbols(decls []*library.Decl, analyzed [][nFields][]string) []lexPair 
 	type target struct{ sym, word string }
 	notes := map[string]int{}
 	noteWords := map[target]int{}
+	// A bracket head stands for its notations with the fewest operands:
+	// "d[" X " # " Y "]" => rdist, not the conditional variants that add
+	// operands ("d[" X " | " Z " # " Y " | " W "]"), which the head alone
+	// does not name.
+	fewest := map[string]int{}
+	for _, d := range decls {
+		if d.Kind == library.KindNotation {
+			if h := bracketHead(d.Symbol); h != "" {
+				if n, ok := fewest[h]; !ok || operands(d.Symbol) < n {
+					fewest[h] = operands(d.Symbol)
+				}
+			}
+		}
+	}
 	for _, d := range decls {
 		if d.Kind != library.KindNotation || d.Symbol == "" {
+			continue
+		}
+		if h := bracketHead(d.Symbol); h != "" && operands(d.Symbol) > fewest[h] {
 			continue
 		}
 		targets := d.StatementDeps
@@ -255,8 +272,13 @@ func mineSymbols(decls []*library.Decl, analyzed [][nFields][]string) []lexPair 
 			}
 		}
 		syms := lexical.Symbols(d.Symbol)
-		if len(syms) != 1 || syms[0] != strings.TrimSpace(d.Symbol) || len(targets) == 0 {
+		if head := bracketHead(d.Symbol); head != "" {
+			syms = []string{head} // "H[" X "]" => entropy X: the head H[
+		} else if len(syms) != 1 || syms[0] != strings.TrimSpace(d.Symbol) {
 			continue // a notation with operands or letters is no symbol
+		}
+		if len(targets) == 0 {
+			continue
 		}
 		notes[syms[0]]++
 		for _, w := range uniq(lexical.Terms(names.Last(targets[0]))) {
@@ -385,10 +407,40 @@ func symbolsFrom(pairs []lexPair) *symbolTable {
 }
 
 // isSymbolTerm reports whether a query or index term is a notation symbol
-// (the analyzer's words are letters and digits).
+// (the analyzer's words are letters and digits; a bracket head, H[, starts
+// with letters).
 func isSymbolTerm(t string) bool {
+	return strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) >= 0
+}
+
+// operands counts the operands of a notation's pattern: its fields after
+// the first that begin with a letter (atoms are symbols and brackets).
+func operands(pattern string) int {
+	n := 0
+	fields := strings.Fields(pattern)
+	for _, f := range fields[min(1, len(fields)):] {
+		if r, _ := utf8.DecodeRuneInString(f); unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// isBracketHead reports whether a symbol term is a bracket head (H[).
+func isBracketHead(t string) bool {
 	r, _ := utf8.DecodeRuneInString(t)
-	return t != "" && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	return strings.HasSuffix(t, "[") && unicode.IsLetter(r)
+}
+
+// bracketHead returns the head of a bracket notation's pattern (a
+// notation's Symbol: its atoms and operands joined by spaces), "H[" of
+// `H[ X ; μ ]`, or "" when the pattern does not open with one.
+func bracketHead(pattern string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(pattern), " ")
+	if h := lexical.BracketHeads(first); len(h) == 1 && h[0] == first {
+		return first
+	}
+	return ""
 }
 
 // expandSymbols returns the expansions the symbol table adds to the query

@@ -84,6 +84,52 @@ func TestMineSymbols(t *testing.T) {
 	}
 }
 
+// TestMineBracketHeads checks that a bracket notation's head (H[ of
+// "H[" X "]" => entropy X) stands for the words of the targets of its
+// notations with the fewest operands, not of the variants that add
+// operands, and that a query's head expands to them.
+func TestMineBracketHeads(t *testing.T) {
+	decls := []*library.Decl{
+		{Name: "«termH[_]»", Kind: library.KindNotation, Symbol: "H[ X ]", Signature: `notation3:max "H[" X "]" => entropy X volume`, StatementDeps: []string{"ProbabilityTheory.entropy"}},
+		{Name: "«termH[_;_]»", Kind: library.KindNotation, Symbol: "H[ X ; μ ]", Signature: `notation3:max "H[" X "; " μ "]" => entropy X μ`, StatementDeps: []string{"ProbabilityTheory.entropy"}},
+		{Name: "«termH[_|_]»", Kind: library.KindNotation, Symbol: "H[ X | Y ]", Signature: `notation3:max "H[" X " | " Y "]" => condEntropy X Y volume`, StatementDeps: []string{"ProbabilityTheory.condEntropy"}},
+		{Name: "«termH[_|_;_]»", Kind: library.KindNotation, Symbol: "H[ X | Y ; μ ]", Signature: `notation3:max "H[" X " | " Y " ; " μ "]" => condEntropy X Y μ`, StatementDeps: []string{"ProbabilityTheory.condEntropy"}},
+		{Name: "«term_[X]»", Kind: library.KindNotation, Symbol: "R [X]", Signature: `notation:9000 R "[X]" => Polynomial R`, StatementDeps: []string{"Polynomial"}},
+	}
+	got := map[string]float64{}
+	for _, p := range mineSymbols(decls, nil) {
+		got[p.part+" "+p.words] = p.weight
+	}
+	if got["§H[ entropi"] != 1 {
+		t.Errorf("mined %v, want H[ → entropi with weight 1", got)
+	}
+	for k := range got {
+		if strings.Contains(k, "cond") || strings.HasPrefix(k, "§R") || strings.HasPrefix(k, "§[X]") {
+			t.Errorf("mined %q: a variant with more operands, or a pattern opening with an operand", k)
+		}
+	}
+	tab := symbolsFrom(mineSymbols(decls, nil))
+	if exps := tab.expandSymbols([]string{"H["}, map[string]bool{}); len(exps) != 1 || exps[0].term != "entropi" {
+		t.Errorf("expansions of H[ = %+v, want entropi", exps)
+	}
+	for _, c := range []struct {
+		pattern, head string
+		operands      int
+	}{
+		{"H[ X ; μ ]", "H[", 2},
+		{"dᵤ[ A # B ]", "dᵤ[", 2},
+		{"KL[ X | Z # Y ]", "KL[", 3},
+		{"R [X]", "", 0},
+		{"⁅ x , y ⁆", "", 2},
+		{"x[ i ]", "x[", 1},
+		{"", "", 0},
+	} {
+		if h, n := bracketHead(c.pattern), operands(c.pattern); h != c.head || n != c.operands {
+			t.Errorf("bracketHead, operands(%q) = %q, %d; want %q, %d", c.pattern, h, n, c.head, c.operands)
+		}
+	}
+}
+
 // TestBinderGroupsKeepTerms checks that the hypotheses read binder group by
 // binder group, through the analyzer's cache and twice over, give the
 // terms and symbols of the text read whole (the statement field must not

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/drift-lsp/drift-lsp/internal/blueprint"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
 )
@@ -30,13 +31,16 @@ type setItem struct {
 	// Style and Kind (the gold's kind) break `bench search` down.
 	Style string `json:"style,omitempty"`
 	Kind  string `json:"kind,omitempty"`
+	// split, when set, is what the dev/test split hashes instead of the
+	// query (a set asking for one declaration twice keeps both in one half).
+	split string
 }
 
 // maxBoldGold drops bold terms shared by more declarations (ambiguous).
 const maxBoldGold = 5
 
 func runBenchMkset(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("bench mkset", stderr, "usage: drift-lsp bench mkset [--root DIR]... [--cache DIR] [--lead N] [--stmt N] [--undoc N] [--exclude NAMES] [--uses] --out DIR",
+	fs := newFlagSet("bench mkset", stderr, "usage: drift-lsp bench mkset [--root DIR]... [--cache DIR] [--lead N] [--stmt N] [--undoc N] [--exclude NAMES] [--uses] [--blueprint DIR] --out DIR",
 		"Writes main-{dev,test}.jsonl (query: a module docstring's \"Main definitions/results\" bullet text,",
 		"gold: the names it lists) and bold-{dev,test}.jsonl (query: a bold docstring term, gold: the",
 		"declarations that bold it), with --lead N lead-{dev,test}.jsonl (query: the first sentence of one in",
@@ -46,15 +50,17 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 		"`bench retrieval --leave-one-out`), with --undoc N undoc-{dev,test}.jsonl and undoc-corpus.jsonl (query: the",
 		"first sentence of one in N theorem docstrings, gold: its theorem, asked against the corpus without those",
 		"docstrings: `bench search --corpus DIR/undoc-corpus.jsonl --toggle main`), and topics-{dev,test}.jsonl when the library lists",
-		"topics under docs/*.yaml (query: a topic name, gold: the declarations it names); the split is by a",
-		"hash of the query text.")
+		"topics under docs/*.yaml (query: a topic name, gold: the declarations it names), and with --blueprint DIR",
+		"blueprint-{dev,test}.jsonl (query: a leanblueprint node's statement as written, gold: its \\lean names; split by",
+		"the first gold name); the split is by a hash of the query text.")
 	f := addIndexFlags(fs)
 	outDir := fs.String("out", "", "directory for the sets (keep it outside the repository: the sets quote the library)")
 	leadEvery := fs.Int("lead", 0, "also write lead-{dev,test}.jsonl from one in N docstring first sentences (0: none)")
 	stmtEvery := fs.Int("stmt", 0, "also write stmt-{dev,test}.jsonl from one in N declarations, in the styles latex, lean, stating and doc (0: none)")
 	uses := fs.Bool("uses", false, "also write uses-{dev,test}.jsonl: each theorem's docstring first sentence, gold the premises its statement uses")
 	undocEvery := fs.Int("undoc", 0, "also write undoc-{dev,test}.jsonl and undoc-corpus.jsonl from one in N documented theorems (0: none)")
-	exclude := fs.String("exclude", "", "file of declaration names (one a line) that no query of --stmt or --undoc may have as gold (a held-out benchmark's)")
+	exclude := fs.String("exclude", "", "file of declaration names (one a line) that no query of --stmt, --undoc or --blueprint may have as gold (a held-out benchmark's)")
+	bpDir := fs.String("blueprint", "", "also write blueprint-{dev,test}.jsonl from the leanblueprint sources in DIR (its blueprint/src)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return flagExit(err)
 	}
@@ -97,6 +103,15 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 		sets["stmt"] = stmtSet(lib, *stmtEvery, ex)
 		kinds = append(kinds, "stmt")
 	}
+	if *bpDir != "" {
+		bp, err := blueprint.Load(*bpDir)
+		if err != nil {
+			fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
+			return 1
+		}
+		sets["blueprint"] = blueprintSet(lib, bp, ex)
+		kinds = append(kinds, "blueprint")
+	}
 	if err := os.MkdirAll(*outDir, 0o755); err != nil {
 		fmt.Fprintln(stderr, "drift-lsp bench mkset:", err)
 		return 1
@@ -114,8 +129,12 @@ func runBenchMkset(args []string, stdout, stderr io.Writer) int {
 	for _, name := range kinds {
 		var halves [2][]setItem
 		for _, it := range sets[name] {
+			key := it.split
+			if key == "" {
+				key = strings.ToLower(it.Query)
+			}
 			h := fnv.New32a()
-			h.Write([]byte(strings.ToLower(it.Query)))
+			h.Write([]byte(key))
 			halves[h.Sum32()%2] = append(halves[h.Sum32()%2], it)
 		}
 		for i, half := range []string{"dev", "test"} {

@@ -326,3 +326,25 @@ func TestRunPlaceholder(t *testing.T) {
 		t.Errorf("second run: %d calls, %v", calls, err)
 	}
 }
+
+// TestWebPreambleMacros checks that the macros of the files web.tex's
+// preamble \input's are expanded wherever those files are (Con-NF's
+// macro/common.tex), and that an \input after \begin{document} is no
+// macro file.
+func TestWebPreambleMacros(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"web.tex":             "\\documentclass{report}\n% \\input{macro/commented}\n\\input{macro/common}\n\\begin{document}\n\\input{macro/late}\n\\input{content}\n\\end{document}\n",
+		"macro/common.tex":    `\newcommand{\Atom}{{\mathcal A}} \newcommand{\near}{\mathrel{\sim}}`,
+		"macro/late.tex":      `\newcommand{\late}{never}`,
+		"macro/commented.tex": `\newcommand{\late}{commented}`,
+		"content.tex":         "\\begin{definition}\\label{d}\\lean{A}\nAn atom \\( a : \\Atom \\), \\( a \\near b \\), \\late.\n\\end{definition}\n",
+	})
+	bp, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := bp.Node("d").Statement, `An atom \( a : {\mathcal A} \), \( a \mathrel{\sim} b \), \late.`; got != want {
+		t.Errorf("statement %q, want %q", got, want)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -142,7 +143,7 @@ const (
 
 // Load reads the blueprint in dir: the macro files (common.tex, then
 // web.tex, then any other .tex file but print.tex, under macros/ and
-// preamble/), then content.tex (else web.tex) and every file it \input's
+// preamble/; then the files web.tex's preamble \input's), then content.tex (else web.tex) and every file it \input's
 // or \include's, depth first, with the macros they define. A missing
 // file or an \input cycle is an error naming the chain.
 func Load(dir string) (*Blueprint, error) {
@@ -166,8 +167,40 @@ func Load(dir string) (*Blueprint, error) {
 	return b, nil
 }
 
-// macroFiles lists the macro files of dir in the order they are read.
+// macroFiles lists the macro files of dir in the order they are read: those
+// under macros/ and preamble/, then the files the preamble of web.tex (before
+// \begin{document}) \input's, wherever they are (Con-NF keeps its macros
+// in macro/).
 func macroFiles(dir string) []string {
+	out := macroDirFiles(dir)
+	data, err := os.ReadFile(filepath.Join(dir, "web.tex"))
+	if err != nil {
+		return out
+	}
+	pre := stripComments(string(data))
+	if i := strings.Index(pre, `\begin{document}`); i >= 0 {
+		pre = pre[:i]
+	}
+	commands(pre, func(name string, _, end int) int {
+		if name != "input" && name != "include" {
+			return end
+		}
+		arg, e, ok := group(pre, skipSpace(pre, end))
+		if !ok {
+			return end
+		}
+		p := filepath.Join(dir, texPath(arg))
+		if _, err := os.Stat(p); err == nil && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+		return e
+	})
+	return out
+}
+
+// macroDirFiles lists the .tex files under macros/ and preamble/ (common.tex,
+// then web.tex, then the others but print.tex).
+func macroDirFiles(dir string) []string {
 	var out []string
 	for _, sub := range []string{"macros", "preamble"} {
 		seen := map[string]bool{}

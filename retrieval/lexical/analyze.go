@@ -16,7 +16,7 @@ import (
 
 // Version identifies the analyzer's output: stored indexes built with
 // another version are rebuilt. Bump it with every change to Terms.
-const Version = 4
+const Version = 5
 
 // symbolWords folds Unicode math symbols to the words a docstring or a name
 // would use for them.
@@ -69,6 +69,54 @@ var latexWords = map[string]string{
 	"exp": "exp", "log": "log", "ln": "log", "sin": "sin", "cos": "cos", "tan": "tan", "arctan": "arctan",
 	"sinh": "sinh", "cosh": "cosh", "Aut": "aut", "Hom": "hom", "End": "end", "Gal": "gal",
 	"mathring": "", "widehat": "", "overrightarrow": "", "vec": "", "dagger": "", "ast": "star", "star": "star",
+	"item": "", "bf": "", "rm": "", "it": "", "sf": "", "tt": "", "cal": "", "mathit": "", "mathtt": "",
+	"textrm": "", "textsf": "", "texttt": "", "boldsymbol": "", "bm": "", "coloneq": "",
+	"coloneqq": "", "colon": "", "noindent": "", "par": "", "newline": "", "footnote": "",
+}
+
+// greekLetters are the Greek letters of latexWords that are no word of
+// their own (variables: \alpha, \varepsilon) unless applied (applied), with
+// the letter each typesets.
+var greekLetters = map[string]rune{
+	"alpha": 'α', "beta": 'β', "gamma": 'γ', "delta": 'δ', "epsilon": 'ϵ', "varepsilon": 'ε', "eta": 'η',
+	"theta": 'θ', "vartheta": 'ϑ', "iota": 'ι', "kappa": 'κ', "lambda": 'λ', "nu": 'ν', "xi": 'ξ', "rho": 'ρ',
+	"sigma": 'σ', "tau": 'τ', "upsilon": 'υ', "chi": 'χ', "psi": 'ψ', "omega": 'ω', "Omega": 'Ω', "Delta": 'Δ',
+	"Sigma": 'Σ', "Lambda": 'Λ', "Theta": 'Θ', "Psi": 'Ψ', "Xi": 'Ξ', "Upsilon": 'Υ', "varphi": 'φ',
+	"Gamma": 'Γ', "mu": 'μ', "Pi": 'Π',
+}
+
+// greekWord is the word of an applied Greek letter: the analyzer's word
+// for the letter it typesets (μ → measure, φ → totient), else its name
+// (rho, as Lean names spell ρ).
+func greekWord(cmd string) string {
+	if w := symbolWords[greekLetters[cmd]]; w != "" {
+		return w
+	}
+	return cmd
+}
+
+// applied reports whether the text after a command applies it to an
+// argument: an opening parenthesis or bracket, after at most one
+// superscript or subscript (\rho^+(X), \tau_1[X]).
+func applied(s string) bool {
+	if s != "" && (s[0] == '^' || s[0] == '_') {
+		s = s[1:]
+		if _, n, ok := Braced(s); ok {
+			s = s[n:]
+		} else if s != "" {
+			_, sz := utf8.DecodeRuneInString(s)
+			s = s[sz:]
+		}
+	}
+	return s != "" && (s[0] == '(' || s[0] == '[')
+}
+
+// keyCommands are LaTeX commands whose braced argument is a key, not text:
+// an environment's name (\begin{itemize}), a label, a reference or a
+// citation. The analyzer reads neither the command nor its argument.
+var keyCommands = map[string]bool{
+	"begin": true, "end": true, "label": true, "ref": true, "eqref": true, "cref": true, "Cref": true,
+	"autoref": true, "pageref": true, "cite": true, "citep": true, "citet": true, "url": true,
 }
 
 // stopWords are English and mathematical-prose words that carry no premise
@@ -398,6 +446,20 @@ func eachWord(text string, latex bool, f func(word string, latex bool)) {
 						continue
 					}
 				}
+				if _, ok := greekLetters[cmd]; ok && applied(text[j:]) {
+					// \rho(X), \tau[X], \rho^+(X): a letter applied to an
+					// argument names a function, which Lean spells by the
+					// letter's name (rho, condRho).
+					f(greekWord(cmd), false)
+					i = j
+					continue
+				}
+				if keyCommands[cmd] {
+					if k := skipGroup(text, j); k > j {
+						i = k
+						continue
+					}
+				}
 				f(cmd, true)
 			}
 			if j == i+1 {
@@ -445,6 +507,39 @@ func blackboard(s string) (string, int) {
 		return "", n
 	}
 	return w, n
+}
+
+// skipGroup returns the offset after the braced group that starts at
+// text[i] (after spaces), or i when there is none.
+func skipGroup(text string, i int) int {
+	k := i
+	for k < len(text) && text[k] == ' ' {
+		k++
+	}
+	if _, n, ok := Braced(text[k:]); ok {
+		return k + n
+	}
+	return i
+}
+
+// Braced returns the text inside the balanced braces that open s and the
+// length of the group; false when s opens no closed group.
+func Braced(s string) (string, int, bool) {
+	if s == "" || s[0] != '{' {
+		return "", 0, false
+	}
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return s[1:i], i + 1, true
+			}
+		}
+	}
+	return "", 0, false
 }
 
 func startsWord(s string) bool {
