@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/drift-lsp/drift-lsp/internal/elab"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
@@ -21,12 +23,12 @@ type instanceFacts struct {
 	// a sort that may be Prop (its target is Prop or a variable); "*": a
 	// generic source, every type.
 	sortToProp map[string]bool
-	// sortDirect are the heads of the types a CoeSort instance is on ("*":
-	// one on a variable whose constraints are not known); sortVia the
-	// constraints of the variable of each other one (a type with an
-	// instance of all of them may be coerced to a sort).
-	sortDirect map[string]bool
-	sortVia    [][]classArg
+	// argHeads are, per argument of an instance, the heads it may have
+	// (typeHeads).
+	argHeads map[*leansrc.Term][]string
+	// toSort and toFun are the sources of the CoeSort and the CoeFun
+	// instances: what may be coerced to a sort, to a function.
+	toSort, toFun coeSources
 	// insts, parents and ix are kept for the per-type closures.
 	insts   []parsedInstance
 	parents map[classArg][]classArg
@@ -143,7 +145,21 @@ func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool)
 		}
 		rest = rest[i:]
 	}
-	binders, typ, ok := leansrc.ParseHeader(rest, nil)
+	env := elab.Env{Token: lib.NotationToken, OneAtom: lib.OneAtom}
+	binders, typ, ok := leansrc.ParseHeader(rest, env.Ops())
+	if before, _, cut := strings.Cut(rest, " fun "); cut && (!ok || typ == nil || typ.Kind == leansrc.TermUnsupported) {
+		// CoeFun (Filtration ι m) fun _ => ι → …: its leading arguments
+		rest = before
+		binders, typ, ok = leansrc.ParseHeader(rest, env.Ops())
+	}
+	if !ok || typ == nil || typ.Kind == leansrc.TermUnsupported {
+		// FunLike (LeftInvariantDerivation I G) C^∞⟮I, G; 𝕜⟯ …: the class
+		// and its first argument, what a coercion's source is
+		if short, cut := classAndFirst(rest); cut {
+			rest = short
+			binders, typ, ok = leansrc.ParseHeader(rest, env.Ops())
+		}
+	}
 	if !ok || typ == nil {
 		return parsedInstance{}, false
 	}
@@ -358,9 +374,10 @@ func (p parsedInstance) mayBe(a *leansrc.Term, lib *library.Library, set map[cla
 }
 
 func readInstances(lib *library.Library) *instanceFacts {
-	f := &instanceFacts{sortToProp: map[string]bool{}, sortDirect: map[string]bool{}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}}
+	f := &instanceFacts{sortToProp: map[string]bool{}, toSort: coeSources{direct: map[string]bool{}}, toFun: coeSources{direct: map[string]bool{}}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}}
 	var insts []parsedInstance
 	parents := map[classArg][]classArg{}
+	files := map[string][]string{}
 	for _, d := range lib.Decls() {
 		switch d.Kind {
 		case library.KindInstance:
@@ -370,32 +387,38 @@ func readInstances(lib *library.Library) *instanceFacts {
 			}
 		case library.KindAbbrev:
 			f.abbrevs[lastComponent(d.Name)] = true
+			if d.Value != "" {
+				// abbrev FunLike F α β := DFunLike F α fun _ => β: an
+				// instance of FunLike is one of DFunLike
+				v := leansrc.ParseTerm(dropUniverses(d.Value), nil)
+				if before, _, ok := strings.Cut(d.Value, " fun "); ok && v.Kind == leansrc.TermUnsupported {
+					v = leansrc.ParseTerm(dropUniverses(before), nil) // its leading arguments
+				}
+				addParent(lastComponent(d.Name), classParams(d, d.Signature), v, parents)
+			}
 		case library.KindClass, library.KindClassInductive:
 			classParents(d, parents)
 		case library.KindField:
-			fieldParents(lib, d, parents)
+			fieldParents(lib, d, parents, files)
+		}
+	}
+	f.argHeads = map[*leansrc.Term][]string{}
+	for _, p := range insts {
+		for _, a := range p.args {
+			f.argHeads[a] = typeHeads(lib, a, argText(p, a))
 		}
 	}
 	for _, p := range insts {
+		if p.class == "CoeFun" && len(p.args) >= 1 {
+			f.toFun.add(p, p.args[0], lib)
+		}
 		if p.class != "CoeSort" || len(p.args) != 2 {
 			continue
 		}
 		src, dst := p.args[0], p.args[1]
-		h, k := headName(src), p.kind(src, lib)
-		if h == "" {
-			h = universeHead(p.src[src.Start:src.End]) // (ModuleCat.{v} R)
-		}
-		switch {
-		case h != "" && k == notVar:
-			f.sortDirect[lastComponent(h)] = true
-		case k == typeVar && len(p.constraints[src.Text]) > 0:
-			// [SetLike A B] : CoeSort A (Type _)
-			f.sortVia = append(f.sortVia, p.constraints[src.Text])
-		default:
-			f.sortDirect["*"] = true
-		}
+		h, direct := f.toSort.add(p, src, lib)
 		if dst.Kind == leansrc.TermIdent && dst.Text == "Prop" || p.kind(dst, lib) != notVar {
-			if h != "" && k == notVar {
+			if direct {
 				f.sortToProp[lastComponent(h)] = true
 			} else {
 				f.sortToProp["*"] = true
@@ -574,11 +597,60 @@ func meetsAny(has map[classArg]bool, vias [][]classArg) bool {
 // or a generic one whose constraints that type may all meet (read from the
 // instances on it, on variables it may fill, and the classes' parents).
 func (f *instanceFacts) coercesToSort(full string) bool {
-	head := lastComponent(full)
-	if f.sortDirect["*"] || f.sortDirect[head] {
-		return true
+	return f.toSort.from(f, full)
+}
+
+// coercesToFunction reports whether a value of a type whose head is the
+// constant full may be coerced to a function: a CoeFun instance on it,
+// or a generic one whose constraints it may meet (DFunLike's).
+func (f *instanceFacts) coercesToFunction(full string) bool {
+	return f.toFun.from(f, full)
+}
+
+// coeSources are the source types of a coercion class's instances: the
+// heads of those on a type ("*": one on a variable whose constraints are
+// not known), and the constraints of the variable of each other one (a
+// type with an instance of all of them may be coerced).
+type coeSources struct {
+	direct map[string]bool
+	via    [][]classArg
+}
+
+// add records the source src of instance p, and returns its head and
+// whether it is a type rather than a variable.
+func (s *coeSources) add(p parsedInstance, src *leansrc.Term, lib *library.Library) (string, bool) {
+	h, k := headName(src), p.kind(src, lib)
+	if h == "" {
+		h = universeHead(p.src[src.Start:src.End]) // (ModuleCat.{v} R)
 	}
-	return meetsAny(f.classesOf(head), f.sortVia)
+	switch heads := typeHeads(lib, src, argText(p, src)); {
+	case h != "" && k == notVar || len(heads) > 0 && k == notVar:
+		for _, x := range heads {
+			s.direct[x] = true
+		}
+		if h == "" {
+			h = heads[0]
+		}
+		s.direct[lastComponent(h)] = true
+		return h, true
+	case k == typeVar && len(p.constraints[src.Text]) > 0:
+		// [SetLike A B] : CoeSort A (Type _)
+		s.via = append(s.via, p.constraints[src.Text])
+	case k == notVar && src.Kind != leansrc.TermIdent:
+		// notation or a projection (X ⟶ Y, F.obj U): instance search
+		// indexes it by its own head, no variable, so it stands for no
+		// type headed by another constant
+	default:
+		s.direct["*"] = true
+	}
+	return h, false
+}
+
+// from reports whether a value of a type whose head is the constant full
+// may be coerced.
+func (s *coeSources) from(f *instanceFacts, full string) bool {
+	head := lastComponent(full)
+	return s.direct["*"] || s.direct[head] || meetsAny(f.classesOf(head), s.via)
 }
 
 // variableHas reports whether a type variable with local instances of
@@ -662,8 +734,7 @@ func (f *instanceFacts) classesOf(head string) map[classArg]bool {
 	f.mu.Unlock()
 	if !ok {
 		has = f.ix.closure(f.parents, func(a *leansrc.Term) bool {
-			h := headName(a)
-			return h != "" && lastComponent(h) == head
+			return slices.Contains(f.argHeads[a], head)
 		}, nil, nil)
 		f.mu.Lock()
 		f.byType[head] = has
@@ -695,25 +766,27 @@ func classParents(d *library.Decl, parents map[classArg][]classArg) {
 	}
 }
 
-// fieldParents adds to parents the instance a field of a class gives
-// (`[to_normal : Normal F E]` of IsGalois, PseudoMetricSpace's
-// `toUniformSpace : UniformSpace α` made an instance by an attribute):
-// for the closure, such a field is a parent as `extends` ones are.
-func fieldParents(lib *library.Library, f *library.Decl, parents map[classArg][]classArg) {
+// fieldParents adds to parents the instance a field of a class gives when
+// an attribute in force everywhere makes it one (IsGalois's `[to_normal :
+// Normal F E]`, PseudoMetricSpace's `toUniformSpace : UniformSpace α`;
+// not RCLike's `toPartialOrder`, an instance only in `ComplexOrder`): for
+// the closure, such a field is a parent as `extends` ones are. files
+// caches the lines of the files read.
+func fieldParents(lib *library.Library, f *library.Decl, parents map[classArg][]classArg, files map[string][]string) {
 	sig, ok := strings.CutPrefix(f.Signature, "field "+f.Name)
 	if !ok {
 		return
 	}
 	sig = strings.TrimSpace(sig)
+	if !slices.ContainsFunc(f.Attrs, func(a string) bool { return a == "instance" || strings.HasPrefix(a, "instance ") }) || scopedAttribute(lib, f, files) {
+		return
+	}
 	var typ string
-	switch {
-	case strings.HasPrefix(sig, "[") && strings.HasSuffix(sig, "]"):
+	if strings.HasPrefix(sig, "[") && strings.HasSuffix(sig, "]") {
 		_, typ, ok = strings.Cut(sig[1:len(sig)-1], " : ")
-	case slices.ContainsFunc(f.Attrs, func(a string) bool { return a == "instance" || strings.HasPrefix(a, "instance ") }):
+	} else {
 		typ, ok = strings.CutPrefix(sig, ": ")
 		typ, _, _ = strings.Cut(typ, " := ")
-	default:
-		return
 	}
 	class, found := lib.Lookup(f.Parent)
 	if !ok || !found || class.Kind != library.KindClass {
@@ -748,6 +821,33 @@ func dropUniverses(t string) string {
 	}
 }
 
+// scopedAttribute reports whether an `attribute [instance]` command of f's
+// file that names f is scoped or local (`scoped[ComplexOrder] attribute
+// [instance 100] RCLike.toPartialOrder`); files caches the files' lines.
+func scopedAttribute(lib *library.Library, f *library.Decl, files map[string][]string) bool {
+	path, ok := lib.DeclPath(f)
+	if !ok {
+		return false
+	}
+	lines, ok := files[path]
+	if !ok {
+		if data, err := os.ReadFile(path); err == nil {
+			lines = strings.Split(string(data), "\n")
+		}
+		files[path] = lines
+	}
+	for _, l := range lines {
+		if !strings.Contains(l, "attribute [") || !strings.Contains(l, f.Name) {
+			continue
+		}
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "scoped") || strings.HasPrefix(l, "local") || strings.Contains(l, "[local") || strings.Contains(l, "[scoped") {
+			return true
+		}
+	}
+	return false
+}
+
 // classParams returns the names of class d's parameters that are not
 // instances, as its signature head writes them.
 func classParams(d *library.Decl, head string) []string {
@@ -758,6 +858,15 @@ func classParams(d *library.Decl, head string) []string {
 				if b.Bracket != '[' {
 					params = append(params, b.Names...)
 				}
+			}
+		}
+		if params == nil {
+			// abbrev FunLike F α β: bare names
+			for _, f := range strings.Fields(head[i+len(d.Name):]) {
+				if !leansrc.IsIdentifier(f) {
+					break
+				}
+				params = append(params, f)
 			}
 		}
 	}
@@ -840,6 +949,135 @@ func headName(t *leansrc.Term) string {
 		return t.Text
 	}
 	return ""
+}
+
+// classAndFirst cuts an instance's header after its type's class and
+// first argument (a name, or a bracketed term); ok is false when it cannot.
+func classAndFirst(hdr string) (string, bool) {
+	depth, colon := 0, -1
+	for i, r := range hdr {
+		switch r {
+		case '(', '[', '{', '⦃', '⟨':
+			depth++
+		case ')', ']', '}', '⦄', '⟩':
+			depth--
+		case ':':
+			if depth == 0 && strings.HasPrefix(hdr[i:], ": ") && (i == 0 || hdr[i-1] == ' ') {
+				colon = i
+			}
+		}
+	}
+	if colon < 0 {
+		return "", false
+	}
+	typ := strings.TrimSpace(hdr[colon+1:])
+	class, rest, ok := strings.Cut(typ, " ")
+	if !ok || !leansrc.IsIdentifier(class) {
+		return "", false
+	}
+	end := strings.IndexByte(rest, ' ')
+	if strings.HasPrefix(rest, "(") {
+		depth, end = 0, -1
+		for i, r := range rest {
+			if r == '(' {
+				depth++
+			} else if r == ')' {
+				if depth--; depth == 0 {
+					end = i + 1
+					break
+				}
+			}
+		}
+	}
+	if end <= 0 {
+		return "", false
+	}
+	return hdr[:colon+1] + " " + class + " " + rest[:end], true
+}
+
+// openingAtoms returns the atoms a notation may open with in token tok:
+// tok itself, each prefix ending at an opening bracket (`→ₛₗ[` of
+// `→ₛₗ[σ]`), and a leading bracket with the symbols after it (`[⋀^` of
+// `[⋀^ι]→L[R]`).
+func openingAtoms(tok string) []string {
+	out := []string{tok}
+	for i, r := range tok {
+		if strings.ContainsRune("[(⁅⟮", r) {
+			out = append(out, tok[:i+utf8.RuneLen(r)])
+			if i == 0 {
+				j := utf8.RuneLen(r)
+				for j < len(tok) {
+					r2, w := utf8.DecodeRuneInString(tok[j:])
+					if unicode.IsLetter(r2) || unicode.IsDigit(r2) || unicode.IsSpace(r2) {
+						break
+					}
+					j += w
+				}
+				out = append(out, tok[:j])
+			}
+		}
+	}
+	return out
+}
+
+// argText returns argument a of instance p as written, with the bracket
+// glued after a name (`C(` of `C(X, Y)`, which the parser splits).
+func argText(p parsedInstance, a *leansrc.Term) string {
+	text := p.src[a.Start:a.End]
+	if a.Kind == leansrc.TermIdent && a.End < len(p.src) && (p.src[a.End] == '(' || p.src[a.End] == '[') {
+		text += p.src[a.End : a.End+1]
+	}
+	return text
+}
+
+// typeHeads returns the last components of the constants type a, as an
+// instance writes it (text), may be headed by: its head name, the targets
+// of the library's notation it is written in (`M →* N`, `C(X, Y)`, `R[X]`),
+// and, for notation the term parser does not read (`A ≃ₐ[R] B`), the
+// targets of every token's opening atom (`≃ₐ[`). More heads than the true
+// one only make a coercion or an instance more likely.
+func typeHeads(lib *library.Library, a *leansrc.Term, text string) []string {
+	var out []string
+	add := func(full string) {
+		if full != "" && !slices.Contains(out, lastComponent(full)) {
+			out = append(out, lastComponent(full))
+		}
+	}
+	switch {
+	case a.Kind == leansrc.TermInfix:
+		for _, t := range lib.NotationTargets(a.Text) {
+			add(t)
+		}
+	case a.Kind == leansrc.TermApp && len(a.Args) > 1 && a.Args[0].Kind == leansrc.TermIdent && a.Args[1].Start == a.Args[0].End:
+		// glued: C(X, Y), R[X]
+		for _, open := range []string{"(", "["} {
+			for _, t := range lib.NotationTargets(a.Args[0].Text + open) {
+				add(t)
+			}
+		}
+		if l := a.Args[1]; l.Kind == leansrc.TermList && len(l.Args) == 1 && l.Args[0].Kind == leansrc.TermIdent {
+			if t, ok := lib.PostfixNotation("[" + l.Args[0].Text + "]"); ok {
+				add(t)
+			}
+		}
+	case a.Kind == leansrc.TermIdent && (strings.HasSuffix(text, "(") || strings.HasSuffix(text, "[")):
+		// C(X, Y) X Y parsed as C applied to a pair: the notation's atom
+		for _, t := range lib.NotationTargets(text) {
+			add(t)
+		}
+	default:
+		add(headName(a))
+	}
+	if a.Kind != leansrc.TermIdent {
+		for _, tok := range strings.Fields(strings.Trim(text, "()")) {
+			for _, atom := range openingAtoms(tok) {
+				for _, t := range lib.NotationTargets(atom) {
+					add(t)
+				}
+			}
+		}
+	}
+	return out
 }
 
 func lastComponent(name string) string {

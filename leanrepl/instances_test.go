@@ -2,6 +2,7 @@ package leanrepl
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -14,7 +15,8 @@ import (
 // Filter, a Finset, a polynomial or ℝ≥0; a type variable with [Group G]
 // has Mul and Div but no Add or LE, with [AddGroup G] Add but no Mul; ℂ
 // has no order and no lattice without `open ComplexOrder` (whose scoped
-// instance attributes the index does not read), ℝ both.
+// instance attributes the index does not read), ℝ both; a polynomial or a
+// filter has no coercion to a function, bundled maps and measures have.
 func TestInstanceFactsMathlib(t *testing.T) {
 	mathlibNames(t)
 	f := libraryInstances(mathlibLib)
@@ -44,9 +46,20 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		want    bool
 	}{{[]string{"Group"}, "Mul", true}, {[]string{"Group"}, "Div", true}, {[]string{"Group"}, "Add", false}, {[]string{"Group"}, "LE", false},
 		{[]string{"AddGroup"}, "Add", true}, {[]string{"AddGroup"}, "Mul", false}, {[]string{"Field"}, "Div", true},
-		{[]string{"Group", "LinearOrder"}, "LE", true}, {nil, "Add", false}} {
+		{[]string{"Group", "LinearOrder"}, "LE", true}, {nil, "Add", false},
+		// a field made an instance, a to_additive twin, an abbreviation of a class
+		{[]string{"Group"}, "Fintype", false}, {[]string{"MetricSpace"}, "UniformSpace", true},
+		{[]string{"AddGroup"}, "IsRightCancelAdd", true}, {[]string{"Category"}, "SmallCategory", true}} {
 		if got := f.variableHas(c.classes, c.class); got != c.want {
 			t.Errorf("a type variable with %v has %s: %v, want %v", c.classes, c.class, got, c.want)
+		}
+	}
+	for full, want := range map[string]bool{"Polynomial": false, "Filter": false, "Finset": false, "MonoidHom": true,
+		"ContinuousMap": true, "MeasureTheory.Measure": true, "StieltjesFunction": true, "Equiv": true, "LinearMap": true,
+		"ContinuousAlternatingMap": true} {
+		// CoeFun instances, FunLike ones through the abbreviation, written in notation
+		if got := f.coercesToFunction(full); got != want {
+			t.Errorf("a %s coerces to a function: %v, want %v", full, got, want)
 		}
 	}
 	for _, c := range []struct {
@@ -60,6 +73,36 @@ func TestInstanceFactsMathlib(t *testing.T) {
 	for _, ty := range []string{"*", "Finset", "Set", "Filter", "Multiset"} {
 		if f.sortToProp[ty] {
 			t.Errorf("CoeSort of %s may give Prop", ty)
+		}
+	}
+}
+
+// TestClassAndFirst: an instance header the parser cannot read whole is
+// cut after its class and first argument.
+func TestClassAndFirst(t *testing.T) {
+	for _, tc := range []struct{ hdr, want string }{
+		{"{s : Set M} : FunLike (SmoothPartitionOfUnity ι I M s) ι C^∞⟮I, M; 𝓘(ℝ), ℝ⟯", "{s : Set M} : FunLike (SmoothPartitionOfUnity ι I M s)"},
+		{": FunLike StieltjesFunction ℝ ℝ", ": FunLike StieltjesFunction"},
+		{"[Group G] : Fintype G", ""}, // nothing to cut
+		{"(x : (a : ℕ) × ℕ)", ""},
+	} {
+		got, ok := classAndFirst(tc.hdr)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("classAndFirst(%q) = %q, %v; want %q", tc.hdr, got, ok, tc.want)
+		}
+	}
+}
+
+// TestOpeningAtoms: the atoms a notation may open with in a token.
+func TestOpeningAtoms(t *testing.T) {
+	for tok, want := range map[string]string{
+		"→ₛₗ[σ]":     "→ₛₗ[σ] | →ₛₗ[",
+		"[⋀^ι]→L[R]": "[⋀^ι]→L[R] | [ | [⋀^ | [⋀^ι]→L[",
+		"C(X,":       "C(X, | C(",
+		"Polynomial": "Polynomial",
+	} {
+		if got := strings.Join(openingAtoms(tok), " | "); got != want {
+			t.Errorf("openingAtoms(%q) = %q, want %q", tok, got, want)
 		}
 	}
 }

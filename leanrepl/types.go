@@ -125,6 +125,9 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		CoercesToSort: func(full string) bool {
 			return lib == nil || libraryInstances(lib).coercesToSort(full)
 		},
+		FunctionFrom: func(full string) bool {
+			return lib == nil || libraryInstances(lib).coercesToFunction(full)
+		},
 		SortToProp: func(full string) bool {
 			if lib == nil {
 				return true

@@ -355,6 +355,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 			},
 			SortToProp:    func(full string) bool { return facts.sortToProp["*"] || facts.sortToProp[lastComponent(full)] },
 			CoercesToSort: facts.coercesToSort,
+			FunctionFrom:  facts.coercesToFunction,
 			Token:         lib.NotationToken,
 			OneAtom:       lib.OneAtom,
 			Postfix:       lib.PostfixNotation,

@@ -89,6 +89,10 @@ type Env struct {
 	// constant full may be coerced to a sort (a CoeSort instance on it, or
 	// a generic one whose constraints it may meet); nil: it may.
 	CoercesToSort func(full string) bool
+	// FunctionFrom reports whether a value of a type whose head is the
+	// constant full may be coerced to a function (a CoeFun instance on it,
+	// or a generic one whose constraints it may meet); nil: it may.
+	FunctionFrom func(full string) bool
 	// SortToProp reports whether a value of a type whose head is the
 	// constant full may be coerced to a proposition (a CoeSort instance on
 	// it whose target is Prop or any sort); nil: it may.
@@ -126,9 +130,9 @@ type Env struct {
 	NotationSymbol func(name string) bool
 }
 
-// ops gives the term parser the library's notation tokens and its arrows
-// of bundled maps.
-func (env *Env) ops() func(string) (leansrc.Operator, bool) {
+// Ops gives the term parser the library's notation tokens (Env.Token) and
+// its arrows of bundled maps (Env.OneAtom); nil when env reads neither.
+func (env *Env) Ops() func(string) (leansrc.Operator, bool) {
 	if env.Token == nil && env.OneAtom == nil {
 		return nil
 	}
@@ -186,7 +190,7 @@ func (env *Env) replaceTokens(t *leansrc.Term) {
 // parse parses a term of a signature or body with the library's notation
 // tokens, renamed to their constants.
 func (env *Env) parse(src string) *leansrc.Term {
-	t := leansrc.ParseTerm(src, env.ops())
+	t := leansrc.ParseTerm(src, env.Ops())
 	env.replaceTokens(t)
 	return t
 }
@@ -329,7 +333,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		return fs
 	}
 	src := s.Text[start:s.ProofStart]
-	binders, typ, chain, ok := leansrc.ParseHeaderChain(src, env.ops())
+	binders, typ, chain, ok := leansrc.ParseHeaderChain(src, env.Ops())
 	if !ok || typ == nil || len(binders) != len(s.Binders) {
 		return nil
 	}

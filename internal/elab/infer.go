@@ -453,6 +453,9 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		}
 	}
 	name := head.Text
+	if _, local := scope[strings.Split(head.Text, ".")[0]]; !local {
+		c.pairForSet(head, args)
+	}
 	switch {
 	case name == "Type" || name == "Sort" || name == "Prop":
 		return info{kind: kSort}
@@ -498,6 +501,10 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			// in the namespace of the constant heading g's type, and G is none
 			c.report(head, name, "invalid field notation: the type of `%s` is `%s`, a variable of the statement, not of the form (C …) where C is a constant", root, l.ofType)
 			return info{}
+		case l.head != "" && !dotted && len(args) > 0 && c.noFunctionFrom(l.head):
+			// p x with (p : Polynomial ℝ): no coercion to a function
+			c.report(whole, root, "function expected: `%s` is a value of type `%s`, which has no coercion to a function", root, c.src[l.typ.Start:l.typ.End])
+			return info{}
 		case l.isType && !dotted && len(args) > 0:
 			c.report(whole, root, "function expected: `%s` is a type, it cannot be applied to an argument", root)
 			return info{}
@@ -529,6 +536,47 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		return info{}
 	}
 	return c.applySig(whole, name, sg, args, infos, scope)
+}
+
+// pairForSet reports a pair `(a, b)` given where a constant's signature
+// expects a Set or a Finset (`ContinuousOn f (0, 1)` for an interval):
+// `(a, b)` is always Prod.mk, and neither has a coercion from a product.
+// The pair must stand apart from what precedes it (`Γ(X, U)` is notation).
+func (c *checker) pairForSet(head *leansrc.Term, args []*leansrc.Term) {
+	if head.Kind != leansrc.TermIdent || strings.HasPrefix(head.Text, "@") || strings.Contains(head.Text, ".") && len(c.env.Resolve(head.Text)) == 0 {
+		return
+	}
+	end := head.End
+	var sg sig
+	for i, a := range args {
+		glued := a.Start == end
+		end = a.End
+		if a.Kind != leansrc.TermTuple || glued || len(a.Args) != 2 {
+			continue
+		}
+		if sg.kind == "" {
+			var ok bool
+			if sg, ok = c.resolve(head.Text); !ok || !sg.known || !sg.exact {
+				return
+			}
+		}
+		if i >= len(sg.params) || !valueType(sg.params[i]) {
+			continue
+		}
+		c.report(a, head.Text, "type mismatch: `%s` is a pair (a `Prod`), but `%s` expects a value of type `%s` (an interval is `Set.Ioo a b`, `Set.Icc a b`, …)",
+			c.src[a.Start:a.End], head.Text, sg.params[i])
+	}
+}
+
+// noFunctionFrom reports whether a value of a type headed by full, a
+// structure or an inductive type of the library (which no unfolding makes
+// a function type), certainly has no coercion to a function.
+func (c *checker) noFunctionFrom(full string) bool {
+	if c.env.FunctionFrom == nil {
+		return false
+	}
+	d, ok := c.env.Lookup(full)
+	return ok && (d.Kind == library.KindStructure || d.Kind == library.KindInductive) && !c.env.FunctionFrom(full)
 }
 
 // localFunction describes a local function between numbers.

@@ -54,6 +54,7 @@ func notationEnv() Env {
 		return false
 	}
 	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" || tok == "→." }
+	env.FunctionFrom = func(full string) bool { return full != "Filter" }
 	return env
 }
 
@@ -144,6 +145,11 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (x : ℝ) (n : ℕ) (h : x ∈ Finset.range n) : True := by sorry", "x: type mismatch: `x` is ℝ, but the elements of `Finset.range n` (a Finset ℕ) are ℕ (no coercion ℝ → ℕ)"},
 		{"theorem a (x : ℤ) (s : Set ℕ) (h : x ∉ s) : True := by sorry", "x: type mismatch: `x` is ℤ, but the elements of `s` (a Set ℕ) are ℕ (no coercion ℤ → ℕ)"},
 		{"theorem a (n : ℕ) (s : Set ℝ) (x : ℝ) (h : n ∈ s ∧ 3 ∈ Finset.range n ∧ x ∈ Set.Icc 0 1 ∧ (x : ℝ) ∈ s) : True := by sorry", ""},
+		// a structure with no coercion to a function, applied; a pair where a Set or a Finset is expected
+		{"theorem a (F : Filter ℕ) (h : F 1) : True := by sorry", "F 1: function expected: `F` is a value of type `Filter ℕ`, which has no coercion to a function"},
+		{"theorem a (f : ℕ → ℕ) (x : ℝ) (h : Filter.Tendsto f Filter.atTop (nhds (f 0))) : Set.Finite (Set.Icc x 1) := by sorry", ""},
+		{"theorem a (f : ℝ → ℝ) : Set.Finite (0, 1) := by sorry", "(0, 1): type mismatch: `(0, 1)` is a pair (a `Prod`), but `Set.Finite` expects a value of type `Set α` (an interval is `Set.Ioo a b`, `Set.Icc a b`, …)"},
+		{"theorem a (f : ℕ × ℕ → ℕ) (h : f (1, 2) = 3) : True := by sorry", ""},
 		// ∑ x ∈ s runs over a Finset
 		{"theorem a (n : ℕ) : ∑ k ∈ Set.Icc 1 n, k = n := by sorry", "Set.Icc 1 n: type mismatch: `∑ x ∈ s, …` runs over a Finset, but `Set.Icc 1 n` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)"},
 		{"theorem a (s : Set ℕ) : ∏ k ∈ s, k = 1 := by sorry", "s: type mismatch: `∏ x ∈ s, …` runs over a Finset, but `s` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)"},

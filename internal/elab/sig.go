@@ -255,7 +255,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			}
 		}
 	}
-	binders, typ, ok := leansrc.ParseHeader(hdr, env.ops())
+	binders, typ, ok := leansrc.ParseHeader(hdr, env.Ops())
 	if !ok {
 		return s
 	}
