@@ -216,6 +216,8 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	case library.KindTheorem:
 		s.theorem = true
 		return s
+	case library.KindField:
+		return classFieldSig(d, env, s)
 	case library.KindDef, library.KindAbbrev, library.KindOpaque,
 		library.KindStructure, library.KindClass, library.KindInductive, library.KindClassInductive:
 	default:
@@ -400,6 +402,59 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	if s.max >= 0 {
 		s.max += len(s.params) // the arrows' parameters included
 	}
+	return s
+}
+
+// classFieldSig reads the signature of a class's field written as a
+// chain of arrows (`field Dist.dist : α → α → ℝ` of `class Dist (α :
+// Type*)`): the class's parameters are implicit variables of the field
+// (`Dist.dist {α} [Dist α] (x y : α) : ℝ`), the arrows' domains its
+// explicit parameters. A class whose file has section variables in force,
+// a parameter the field's type does not mention (explicit then, as
+// RankOne.hom's `v`), or a field of any other type (a bundled map's arrow
+// among them) leaves it unknown.
+func classFieldSig(d *library.Decl, env *Env, s sig) sig {
+	class, ok := env.Lookup(d.Parent)
+	typ, found := strings.CutPrefix(d.Signature, "field "+d.Name+" : ")
+	if !ok || !found || class.Kind != library.KindClass || env.SectionVariables == nil {
+		return s
+	}
+	if vars, known := env.SectionVariables(class); !known || len(vars) > 0 {
+		return s
+	}
+	hdr, _, _ := strings.Cut(strings.TrimPrefix(class.Signature, "class "+class.Name), " extends ")
+	hdr, _, _ = strings.Cut(hdr, " where")
+	binders, _, ok := leansrc.ParseHeader(hdr, env.Ops())
+	if !ok {
+		return s
+	}
+	vars := map[string]bool{}
+	for _, b := range binders {
+		names, _ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			vars[n] = b.Bracket != '['
+		}
+	}
+	typ, _, _ = strings.Cut(typ, " := ")
+	for n, v := range vars {
+		if v && !mentions([]string{typ}, n) {
+			return s // a parameter the field's type does not fix is explicit in the projection
+		}
+	}
+	t := env.parse(typ)
+	for t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") && t.Args[0].Kind != leansrc.TermUnsupported {
+		s.params = append(s.params, typ[t.Args[0].Start:t.Args[0].End])
+		t = t.Args[1]
+	}
+	if len(s.params) == 0 || t.Kind == leansrc.TermUnsupported || t.Kind == leansrc.TermForall {
+		return s
+	}
+	s.propCons = make([][]classPos, len(s.params))
+	s.predCons = make([][]classPos, len(s.params))
+	s.typeCons = make([][]classPos, len(s.params))
+	s.known, s.exact, s.own, s.kind, s.decl, s.vars = true, true, len(s.params), "def", d, vars
+	s.resText = strings.TrimSpace(typ[t.Start:t.End])
+	s.res, s.num = classifyType(t)
 	return s
 }
 

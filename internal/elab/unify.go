@@ -179,7 +179,10 @@ func (u *unifier) bind(v, ptext string, f form, top bool) {
 	clash := false
 	switch {
 	case b.top && top:
-		// both arguments are v itself: a coercion may join them
+		// both arguments are v itself: Lean elaborates them in order, the
+		// first fixes v and the second must coerce to it (dist n x with
+		// (n : ℕ) (x : ℝ); dist x n is ↑n)
+		clash = b.form.num != numNone && f.num != numNone && !coerces(f.num, b.form.num)
 	case top:
 		// fixed inside an argument's type, met by an argument of type v
 		clash = b.form.num != numNone && f.num != numNone && !coerces(f.num, b.form.num)

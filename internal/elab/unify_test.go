@@ -15,6 +15,10 @@ var unifyDecls = []*library.Decl{
 	{Name: "Matrix", Kind: library.KindDef, Signature: "def Matrix (m : Type u) (n : Type u') (α : Type v) : Type max u u' v", Value: "m → n → α"},
 	{Name: "Matrix.det", Kind: library.KindDef, Signature: "def Matrix.det (M : Matrix n n R) : R"},
 	{Name: "Function.comp", Kind: library.KindDef, Signature: "def Function.comp {α β δ} (f : β → δ) (g : α → β) : α → δ"},
+	{Name: "Dist", Kind: library.KindClass, Signature: "class Dist (α : Type*)"},
+	{Name: "Dist.dist", Kind: library.KindField, Parent: "Dist", Signature: "field Dist.dist : α → α → ℝ"},
+	{Name: "Valuation.RankOne", Kind: library.KindClass, Signature: "class Valuation.RankOne (v : Valuation R Γ₀)"},
+	{Name: "Valuation.RankOne.hom", Kind: library.KindField, Parent: "Valuation.RankOne", Signature: "field Valuation.RankOne.hom : Γ₀ → ℝ"},
 	{Name: "max", Kind: library.KindDef, Signature: "def max {α : Type u} [Max α] (a b : α) : α"},
 }
 
@@ -42,8 +46,13 @@ func TestUnify(t *testing.T) {
 		{"theorem a (n : ℕ) (A : Matrix (Fin 2) (Fin 2) ℝ) (B : Matrix (Fin n) (Fin n) ℝ) : Matrix.det A = Matrix.det B := by sorry", ""},
 		{"theorem a (f : ℕ → ℝ) (g : ℤ → ℕ) : Function.comp f g = Function.comp f g := by sorry", ""},
 		{"theorem a (f : ℕ → ℝ) (g : ℤ → ℚ) : Function.comp f g 0 = 0 := by sorry", "g: application type mismatch: `g` has type `ℤ → ℚ`, but `Function.comp` expects `α → β`, and `β` would be both `ℕ` (from `f`) and `ℚ`"},
-		// both arguments are the variable itself: Lean may coerce either
-		{"theorem a (n : ℕ) (x : ℝ) : max n x = x := by sorry", ""},
+		// both arguments are the variable itself: the first fixes it, the second must coerce to it
+		{"theorem a (n : ℕ) (x : ℝ) : max n x = x := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `max` expects `α` here, which `n` fixed to `ℕ` (no coercion ℝ → ℕ)"},
+		{"theorem a (n : ℕ) (x : ℝ) : max x n = x ∧ max (n : ℝ) x = x := by sorry", ""},
+		// a class's field: its parameters are implicit when its type mentions them
+		{"theorem a (n : ℕ) (x : ℝ) (h : Dist.dist n x < 1 ∧ Dist.dist x n < 1) : True := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `Dist.dist` expects `α` here, which `n` fixed to `ℕ` (no coercion ℝ → ℕ)"},
+		{"theorem a (x : ℝ) (h : Dist.dist x x x < 1) : True := by sorry", "Dist.dist x x x: too many arguments: `Dist.dist` takes 2 explicit arguments, given 3"},
+		{"theorem a (x : ℝ) (h : Valuation.RankOne.hom x x = 1) : True := by sorry", ""},
 		// a stub's type variable is rigid; an unknown type is silent
 		{"theorem a (G : Type*) [Semiring G] (p : Polynomial G) (q : Polynomial ℝ) (h : Polynomial.eval (Polynomial.eval 0 q) p = 0) : True := by sorry", ""},
 		{"theorem a (G : Type*) [Semiring G] (p : Polynomial G) (A : Matrix G ℝ ℝ) (B : Matrix ℝ G ℝ) : Matrix.det A = Matrix.det B := by sorry", "A: application type mismatch: `A` has type `Matrix G ℝ ℝ`, but `Matrix.det` expects `Matrix n n R`, and `n` would be both `G` and `ℝ` | B: application type mismatch: `B` has type `Matrix ℝ G ℝ`, but `Matrix.det` expects `Matrix n n R`, and `n` would be both `ℝ` and `G`"},
