@@ -68,6 +68,8 @@ type header struct {
 	sc        *leansrc.Scope
 	defined   map[string]bool
 	variables map[string]bool
+	// imports are the modules the header imports.
+	imports []string
 }
 
 // readHeader reads the commands of a file header. It never fails; what it
@@ -83,6 +85,17 @@ func readHeader(text string) *header {
 	}
 	for _, d := range f.Decls {
 		h.defined[d.Name] = true
+	}
+	if lex, err := leansrc.Lex(text); err == nil {
+		for i := 0; i < len(lex); i++ {
+			if lex[i].Kind != leansrc.LexKeyword || lex[i].Text != "import" {
+				continue
+			}
+			for i+1 < len(lex) && lex[i+1].Kind == leansrc.LexIdent {
+				i++
+				h.imports = append(h.imports, lex[i].Text)
+			}
+		}
 	}
 	return h
 }

@@ -40,18 +40,24 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		}
 		return d, true
 	}
+	indexed := lib != nil && importsIndexed(h.imports, lib)
+	alias := func(name string) (string, bool) {
+		if lib == nil {
+			return "", false
+		}
+		return lib.ExportAlias(name)
+	}
 	return elab.Env{
 		Resolve: func(name string) []string {
 			short := !strings.Contains(name, ".")
-			if short && !elab.AutoBoundShape(name) && openField(name, names, lookup) {
-				// a class field Lean may reach unqualified (Mathlib exports
-				// dist and gcd), which the candidates lack
-				return []string{name, "?"}
-			}
 			var out []string
 			for _, c := range r.candidates(strings.TrimPrefix(name, "_root_.")) {
 				d, ok := lookup(c)
+				target, exported := alias(c)
 				switch {
+				case !ok && exported && !h.defined[c]:
+					// an export alias (`dist` for Dist.dist)
+					out = append(out, target)
 				case ok && d.Protected && short && c != name:
 					// a protected name is not reachable by its last component
 				case ok || coreNames[c] || h.defined[c] || names != nil && names.Exact(c):
@@ -147,6 +153,13 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 				return "", false
 			}
 			return lib.PostfixNotation(atom)
+		},
+		Inactive: func(atom string) ([]string, []string) {
+			if !indexed {
+				// a module the library lacks may declare the notation
+				return nil, nil
+			}
+			return lib.InactiveNotation(atom, h.sc)
 		},
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
@@ -365,23 +378,20 @@ func writesAsTerm(text, word string) bool {
 	}
 }
 
-// openField reports whether name is the last component of a class field
-// that is not protected (so that an `export` or `open` may bring it into
-// scope unqualified).
-func openField(name string, names Names, lookup func(string) (*library.Decl, bool)) bool {
-	if names == nil {
-		return false
-	}
-	for _, full := range names.Suffix(name) {
-		d, ok := lookup(full)
-		if !ok || d.Kind != library.KindField || d.Protected {
+// importsIndexed reports whether the library indexes every module of
+// imports that is not Lean's own (Init, Std, Lean, Lake).
+func importsIndexed(imports []string, lib *library.Library) bool {
+	for _, m := range imports {
+		root, _, _ := strings.Cut(m, ".")
+		switch root {
+		case "Init", "Std", "Lean", "Lake":
 			continue
 		}
-		if p, ok := lookup(d.Parent); ok && (p.Kind == library.KindClass || p.Kind == library.KindClassInductive) {
-			return true
+		if !lib.HasModule(m) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // coreNamespaces are namespaces of Lean core and Batteries whose

@@ -186,7 +186,7 @@ func repoStubs(t *testing.T) []CheckRequest {
 				} else if nl > 0 && strings.HasSuffix(path, ".in") {
 					// a REPL transcript: the earlier commands (`def f := 37`)
 					// are the stub's environment
-					header = transcriptCommands(text[:nl])
+					header = transcriptCommands(path, text[:nl])
 				}
 				out = append(out, CheckRequest{Header: header, Stub: stub, Statement: path})
 			}
@@ -200,19 +200,46 @@ func repoStubs(t *testing.T) []CheckRequest {
 }
 
 // transcriptCommands returns the `cmd` texts of a REPL transcript's JSON
-// lines, one command a line.
-func transcriptCommands(text string) string {
+// lines (text, from the file at path), one command a line; an environment
+// unpickled from a file brings the commands of the transcript beside it
+// that pickled it (`open Nat`) first.
+func transcriptCommands(path, text string) string {
 	var b strings.Builder
 	for _, line := range strings.Split(text, "\n") {
 		var m struct {
-			Cmd string `json:"cmd"`
+			Cmd      string `json:"cmd"`
+			Unpickle string `json:"unpickleEnvFrom"`
+			PickleTo string `json:"pickleTo"`
 		}
-		if json.Unmarshal([]byte(line), &m) == nil && m.Cmd != "" {
+		if json.Unmarshal([]byte(line), &m) != nil {
+			continue
+		}
+		if m.Cmd != "" {
 			b.WriteString(m.Cmd)
 			b.WriteString("\n")
 		}
+		if m.Unpickle != "" {
+			b.WriteString(pickledCommands(filepath.Dir(path), m.Unpickle))
+		}
 	}
 	return b.String()
+}
+
+// pickledCommands returns the commands of the transcript in dir that
+// pickles its environment to file, up to that point.
+func pickledCommands(dir, file string) string {
+	ins, _ := filepath.Glob(filepath.Join(dir, "*.in"))
+	for _, in := range ins {
+		data, err := os.ReadFile(in)
+		if err != nil {
+			continue
+		}
+		text := string(data)
+		if i := strings.Index(text, `"pickleTo": "`+file+`"`); i >= 0 {
+			return transcriptCommands(in, text[:i])
+		}
+	}
+	return ""
 }
 
 // TestTypesRepoStubs: no stub of the repository's test data gets a type
@@ -337,6 +364,9 @@ func TestTypesMathlibSelf(t *testing.T) {
 				}
 				if _, ok := lookup(name); ok || coreNames[name] {
 					return []string{name}
+				}
+				if target, ok := lib.ExportAlias(name); ok {
+					return []string{target}
 				}
 				return nil
 			},

@@ -125,3 +125,37 @@ func TestQuantifierIn(t *testing.T) {
 		}
 	}
 }
+
+// TestInactiveNotation: the library's notation that the header leaves out
+// of force — a postfix symbol after a term, a token glued from several
+// pieces, an identifier-like symbol bound nowhere — and near misses: the
+// constant written out, the symbol bound by the stub, core's prefix `!`.
+func TestInactiveNotation(t *testing.T) {
+	env := notationEnv()
+	inactive := map[string][2]string{"!": {"Nat.factorial", "Nat"}, "π": {"Real.pi", "Real"}, "ℝ≥0∞": {"ENNReal", "ENNReal"}, "ᵀ": {"Matrix.transpose", "Matrix"}}
+	env.Inactive = func(atom string) ([]string, []string) {
+		if x, ok := inactive[atom]; ok {
+			return []string{x[0]}, []string{x[1]}
+		}
+		return nil, nil
+	}
+	for _, c := range []struct{ stub, want string }{
+		{"theorem t (n : ℕ) : 0 < n ! := by sorry", "!"},
+		{"theorem t (n : ℕ) : (n + 1)! = (n + 1) * n ! := by sorry", "! !"},
+		{"theorem t (x : ℝ≥0∞) : x = x := by sorry", "ℝ≥0∞"},
+		{"theorem t (x : ℝ) (h : x < π) : x < 4 := by sorry", "π"},
+		{"theorem t (n : ℕ) : 0 < Nat.factorial n := by sorry", ""},
+		{"theorem t (π : ℝ) (x : ℝ) (h : x < π) : x < 4 := by sorry", ""},
+		{"theorem t (x : ℝ) : ∀ π : ℝ, x < π → x < π + 1 := by sorry", ""},
+		{"theorem t (b : Bool) (n : ℕ) : (!b) = b → n = n := by sorry", ""},
+		{"theorem t (x : ℝ≥0) : x = x := by sorry", ""},
+	} {
+		var got []string
+		for _, f := range check(t, c.stub, env) {
+			got = append(got, f.Name)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%s: got %q, want %q", c.stub, strings.Join(got, " "), c.want)
+		}
+	}
+}

@@ -109,6 +109,10 @@ type Env struct {
 	// applies to the operand glued before atom (`[X]` for `R[X]`,
 	// Polynomial R); nil: none is read.
 	Postfix func(atom string) (string, bool)
+	// Inactive returns, when every notation of the library spelled atom is
+	// scoped to a namespace the header does not open (Mathlib's `n !`
+	// without `open Nat`), their targets and namespaces; nil: none is.
+	Inactive func(atom string) (targets, namespaces []string)
 	// Variables are the names the header's `variable` commands bind.
 	Variables map[string]bool
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an
@@ -262,6 +266,11 @@ type info struct {
 	// pred marks a function that one more explicit argument makes a
 	// proposition (Nat.Prime).
 	pred bool
+	// notPred marks a function that certainly is no predicate of one
+	// argument, so no Set (Set α := α → Prop) either: a function between
+	// numbers, or a constant applied to too few arguments whose value,
+	// once applied to all, is no proposition or still wants several.
+	notPred bool
 	// what names the constant a function or a proof is; detail describes
 	// the function, for messages.
 	what, detail string
@@ -326,7 +335,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	if start <= 0 || s.ProofStart < start || s.ProofStart > len(s.Text) {
 		return nil
 	}
-	if bars := append(append(strayBars(s, start), quantifierIn(s, start)...), lambdaComma(s, start)...); len(bars) > 0 {
+	if bars := append(append(append(strayBars(s, start), quantifierIn(s, start)...), lambdaComma(s, start)...), inactivePostfix(s, start, &env)...); len(bars) > 0 {
 		return bars // the term parser stops there too
 	}
 	if fs := typeless(s, start); len(fs) > 0 {
@@ -337,8 +346,20 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	if !ok || typ == nil || len(binders) != len(s.Binders) {
 		return nil
 	}
+	bound := map[string]bool{}
+	for _, b := range s.Binders {
+		for _, n := range b.Names {
+			bound[n] = true
+		}
+	}
+	collectBound(typ, bound)
+	for _, b := range binders {
+		collectBound(b.Type, bound)
+	}
+	inactive := inactiveTokens(&env, start, bound, typ)
 	env.replaceTokens(typ)
 	for _, b := range binders {
+		inactive = append(inactive, inactiveTokens(&env, start, bound, b.Type)...)
 		env.replaceTokens(b.Type)
 	}
 	for i := range binders {
@@ -360,6 +381,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		}
 	}
 	collectBound(typ, c.later)
+	c.out = append(c.out, inactive...)
 	scope := map[string]local{}
 	for v := range env.Variables {
 		scope[v] = local{}

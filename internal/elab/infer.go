@@ -486,7 +486,7 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			return info{}
 		case l.cod != numNone && !dotted:
 			// f : ℕ → ℝ not applied
-			return info{kind: kFunc, what: root, detail: localFunction}
+			return info{kind: kFunc, what: root, detail: localFunction, notPred: true}
 		case l.num != numNone && !dotted && len(args) > 0:
 			// ℕ, ℤ, ℚ, ℝ, ℂ have no coercion to functions
 			c.report(whole, root, "function expected: `%s` is a number of type %s, it cannot be applied to an argument", root, l.num)
@@ -773,7 +773,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 					name, sg.params[i], c.src[args[i].Start:args[i].End], n, n, s)
 			}
 		}
-		if infos[i].set && strings.HasPrefix(strings.TrimSpace(sg.params[i]), "Finset ") {
+		if infos[i].set && collectionType(sg.params[i], "Finset") {
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a Set (there is no coercion from Set to Finset)",
 				name, sg.params[i], c.src[args[i].Start:args[i].End])
 			c.out[len(c.out)-1].Replace = c.finsetOf(args[i])
@@ -825,6 +825,11 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			}
 			c.report(args[i], name, "type mismatch: `%s` expects a type (`%s`) here, but `%s` is %s", name, sg.params[i], c.src[args[i].Start:args[i].End], what)
 		}
+		if infos[i].kind == kFunc && infos[i].notPred && collectionType(sg.params[i], "Set") {
+			// IsOpen (Metric.ball x): a function into sets is no set
+			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a function (`%s`: %s) that is no predicate, so no set",
+				name, sg.params[i], c.src[args[i].Start:args[i].End], infos[i].what, infos[i].detail)
+		}
 		if want != numNone || valueType(sg.params[i]) {
 			// a function is not a number (a Set is one: Set α := α → Prop)
 			if what := c.nonValue(args[i], infos[i], want != numNone); what != "" {
@@ -836,7 +841,8 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 	switch {
 	case k < n:
 		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k),
-			pred: n-k == 1 && sg.res == resSort && sg.resText == "Prop"}
+			pred:    n-k == 1 && sg.res == resSort && sg.resText == "Prop",
+			notPred: n-k > 1 && sg.res != resUnknown || sg.res == resNum || sg.res == resSort && sg.resText != "Prop" || sg.set || sg.of != ""}
 	case k == n:
 		switch sg.res {
 		case resSort:
@@ -911,8 +917,14 @@ func (c *checker) notation(head *leansrc.Term, args []*leansrc.Term, scope map[s
 // a type of values (not a proposition, not a sort): `Set α`, `Finset α`.
 // A proof, a proposition or a type is never one of those.
 func valueType(p string) bool {
-	p = strings.TrimSpace(p)
-	return strings.HasPrefix(p, "Set ") || strings.HasPrefix(p, "Finset ")
+	return collectionType(p, "Set") || collectionType(p, "Finset")
+}
+
+// collectionType reports whether a parameter's type, as written, is head
+// applied to one argument (`Set α`, not `Set α → Set β`).
+func collectionType(p, head string) bool {
+	t := leansrc.ParseTerm(p, nil)
+	return t.Kind == leansrc.TermApp && len(t.Args) == 2 && t.Args[0].Kind == leansrc.TermIdent && t.Args[0].Text == head
 }
 
 // funcType reports whether a parameter's type, as written, is a function

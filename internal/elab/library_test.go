@@ -128,6 +128,10 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (n : ℕ) : 0 < ⌈n / 3⌉ := by sorry", "n / 3: failed to synthesize `LinearOrderedRing ℕ`: `Int.ceil` expects a value of a type with `LinearOrderedRing`, but `n / 3` is ℕ, which has no negation (it is no ring and no additive group)"},
 		{"theorem a (z : ℂ) : ⌊z⌋ = 0 := by sorry", "z: failed to synthesize `LinearOrderedRing ℂ`: `Int.floor` expects a value of a type with `LinearOrderedRing`, but `z` is ℂ, which has no linear order"},
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋₊ ∨ (⌊x⌋ : ℝ) ≤ x := by sorry", ""},
+		// a function that is no predicate where a Set is expected
+		{"theorem a (f : ℝ → ℝ) : Set.Finite (Set.Icc 0) := by sorry", "(Set.Icc 0): type mismatch: `Set.Finite` expects a value of type `Set α`, but `(Set.Icc 0)` is a function (`Set.Icc`: it takes 2 explicit arguments, given 1) that is no predicate, so no set"},
+		{"theorem a (f : ℕ → ℝ) : Set.Finite f := by sorry", "f: type mismatch: `Set.Finite` expects a value of type `Set α`, but `f` is a function (`f`: a local function between numbers) that is no predicate, so no set"},
+		{"theorem a (p : ℕ → Prop) : Set.Finite p ∧ Set.Finite (Set.Icc 0 1) ∧ Set.Finite (Odd) := by sorry", ""},
 		{"theorem a (n : ℤ) (m : ℕ) : ⌊n⌋ = n ∧ ⌊m⌋₊ = m ∧ ⌈(m : ℝ) / 3⌉ ≥ 0 := by sorry", ""},
 		// a core type is no proposition; Fin takes one argument
 		{"theorem a (n : ℕ) (h : 0 < n) : Fin n := by sorry", "Fin n: type of theorem is not a proposition: `Fin n` is a type"},

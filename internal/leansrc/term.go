@@ -97,6 +97,13 @@ var builtinOps = map[string]Operator{
 	"^": {Infixr, 75}, "⁻¹": {Postfix, maxPrec + 1}, "<|": {Infixr, 10}, "|>": {Infixl, 10}, "$": {Infixr, 10},
 }
 
+// BuiltinOperator reports whether sym is an infix or postfix operator of
+// Lean core or one Mathlib declares globally that statements use (builtinOps).
+func BuiltinOperator(sym string) bool {
+	_, ok := builtinOps[sym]
+	return ok
+}
+
 // binderPreds are the relations allowed in binder predicates (∀ x < n, …).
 var binderPreds = map[string]bool{"∈": true, "∉": true, "<": true, "≤": true, ">": true, "≥": true, "≠": true, "⊆": true, "⊂": true}
 

@@ -364,6 +364,14 @@ func (l *Library) Resolve(id string, sc *leansrc.Scope, self string) string {
 	return r.resolveExact(id, sc, self)
 }
 
+// ExportAlias returns the constant an `export` command makes name stand
+// for (`dist` for Mathlib's `export Dist (dist)`, whose alias is at the root;
+// `Foo.x` for an export inside `namespace Foo`); ok is false when none does.
+func (l *Library) ExportAlias(name string) (string, bool) {
+	t, ok := l.aliases[name]
+	return t, ok
+}
+
 // NotationToken returns the constant a notation of one token stands for
 // ("NNReal" for Mathlib's `notation "ℝ≥0" => NNReal`): a notation whose only
 // atom is tok, with no operands, whose right side is a constant. Scoped
@@ -414,6 +422,43 @@ func (l *Library) NotationTargets(atom string) []string {
 // different constants. Scoped notations count as NotationToken says.
 func (l *Library) PostfixNotation(atom string) (string, bool) {
 	return l.onlyTarget(atom, func(o *operator) bool { return o.postfix })
+}
+
+// HasModule reports whether the library indexes the source of module mod
+// (`Mathlib.Data.Nat.Basic`) in one of its roots.
+func (l *Library) HasModule(mod string) bool {
+	if l.ws == nil {
+		return false
+	}
+	rel := filepath.FromSlash(strings.ReplaceAll(mod, ".", "/")) + ".lean"
+	for _, r := range l.ws.Roots {
+		if _, ok := l.files[filepath.Join(r.Dir, rel)]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// InactiveNotation reports whether every notation of the library whose
+// first atom (or identifier-like symbol) is atom is scoped to a namespace
+// that scope sc neither is in nor opens, so that Lean reads none of them
+// there (Mathlib's `n !` and `π` without `open Nat` and `open Real`): it
+// returns their targets and namespaces, each pair once, in the library's
+// order; none otherwise.
+func (l *Library) InactiveNotation(atom string, sc *leansrc.Scope) (targets, namespaces []string) {
+	ops := l.operators[atom]
+	if leansrc.IsIdentifier(atom) {
+		ops = l.notations[atom] // `π`, `𝓝`: read as identifiers
+	}
+	for i := range ops {
+		if ops[i].active(sc) {
+			return nil, nil
+		}
+		if !slices.Contains(targets, ops[i].target) {
+			targets, namespaces = append(targets, ops[i].target), append(namespaces, ops[i].ns)
+		}
+	}
+	return targets, namespaces
 }
 
 // OneAtom reports whether the library declares tok as the only atom of a

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -153,6 +155,11 @@ func TestResolution(t *testing.T) {
 		{"usesNotation", []string{"Foo.bar"}, []string{}, false},
 		{"Foo.prot", []string{"Nat"}, []string{}, true},
 		{"usesExport", []string{"Foo.bar"}, []string{"Foo.baz"}, false},
+	}
+	for alias, want := range map[string]string{"baz": "Foo.baz", "bar": "", "Foo.baz": ""} {
+		if got, ok := lib.ExportAlias(alias); got != want || ok != (want != "") {
+			t.Errorf("ExportAlias(%q) = %q, %v; want %q", alias, got, ok, want)
+		}
 	}
 	for _, tt := range tests {
 		t.Run(tt.decl, func(t *testing.T) {
@@ -757,6 +764,28 @@ notation "ℂ≥0" => Other
 		for atom, want := range map[string]string{"[X]": "Foo", "[Y]": "", "⟦Z⟧": "Foo", "ℝ≥0": "", "ω_": ""} {
 			if got, ok := lib.PostfixNotation(atom); got != want || ok != (want != "") {
 				t.Errorf("%s: PostfixNotation(%q) = %q, %v; want %q", round, atom, got, ok, want)
+			}
+		}
+		for _, tc := range []struct {
+			atom  string
+			opens []string
+			want  string
+		}{
+			{"ℝ≥0", nil, "NNReal/NNReal"}, {"ℝ≥0", []string{"NNReal"}, ""}, {"[X]", nil, "Foo/Foo"},
+			{"[X]", []string{"Foo"}, ""}, {"ℕ+", nil, ""}, {"ℚ≥0", nil, ""}, {"+", nil, ""},
+		} {
+			targets, nss := lib.InactiveNotation(tc.atom, &leansrc.Scope{Opens: tc.opens})
+			got := ""
+			for i := range targets {
+				got += targets[i] + "/" + nss[i]
+			}
+			if got != tc.want {
+				t.Errorf("%s: InactiveNotation(%q) with opens %v = %q, want %q", round, tc.atom, tc.opens, got, tc.want)
+			}
+		}
+		for mod, want := range map[string]bool{"A": true, "B": true, "C": false, "A.B": false} {
+			if got := lib.HasModule(mod); got != want {
+				t.Errorf("%s: HasModule(%q) = %v, want %v", round, mod, got, want)
 			}
 		}
 		for atom, want := range map[string]string{"ω_": "Foo", "ℂ≥0": "NNReal Other", "ℝ≥0": "NNReal", "∣ₘ": "Foo", "+": ""} {
