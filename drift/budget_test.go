@@ -3,6 +3,7 @@ package drift
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -46,14 +47,16 @@ func requestsOf(srv *llmtest.Server, stage string) int {
 // TestTimeBudgetRepairs: with every model call taking 20 s and a budget of
 // 60 s, the draw ends at 20 s, two repair attempts fit (ending at 40 s and
 // 60 s) and a third, which would end at 80 s, is not started; the stop and
-// a warning say why. Without a budget all four run.
+// a warning say why. With a budget of 30 s the first repair still starts
+// (at 20 s, within the budget), the second does not. Without a budget all
+// four run.
 func TestTimeBudgetRepairs(t *testing.T) {
 	invented := llmtest.Reply{Text: "```lean\ntheorem odd_of_prime {p : Nat} (hp : Mm.Prime p) (h : p ≠ 2) : Mm.IsOdd p := by sorry\n```"}
 	for _, c := range []struct {
 		budget  time.Duration
 		repairs int
 		stop    string
-	}{{60 * time.Second, 2, StopTimeBudget}, {0, 4, "budget"}} {
+	}{{60 * time.Second, 2, StopTimeBudget}, {30 * time.Second, 1, StopTimeBudget}, {0, 4, "budget"}} {
 		clk := &fakeClock{t: time.Unix(1e9, 0), step: 20 * time.Second}
 		s := goodScript()
 		s.formalize = []llmtest.Reply{invented}
@@ -70,7 +73,7 @@ func TestTimeBudgetRepairs(t *testing.T) {
 		if n != c.repairs || res.Repair == nil || res.Repair.Attempts != c.repairs || res.Repair.Stop != c.stop {
 			t.Fatalf("budget %s: %d repair calls, repair %+v; want %d, stop %q", c.budget, n, res.Repair, c.repairs, c.stop)
 		}
-		warned := strings.Contains(strings.Join(res.Warnings, "\n"), "time budget of 1m0s spent: 2 of 4 repair attempts made")
+		warned := strings.Contains(strings.Join(res.Warnings, "\n"), fmt.Sprintf("time budget of %s spent: %d of 4 repair attempts made", c.budget, c.repairs))
 		if warned != (c.budget > 0) {
 			t.Errorf("budget %s: warnings %q", c.budget, res.Warnings)
 		}

@@ -80,7 +80,10 @@ func (pl *Pipeline) repair(ctx context.Context, act *llm.Action, clk clock, res 
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if !clk.allows(last) {
+		if n == 1 && !clk.allows(0) || n > 1 && !clk.allows(last) {
+			// the first repair of a failed candidate starts while the
+			// budget lasts (a stub that failed its checks is the worse
+			// outcome); each later one only when it fits
 			info.Stop = StopTimeBudget
 			res.Warnings = append(res.Warnings, fmt.Sprintf("time budget of %s spent: %d of %d repair attempts made", clk.budget, n-1, budget))
 			return kept, nil
