@@ -50,7 +50,7 @@ type instanceFacts struct {
 	// that may take a value of that type to a function: the namespace of
 	// each scoped one, "" for one in force everywhere.
 	toFunction map[string][]string
-	// coerce are, by number symbol (ℝ, ℂ), the types a coercion may take
+	// coerce are, by number symbol (ℝ, ℂ) and for Set, the types a coercion may take
 	// a value of that type to (see coercionTargets).
 	coerce map[string]*targets
 }
@@ -444,8 +444,11 @@ func readInstances(lib *library.Library) *instanceFacts {
 	}
 	funcs := f.ix.closure(parents, isFunc, nil, nil)
 	direct := map[string]*targets{}
-	for _, n := range []string{"ℝ", "ℂ"} {
+	for _, n := range []string{"ℝ", "ℂ", "Set"} {
 		isNum := func(a *leansrc.Term) bool { return a.Kind == leansrc.TermIdent && numSymbol(a.Text) == n }
+		if n == "Set" {
+			isNum = func(a *leansrc.Term) bool { return lastComponent(headName(a)) == "Set" }
+		}
 		nums := f.ix.closure(parents, isNum, nil, nil)
 		direct[n] = &targets{heads: map[string]bool{}}
 		for _, p := range insts {
@@ -561,7 +564,7 @@ func coercionTargets(n string, direct map[string]*targets, insts []parsedInstanc
 	return out
 }
 
-// coercesTo reports whether a value of number type n (ℝ or ℂ) may be
+// coercesTo reports whether a value of number type n (ℝ or ℂ), or a Set, may be
 // coerced to a value of a type whose head is the constant full: n is not
 // one whose coercions were read, or one reaches that head, any type, or a
 // variable whose constraints that type may all meet.

@@ -71,9 +71,10 @@ type Env struct {
 	// variable whose constraints Prop may meet, or of a class extending
 	// it, or the library has no instance of the class at all; nil: it may.
 	PropInstance func(class string, pos int) bool
-	// CoercesTo reports whether a value of the number type n (ℝ or ℂ) may
-	// be coerced to a value of a type whose head is the constant full (a
-	// coercion instance, or a chain of them, may reach it); nil: it may.
+	// CoercesTo reports whether a value of the number type n (ℝ or ℂ), or
+	// a Set (n is "Set"), may be coerced to a value of a type whose head is
+	// the constant full (a coercion instance, or a chain of them, may reach
+	// it); nil: it may.
 	CoercesTo func(n, full string) bool
 	// VariableHas reports whether a type variable whose local instances are
 	// of classes (the variable their only argument) may have an instance
@@ -253,6 +254,13 @@ type info struct {
 	num  num
 	// lit marks a numeral, which has every numeric type.
 	lit bool
+	// neg marks arithmetic with a negation in it (-1, n - -x), which the
+	// type its numbers are elaborated at must have.
+	neg bool
+	// inv marks x⁻¹ of a ℕ or ℤ x: Inv fails unless an expected type
+	// (an ascription, a parameter's type) elaborates it wider; the operand
+	// of arithmetic or a relation has none.
+	inv bool
 	// prop marks a sort that is certainly a proposition (a relation, a
 	// connective, ∃); ty one that is certainly a type (ℕ, a structure);
 	// hyp a proof that is a local hypothesis.

@@ -43,11 +43,19 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			// -n with (n : ℕ) is no error by itself: Lean's unop% casts n to
 			// the widest type of the arithmetic around it ((-n : ℤ))
 			if a := c.infer(t.Args[0], scope); a.kind == kValue && a.of == "" {
+				a.neg = true
 				return a
 			}
 			return info{}
 		}
 		c.infer(t.Args[0], scope)
+		return info{}
+	case leansrc.TermPostfix:
+		a := c.infer(t.Args[0], scope)
+		if t.Text == "⁻¹" && a.kind == kValue && a.of == "" {
+			a.inv = !a.lit && (a.num == numNat || a.num == numInt)
+			return a
+		}
 		return info{}
 	case leansrc.TermAscribe:
 		a := c.infer(t.Args[0], scope)
@@ -159,6 +167,17 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		return info{kind: kSort}
 	}
 	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
+	if opTree[t.Text] {
+		// binop%, binrel%: a leaf is elaborated with no expected type, and
+		// Inv.inv (no binop%) at its operand's own type
+		for i, x := range []info{a, b} {
+			if x.inv && (i == 0 || t.Text != "^") {
+				arg := t.Args[i]
+				c.report(arg, "", "failed to synthesize `Inv %s`: `%s` inverts a number of type %s, which has no inverse (write `(%s : ℝ)⁻¹` or `1 / %s`)",
+					x.num, c.src[arg.Start:arg.End], x.num, c.src[arg.Args[0].Start:arg.Args[0].End], c.src[arg.Args[0].Start:arg.Args[0].End])
+			}
+		}
+	}
 	if tv := c.variableOp(t, a, b); tv != "" {
 		return info{kind: kValue, tv: tv}
 	}
@@ -188,6 +207,17 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			c.report(t, "", "failed to synthesize `%s %s`: %s has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖",
 				map[bool]string{true: "LT", false: "LE"}[t.Text == "<" || t.Text == ">"], n, n)
 		}
+		if number(a) && number(b) && (a.neg || b.neg) && !(a.lit && b.lit) {
+			// n = -1 with (n : ℕ): binrel% elaborates both sides at the
+			// widest type of their numbers, ℕ here
+			n := join(a.num, b.num)
+			if a.lit {
+				n = b.num
+			} else if b.lit {
+				n = a.num
+			}
+			c.noNeg(t, info{kind: kValue, num: n, neg: true}, n)
+		}
 		if number(b) && !b.lit || b.lit && a.kind == kProof {
 			c.notNumber(t.Args[0], a, t.Text, c.noFunctionCoercion(b))
 		}
@@ -215,6 +245,18 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			}
 		}
 	}
+	r := c.arith(t, a, b)
+	if r.kind == kValue && (a.neg || b.neg && t.Text != "^") {
+		// an exponent is elaborated apart
+		r.neg = true
+	}
+	r.inv = false
+	return r
+}
+
+// arith is what binary operation t on a and b gives, for infix: the type
+// of arithmetic, a proposition for a relation.
+func (c *checker) arith(t *leansrc.Term, a, b info) info {
 	switch t.Text {
 	case "+", "-", "*", "/", "%":
 		if a.kind == kFunc && b.lit || b.kind == kFunc && a.lit {
@@ -321,6 +363,10 @@ func (c *checker) lacks(a info, class string) bool {
 
 // opClass is the class whose instance a binary operation on values of
 // one type needs (a + b: HAdd through Add).
+// opTree are the operators whose operands Lean's expression tree
+// elaborator (binop%, binrel%, rightact% for ^) reads as leaves.
+var opTree = setOf("+", "-", "*", "/", "%", "^", "=", "≠", "<", "≤", "<=", ">", "≥", ">=")
+
 var opClass = map[string]string{"+": "Add", "*": "Mul", "-": "Sub", "/": "Div", "≤": "LE", "≥": "LE", "<": "LT", ">": "LT"}
 
 // variableOp checks binary operation t on values a and b of one of the
@@ -666,8 +712,12 @@ func (c *checker) noField(space, f string) bool {
 // inductive type at the head of parameter type p as written (Filter for
 // `Filter β`), when it resolves to exactly one and is no number; else "".
 func (c *checker) structureParam(p string) string {
-	head, _, _ := strings.Cut(strings.TrimSpace(p), " ")
-	if head == "" || numOf(head) != numNone || !leansrc.IsIdentifier(head) {
+	t := leansrc.ParseTerm(p, nil)
+	for t.Kind == leansrc.TermApp && len(t.Args) > 0 {
+		t = t.Args[0] // an application's head (an arrow has none)
+	}
+	head := t.Text
+	if t.Kind != leansrc.TermIdent || numOf(head) != numNone || !leansrc.IsIdentifier(head) {
 		return ""
 	}
 	fulls := c.env.Resolve(head)
@@ -771,6 +821,14 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				// Tendsto f atTop L with (L : ℝ): a Filter is expected
 				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a number of type %s (no coercion %s → %s)",
 					name, sg.params[i], c.src[args[i].Start:args[i].End], n, n, s)
+			}
+		}
+		if infos[i].set && c.env.CoercesTo != nil {
+			if s := c.structureParam(sg.params[i]); s != "" && s != "Finset" && !c.env.CoercesTo("Set", s) {
+				// Tendsto f atTop (Set.Ioi 0): a Filter is expected
+				_, last := leansrc.SplitLast(s)
+				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a Set (no coercion Set → %s)",
+					name, sg.params[i], c.src[args[i].Start:args[i].End], last)
 			}
 		}
 		if infos[i].set && collectionType(sg.params[i], "Finset") {
@@ -883,11 +941,11 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 // as `on`, or an invented name, which the name check reports).
 func (c *checker) notation(head *leansrc.Term, args []*leansrc.Term, scope map[string]local) bool {
 	// a head the parser made (Int.floor of ⌊x⌋) or a notation token it
-	// renamed is glued to nothing
+	// renamed is glued to nothing; a prefix - or ¬ is no notation's
 	made := c.src[head.Start:head.End] != head.Text
 	if head.Start > 0 && !made {
 		r, _ := utf8.DecodeLastRuneInString(c.src[:head.Start])
-		if !unicode.IsSpace(r) && !strings.ContainsRune("([{⟨,|⌊⌈", r) {
+		if !unicode.IsSpace(r) && !strings.ContainsRune("([{⟨,|⌊⌈-¬", r) {
 			return true
 		}
 	}
@@ -958,6 +1016,13 @@ func count(n int) string {
 // type want is expected: a wider type has no coercion down. fn names the
 // function ("" for a type ascription).
 func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope map[string]local) {
+	if a.kind == kValue && (a.lit || a.num == numNone || coerces(a.num, want)) {
+		// binop% elaborates the argument's numbers at the type expected
+		c.noNeg(arg, a, want)
+	}
+	if a.inv && (want == numNat || want == numInt) {
+		c.report(arg, fn, "failed to synthesize `Inv %s`: `%s` is an inverse at %s, which has none", want, c.src[arg.Start:arg.End], want)
+	}
 	if a.kind != kValue || a.lit || a.num == numNone || coerces(a.num, want) {
 		return
 	}
@@ -977,6 +1042,20 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 		if l, ok := scope[arg.Text]; ok && l.binder > 0 {
 			f.Name, f.Retype, f.retypeStart = arg.Text, want.String(), l.binder
 		}
+	}
+}
+
+// noNeg reports t, arithmetic of kind a with a negation in it, elaborated
+// at the type want that has none (ℕ, ℝ≥0, ℝ≥0∞): Neg fails. Arithmetic
+// whose numbers are of a wider type (a.num) is elaborated there.
+func (c *checker) noNeg(t *leansrc.Term, a info, want num) {
+	if !a.neg || a.kind != kValue || !a.lit && a.num != want {
+		return
+	}
+	switch want {
+	case numNat, numNNReal, numENNReal:
+		c.report(t, "", "failed to synthesize `Neg %s`: `%s` negates a number of type %s, which has no negation (write the numbers at ℤ or ℝ: `(n : ℤ)`)",
+			want, c.src[t.Start:t.End], want)
 	}
 }
 

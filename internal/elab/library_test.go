@@ -132,6 +132,14 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (f : ℝ → ℝ) : Set.Finite (Set.Icc 0) := by sorry", "(Set.Icc 0): type mismatch: `Set.Finite` expects a value of type `Set α`, but `(Set.Icc 0)` is a function (`Set.Icc`: it takes 2 explicit arguments, given 1) that is no predicate, so no set"},
 		{"theorem a (f : ℕ → ℝ) : Set.Finite f := by sorry", "f: type mismatch: `Set.Finite` expects a value of type `Set α`, but `f` is a function (`f`: a local function between numbers) that is no predicate, so no set"},
 		{"theorem a (p : ℕ → Prop) : Set.Finite p ∧ Set.Finite (Set.Icc 0 1) ∧ Set.Finite (Odd) := by sorry", ""},
+		// a negation or an inverse at a type with none
+		{"theorem a (n : ℕ) (h : n ≥ -5) : True := by sorry", "n ≥ -5: failed to synthesize `Neg ℕ`: `n ≥ -5` negates a number of type ℕ, which has no negation (write the numbers at ℤ or ℝ: `(n : ℤ)`)"},
+		{"theorem a (r : ℝ≥0) : Nat.Prime (-1 : ℕ) ∧ r ≠ -1 := by sorry", "-1: failed to synthesize `Neg ℕ`: `-1` negates a number of type ℕ, which has no negation (write the numbers at ℤ or ℝ: `(n : ℤ)`) | r ≠ -1: failed to synthesize `Neg ℝ≥0`: `r ≠ -1` negates a number of type ℝ≥0, which has no negation (write the numbers at ℤ or ℝ: `(n : ℤ)`)"},
+		{"theorem a (n : ℕ) (x : ℝ) (z : ℤ) : x ≥ -n ∧ (n : ℤ) ≥ -5 ∧ Int.natAbs (-n) = n ∧ z = -n ∧ x ^ (-x) = 1 := by sorry", ""},
+		{"theorem a (n : ℕ) (x : ℝ) : x * n⁻¹ = 1 := by sorry", "n⁻¹: failed to synthesize `Inv ℕ`: `n⁻¹` inverts a number of type ℕ, which has no inverse (write `(n : ℝ)⁻¹` or `1 / n`)"},
+		{"theorem a (n : ℕ) (x : ℝ) : x * (n : ℝ)⁻¹ = 1 ∧ x⁻¹ = 2⁻¹ ∧ (n⁻¹ : ℝ) = x ∧ Real.sqrt n⁻¹ = x := by sorry", ""},
+		// a Set where a structure no coercion reaches is expected
+		{"theorem a (u : ℕ → ℝ) (h : Filter.Tendsto u Filter.atTop (Set.Icc 0 1)) : True := by sorry", "(Set.Icc 0 1): type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `(Set.Icc 0 1)` is a Set (no coercion Set → Filter)"},
 		{"theorem a (n : ℤ) (m : ℕ) : ⌊n⌋ = n ∧ ⌊m⌋₊ = m ∧ ⌈(m : ℝ) / 3⌉ ≥ 0 := by sorry", ""},
 		// a core type is no proposition; Fin takes one argument
 		{"theorem a (n : ℕ) (h : 0 < n) : Fin n := by sorry", "Fin n: type of theorem is not a proposition: `Fin n` is a type"},

@@ -400,6 +400,15 @@ func (p *termParser) arg() *Term {
 		p.i++
 		a = &Term{Kind: TermPostfix, Text: "!", Start: a.Start, End: p.end(), Args: []*Term{a}}
 	}
+	// so does a postfix above max (`⁻¹`): orderOf x⁻¹ is orderOf (x⁻¹)
+	for a != nil {
+		sym, n, op, ok := p.symbolRun(0)
+		if !ok || op.Fixity != Postfix || op.Prec <= maxPrec {
+			break
+		}
+		p.i += n
+		a = &Term{Kind: TermPostfix, Text: sym, Start: a.Start, End: p.end(), Args: []*Term{a}}
+	}
 	return a
 }
 

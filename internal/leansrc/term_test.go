@@ -25,6 +25,7 @@ func TestParseTerm(t *testing.T) {
 		{"20! % 7", "(op % (post ! 20) 7)"},
 		{"Nat.gcd 20! 200000", "(app Nat.gcd (post ! 20) 200000)"},
 		{"x = (2 + 3)⁻¹ * y", "(op = x (op * (post ⁻¹ (op + 2 3)) y))"},
+		{"orderOf x⁻¹ = f (g y)⁻¹ z", "(op = (app orderOf (post ⁻¹ x)) (app f (post ⁻¹ (app g y)) z))"},
 		{"↑x + 1", "(op + (pre ↑ x) 1)"},
 		{"(n : ℤ) - 1", "(op - (as n ℤ) 1)"},
 		{"|x - 1| < 2", "(op < (abs (op - x 1)) 2)"},
