@@ -340,7 +340,7 @@ func TestFormalizeAscribesAppliedTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	checker := leanrepl.NewChecker(leanrepl.CheckerConfig{Names: names.New(testDecls), Library: func() *library.Library { return lib },
-		Kinds: leanrepl.LibraryKinds(lib.Lookup), NoLean: "test"})
+		Kinds: leanrepl.LibraryKinds(lib.Lookup, lib.ExportAlias), NoLean: "test"})
 	pl, _ := newPipeline(t, srv, checker, Params{Samples: 1, NoContextSamples: -1}, nil)
 	res, err := pl.Formalize(context.Background(), Request{Statement: st, Name: "sq_succ_pos"}, nil)
 	srv.Close()

@@ -52,13 +52,7 @@ func mathlibNames(tb testing.TB) *names.Index {
 		}
 		mathlibLib = lib
 		mathlibIndex = names.New(lib.Decls())
-		mathlibKinds = func(name string) (string, string, bool) {
-			d, ok := lib.Lookup(name)
-			if !ok {
-				return "", "", false
-			}
-			return string(d.Kind), d.Parent, true
-		}
+		mathlibKinds = LibraryKinds(lib.Lookup, lib.ExportAlias)
 	})
 	if mathlibErr != nil {
 		tb.Fatal(mathlibErr)

@@ -115,12 +115,23 @@ var mathConstants = map[string][]string{
 // as `dist` or `gcd`, which Mathlib exports) resolve.
 type KindFunc func(name string) (kind, parent string, ok bool)
 
+// KindAlias is the kind a KindFunc gives an export alias (`dist`, and
+// `MeasureTheory.volume` of `export MeasureSpace (volume)` inside
+// `namespace MeasureTheory`), with the constant it stands for as parent.
+const KindAlias = "export alias"
+
 // LibraryKinds returns the KindFunc that answers from lookup, such as
-// (*retrieval.Engine).Lookup or (*library.Library).Lookup.
-func LibraryKinds(lookup func(name string) (*library.Decl, bool)) KindFunc {
+// (*retrieval.Engine).Lookup or (*library.Library).Lookup, and for names
+// no declaration has, from alias (ExportAlias of either; nil: none).
+func LibraryKinds(lookup func(name string) (*library.Decl, bool), alias func(name string) (string, bool)) KindFunc {
 	return func(name string) (string, string, bool) {
 		d, ok := lookup(name)
 		if !ok {
+			if alias != nil {
+				if target, ok := alias(name); ok {
+					return KindAlias, target, true
+				}
+			}
 			return "", "", false
 		}
 		return string(d.Kind), d.Parent, true
@@ -283,7 +294,19 @@ func (r *resolver) fullNames(name string) []string {
 }
 
 func (r *resolver) known(full string) bool {
-	return coreNames[full] || r.h.defined[full] || r.names.Exact(full)
+	if coreNames[full] || r.h.defined[full] || r.names.Exact(full) {
+		return true
+	}
+	kind, _, ok := r.kindOf(full)
+	return ok && kind == KindAlias
+}
+
+// kindOf is r.kinds, when set.
+func (r *resolver) kindOf(full string) (kind, parent string, ok bool) {
+	if r.kinds == nil {
+		return "", "", false
+	}
+	return r.kinds(full)
 }
 
 // candidates lists the full names name may stand for, most specific first.

@@ -277,7 +277,7 @@ func TestTypesRepoStubs(t *testing.T) {
 // findings and of its JSON, and that elab.Retype repairs.
 func TestTypeFindingsInReport(t *testing.T) {
 	lib := workspaceLibrary(t)
-	c := NewChecker(CheckerConfig{Library: func() *library.Library { return lib }, Kinds: LibraryKinds(lib.Lookup)})
+	c := NewChecker(CheckerConfig{Library: func() *library.Library { return lib }, Kinds: LibraryKinds(lib.Lookup, lib.ExportAlias)})
 	header := "import Minimath.Basic"
 	stub := "theorem odd_of_prime (p : ℤ) (h : Mm.Prime p) (h2 : p > 2) : p % 2 = 1 := by sorry"
 	rep, err := c.Check(context.Background(), CheckRequest{Header: header, Stub: stub})

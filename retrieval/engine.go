@@ -401,6 +401,16 @@ func (e *Engine) Lookup(name string) (*library.Decl, bool) {
 	return nil, false
 }
 
+// ExportAlias returns the constant an `export` command of the library
+// makes name stand for (library.Library.ExportAlias); ok is false before
+// the library is loaded.
+func (e *Engine) ExportAlias(name string) (string, bool) {
+	if lib := e.Library(); lib != nil {
+		return lib.ExportAlias(name)
+	}
+	return "", false
+}
+
 // Close stops background work (waiting for a cache write under way).
 func (e *Engine) Close() error {
 	e.closeMu.Do(func() {

@@ -79,7 +79,7 @@ func runBenchTypes(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ix := names.New(lib.Decls())
-	kinds := leanrepl.LibraryKinds(lib.Lookup)
+	kinds := leanrepl.LibraryKinds(lib.Lookup, lib.ExportAlias)
 	// two passes: the first reads the library files whose `variable`
 	// commands the elaborator needs (cold), the second finds them cached
 	for pass, label := range []string{"cold", "warm"} {

@@ -163,7 +163,7 @@ type CheckOptions struct {
 // names one. Without Lean the checker's reports say why,
 // and err is why (the pool is nil then).
 func OpenChecker(eng *retrieval.Engine, s settings.Settings, root string, o CheckOptions, logf func(string, ...any)) (*leanrepl.Checker, *leanrepl.Pool, error) {
-	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(eng), Kinds: leanrepl.LibraryKinds(eng.Lookup), Library: eng.Library, NoLean: o.NoLean}
+	cfg := leanrepl.CheckerConfig{Names: drift.LiveNames(eng), Kinds: leanrepl.LibraryKinds(eng.Lookup, eng.ExportAlias), Library: eng.Library, NoLean: o.NoLean}
 	if s.Lean.Server != "" && o.NoLean == "" {
 		cfg.Kimina = &leanrepl.Kimina{URL: s.Lean.Server, Timeout: time.Duration(s.REPL.TimeoutSeconds) * time.Second}
 	}

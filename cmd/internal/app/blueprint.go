@@ -20,7 +20,7 @@ import (
 // each resolves in eng's library by the name check's rules
 // (leanrepl.Resolve, no header).
 func BlueprintResolver(eng *retrieval.Engine) func(string) bool {
-	names, kinds := drift.LiveNames(eng), leanrepl.LibraryKinds(eng.Lookup)
+	names, kinds := drift.LiveNames(eng), leanrepl.LibraryKinds(eng.Lookup, eng.ExportAlias)
 	return func(name string) bool {
 		ok, _ := leanrepl.Resolve(name, "", names, kinds)
 		return ok

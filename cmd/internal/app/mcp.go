@@ -110,7 +110,7 @@ func (m mcpBackend) CheckNames(ctx context.Context, names []string) ([]mcpserver
 	if ix == nil {
 		return nil, mcpserver.ErrNotReady
 	}
-	kindOf := leanrepl.LibraryKinds(e.Lookup)
+	kindOf := leanrepl.LibraryKinds(e.Lookup, e.ExportAlias)
 	matches, _ := drift.CheckNames(ix, names)
 	out := make([]mcpserver.NameCheck, len(names))
 	for i, name := range names {
