@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // listNames is a small Names implementation over a name list, standing in
@@ -188,6 +190,29 @@ func TestLints(t *testing.T) {
 		}
 		if !reflect.DeepEqual(codes, c.codes) || len(a.Unknown) != c.unknown {
 			t.Errorf("Analyze(%q | %q) lints %q unknown %+v; want %q and %d unknown", c.header, c.stub, codes, a.Unknown, c.codes, c.unknown)
+		}
+	}
+}
+
+// TestAnalyzeExportAlias: a name an `export` inside a namespace brings
+// (`MeasureTheory.volume` of `export MeasureSpace (volume)` inside
+// `namespace MeasureTheory`) is known when the kinds answer aliases, and
+// unknown without them.
+func TestAnalyzeExportAlias(t *testing.T) {
+	s, err := Gate("theorem t (s : Set ℝ) : MeasureTheory.volume s ≤ MeasureTheory.volume s := by sorry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := func(string) (*library.Decl, bool) { return nil, false }
+	alias := func(name string) (string, bool) {
+		return "MeasureTheory.MeasureSpace.volume", name == "MeasureTheory.volume"
+	}
+	for _, c := range []struct {
+		kinds   KindFunc
+		unknown int
+	}{{LibraryKinds(lookup, alias), 0}, {LibraryKinds(lookup, nil), 2}} {
+		if got := len(AnalyzeWithKinds(s, "import Mathlib", testLibrary, c.kinds).Unknown); got != c.unknown {
+			t.Errorf("%d unknown names, want %d", got, c.unknown)
 		}
 	}
 }
