@@ -661,7 +661,8 @@ func (s *coeSources) from(f *instanceFacts, full string) bool {
 // class: the classes' parents, the library's instances on a variable whose
 // constraints those meet, and, when the library declares no class of that
 // name at all, always (it may be Lean core's, whose instances the index
-// lacks).
+// lacks); so too when a local class is one the library does not declare
+// (its parents are not known).
 func (f *instanceFacts) variableHas(classes []string, class string) bool {
 	want := classArg{lastComponent(class), 0}
 	if !f.known[want.class] && !f.declared(class) || f.abbrevs[want.class] {
@@ -669,6 +670,19 @@ func (f *instanceFacts) variableHas(classes []string, class string) bool {
 		// to what the closure does not follow
 		return true
 	}
+	var cs []string
+	for _, c := range classes {
+		if l := lastComponent(c); !f.known[l] && !f.declared(c) || f.abbrevs[l] {
+			if d, ok := f.lib.Lookup(c); ok && d.Kind != library.KindClass && d.Kind != library.KindClassInductive && d.Kind != library.KindAbbrev {
+				continue // (s : Set G), (H : Subgroup G): no instance
+			}
+			// a class the library does not declare (the header's imports
+			// may): its parents are not known
+			return true
+		}
+		cs = append(cs, c)
+	}
+	classes = cs
 	key := strings.Join(classes, " ")
 	f.mu.Lock()
 	has, ok := f.byVar[key]

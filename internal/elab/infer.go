@@ -710,8 +710,10 @@ func (c *checker) noField(space, f string) bool {
 
 // structureParam returns the full name of the library structure or
 // inductive type at the head of parameter type p as written (Filter for
-// `Filter β`), when it resolves to exactly one and is no number; else "".
-func (c *checker) structureParam(p string) string {
+// `Filter β`) in declaration d's signature (resolved from d's namespaces,
+// else as the stub resolves it), when it names exactly one and is no
+// number; else "".
+func (c *checker) structureParam(d *library.Decl, p string) string {
 	t := leansrc.ParseTerm(p, nil)
 	for t.Kind == leansrc.TermApp && len(t.Args) > 0 {
 		t = t.Args[0] // an application's head (an arrow has none)
@@ -720,15 +722,21 @@ func (c *checker) structureParam(p string) string {
 	if t.Kind != leansrc.TermIdent || numOf(head) != numNone || !leansrc.IsIdentifier(head) {
 		return ""
 	}
-	fulls := c.env.Resolve(head)
-	if len(fulls) != 1 {
+	found, ok := (*library.Decl)(nil), false
+	if d != nil {
+		found, ok = lookupFrom(d, head, c.env.Lookup)
+	}
+	if !ok {
+		fulls := c.env.Resolve(head)
+		if len(fulls) != 1 {
+			return ""
+		}
+		found, ok = c.env.Lookup(fulls[0])
+	}
+	if !ok || found.Kind != library.KindStructure && found.Kind != library.KindInductive {
 		return ""
 	}
-	d, ok := c.env.Lookup(fulls[0])
-	if !ok || d.Kind != library.KindStructure && d.Kind != library.KindInductive {
-		return ""
-	}
-	return d.Name
+	return found.Name
 }
 
 // noNumberField reports whether x.f, x of type ℕ or ℤ (inductive types of
@@ -817,14 +825,14 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			}
 		}
 		if n := infos[i].num; number(infos[i]) && !infos[i].lit && (n == numReal || n == numComplex) && c.env.CoercesTo != nil {
-			if s := c.structureParam(sg.params[i]); s != "" && !c.env.CoercesTo(n.String(), s) {
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.CoercesTo(n.String(), s) {
 				// Tendsto f atTop L with (L : ℝ): a Filter is expected
 				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a number of type %s (no coercion %s → %s)",
 					name, sg.params[i], c.src[args[i].Start:args[i].End], n, n, s)
 			}
 		}
 		if infos[i].set && c.env.CoercesTo != nil {
-			if s := c.structureParam(sg.params[i]); s != "" && s != "Finset" && !c.env.CoercesTo("Set", s) {
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && s != "Finset" && !c.env.CoercesTo("Set", s) {
 				// Tendsto f atTop (Set.Ioi 0): a Filter is expected
 				_, last := leansrc.SplitLast(s)
 				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a Set (no coercion Set → %s)",
@@ -852,19 +860,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			// no class of one, nor the library, gives G a Fintype (a
 			// generated declaration, such as a to_additive twin, may show
 			// the original's signature)
-			v, local := args[i].Text, c.typeVars[args[i].Text]
-			for _, k := range sg.typeCons[i] {
-				// (a Decidable instance may come from `open Classical`)
-				if k.pos == 0 && !strings.HasPrefix(k.class, "Decidable") && !c.env.VariableHas(local, k.class) {
-					why := "has no local instance (nor does the library give every type one)"
-					if len(local) > 0 {
-						why = fmt.Sprintf("has only `[%s %s]`, from which the library derives no `%s` instance", strings.Join(local, " "+v+"] ["), v, k.class)
-					}
-					c.report(args[i], name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` %s",
-						k.class, v, name, k.class, v, v, why)
-					break
-				}
-			}
+			c.missingInstance(args[i], name, args[i].Text, sg.typeCons[i])
 		}
 		if infos[i].pred && i < len(sg.predCons) && c.env.PropInstance != nil {
 			// Finset.sum s Nat.Prime: β is Prop
@@ -883,10 +879,21 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			}
 			c.report(args[i], name, "type mismatch: `%s` expects a type (`%s`) here, but `%s` is %s", name, sg.params[i], c.src[args[i].Start:args[i].End], what)
 		}
+		if sortParam(sg.params[i]) && infos[i].kind == kFunc && (infos[i].pred || infos[i].notPred) && infos[i].detail != localFunction {
+			// Finset Nat.Prime: a constant applied to too few arguments is
+			// a function, and no coercion makes a function a type
+			c.report(args[i], name, "type mismatch: `%s` expects a type (`%s`) here, but `%s` is a function (`%s`: %s)", name, sg.params[i], c.src[args[i].Start:args[i].End], infos[i].what, infos[i].detail)
+		}
 		if infos[i].kind == kFunc && infos[i].notPred && collectionType(sg.params[i], "Set") {
 			// IsOpen (Metric.ball x): a function into sets is no set
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a function (`%s`: %s) that is no predicate, so no set",
 				name, sg.params[i], c.src[args[i].Start:args[i].End], infos[i].what, infos[i].detail)
+		}
+		if n := infos[i].num; number(infos[i]) && !infos[i].lit && (n == numReal || n == numComplex) && c.env.CoercesToFunction != nil &&
+			collectionType(sg.params[i], "Set") && !c.env.CoercesToFunction(n.String()) {
+			// IsOpen x with (x : ℝ): a point is no set
+			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a number of type %s, not a set (a singleton is `{%s}`)",
+				name, sg.params[i], c.src[args[i].Start:args[i].End], n, c.src[args[i].Start:args[i].End])
 		}
 		if want != numNone || valueType(sg.params[i]) {
 			// a function is not a number (a Set is one: Set α := α → Prop)
@@ -931,6 +938,29 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		c.report(whole, name, "too many arguments: `%s` takes %s, given %d", name, count(n), k)
 	}
 	return info{}
+}
+
+// missingInstance reports at t the first class of cons (constraints on
+// argument position 0) that the stub's type variable v, which constant name
+// is applied to or at, certainly lacks: no local instance of v, its
+// classes' parents or the library's instances give it. Decidable classes
+// are left alone: `open Classical` decides every proposition, and the
+// library states many as instances of `Decidable (a = b)` (LinearOrder's),
+// which the closure of classes does not read.
+func (c *checker) missingInstance(t *leansrc.Term, name, v string, cons []classPos) {
+	local := c.typeVars[v]
+	for _, k := range cons {
+		if k.pos != 0 || strings.HasPrefix(k.class, "Decidable") || c.env.VariableHas(local, k.class) {
+			continue
+		}
+		why := "has no local instance (nor does the library give every type one)"
+		if len(local) > 0 {
+			why = fmt.Sprintf("has only `[%s %s]`, from which the library derives no `%s` instance", strings.Join(local, " "+v+"] ["), v, k.class)
+		}
+		c.report(t, name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` %s",
+			k.class, v, name, k.class, v, v, why)
+		return
+	}
 }
 
 // notation reports whether head and args may be notation the term parser

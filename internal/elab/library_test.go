@@ -34,7 +34,7 @@ var notationDecls = []*library.Decl{
 
 // notationEnv is testEnv with notationDecls, core's Nat.succ and Fin,
 // Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, its arrows →+*, ≃o and →., and
-// coercions of numbers to anything but a Filter; a Group gives * and /, a
+// coercions of numbers to anything but a Filter or a function; a Group gives * and /, a
 // Field everything; ℂ has no order and no lattice; π and φ are notation.
 func notationEnv() Env {
 	env := withDecls(testEnv(), notationDecls, "Nat.succ", "Fin")
@@ -55,6 +55,7 @@ func notationEnv() Env {
 	}
 	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" || tok == "→." }
 	env.FunctionFrom = func(full string) bool { return full != "Filter" }
+	env.CoercesToFunction = func(n string) bool { return false }
 	return env
 }
 
@@ -138,6 +139,10 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (n : ℕ) (x : ℝ) (z : ℤ) : x ≥ -n ∧ (n : ℤ) ≥ -5 ∧ Int.natAbs (-n) = n ∧ z = -n ∧ x ^ (-x) = 1 := by sorry", ""},
 		{"theorem a (n : ℕ) (x : ℝ) : x * n⁻¹ = 1 := by sorry", "n⁻¹: failed to synthesize `Inv ℕ`: `n⁻¹` inverts a number of type ℕ, which has no inverse (write `(n : ℝ)⁻¹` or `1 / n`)"},
 		{"theorem a (n : ℕ) (x : ℝ) : x * (n : ℝ)⁻¹ = 1 ∧ x⁻¹ = 2⁻¹ ∧ (n⁻¹ : ℝ) = x ∧ Real.sqrt n⁻¹ = x := by sorry", ""},
+		// a point where a Set is expected; a predicate where a type is
+		{"theorem a (x : ℝ) : Set.Finite x := by sorry", "x: type mismatch: `Set.Finite` expects a value of type `Set α`, but `x` is a number of type ℝ, not a set (a singleton is `{x}`)"},
+		{"theorem a (s : Finset Odd) : True := by sorry", "Odd: type mismatch: `Finset` expects a type (`Type*`) here, but `Odd` is a function (`Odd`: it takes 1 explicit argument, given 0)"},
+		{"theorem a (x : ℝ) (s : Finset (Fin 3)) : Set.Finite {x} := by sorry", ""},
 		// a Set where a structure no coercion reaches is expected
 		{"theorem a (u : ℕ → ℝ) (h : Filter.Tendsto u Filter.atTop (Set.Icc 0 1)) : True := by sorry", "(Set.Icc 0 1): type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `(Set.Icc 0 1)` is a Set (no coercion Set → Filter)"},
 		{"theorem a (n : ℤ) (m : ℕ) : ⌊n⌋ = n ∧ ⌊m⌋₊ = m ∧ ⌈(m : ℝ) / 3⌉ ≥ 0 := by sorry", ""},

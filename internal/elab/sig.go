@@ -125,6 +125,10 @@ type sig struct {
 	// typeCons are, per explicit parameter that is itself a type ((α :
 	// Type*) [Fintype α]), the class arguments constraining it.
 	typeCons [][]classPos
+	// varCons are the class arguments the signature's instance binders
+	// constrain each of its type variables with (orderOf {G} [Monoid G]:
+	// G → Monoid 0).
+	varCons map[string][]classPos
 	// of is, when the result type is an application of a library structure
 	// or inductive type (`Finset ℕ`, `StieltjesFunction`), its full name.
 	of string
@@ -280,6 +284,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		}
 	}
 	typeVars, cons := classConstraints(binders, hdr)
+	s.varCons = cons
 	for _, b := range binders {
 		if b.Bracket != '(' {
 			continue

@@ -112,6 +112,16 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 		}
 		u.match(c.env.parse(sg.params[i]), sg.params[i], a, true)
 	}
+	if u.reported || c.env.VariableHas == nil || c.env.Notation || sg.decl.Generated {
+		return
+	}
+	for v, b := range u.bound {
+		// orderOf g with (g : G) under [AddGroup G]: orderOf's G is the
+		// stub's G, whose local instances give no Monoid
+		if tv := b.form.text; b.top && b.form.rigid && c.typeVars[tv] != nil && len(sg.varCons[v]) > 0 {
+			c.missingInstance(b.arg, name, tv, sg.varCons[v])
+		}
+	}
 }
 
 // argType returns the type of argument arg when the stub says it: a local
