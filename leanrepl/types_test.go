@@ -391,6 +391,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 			Postfix:       lib.PostfixNotation,
 			CoercesTo:     facts.coercesTo,
 			VariableHas:   facts.variableHas,
+			NumberHas:     facts.numberHas,
 		}
 		checked++
 		fs := elab.Check(s, env)

@@ -862,6 +862,17 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			// the original's signature)
 			c.missingInstance(args[i], name, args[i].Text, sg.typeCons[i])
 		}
+		if n := numOf(args[i].Text); i < len(sg.typeCons) && args[i].Kind == leansrc.TermIdent && n != numNone && n <= numComplex &&
+			c.env.NumberHas != nil && !c.env.Notation && (sg.decl == nil || !sg.decl.Generated) {
+			// Fintype.card ℝ: the library has no Fintype instance on ℝ
+			for _, k := range sg.typeCons[i] {
+				if k.pos == 0 && !strings.HasPrefix(k.class, "Decidable") && !c.env.NumberHas(n.String(), k.class) {
+					c.report(args[i], name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and the library has none for %s",
+						k.class, n, name, k.class, n, n)
+					break
+				}
+			}
+		}
 		if infos[i].pred && i < len(sg.predCons) && c.env.PropInstance != nil {
 			// Finset.sum s Nat.Prime: β is Prop
 			for _, k := range sg.predCons[i] {

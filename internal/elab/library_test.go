@@ -35,7 +35,7 @@ var notationDecls = []*library.Decl{
 // notationEnv is testEnv with notationDecls, core's Nat.succ and Fin,
 // Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, its arrows →+*, ≃o and →., and
 // coercions of numbers to anything but a Filter or a function; a Group gives * and /, a
-// Field everything; ℂ has no order and no lattice; π and φ are notation.
+// Field everything; ℂ has no order and no lattice, no number type is a Fintype; π and φ are notation.
 func notationEnv() Env {
 	env := withDecls(testEnv(), notationDecls, "Nat.succ", "Fin")
 	env.Token = func(tok string) (string, bool) {
@@ -44,7 +44,9 @@ func notationEnv() Env {
 	}
 	env.CoercesTo = func(n, full string) bool { return full != "Filter" }
 	env.NotationSymbol = func(name string) bool { return name == "π" || name == "φ" }
-	env.NumberHas = func(n, class string) bool { return n != "ℂ" || class != "LE" && class != "Lattice" }
+	env.NumberHas = func(n, class string) bool {
+		return n != "ℂ" && class != "Fintype" || class != "LE" && class != "Lattice" && class != "Fintype"
+	}
 	env.VariableHas = func(classes []string, class string) bool {
 		for _, c := range classes {
 			if c == class || c == "Field" || c == "Group" && (class == "Mul" || class == "Div") {
@@ -123,7 +125,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (G : Type*) (x : G) : Fintype.card G = 2 := by sorry", "G: failed to synthesize `Fintype G`: `Fintype.card` needs an instance `[Fintype G]`, and `G` has no local instance (nor does the library give every type one)"},
 		{"theorem a (G : Type*) [Group G] (g : G) : Fintype.card G = 2 := by sorry", "G: failed to synthesize `Fintype G`: `Fintype.card` needs an instance `[Fintype G]`, and `G` has only `[Group G]`, from which the library derives no `Fintype` instance"},
 		{"theorem a (G : Type*) [Group G] [Fintype G] (g : G) : Fintype.card G = 2 := by sorry", ""},
-		{"theorem a (K : Type*) [Field K] (R M : Type*) [Group M] [Module R M] : Fintype.card K = 2 ∧ Fintype.card M = 1 ∧ Fintype.card ℕ = 0 := by sorry", ""},
+		{"theorem a (K : Type*) [Field K] (R M : Type*) [Group M] [Module R M] : Fintype.card K = 2 ∧ Fintype.card M = 1 := by sorry", ""},
+		// an instance the library has on no number type
+		{"theorem a : Fintype.card ℝ ≥ 1 := by sorry", "ℝ: failed to synthesize `Fintype ℝ`: `Fintype.card` needs an instance `[Fintype ℝ]`, and the library has none for ℝ"},
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ := by sorry", "⌊x⌋: `Nat.Prime` expects a ℕ, but `⌊x⌋` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (n : ℕ) : 0 < ⌈n / 3⌉ := by sorry", "n / 3: failed to synthesize `LinearOrderedRing ℕ`: `Int.ceil` expects a value of a type with `LinearOrderedRing`, but `n / 3` is ℕ, which has no negation (it is no ring and no additive group)"},
