@@ -3,6 +3,7 @@ package drift
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
 	"strings"
@@ -56,10 +57,16 @@ var nounTypes = map[string][]string{
 // Anything less certain is left alone. Each hypothesis gets a fresh name
 // and goes after the last binder.
 //
+// A comparison counted as covered is added too, for the variables it is
+// said of to which values (a refuting counterexample's, which meets every
+// hypothesis the stub states) gives a value that breaks it: "two positive
+// reals" read as covered by the conclusion `0 < x * y`, refuted at x = 0,
+// assumes 0 < x of nobody.
+//
 // It returns the repaired stubs, the first the most likely (a later one
 // tries a concept's next predicate name), each with a note per hypothesis;
 // none when there is nothing to add.
-func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result, has func(string) bool) []Fix {
+func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result, has func(string) bool, values map[string]*big.Rat) []Fix {
 	if parsed == nil || cov == nil || len(parsed.Binders) == 0 {
 		return nil
 	}
@@ -93,12 +100,23 @@ func AddOmittedConditions(parsed *leansrc.Stub, cov *coverage.Result, has func(s
 	}
 	var oms []omission
 	for _, c := range cov.Conditions {
-		if c.Covered {
+		var broken []string
+		if c.Covered && c.Bound != nil {
+			for _, v := range subjectVars(c.Subject, typed, order, parsed) {
+				if x, ok := values[v]; ok && !holds(x, c.Bound) {
+					broken = append(broken, v)
+				}
+			}
+		}
+		if c.Covered && len(broken) == 0 {
 			continue
 		}
 		switch {
 		case c.Bound != nil:
 			vars := subjectVars(c.Subject, typed, order, parsed)
+			if c.Covered {
+				vars = broken
+			}
 			for _, v := range vars {
 				if typed[v] == "complex" && c.Bound.Rel != "≠" {
 					vars = nil // ℂ has no order
@@ -362,6 +380,47 @@ func appliedTo(parsed *leansrc.Stub, v string, words []string) bool {
 	return false
 }
 
+// holds reports whether value x meets bound b (x > 0 for "positive"); a
+// bound whose numeral does not parse holds.
+func holds(x *big.Rat, b *coverage.Bound) bool {
+	y, ok := new(big.Rat).SetString(b.Value)
+	if !ok {
+		return true
+	}
+	switch c := x.Cmp(y); b.Rel {
+	case ">":
+		return c > 0
+	case "≥":
+		return c >= 0
+	case "<":
+		return c < 0
+	case "≤":
+		return c <= 0
+	case "≠":
+		return c != 0
+	case "=":
+		return c == 0
+	}
+	return true
+}
+
+// counterexampleValues reads a falsifier's counterexample ("x = 0, y =
+// -1/2") as the values of its variables; those that are no number are
+// left out.
+func counterexampleValues(ce string) map[string]*big.Rat {
+	out := map[string]*big.Rat{}
+	for _, part := range strings.Split(ce, ", ") {
+		name, val, ok := strings.Cut(part, " = ")
+		if !ok {
+			continue
+		}
+		if x, ok := new(big.Rat).SetString(strings.TrimSpace(val)); ok {
+			out[strings.TrimSpace(name)] = x
+		}
+	}
+	return out
+}
+
 // comparison states v Rel Value the way Mathlib writes it: the numeral on
 // the left of < and ≤.
 func comparison(v string, b *coverage.Bound) string {
@@ -441,7 +500,11 @@ func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate,
 		return false
 	}
 	has := func(n string) bool { _, ok := pl.r.Lookup(n); return ok }
-	fixes := AddOmittedConditions(c.Check.Parsed, c.Check.Coverage, has)
+	var values map[string]*big.Rat
+	if c.Check.Refuted() && c.Check.Falsifier != nil {
+		values = counterexampleValues(c.Check.Falsifier.Counterexample)
+	}
+	fixes := AddOmittedConditions(c.Check.Parsed, c.Check.Coverage, has, values)
 	if f := RetypeToNoun(c.Check.Parsed, c.Check.Coverage); f != nil {
 		fixes = append([]Fix{*f}, fixes...)
 	}

@@ -70,7 +70,7 @@ func TestAddOmittedConditions(t *testing.T) {
 			t.Fatal(err)
 		}
 		cov := coverage.Check(c.statement, c.stub, nil)
-		fixes := AddOmittedConditions(parsed, &cov, nil)
+		fixes := AddOmittedConditions(parsed, &cov, nil, nil)
 		got, notes := "", []string(nil)
 		if len(fixes) > 0 {
 			got, notes = fixes[0].Stub, fixes[0].Notes
@@ -126,7 +126,7 @@ func TestAddOmittedConcepts(t *testing.T) {
 		cov := coverage.Check(c.statement, c.stub, c.concepts)
 		var got []string
 		has := func(n string) bool { return n == "Odd" || n == "Even" }
-		for _, f := range AddOmittedConditions(parsed, &cov, has) {
+		for _, f := range AddOmittedConditions(parsed, &cov, has, nil) {
 			got = append(got, f.Stub)
 		}
 		if !slices.Equal(got, c.want) {
@@ -400,5 +400,33 @@ func TestFormalizeWidensRanges(t *testing.T) {
 	if res.Stub != want || res.Report.Refuted() || res.ConditionRepairs != 1 ||
 		!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), "wrote the range 'from 0 to n' to include n") {
 		t.Errorf("stub %q, refuted %v, %d repairs, notes %q", res.Stub, res.Report.Refuted(), res.ConditionRepairs, res.Candidates[0].Notes)
+	}
+}
+
+// TestAddConditionsBrokenByCounterexample: a comparison the coverage check
+// counts as covered (the conclusion says "positive" of the product) is
+// added for the variables a refuting counterexample gives a value that
+// breaks it, and for no other; without a counterexample, nothing.
+func TestAddConditionsBrokenByCounterexample(t *testing.T) {
+	const statement = "The product of two positive real numbers is positive."
+	for _, c := range []struct {
+		stub, counterexample, want string
+	}{
+		{"theorem t (x y : ℝ) : 0 < x * y := by sorry", "x = 0, y = 0", "theorem t (x y : ℝ) (hx : 0 < x) (hy : 0 < y) : 0 < x * y := by sorry"},
+		{"theorem t (x y : ℝ) (hy : 0 < y) : 0 < x * y := by sorry", "x = -1/2, y = 1", "theorem t (x y : ℝ) (hy : 0 < y) (hx : 0 < x) : 0 < x * y := by sorry"},
+		{"theorem t (x y : ℝ) : 0 < x * y := by sorry", "", ""},
+	} {
+		parsed, err := leanrepl.Gate(c.stub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cov := coverage.Check(statement, c.stub, nil)
+		got := ""
+		if fixes := AddOmittedConditions(parsed, &cov, nil, counterexampleValues(c.counterexample)); len(fixes) > 0 {
+			got = fixes[0].Stub
+		}
+		if got != c.want {
+			t.Errorf("%s with %q:\ngot  %q\nwant %q", c.stub, c.counterexample, got, c.want)
+		}
 	}
 }
