@@ -32,8 +32,9 @@ const (
 // result; the grammar only keeps the model to Lean's tokens and names):
 // applications, parentheses and type ascriptions, numerals, ∀ ∃ ∃! and
 // fun with their binders (`x y : T`, `x ∈ s`, `n > 0`, `(x : T)`), ∑ ∏,
-// the infix relations and operations, ¬ - ↑ √ prefixes, ⁻¹ ! ᶜ
-// postfixes, |x| (with no space inside its bars, as Lean's notation
+// the infix relations and operations, ¬ - ↑ √ prefixes, ⁻¹ ᶜ
+// postfixes (not Mathlib's `n !`, notation scoped to Nat that a header
+// without `open Nat` does not read: Nat.factorial is in Core), |x| (with no space inside its bars, as Lean's notation
 // demands: | x | does not parse), ⌊x⌋, ⟨a, b⟩, set-builder and set literals, lists, and
 // `a ≡ b [MOD n]`. There is no backslash and no dollar sign anywhere, so
 // no LaTeX; an identifier is a vocabulary name, a variable (VAR, HYP), or
@@ -90,7 +91,7 @@ BINPRED: "∈" | "∉" | "<" | "≤" | ">" | "≥" | "≠" | "⊆" | "⊂"
 INFIX: "↔" | "→" | "∧" | "∨" | "=" | "≠" | "<" | "≤" | ">" | "≥" | "∣" | "∈" | "∉" | "⊆" | "⊂" | "∩" | "∪"
     | "+" | "-" | "*" | "/" | "%" | "^" | "∘" | "•" | "×" | "≡" | "<=" | ">=" | "->" | "<->"
 PREFIX: "¬" | "-" | "↑"
-POSTFIX: "⁻¹" | "!" | "ᶜ"
+POSTFIX: "⁻¹" | "ᶜ"
 NUM: /[0-9]+(\.[0-9]+)?/
 THEOREM_NAME: /[A-Za-z_][A-Za-z0-9_'.]{0,80}/
 SP: / +/
