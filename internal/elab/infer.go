@@ -172,9 +172,7 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		// Inv.inv (no binop%) at its operand's own type
 		for i, x := range []info{a, b} {
 			if x.inv && (i == 0 || t.Text != "^") {
-				arg := t.Args[i]
-				c.report(arg, "", "failed to synthesize `Inv %s`: `%s` inverts a number of type %s, which has no inverse (write `(%s : ℝ)⁻¹` or `1 / %s`)",
-					x.num, c.src[arg.Start:arg.End], x.num, c.src[arg.Args[0].Start:arg.Args[0].End], c.src[arg.Args[0].Start:arg.Args[0].End])
+				c.noInv(t.Args[i], "", x.num)
 			}
 		}
 	}
@@ -1062,7 +1060,7 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 		c.noNeg(arg, a, want)
 	}
 	if a.inv && (want == numNat || want == numInt) {
-		c.report(arg, fn, "failed to synthesize `Inv %s`: `%s` is an inverse at %s, which has none", want, c.src[arg.Start:arg.End], want)
+		c.noInv(arg, fn, want)
 	}
 	if a.kind != kValue || a.lit || a.num == numNone || coerces(a.num, want) {
 		return
@@ -1084,6 +1082,18 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 			f.Name, f.Retype, f.retypeStart = arg.Text, want.String(), l.binder
 		}
 	}
+}
+
+// noInv reports t, an inverse x⁻¹ elaborated at n (ℕ or ℤ), which has no
+// Inv instance.
+func (c *checker) noInv(t *leansrc.Term, name string, n num) {
+	x := t
+	if t.Kind == leansrc.TermPostfix && len(t.Args) == 1 {
+		x = t.Args[0]
+	}
+	operand := c.src[x.Start:x.End]
+	c.report(t, name, "failed to synthesize `Inv %s`: `%s` inverts a number of type %s, which has no inverse (write `(%s : ℝ)⁻¹` or `1 / %s`)",
+		n, c.src[t.Start:t.End], n, operand, operand)
 }
 
 // noNeg reports t, arithmetic of kind a with a negation in it, elaborated

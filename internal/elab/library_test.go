@@ -142,6 +142,7 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (r : ℝ≥0) : Nat.Prime (-1 : ℕ) ∧ r ≠ -1 := by sorry", "-1: failed to synthesize `Neg ℕ`: `-1` negates a number of type ℕ, which has no negation (write the numbers at ℤ or ℝ: `(n : ℤ)`) | r ≠ -1: failed to synthesize `Neg ℝ≥0`: `r ≠ -1` negates a number of type ℝ≥0, which has no negation (write the numbers at ℤ or ℝ: `(n : ℤ)`)"},
 		{"theorem a (n : ℕ) (x : ℝ) (z : ℤ) : x ≥ -n ∧ (n : ℤ) ≥ -5 ∧ Int.natAbs (-n) = n ∧ z = -n ∧ x ^ (-x) = 1 := by sorry", ""},
 		{"theorem a (n : ℕ) (x : ℝ) : x * n⁻¹ = 1 := by sorry", "n⁻¹: failed to synthesize `Inv ℕ`: `n⁻¹` inverts a number of type ℕ, which has no inverse (write `(n : ℝ)⁻¹` or `1 / n`)"},
+		{"theorem a (n : ℕ) : Nat.Prime n⁻¹ := by sorry", "n⁻¹: failed to synthesize `Inv ℕ`: `n⁻¹` inverts a number of type ℕ, which has no inverse (write `(n : ℝ)⁻¹` or `1 / n`)"},
 		{"theorem a (n : ℕ) (x : ℝ) : x * (n : ℝ)⁻¹ = 1 ∧ x⁻¹ = 2⁻¹ ∧ (n⁻¹ : ℝ) = x ∧ Real.sqrt n⁻¹ = x := by sorry", ""},
 		// a point where a Set is expected; a predicate where a type is
 		{"theorem a (x : ℝ) : Set.Finite x := by sorry", "x: type mismatch: `Set.Finite` expects a value of type `Set α`, but `x` is a number of type ℝ, not a set (a singleton is `{x}`)"},
