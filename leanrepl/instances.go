@@ -29,6 +29,11 @@ type instanceFacts struct {
 	// toSort and toFun are the sources of the CoeSort and the CoeFun
 	// instances: what may be coerced to a sort, to a function.
 	toSort, toFun coeSources
+	// toNum are the sources of the coercion instances whose target is a
+	// number or a variable: what may be coerced to a number; toNumScoped
+	// the namespaces of the scoped ones (algebraMap's R → A).
+	toNum       coeSources
+	toNumScoped []string
 	// insts, parents and ix are kept for the per-type closures.
 	insts   []parsedInstance
 	parents map[classArg][]classArg
@@ -50,6 +55,15 @@ type instanceFacts struct {
 	// that may take a value of that type to a function: the namespace of
 	// each scoped one, "" for one in force everywhere.
 	toFunction map[string][]string
+	// scoped are, by the last component of a type's head (a number by its
+	// symbol), the namespaces whose `scoped[NS] attribute [instance]`
+	// commands put instances on it (Finset's pointwise Zero under `open
+	// Pointwise`, ℂ's order under `open ComplexOrder`).
+	scoped map[string][]string
+	// scopedCoe are, by number symbol and for Set, the namespaces of the
+	// scoped coercion instances from it, which only an `open` puts in force
+	// (Algebra's ℝ → A); coerce follows the others.
+	scopedCoe map[string][]string
 	// coerce are, by number symbol (ℝ, ℂ) and for Set, the types a coercion may take
 	// a value of that type to (see coercionTargets).
 	coerce map[string]*targets
@@ -130,7 +144,15 @@ const (
 // parseInstance reads `instance (priority := n) name binders : C args`,
 // and the `variable` groups in force at it in its file.
 func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool) {
-	rest := strings.TrimSpace(strings.TrimPrefix(d.Signature, "instance"))
+	rest := d.Signature
+	for _, kw := range []string{"instance", "def", "abbrev", "theorem"} {
+		if r, ok := strings.CutPrefix(rest, kw); ok && (r == "" || strings.ContainsRune(" \t(:", []rune(r)[0])) {
+			rest = r // a def made an instance by an attribute: its name follows
+			break
+		}
+	}
+	// Mathlib's Type* (a fresh universe) read as (Type _): CoeSort X Type*
+	rest = strings.NewReplacer("Type*", "(Type _)", "Sort*", "(Sort _)").Replace(strings.TrimSpace(rest))
 	if strings.HasPrefix(rest, "(priority") {
 		i := strings.IndexByte(rest, ')')
 		if i < 0 {
@@ -145,7 +167,7 @@ func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool)
 		}
 		rest = rest[i:]
 	}
-	env := elab.Env{Token: lib.NotationToken, OneAtom: lib.OneAtom}
+	env := elab.Env{Token: lib.NotationToken, OneAtom: lib.OneAtom, Postfix: lib.PostfixNotation}
 	binders, typ, ok := leansrc.ParseHeader(rest, env.Ops())
 	if before, _, cut := strings.Cut(rest, " fun "); cut && (!ok || typ == nil || typ.Kind == leansrc.TermUnsupported) {
 		// CoeFun (Filtration ι m) fun _ => ι → …: its leading arguments
@@ -163,6 +185,7 @@ func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool)
 	if !ok || typ == nil {
 		return parsedInstance{}, false
 	}
+	env.ReplaceNotation(typ) // Semiring ℝ≥0, Semiring R[X]
 	p := parsedInstance{d: d, src: rest, vars: map[string]string{}, constraints: map[string][]classArg{}}
 	switch {
 	case typ.Kind == leansrc.TermIdent:
@@ -374,10 +397,9 @@ func (p parsedInstance) mayBe(a *leansrc.Term, lib *library.Library, set map[cla
 }
 
 func readInstances(lib *library.Library) *instanceFacts {
-	f := &instanceFacts{sortToProp: map[string]bool{}, toSort: coeSources{direct: map[string]bool{}}, toFun: coeSources{direct: map[string]bool{}}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}}
+	f := &instanceFacts{sortToProp: map[string]bool{}, toSort: coeSources{direct: map[string]bool{}}, toFun: coeSources{direct: map[string]bool{}}, toNum: coeSources{direct: map[string]bool{}}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}, scoped: map[string][]string{}, scopedCoe: map[string][]string{}}
 	var insts []parsedInstance
 	parents := map[classArg][]classArg{}
-	files := map[string][]string{}
 	for _, d := range lib.Decls() {
 		switch d.Kind {
 		case library.KindInstance:
@@ -385,7 +407,10 @@ func readInstances(lib *library.Library) *instanceFacts {
 				insts = append(insts, p)
 				f.known[p.class] = true
 			}
+		case library.KindDef, library.KindTheorem:
+			f.attributeInstance(d, &insts)
 		case library.KindAbbrev:
+			f.attributeInstance(d, &insts)
 			f.abbrevs[lastComponent(d.Name)] = true
 			if d.Value != "" {
 				// abbrev FunLike F α β := DFunLike F α fun _ => β: an
@@ -399,7 +424,7 @@ func readInstances(lib *library.Library) *instanceFacts {
 		case library.KindClass, library.KindClassInductive:
 			classParents(d, parents)
 		case library.KindField:
-			fieldParents(lib, d, parents, files)
+			fieldParents(lib, d, parents)
 		}
 	}
 	f.argHeads = map[*leansrc.Term][]string{}
@@ -411,6 +436,17 @@ func readInstances(lib *library.Library) *instanceFacts {
 	for _, p := range insts {
 		if p.class == "CoeFun" && len(p.args) >= 1 {
 			f.toFun.add(p, p.args[0], lib)
+		}
+		if coercionClasses[p.class] && p.class != "CoeFun" && len(p.args) >= 2 && p.kind(p.args[0], lib) != coercedVar {
+			// Fin n → ℕ, a variable target ([NatCast R] : CoeTail ℕ R);
+			// not from ↥s (CoeOut m α), no structure's value
+			if dst := p.args[len(p.args)-1]; numSymbol(headName(dst)) != "" || p.kind(dst, lib) != notVar {
+				if ns := scopedNamespace(lib, p.d); ns != "" {
+					f.toNumScoped = append(f.toNumScoped, ns)
+				} else {
+					f.toNum.add(p, p.args[0], lib)
+				}
+			}
 		}
 		if p.class != "CoeSort" || len(p.args) != 2 {
 			continue
@@ -444,7 +480,7 @@ func readInstances(lib *library.Library) *instanceFacts {
 	}
 	funcs := f.ix.closure(parents, isFunc, nil, nil)
 	direct := map[string]*targets{}
-	for _, n := range []string{"ℝ", "ℂ", "Set"} {
+	for _, n := range []string{"ℕ", "ℤ", "ℚ", "ℝ", "ℂ", "Set"} {
 		isNum := func(a *leansrc.Term) bool { return a.Kind == leansrc.TermIdent && numSymbol(a.Text) == n }
 		if n == "Set" {
 			isNum = func(a *leansrc.Term) bool { return lastComponent(headName(a)) == "Set" }
@@ -456,11 +492,16 @@ func readInstances(lib *library.Library) *instanceFacts {
 				continue
 			}
 			dst := p.args[len(p.args)-1]
-			direct[n].add(p, lib)
+			ns := scopedNamespace(lib, p.d)
+			if ns == "" {
+				direct[n].add(p, lib)
+			} else if !slices.Contains(f.scopedCoe[n], ns) {
+				f.scopedCoe[n] = append(f.scopedCoe[n], ns) // Algebra's coercion ℝ → A
+			}
 			if p.class != "CoeFun" && !p.mayBe(dst, lib, funcs, isFunc) {
 				continue
 			}
-			f.toFunction[n] = append(f.toFunction[n], scopedNamespace(lib, p.d))
+			f.toFunction[n] = append(f.toFunction[n], ns)
 		}
 	}
 	f.coerce = map[string]*targets{}
@@ -566,12 +607,13 @@ func coercionTargets(n string, direct map[string]*targets, insts []parsedInstanc
 
 // coercesTo reports whether a value of number type n (ℝ or ℂ), or a Set, may be
 // coerced to a value of a type whose head is the constant full: n is not
-// one whose coercions were read, or one reaches that head, any type, or a
-// variable whose constraints that type may all meet.
-func (f *instanceFacts) coercesTo(n, full string) bool {
+// one whose coercions were read, a scoped coercion from it is in force
+// (opens reports the namespaces the scope opens), or one reaches that
+// head, any type, or a variable whose constraints that type may all meet.
+func (f *instanceFacts) coercesTo(n, full string, opens func(ns string) bool) bool {
 	t, ok := f.coerce[n]
 	head := lastComponent(full)
-	if !ok || t.heads["*"] || t.heads[head] || numSymbol(full) == n {
+	if !ok || t.heads["*"] || t.heads[head] || numSymbol(full) == n || slices.ContainsFunc(f.scopedCoe[n], opens) {
 		return true
 	}
 	if len(t.via) == 0 {
@@ -579,6 +621,35 @@ func (f *instanceFacts) coercesTo(n, full string) bool {
 	}
 	return meetsAny(f.classesOf(head), t.via)
 }
+
+// numberBeside reports whether a value of a type whose head is the
+// constant full and a number of type n ("" for a numeral) may stand side
+// by side in arithmetic or a comparison (see elab.Env.NumberBeside): an
+// instance an open puts in force on that type (opens reports the scope's
+// opens), a cast class on it (a numeral's OfNat, Zero, One and the casts;
+// ℕ's NatCast, ℤ's IntCast, ℚ's RatCast), a coercion from the number to it,
+// or one from it to a number.
+func (f *instanceFacts) numberBeside(full, n string, opens func(ns string) bool) bool {
+	head := lastComponent(full)
+	if slices.ContainsFunc(f.scoped[head], opens) || slices.ContainsFunc(f.toNumScoped, opens) || f.toNum.from(f, full) {
+		return true
+	}
+	has := f.classesOf(head)
+	for _, c := range numberClasses[n] {
+		if has[classArg{c, 0}] || !f.known[c] && !f.declared(c) {
+			return true
+		}
+	}
+	if n == "" {
+		n = "ℕ" // silent, too, for numerals where a natural number coerces
+	}
+	return f.coercesTo(n, full, opens)
+}
+
+// numberClasses are, by number type ("" for a numeral), the classes whose
+// instance on a type lets a number of it be elaborated at that type.
+var numberClasses = map[string][]string{"": {"OfNat", "NatCast", "IntCast", "RatCast", "Zero", "One"},
+	"ℕ": {"NatCast"}, "ℤ": {"IntCast"}, "ℚ": {"RatCast"}}
 
 // meetsAny reports whether the class arguments has include every one of
 // some constraint list of vias.
@@ -787,15 +858,14 @@ func classParents(d *library.Decl, parents map[classArg][]classArg) {
 // an attribute in force everywhere makes it one (IsGalois's `[to_normal :
 // Normal F E]`, PseudoMetricSpace's `toUniformSpace : UniformSpace α`;
 // not RCLike's `toPartialOrder`, an instance only in `ComplexOrder`): for
-// the closure, such a field is a parent as `extends` ones are. files
-// caches the lines of the files read.
-func fieldParents(lib *library.Library, f *library.Decl, parents map[classArg][]classArg, files map[string][]string) {
+// the closure, such a field is a parent as `extends` ones are.
+func fieldParents(lib *library.Library, f *library.Decl, parents map[classArg][]classArg) {
 	sig, ok := strings.CutPrefix(f.Signature, "field "+f.Name)
 	if !ok {
 		return
 	}
 	sig = strings.TrimSpace(sig)
-	if !slices.ContainsFunc(f.Attrs, func(a string) bool { return a == "instance" || strings.HasPrefix(a, "instance ") }) || scopedAttribute(lib, f, files) {
+	if scope, ok := instanceScope(f); !ok || scope != "" {
 		return
 	}
 	var typ string
@@ -838,31 +908,63 @@ func dropUniverses(t string) string {
 	}
 }
 
-// scopedAttribute reports whether an `attribute [instance]` command of f's
-// file that names f is scoped or local (`scoped[ComplexOrder] attribute
-// [instance 100] RCLike.toPartialOrder`); files caches the files' lines.
-func scopedAttribute(lib *library.Library, f *library.Decl, files map[string][]string) bool {
-	path, ok := lib.DeclPath(f)
+// attributeInstance reads d when an `attribute [instance]` command makes
+// it an instance: one in force everywhere joins insts; a scoped one is
+// recorded, by the heads of the types it is on, with its namespace
+// (scoped); a local one is left out.
+func (f *instanceFacts) attributeInstance(d *library.Decl, insts *[]parsedInstance) {
+	ns, ok := instanceScope(d)
 	if !ok {
-		return false
+		return
 	}
-	lines, ok := files[path]
+	p, ok := parseInstance(f.lib, d)
 	if !ok {
-		if data, err := os.ReadFile(path); err == nil {
-			lines = strings.Split(string(data), "\n")
-		}
-		files[path] = lines
+		return
 	}
-	for _, l := range lines {
-		if !strings.Contains(l, "attribute [") || !strings.Contains(l, f.Name) {
-			continue
-		}
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "scoped") || strings.HasPrefix(l, "local") || strings.Contains(l, "[local") || strings.Contains(l, "[scoped") {
-			return true
+	switch ns {
+	case "":
+		*insts = append(*insts, p)
+		f.known[p.class] = true
+	case "-":
+	default:
+		for _, a := range p.args {
+			for _, h := range typeHeads(f.lib, a, argText(p, a)) {
+				if sym := numSymbol(h); sym != "" {
+					h = sym // ℂ and Complex alike
+				}
+				if !slices.Contains(f.scoped[h], ns) {
+					f.scoped[h] = append(f.scoped[h], ns)
+				}
+			}
 		}
 	}
-	return false
+}
+
+// instanceScope says where an instance attribute of d puts it in force:
+// "" everywhere, the namespace NS of a `scoped[NS] attribute [instance]`
+// command ("*" for another scoped one, whose namespace is not recorded),
+// "-" for a local one (its file only); ok is false when d has none.
+func instanceScope(d *library.Decl) (string, bool) {
+	scope, ok := "-", false
+	for _, a := range d.Attrs {
+		ns := ""
+		if rest, cut := strings.CutPrefix(a, "scoped["); cut {
+			ns, a, _ = strings.Cut(rest, "] ")
+		}
+		switch {
+		case a != "instance" && !strings.HasPrefix(a, "instance "):
+			if strings.HasPrefix(a, "scoped instance") {
+				scope, ok = "*", true
+			} else if strings.HasPrefix(a, "local instance") {
+				ok = true
+			}
+		case ns != "":
+			scope, ok = ns, true
+		default:
+			return "", true
+		}
+	}
+	return scope, ok
 }
 
 // classParams returns the names of class d's parameters that are not

@@ -2,6 +2,7 @@ package leanrepl
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -10,16 +11,20 @@ import (
 // DRIFT_MATHLIB): Prop is a complete Boolean algebra but has no Add, Mul or
 // Semiring; only the scoped algebraMap coercion may take ℝ or ℂ to a
 // function; no CoeSort of Finset, Set or Filter may give Prop; ℝ and ℂ
-// coerce to EReal (ℝ only), WithTop, Option (Lean core's), a quaternion
-// (through notation the parser does not read) and an algebra, never to a
-// Filter, a Finset, a polynomial or ℝ≥0; a type variable with [Group G]
-// has Mul and Div but no Add or LE, with [AddGroup G] Add but no Mul; ℂ
-// has no order and no lattice without `open ComplexOrder` (whose scoped
-// instance attributes the index does not read), ℝ both; a polynomial or a
-// filter has no coercion to a function, bundled maps and measures have.
+// coerce to EReal (ℝ only), WithTop, Option (Lean core's) and a quaternion
+// (through notation the parser does not read), never to a Filter, a
+// Finset, a polynomial, a matrix or ℝ≥0 (to an algebra only under `open
+// algebraMap`); a type variable with [Group G] has Mul and Div but no Add
+// or LE, with [AddGroup G] Add but no Mul; ℂ has no order and no lattice
+// without `open ComplexOrder` (a scoped instance attribute), ℝ both; a
+// polynomial or a filter has no coercion to a function, bundled maps and
+// measures have; instances written in notation (`Semiring R[X]`, `ℝ≥0`)
+// and sorts written `Type*` are read; a Finset has no numerals (but under
+// `open Pointwise`) and no cast from ℕ, a polynomial both.
 func TestInstanceFactsMathlib(t *testing.T) {
 	mathlibNames(t)
 	f := libraryInstances(mathlibLib)
+	none := func(string) bool { return false }
 	for c, want := range map[string]bool{"Add": false, "Mul": false, "Semiring": false, "AddGroup": false,
 		"Lattice": true, "CompleteLattice": true, "BooleanAlgebra": true, "Inhabited": true} {
 		if got := f.prop[classArg{c, 0}]; got != want {
@@ -35,9 +40,15 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		n, full string
 		want    bool
 	}{{"ℝ", "EReal", true}, {"ℂ", "EReal", false}, {"ℝ", "WithTop", true}, {"ℂ", "Option", true}, {"ℝ", "Quaternion", true},
-		{"ℝ", "Matrix", true}, {"ℝ", "Filter", false}, {"ℂ", "Finset", false}, {"ℝ", "Polynomial", false}, {"ℝ", "NNReal", false}} {
-		if got := f.coercesTo(c.n, c.full); got != c.want {
+		{"ℝ", "Matrix", false}, {"ℝ", "Filter", false}, {"ℂ", "Finset", false}, {"ℝ", "Polynomial", false}, {"ℝ", "NNReal", false}} {
+		if got := f.coercesTo(c.n, c.full, none); got != c.want {
 			t.Errorf("coercion %s → %s: %v, want %v", c.n, c.full, got, c.want)
+		}
+	}
+	// the coercion R → A of an algebra is scoped: `open algebraMap` puts it in force
+	for _, full := range []string{"Polynomial", "Matrix"} {
+		if !f.coercesTo("ℝ", full, func(ns string) bool { return ns == "algebraMap" }) {
+			t.Errorf("coercion ℝ → %s under open algebraMap: false, want true", full)
 		}
 	}
 	for _, c := range []struct {
@@ -68,6 +79,33 @@ func TestInstanceFactsMathlib(t *testing.T) {
 	}{{"ℂ", "LE", false}, {"ℂ", "Lattice", false}, {"ℝ", "LE", true}, {"ℝ", "Lattice", true}, {"ℂ", "Field", true}} {
 		if got := f.numberHas(c.n, c.class); got != c.want {
 			t.Errorf("%s has %s: %v, want %v", c.n, c.class, got, c.want)
+		}
+	}
+	// instances written in notation (R[X], ℝ≥0), a sort written Type*
+	for _, c := range []struct{ head, class string }{{"Polynomial", "NatCast"}, {"NNReal", "Semiring"}, {"PNat", "One"}} {
+		if !f.classesOf(c.head)[classArg{c.class, 0}] {
+			t.Errorf("%s has no %s", c.head, c.class)
+		}
+	}
+	if !f.coercesToSort("BddDistLat") {
+		t.Errorf("BddDistLat (CoeSort BddDistLat Type*) has no coercion to a sort")
+	}
+	// instances that scoped attribute commands give: only under their opens
+	for head, ns := range map[string]string{"ℂ": "ComplexOrder", "Finset": "Pointwise"} {
+		if !slices.Contains(f.scoped[head], ns) {
+			t.Errorf("no scoped instance on %s in %s: %v", head, ns, f.scoped[head])
+		}
+	}
+	pointwise := func(ns string) bool { return ns == "Pointwise" }
+	for _, c := range []struct {
+		full, n string
+		opens   func(string) bool
+		want    bool
+	}{{"Finset", "ℕ", none, false}, {"Finset", "", none, false}, {"Finset", "", pointwise, true}, {"List", "ℤ", none, false},
+		{"Polynomial", "ℕ", none, true}, {"Polynomial", "", none, true}, {"Polynomial", "ℝ", none, false},
+		{"Nat.Primes", "ℕ", none, true}, {"Subgroup", "ℕ", none, false}} {
+		if got := f.numberBeside(c.full, c.n, c.opens); got != c.want {
+			t.Errorf("a %s beside a number of type %q: %v, want %v", c.full, c.n, got, c.want)
 		}
 	}
 	for _, ty := range []string{"*", "Finset", "Set", "Filter", "Multiset"} {

@@ -119,14 +119,21 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		},
 		NumberHas: func(n, class string) bool {
 			// Mathlib's order on ℂ is `scoped[ComplexOrder] attribute
-			// [instance]`, which the index does not read as an instance
-			return lib == nil || h.sc.OpensNotation("ComplexOrder") || libraryInstances(lib).numberHas(n, class)
+			// [instance]`: in force under that open only
+			if lib == nil {
+				return true
+			}
+			f := libraryInstances(lib)
+			return slices.ContainsFunc(f.scoped[n], h.sc.OpensNotation) || f.numberHas(n, class)
 		},
 		VariableHas: func(classes []string, class string) bool {
 			return lib == nil || libraryInstances(lib).variableHas(classes, class)
 		},
+		NumberBeside: func(full, n string) bool {
+			return lib == nil || libraryInstances(lib).numberBeside(full, n, h.sc.OpensNotation)
+		},
 		CoercesTo: func(n, full string) bool {
-			return lib == nil || libraryInstances(lib).coercesTo(n, full)
+			return lib == nil || libraryInstances(lib).coercesTo(n, full, h.sc.OpensNotation)
 		},
 		CoercesToSort: func(full string) bool {
 			return lib == nil || libraryInstances(lib).coercesToSort(full)

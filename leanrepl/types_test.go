@@ -389,9 +389,14 @@ func TestTypesMathlibSelf(t *testing.T) {
 			Token:         lib.NotationToken,
 			OneAtom:       lib.OneAtom,
 			Postfix:       lib.PostfixNotation,
-			CoercesTo:     facts.coercesTo,
-			VariableHas:   facts.variableHas,
-			NumberHas:     facts.numberHas,
+			CoercesTo: func(n, full string) bool {
+				return facts.coercesTo(n, full, func(string) bool { return true }) // the file's opens are not known
+			},
+			NumberBeside: func(full, n string) bool {
+				return facts.numberBeside(full, n, func(string) bool { return true })
+			},
+			VariableHas: facts.variableHas,
+			NumberHas:   facts.numberHas,
 		}
 		checked++
 		fs := elab.Check(s, env)

@@ -76,6 +76,14 @@ type Env struct {
 	// the constant full (a coercion instance, or a chain of them, may reach
 	// it); nil: it may.
 	CoercesTo func(n, full string) bool
+	// NumberBeside reports whether a value of a type whose head is the
+	// constant full (a structure or an inductive type) and a number of
+	// type n (ℕ … ℂ; "" for a numeral) may stand side by side in
+	// arithmetic or a comparison, which Lean's binop% and binrel%
+	// elaborate at one type: a cast, a coercion or a numeral instance may
+	// take the number to that type, or a coercion the value to a number;
+	// nil: they may.
+	NumberBeside func(full, n string) bool
 	// VariableHas reports whether a type variable whose local instances are
 	// of classes (the variable their only argument) may have an instance
 	// of class, through the classes' parents and the library's instances;
@@ -184,8 +192,9 @@ func arrow(text string) bool {
 	return text == "→" || text == "->" || text == "≃" || mapArrow(text)
 }
 
-// replaceTokens renames the notation tokens of t to their constants.
-func (env *Env) replaceTokens(t *leansrc.Term) {
+// ReplaceNotation renames the notation tokens of t to their constants and
+// rewrites its postfix notations (`R[X]` → `Polynomial R`).
+func (env *Env) ReplaceNotation(t *leansrc.Term) {
 	if env.Token != nil {
 		leansrc.ReplaceTokens(t, env.Token)
 	}
@@ -196,7 +205,7 @@ func (env *Env) replaceTokens(t *leansrc.Term) {
 // tokens, renamed to their constants.
 func (env *Env) parse(src string) *leansrc.Term {
 	t := leansrc.ParseTerm(src, env.Ops())
-	env.replaceTokens(t)
+	env.ReplaceNotation(t)
 	return t
 }
 
@@ -246,6 +255,9 @@ type local struct {
 	ofType string
 	// typ is the local's type as written, when it is.
 	typ *leansrc.Term
+	// setDom is, for a function whose domain is a local Set or Finset
+	// used as a type (f : S → ℝ, the subtype ↥S), that local's name.
+	setDom string
 }
 
 // info is what the elaborator infers a term to be.
@@ -284,7 +296,11 @@ type info struct {
 	what, detail string
 	// of is, for a value of a library structure or inductive type (not a
 	// number), that type's full name (Finset for `Nat.primeFactors n`).
-	of string
+	// ofLocal marks a local so typed ((s : Finset ℕ)), which only the
+	// rules on numbers read: beside notation the parser splits (G →g G'),
+	// a local may stand where a type seems expected.
+	of      string
+	ofLocal bool
 	// local marks a type that is a stub's type variable (X of `(X :
 	// Type*)`), which a stub passes where explicit section variables stand.
 	local bool
@@ -365,10 +381,10 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		collectBound(b.Type, bound)
 	}
 	inactive := inactiveTokens(&env, start, bound, typ)
-	env.replaceTokens(typ)
+	env.ReplaceNotation(typ)
 	for _, b := range binders {
 		inactive = append(inactive, inactiveTokens(&env, start, bound, b.Type)...)
-		env.replaceTokens(b.Type)
+		env.ReplaceNotation(b.Type)
 	}
 	for i := range binders {
 		// the gate reads the names of binders whose type the term parser
@@ -421,13 +437,19 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		if b.Type != nil && b.Type.Kind == leansrc.TermIdent && scope[b.Type.Text].isType {
 			ofType = b.Type.Text
 		}
+		setDom := ""
+		if t := b.Type; t != nil && t.Kind == leansrc.TermInfix && arrow(t.Text) && t.Args[0].Kind == leansrc.TermIdent {
+			if l, ok := scope[t.Args[0].Text]; ok && (l.head == "Set" || l.head == "Finset") {
+				setDom = t.Args[0].Text
+			}
+		}
 		for _, name := range b.Names {
-			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod, head: head, tv: tv, isType: isType, ofType: ofType, typ: b.Type}
+			scope[name] = local{num: n, binder: i + 1, proof: proof, dom: dom, cod: cod, head: head, tv: tv, isType: isType, ofType: ofType, typ: b.Type, setDom: setDom}
 		}
 	}
 	c.unbound(typ, scope)
 	concl := c.typePos(typ, scope)
-	if concl.kind == kValue && concl.of != "" && (s.Keyword == "theorem" || s.Keyword == "lemma") && c.sortable(concl.of) &&
+	if concl.kind == kValue && concl.of != "" && !concl.ofLocal && (s.Keyword == "theorem" || s.Keyword == "lemma") && c.sortable(concl.of) &&
 		env.SortToProp != nil && !env.SortToProp(concl.of) {
 		// Lean 4 (since v4.8): the type of a theorem must be a proposition;
 		// a value has none, or a sort coercion to a type
@@ -816,7 +838,7 @@ func (c *checker) typePos(t *leansrc.Term, scope map[string]local) info {
 		c.report(t, i.what, "type expected: `%s` is a theorem, a proof and not a proposition", i.what)
 	case i.kind == kFunc:
 		c.report(t, i.what, "type expected: `%s` is a function (%s); it must be applied to its arguments", i.what, i.detail)
-	case i.kind == kValue && i.of != "" && !c.sortable(i.of):
+	case i.kind == kValue && i.of != "" && !i.ofLocal && !c.sortable(i.of):
 		// a value of a structure with no sort coercion
 		text := c.src[t.Start:t.End]
 		c.report(t, i.of, "type expected: `%s` is a value of type `%s`, not a type or a proposition (no coercion to a sort)", text, i.of)

@@ -216,6 +216,9 @@ func TestCheck(t *testing.T) {
 		{"theorem a (x : ℤ) (h : Nat.Prime x.natAbs) : x ≠ 0 := by sorry", ""},
 		{"theorem a (x : ℤ) (h : Nat.Prime ↑x) : True := by sorry", ""},
 		{"theorem a (s : Set ℝ) (h : IsOpen s) : Even 2 := by sorry", ""},
+		// a function on a Set's elements (the subtype ↥S) applied to a number, or to one of them
+		{"theorem a (S : Set ℝ) (f : S → ℝ) (x : ℝ) (hx : x ∈ S) : f x = 0 := by sorry", "x: application type mismatch: `x` is a number of type ℝ, but `f` expects an element of `S` (a value of the subtype `↥S`; no coercion ℝ → ↥S)"},
+		{"theorem a (S : Set ℝ) (f : S → ℝ) (x : S) (y : ℝ) (hy : y ∈ S) : f x = f ⟨y, hy⟩ := by sorry", ""},
 		{"theorem a (x : ℕ) : ((x : ℤ) : ℝ) = x := by sorry", ""},
 		{"theorem a (x : ℝ) : Nat.Prime 3 ∧ Real.sqrt 4 = 2 := by sorry", ""},
 		// unknowable: hidden section variables, optional arguments, named and
@@ -378,6 +381,7 @@ func factsEnv(loose bool) Env {
 	env.CoercesToFunction = func(string) bool { return false }
 	env.SortToProp = func(full string) bool { return full == "Skel" }
 	env.CoercesToSort = func(full string) bool { return full != "Filter" && full != "" } // "": a function type
+	env.NumberBeside = func(full, n string) bool { return full == "Subgroup" }
 	return env
 }
 
@@ -417,6 +421,9 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a : ℕ := by sorry", false, "ℕ: type of theorem is not a proposition: `ℕ` is a type"},
 		{"theorem a : PropHom ℝ ℝ := by sorry", false, ""},
 		{"example : Hom ℝ ℝ := by sorry", false, ""},
+		// a structure's value beside a number, neither cast nor coerced to the other
+		{"theorem a (n : ℕ) (hn : 0 < n) : Nat.primeFactors n ≤ n := by sorry", false, "n: type mismatch: `n` is a number of type ℕ, beside `Nat.primeFactors n`, a value of type `Finset …`; no cast or coercion joins them"},
+		{"theorem a (s : Finset ℕ) : s = 3 := by sorry", false, "3: failed to synthesize `OfNat (Finset …) 3`: the numeral stands beside `s`, a value of type `Finset …`, which has no numerals (no NatCast, no OfNat instance)"},
 		// more arguments than the parameters and the section variables
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) (h : DifferentiableAt ℝ f x x) : True := by sorry", false, "DifferentiableAt ℝ f x x: too many arguments: `DifferentiableAt` takes at most 3 explicit arguments (with the explicit section variables of its file), given 4"},
 
@@ -439,6 +446,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (s : Subgroup ℕ) (x : ℝ) (n : ℕ) (h : s.Foo ∧ x.ext ∧ n.Foo) : True := by sorry", false, ""},
 		// a field whose name is a keyword: G.end is Graph.«end»
 		{"theorem a (G : Graph) (h : G.end) : True := by sorry", false, ""},
+		// a size, a power, a structure the library casts numbers to
+		{"theorem a (s : Finset ℕ) (n : ℕ) (G : Subgroup ℕ) : s.card = n ∧ s ^ 2 = s ∧ G = n ∧ G = 2 := by sorry", false, ""},
 		// the section variables' count: within it, or not all read
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) (h : DifferentiableAt ℝ f x) : True := by sorry", false, ""},
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) (h : DifferentiableAt ℝ f x x) : True := by sorry", true, ""},

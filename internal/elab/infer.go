@@ -179,6 +179,7 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	if tv := c.variableOp(t, a, b); tv != "" {
 		return info{kind: kValue, tv: tv}
 	}
+	c.besideNumber(t, a, b)
 	switch t.Text {
 	case "+", "-", "*", "/", "%", "^":
 		// a proposition, a type or a proof beside a number, or a proof
@@ -398,6 +399,39 @@ func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
 	return tv
 }
 
+// besideNumber reports a value of a library structure beside a number in
+// arithmetic or a comparison (`Nat.divisors n ≤ n`, `s = 3` for a Finset
+// s): binop% and binrel% elaborate both sides at one type, and the scope
+// has no cast, coercion or numeral instance between them
+// (Env.NumberBeside). `^` is silent: its exponent is elaborated apart.
+func (c *checker) besideNumber(t *leansrc.Term, a, b info) {
+	if !opTree[t.Text] || t.Text == "^" || c.env.NumberBeside == nil || c.env.Notation || c.glued(t) {
+		return
+	}
+	for i, x := range []info{a, b} {
+		y, arg := []info{b, a}[i], t.Args[1-i]
+		if x.kind != kValue || x.of == "" || !number(y) || y.neg {
+			continue
+		}
+		n := ""
+		if !y.lit {
+			n = y.num.String()
+		}
+		if c.env.NumberBeside(x.of, n) {
+			continue
+		}
+		val, num := c.src[t.Args[i].Start:t.Args[i].End], c.src[arg.Start:arg.End]
+		if y.lit {
+			c.report(arg, x.of, "failed to synthesize `OfNat (%s …) %s`: the numeral stands beside `%s`, a value of type `%s …`, which has no numerals (no NatCast, no OfNat instance)",
+				x.of, num, val, x.of)
+		} else {
+			c.report(arg, x.of, "type mismatch: `%s` is a number of type %s, beside `%s`, a value of type `%s …`; no cast or coercion joins them",
+				num, y.num, val, x.of)
+		}
+		return
+	}
+}
+
 // glued reports whether binary operation t is written with no space on
 // either side of its operator (ℝ≥0, s ×ℂ t: the operator and a neighbour).
 func (c *checker) glued(t *leansrc.Term) bool { return glued(c.src, t) }
@@ -528,6 +562,11 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 				return info{kind: kValue, num: l.cod}
 			}
 			return info{}
+		case l.setDom != "" && !dotted && len(args) > 0 && infos[0].kind == kValue && !infos[0].lit && infos[0].num != numNone:
+			// f : S → ℝ applied to a number: its domain is the subtype ↥S
+			c.report(args[0], root, "application type mismatch: `%s` is a number of type %s, but `%s` expects an element of `%s` (a value of the subtype `↥%s`; no coercion %s → ↥%s)",
+				c.src[args[0].Start:args[0].End], infos[0].num, root, l.setDom, l.setDom, infos[0].num, l.setDom)
+			return info{}
 		case l.cod != numNone && !dotted:
 			// f : ℕ → ℝ not applied
 			return info{kind: kFunc, what: root, detail: localFunction, notPred: true}
@@ -568,6 +607,9 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			return info{kind: kValue, tv: l.tv}
 		}
 		if l.num == numNone {
+			if d, ok := c.env.Lookup(l.head); ok && l.head != "" && (d.Kind == library.KindStructure || d.Kind == library.KindInductive) {
+				return info{kind: kValue, of: l.head, ofLocal: true} // (s : Finset ℕ)
+			}
 			return info{}
 		}
 		return info{kind: kValue, num: l.num}

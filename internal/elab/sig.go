@@ -265,7 +265,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	if !ok {
 		return s
 	}
-	env.replaceTokens(typ)
+	env.ReplaceNotation(typ)
 	var vars []string
 	varsKnown := false
 	if env.SectionVariables != nil {

@@ -349,18 +349,21 @@ func (env *Env) expandText(p string) string {
 		if x == nil {
 			return
 		}
-		if target, operand, ok := env.postfix(x); ok {
-			out.WriteString(p[at:x.Start])
+		for i := 0; i < len(x.Args); i++ {
+			target, ok := env.postfixAt(x, i)
+			if !ok {
+				walk(x.Args[i], false)
+				continue
+			}
+			operand, l := x.Args[i], x.Args[i+1]
+			out.WriteString(p[at:operand.Start])
 			e := target + " " + p[operand.Start:operand.End]
-			if !top {
+			if !top || len(x.Args) > 2 {
 				e = "(" + e + ")"
 			}
 			out.WriteString(e)
-			at = x.End
-			return
-		}
-		for _, a := range x.Args {
-			walk(a, false)
+			at = l.End
+			i++
 		}
 	}
 	walk(t, true)
@@ -368,18 +371,18 @@ func (env *Env) expandText(p string) string {
 	return out.String()
 }
 
-// postfix reports whether x is an operand glued to a one-name list that a
-// postfix notation of the library spells (`R[X]`), with its constant.
-func (env *Env) postfix(x *leansrc.Term) (string, *leansrc.Term, bool) {
-	if env.Postfix == nil || x.Kind != leansrc.TermApp || len(x.Args) != 2 {
-		return "", nil, false
+// postfixAt reports whether argument i of application x is an operand
+// glued to the next, a one-name list that a postfix notation of the
+// library spells (`R[X]`, also inside `Semiring R[X]`), with its constant.
+func (env *Env) postfixAt(x *leansrc.Term, i int) (string, bool) {
+	if env.Postfix == nil || x.Kind != leansrc.TermApp || i+1 >= len(x.Args) {
+		return "", false
 	}
-	op, l := x.Args[0], x.Args[1]
+	op, l := x.Args[i], x.Args[i+1]
 	if l.Kind != leansrc.TermList || l.Start != op.End || len(l.Args) != 1 || l.Args[0].Kind != leansrc.TermIdent {
-		return "", nil, false
+		return "", false
 	}
-	target, ok := env.Postfix("[" + l.Args[0].Text + "]")
-	return target, op, ok
+	return env.Postfix("[" + l.Args[0].Text + "]")
 }
 
 // expandPostfix rewrites the library's postfix notations in t (`ℚ[X]` →
@@ -388,9 +391,19 @@ func (env *Env) expandPostfix(t *leansrc.Term) {
 	if t == nil {
 		return
 	}
-	if target, operand, ok := env.postfix(t); ok {
-		l := t.Args[1]
-		t.Args = []*leansrc.Term{{Kind: leansrc.TermIdent, Text: target, Start: l.Start, End: l.End}, operand}
+	for i := 0; i < len(t.Args); i++ {
+		target, ok := env.postfixAt(t, i)
+		if !ok {
+			continue
+		}
+		op, l := t.Args[i], t.Args[i+1]
+		c := &leansrc.Term{Kind: leansrc.TermIdent, Text: target, Start: l.Start, End: l.End}
+		if len(t.Args) == 2 {
+			t.Args = []*leansrc.Term{c, op} // the whole term: R[X]
+			break
+		}
+		app := &leansrc.Term{Kind: leansrc.TermApp, Args: []*leansrc.Term{c, op}, Start: op.Start, End: l.End}
+		t.Args = append(append(t.Args[:i:i], app), t.Args[i+2:]...)
 	}
 	for _, a := range t.Args {
 		env.expandPostfix(a)

@@ -12,6 +12,7 @@ var unifyDecls = []*library.Decl{
 	{Name: "Polynomial", Kind: library.KindStructure, Signature: "structure Polynomial (R : Type*) [Semiring R]"},
 	{Name: "Polynomial.IsRoot", Kind: library.KindDef, Signature: "def Polynomial.IsRoot (p : R[X]) (a : R) : Prop"},
 	{Name: "Polynomial.eval", Kind: library.KindDef, Signature: "def Polynomial.eval (x : R) (p : R[X]) : R"},
+	{Name: "Polynomial.AllRoot", Kind: library.KindDef, Signature: "def Polynomial.AllRoot (S : Set R[X]) (a : R) : Prop"},
 	{Name: "Matrix", Kind: library.KindDef, Signature: "def Matrix (m : Type u) (n : Type u') (α : Type v) : Type max u u' v", Value: "m → n → α"},
 	{Name: "Matrix.det", Kind: library.KindDef, Signature: "def Matrix.det (M : Matrix n n R) : R"},
 	{Name: "Function.comp", Kind: library.KindDef, Signature: "def Function.comp {α β δ} (f : β → δ) (g : α → β) : α → δ"},
@@ -38,6 +39,8 @@ func TestUnify(t *testing.T) {
 		{"theorem a (p : Polynomial ℚ) (x : ℝ) (h : p.IsRoot x) : True := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `Polynomial.IsRoot` expects `R` here, which `p` fixed to `ℚ` (no coercion ℝ → ℚ)"},
 		{"theorem a (p : ℚ[X]) (x : ℝ) (h : Polynomial.IsRoot p x) : True := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `Polynomial.IsRoot` expects `R` here, which `p` fixed to `ℚ` (no coercion ℝ → ℚ)"},
 		{"theorem a (p : Polynomial ℝ) (n : ℕ) (x : ℝ) (h : p.IsRoot n ∧ p.IsRoot x) : True := by sorry", ""}, // ℕ → ℝ
+		// the postfix notation as an argument of a type (Set R[X])
+		{"theorem a (S : Set ℚ[X]) (x : ℝ) (h : Polynomial.AllRoot S x) : True := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `Polynomial.AllRoot` expects `R` here, which `S` fixed to `ℚ` (no coercion ℝ → ℚ)"},
 		// the number first: a coercion might still be found
 		{"theorem a (p : Polynomial ℝ) (q : ℚ) (x : ℝ) : Polynomial.eval q p = Polynomial.eval x p := by sorry", ""},
 		{"theorem a (p : Polynomial ℚ) (x : ℝ) : Polynomial.eval x p = 0 := by sorry", "p: application type mismatch: `p` has type `Polynomial ℚ`, but `Polynomial.eval` expects `Polynomial R`, and `R` would be both `ℝ` (from `x`) and `ℚ`"},

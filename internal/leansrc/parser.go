@@ -7,7 +7,7 @@ import (
 
 // Version identifies the parser's output format and behaviour; caches of
 // parse results must be discarded when it changes.
-const Version = 20
+const Version = 21
 
 // strongStarters are keywords that begin a command wherever they appear:
 // they cannot occur inside a term.
@@ -432,7 +432,7 @@ keyword:
 		p.inductive(&m, kwIdx, cmdCol, "inductive")
 	case "attribute":
 		p.i++
-		p.attributeCmd(cmdCol)
+		p.attributeCmd(&m, cmdCol)
 	case "notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix":
 		p.notation(&m, kwIdx, cmdCol)
 	case "alias":
@@ -747,8 +747,9 @@ func (p *parser) additive(from, to int) *Additive {
 	return a
 }
 
-// attributeCmd parses `attribute [attrs] names`.
-func (p *parser) attributeCmd(cmdCol int32) {
+// attributeCmd parses `attribute [attrs] names`; under Mathlib's
+// `scoped[NS]` modifier (m) each attribute is recorded as `scoped[NS] attr`.
+func (p *parser) attributeCmd(m *modifiers, cmdCol int32) {
 	if !p.is(p.i, "[") {
 		p.skipTo(cmdCol)
 		return
@@ -764,6 +765,9 @@ func (p *parser) attributeCmd(cmdCol int32) {
 		var clean []string
 		for _, a := range attrs {
 			if !strings.HasPrefix(a, "-") {
+				if m.scopedNS != "" {
+					a = "scoped[" + m.scopedNS + "] " + a // the command's modifier
+				}
 				clean = append(clean, a)
 			}
 		}
