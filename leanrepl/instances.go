@@ -34,6 +34,9 @@ type instanceFacts struct {
 	// the namespaces of the scoped ones (algebraMap's R → A).
 	toNum       coeSources
 	toNumScoped []string
+	// funValue are, by the last component of a type's head, the codomain
+	// its FunLike instances give ("-": they disagree, or one is not read).
+	funValue map[string]string
 	// insts, parents and ix are kept for the per-type closures.
 	insts   []parsedInstance
 	parents map[classArg][]classArg
@@ -397,7 +400,7 @@ func (p parsedInstance) mayBe(a *leansrc.Term, lib *library.Library, set map[cla
 }
 
 func readInstances(lib *library.Library) *instanceFacts {
-	f := &instanceFacts{sortToProp: map[string]bool{}, toSort: coeSources{direct: map[string]bool{}}, toFun: coeSources{direct: map[string]bool{}}, toNum: coeSources{direct: map[string]bool{}}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}, scoped: map[string][]string{}, scopedCoe: map[string][]string{}}
+	f := &instanceFacts{sortToProp: map[string]bool{}, toSort: coeSources{direct: map[string]bool{}}, toFun: coeSources{direct: map[string]bool{}}, toNum: coeSources{direct: map[string]bool{}}, funValue: map[string]string{}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}, scoped: map[string][]string{}, scopedCoe: map[string][]string{}}
 	var insts []parsedInstance
 	parents := map[classArg][]classArg{}
 	for _, d := range lib.Decls() {
@@ -436,6 +439,9 @@ func readInstances(lib *library.Library) *instanceFacts {
 	for _, p := range insts {
 		if p.class == "CoeFun" && len(p.args) >= 1 {
 			f.toFun.add(p, p.args[0], lib)
+		}
+		if (p.class == "FunLike" || p.class == "CoeFun") && len(p.args) >= 2 && p.kind(p.args[0], lib) == notVar {
+			f.addFunctionValue(p, lib)
 		}
 		if coercionClasses[p.class] && p.class != "CoeFun" && len(p.args) >= 2 && p.kind(p.args[0], lib) != coercedVar {
 			// Fin n → ℕ, a variable target ([NatCast R] : CoeTail ℕ R);
@@ -620,6 +626,36 @@ func (f *instanceFacts) coercesTo(n, full string, opens func(ns string) bool) bo
 		return false
 	}
 	return meetsAny(f.classesOf(head), t.via)
+}
+
+// addFunctionValue records the codomain of FunLike (or CoeFun) instance p
+// on a type written out: FunLike (Measure α) (Set α) ℝ≥0∞. A head whose
+// instances disagree, or with one whose codomain is not read (CoeFun's
+// `fun _ => …`), gets "-".
+func (f *instanceFacts) addFunctionValue(p parsedInstance, lib *library.Library) {
+	v := "-"
+	if p.class == "FunLike" && len(p.args) == 3 {
+		if h := headName(p.args[2]); p.args[2].Kind == leansrc.TermIdent && h != "" {
+			v = h
+		}
+	}
+	for _, h := range typeHeads(lib, p.args[0], argText(p, p.args[0])) {
+		if old, ok := f.funValue[h]; ok && old != v {
+			f.funValue[h] = "-"
+		} else {
+			f.funValue[h] = v
+		}
+	}
+}
+
+// functionValue is the type of the values a value of a type whose head is
+// the constant full takes once applied as a function, as its FunLike
+// instances write it, or "".
+func (f *instanceFacts) functionValue(full string) string {
+	if v := f.funValue[lastComponent(full)]; v != "-" {
+		return v
+	}
+	return ""
 }
 
 // numberBeside reports whether a value of a type whose head is the

@@ -108,6 +108,12 @@ func TestInstanceFactsMathlib(t *testing.T) {
 			t.Errorf("a %s beside a number of type %q: %v, want %v", c.full, c.n, got, c.want)
 		}
 	}
+	// the values a structure takes once applied (its FunLike codomain)
+	for full, want := range map[string]string{"MeasureTheory.Measure": "ENNReal", "MeasureTheory.ProbabilityMeasure": "NNReal", "Polynomial": ""} {
+		if got := f.functionValue(full); got != want {
+			t.Errorf("a %s applied: %q, want %q", full, got, want)
+		}
+	}
 	for _, ty := range []string{"*", "Finset", "Set", "Filter", "Multiset"} {
 		if f.sortToProp[ty] {
 			t.Errorf("CoeSort of %s may give Prop", ty)

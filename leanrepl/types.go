@@ -129,6 +129,12 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		VariableHas: func(classes []string, class string) bool {
 			return lib == nil || libraryInstances(lib).variableHas(classes, class)
 		},
+		FunctionValue: func(full string) string {
+			if lib == nil {
+				return ""
+			}
+			return libraryInstances(lib).functionValue(full)
+		},
 		NumberBeside: func(full, n string) bool {
 			return lib == nil || libraryInstances(lib).numberBeside(full, n, h.sc.OpensNotation)
 		},

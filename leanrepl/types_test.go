@@ -395,6 +395,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 			NumberBeside: func(full, n string) bool {
 				return facts.numberBeside(full, n, func(string) bool { return true })
 			},
+			FunctionValue: facts.functionValue,
 			VariableHas: facts.variableHas,
 			NumberHas:   facts.numberHas,
 		}

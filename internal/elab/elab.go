@@ -84,6 +84,12 @@ type Env struct {
 	// take the number to that type, or a coercion the value to a number;
 	// nil: they may.
 	NumberBeside func(full, n string) bool
+	// FunctionValue returns the type (as the library writes it: ℝ,
+	// ENNReal) of the values a value of a type whose head is the constant
+	// full takes once applied as a function (its FunLike instances all
+	// give that codomain: a measure of a set is an ℝ≥0∞); "" when not
+	// known. nil: never known.
+	FunctionValue func(full string) string
 	// VariableHas reports whether a type variable whose local instances are
 	// of classes (the variable their only argument) may have an instance
 	// of class, through the classes' parents and the library's instances;

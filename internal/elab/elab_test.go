@@ -216,6 +216,9 @@ func TestCheck(t *testing.T) {
 		{"theorem a (x : ℤ) (h : Nat.Prime x.natAbs) : x ≠ 0 := by sorry", ""},
 		{"theorem a (x : ℤ) (h : Nat.Prime ↑x) : True := by sorry", ""},
 		{"theorem a (s : Set ℝ) (h : IsOpen s) : Even 2 := by sorry", ""},
+		// numbers neither of whose types coerces to the other's
+		{"theorem a (x : ENNReal) (y : ℝ) : x < y := by sorry", "x < y: type mismatch: `x` is ℝ≥0∞ and `y` is ℝ; no coercion takes either to the other's type"},
+		{"theorem a (x : NNReal) (n : ℤ) (y : ℝ) (m : ℕ) : x + n = 1 ∧ x ≤ y ∧ x ≤ m := by sorry", "x + n: type mismatch: `x` is ℝ≥0 and `n` is ℤ; no coercion takes either to the other's type"},
 		// a function on a Set's elements (the subtype ↥S) applied to a number, or to one of them
 		{"theorem a (S : Set ℝ) (f : S → ℝ) (x : ℝ) (hx : x ∈ S) : f x = 0 := by sorry", "x: application type mismatch: `x` is a number of type ℝ, but `f` expects an element of `S` (a value of the subtype `↥S`; no coercion ℝ → ↥S)"},
 		{"theorem a (S : Set ℝ) (f : S → ℝ) (x : S) (y : ℝ) (hy : y ∈ S) : f x = f ⟨y, hy⟩ := by sorry", ""},
@@ -322,6 +325,7 @@ func TestRetype(t *testing.T) {
 // factsDecls extend testDecls with what the rules that read the library's
 // instances and section variables need.
 var factsDecls = []*library.Decl{
+	{Name: "Measure", Kind: library.KindStructure, Signature: "structure Measure (α : Type*) [MeasurableSpace α]"},
 	{Name: "Odd", Kind: library.KindDef, Signature: "def Odd {α : Type*} [Semiring α] (a : α) : Prop"},
 	{Name: "IsTop", Kind: library.KindDef, Signature: "def IsTop {α : Type*} [Lattice α] (a : α) : Prop"},
 	{Name: "double", Kind: library.KindDef, Signature: "def double {α : Type*} [Add α] (a : α) : α"},
@@ -381,7 +385,8 @@ func factsEnv(loose bool) Env {
 	env.CoercesToFunction = func(string) bool { return false }
 	env.SortToProp = func(full string) bool { return full == "Skel" }
 	env.CoercesToSort = func(full string) bool { return full != "Filter" && full != "" } // "": a function type
-	env.NumberBeside = func(full, n string) bool { return full == "Subgroup" }
+	env.NumberBeside = func(full, n string) bool { return full == "Subgroup" || full == "Measure" }
+	env.FunctionValue = func(full string) string { return map[string]string{"Measure": "ENNReal"}[full] }
 	return env
 }
 
@@ -446,6 +451,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (s : Subgroup ℕ) (x : ℝ) (n : ℕ) (h : s.Foo ∧ x.ext ∧ n.Foo) : True := by sorry", false, ""},
 		// a field whose name is a keyword: G.end is Graph.«end»
 		{"theorem a (G : Graph) (h : G.end) : True := by sorry", false, ""},
+		// a measure's value (its FunLike codomain) beside a real
+		{"theorem a (Ω : Type) [MeasurableSpace Ω] (μ : Measure Ω) (s : Set Ω) (p : ℝ) (h : μ s ≤ p) : (μ s).toReal ≤ p ∧ μ s ≤ 1 := by sorry", false, "μ s ≤ p: type mismatch: `μ s` is ℝ≥0∞ and `p` is ℝ; no coercion takes either to the other's type"},
 		// a size, a power, a structure the library casts numbers to
 		{"theorem a (s : Finset ℕ) (n : ℕ) (G : Subgroup ℕ) : s.card = n ∧ s ^ 2 = s ∧ G = n ∧ G = 2 := by sorry", false, ""},
 		// the section variables' count: within it, or not all read

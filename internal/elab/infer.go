@@ -180,6 +180,12 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		return info{kind: kValue, tv: tv}
 	}
 	c.besideNumber(t, a, b)
+	if opTree[t.Text] && t.Text != "^" && number(a) && number(b) && !a.lit && !b.lit && join(a.num, b.num) == numNone && !c.glued(t) {
+		// x < y with (x : ℝ≥0∞) (y : ℝ): binop% and binrel% elaborate
+		// both at one type, and neither coerces to the other
+		c.report(t, "", "type mismatch: `%s` is %s and `%s` is %s; no coercion takes either to the other's type",
+			c.src[t.Args[0].Start:t.Args[0].End], a.num, c.src[t.Args[1].Start:t.Args[1].End], b.num)
+	}
 	switch t.Text {
 	case "+", "-", "*", "/", "%", "^":
 		// a proposition, a type or a proof beside a number, or a proof
@@ -584,6 +590,9 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			// in the namespace of the constant heading g's type, and G is none
 			c.report(head, name, "invalid field notation: the type of `%s` is `%s`, a variable of the statement, not of the form (C …) where C is a constant", root, l.ofType)
 			return info{}
+		case l.head != "" && !dotted && len(args) == 1 && c.functionValue(l.head) != numNone:
+			// μ s with (μ : Measure Ω): an ℝ≥0∞
+			return info{kind: kValue, num: c.functionValue(l.head)}
 		case l.head != "" && !dotted && len(args) > 0 && c.noFunctionFrom(l.head):
 			// p x with (p : Polynomial ℝ): no coercion to a function
 			c.report(whole, root, "function expected: `%s` is a value of type `%s`, which has no coercion to a function", root, c.src[l.typ.Start:l.typ.End])
@@ -987,8 +996,21 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		c.report(whole, name, "function expected: `%s` is %s, it cannot be applied to an argument", name, what)
 	case sg.res == resSort || sg.res == resNum:
 		c.report(whole, name, "too many arguments: `%s` takes %s, given %d", name, count(n), k)
+	case k == n+1 && sg.of != "" && c.functionValue(sg.of) != numNone:
+		// MeasureTheory.volume s: a measure applied to a set, an ℝ≥0∞
+		return info{kind: kValue, num: c.functionValue(sg.of)}
 	}
 	return info{}
+}
+
+// functionValue is the number type of the values a value of a type whose
+// head is the constant full takes once applied (Env.FunctionValue), or
+// numNone.
+func (c *checker) functionValue(full string) num {
+	if c.env.FunctionValue == nil {
+		return numNone
+	}
+	return numOf(c.env.FunctionValue(full))
 }
 
 // missingInstance reports at t the first class of cons (constraints on

@@ -451,8 +451,18 @@ func classFieldSig(d *library.Decl, env *Env, s sig) sig {
 		s.params = append(s.params, typ[t.Args[0].Start:t.Args[0].End])
 		t = t.Args[1]
 	}
-	if len(s.params) == 0 || t.Kind == leansrc.TermUnsupported || t.Kind == leansrc.TermForall {
+	if t.Kind == leansrc.TermUnsupported || t.Kind == leansrc.TermForall {
 		return s
+	}
+	if len(s.params) == 0 {
+		// MeasureSpace.volume : Measure α, a value of a structure
+		bound := map[string]bool{}
+		for n := range vars {
+			bound[n] = true
+		}
+		if s.of = valueTypeHead(d, t, bound, env); s.of == "" {
+			return s
+		}
 	}
 	s.propCons = make([][]classPos, len(s.params))
 	s.predCons = make([][]classPos, len(s.params))
