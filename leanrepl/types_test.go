@@ -396,8 +396,8 @@ func TestTypesMathlibSelf(t *testing.T) {
 				return facts.numberBeside(full, n, func(string) bool { return true })
 			},
 			FunctionValue: facts.functionValue,
-			VariableHas: facts.variableHas,
-			NumberHas:   facts.numberHas,
+			VariableHas:   facts.variableHas,
+			NumberHas:     facts.numberHas,
 		}
 		checked++
 		fs := elab.Check(s, env)
