@@ -880,6 +880,20 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 					name, sg.params[i], c.src[args[i].Start:args[i].End], n, n, s)
 			}
 		}
+		if n := infos[i].num; number(infos[i]) && !infos[i].lit && n <= numRat && c.env.NumberBeside != nil {
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.NumberBeside(s, n.String()) {
+				// Tendsto f atTop L with (L : ℕ): no cast to a Filter
+				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a number of type %s (no cast or coercion %s → %s)",
+					name, sg.params[i], c.src[args[i].Start:args[i].End], n, n, s)
+			}
+		}
+		if infos[i].kind == kSort && infos[i].ty {
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" {
+				// IsProbabilityMeasure Ω: a measure is expected, Ω is a type
+				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a type",
+					name, sg.params[i], c.src[args[i].Start:args[i].End])
+			}
+		}
 		if infos[i].set && c.env.CoercesTo != nil {
 			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && s != "Finset" && !c.env.CoercesTo("Set", s) {
 				// Tendsto f atTop (Set.Ioi 0): a Filter is expected

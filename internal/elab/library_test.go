@@ -43,6 +43,7 @@ func notationEnv() Env {
 		return c, ok
 	}
 	env.CoercesTo = func(n, full string) bool { return full != "Filter" }
+	env.NumberBeside = func(full, n string) bool { return full != "Filter" }
 	env.NotationSymbol = func(name string) bool { return name == "π" || name == "φ" }
 	env.NumberHas = func(n, class string) bool {
 		return n != "ℂ" && class != "Fintype" || class != "LE" && class != "Lattice" && class != "Fintype"
@@ -108,6 +109,9 @@ func TestLibraryNotation(t *testing.T) {
 		// a number where a structure no coercion reaches is expected
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop L) : True := by sorry", "L: type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `L` is a number of type ℝ (no coercion ℝ → Filter)"},
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop (nhds L)) : True := by sorry", ""},
+		// a natural number, a type, where a Filter is expected
+		{"theorem a (u : ℕ → ℝ) (L : ℕ) (h : Filter.Tendsto u Filter.atTop L) : True := by sorry", "L: type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `L` is a number of type ℕ (no cast or coercion ℕ → Filter)"},
+		{"theorem a (u : ℕ → ℝ) (h : Filter.Tendsto u ℕ Filter.atTop) : True := by sorry", "ℕ: type mismatch: `Filter.Tendsto` expects a value of type `Filter α`, but `ℕ` is a type"},
 		// a lowercase Greek letter bound nowhere, unless the library spells notation with it
 		{"theorem a (f : ℝ → ℝ) : f θ = f (θ + 2 * π) := by sorry", "θ: unknown identifier `θ`: no binder of the statement binds it (autoImplicit is off)"},
 		{"theorem a (n : ℕ) (ε : ℝ) (h : 0 < ε) : φ n ≤ n ∧ π > 3 ∧ ∀ δ > 0, δ + ε > 0 := by sorry", ""},
