@@ -451,6 +451,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (s : Subgroup ℕ) (x : ℝ) (n : ℕ) (h : s.Foo ∧ x.ext ∧ n.Foo) : True := by sorry", false, ""},
 		// a field whose name is a keyword: G.end is Graph.«end»
 		{"theorem a (G : Graph) (h : G.end) : True := by sorry", false, ""},
+		// a power of a function is Pi's, a function still, beside a real
+		{"theorem a (x : ℝ) : Real.exp x ^ 2 + Real.exp ^ 2 = 1 ∧ Real.exp ^ 2 + Real.exp ^ 2 = 1 := by sorry", false, "Real.exp ^ 2: failed to synthesize `+`: `Real.exp ^ 2` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a number"},
 		// a measure's value (its FunLike codomain) beside a real
 		{"theorem a (Ω : Type) [MeasurableSpace Ω] (μ : Measure Ω) (s : Set Ω) (p : ℝ) (h : μ s ≤ p) : (μ s).toReal ≤ p ∧ μ s ≤ 1 := by sorry", false, "μ s ≤ p: type mismatch: `μ s` is ℝ≥0∞ and `p` is ℝ; no coercion takes either to the other's type"},
 		// a size, a power, a structure the library casts numbers to

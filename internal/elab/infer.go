@@ -101,6 +101,9 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			c.infer(a, scope)
 		}
 		return info{}
+	case leansrc.TermProj:
+		c.numberProj(t, c.infer(t.Args[0], scope))
+		return info{}
 	}
 	in := scope
 	if len(t.Binders) > 0 {
@@ -289,8 +292,8 @@ func (c *checker) arith(t *leansrc.Term, a, b info) info {
 		}
 		return info{}
 	case "^":
-		if a.kind == kValue && !a.lit && a.num != numNone {
-			return a
+		if a.kind == kValue && !a.lit && a.num != numNone || a.kind == kFunc && a.notPred && !strings.HasPrefix(c.src[t.Args[1].Start:], "[") {
+			return a // Real.sin ^ 2 is Pi's power, a function still (f^[n] is notation)
 		}
 		return info{}
 	case "<", "≤", "<=", ">", "≥", ">=", "=", "≠", "∣", "∈", "∉", "⊆", "⊂":
@@ -720,6 +723,28 @@ func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo inf
 	root := head.Text[:len(head.Text)-len(f)-1]
 	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: root, Start: head.Start, End: head.Start + len(root)}
 	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{recvInfo}, infos...), scope)
+}
+
+// numberProj reports (e : T).f, a projection of a term that is certainly
+// a number of type T, when T's namespace certainly has no f (`(p :
+// ℤ).Prime`): as field for a local, by the same rules.
+func (c *checker) numberProj(t *leansrc.Term, a info) {
+	f := t.Text
+	if a.kind != kValue || a.lit || a.of != "" || a.num == numNone || !leansrc.IsIdentifier(f) || strings.Contains(f, ".") {
+		return
+	}
+	space := numSpace[a.num]
+	full := space + "." + f
+	if _, ok := c.env.Lookup(full); ok {
+		return
+	}
+	if _, core := coreSig(full); core {
+		return
+	}
+	if c.noField(space, f) || c.noNumberField(space, f) {
+		recv := c.src[t.Args[0].Start:t.Args[0].End]
+		c.report(t, full, "invalid field `%s`: the environment does not contain `%s` (`%s` is a `%s`)", f, full, recv, space)
+	}
 }
 
 // noField reports whether space, which a local's type names, certainly
