@@ -451,6 +451,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (s : Subgroup ℕ) (x : ℝ) (n : ℕ) (h : s.Foo ∧ x.ext ∧ n.Foo) : True := by sorry", false, ""},
 		// a field whose name is a keyword: G.end is Graph.«end»
 		{"theorem a (G : Graph) (h : G.end) : True := by sorry", false, ""},
+		// a function that is no predicate as a divisor of a number, as a set
+		{"theorem a (n : ℕ) (x : ℝ) : n ∣ Nat.primeFactors ∧ x ∈ Real.exp ∧ Nat.primeFactors ∣ n ∧ 2 ∣ Nat.primeFactors := by sorry", false, "Nat.primeFactors: failed to synthesize `∣`: `Nat.primeFactors` is a function (`Nat.primeFactors`: it takes 1 explicit argument, given 0), not a number | Real.exp: failed to synthesize `Membership`: `Real.exp` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a set"},
 		// a power of a function is Pi's, a function still, beside a real
 		{"theorem a (x : ℝ) : Real.exp x ^ 2 + Real.exp ^ 2 = 1 ∧ Real.exp ^ 2 + Real.exp ^ 2 = 1 := by sorry", false, "Real.exp ^ 2: failed to synthesize `+`: `Real.exp ^ 2` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a number"},
 		// a measure's value (its FunLike codomain) beside a real

@@ -232,9 +232,18 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		if number(a) && !a.lit || a.lit && b.kind == kProof {
 			c.notNumber(t.Args[1], b, t.Text, c.noFunctionCoercion(a))
 		}
+	case "∣":
+		// Dvd.dvd a b: a number first fixes the type, and no function
+		// (`Fintype.card` unapplied) coerces to a number
+		if number(a) && !a.lit && b.kind == kFunc {
+			c.notNumber(t.Args[1], b, t.Text, true)
+		}
 	case "∈", "∉":
-		// nothing is a member of a type, a proposition, a proof or a number
-		if what := c.nonValue(t.Args[1], b, false); what != "" {
+		// nothing is a member of a type, a proposition, a proof or a number,
+		// nor of a function that is no predicate (`closure` unapplied)
+		if b.kind == kFunc && b.notPred {
+			c.report(t.Args[1], b.what, "failed to synthesize `Membership`: `%s` is a function (`%s`: %s), not a set", c.src[t.Args[1].Start:t.Args[1].End], b.what, b.detail)
+		} else if what := c.nonValue(t.Args[1], b, false); what != "" {
 			c.report(t.Args[1], b.what, "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], what)
 		} else if b.kind == kValue && !b.lit && b.num != numNone {
 			c.report(t.Args[1], "", "failed to synthesize `Membership`: `%s` is a number of type %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], b.num)
