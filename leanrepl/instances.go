@@ -1,8 +1,10 @@
 package leanrepl
 
 import (
+	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -44,7 +46,7 @@ type instanceFacts struct {
 	lib     *library.Library
 	mu      sync.Mutex
 	byType  map[string]map[classArg]bool
-	byVar   map[string]map[classArg]bool // by a variable's classes, joined
+	byVar   map[string]map[classArg]bool // by a variable's class arguments, printed
 	// prop are the class arguments Prop may fill: an instance on Prop,
 	// one on a type variable whose constraints Prop may meet, a parent of
 	// such a class (`extends`); known the classes with any instance.
@@ -764,12 +766,12 @@ func (s *coeSources) from(f *instanceFacts, full string) bool {
 }
 
 // variableHas reports whether a type variable with local instances of
-// classes (the variable their only argument) may have an instance of
-// class: the classes' parents, the library's instances on a variable whose
-// constraints those meet, and, when the library declares no class of that
-// name at all, always (it may be Lean core's, whose instances the index
-// lacks); so too when a local class is one the library does not declare
-// (its parents are not known).
+// classes (`C`: the variable their only argument; `C@i`: at position i)
+// may have an instance of class: the classes' parents, the library's
+// instances on a variable whose constraints those meet, and, when the
+// library declares no class of that name at all, always (it may be Lean
+// core's, whose instances the index lacks); so too when a local class is
+// one the library does not declare (its parents are not known).
 func (f *instanceFacts) variableHas(classes []string, class string) bool {
 	want := classArg{lastComponent(class), 0}
 	if !f.known[want.class] && !f.declared(class) || f.abbrevs[want.class] {
@@ -777,28 +779,41 @@ func (f *instanceFacts) variableHas(classes []string, class string) bool {
 		// to what the closure does not follow
 		return true
 	}
-	var cs []string
 	for _, c := range classes {
-		if l := lastComponent(c); !f.known[l] && !f.declared(c) || f.abbrevs[l] {
-			if d, ok := f.lib.Lookup(c); ok && d.Kind != library.KindClass && d.Kind != library.KindClassInductive && d.Kind != library.KindAbbrev {
+		name, _, _ := strings.Cut(c, "@")
+		if l := lastComponent(name); !f.known[l] && !f.declared(name) || f.abbrevs[l] {
+			if d, ok := f.lib.Lookup(name); ok && d.Kind != library.KindClass && d.Kind != library.KindClassInductive && d.Kind != library.KindAbbrev {
 				continue // (s : Set G), (H : Subgroup G): no instance
 			}
 			// a class the library does not declare (the header's imports
 			// may): its parents are not known
 			return true
 		}
-		cs = append(cs, c)
 	}
-	classes = cs
-	key := strings.Join(classes, " ")
+	return f.closureOf(classes)[want]
+}
+
+// closureOf returns the class arguments a type variable with local
+// instances of classes may fill (their parents, the library's instances);
+// classes the library does not declare give nothing.
+func (f *instanceFacts) closureOf(classes []string) map[classArg]bool {
+	var start []classArg
+	for _, c := range classes {
+		pos := 0
+		if name, at, ok := strings.Cut(c, "@"); ok {
+			n, err := strconv.Atoi(at)
+			if err != nil {
+				continue
+			}
+			c, pos = name, n
+		}
+		start = append(start, classArg{lastComponent(c), pos})
+	}
+	key := fmt.Sprint(start)
 	f.mu.Lock()
 	has, ok := f.byVar[key]
 	f.mu.Unlock()
 	if !ok {
-		var start []classArg
-		for _, c := range classes {
-			start = append(start, classArg{lastComponent(c), 0})
-		}
 		has = f.ix.closure(f.parents, nil, nil, start)
 		f.mu.Lock()
 		if f.byVar == nil {
@@ -807,7 +822,7 @@ func (f *instanceFacts) variableHas(classes []string, class string) bool {
 		f.byVar[key] = has
 		f.mu.Unlock()
 	}
-	return has[want]
+	return has
 }
 
 // declared reports whether the library declares class (a class of

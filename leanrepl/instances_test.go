@@ -60,7 +60,10 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		{[]string{"Group", "LinearOrder"}, "LE", true}, {nil, "Add", false},
 		// a field made an instance, a to_additive twin, an abbreviation of a class
 		{[]string{"Group"}, "Fintype", false}, {[]string{"MetricSpace"}, "UniformSpace", true},
-		{[]string{"AddGroup"}, "IsRightCancelAdd", true}, {[]string{"Category"}, "SmallCategory", true}} {
+		{[]string{"AddGroup"}, "IsRightCancelAdd", true}, {[]string{"Category"}, "SmallCategory", true},
+		// a class the variable stands in beside others (Module R M's M)
+		{[]string{"AddCommGroup", "Module@1"}, "Mul", false},
+		{[]string{"Field", "Algebra@1"}, "Mul", true}} {
 		if got := f.variableHas(c.classes, c.class); got != c.want {
 			t.Errorf("a type variable with %v has %s: %v, want %v", c.classes, c.class, got, c.want)
 		}

@@ -91,9 +91,9 @@ type Env struct {
 	// known. nil: never known.
 	FunctionValue func(full string) string
 	// VariableHas reports whether a type variable whose local instances are
-	// of classes (the variable their only argument) may have an instance
-	// of class, through the classes' parents and the library's instances;
-	// nil: it may.
+	// of classes (`C`: the variable their only argument; `C@i`: at position
+	// i beside others) may have an instance of class, through the classes'
+	// parents and the library's instances; nil: it may.
 	VariableHas func(classes []string, class string) bool
 	// NumberHas reports whether the number type n (its symbol, ℂ) may have
 	// an instance of class in the stub's scope: the library's instances on
@@ -341,9 +341,14 @@ type checker struct {
 	unsafe map[string]bool
 	// unknown are the names reported as unknown identifiers (once each).
 	unknown map[string]bool
+	// mixed marks, per node of a tree of arithmetic and relations (what
+	// binop% and binrel% elaborate together), whether a leaf of it may
+	// have another type than the rest (see markTree).
+	mixed map[*leansrc.Term]bool
 	// typeVars are the stub's type variables whose local instances are all
-	// known, with the classes of those instances.
-	typeVars map[string][]string
+	// known, with the classes of those instances (see typeVariables), and
+	// typeVarTexts those instances' types as written.
+	typeVars, typeVarTexts map[string][]string
 }
 
 // Check elaborates stub s as far as the library's signatures allow and
@@ -398,7 +403,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		binders[i].Names = s.Binders[i].Names
 	}
 	c := &checker{env: env, s: s, off: start, src: src, sigs: map[string]sig{}, later: map[string]bool{},
-		uses: map[string]int{}, unsafe: map[string]bool{}}
+		uses: map[string]int{}, unsafe: map[string]bool{}, mixed: map[*leansrc.Term]bool{}}
 	if chain != nil {
 		// 0 < x ≤ 1: Lean's relations are non-associative notation, so
 		// the parser stops before the second one
@@ -416,7 +421,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	for v := range env.Variables {
 		scope[v] = local{}
 	}
-	c.typeVars = typeVariables(binders, s.Binders, env.Variables)
+	c.typeVars, c.typeVarTexts = typeVariables(binders, s.Binders, env.Variables, c.src)
 	innerInstances(typ, c.typeVars)
 	for i, b := range binders {
 		proof := false
@@ -473,15 +478,15 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 
 // typeVariables returns the type variables binders bind, their types as
 // written a universe (`(G : Type*)`, `{G : Type u}`; not a name the
-// header's `variable` commands bind), with
-// the classes of their local instances: every binder whose type is an
-// application to the variable alone (`[Group G]`, `(h : Group G)`; Lean
-// takes any local of a class type as an instance). A variable that any
-// other binder type applies something to beside other arguments
-// (`[Module R G]`) is left out: what that instance provides depends on
-// where the variable stands.
-func typeVariables(binders []leansrc.Binder, written []leansrc.StubBinder, header map[string]bool) map[string][]string {
-	vars := map[string][]string{}
+// header's `variable` commands bind), with the classes of their local
+// instances: every binder whose type applies a name to the variable
+// (`[Group G]`, `(h : Group G)`; Lean takes any local of a class type as
+// an instance), written `C` when the variable is its only argument and
+// `C@i` when it stands at position i beside others (`[Module ℝ V]`:
+// `Module@1`). texts are those binders' types as written (src), for
+// messages.
+func typeVariables(binders []leansrc.Binder, written []leansrc.StubBinder, header map[string]bool, src string) (vars, texts map[string][]string) {
+	vars, texts = map[string][]string{}, map[string][]string{}
 	for i, b := range binders {
 		if b.Bracket == '[' || i >= len(written) || !sortParam(written[i].Type) {
 			continue
@@ -497,18 +502,28 @@ func typeVariables(binders []leansrc.Binder, written []leansrc.StubBinder, heade
 			continue
 		}
 		head, args := b.Type.Args[0], b.Type.Args[1:]
-		for _, a := range args {
+		for i, a := range args {
 			if a.Kind != leansrc.TermIdent || vars[a.Text] == nil {
 				continue
 			}
-			if len(args) != 1 || head.Kind != leansrc.TermIdent {
+			if head.Kind != leansrc.TermIdent {
 				delete(vars, a.Text)
 				continue
 			}
-			vars[a.Text] = append(vars[a.Text], head.Text)
+			class := head.Text
+			if len(args) > 1 {
+				class = fmt.Sprintf("%s@%d", head.Text, i)
+			}
+			vars[a.Text] = append(vars[a.Text], class)
+			texts[a.Text] = append(texts[a.Text], src[b.Type.Start:b.Type.End])
 		}
 	}
-	return vars
+	for v := range texts {
+		if vars[v] == nil {
+			delete(texts, v)
+		}
+	}
+	return vars, texts
 }
 
 // innerInstances removes from vars the type variables that a binder inside

@@ -169,6 +169,9 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		c.typePos(t.Args[1], scope)
 		return info{kind: kSort}
 	}
+	if _, seen := c.mixed[t]; opTree[t.Text] && !seen {
+		c.markTree(t, scope)
+	}
 	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
 	if opTree[t.Text] {
 		// binop%, binrel%: a leaf is elaborated with no expected type, and
@@ -396,7 +399,7 @@ func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
 		tv = b.tv
 	}
 	class, ok := opClass[t.Text]
-	if tv == "" || !ok || !(a.tv == tv || a.lit) || !(b.tv == tv || b.lit) || c.env.VariableHas == nil || c.env.Notation || c.glued(t) {
+	if tv == "" || !ok || !(a.tv == tv || a.lit) || !(b.tv == tv || b.lit) || c.env.VariableHas == nil || c.env.Notation || c.glued(t) || c.mixed[t] {
 		// notation the header declares may give the symbol a meaning
 		return ""
 	}
@@ -404,7 +407,7 @@ func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
 	if !c.env.VariableHas(classes, class) {
 		have := "no local instance"
 		if len(classes) > 0 {
-			have = "the local instances [" + strings.Join(classes, " "+tv+"] [") + " " + tv + "]"
+			have = "the local instances [" + strings.Join(c.typeVarTexts[tv], "] [") + "]"
 		}
 		c.report(t, "", "failed to synthesize `%s %s`: `%s` has %s, and none provides `%s` (through its parents or the library's instances)",
 			class, tv, tv, have, t.Text)
@@ -415,6 +418,39 @@ func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
 		return ""
 	}
 	return tv
+}
+
+// markTree marks the nodes of the tree of arithmetic and relations rooted
+// at t (through `^`'s base, not its exponent, which is elaborated apart)
+// as mixed unless every leaf is a local of one of the stub's type
+// variables, or a numeral: binop% elaborates a tree at the type its leaves
+// join, so `H * H = (H : Set M)` with `(H : S)` and `[SetLike S M]`
+// multiplies Sets, not values of S.
+func (c *checker) markTree(t *leansrc.Term, scope map[string]local) {
+	var nodes []*leansrc.Term
+	tv, mixed := "", false
+	var walk func(x *leansrc.Term)
+	walk = func(x *leansrc.Term) {
+		switch {
+		case x.Kind == leansrc.TermInfix && opTree[x.Text]:
+			nodes = append(nodes, x)
+			walk(x.Args[0])
+			if x.Text != "^" {
+				walk(x.Args[1])
+			}
+		case x.Kind == leansrc.TermNum:
+		case (x.Kind == leansrc.TermPrefix || x.Kind == leansrc.TermPostfix) && len(x.Args) == 1:
+			walk(x.Args[0])
+		case x.Kind == leansrc.TermIdent && scope[x.Text].tv != "" && (tv == "" || tv == scope[x.Text].tv):
+			tv = scope[x.Text].tv
+		default:
+			mixed = true
+		}
+	}
+	walk(t)
+	for _, n := range nodes {
+		c.mixed[n] = mixed
+	}
 }
 
 // besideNumber reports a value of a library structure beside a number in
@@ -1076,7 +1112,7 @@ func (c *checker) missingInstance(t *leansrc.Term, name, v string, cons []classP
 		}
 		why := "has no local instance (nor does the library give every type one)"
 		if len(local) > 0 {
-			why = fmt.Sprintf("has only `[%s %s]`, from which the library derives no `%s` instance", strings.Join(local, " "+v+"] ["), v, k.class)
+			why = fmt.Sprintf("has only `[%s]`, from which the library derives no `%s` instance", strings.Join(c.typeVarTexts[v], "] ["), k.class)
 		}
 		c.report(t, name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` %s",
 			k.class, v, name, k.class, v, v, why)

@@ -50,7 +50,7 @@ func notationEnv() Env {
 	}
 	env.VariableHas = func(classes []string, class string) bool {
 		for _, c := range classes {
-			if c == class || c == "Field" || c == "Group" && (class == "Mul" || class == "Div") {
+			if c == class || c == "Field" || c == "Group" && (class == "Mul" || class == "Div") || c == "AddCommGroup" && class == "Add" {
 				return true
 			}
 		}
@@ -124,12 +124,14 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (G : Type) (h : Group G) (a : G) : a ≤ a * a := by sorry", "a ≤ a * a: failed to synthesize `LE G`: `G` has the local instances [Group G], and none provides `≤` (through its parents or the library's instances)"},
 		{"theorem a (G : Type*) [Group G] (a b : G) : ∀ x : G, a * b / x = x * b := by sorry", ""},
 		{"theorem a (K : Type*) [Field K] (a b : K) : a + b * a - b / a ≤ 1 := by sorry", ""},
-		{"theorem a (R M : Type*) [Group M] [Module R M] (a b : M) : a + b = b + a := by sorry", ""},
+		{"theorem a (R M : Type*) [Ring R] [AddCommGroup M] [Module R M] (a b : M) : a + b = b + a := by sorry", ""},
+		// an instance where the variable stands beside others (Module's M) counts too
+		{"theorem a (R M : Type*) [Ring R] [AddCommGroup M] [Module R M] (a b : M) : a * b = b * a := by sorry", "a * b: failed to synthesize `Mul M`: `M` has the local instances [AddCommGroup M] [Module R M], and none provides `*` (through its parents or the library's instances) | b * a: failed to synthesize `Mul M`: `M` has the local instances [AddCommGroup M] [Module R M], and none provides `*` (through its parents or the library's instances)"},
 		// an instance a type argument needs and the stub's type variable lacks
 		{"theorem a (G : Type*) (x : G) : Fintype.card G = 2 := by sorry", "G: failed to synthesize `Fintype G`: `Fintype.card` needs an instance `[Fintype G]`, and `G` has no local instance (nor does the library give every type one)"},
 		{"theorem a (G : Type*) [Group G] (g : G) : Fintype.card G = 2 := by sorry", "G: failed to synthesize `Fintype G`: `Fintype.card` needs an instance `[Fintype G]`, and `G` has only `[Group G]`, from which the library derives no `Fintype` instance"},
 		{"theorem a (G : Type*) [Group G] [Fintype G] (g : G) : Fintype.card G = 2 := by sorry", ""},
-		{"theorem a (K : Type*) [Field K] (R M : Type*) [Group M] [Module R M] : Fintype.card K = 2 ∧ Fintype.card M = 1 := by sorry", ""},
+		{"theorem a (K : Type*) [Field K] [Fintype K] (R M : Type*) [Ring R] [AddCommGroup M] [Module R M] [Fintype M] : Fintype.card K = 2 ∧ Fintype.card M = 1 := by sorry", ""},
 		// an instance the library has on no number type
 		{"theorem a : Fintype.card ℝ ≥ 1 := by sorry", "ℝ: failed to synthesize `Fintype ℝ`: `Fintype.card` needs an instance `[Fintype ℝ]`, and the library has none for ℝ"},
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
