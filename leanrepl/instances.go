@@ -36,9 +36,9 @@ type instanceFacts struct {
 	// the namespaces of the scoped ones (algebraMap's R → A).
 	toNum       coeSources
 	toNumScoped []string
-	// funValue are, by the last component of a type's head, the codomain
-	// its FunLike instances give ("-": they disagree, or one is not read).
-	funValue map[string]string
+	// funValue are, by the last component of a type's head, what its
+	// FunLike instances say its values are as functions.
+	funValue map[string]funType
 	// insts, parents and ix are kept for the per-type closures.
 	insts   []parsedInstance
 	parents map[classArg][]classArg
@@ -402,7 +402,7 @@ func (p parsedInstance) mayBe(a *leansrc.Term, lib *library.Library, set map[cla
 }
 
 func readInstances(lib *library.Library) *instanceFacts {
-	f := &instanceFacts{sortToProp: map[string]bool{}, toSort: coeSources{direct: map[string]bool{}}, toFun: coeSources{direct: map[string]bool{}}, toNum: coeSources{direct: map[string]bool{}}, funValue: map[string]string{}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}, scoped: map[string][]string{}, scopedCoe: map[string][]string{}}
+	f := &instanceFacts{sortToProp: map[string]bool{}, toSort: coeSources{direct: map[string]bool{}}, toFun: coeSources{direct: map[string]bool{}}, toNum: coeSources{direct: map[string]bool{}}, funValue: map[string]funType{}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}, scoped: map[string][]string{}, scopedCoe: map[string][]string{}}
 	var insts []parsedInstance
 	parents := map[classArg][]classArg{}
 	for _, d := range lib.Decls() {
@@ -630,34 +630,42 @@ func (f *instanceFacts) coercesTo(n, full string, opens func(ns string) bool) bo
 	return meetsAny(f.classesOf(head), t.via)
 }
 
-// addFunctionValue records the codomain of FunLike (or CoeFun) instance p
-// on a type written out: FunLike (Measure α) (Set α) ℝ≥0∞. A head whose
-// instances disagree, or with one whose codomain is not read (CoeFun's
-// `fun _ => …`), gets "-".
+// addFunctionValue records the domain's head and the codomain of FunLike
+// (or CoeFun) instance p on a type written out: FunLike (Measure α) (Set
+// α) ℝ≥0∞. A head whose instances disagree, or with one not read
+// (CoeFun's `fun _ => …`), gets none.
 func (f *instanceFacts) addFunctionValue(p parsedInstance, lib *library.Library) {
-	v := "-"
+	v := funType{conflict: true}
 	if p.class == "FunLike" && len(p.args) == 3 {
 		if h := headName(p.args[2]); p.args[2].Kind == leansrc.TermIdent && h != "" {
-			v = h
+			v = funType{dom: headName(p.args[1]), cod: h}
 		}
 	}
 	for _, h := range typeHeads(lib, p.args[0], argText(p, p.args[0])) {
 		if old, ok := f.funValue[h]; ok && old != v {
-			f.funValue[h] = "-"
+			f.funValue[h] = funType{conflict: true}
 		} else {
 			f.funValue[h] = v
 		}
 	}
 }
 
-// functionValue is the type of the values a value of a type whose head is
-// the constant full takes once applied as a function, as its FunLike
-// instances write it, or "".
-func (f *instanceFacts) functionValue(full string) string {
-	if v := f.funValue[lastComponent(full)]; v != "-" {
-		return v
+// funType is what the FunLike instances on a type say its values are as
+// functions: the head of their domain and their codomain, as written.
+type funType struct {
+	dom, cod string
+	conflict bool
+}
+
+// functionType returns the head of the domain and the codomain (as the
+// library writes them) of the functions a value of a type whose head is
+// the constant full stands for, by its FunLike instances; "" when not
+// known.
+func (f *instanceFacts) functionType(full string) (dom, cod string) {
+	if v := f.funValue[lastComponent(full)]; !v.conflict {
+		return v.dom, v.cod
 	}
-	return ""
+	return "", ""
 }
 
 // numberBeside reports whether a value of a type whose head is the

@@ -112,9 +112,9 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		}
 	}
 	// the values a structure takes once applied (its FunLike codomain)
-	for full, want := range map[string]string{"MeasureTheory.Measure": "ENNReal", "MeasureTheory.ProbabilityMeasure": "NNReal", "Polynomial": ""} {
-		if got := f.functionValue(full); got != want {
-			t.Errorf("a %s applied: %q, want %q", full, got, want)
+	for full, want := range map[string][2]string{"MeasureTheory.Measure": {"Set", "ENNReal"}, "MeasureTheory.ProbabilityMeasure": {"Set", "NNReal"}, "Polynomial": {"", ""}} {
+		if dom, cod := f.functionType(full); dom != want[0] || cod != want[1] {
+			t.Errorf("a %s applied: %q → %q, want %q", full, dom, cod, want)
 		}
 	}
 	for _, ty := range []string{"*", "Finset", "Set", "Filter", "Multiset"} {

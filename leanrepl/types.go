@@ -129,11 +129,11 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		VariableHas: func(classes []string, class string) bool {
 			return lib == nil || libraryInstances(lib).variableHas(classes, class)
 		},
-		FunctionValue: func(full string) string {
+		FunctionType: func(full string) (string, string) {
 			if lib == nil {
-				return ""
+				return "", ""
 			}
-			return libraryInstances(lib).functionValue(full)
+			return libraryInstances(lib).functionType(full)
 		},
 		NumberBeside: func(full, n string) bool {
 			return lib == nil || libraryInstances(lib).numberBeside(full, n, h.sc.OpensNotation)
@@ -174,6 +174,7 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return lib.InactiveNotation(atom, h.sc)
 		},
+		Classical:    h.sc.OpensNotation("Classical"),
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
 		Notation:     headerNotation(header),

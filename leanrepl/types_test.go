@@ -395,9 +395,9 @@ func TestTypesMathlibSelf(t *testing.T) {
 			NumberBeside: func(full, n string) bool {
 				return facts.numberBeside(full, n, func(string) bool { return true })
 			},
-			FunctionValue: facts.functionValue,
-			VariableHas:   facts.variableHas,
-			NumberHas:     facts.numberHas,
+			FunctionType: facts.functionType,
+			VariableHas:  facts.variableHas,
+			NumberHas:    facts.numberHas,
 		}
 		checked++
 		fs := elab.Check(s, env)

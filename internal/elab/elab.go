@@ -84,12 +84,11 @@ type Env struct {
 	// take the number to that type, or a coercion the value to a number;
 	// nil: they may.
 	NumberBeside func(full, n string) bool
-	// FunctionValue returns the type (as the library writes it: ℝ,
-	// ENNReal) of the values a value of a type whose head is the constant
-	// full takes once applied as a function (its FunLike instances all
-	// give that codomain: a measure of a set is an ℝ≥0∞); "" when not
-	// known. nil: never known.
-	FunctionValue func(full string) string
+	// FunctionType returns what a value of a type whose head is the
+	// constant full is as a function, by its FunLike instances: its
+	// domain's head and its codomain, as the library writes them (a
+	// measure: Set, ENNReal); "" when not known. nil: never known.
+	FunctionType func(full string) (dom, cod string)
 	// VariableHas reports whether a type variable whose local instances are
 	// of classes (`C`: the variable their only argument; `C@i`: at position
 	// i beside others) may have an instance of class, through the classes'
@@ -128,6 +127,9 @@ type Env struct {
 	// scoped to a namespace the header does not open (Mathlib's `n !`
 	// without `open Nat`), their targets and namespaces; nil: none is.
 	Inactive func(atom string) (targets, namespaces []string)
+	// Classical says the header opens Classical, whose instance decides
+	// every proposition (DecidableEq of any type).
+	Classical bool
 	// Variables are the names the header's `variable` commands bind.
 	Variables map[string]bool
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an

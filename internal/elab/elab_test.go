@@ -386,7 +386,12 @@ func factsEnv(loose bool) Env {
 	env.SortToProp = func(full string) bool { return full == "Skel" }
 	env.CoercesToSort = func(full string) bool { return full != "Filter" && full != "" } // "": a function type
 	env.NumberBeside = func(full, n string) bool { return full == "Subgroup" || full == "Measure" }
-	env.FunctionValue = func(full string) string { return map[string]string{"Measure": "ENNReal"}[full] }
+	env.FunctionType = func(full string) (string, string) {
+		if full == "Measure" {
+			return "Set", "ENNReal"
+		}
+		return "", ""
+	}
 	return env
 }
 
@@ -453,6 +458,9 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (G : Graph) (h : G.end) : True := by sorry", false, ""},
 		// a function that is no predicate as a divisor of a number, as a set
 		{"theorem a (n : ℕ) (x : ℝ) : n ∣ Nat.primeFactors ∧ x ∈ Real.exp ∧ Nat.primeFactors ∣ n ∧ 2 ∣ Nat.primeFactors := by sorry", false, "Nat.primeFactors: failed to synthesize `∣`: `Nat.primeFactors` is a function (`Nat.primeFactors`: it takes 1 explicit argument, given 0), not a number | Real.exp: failed to synthesize `Membership`: `Real.exp` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a set"},
+		// Finset's union of a bare type's elements: no DecidableEq
+		{"theorem a (α : Type*) (s t : Finset α) : (s ∪ t).card ≤ s.card := by sorry", false, "(s ∪ t): failed to synthesize `DecidableEq α`: `∪` of Finsets needs it, and `α` has no local instance (add [DecidableEq α], or open Classical)"},
+		{"theorem a (α : Type*) [Lattice α] (s t : Finset α) (u v : Finset ℕ) : s ∪ t = t ∪ s ∧ u ∩ v ⊆ u := by sorry", false, ""},
 		// a power of a function is Pi's, a function still, beside a real
 		{"theorem a (x : ℝ) : Real.exp x ^ 2 + Real.exp ^ 2 = 1 ∧ Real.exp ^ 2 + Real.exp ^ 2 = 1 := by sorry", false, "Real.exp ^ 2: failed to synthesize `+`: `Real.exp ^ 2` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a number"},
 		// a measure's value (its FunLike codomain) beside a real
@@ -467,9 +475,15 @@ func TestLibraryFactsRules(t *testing.T) {
 			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, g, tc.want)
 		}
 	}
+	// open Classical decides every proposition
+	env := factsEnv(false)
+	env.Classical = true
+	if fs := check(t, "theorem a (α : Type*) (s t : Finset α) : (s ∪ t).card ≤ s.card := by sorry", env); len(fs) != 0 {
+		t.Errorf("open Classical: %v", fs)
+	}
 	// a coercion to functions in scope (open algebraMap) silences the
 	// function rule
-	env := factsEnv(false)
+	env = factsEnv(false)
 	env.CoercesToFunction = func(string) bool { return true }
 	if fs := check(t, "theorem a (x : ℝ) : Real.log x ≤ x * Real.exp := by sorry", env); len(fs) != 0 {
 		t.Errorf("coercion in scope: %v", fs)

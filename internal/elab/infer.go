@@ -104,6 +104,16 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 	case leansrc.TermProj:
 		c.numberProj(t, c.infer(t.Args[0], scope))
 		return info{}
+	case leansrc.TermModEq:
+		// a ≡ b [MOD n] is Nat.ModEq n a b, [ZMOD n] Int.ModEq n a b
+		want, fn := numNat, "Nat.ModEq"
+		if t.Text == "ZMOD" {
+			want, fn = numInt, "Int.ModEq"
+		}
+		for _, a := range t.Args {
+			c.numArg(a, c.infer(a, scope), want, fn, scope)
+		}
+		return info{kind: kSort, prop: true}
 	}
 	in := scope
 	if len(t.Binders) > 0 {
@@ -116,11 +126,20 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 	if t.Kind == leansrc.TermBigOp {
 		c.bigOpOverType(t)
 	}
-	for _, a := range t.Args {
-		c.infer(a, in)
+	for i, a := range t.Args {
+		x := c.infer(a, in)
+		if class := bigOpClass[t.Text]; i == 0 && t.Kind == leansrc.TermBigOp && class != "" && x.kind == kSort && x.prop &&
+			c.env.PropInstance != nil && !c.env.PropInstance(class, 0) {
+			// ∑ k ∈ s, Even k: a sum of propositions
+			c.report(a, "", "failed to synthesize `%s Prop`: `%s` is a proposition, and %s combines values of a type with `%s` (the library has no such instance for Prop)",
+				class, c.src[a.Start:a.End], t.Text, class)
+		}
 	}
 	return info{}
 }
+
+// bigOpClass is the class the values a big operator combines need.
+var bigOpClass = map[string]string{"∑": "AddCommMonoid", "∏": "CommMonoid"}
 
 // bigOpOverType reports a big operator over a number type, `∑ k : ℤ, f k`
 // (no `∈ s`): Finset.univ needs a Fintype instance, which no infinite type
@@ -256,7 +275,8 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			c.report(t.Args[0], "", "type mismatch: `%s` is %s, but the elements of `%s` (a %s %s) are %s (no coercion %s → %s)",
 				c.src[t.Args[0].Start:t.Args[0].End], a.num, c.src[t.Args[1].Start:t.Args[1].End], kind, elem, elem, a.num, elem)
 		}
-	case "⊆", "⊂", "∪", "∩":
+	case "⊆", "⊂", "∪", "∩", "\\":
+		c.finsetDecidable(t, scope)
 		// numbers have no subsets
 		for i, x := range []info{a, b} {
 			if x.kind == kValue && !x.lit && x.num != numNone {
@@ -418,6 +438,49 @@ func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
 		return ""
 	}
 	return tv
+}
+
+// finsetDecidable reports s ∪ t, s ∩ t or s \ t on Finsets of a stub's
+// type variable with no local instance at all, under a header that does
+// not open Classical: Finset's union needs `DecidableEq α`, and nothing
+// gives a bare type one.
+func (c *checker) finsetDecidable(t *leansrc.Term, scope map[string]local) {
+	if t.Text == "⊆" || t.Text == "⊂" || c.env.Classical || c.env.Notation {
+		return
+	}
+	// both sides Finsets of one variable the stub binds (`(s : Set α) ∪ t`
+	// is a union of Sets)
+	elem := func(a *leansrc.Term) string {
+		l, ok := scope[a.Text]
+		if a.Kind != leansrc.TermIdent || !ok || l.head != "Finset" || l.typ == nil || l.typ.Kind != leansrc.TermApp || len(l.typ.Args) != 2 || l.typ.Args[1].Kind != leansrc.TermIdent {
+			return ""
+		}
+		return l.typ.Args[1].Text
+	}
+	v := elem(t.Args[0])
+	if v == "" || elem(t.Args[1]) != v || c.typeVars[v] == nil || c.anyClass(c.typeVars[v]) {
+		return
+	}
+	c.report(t, "", "failed to synthesize `DecidableEq %s`: `%s` of Finsets needs it, and `%s` has no local instance (add [DecidableEq %s], or open Classical)",
+		v, t.Text, v, v)
+}
+
+// anyClass reports whether the types of a type variable's locals (see
+// typeVariables) may include a class: a name the library does not declare
+// as anything else (`Finset` of `(s : Finset α)` is a structure).
+func (c *checker) anyClass(types []string) bool {
+	for _, t := range types {
+		name, _, _ := strings.Cut(t, "@")
+		full := name
+		if fulls := c.env.Resolve(name); len(fulls) == 1 {
+			full = fulls[0]
+		}
+		d, ok := c.env.Lookup(full)
+		if !ok || d.Kind == library.KindClass || d.Kind == library.KindClassInductive || d.Kind == library.KindAbbrev {
+			return true
+		}
+	}
+	return false
 }
 
 // markTree marks the nodes of the tree of arithmetic and relations rooted
@@ -640,6 +703,7 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			return info{}
 		case l.head != "" && !dotted && len(args) == 1 && c.functionValue(l.head) != numNone:
 			// μ s with (μ : Measure Ω): an ℝ≥0∞
+			c.setDomain(root, l.head, args[0], infos[0])
 			return info{kind: kValue, num: c.functionValue(l.head)}
 		case l.head != "" && !dotted && len(args) > 0 && c.noFunctionFrom(l.head):
 			// p x with (p : Polynomial ℝ): no coercion to a function
@@ -1082,19 +1146,41 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		c.report(whole, name, "too many arguments: `%s` takes %s, given %d", name, count(n), k)
 	case k == n+1 && sg.of != "" && c.functionValue(sg.of) != numNone:
 		// MeasureTheory.volume s: a measure applied to a set, an ℝ≥0∞
+		c.setDomain(name, sg.of, args[n], infos[n])
 		return info{kind: kValue, num: c.functionValue(sg.of)}
 	}
 	return info{}
 }
 
 // functionValue is the number type of the values a value of a type whose
-// head is the constant full takes once applied (Env.FunctionValue), or
+// head is the constant full takes once applied (Env.FunctionType), or
 // numNone.
 func (c *checker) functionValue(full string) num {
-	if c.env.FunctionValue == nil {
+	if c.env.FunctionType == nil {
 		return numNone
 	}
-	return numOf(c.env.FunctionValue(full))
+	_, cod := c.env.FunctionType(full)
+	return numOf(cod)
+}
+
+// setDomain reports arg, given to fn, a value of a type whose head is the
+// constant full applied as a function whose domain is a Set (a measure),
+// when arg is certainly a proposition or a number (`P (X ≥ 0)`: a set is
+// written {ω | X ω ≥ 0}).
+func (c *checker) setDomain(fn, full string, arg *leansrc.Term, a info) {
+	if dom, _ := c.env.FunctionType(full); dom != "Set" {
+		return
+	}
+	what := ""
+	switch {
+	case a.kind == kSort && a.prop:
+		what = "a proposition"
+	case a.kind == kValue && !a.lit && a.num != numNone:
+		what = "a number of type " + a.num.String()
+	default:
+		return
+	}
+	c.report(arg, fn, "type mismatch: `%s` applies to a Set (a `%s` is a function on sets), but `%s` is %s", fn, full, c.src[arg.Start:arg.End], what)
 }
 
 // missingInstance reports at t the first class of cons (constraints on

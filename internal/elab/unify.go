@@ -228,7 +228,9 @@ func (u *unifier) report(why string) {
 func (c *checker) stubForm(t *leansrc.Term, scope map[string]local) form {
 	return c.formOf(t, func(name string) (form, bool) {
 		if l, ok := scope[name]; ok {
-			if l.isType && l.binder > 0 {
+			if l.isType && l.binder > 0 || l.binder > 0 && !l.proof && l.num != numNone {
+				// a type variable, or a number the stub binds inside a type
+				// (Fin m): a free variable, equal by definition to no other
 				return form{text: name, rigid: true}, true
 			}
 			return form{}, false
