@@ -135,6 +135,11 @@ type Env struct {
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an
 	// unbound name in a binder type becomes a variable rather than an error.
 	AutoImplicit bool
+	// Absent reports whether dotted name, which Resolve finds nothing for,
+	// is certainly neither a constant nor a namespace, of the library or
+	// of Lean core, however the scope reads it (Lean 3's `nat.prime`,
+	// `Real.π`): Lean reports an unknown identifier; nil: never.
+	Absent func(name string) bool
 	// OnlyNamespace reports whether name, which Resolve finds nothing for,
 	// is certainly no declaration but only a namespace of the library
 	// (Mathlib's `Positive`), which Lean reports as an unknown identifier
@@ -281,6 +286,9 @@ type info struct {
 	// (an ascription, a parameter's type) elaborates it wider; the operand
 	// of arithmetic or a relation has none.
 	inv bool
+	// abs marks |x| of a number type with no negation (ℕ, ℝ≥0): abs needs
+	// an AddGroup unless an expected type elaborates it wider, as inv.
+	abs bool
 	// prop marks a sort that is certainly a proposition (a relation, a
 	// connective, ∃); ty one that is certainly a type (ℕ, a structure);
 	// hyp a proof that is a local hypothesis.

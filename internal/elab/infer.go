@@ -2,6 +2,7 @@ package elab
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -52,6 +53,15 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		return info{}
 	case leansrc.TermPostfix:
 		a := c.infer(t.Args[0], scope)
+		if t.Text == "⁻¹" && a.kind == kValue && a.tv != "" && c.env.VariableHas != nil && !c.env.Notation && !c.env.VariableHas(c.typeVars[a.tv], "Inv") {
+			// a⁻¹ with (a : R) under [CommRing R]: no inverse
+			have := "no local instance"
+			if len(c.typeVarTexts[a.tv]) > 0 {
+				have = "the local instances [" + strings.Join(c.typeVarTexts[a.tv], "] [") + "]"
+			}
+			c.report(t, "", "failed to synthesize `Inv %s`: `%s` has %s, and none provides ⁻¹ (through its parents or the library's instances)", a.tv, a.tv, have)
+			return info{}
+		}
 		if t.Text == "⁻¹" && a.kind == kValue && a.of == "" {
 			a.inv = !a.lit && (a.num == numNat || a.num == numInt)
 			return a
@@ -83,6 +93,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			return info{}
 		}
 		if a.kind == kValue && a.of == "" {
+			a.abs = !a.lit && noInstance(a.num, "AddGroup") != ""
 			return a
 		}
 		return info{}
@@ -199,6 +210,10 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			if x.inv && (i == 0 || t.Text != "^") {
 				c.noInv(t.Args[i], "", x.num)
 			}
+			if x.abs && (i == 0 || t.Text != "^") {
+				c.report(t.Args[i], "", "failed to synthesize `AddGroup %s`: |x| is x ⊔ -x, and %s %s (an operand of arithmetic or a comparison is elaborated at its own type; cast inside the bars, |(a : ℤ) - b|)",
+					x.num, x.num, noInstance(x.num, "AddGroup"))
+			}
 		}
 	}
 	if tv := c.variableOp(t, a, b); tv != "" {
@@ -290,7 +305,7 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		// an exponent is elaborated apart
 		r.neg = true
 	}
-	r.inv = false
+	r.inv, r.abs = false, false
 	return r
 }
 
@@ -709,6 +724,14 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			// p x with (p : Polynomial ℝ): no coercion to a function
 			c.report(whole, root, "function expected: `%s` is a value of type `%s`, which has no coercion to a function", root, c.src[l.typ.Start:l.typ.End])
 			return info{}
+		case l.isType && l.binder > 0 && dotted:
+			// G.card with (G : Type*): a type's type is a universe, no (C …)
+			c.report(head, name, "invalid field notation: `%s` is a type (its type is a universe), not a value of a type of the form (C …) where C is a constant", root)
+			return info{}
+		case l.cod != numNone && dotted && l.typ != nil && (l.typ.Text == "→" || l.typ.Text == "->") && !strings.Contains(name[len(root)+1:], ".") && c.noFunctionField(name[len(root)+1:]):
+			// f.deriv with (f : ℝ → ℝ): Lean looks in Function
+			c.report(head, name, "invalid field `%s`: the environment does not contain `Function.%s` (`%s` is a function)", name[len(root)+1:], name[len(root)+1:], root)
+			return info{}
 		case l.isType && !dotted && len(args) > 0:
 			c.report(whole, root, "function expected: `%s` is a type, it cannot be applied to an argument", root)
 			return info{}
@@ -737,8 +760,13 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 	}
 	sg, ok := c.resolve(name)
 	if !ok {
-		if !dotted && c.onlyNamespace(name) {
+		switch {
+		case !dotted && c.onlyNamespace(name):
 			c.report(head, name, "unknown identifier `%s`: the library has a namespace `%s` but no declaration of that name", name, name)
+		case dotted && !c.later[root] && c.env.Absent != nil && !c.env.Notation && len(c.env.Resolve(name)) == 0 && c.env.Absent(name):
+			if _, core := coreSig(name); !core && !slices.ContainsFunc(c.out, func(f Finding) bool { return f.Name == name }) {
+				c.report(head, name, "unknown identifier `%s`: neither the library nor Lean core has a declaration or a namespace of that name", name)
+			}
 		}
 		return info{}
 	}
@@ -854,6 +882,17 @@ func (c *checker) numberProj(t *leansrc.Term, a info) {
 		recv := c.src[t.Args[0].Start:t.Args[0].End]
 		c.report(t, full, "invalid field `%s`: the environment does not contain `%s` (`%s` is a `%s`)", f, full, recv, space)
 	}
+}
+
+// noFunctionField reports whether the namespace Function, where Lean looks
+// up x.f for a function x, certainly has no f: no name in scope is
+// Function.f, and the library declares none.
+func (c *checker) noFunctionField(f string) bool {
+	if c.env.Lookup == nil || generatedField[f] || len(c.env.Resolve("Function."+f)) > 0 {
+		return false
+	}
+	_, ok := c.env.Lookup("Function." + f)
+	return !ok
 }
 
 // noField reports whether space, which a local's type names, certainly
@@ -997,6 +1036,15 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		if number(infos[i]) && !infos[i].lit && funcType(sg.params[i]) {
 			// no number has a coercion to a function
 			c.report(args[i], name, "type mismatch: `%s` expects a function of type `%s`, but `%s` is a number of type %s", name, sg.params[i], c.src[args[i].Start:args[i].End], infos[i].num)
+		}
+		if x := infos[i]; x.kind == kValue && x.of != "" && funcType(sg.params[i]) && c.noFunctionFrom(x.of) {
+			// Finset.filter (Finset.range n) Nat.Prime: the arguments swapped
+			c.report(args[i], name, "type mismatch: `%s` expects a function of type `%s`, but `%s` is a value of type `%s …`, which has no coercion to a function",
+				name, sg.params[i], c.src[args[i].Start:args[i].End], x.of)
+		}
+		if x := infos[i]; x.kind == kFunc && collectionType(sg.params[i], "Finset") {
+			// no function is a Finset (a Set is a predicate)
+			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a function (`%s`: %s)", name, sg.params[i], c.src[args[i].Start:args[i].End], x.what, x.detail)
 		}
 		if infos[i].kind == kSort && infos[i].prop && i < len(sg.propCons) && c.env.PropInstance != nil {
 			// Even {α} [Add α] (a : α) given a proposition: α is Prop

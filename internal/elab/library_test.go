@@ -50,7 +50,7 @@ func notationEnv() Env {
 	}
 	env.VariableHas = func(classes []string, class string) bool {
 		for _, c := range classes {
-			if c == class || c == "Field" || c == "Group" && (class == "Mul" || class == "Div") || c == "AddCommGroup" && class == "Add" {
+			if c == class || c == "Field" || c == "Group" && (class == "Mul" || class == "Div" || class == "Inv") || c == "AddCommGroup" && class == "Add" {
 				return true
 			}
 		}
@@ -127,6 +127,8 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (R M : Type*) [Ring R] [AddCommGroup M] [Module R M] (a b : M) : a + b = b + a := by sorry", ""},
 		// an instance where the variable stands beside others (Module's M) counts too
 		{"theorem a (R M : Type*) [Ring R] [AddCommGroup M] [Module R M] (a b : M) : a * b = b * a := by sorry", "a * b: failed to synthesize `Mul M`: `M` has the local instances [AddCommGroup M] [Module R M], and none provides `*` (through its parents or the library's instances) | b * a: failed to synthesize `Mul M`: `M` has the local instances [AddCommGroup M] [Module R M], and none provides `*` (through its parents or the library's instances)"},
+		// an inverse a type variable's local instances do not provide
+		{"theorem a (G : Type*) [Group G] (K : Type*) [Field K] (R : Type*) [CommRing R] (g : G) (k : K) (r : R) : g⁻¹ = g ∧ k⁻¹ = k ∧ r⁻¹ = r := by sorry", "r⁻¹: failed to synthesize `Inv R`: `R` has the local instances [CommRing R], and none provides ⁻¹ (through its parents or the library's instances)"},
 		// an instance a type argument needs and the stub's type variable lacks
 		{"theorem a (G : Type*) (x : G) : Fintype.card G = 2 := by sorry", "G: failed to synthesize `Fintype G`: `Fintype.card` needs an instance `[Fintype G]`, and `G` has no local instance (nor does the library give every type one)"},
 		{"theorem a (G : Type*) [Group G] (g : G) : Fintype.card G = 2 := by sorry", "G: failed to synthesize `Fintype G`: `Fintype.card` needs an instance `[Fintype G]`, and `G` has only `[Group G]`, from which the library derives no `Fintype` instance"},

@@ -458,6 +458,17 @@ func (l *Library) InactiveNotation(atom string, sc *leansrc.Scope) (targets, nam
 			targets, namespaces = append(targets, ops[i].target), append(namespaces, ops[i].ns)
 		}
 	}
+	if len(targets) > 0 {
+		// a notation in force may write atom after its first one (`∂` of
+		// `∫ x, f x ∂μ`)
+		for _, os := range l.operators {
+			for i := range os {
+				if len(os[i].atoms) > 1 && slices.Contains(os[i].atoms[1:], atom) && os[i].active(sc) {
+					return nil, nil
+				}
+			}
+		}
+	}
 	return targets, namespaces
 }
 
