@@ -554,6 +554,22 @@ func (s Severity) String() string {
 // MarshalText writes the severity as its String, for JSON output.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads a severity MarshalText wrote, so that a report's
+// JSON reads back.
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "error":
+		*s = SeverityError
+	case "warning":
+		*s = SeverityWarning
+	case "info":
+		*s = SeverityInfo
+	default:
+		return fmt.Errorf("unknown severity %q", b)
+	}
+	return nil
+}
+
 // Finding codes other than the lint codes.
 const (
 	CodeGate        = "gate"         // the safety gate rejected the stub

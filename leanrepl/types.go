@@ -181,17 +181,6 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		NotationSymbol: func(name string) bool {
 			return lib != nil && libraryNotation(lib, name)
 		},
-		Absent: func(name string) bool {
-			if lib == nil || names == nil || !indexed {
-				return false // an import the library lacks may declare it
-			}
-			for _, c := range r.candidates(name) {
-				if onlyNamespace(c, lib, names) != nsAbsent {
-					return false
-				}
-			}
-			return true
-		},
 		OnlyNamespace: func(name string) bool {
 			if lib == nil || names == nil {
 				return false

@@ -135,11 +135,6 @@ type Env struct {
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an
 	// unbound name in a binder type becomes a variable rather than an error.
 	AutoImplicit bool
-	// Absent reports whether dotted name, which Resolve finds nothing for,
-	// is certainly neither a constant nor a namespace, of the library or
-	// of Lean core, however the scope reads it (Lean 3's `nat.prime`,
-	// `Real.π`): Lean reports an unknown identifier; nil: never.
-	Absent func(name string) bool
 	// OnlyNamespace reports whether name, which Resolve finds nothing for,
 	// is certainly no declaration but only a namespace of the library
 	// (Mathlib's `Positive`), which Lean reports as an unknown identifier

@@ -2,7 +2,6 @@ package elab
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -760,13 +759,8 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 	}
 	sg, ok := c.resolve(name)
 	if !ok {
-		switch {
-		case !dotted && c.onlyNamespace(name):
+		if !dotted && c.onlyNamespace(name) {
 			c.report(head, name, "unknown identifier `%s`: the library has a namespace `%s` but no declaration of that name", name, name)
-		case dotted && !c.later[root] && c.env.Absent != nil && !c.env.Notation && len(c.env.Resolve(name)) == 0 && c.env.Absent(name):
-			if _, core := coreSig(name); !core && !slices.ContainsFunc(c.out, func(f Finding) bool { return f.Name == name }) {
-				c.report(head, name, "unknown identifier `%s`: neither the library nor Lean core has a declaration or a namespace of that name", name)
-			}
 		}
 		return info{}
 	}
