@@ -2,9 +2,11 @@ package drift
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/coverage"
+	"github.com/drift-lsp/drift-lsp/internal/library"
 )
 
 // statementHints are what the statement's words tell the model with the
@@ -63,6 +65,25 @@ func conditionHints(statement string, concepts []coverage.Concept) []string {
 		}
 	}
 	return out
+}
+
+// subjectConcepts adds to concepts those the statement says of its subject
+// that no sub-query named: an adjective before the subject's noun ("two
+// even integers") whose capitalized word is a definition or a type at the
+// library's root (Even), with that name, so that coverage and the
+// omission repair see the hypothesis a stub drops.
+func subjectConcepts(statement string, concepts []coverage.Concept, lookup func(string) (*library.Decl, bool)) []coverage.Concept {
+	for _, w := range coverage.SubjectAdjectives(statement) {
+		if slices.ContainsFunc(concepts, func(c coverage.Concept) bool { return strings.Contains(strings.ToLower(c.Phrase), w) }) {
+			continue
+		}
+		name := strings.ToUpper(w[:1]) + w[1:]
+		if d, ok := lookup(name); !ok || d.Kind != library.KindDef && d.Kind != library.KindStructure && d.Kind != library.KindClass && d.Kind != library.KindInductive {
+			continue
+		}
+		concepts = append(concepts, coverage.Concept{Phrase: w, Names: []string{name}})
+	}
+	return concepts
 }
 
 // conceptsOf are the statement's concepts for the checks: each sub-query

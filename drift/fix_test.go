@@ -430,3 +430,44 @@ func TestAddConditionsBrokenByCounterexample(t *testing.T) {
 		}
 	}
 }
+
+// TestSubjectConcepts: an adjective of the statement's subject that no
+// sub-query names becomes a concept when the library has a definition of
+// its capitalized word at the root; the omission repair then states it of
+// the subject's variables ("two even integers" dropped by a stub).
+func TestSubjectConcepts(t *testing.T) {
+	decls := map[string]*library.Decl{"Even": {Name: "Even", Kind: library.KindDef}, "Real": {Name: "Real", Kind: library.KindDef},
+		"even_iff": {Name: "even_iff", Kind: library.KindTheorem}}
+	lookup := func(n string) (*library.Decl, bool) { d, ok := decls[n]; return d, ok }
+	for _, c := range []struct {
+		statement string
+		given     []coverage.Concept
+		want      []string // the phrases added
+	}{
+		{"The difference of two even integers is even.", nil, []string{"even"}},
+		{"The difference of two even integers is even.", []coverage.Concept{{Phrase: "even integer", Names: []string{"Even"}}}, nil},
+		// no such definition (Positive is only a namespace), a number noun
+		{"The product of two positive real numbers is positive.", nil, nil},
+		{"The cube of an odd integer is odd.", nil, nil},
+	} {
+		got := subjectConcepts(c.statement, c.given, lookup)[len(c.given):]
+		var phrases []string
+		for _, g := range got {
+			phrases = append(phrases, g.Phrase)
+		}
+		if !slices.Equal(phrases, c.want) {
+			t.Errorf("%q: added %q, want %q", c.statement, phrases, c.want)
+		}
+	}
+	stub := "theorem t (n m : ℤ) : Even (n - m) := by sorry"
+	parsed, err := leanrepl.Gate(stub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	statement := "The difference of two even integers is even."
+	cov := coverage.Check(statement, stub, subjectConcepts(statement, nil, lookup))
+	fixes := AddOmittedConditions(parsed, &cov, func(n string) bool { _, ok := lookup(n); return ok }, nil)
+	if want := "theorem t (n m : ℤ) (hn : Even n) (hm : Even m) : Even (n - m) := by sorry"; len(fixes) == 0 || fixes[0].Stub != want {
+		t.Errorf("repair of %s: %v, want %s", stub, fixes, want)
+	}
+}

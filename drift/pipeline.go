@@ -701,7 +701,8 @@ func (pl *Pipeline) formalizeFrom(ctx context.Context, act *llm.Action, clk cloc
 // checkRequest asks for every check of stub, coverage of the statement and
 // of the sub-queries' concepts included.
 func (pl *Pipeline) checkRequest(res *Result, header, stub string, report progress.Func) leanrepl.CheckRequest {
-	return leanrepl.CheckRequest{Header: header, Stub: stub, Statement: res.Statement, Concepts: conceptsOf(res), Progress: report}
+	concepts := subjectConcepts(res.Statement, conceptsOf(res), pl.r.Lookup)
+	return leanrepl.CheckRequest{Header: header, Stub: stub, Statement: res.Statement, Concepts: concepts, Progress: report}
 }
 
 // within passes the checker's events on as parts of the stage ev reports:

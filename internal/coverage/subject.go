@@ -1,6 +1,7 @@
 package coverage
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -130,6 +131,40 @@ func subjectPhrase(statement, w string) (phrase, noun string, count int, ok bool
 		return strings.Join(words, " "), strings.Join(words[first-d:], " "), subjectDeterminers[ws[d].text], true
 	}
 	return "", "", 0, false
+}
+
+// SubjectAdjectives returns the words that qualify the statement's subject
+// before its noun ("even" of "two even integers", "prime" of "a prime
+// number"), each once: candidates for a concept said of the subject when
+// the decomposition named none. Number nouns and determiners are left out.
+func SubjectAdjectives(statement string) []string {
+	var out []string
+	for _, x := range proseWords(statement) {
+		w := x.text
+		if _, det := subjectDeterminers[w]; det || w == "" || slices.Contains(out, w) || !isLetters(w) {
+			continue
+		}
+		if _, noun := numberNouns[singular(w)]; noun || w == "number" || w == "numbers" {
+			continue
+		}
+		if _, _, _, ok := subjectPhrase(statement, w); ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// numberNouns are the number nouns a subject's type is named by.
+var numberNouns = map[string]bool{"natural": true, "integer": true, "rational": true, "real": true, "complex": true}
+
+// isLetters reports whether w is made of lower-case letters only.
+func isLetters(w string) bool {
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // assumptions returns the parts of a stub's statement that it assumes:
