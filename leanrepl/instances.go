@@ -438,6 +438,15 @@ func readInstances(lib *library.Library) *instanceFacts {
 			f.argHeads[a] = typeHeads(lib, a, argText(p, a))
 		}
 	}
+	scopedNS := map[*library.Decl]string{} // scopedNamespace reads the file: once per instance
+	scopedOf := func(d *library.Decl) string {
+		ns, ok := scopedNS[d]
+		if !ok {
+			ns = scopedNamespace(lib, d)
+			scopedNS[d] = ns
+		}
+		return ns
+	}
 	for _, p := range insts {
 		if p.class == "CoeFun" && len(p.args) >= 1 {
 			f.toFun.add(p, p.args[0], lib)
@@ -449,7 +458,7 @@ func readInstances(lib *library.Library) *instanceFacts {
 			// Fin n → ℕ, a variable target ([NatCast R] : CoeTail ℕ R);
 			// not from ↥s (CoeOut m α), no structure's value
 			if dst := p.args[len(p.args)-1]; numSymbol(headName(dst)) != "" || p.kind(dst, lib) != notVar {
-				if ns := scopedNamespace(lib, p.d); ns != "" {
+				if ns := scopedOf(p.d); ns != "" {
 					f.toNumScoped = append(f.toNumScoped, ns)
 				} else {
 					f.toNum.add(p, p.args[0], lib)
@@ -500,7 +509,7 @@ func readInstances(lib *library.Library) *instanceFacts {
 				continue
 			}
 			dst := p.args[len(p.args)-1]
-			ns := scopedNamespace(lib, p.d)
+			ns := scopedOf(p.d)
 			if ns == "" {
 				direct[n].add(p, lib)
 			} else if !slices.Contains(f.scopedCoe[n], ns) {
