@@ -416,7 +416,9 @@ func readInstances(lib *library.Library) *instanceFacts {
 			f.attributeInstance(d, &insts)
 		case library.KindAbbrev:
 			f.attributeInstance(d, &insts)
-			f.abbrevs[lastComponent(d.Name)] = true
+			if !instanceValued(d) {
+				f.abbrevs[lastComponent(d.Name)] = true
+			}
 			if d.Value != "" {
 				// abbrev FunLike F α β := DFunLike F α fun _ => β: an
 				// instance of FunLike is one of DFunLike
@@ -958,6 +960,24 @@ func twinClass(lib *library.Library, class string) string {
 		return lastComponent(d.Twin)
 	}
 	return class
+}
+
+// instanceValued reports whether abbreviation d is a value of a class
+// rather than a class or a type (Mathlib's `protected abbrev Equiv.Inv [Inv
+// β] : Inv α`, an instance transferred along an equivalence): its result
+// type is written and is no sort, so its name names no class.
+func instanceValued(d *library.Decl) bool {
+	hdr := strings.TrimPrefix(d.Signature, "protected ")
+	hdr, ok := strings.CutPrefix(hdr, "abbrev "+d.Name)
+	if !ok {
+		return false
+	}
+	_, typ, ok := leansrc.ParseHeader(hdr, nil)
+	if !ok || typ == nil || typ.Kind == leansrc.TermUnsupported {
+		return false
+	}
+	h := headName(typ)
+	return h != "" && h != "Type" && h != "Sort" && h != "Prop" && !strings.HasPrefix(h, "Type") && !strings.HasPrefix(h, "Sort")
 }
 
 // dropUniverses removes the universe arguments of constants from a type

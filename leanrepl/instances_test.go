@@ -61,6 +61,8 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		// a field made an instance, a to_additive twin, an abbreviation of a class
 		{[]string{"Group"}, "Fintype", false}, {[]string{"MetricSpace"}, "UniformSpace", true},
 		{[]string{"AddGroup"}, "IsRightCancelAdd", true}, {[]string{"Category"}, "SmallCategory", true},
+		// Equiv.Inv is an abbreviation of an instance, not of a class: Inv is read
+		{[]string{"CommRing"}, "Inv", false}, {[]string{"DivisionRing"}, "Inv", true},
 		// a class the variable stands in beside others (Module R M's M)
 		{[]string{"AddCommGroup", "Module@1"}, "Mul", false},
 		{[]string{"Field", "Algebra@1"}, "Mul", true}} {

@@ -161,6 +161,12 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			return lib.NotationToken(tok)
 		},
 		OneAtom: func(tok string) bool { return lib != nil && lib.OneAtom(tok) },
+		Infix: func(atom string) (string, bool) {
+			if lib == nil {
+				return "", false
+			}
+			return lib.InfixNotation(atom)
+		},
 		Postfix: func(atom string) (string, bool) {
 			if lib == nil {
 				return "", false

@@ -119,6 +119,9 @@ type Env struct {
 	// a notation that is not a token standing for a constant (Mathlib's
 	// infix `→+*`); nil: none.
 	OneAtom func(tok string) bool
+	// Infix returns the constant an infix notation of the library applies
+	// to its two operands (`→+`, AddMonoidHom); nil: none is read.
+	Infix func(atom string) (string, bool)
 	// Postfix returns the constant a postfix notation of the library
 	// applies to the operand glued before atom (`[X]` for `R[X]`,
 	// Polynomial R); nil: none is read.

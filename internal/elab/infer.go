@@ -198,6 +198,12 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		c.typePos(t.Args[1], scope)
 		return info{kind: kSort}
 	}
+	if target, ok := c.infixTarget(t); ok {
+		// G →+ H is AddMonoidHom G H, whose signature asks for instances
+		head := &leansrc.Term{Kind: leansrc.TermIdent, Text: target, Start: t.Start, End: t.End}
+		c.apply(t, head, t.Args, scope)
+		return info{}
+	}
 	if _, seen := c.mixed[t]; opTree[t.Text] && !seen {
 		c.markTree(t, scope)
 	}
@@ -1192,6 +1198,21 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		return info{kind: kValue, num: c.functionValue(sg.of)}
 	}
 	return info{}
+}
+
+// infixTarget returns the constant the library's infix notation t
+// applies to its operands when t is an arrow of bundled maps (`G →+ H`,
+// AddMonoidHom) whose operands the parser read whole.
+func (c *checker) infixTarget(t *leansrc.Term) (string, bool) {
+	if c.env.Infix == nil || !mapArrow(t.Text) || c.env.Notation || c.glued(t) {
+		return "", false
+	}
+	for _, a := range t.Args {
+		if a.Kind == leansrc.TermUnsupported {
+			return "", false
+		}
+	}
+	return c.env.Infix(t.Text)
 }
 
 // functionValue is the number type of the values a value of a type whose

@@ -29,6 +29,7 @@ var notationDecls = []*library.Decl{
 	{Name: "Filter.Tendsto", Kind: library.KindDef, Signature: "def Filter.Tendsto {α β : Type*} (f : α → β) (l₁ : Filter α) (l₂ : Filter β) : Prop"},
 	{Name: "Filter.atTop", Kind: library.KindDef, Signature: "def Filter.atTop {α : Type*} [Preorder α] : Filter α"},
 	{Name: "nhds", Kind: library.KindDef, Signature: "def nhds {X : Type*} [TopologicalSpace X] (x : X) : Filter X"},
+	{Name: "AddMonoidHom", Kind: library.KindStructure, Signature: "structure AddMonoidHom (M : Type*) (N : Type*) [AddZeroClass M] [AddZeroClass N] extends ZeroHom M N, AddHom M N"},
 	{Name: "NNReal.sqrt", Kind: library.KindDef, Signature: "def NNReal.sqrt : ℝ≥0 ≃o ℝ≥0", Value: "OrderIso.symm <| powOrderIso 2 two_ne_zero"},
 }
 
@@ -56,7 +57,8 @@ func notationEnv() Env {
 		}
 		return false
 	}
-	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" || tok == "→." }
+	env.OneAtom = func(tok string) bool { return tok == "→+*" || tok == "≃o" || tok == "→." || tok == "→+" }
+	env.Infix = func(tok string) (string, bool) { return "AddMonoidHom", tok == "→+" }
 	env.FunctionFrom = func(full string) bool { return full != "Filter" }
 	env.CoercesToFunction = func(n string) bool { return false }
 	return env
@@ -134,6 +136,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (G : Type*) [Group G] (g : G) : Fintype.card G = 2 := by sorry", "G: failed to synthesize `Fintype G`: `Fintype.card` needs an instance `[Fintype G]`, and `G` has only `[Group G]`, from which the library derives no `Fintype` instance"},
 		{"theorem a (G : Type*) [Group G] [Fintype G] (g : G) : Fintype.card G = 2 := by sorry", ""},
 		{"theorem a (K : Type*) [Field K] [Fintype K] (R M : Type*) [Ring R] [AddCommGroup M] [Module R M] [Fintype M] : Fintype.card K = 2 ∧ Fintype.card M = 1 := by sorry", ""},
+		// an infix notation is its constant applied to both operands
+		{"theorem a (G H : Type*) [Group G] [AddZeroClass H] (f : G →+ H) : True := by sorry", "G: failed to synthesize `AddZeroClass G`: `AddMonoidHom` needs an instance `[AddZeroClass G]`, and `G` has only `[Group G]`, from which the library derives no `AddZeroClass` instance"},
+		{"theorem a (G H : Type*) [AddZeroClass G] [AddZeroClass H] (f : G →+ H) (g : G) : f g = f g := by sorry", ""},
 		// an instance the library has on no number type
 		{"theorem a : Fintype.card ℝ ≥ 1 := by sorry", "ℝ: failed to synthesize `Fintype ℝ`: `Fintype.card` needs an instance `[Fintype ℝ]`, and the library has none for ℝ"},
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)

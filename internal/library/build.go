@@ -446,7 +446,7 @@ func (b *builder) tables() {
 				continue
 			}
 			ns, _ := leansrc.SplitLast(bf.decls[j].Name)
-			op := operator{atoms: x.Atoms, target: n, ns: ns, scoped: x.Scoped, alone: standsAlone(&x), postfix: appliedPostfix(&x, n)}
+			op := operator{atoms: x.Atoms, target: n, ns: ns, scoped: x.Scoped, alone: standsAlone(&x), postfix: appliedPostfix(&x, n), infix: appliedInfix(&x)}
 			if leansrc.IsIdentifier(x.Symbol) {
 				bf.fd.tabs.notes = append(bf.fd.tabs.notes, note{key: x.Symbol, ident: true, op: op})
 			} else if len(x.Atoms) > 0 {
@@ -480,13 +480,9 @@ func standsAlone(x *leansrc.Decl) bool {
 // then `Polynomial ℚ`. target is the constant the right side's head
 // resolved to.
 func appliedPostfix(x *leansrc.Decl, target string) bool {
-	lhs, rhs, ok := strings.Cut(x.Signature, "=>")
-	if !ok || len(x.Atoms) != 1 {
+	f, rhs, ok := oneAtomCommand(x)
+	if !ok {
 		return false
-	}
-	f := strings.Fields(lhs)
-	for len(f) > 0 && (strings.HasPrefix(f[0], "@[") || strings.HasPrefix(f[0], "scoped") || f[0] == "local") {
-		f = f[1:] // attributes, scoped[NS]
 	}
 	r := strings.Fields(rhs)
 	if len(f) != 3 || len(r) != 2 || f[0] != "notation" && !strings.HasPrefix(f[0], "notation:") {
@@ -500,6 +496,33 @@ func appliedPostfix(x *leansrc.Decl, target string) bool {
 	head := r[0]
 	return leansrc.IsIdentifier(operand) && f[2] == strconv.Quote(x.Atoms[0]) && r[1] == operand &&
 		(head == target || strings.HasSuffix(head, "."+last) || head == last)
+}
+
+// oneAtomCommand splits notation x of one atom at its `=>`: the words of
+// its left side from the command on (attributes and scoped[NS] dropped),
+// and its right side; ok is false for other notations.
+func oneAtomCommand(x *leansrc.Decl) (lhs []string, rhs string, ok bool) {
+	l, rhs, ok := strings.Cut(x.Signature, "=>")
+	if !ok || len(x.Atoms) != 1 {
+		return nil, "", false
+	}
+	f := strings.Fields(l)
+	for len(f) > 0 && (strings.HasPrefix(f[0], "@[") || strings.HasPrefix(f[0], "scoped") || f[0] == "local") {
+		f = f[1:] // attributes, scoped[NS]
+	}
+	return f, rhs, true
+}
+
+// appliedInfix reports whether notation x is an infix command of one atom
+// whose right side is one constant (`infixr:25 " →+ " => AddMonoidHom`):
+// `G →+ H` is then `AddMonoidHom G H`.
+func appliedInfix(x *leansrc.Decl) bool {
+	f, rhs, ok := oneAtomCommand(x)
+	if !ok || len(f) == 0 {
+		return false
+	}
+	cmd, _, _ := strings.Cut(f[0], ":")
+	return (cmd == "infix" || cmd == "infixl" || cmd == "infixr") && leansrc.IsIdentifier(strings.TrimSpace(rhs))
 }
 
 // fileTables are the entries one file adds to the library-wide tables.
@@ -591,6 +614,9 @@ type operator struct {
 	// postfix: an operand then the one atom, for target applied to the
 	// operand (appliedPostfix)
 	postfix bool
+	// infix: an infix command whose right side is the target alone, so
+	// `a op b` is the target applied to a and b (appliedInfix)
+	infix bool
 }
 
 // active reports whether the notation is in force in scope sc.

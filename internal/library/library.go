@@ -424,6 +424,15 @@ func (l *Library) PostfixNotation(atom string) (string, bool) {
 	return l.onlyTarget(atom, func(o *operator) bool { return o.postfix })
 }
 
+// InfixNotation returns the constant that the library's infix notation of
+// atom applies to its two operands (`AddMonoidHom` for Mathlib's `infixr:25
+// " →+ " => AddMonoidHom`, so `G →+ H` is `AddMonoidHom G H`); ok is false
+// when there is none, or when two stand for different constants. Scoped
+// notations count as NotationToken says.
+func (l *Library) InfixNotation(atom string) (string, bool) {
+	return l.onlyTarget(atom, func(o *operator) bool { return o.infix })
+}
+
 // HasModule reports whether the library indexes the source of module mod
 // (`Mathlib.Data.Nat.Basic`) in one of its roots.
 func (l *Library) HasModule(mod string) bool {

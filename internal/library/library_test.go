@@ -743,6 +743,8 @@ notation:max "ℤ≥0" => PNat
 @[inherit_doc] scoped[Foo] notation:9000 R "[X]" => Foo R
 notation:9000 R "[Y]" => Foo 2
 notation R:max "⟦Z⟧" => _root_.Foo R
+infixr:25 " →ₘ " => Foo
+infixl:25 " →ₙ " => Foo 2
 `, "B.lean": `
 def Other := Nat
 notation "ℂ≥0" => Other
@@ -764,6 +766,11 @@ notation "ℂ≥0" => Other
 		for atom, want := range map[string]string{"[X]": "Foo", "[Y]": "", "⟦Z⟧": "Foo", "ℝ≥0": "", "ω_": ""} {
 			if got, ok := lib.PostfixNotation(atom); got != want || ok != (want != "") {
 				t.Errorf("%s: PostfixNotation(%q) = %q, %v; want %q", round, atom, got, ok, want)
+			}
+		}
+		for atom, want := range map[string]string{"→ₘ": "Foo", "→ₙ": "", "∣ₘ": "Foo", "√ₘ": "", "[X]": ""} {
+			if got, ok := lib.InfixNotation(atom); got != want || ok != (want != "") {
+				t.Errorf("%s: InfixNotation(%q) = %q, %v; want %q", round, atom, got, ok, want)
 			}
 		}
 		for _, tc := range []struct {

@@ -44,7 +44,7 @@ import (
 // it.
 const (
 	snapMagic   = "DRIFTLIB"
-	snapVersion = 7
+	snapVersion = 8
 )
 
 // SnapshotPath is the snapshot file of a workspace and its set of roots: two
@@ -156,6 +156,7 @@ func (e *snapEncoder) file(f *fileData) {
 		e.Flag(n.op.scoped)
 		e.Flag(n.op.alone)
 		e.Flag(n.op.postfix)
+		e.Flag(n.op.infix)
 	}
 	e.Uint(uint64(len(f.decls)))
 	for _, d := range f.decls {
@@ -271,7 +272,7 @@ func (d *snapDecoder) file() *fileData {
 		f.tabs.notes = make([]note, n)
 		for i := range f.tabs.notes {
 			f.tabs.notes[i] = note{key: d.str(), ident: d.Flag(),
-				op: operator{atoms: d.strList(), target: d.str(), ns: d.str(), scoped: d.Flag(), alone: d.Flag(), postfix: d.Flag()}}
+				op: operator{atoms: d.strList(), target: d.str(), ns: d.str(), scoped: d.Flag(), alone: d.Flag(), postfix: d.Flag(), infix: d.Flag()}}
 		}
 	}
 	n := d.Count()
