@@ -801,7 +801,7 @@ func (f *instanceFacts) variableHas(classes []string, class string) bool {
 	for _, c := range classes {
 		name, _, _ := strings.Cut(c, "@")
 		if l := lastComponent(name); !f.known[l] && !f.declared(name) || f.abbrevs[l] {
-			if d, ok := f.lib.Lookup(name); ok && d.Kind != library.KindClass && d.Kind != library.KindClassInductive && d.Kind != library.KindAbbrev {
+			if d, ok := f.lib.Lookup(name); ok && !d.MayBeClass() {
 				continue // (s : Set G), (H : Subgroup G): no instance
 			}
 			// a class the library does not declare (the header's imports

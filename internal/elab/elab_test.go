@@ -1,6 +1,7 @@
 package elab
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -326,6 +327,8 @@ func TestRetype(t *testing.T) {
 // instances and section variables need.
 var factsDecls = []*library.Decl{
 	{Name: "Measure", Kind: library.KindStructure, Signature: "structure Measure (α : Type*) [MeasurableSpace α]"},
+	{Name: "MeasureSpace", Kind: library.KindClass, Signature: "class MeasureSpace (α : Type*) extends MeasurableSpace α"},
+	{Name: "MeasureSpace.volume", Kind: library.KindField, Parent: "MeasureSpace", Signature: "field MeasureSpace.volume : Measure α"},
 	{Name: "Odd", Kind: library.KindDef, Signature: "def Odd {α : Type*} [Semiring α] (a : α) : Prop"},
 	{Name: "IsTop", Kind: library.KindDef, Signature: "def IsTop {α : Type*} [Lattice α] (a : α) : Prop"},
 	{Name: "double", Kind: library.KindDef, Signature: "def double {α : Type*} [Add α] (a : α) : α"},
@@ -386,6 +389,9 @@ func factsEnv(loose bool) Env {
 	env.SortToProp = func(full string) bool { return full == "Skel" }
 	env.CoercesToSort = func(full string) bool { return full != "Filter" && full != "" } // "": a function type
 	env.NumberBeside = func(full, n string) bool { return full == "Subgroup" || full == "Measure" }
+	env.VariableHas = func(classes []string, class string) bool {
+		return slices.Contains(classes, class) || class == "MeasurableSpace" && slices.Contains(classes, "MeasureSpace")
+	}
 	env.FunctionType = func(full string) (string, string) {
 		if full == "Measure" {
 			return "Set", "ENNReal"
@@ -464,6 +470,9 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a power of a function is Pi's, a function still, beside a real
 		{"theorem a (x : ℝ) : Real.exp x ^ 2 + Real.exp ^ 2 = 1 ∧ Real.exp ^ 2 + Real.exp ^ 2 = 1 := by sorry", false, "Real.exp ^ 2: failed to synthesize `+`: `Real.exp ^ 2` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a number"},
 		// a measure's value (its FunLike codomain) beside a real
+		// a measure's set fixes its type: volume needs a MeasureSpace
+		{"theorem a (Ω : Type) [MeasurableSpace Ω] (s : Set Ω) : MeasureSpace.volume s ≤ 1 := by sorry", false, "s: failed to synthesize `MeasureSpace Ω`: `MeasureSpace.volume` needs an instance `[MeasureSpace Ω]`, and `Ω` has only `[MeasurableSpace Ω]`, from which the library derives no `MeasureSpace` instance"},
+		{"theorem a (Ω : Type) [MeasureSpace Ω] (s : Set Ω) : MeasureSpace.volume s ≤ 1 := by sorry", false, ""},
 		{"theorem a (Ω : Type) [MeasurableSpace Ω] (μ : Measure Ω) (s : Set Ω) (p : ℝ) (h : μ s ≤ p) : (μ s).toReal ≤ p ∧ μ s ≤ 1 := by sorry", false, "μ s ≤ p: type mismatch: `μ s` is ℝ≥0∞ and `p` is ℝ; no coercion takes either to the other's type"},
 		// a size, a power, a structure the library casts numbers to
 		{"theorem a (s : Finset ℕ) (n : ℕ) (G : Subgroup ℕ) : s.card = n ∧ s ^ 2 = s ∧ G = n ∧ G = 2 := by sorry", false, ""},

@@ -55,8 +55,8 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		if t.Text == "⁻¹" && a.kind == kValue && a.tv != "" && c.env.VariableHas != nil && !c.env.Notation && !c.env.VariableHas(c.typeVars[a.tv], "Inv") {
 			// a⁻¹ with (a : R) under [CommRing R]: no inverse
 			have := "no local instance"
-			if len(c.typeVarTexts[a.tv]) > 0 {
-				have = "the local instances [" + strings.Join(c.typeVarTexts[a.tv], "] [") + "]"
+			if texts := c.instanceTexts(a.tv); len(texts) > 0 {
+				have = "the local instances [" + strings.Join(texts, "] [") + "]"
 			}
 			c.report(t, "", "failed to synthesize `Inv %s`: `%s` has %s, and none provides ⁻¹ (through its parents or the library's instances)", a.tv, a.tv, have)
 			return info{}
@@ -446,8 +446,8 @@ func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
 	classes := c.typeVars[tv]
 	if !c.env.VariableHas(classes, class) {
 		have := "no local instance"
-		if len(classes) > 0 {
-			have = "the local instances [" + strings.Join(c.typeVarTexts[tv], "] [") + "]"
+		if texts := c.instanceTexts(tv); len(texts) > 0 {
+			have = "the local instances [" + strings.Join(texts, "] [") + "]"
 		}
 		c.report(t, "", "failed to synthesize `%s %s`: `%s` has %s, and none provides `%s` (through its parents or the library's instances)",
 			class, tv, tv, have, t.Text)
@@ -1195,6 +1195,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 	case k == n+1 && sg.of != "" && c.functionValue(sg.of) != numNone:
 		// MeasureTheory.volume s: a measure applied to a set, an ℝ≥0∞
 		c.setDomain(name, sg.of, args[n], infos[n])
+		c.setDomainInstance(name, sg, args[n], scope)
 		return info{kind: kValue, num: c.functionValue(sg.of)}
 	}
 	return info{}
@@ -1246,6 +1247,32 @@ func (c *checker) setDomain(fn, full string, arg *leansrc.Term, a info) {
 	c.report(arg, fn, "type mismatch: `%s` applies to a Set (a `%s` is a function on sets), but `%s` is %s", fn, full, c.src[arg.Start:arg.End], what)
 }
 
+// setDomainInstance reports arg, a set given to fn, a value of a type
+// `S α` that applies to sets of α (a measure, Env.FunctionType), when arg
+// is a local `Set X` for the stub's type variable X: α is X, so X needs
+// the instances fn's signature asks of α (`volume A` with `(A : Set Ω)`
+// under only `[MeasurableSpace Ω]`: no MeasureSpace).
+func (c *checker) setDomainInstance(fn string, sg sig, arg *leansrc.Term, scope map[string]local) {
+	if arg.Kind != leansrc.TermIdent || c.env.VariableHas == nil || c.env.Notation || sg.decl == nil || sg.decl.Generated {
+		return
+	}
+	if dom, _ := c.env.FunctionType(sg.of); dom != "Set" {
+		return
+	}
+	l, ok := scope[arg.Text]
+	if !ok || l.typ == nil || l.typ.Kind != leansrc.TermApp || len(l.typ.Args) != 2 || l.typ.Args[0].Text != "Set" {
+		return
+	}
+	x := l.typ.Args[1]
+	res := c.env.parse(sg.resText)
+	if x.Kind != leansrc.TermIdent || c.typeVars[x.Text] == nil || res.Kind != leansrc.TermApp || len(res.Args) != 2 || res.Args[1].Kind != leansrc.TermIdent {
+		return
+	}
+	if cons := sg.varCons[res.Args[1].Text]; len(cons) > 0 {
+		c.missingInstance(arg, fn, x.Text, cons)
+	}
+}
+
 // missingInstance reports at t the first class of cons (constraints on
 // argument position 0) that the stub's type variable v, which constant name
 // is applied to or at, certainly lacks: no local instance of v, its
@@ -1260,13 +1287,31 @@ func (c *checker) missingInstance(t *leansrc.Term, name, v string, cons []classP
 			continue
 		}
 		why := "has no local instance (nor does the library give every type one)"
-		if len(local) > 0 {
-			why = fmt.Sprintf("has only `[%s]`, from which the library derives no `%s` instance", strings.Join(c.typeVarTexts[v], "] ["), k.class)
+		if texts := c.instanceTexts(v); len(texts) > 0 {
+			why = fmt.Sprintf("has only `[%s]`, from which the library derives no `%s` instance", strings.Join(texts, "] ["), k.class)
 		}
 		c.report(t, name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` %s",
 			k.class, v, name, k.class, v, v, why)
 		return
 	}
+}
+
+// instanceTexts returns the types, as written, of the binders that may be
+// local instances of type variable v: those applying a class, or a
+// constant the library does not have, to it (`(s : Set G)` and `(f :
+// AddMonoidHom G H)` are none).
+func (c *checker) instanceTexts(v string) []string {
+	var out []string
+	for _, text := range c.typeVarTexts[v] {
+		head, _, _ := strings.Cut(text, " ")
+		if rs := c.env.Resolve(head); len(rs) == 1 {
+			if d, ok := c.env.Lookup(rs[0]); ok && !d.MayBeClass() {
+				continue
+			}
+		}
+		out = append(out, text)
+	}
+	return out
 }
 
 // notation reports whether head and args may be notation the term parser

@@ -467,6 +467,20 @@ func classFieldSig(d *library.Decl, env *Env, s sig) sig {
 	s.propCons = make([][]classPos, len(s.params))
 	s.predCons = make([][]classPos, len(s.params))
 	s.typeCons = make([][]classPos, len(s.params))
+	// the class's parameters need the class (volume {α} [MeasureSpace α])
+	// and what its instance binders ask of them
+	_, s.varCons = classConstraints(binders, hdr)
+	_, last := leansrc.SplitLast(class.Name)
+	i := 0
+	for _, b := range binders {
+		names, _ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			if b.Bracket != '[' {
+				s.varCons[n] = append(s.varCons[n], classPos{last, i})
+				i++
+			}
+		}
+	}
 	s.known, s.exact, s.own, s.kind, s.decl, s.vars = true, true, len(s.params), "def", d, vars
 	s.resText = strings.TrimSpace(typ[t.Start:t.End])
 	s.res, s.num = classifyType(t)

@@ -3,7 +3,11 @@
 // the JSONL corpus format in which that picture is exchanged.
 package library
 
-import "github.com/drift-lsp/drift-lsp/internal/leansrc"
+import (
+	"slices"
+
+	"github.com/drift-lsp/drift-lsp/internal/leansrc"
+)
 
 // Position is a point in a source file in LSP coordinates (leansrc.Pos: a
 // 0-based line and a 0-based column counted in UTF-16 code units).
@@ -103,4 +107,11 @@ type Decl struct {
 	// Value is the body of a short, non-recursive, term-mode def or abbrev
 	// (see leansrc.Decl.Value), for the falsifier to unfold.
 	Value string `json:"value,omitempty"`
+}
+
+// MayBeClass reports whether d may name a class: a class, a class
+// inductive, a structure made one by `attribute [class]` (Mathlib's
+// MeasurableSpace), or an abbreviation (which may unfold to one).
+func (d *Decl) MayBeClass() bool {
+	return d.Kind == KindClass || d.Kind == KindClassInductive || d.Kind == KindAbbrev || slices.Contains(d.Attrs, "class")
 }
