@@ -448,26 +448,43 @@ type fileVariables struct {
 	groups   []groupSpan
 	// include says the file has an `include` command (which adds
 	// variables a declaration does not mention); notationLines are its
-	// notation, macro and syntax commands' lines.
+	// notation, macro and syntax commands' lines, by 0-based line number.
 	include       bool
-	notationLines []string
+	notationLines []numberedLine
 }
 
-// notationCommand reports whether a line may declare notation that
-// expands to a section variable (notation, infix, macro, …).
+// numberedLine is a line of a file and its 0-based number.
+type numberedLine struct {
+	n    int
+	text string
+}
+
+// notationCommand reports whether a line, its indentation trimmed, starts
+// a command that may declare notation expanding to a section variable
+// (notation, infix, macro, …; after attributes and `local` or `scoped`),
+// rather than mention one of those words in a comment or a docstring.
 func notationCommand(line []byte) bool {
-	for _, w := range []string{"notation", "infix", "prefix", "postfix", "macro", "syntax", "elab"} {
-		if bytes.Contains(line, []byte(w)) {
-			return true
-		}
+	f := strings.Fields(string(line))
+	for len(f) > 0 && (strings.HasPrefix(f[0], "@[") || strings.HasPrefix(f[0], "scoped") || f[0] == "local") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return false
+	}
+	cmd, _, _ := strings.Cut(f[0], ":")
+	switch cmd {
+	case "notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix", "macro", "macro_rules", "syntax", "elab", "elab_rules":
+		return true
 	}
 	return false
 }
 
-// notation reports whether a notation command of the file mentions name.
-func (fv fileVariables) notation(name string) bool {
+// notation reports whether a notation command of the file on a line in
+// [from, to) mentions name (a variable in force there, used by a
+// declaration on line to).
+func (fv fileVariables) notation(name string, from, to int) bool {
 	for _, l := range fv.notationLines {
-		if wordIn(l, name) {
+		if from <= l.n && l.n < to && wordIn(l.text, name) {
 			return true
 		}
 	}
@@ -583,7 +600,7 @@ func includable(lib *library.Library, d *library.Decl, fv fileVariables, names [
 			continue
 		}
 		for _, n := range append(g.Names, g.InstNames...) {
-			if !used[n] && (mentionsFree(text, n, d.Name) || fv.notation(n)) {
+			if !used[n] && (mentionsFree(text, n, d.Name) || fv.notation(n, g.From, line)) {
 				used[n] = true
 				queue = append(queue, n)
 			}
@@ -593,7 +610,19 @@ func includable(lib *library.Library, d *library.Decl, fv fileVariables, names [
 		n := queue[0]
 		queue = queue[1:]
 		for _, g := range fv.groups {
-			if g.From > line || line >= g.To || g.Type == "" || !slices.Contains(g.Names, n) && !slices.Contains(g.InstNames, n) {
+			if g.From > line || line >= g.To {
+				continue
+			}
+			// the variables n's type mentions; those an instance about n
+			// mentions, which the elaborated body may use through it
+			// (`setoid f` of `[DirectedSystem F (f · · ·)]` uses F)
+			var about string
+			switch {
+			case g.Type != "" && (slices.Contains(g.Names, n) || slices.Contains(g.InstNames, n)):
+				about = g.Type
+			case g.Inst != "" && wordIn(g.Inst, n):
+				about = g.Inst
+			default:
 				continue
 			}
 			for _, g2 := range fv.groups {
@@ -601,7 +630,7 @@ func includable(lib *library.Library, d *library.Decl, fv fileVariables, names [
 					continue
 				}
 				for _, m := range g2.Names {
-					if !used[m] && wordIn(g.Type, m) {
+					if !used[m] && wordIn(about, m) {
 						used[m] = true
 						queue = append(queue, m)
 					}
@@ -691,8 +720,9 @@ func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 }
 
 // mayBind reports whether some occurrence of name in lex stands where a
-// binder may bind it: after fun, ∀, ∃, let, a bracket, a comma or a bar
-// (other names between), before a colon, a comma, an arrow or a closing
+// binder may bind it: after fun, ∀, ∃, let, a bracket, a comma, a bar or
+// `where` (a structure instance's first field `toFun I := …`; other names
+// between), before a colon, a comma, an arrow or a closing
 // bracket.
 func mayBind(lex []leansrc.Lexeme, name string) bool {
 	for i, t := range lex {
@@ -704,7 +734,7 @@ func mayBind(lex []leansrc.Lexeme, name string) bool {
 			continue
 		}
 		switch lex[j].Text {
-		case "fun", "λ", "∀", "∃", "∃!", "let", "have", "Σ", "Π", "∑", "∏", "⋃", "⋂", "⨆", "⨅", "|", "⟨", ",", "(", "{", "⦃", "[", "obtain", "intro", "match":
+		case "fun", "λ", "∀", "∃", "∃!", "let", "have", "Σ", "Π", "∑", "∏", "⋃", "⋂", "⨆", "⨅", "|", "⟨", ",", "(", "{", "⦃", "[", "obtain", "intro", "match", "where":
 		default:
 			continue
 		}
@@ -917,13 +947,13 @@ func scanFile(lib *library.Library, d *library.Decl) (fileVariables, bool) {
 		}
 		spans, implicit, groups := variableCommands(data)
 		fv = fileVariables{size: st.Size(), mod: st.ModTime(), spans: spans, implicit: implicit, groups: groups}
-		for _, l := range bytes.Split(data, []byte("\n")) {
+		for i, l := range bytes.Split(data, []byte("\n")) {
 			t := bytes.TrimLeft(l, " \t")
 			switch {
 			case bytes.HasPrefix(t, []byte("include ")) || bytes.HasPrefix(t, []byte("include\t")):
 				fv.include = true
 			case notationCommand(t):
-				fv.notationLines = append(fv.notationLines, string(t))
+				fv.notationLines = append(fv.notationLines, numberedLine{i, string(t)})
 			}
 		}
 		variableScans.Lock()
@@ -1078,6 +1108,8 @@ type groupSpan struct {
 	Type             string
 	Cons             map[string][]classArg
 	From, To         int
+	// Inst is an instance group's text inside its brackets.
+	Inst string
 }
 
 // newGroupSpan reads the group whose closing bracket is closing and whose
@@ -1089,6 +1121,7 @@ func newGroupSpan(closing rune, inner string, from, to int) groupSpan {
 		g.Names, g.Type = strings.Fields(names), strings.TrimSpace(typ)
 		return g
 	}
+	g.Inst = inner
 	if !colon {
 		typ = names
 	} else {

@@ -557,3 +557,62 @@ func TestMentionsFree(t *testing.T) {
 		t.Errorf("signatureExplicit: %v", got)
 	}
 }
+
+// TestAddedVariables reads which explicit section variables Lean adds to a
+// definition: the ones its body mentions (Filter.filter's p, not q, which a
+// docstring's "elaborated" names beside a notation word), and, as an upper
+// bound only, the ones an instance about a used variable mentions (Quot's
+// F, which the elaborated `setoid f` uses through `[Sys F f]`).
+func TestAddedVariables(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"lakefile.lean": "",
+		"Lib.lean": `variable {α : Type}
+class Dec (p : α → Prop) where
+class Sys (F : Nat → Type) (f : Nat → Nat) where
+structure Fin' (α : Type) where
+def setoid (f : Nat → Nat) : Nat := f 0
+namespace Fin'
+section Filter
+variable (p q : α → Prop) [Dec p] [Dec q] {s t : Fin' α}
+/-- filters s; this is elaborated from syntax about p and q -/
+def filter (s : Fin' α) : Fin' α :=
+  ⟨_, s.2.filter p⟩
+end Filter
+end Fin'
+section Quot
+variable {F : Nat → Type} (f : Nat → Nat) [Sys F f]
+variable (F) in
+def Quot : Nat := setoid f
+end Quot
+`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := library.Discover(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Load(context.Background(), ws, library.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, explicit, added string
+	}{{"Fin'.filter", "p", "α → Prop"}, {"Quot", "f F", "-"}} {
+		d, ok := lib.Lookup(tc.name)
+		if !ok {
+			t.Fatalf("%s not indexed", tc.name)
+		}
+		names, _ := explicitVariables(lib, d)
+		added, ok := addedVariables(lib, d)
+		got := strings.Join(added, ", ")
+		if !ok {
+			got = "-"
+		}
+		if strings.Join(names, " ") != tc.explicit || got != tc.added {
+			t.Errorf("%s: explicit %q added %q, want %q and %q", tc.name, names, got, tc.explicit, tc.added)
+		}
+	}
+}
