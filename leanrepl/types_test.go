@@ -416,7 +416,13 @@ func TestTypesMathlibSelf(t *testing.T) {
 // with its minimath package), which is not Mathlib.
 func workspaceLibrary(t *testing.T) *library.Library {
 	t.Helper()
-	ws, err := library.Discover(filepath.Join("..", "testdata", "workspace"), nil)
+	return loadLibrary(t, filepath.Join("..", "testdata", "workspace"))
+}
+
+// loadLibrary loads the library of the workspace at dir.
+func loadLibrary(t *testing.T, dir string) *library.Library {
+	t.Helper()
+	ws, err := library.Discover(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -590,14 +596,7 @@ end Quot
 			t.Fatal(err)
 		}
 	}
-	ws, err := library.Discover(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lib, err := library.Load(context.Background(), ws, library.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lib := loadLibrary(t, dir)
 	for _, tc := range []struct {
 		name, explicit, added string
 	}{{"Fin'.filter", "p", "α → Prop"}, {"Quot", "f F", "-"}} {
