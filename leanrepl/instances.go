@@ -54,8 +54,10 @@ type instanceFacts struct {
 	known map[string]bool
 	// abbrevs are the last components of the names of the library's
 	// abbreviations (SmallCategory C := Category.{u} C), which may stand
-	// for a class.
-	abbrevs map[string]bool
+	// for a class; classAbbrevs those of them every one of whose values
+	// applies a class the library has instances of (FiniteDimensional K V
+	// := Module.Finite K V), which the closure follows through parents.
+	abbrevs, classAbbrevs map[string]bool
 	// toFunction are, by number symbol (ℝ, ℂ), the coercion instances
 	// that may take a value of that type to a function: the namespace of
 	// each scoped one, "" for one in force everywhere.
@@ -405,6 +407,7 @@ func readInstances(lib *library.Library) *instanceFacts {
 	f := &instanceFacts{sortToProp: map[string]bool{}, toSort: coeSources{direct: map[string]bool{}}, toFun: coeSources{direct: map[string]bool{}}, toNum: coeSources{direct: map[string]bool{}}, funValue: map[string]funType{}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}, scoped: map[string][]string{}, scopedCoe: map[string][]string{}}
 	var insts []parsedInstance
 	parents := map[classArg][]classArg{}
+	abbrevHeads := map[string][]string{} // the class each abbreviation's value applies, "" for none read
 	for _, d := range lib.Decls() {
 		switch d.Kind {
 		case library.KindInstance:
@@ -427,12 +430,19 @@ func readInstances(lib *library.Library) *instanceFacts {
 					v = leansrc.ParseTerm(dropUniverses(before), nil) // its leading arguments
 				}
 				addParent(lastComponent(d.Name), classParams(d, d.Signature), v, parents)
+				abbrevHeads[lastComponent(d.Name)] = append(abbrevHeads[lastComponent(d.Name)], lastComponent(headName(v)))
+			} else {
+				abbrevHeads[lastComponent(d.Name)] = append(abbrevHeads[lastComponent(d.Name)], "")
 			}
 		case library.KindClass, library.KindClassInductive:
 			classParents(d, parents)
 		case library.KindField:
 			fieldParents(lib, d, parents)
 		}
+	}
+	f.classAbbrevs = map[string]bool{}
+	for a, heads := range abbrevHeads {
+		f.classAbbrevs[a] = !slices.ContainsFunc(heads, func(h string) bool { return h == "" || !f.known[h] })
 	}
 	f.argHeads = map[*leansrc.Term][]string{}
 	for _, p := range insts {
@@ -800,7 +810,7 @@ func (f *instanceFacts) variableHas(classes []string, class string) bool {
 	}
 	for _, c := range classes {
 		name, _, _ := strings.Cut(c, "@")
-		if l := lastComponent(name); !f.known[l] && !f.declared(name) || f.abbrevs[l] {
+		if l := lastComponent(name); !f.known[l] && !f.declared(name) || f.abbrevs[l] && !f.classAbbrevs[l] {
 			if d, ok := f.lib.Lookup(name); ok && !d.MayBeClass() {
 				continue // (s : Set G), (H : Subgroup G): no instance
 			}

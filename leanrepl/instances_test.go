@@ -63,6 +63,9 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		{[]string{"AddGroup"}, "IsRightCancelAdd", true}, {[]string{"Category"}, "SmallCategory", true},
 		// Equiv.Inv is an abbreviation of an instance, not of a class: Inv is read
 		{[]string{"CommRing"}, "Inv", false}, {[]string{"DivisionRing"}, "Inv", true},
+		// an abbreviation of a class is read through its value; one of a structure is not
+		{[]string{"AddCommGroup", "Module@1", "FiniteDimensional@1"}, "Semiring", false},
+		{[]string{"SignedMeasure"}, "MeasurableSpace", true},
 		// a class the variable stands in beside others (Module R M's M)
 		{[]string{"AddCommGroup", "Module@1"}, "Mul", false},
 		{[]string{"Field", "Algebra@1"}, "Mul", true}} {
