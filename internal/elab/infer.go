@@ -1158,7 +1158,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			}
 		}
 	}
-	c.unify(name, sg, args, infos, scope)
+	fixed := c.unify(name, sg, args[:min(k, n)], infos, scope)
 	switch {
 	case k < n:
 		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k),
@@ -1181,6 +1181,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		if sg.set {
 			return info{kind: kValue, set: true}
 		}
+		if fixed != numNone {
+			return info{kind: kValue, num: fixed}
+		}
 		return info{}
 	}
 	switch {
@@ -1192,6 +1195,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		c.report(whole, name, "function expected: `%s` is %s, it cannot be applied to an argument", name, what)
 	case sg.res == resSort || sg.res == resNum:
 		c.report(whole, name, "too many arguments: `%s` takes %s, given %d", name, count(n), k)
+	case fixed != numNone && sg.res == resUnknown && c.env.CoercesToFunction != nil && !c.env.CoercesToFunction(fixed.String()):
+		// Matrix.det A A: det's value is R, which A fixed to ℝ
+		c.report(whole, name, "too many arguments: `%s` takes %s, given %d (its value here is a number of type %s, no function)", name, count(n), k, fixed)
 	case k == n+1 && sg.of != "" && c.functionValue(sg.of) != numNone:
 		// MeasureTheory.volume s: a measure applied to a set, an ℝ≥0∞
 		c.setDomain(name, sg.of, args[n], infos[n])

@@ -95,10 +95,13 @@ type unifier struct {
 }
 
 // unify checks the explicit arguments of constant name (signature sg) whose
-// types are known against the signature's variables.
-func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info, scope map[string]local) {
+// types are known against the signature's variables. It returns the number
+// type the application's value has when the signature's result type is a
+// variable the arguments fixed to one (Matrix.det A with A : Matrix (Fin 2)
+// (Fin 2) ℝ is ℝ), else numNone.
+func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info, scope map[string]local) num {
 	if sg.decl == nil || len(sg.vars) == 0 || sg.added || sg.own < len(sg.params) {
-		return
+		return numNone
 	}
 	u := &unifier{c: c, name: name, sg: sg, scope: scope, bound: map[string]binding{}}
 	for i := 0; i < len(args) && i < len(sg.params) && !u.reported; i++ {
@@ -112,8 +115,19 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 		}
 		u.match(c.env.parse(sg.params[i]), sg.params[i], a, true)
 	}
-	if u.reported || c.env.VariableHas == nil || c.env.Notation || sg.decl.Generated {
-		return
+	if u.reported {
+		return numNone
+	}
+	res := numNone
+	if b, ok := u.bound[strings.TrimSpace(sg.resText)]; ok && b.form.rigid && !b.top && len(args) == len(sg.params) {
+		// fixed inside an argument's type (Matrix n n R), not by an
+		// argument of type R itself, which an expected type or another
+		// reading of the name (`abs x` under `open Complex`, where an
+		// older library's Complex.abs was not protected) may change
+		res = b.form.num
+	}
+	if c.env.VariableHas == nil || c.env.Notation || sg.decl.Generated {
+		return res
 	}
 	for v, b := range u.bound {
 		// orderOf g with (g : G) under [AddGroup G]: orderOf's G is the
@@ -122,6 +136,7 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 			c.missingInstance(b.arg, name, tv, sg.varCons[v])
 		}
 	}
+	return res
 }
 
 // argType returns the type of argument arg when the stub says it: a local
