@@ -1062,6 +1062,15 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 					name, sg.params[i], c.src[args[i].Start:args[i].End], n, n, s)
 			}
 		}
+		if infos[i].lit && !infos[i].neg && args[i].Kind == leansrc.TermNum && c.env.NumberBeside != nil {
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.NumberBeside(s, "") {
+				// Tendsto f atTop 0: a Filter is expected, and no instance
+				// makes a numeral one (the neighbourhoods are nhds 0)
+				_, last := leansrc.SplitLast(s)
+				c.report(args[i], name, "failed to synthesize `OfNat (%s …) %s`: `%s` expects a value of type `%s`, and no instance makes the numeral `%s` a %s",
+					last, args[i].Text, name, sg.params[i], args[i].Text, last)
+			}
+		}
 		if n := infos[i].num; number(infos[i]) && !infos[i].lit && n <= numRat && c.env.NumberBeside != nil {
 			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.NumberBeside(s, n.String()) {
 				// Tendsto f atTop L with (L : ℕ): no cast to a Filter

@@ -113,6 +113,7 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop (nhds L)) : True := by sorry", ""},
 		// a natural number, a type, where a Filter is expected
 		{"theorem a (u : ℕ → ℝ) (L : ℕ) (h : Filter.Tendsto u Filter.atTop L) : True := by sorry", "L: type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `L` is a number of type ℕ (no cast or coercion ℕ → Filter)"},
+		{"theorem a (u : ℕ → ℝ) (h : Filter.Tendsto u Filter.atTop 0) : True := by sorry", "0: failed to synthesize `OfNat (Filter …) 0`: `Filter.Tendsto` expects a value of type `Filter β`, and no instance makes the numeral `0` a Filter"},
 		{"theorem a (u : ℕ → ℝ) (h : Filter.Tendsto u ℕ Filter.atTop) : True := by sorry", "ℕ: type mismatch: `Filter.Tendsto` expects a value of type `Filter α`, but `ℕ` is a type"},
 		// a lowercase Greek letter bound nowhere, unless the library spells notation with it
 		{"theorem a (f : ℝ → ℝ) : f θ = f (θ + 2 * π) := by sorry", "θ: unknown identifier `θ`: no binder of the statement binds it (autoImplicit is off)"},
