@@ -463,6 +463,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a field whose name is a keyword: G.end is Graph.«end»
 		{"theorem a (G : Graph) (h : G.end) : True := by sorry", false, ""},
 		// a function that is no predicate as a divisor of a number, as a set
+		// ∣ is no binop%: the first operand fixes the type
+		{"theorem a (n : ℕ) (z : ℤ) : n ∣ z ∨ z ∣ n ∨ 2 ∣ z := by sorry", false, "z: type mismatch: `z` is ℤ, but `n` (ℕ) fixed the type of `∣` (no coercion ℤ → ℕ)"},
 		{"theorem a (n : ℕ) (x : ℝ) : n ∣ Nat.primeFactors ∧ x ∈ Real.exp ∧ Nat.primeFactors ∣ n ∧ 2 ∣ Nat.primeFactors := by sorry", false, "Nat.primeFactors: failed to synthesize `∣`: `Nat.primeFactors` is a function (`Nat.primeFactors`: it takes 1 explicit argument, given 0), not a number | Real.exp: failed to synthesize `Membership`: `Real.exp` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a set"},
 		// Finset's union of a bare type's elements: no DecidableEq
 		{"theorem a (α : Type*) (s t : Finset α) : (s ∪ t).card ≤ s.card := by sorry", false, "(s ∪ t): failed to synthesize `DecidableEq α`: `∪` of Finsets needs it, and `α` has no local instance (add [DecidableEq α], or open Classical)"},

@@ -280,6 +280,12 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		if number(a) && !a.lit && b.kind == kFunc {
 			c.notNumber(t.Args[1], b, t.Text, true)
 		}
+		if number(a) && number(b) && !a.lit && !b.lit && !a.neg && a.of == "" && b.of == "" && !coerces(b.num, a.num) && !c.glued(t) {
+			// a.natAbs ∣ b with (b : ℤ): no binop%, so the first fixes
+			// the type and the second must coerce to it
+			c.report(t.Args[1], "", "type mismatch: `%s` is %s, but `%s` (%s) fixed the type of `∣` (no coercion %s → %s)",
+				c.src[t.Args[1].Start:t.Args[1].End], b.num, c.src[t.Args[0].Start:t.Args[0].End], a.num, b.num, a.num)
+		}
 	case "∈", "∉":
 		// nothing is a member of a type, a proposition, a proof or a number,
 		// nor of a function that is no predicate (`closure` unapplied)
