@@ -539,7 +539,7 @@ const maxSectionDecls = 1 << 16
 
 func scanSectionVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 	fv, ok := scanFile(lib, d)
-	if !ok {
+	if !ok || whereAux(lib, d) {
 		return nil, false
 	}
 	line := d.Range.Start.Line
@@ -553,6 +553,31 @@ func scanSectionVariables(lib *library.Library, d *library.Decl) ([]string, bool
 		return names, true
 	}
 	return includable(lib, d, fv, names), true
+}
+
+// whereAux reports whether d is an auxiliary definition of a `where`
+// clause (`List.iterateTR.loop`), indented after the declaration it
+// extends with nothing between: Lean gives it, before its own binders,
+// those of the enclosing declaration it uses, which its signature does not
+// show, as it does not show section variables.
+func whereAux(lib *library.Library, d *library.Decl) bool {
+	parent, _ := leansrc.SplitLast(d.Name)
+	pd, ok := lib.Lookup(parent)
+	if !ok || pd == d || pd.Kind.IsTypeLike() {
+		return false
+	}
+	p1, ok1 := lib.DeclPath(pd)
+	p2, ok2 := lib.DeclPath(d)
+	if !ok1 || !ok2 || p1 != p2 || pd.Range.Start.Line >= d.Range.Start.Line || d.Range.Start.Character == 0 {
+		return false
+	}
+	// no other declaration between the enclosing one and d
+	for _, x := range lib.FileDecls(p1) {
+		if l := x.Range.Start.Line; l > pd.Range.Start.Line && l < d.Range.Start.Line && !strings.HasPrefix(x.Name, parent+".") {
+			return false
+		}
+	}
+	return true
 }
 
 // includable narrows the explicit section variables in force at d to

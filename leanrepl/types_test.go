@@ -568,7 +568,8 @@ func TestMentionsFree(t *testing.T) {
 // definition: the ones its body mentions (Filter.filter's p, not q, which a
 // docstring's "elaborated" names beside a notation word), and, as an upper
 // bound only, the ones an instance about a used variable mentions (Quot's
-// F, which the elaborated `setoid f` uses through `[Sys F f]`).
+// F, which the elaborated `setoid f` uses through `[Sys F f]`); a where
+// clause's definition has unknown ones.
 func TestAddedVariables(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{
@@ -591,6 +592,10 @@ variable {F : Nat → Type} (f : Nat → Nat) [Sys F f]
 variable (F) in
 def Quot : Nat := setoid f
 end Quot
+def iter (f : Nat → Nat) (a : Nat) : Nat :=
+  loop a
+where
+  loop (a : Nat) : Nat := f a
 `} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -599,12 +604,17 @@ end Quot
 	lib := loadLibrary(t, dir)
 	for _, tc := range []struct {
 		name, explicit, added string
-	}{{"Fin'.filter", "p", "α → Prop"}, {"Quot", "f F", "-"}} {
+	}{{"Fin'.filter", "p", "α → Prop"}, {"Quot", "f F", "-"}, {"iter.loop", "?", "-"}, {"iter", "", "-"}} {
 		d, ok := lib.Lookup(tc.name)
 		if !ok {
 			t.Fatalf("%s not indexed", tc.name)
 		}
-		names, _ := explicitVariables(lib, d)
+		// a where clause's definition takes the enclosing one's binders it
+		// uses first, as section variables: unknown
+		names, known := explicitVariables(lib, d)
+		if !known {
+			names = []string{"?"}
+		}
 		added, ok := addedVariables(lib, d)
 		got := strings.Join(added, ", ")
 		if !ok {

@@ -463,6 +463,9 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a field whose name is a keyword: G.end is Graph.«end»
 		{"theorem a (G : Graph) (h : G.end) : True := by sorry", false, ""},
 		// a function that is no predicate as a divisor of a number, as a set
+		// a value of the statement's type variable where a number is expected
+		{"theorem a (G : Type*) [Group G] (g : G) : Nat.Prime g := by sorry", false, "g: `Nat.Prime` expects a ℕ, but `g` has type G, a type variable of the statement (no coercion G → ℕ)"},
+		{"theorem a (G : Type*) [CoeTC G ℕ] (g : G) : Nat.Prime g := by sorry", false, ""},
 		// ∣ is no binop%: the first operand fixes the type
 		{"theorem a (n : ℕ) (z : ℤ) : n ∣ z ∨ z ∣ n ∨ 2 ∣ z := by sorry", false, "z: type mismatch: `z` is ℤ, but `n` (ℕ) fixed the type of `∣` (no coercion ℤ → ℕ)"},
 		{"theorem a (n : ℕ) (x : ℝ) : n ∣ Nat.primeFactors ∧ x ∈ Real.exp ∧ Nat.primeFactors ∣ n ∧ 2 ∣ Nat.primeFactors := by sorry", false, "Nat.primeFactors: failed to synthesize `∣`: `Nat.primeFactors` is a function (`Nat.primeFactors`: it takes 1 explicit argument, given 0), not a number | Real.exp: failed to synthesize `Membership`: `Real.exp` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a set"},

@@ -1425,13 +1425,19 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 	if a.inv && (want == numNat || want == numInt) {
 		c.noInv(arg, fn, want)
 	}
-	if a.kind != kValue || a.lit || a.num == numNone || coerces(a.num, want) {
-		return
-	}
 	text := c.src[arg.Start:arg.End]
 	where := "`" + fn + "` expects"
 	if fn == "" {
 		where = "the ascription expects"
+	}
+	if a.kind == kValue && a.tv != "" && a.num == numNone && c.noCoercionFrom(a.tv) {
+		// Nat.Prime g with (g : G): G is a variable of the statement, and
+		// nothing coerces an arbitrary type to a number
+		c.report(arg, fn, "%s a %s, but `%s` has type %s, a type variable of the statement (no coercion %s → %s)", where, want, text, a.tv, a.tv, want)
+		return
+	}
+	if a.kind != kValue || a.lit || a.num == numNone || coerces(a.num, want) {
+		return
 	}
 	c.report(arg, fn, "%s a %s, but `%s` is %s (no coercion %s → %s)", where, want, text, a.num, a.num, want)
 	f := &c.out[len(c.out)-1]
@@ -1445,6 +1451,22 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 			f.Name, f.Retype, f.retypeStart = arg.Text, want.String(), l.binder
 		}
 	}
+}
+
+// noCoercionFrom reports whether a value of the stub's type variable v
+// certainly has no coercion to a number: the library coerces no arbitrary
+// type to one, so only a local instance of a coercion class could (`[CoeTC
+// G ℝ]`), or notation the header declares.
+func (c *checker) noCoercionFrom(v string) bool {
+	if c.typeVars[v] == nil || c.env.Notation {
+		return false
+	}
+	for _, cl := range c.typeVars[v] {
+		if strings.Contains(cl, "Coe") || strings.Contains(cl, "Cast") {
+			return false
+		}
+	}
+	return true
 }
 
 // noInv reports t, an inverse x⁻¹ elaborated at n (ℕ or ℤ), which has no
