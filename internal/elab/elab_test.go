@@ -466,6 +466,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a value of the statement's type variable where a number is expected
 		{"theorem a (G : Type*) [Group G] (g : G) : Nat.Prime g := by sorry", false, "g: `Nat.Prime` expects a ℕ, but `g` has type G, a type variable of the statement (no coercion G → ℕ)"},
 		{"theorem a (G : Type*) [CoeTC G ℕ] (g : G) : Nat.Prime g := by sorry", false, ""},
+		{"theorem a (M : Type*) [MetricSpace M] (x : M) (r : ℝ) : r ≤ x := by sorry", false, "r ≤ x: type mismatch: `r` is ℝ and `x` is of the statement's type variable M; no cast or coercion takes either to the other's type"},
+		{"theorem a (R : Type*) [NatCast R] (x : R) (n : ℕ) : x ≤ n := by sorry", false, ""},
 		// ∣ is no binop%: the first operand fixes the type
 		{"theorem a (n : ℕ) (z : ℤ) : n ∣ z ∨ z ∣ n ∨ 2 ∣ z := by sorry", false, "z: type mismatch: `z` is ℤ, but `n` (ℕ) fixed the type of `∣` (no coercion ℤ → ℕ)"},
 		{"theorem a (n : ℕ) (x : ℝ) : n ∣ Nat.primeFactors ∧ x ∈ Real.exp ∧ Nat.primeFactors ∣ n ∧ 2 ∣ Nat.primeFactors := by sorry", false, "Nat.primeFactors: failed to synthesize `∣`: `Nat.primeFactors` is a function (`Nat.primeFactors`: it takes 1 explicit argument, given 0), not a number | Real.exp: failed to synthesize `Membership`: `Real.exp` is a function (`Real.exp`: it takes 1 explicit argument, given 0), not a set"},

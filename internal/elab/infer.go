@@ -225,6 +225,7 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		return info{kind: kValue, tv: tv}
 	}
 	c.besideNumber(t, a, b)
+	c.besideVariable(t, a, b)
 	if opTree[t.Text] && t.Text != "^" && number(a) && number(b) && !a.lit && !b.lit && join(a.num, b.num) == numNone && !c.glued(t) {
 		// x < y with (x : ℝ≥0∞) (y : ℝ): binop% and binrel% elaborate
 		// both at one type, and neither coerces to the other
@@ -1451,6 +1452,40 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 			f.Name, f.Retype, f.retypeStart = arg.Text, want.String(), l.binder
 		}
 	}
+}
+
+// besideVariable reports arithmetic or a comparison t of a number (not a
+// numeral) and a value of the statement's type variable that no cast or
+// coercion joins (`dist x y ≤ x` with (x : M) under [MetricSpace M]):
+// nothing coerces the variable to a number, and a number reaches it only
+// through a class a ring-like type has (NatCast, which every semiring
+// has; IntCast, RatCast), which its local instances do not give.
+func (c *checker) besideVariable(t *leansrc.Term, a, b info) {
+	if !opTree[t.Text] || t.Text == "^" || c.glued(t) || c.env.VariableHas == nil {
+		return
+	}
+	for _, p := range [][2]info{{a, b}, {b, a}} {
+		n, v := p[0], p[1]
+		if !number(n) || n.lit || n.of != "" || v.kind != kValue || v.tv == "" || v.num != numNone || !c.noCoercionFrom(v.tv) {
+			continue
+		}
+		classes := c.typeVars[v.tv]
+		if c.env.VariableHas(classes, "NatCast") || c.env.VariableHas(classes, "IntCast") || c.env.VariableHas(classes, "RatCast") {
+			continue
+		}
+		c.report(t, "", "type mismatch: `%s` is %s and `%s` is %s; no cast or coercion takes either to the other's type",
+			c.src[t.Args[0].Start:t.Args[0].End], typeOf(a), c.src[t.Args[1].Start:t.Args[1].End], typeOf(b))
+		return
+	}
+}
+
+// typeOf names the type of a number or of a value of a type variable, for
+// messages.
+func typeOf(a info) string {
+	if a.tv != "" {
+		return "of the statement's type variable " + a.tv
+	}
+	return a.num.String()
 }
 
 // noCoercionFrom reports whether a value of the stub's type variable v
