@@ -311,6 +311,14 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 				c.report(arg, "", "failed to synthesize `%s`: `%s` is a number of type %s, not a set", t.Text, c.src[arg.Start:arg.End], x.num)
 			}
 		}
+		// beside a set, a function that is no predicate (Metric.closedBall
+		// x, its radius missing) has another type
+		for i, x := range []info{a, b} {
+			if other := []info{b, a}[i]; other.set && x.kind == kFunc && x.notPred {
+				arg := t.Args[i]
+				c.report(arg, x.what, "type mismatch: `%s` is a function (`%s`: %s), not a set like `%s`", c.src[arg.Start:arg.End], x.what, x.detail, c.src[t.Args[1-i].Start:t.Args[1-i].End])
+			}
+		}
 	}
 	r := c.arith(t, a, b)
 	if r.kind == kValue && (a.neg || b.neg && t.Text != "^") {

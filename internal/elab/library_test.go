@@ -113,6 +113,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop (nhds L)) : True := by sorry", ""},
 		// a natural number, a type, where a Filter is expected
 		{"theorem a (u : ℕ → ℝ) (L : ℕ) (h : Filter.Tendsto u Filter.atTop L) : True := by sorry", "L: type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `L` is a number of type ℕ (no cast or coercion ℕ → Filter)"},
+		// beside a set, a function into sets is no set
+		{"theorem a (x : ℝ) : Set.Icc x x ⊆ Set.Icc x := by sorry", "Set.Icc x: type mismatch: `Set.Icc x` is a function (`Set.Icc`: it takes 2 explicit arguments, given 1), not a set like `Set.Icc x x`"},
+		{"theorem a (x : ℝ) : Set.Icc x x ⊆ Set.Icc x x := by sorry", ""},
 		{"theorem a (u : ℕ → ℝ) (h : Filter.Tendsto u Filter.atTop 0) : True := by sorry", "0: failed to synthesize `OfNat (Filter …) 0`: `Filter.Tendsto` expects a value of type `Filter β`, and no instance makes the numeral `0` a Filter"},
 		{"theorem a (u : ℕ → ℝ) (h : Filter.Tendsto u ℕ Filter.atTop) : True := by sorry", "ℕ: type mismatch: `Filter.Tendsto` expects a value of type `Filter α`, but `ℕ` is a type"},
 		// a lowercase Greek letter bound nowhere, unless the library spells notation with it
