@@ -327,6 +327,9 @@ func TestRetype(t *testing.T) {
 // instances and section variables need.
 var factsDecls = []*library.Decl{
 	{Name: "Measure", Kind: library.KindStructure, Signature: "structure Measure (α : Type*) [MeasurableSpace α]"},
+	{Name: "Sub1", Kind: library.KindStructure, Signature: "structure Sub1 (α : Type*)"},
+	{Name: "Sub1.carrier", Kind: library.KindField, Parent: "Sub1", Signature: "field Sub1.carrier : Set α"},
+	{Name: "Sub2", Kind: library.KindStructure, Signature: "structure Sub2 (α : Type*) extends Sub1 α"},
 	{Name: "MeasureSpace", Kind: library.KindClass, Signature: "class MeasureSpace (α : Type*) extends MeasurableSpace α"},
 	{Name: "MeasureSpace.volume", Kind: library.KindField, Parent: "MeasureSpace", Signature: "field MeasureSpace.volume : Measure α"},
 	{Name: "Odd", Kind: library.KindDef, Signature: "def Odd {α : Type*} [Semiring α] (a : α) : Prop"},
@@ -424,6 +427,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a value of a structure with no sort coercion as a hypothesis's type
 		{"theorem a (x : ℝ) (h : nhds x) : True := by sorry", false, "nhds x: type expected: `nhds x` is a value of type `Filter`, not a type or a proposition (no coercion to a sort)"},
 		// a field a library structure does not have
+		// a structure's field notation looks in the structures it extends
+		{"theorem a (H : Sub2 ℕ) (h : H.card = 2) : H.carrier = H.carrier := by sorry", false, "H.card: invalid field `card`: the environment does not contain `Sub2.card` (`H` is a `Sub2`)"},
 		{"theorem a (x : ℝ) (h : x.Irrational) : True := by sorry", false, "x.Irrational: invalid field `Irrational`: the environment does not contain `Real.Irrational` (`x` is a `Real`)"},
 		{"theorem a (s : Finset ℕ) (h : s.Infinite) : True := by sorry", false, "s.Infinite: invalid field `Infinite`: the environment does not contain `Finset.Infinite` (`s` is a `Finset`)"},
 		// the section variables a body certainly uses, before the

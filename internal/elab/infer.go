@@ -924,7 +924,14 @@ func (c *checker) noField(space, f string) bool {
 	}
 	spaces := []string{space}
 	switch {
-	case d.Kind == library.KindStructure && !strings.Contains(d.Signature, " extends "):
+	case d.Kind == library.KindStructure:
+		// Lean looks in the namespaces of the structure and of every
+		// structure it extends (Subgroup: Submonoid, Subsemigroup, …)
+		anc, ok := c.ancestors(d, 0)
+		if !ok {
+			return false
+		}
+		spaces = append(spaces, anc...)
 	case d.Kind == library.KindDef && funcType(d.Value):
 		// Set α := α → Prop: Lean unfolds it, and looks in Function then
 		if len(c.env.Resolve("Function."+f)) > 0 {
@@ -943,6 +950,64 @@ func (c *checker) noField(space, f string) bool {
 		}
 	}
 	return true
+}
+
+// ancestors returns the full names of the structures structure d extends,
+// directly or not; ok is false when one is not certainly a structure of
+// the library whose parents are read.
+func (c *checker) ancestors(d *library.Decl, depth int) ([]string, bool) {
+	_, rest, found := strings.Cut(d.Signature, " extends ")
+	if !found {
+		return nil, true
+	}
+	if j, ok := resultColon(" " + rest); !ok {
+		return nil, false
+	} else if j >= 0 {
+		rest = rest[:j]
+	}
+	if depth > 8 {
+		return nil, false
+	}
+	var out []string
+	for _, p := range splitTopLevel(rest) {
+		t := leansrc.ParseTerm(strings.TrimSpace(p), nil)
+		if t.Kind == leansrc.TermApp {
+			t = t.Args[0]
+		}
+		if t.Kind != leansrc.TermIdent {
+			return nil, false
+		}
+		pd, ok := lookupFrom(d, t.Text, c.env.Lookup)
+		if !ok || pd.Kind != library.KindStructure && pd.Kind != library.KindClass {
+			return nil, false
+		}
+		more, ok := c.ancestors(pd, depth+1)
+		if !ok {
+			return nil, false
+		}
+		out = append(append(out, pd.Name), more...)
+	}
+	return out, true
+}
+
+// splitTopLevel splits text at its commas outside brackets.
+func splitTopLevel(text string) []string {
+	var out []string
+	depth, from := 0, 0
+	for i, r := range text {
+		switch r {
+		case '(', '[', '{', '⟨', '⦃':
+			depth++
+		case ')', ']', '}', '⟩', '⦄':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, text[from:i])
+				from = i + 1
+			}
+		}
+	}
+	return append(out, text[from:])
 }
 
 // structureParam returns the full name of the library structure or
