@@ -1171,19 +1171,13 @@ func headName(t *leansrc.Term) string {
 // classAndFirst cuts an instance's header after its type's class and
 // first argument (a name, or a bracketed term); ok is false when it cannot.
 func classAndFirst(hdr string) (string, bool) {
-	depth, colon := 0, -1
-	for i, r := range hdr {
-		switch r {
-		case '(', '[', '{', '⦃', '⟨':
-			depth++
-		case ')', ']', '}', '⦄', '⟩':
-			depth--
-		case ':':
-			if depth == 0 && strings.HasPrefix(hdr[i:], ": ") && (i == 0 || hdr[i-1] == ' ') {
-				colon = i
-			}
+	colon := -1
+	leansrc.TopLevel(hdr, func(i int, r rune) bool {
+		if r == ':' && strings.HasPrefix(hdr[i:], ": ") && (i == 0 || hdr[i-1] == ' ') {
+			colon = i
 		}
-	}
+		return true
+	})
 	if colon < 0 {
 		return "", false
 	}
@@ -1194,7 +1188,8 @@ func classAndFirst(hdr string) (string, bool) {
 	}
 	end := strings.IndexByte(rest, ' ')
 	if strings.HasPrefix(rest, "(") {
-		depth, end = 0, -1
+		depth := 0
+		end = -1
 		for i, r := range rest {
 			if r == '(' {
 				depth++

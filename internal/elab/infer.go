@@ -993,20 +993,14 @@ func (c *checker) ancestors(d *library.Decl, depth int) ([]string, bool) {
 // splitTopLevel splits text at its commas outside brackets.
 func splitTopLevel(text string) []string {
 	var out []string
-	depth, from := 0, 0
-	for i, r := range text {
-		switch r {
-		case '(', '[', '{', '⟨', '⦃':
-			depth++
-		case ')', ']', '}', '⟩', '⦄':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, text[from:i])
-				from = i + 1
-			}
+	from := 0
+	leansrc.TopLevel(text, func(i int, r rune) bool {
+		if r == ',' {
+			out = append(out, text[from:i])
+			from = i + 1
 		}
-	}
+		return true
+	})
 	return append(out, text[from:])
 }
 

@@ -562,27 +562,14 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 // parents' arguments may hold `(fun x : α => x * y)`); ok is false when
 // the clause has an arrow outside brackets or unbalanced brackets.
 func resultColon(rest string) (int, bool) {
-	depth, at := 0, -1
-	for i, r := range rest {
-		switch r {
-		case '(', '[', '{', '⟨', '⦃':
-			depth++
-		case ')', ']', '}', '⟩', '⦄':
-			depth--
-			if depth < 0 {
-				return 0, false
-			}
-		case '→':
-			if depth == 0 {
-				return 0, false
-			}
-		case ':':
-			if depth == 0 && i > 0 && rest[i-1] == ' ' && strings.HasPrefix(rest[i:], ": ") {
-				at = i - 1
-			}
+	at := -1
+	ok := leansrc.TopLevel(rest, func(i int, r rune) bool {
+		if r == ':' && i > 0 && rest[i-1] == ' ' && strings.HasPrefix(rest[i:], ": ") {
+			at = i - 1
 		}
-	}
-	return at, depth == 0
+		return r != '→'
+	})
+	return at, ok
 }
 
 // valueTypeHead returns the full name of the library structure or

@@ -29,3 +29,27 @@ func BracketDelta(symbol string) int {
 	}
 	return 0
 }
+
+// TopLevel calls visit with the byte offset of each rune of text outside
+// ( ) [ ] { } ⦃ ⦄ ⟨ ⟩ (brackets themselves excluded), until visit returns
+// false. It reports whether the brackets balance (and visit never stopped
+// it early).
+func TopLevel(text string, visit func(i int, r rune) bool) bool {
+	depth := 0
+	for i, r := range text {
+		switch r {
+		case '(', '[', '{', '⦃', '⟨':
+			depth++
+		case ')', ']', '}', '⦄', '⟩':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		default:
+			if depth == 0 && !visit(i, r) {
+				return false
+			}
+		}
+	}
+	return depth == 0
+}
