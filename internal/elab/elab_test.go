@@ -427,6 +427,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a value of a structure with no sort coercion as a hypothesis's type
 		{"theorem a (x : ℝ) (h : nhds x) : True := by sorry", false, "nhds x: type expected: `nhds x` is a value of type `Filter`, not a type or a proposition (no coercion to a sort)"},
 		// a field a library structure does not have
+		// a field of a field: s.card is a ℕ, whose Prime takes one argument
+		{"theorem a (s : Finset ℕ) (h : s.card.Prime 2) : s.card.Prime := by sorry", false, "s.card.Prime 2: too many arguments: `Nat.Prime` takes 1 explicit argument, given 2"},
 		// a structure's field notation looks in the structures it extends
 		{"theorem a (H : Sub2 ℕ) (h : H.card = 2) : H.carrier = H.carrier := by sorry", false, "H.card: invalid field `card`: the environment does not contain `Sub2.card` (`H` is a `Sub2`)"},
 		{"theorem a (x : ℝ) (h : x.Irrational) : True := by sorry", false, "x.Irrational: invalid field `Irrational`: the environment does not contain `Real.Irrational` (`x` is a `Real`)"},

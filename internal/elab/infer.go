@@ -755,6 +755,8 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 		case l.isType && !dotted && len(args) > 0:
 			c.report(whole, root, "function expected: `%s` is a type, it cannot be applied to an argument", root)
 			return info{}
+		case dotted && strings.Count(name[len(root)+1:], ".") == 1 && (l.num != numNone || l.head != ""):
+			return c.fieldChain(whole, head, root, l, args, infos, scope)
 		case dotted || len(args) > 0:
 			return info{}
 		}
@@ -875,6 +877,29 @@ func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo inf
 	root := head.Text[:len(head.Text)-len(f)-1]
 	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: root, Start: head.Start, End: head.Start + len(root)}
 	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{recvInfo}, infos...), scope)
+}
+
+// fieldChain checks x.f.g args, x a local of numeric type or of a type
+// headed by a library constant: x.f as field reads it, then g as a field
+// of what x.f certainly is (a number, a library structure's value), as
+// Lean reads `(x.f).g args` (`a.val.Prime p` is Nat.Prime a.val p).
+func (c *checker) fieldChain(whole, head *leansrc.Term, root string, l local, args []*leansrc.Term, infos []info, scope map[string]local) info {
+	f, g, _ := strings.Cut(head.Text[len(root)+1:], ".")
+	first := &leansrc.Term{Kind: leansrc.TermIdent, Text: root + "." + f, Start: head.Start, End: head.Start + len(root) + 1 + len(f)}
+	var inner info
+	if l.num != numNone {
+		inner = c.field(first, first, f, numSpace[l.num], info{kind: kValue, num: l.num}, nil, nil, scope)
+	} else {
+		inner = c.field(first, first, f, l.head, info{}, nil, nil, scope)
+	}
+	switch {
+	case inner.kind != kValue || inner.lit:
+	case inner.num != numNone:
+		return c.field(whole, head, g, numSpace[inner.num], inner, args, infos, scope)
+	case inner.of != "":
+		return c.field(whole, head, g, inner.of, inner, args, infos, scope)
+	}
+	return info{}
 }
 
 // numberProj reports (e : T).f, a projection of a term that is certainly
