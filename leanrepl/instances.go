@@ -702,19 +702,29 @@ func (f *instanceFacts) numberBeside(full, n string, opens func(ns string) bool)
 		return true
 	}
 	has := f.classesOf(head)
-	for _, c := range numberClasses[n] {
+	classes, numeral := numberClasses[n], n == "" || strings.Trim(n, "0123456789") == ""
+	switch {
+	case n == "0":
+		classes = []string{"OfNat", "NatCast", "Zero"}
+	case n == "1":
+		classes = []string{"OfNat", "NatCast", "One"}
+	case numeral && n != "":
+		classes = []string{"OfNat", "NatCast"}
+	}
+	for _, c := range classes {
 		if has[classArg{c, 0}] || !f.known[c] && !f.declared(c) {
 			return true
 		}
 	}
-	if n == "" {
+	if numeral {
 		n = "ℕ" // silent, too, for numerals where a natural number coerces
 	}
 	return f.coercesTo(n, full, opens)
 }
 
-// numberClasses are, by number type ("" for a numeral), the classes whose
-// instance on a type lets a number of it be elaborated at that type.
+// numberClasses are, by number type ("" for a numeral not written in
+// digits), the classes whose instance on a type lets a number of it be
+// elaborated at that type; numberBeside narrows a numeral's by its value.
 var numberClasses = map[string][]string{"": {"OfNat", "NatCast", "IntCast", "RatCast", "Zero", "One"},
 	"ℕ": {"NatCast"}, "ℤ": {"IntCast"}, "ℚ": {"RatCast"}}
 

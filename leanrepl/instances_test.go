@@ -111,7 +111,9 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		want    bool
 	}{{"Finset", "ℕ", none, false}, {"Finset", "", none, false}, {"Finset", "", pointwise, true}, {"List", "ℤ", none, false},
 		{"Polynomial", "ℕ", none, true}, {"Polynomial", "", none, true}, {"Polynomial", "ℝ", none, false},
-		{"Nat.Primes", "ℕ", none, true}, {"Subgroup", "ℕ", none, false}} {
+		{"Nat.Primes", "ℕ", none, true}, {"Subgroup", "ℕ", none, false},
+		// a numeral by its value: a measure has a 0 but no 1
+		{"MeasureTheory.Measure", "0", none, true}, {"MeasureTheory.Measure", "1", none, false}, {"Polynomial", "2", none, true}} {
 		if got := f.numberBeside(c.full, c.n, c.opens); got != c.want {
 			t.Errorf("a %s beside a number of type %q: %v, want %v", c.full, c.n, got, c.want)
 		}

@@ -78,7 +78,8 @@ type Env struct {
 	CoercesTo func(n, full string) bool
 	// NumberBeside reports whether a value of a type whose head is the
 	// constant full (a structure or an inductive type) and a number of
-	// type n (ℕ … ℂ; "" for a numeral) may stand side by side in
+	// type n (ℕ … ℂ; a numeral's digits, or "" for a numeral written
+	// otherwise) may stand side by side in
 	// arithmetic or a comparison, which Lean's binop% and binrel%
 	// elaborate at one type: a cast, a coercion or a numeral instance may
 	// take the number to that type, or a coercion the value to a number;

@@ -566,8 +566,11 @@ func (c *checker) besideNumber(t *leansrc.Term, a, b info) {
 			continue
 		}
 		n := ""
-		if !y.lit {
+		switch {
+		case !y.lit:
 			n = y.num.String()
+		case arg.Kind == leansrc.TermNum:
+			n = arg.Text // 0 needs Zero, 1 One, others NatCast
 		}
 		if c.env.NumberBeside(x.of, n) {
 			continue
@@ -1162,7 +1165,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			}
 		}
 		if infos[i].lit && !infos[i].neg && args[i].Kind == leansrc.TermNum && c.env.NumberBeside != nil {
-			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.NumberBeside(s, "") {
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.NumberBeside(s, args[i].Text) {
 				// Tendsto f atTop 0: a Filter is expected, and no instance
 				// makes a numeral one (the neighbourhoods are nhds 0)
 				_, last := leansrc.SplitLast(s)
