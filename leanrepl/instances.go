@@ -697,8 +697,18 @@ func (f *instanceFacts) functionType(full string) (dom, cod string) {
 // ℕ's NatCast, ℤ's IntCast, ℚ's RatCast), a coercion from the number to it,
 // or one from it to a number.
 func (f *instanceFacts) numberBeside(full, n string, opens func(ns string) bool) bool {
+	return slices.ContainsFunc(f.toNumScoped, opens) || f.toNum.from(f, full) || f.numberTo(full, n, opens)
+}
+
+// numberTo reports whether a number of type n (ℕ, ℤ, ℚ, ℝ, ℂ; a
+// numeral's digits, or "" for a numeral written otherwise) may be
+// elaborated at, cast or coerced to a type headed by constant full: a
+// numeral or cast instance on it, a coercion, or a scoped instance the
+// opens bring. A coercion of full's values to numbers does not count (an
+// argument of type ℕ+ given a ℕ: ℕ+ coerces to ℕ, not back).
+func (f *instanceFacts) numberTo(full, n string, opens func(ns string) bool) bool {
 	head := lastComponent(full)
-	if slices.ContainsFunc(f.scoped[head], opens) || slices.ContainsFunc(f.toNumScoped, opens) || f.toNum.from(f, full) {
+	if slices.ContainsFunc(f.scoped[head], opens) {
 		return true
 	}
 	has := f.classesOf(head)

@@ -118,6 +118,10 @@ func TestInstanceFactsMathlib(t *testing.T) {
 			t.Errorf("a %s beside a number of type %q: %v, want %v", c.full, c.n, got, c.want)
 		}
 	}
+	// an argument of type ℕ+ given a ℕ: ℕ+ coerces to ℕ, not back
+	if !f.numberBeside("PNat", "ℕ", none) || f.numberTo("PNat", "ℕ", none) {
+		t.Errorf("ℕ+ beside ℕ: %v (want true); ℕ to ℕ+: %v (want false)", f.numberBeside("PNat", "ℕ", none), f.numberTo("PNat", "ℕ", none))
+	}
 	// the values a structure takes once applied (its FunLike codomain)
 	for full, want := range map[string][2]string{"MeasureTheory.Measure": {"Set", "ENNReal"}, "MeasureTheory.ProbabilityMeasure": {"Set", "NNReal"}, "Polynomial": {"", ""}} {
 		if dom, cod := f.functionType(full); dom != want[0] || cod != want[1] {

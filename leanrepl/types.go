@@ -135,6 +135,9 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return libraryInstances(lib).functionType(full)
 		},
+		NumberTo: func(full, n string) bool {
+			return lib == nil || libraryInstances(lib).numberTo(full, n, h.sc.OpensNotation)
+		},
 		NumberBeside: func(full, n string) bool {
 			return lib == nil || libraryInstances(lib).numberBeside(full, n, h.sc.OpensNotation)
 		},

@@ -76,6 +76,12 @@ type Env struct {
 	// the constant full (a coercion instance, or a chain of them, may reach
 	// it); nil: it may.
 	CoercesTo func(n, full string) bool
+	// NumberTo reports whether a number of type n (ℕ … ℂ; a numeral's
+	// digits, or "" for a numeral written otherwise) may be elaborated at,
+	// cast or coerced to a type whose head is the constant full (a
+	// structure, an inductive type, a subtype), as an argument is; nil:
+	// it may.
+	NumberTo func(full, n string) bool
 	// NumberBeside reports whether a value of a type whose head is the
 	// constant full (a structure or an inductive type) and a number of
 	// type n (ℕ … ℂ; a numeral's digits, or "" for a numeral written

@@ -327,6 +327,8 @@ func TestRetype(t *testing.T) {
 // instances and section variables need.
 var factsDecls = []*library.Decl{
 	{Name: "Measure", Kind: library.KindStructure, Signature: "structure Measure (α : Type*) [MeasurableSpace α]"},
+	{Name: "PNat", Kind: library.KindDef, Signature: "def PNat", Value: "{ n : ℕ // 0 < n } deriving DecidableEq"},
+	{Name: "PNat.gcd", Kind: library.KindDef, Signature: "def PNat.gcd (n m : PNat) : PNat"},
 	{Name: "Sub1", Kind: library.KindStructure, Signature: "structure Sub1 (α : Type*)"},
 	{Name: "Sub1.carrier", Kind: library.KindField, Parent: "Sub1", Signature: "field Sub1.carrier : Set α"},
 	{Name: "Sub2", Kind: library.KindStructure, Signature: "structure Sub2 (α : Type*) extends Sub1 α"},
@@ -392,6 +394,7 @@ func factsEnv(loose bool) Env {
 	env.SortToProp = func(full string) bool { return full == "Skel" }
 	env.CoercesToSort = func(full string) bool { return full != "Filter" && full != "" } // "": a function type
 	env.NumberBeside = func(full, n string) bool { return full == "Subgroup" || full == "Measure" }
+	env.NumberTo = env.NumberBeside
 	env.VariableHas = func(classes []string, class string) bool {
 		return slices.Contains(classes, class) || class == "MeasurableSpace" && slices.Contains(classes, "MeasureSpace")
 	}
@@ -429,6 +432,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a field a library structure does not have
 		// a field of a field: s.card is a ℕ, whose Prime takes one argument
 		{"theorem a (s : Finset ℕ) (h : s.card.Prime 2) : s.card.Prime := by sorry", false, "s.card.Prime 2: too many arguments: `Nat.Prime` takes 1 explicit argument, given 2"},
+		// a subtype is a structure's type: no cast takes a ℕ there
+		{"theorem a (n : ℕ) (m : PNat) : PNat.gcd n m = m ∧ PNat.gcd m m = m := by sorry", false, "n: type mismatch: `PNat.gcd` expects a value of type `PNat`, but `n` is a number of type ℕ (no cast or coercion ℕ → PNat)"},
 		// a structure's field notation looks in the structures it extends
 		{"theorem a (H : Sub2 ℕ) (h : H.card = 2) : H.carrier = H.carrier := by sorry", false, "H.card: invalid field `card`: the environment does not contain `Sub2.card` (`H` is a `Sub2`)"},
 		{"theorem a (x : ℝ) (h : x.Irrational) : True := by sorry", false, "x.Irrational: invalid field `Irrational`: the environment does not contain `Real.Irrational` (`x` is a `Real`)"},

@@ -1038,7 +1038,7 @@ func splitTopLevel(text string) []string {
 // else as the stub resolves it), when it names exactly one and is no
 // number; else "".
 func (c *checker) structureParam(d *library.Decl, p string) string {
-	t := leansrc.ParseTerm(p, nil)
+	t := c.env.parse(p) // ℕ+ is PNat
 	for t.Kind == leansrc.TermApp && len(t.Args) > 0 {
 		t = t.Args[0] // an application's head (an arrow has none)
 	}
@@ -1057,10 +1057,21 @@ func (c *checker) structureParam(d *library.Decl, p string) string {
 		}
 		found, ok = c.env.Lookup(fulls[0])
 	}
-	if !ok || found.Kind != library.KindStructure && found.Kind != library.KindInductive {
+	if !ok || found.Kind != library.KindStructure && found.Kind != library.KindInductive && !(found.Kind == library.KindDef && subtypeValue(found.Value)) {
 		return ""
 	}
 	return found.Name
+}
+
+// subtypeValue reports whether a definition's value, as written, is a
+// subtype `{ n : ℕ // 0 < n }` (ℕ+, Nat.Primes): a structure's type, which
+// no unfolding makes a number.
+func subtypeValue(v string) bool {
+	if i := strings.Index(v, " deriving"); i >= 0 {
+		v = v[:i] // `{ p : ℕ // p.Prime }` then `deriving DecidableEq`
+	}
+	v = strings.TrimSpace(v)
+	return strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}") && strings.Contains(v, "//") && strings.Count(v, "{") == 1
 }
 
 // noNumberField reports whether x.f, x of type ℕ or ℤ (inductive types of
@@ -1164,8 +1175,8 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 					name, sg.params[i], c.src[args[i].Start:args[i].End], n, n, s)
 			}
 		}
-		if infos[i].lit && !infos[i].neg && args[i].Kind == leansrc.TermNum && c.env.NumberBeside != nil {
-			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.NumberBeside(s, args[i].Text) {
+		if infos[i].lit && !infos[i].neg && args[i].Kind == leansrc.TermNum && c.env.NumberTo != nil {
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.NumberTo(s, args[i].Text) {
 				// Tendsto f atTop 0: a Filter is expected, and no instance
 				// makes a numeral one (the neighbourhoods are nhds 0)
 				_, last := leansrc.SplitLast(s)
@@ -1173,8 +1184,8 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 					last, args[i].Text, name, sg.params[i], args[i].Text, last)
 			}
 		}
-		if n := infos[i].num; number(infos[i]) && !infos[i].lit && n <= numRat && c.env.NumberBeside != nil {
-			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.NumberBeside(s, n.String()) {
+		if n := infos[i].num; number(infos[i]) && !infos[i].lit && n <= numRat && c.env.NumberTo != nil {
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.NumberTo(s, n.String()) {
 				// Tendsto f atTop L with (L : ℕ): no cast to a Filter
 				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a number of type %s (no cast or coercion %s → %s)",
 					name, sg.params[i], c.src[args[i].Start:args[i].End], n, n, s)

@@ -45,6 +45,7 @@ func notationEnv() Env {
 	}
 	env.CoercesTo = func(n, full string) bool { return full != "Filter" }
 	env.NumberBeside = func(full, n string) bool { return full != "Filter" }
+	env.NumberTo = env.NumberBeside
 	env.NotationSymbol = func(name string) bool { return name == "π" || name == "φ" }
 	env.NumberHas = func(n, class string) bool {
 		return n != "ℂ" && class != "Fintype" || class != "LE" && class != "Lattice" && class != "Fintype"

@@ -714,15 +714,16 @@ func classifyType(t *leansrc.Term) (result, num) {
 func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop bool) {
 	lookup := env.Lookup
 	v := d.Value
+	if i := strings.Index(v, "\n  deriving"); i >= 0 {
+		v = v[:i]
+	}
+	if subtypeValue(v) {
+		return resSort, numNone, false
+	}
 	if i := strings.Index(v, " deriving"); i >= 0 {
-		v = v[:i] // `{ p : ℕ // p.Prime }` then `deriving DecidableEq`
-	} else if i := strings.Index(v, "\n  deriving"); i >= 0 {
 		v = v[:i]
 	}
 	v = strings.TrimSpace(v)
-	if strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}") && strings.Contains(v, "//") && strings.Count(v, "{") == 1 {
-		return resSort, numNone, false
-	}
 	t := env.parse(v)
 	switch t.Kind {
 	case leansrc.TermForall:
