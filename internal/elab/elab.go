@@ -812,9 +812,13 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 			bi := c.infer(b.Bound, in)
 			// as with x ∈ s, nothing is a member of a type, a proposition or
 			// a proof (`∑ n ∈ ℕ, …`: the model's sum over all naturals)
-			if what := c.nonValue(b.Bound, bi, false); what != "" && (b.Pred == "∈" || b.Pred == "∉") {
+			member := b.Pred == "∈" || b.Pred == "∉"
+			switch what := c.nonValue(b.Bound, bi, false); {
+			case member && c.pairDomain(b.Bound):
+				// ∃ c ∈ (a, b), …: an open interval is Set.Ioo a b
+			case what != "" && member:
 				c.report(b.Bound, "", "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[b.Bound.Start:b.Bound.End], what)
-			} else if bi.set && b.Pred == "∈" && (over == "∑" || over == "∏") {
+			case bi.set && b.Pred == "∈" && (over == "∑" || over == "∏"):
 				// ∑ x ∈ s, f x is Finset.sum s f
 				c.report(b.Bound, "", "type mismatch: `%s x ∈ s, …` runs over a Finset, but `%s` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)",
 					over, c.src[b.Bound.Start:b.Bound.End])

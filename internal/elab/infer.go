@@ -289,18 +289,23 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		}
 	case "∈", "∉":
 		// nothing is a member of a type, a proposition, a proof or a number,
-		// nor of a function that is no predicate (`closure` unapplied)
-		if b.kind == kFunc && b.notPred {
+		// nor of a function that is no predicate (`closure` unapplied), nor
+		// of a pair
+		switch {
+		case c.pairDomain(t.Args[1]):
+		case b.kind == kFunc && b.notPred:
 			c.report(t.Args[1], b.what, "failed to synthesize `Membership`: `%s` is a function (`%s`: %s), not a set", c.src[t.Args[1].Start:t.Args[1].End], b.what, b.detail)
-		} else if what := c.nonValue(t.Args[1], b, false); what != "" {
-			c.report(t.Args[1], b.what, "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], what)
-		} else if b.kind == kValue && !b.lit && b.num != numNone {
+		case c.nonValue(t.Args[1], b, false) != "":
+			c.report(t.Args[1], b.what, "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], c.nonValue(t.Args[1], b, false))
+		case b.kind == kValue && !b.lit && b.num != numNone:
 			c.report(t.Args[1], "", "failed to synthesize `Membership`: `%s` is a number of type %s, not a set", c.src[t.Args[1].Start:t.Args[1].End], b.num)
-		} else if kind, elem := c.elements(t.Args[1], scope); elem != numNone && number(a) && !a.lit && !coerces(a.num, elem) {
-			// the element type of a Set or Finset is Membership's outParam:
-			// x ∈ s elaborates x as an element, up to coercion
-			c.report(t.Args[0], "", "type mismatch: `%s` is %s, but the elements of `%s` (a %s %s) are %s (no coercion %s → %s)",
-				c.src[t.Args[0].Start:t.Args[0].End], a.num, c.src[t.Args[1].Start:t.Args[1].End], kind, elem, elem, a.num, elem)
+		default:
+			if kind, elem := c.elements(t.Args[1], scope); elem != numNone && number(a) && !a.lit && !coerces(a.num, elem) {
+				// the element type of a Set or Finset is Membership's outParam:
+				// x ∈ s elaborates x as an element, up to coercion
+				c.report(t.Args[0], "", "type mismatch: `%s` is %s, but the elements of `%s` (a %s %s) are %s (no coercion %s → %s)",
+					c.src[t.Args[0].Start:t.Args[0].End], a.num, c.src[t.Args[1].Start:t.Args[1].End], kind, elem, elem, a.num, elem)
+			}
 		}
 	case "⊆", "⊂", "∪", "∩", "\\":
 		c.finsetDecidable(t, scope)
@@ -806,7 +811,8 @@ func (c *checker) pairForSet(head *leansrc.Term, args []*leansrc.Term) {
 	for i, a := range args {
 		glued := a.Start == end
 		end = a.End
-		if a.Kind != leansrc.TermTuple || glued || len(a.Args) != 2 {
+		pair := a.Kind == leansrc.TermTuple && len(a.Args) == 2
+		if !pair && !c.plainList(a) || glued {
 			continue
 		}
 		if sg.kind == "" {
@@ -815,12 +821,46 @@ func (c *checker) pairForSet(head *leansrc.Term, args []*leansrc.Term) {
 				return
 			}
 		}
-		if i >= len(sg.params) || !valueType(sg.params[i]) {
+		if i >= len(sg.params) {
 			continue
 		}
-		c.report(a, head.Text, "type mismatch: `%s` is a pair (a `Prod`), but `%s` expects a value of type `%s` (an interval is `Set.Ioo a b`, `Set.Icc a b`, …)",
-			c.src[a.Start:a.End], head.Text, sg.params[i])
+		switch {
+		case pair && valueType(sg.params[i]):
+			c.report(a, head.Text, "type mismatch: `%s` is a pair (a `Prod`), but `%s` expects a value of type `%s` (an interval is `Set.Ioo a b`, `Set.Icc a b`, …)",
+				c.src[a.Start:a.End], head.Text, sg.params[i])
+		case !pair && (collectionType(sg.params[i], "Set") || collectionType(sg.params[i], "Finset")):
+			// ContinuousOn f [a, b]: a List, which no coercion makes a Set
+			c.report(a, head.Text, "type mismatch: `%s` is a List, but `%s` expects a value of type `%s` (a closed interval is `Set.Icc a b`; a set of points `{a, b}`)",
+				c.src[a.Start:a.End], head.Text, sg.params[i])
+		}
 	}
+}
+
+// plainList reports whether t is a list literal of two names or numerals,
+// `[a, b]`, which no notation of the library spells (Mathlib's `[[a, b]]`
+// is Set.uIcc, `[x -[𝕜] y]` a segment).
+func (c *checker) plainList(t *leansrc.Term) bool {
+	if t.Kind != leansrc.TermList || len(t.Args) != 2 || c.env.Notation {
+		return false
+	}
+	for _, a := range t.Args {
+		if a.Kind != leansrc.TermIdent && a.Kind != leansrc.TermNum {
+			return false
+		}
+	}
+	inner := strings.TrimSpace(c.src[t.Start+1 : t.End-1])
+	return strings.HasPrefix(c.src[t.Start:], "[") && inner == c.src[t.Args[0].Start:t.Args[0].End]+", "+c.src[t.Args[1].Start:t.Args[1].End]
+}
+
+// pairDomain reports t, a pair written where a set is expected after ∈
+// (`x ∈ (a, b)`): no Membership instance takes a Prod; it reports whether
+// it did.
+func (c *checker) pairDomain(t *leansrc.Term) bool {
+	if t.Kind != leansrc.TermTuple || len(t.Args) != 2 || c.env.Notation {
+		return false
+	}
+	c.report(t, "", "failed to synthesize `Membership`: `%s` is a pair (a `Prod`), not a set (an open interval is `Set.Ioo a b`, a closed one `Set.Icc a b`)", c.src[t.Start:t.End])
+	return true
 }
 
 // noFunctionFrom reports whether a value of a type headed by full, a

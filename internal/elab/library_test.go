@@ -188,6 +188,10 @@ func TestLibraryNotation(t *testing.T) {
 		// a structure with no coercion to a function, applied; a pair where a Set or a Finset is expected
 		{"theorem a (F : Filter ℕ) (h : F 1) : True := by sorry", "F 1: function expected: `F` is a value of type `Filter ℕ`, which has no coercion to a function"},
 		{"theorem a (f : ℕ → ℕ) (x : ℝ) (h : Filter.Tendsto f Filter.atTop (nhds (f 0))) : Set.Finite (Set.Icc x 1) := by sorry", ""},
+		// a list literal is no set; Mathlib's [[a, b]] is notation
+		{"theorem a (a b : ℝ) : Set.Finite [a, b] ∧ Set.Finite [[a, b]] := by sorry", "[a, b]: type mismatch: `[a, b]` is a List, but `Set.Finite` expects a value of type `Set α` (a closed interval is `Set.Icc a b`; a set of points `{a, b}`)"},
+		// nothing is a member of a pair
+		{"theorem a (x a b : ℝ) (h : x ∈ (a, b)) : ∃ c ∈ (a, b), c = x := by sorry", "(a, b): failed to synthesize `Membership`: `(a, b)` is a pair (a `Prod`), not a set (an open interval is `Set.Ioo a b`, a closed one `Set.Icc a b`) | (a, b): failed to synthesize `Membership`: `(a, b)` is a pair (a `Prod`), not a set (an open interval is `Set.Ioo a b`, a closed one `Set.Icc a b`)"},
 		{"theorem a (f : ℝ → ℝ) : Set.Finite (0, 1) := by sorry", "(0, 1): type mismatch: `(0, 1)` is a pair (a `Prod`), but `Set.Finite` expects a value of type `Set α` (an interval is `Set.Ioo a b`, `Set.Icc a b`, …)"},
 		{"theorem a (f : ℕ × ℕ → ℕ) (h : f (1, 2) = 3) : True := by sorry", ""},
 		// ∑ x ∈ s runs over a Finset
