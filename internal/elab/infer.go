@@ -226,6 +226,7 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	}
 	c.besideNumber(t, a, b)
 	c.besideVariable(t, a, b)
+	c.matrixProduct(t, scope)
 	if opTree[t.Text] && t.Text != "^" && number(a) && number(b) && !a.lit && !b.lit && join(a.num, b.num) == numNone && !c.glued(t) {
 		// x < y with (x : ℝ≥0∞) (y : ℝ): binop% and binrel% elaborate
 		// both at one type, and neither coerces to the other
@@ -1623,6 +1624,34 @@ func (c *checker) besideVariable(t *leansrc.Term, a, b info) {
 			c.src[t.Args[0].Start:t.Args[0].End], typeOf(a), c.src[t.Args[1].Start:t.Args[1].End], typeOf(b))
 		return
 	}
+}
+
+// matrixProduct reports A * B for two locals typed `Matrix l m α` and
+// `Matrix m' n α` whose inner dimensions certainly differ (`Fin 3` and
+// `Fin 2`): Matrix's HMul needs them equal, and Matrix, a definition, takes
+// no Pi instance (entrywise products are `A ⊙ B`).
+func (c *checker) matrixProduct(t *leansrc.Term, scope map[string]local) {
+	if t.Text != "*" || c.env.Notation || c.glued(t) {
+		return
+	}
+	var dims [2][]*leansrc.Term
+	for i, x := range t.Args {
+		l, ok := scope[x.Text]
+		if x.Kind != leansrc.TermIdent || !ok || l.typ == nil || l.typ.Kind != leansrc.TermApp || len(l.typ.Args) != 4 {
+			return
+		}
+		if fulls := c.env.Resolve(l.typ.Args[0].Text); len(fulls) != 1 || fulls[0] != "Matrix" {
+			return
+		}
+		dims[i] = l.typ.Args[1:3]
+	}
+	inner, outer := c.stubForm(dims[0][1], scope), c.stubForm(dims[1][0], scope)
+	if inner.text == "" || outer.text == "" || !inner.rigid || !outer.rigid || inner.text == outer.text {
+		return
+	}
+	c.report(t, "", "failed to synthesize `HMul`: `%s` has %s columns and `%s` has %s rows; a matrix product needs them equal (an entrywise product is `%s ⊙ %s`)",
+		c.src[t.Args[0].Start:t.Args[0].End], inner.text, c.src[t.Args[1].Start:t.Args[1].End], outer.text,
+		c.src[t.Args[0].Start:t.Args[0].End], c.src[t.Args[1].Start:t.Args[1].End])
 }
 
 // typeOf names the type of a number or of a value of a type variable, for

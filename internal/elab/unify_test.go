@@ -56,6 +56,8 @@ func TestUnify(t *testing.T) {
 		{"theorem a (A : Matrix (Fin 2) (Fin 2) ℝ) (x : ℝ) : Matrix.det A A = x ∧ A.det = x := by sorry", "Matrix.det A A: too many arguments: `Matrix.det` takes 1 explicit argument, given 2 (its value here is a number of type ℝ, no function)"},
 		// …but not by an argument of the result's type itself (an expected type may fix it)
 		{"theorem a (p : Polynomial ℝ) (x : ℝ) : Polynomial.eval x p x = 0 := by sorry", ""},
+		// a matrix product whose inner dimensions differ
+		{"theorem a (A B : Matrix (Fin 2) (Fin 3) ℝ) (C : Matrix (Fin 3) (Fin 2) ℝ) : A * B = A ∧ A * C = C * A := by sorry", "A * B: failed to synthesize `HMul`: `A` has Fin 3 columns and `B` has Fin 2 rows; a matrix product needs them equal (an entrywise product is `A ⊙ B`)"},
 		// a class's field: its parameters are implicit when its type mentions them
 		{"theorem a (n : ℕ) (x : ℝ) (h : Dist.dist n x < 1 ∧ Dist.dist x n < 1) : True := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `Dist.dist` expects `α` here, which `n` fixed to `ℕ` (no coercion ℝ → ℕ)"},
 		{"theorem a (x : ℝ) (h : Dist.dist x x x < 1) : True := by sorry", "Dist.dist x x x: too many arguments: `Dist.dist` takes 2 explicit arguments, given 3"},
