@@ -432,6 +432,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a field a library structure does not have
 		// a field of a field: s.card is a ℕ, whose Prime takes one argument
 		{"theorem a (s : Finset ℕ) (h : s.card.Prime 2) : s.card.Prime := by sorry", false, "s.card.Prime 2: too many arguments: `Nat.Prime` takes 1 explicit argument, given 2"},
+		// core's max needs a Max instance, which ℂ lacks
+		{"theorem a (z w : ℂ) (x : ℝ) : max x x = x ∧ max z w = z := by sorry", false, "z: failed to synthesize `Max ℂ`: `max` expects a value of a type with `Max`, but `z` is ℂ, which has no linear order"},
 		// a subtype is a structure's type: no cast takes a ℕ there
 		{"theorem a (n : ℕ) (m : PNat) : PNat.gcd n m = m ∧ PNat.gcd m m = m := by sorry", false, "n: type mismatch: `PNat.gcd` expects a value of type `PNat`, but `n` is a number of type ℕ (no cast or coercion ℕ → PNat)"},
 		// a structure's field notation looks in the structures it extends

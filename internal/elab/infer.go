@@ -1879,7 +1879,7 @@ var fieldClasses = setOf("DivisionRing", "Field", "Semifield", "DivisionSemiring
 	"LinearOrderedSemifield", "NormedField", "NontriviallyNormedField", "RCLike")
 
 // orderClasses are the classes whose instances are linearly ordered.
-var orderClasses = setOf("LinearOrder", "LinearOrderedRing", "LinearOrderedCommRing", "LinearOrderedField",
+var orderClasses = setOf("Max", "Min", "LinearOrder", "LinearOrderedRing", "LinearOrderedCommRing", "LinearOrderedField",
 	"LinearOrderedSemiring", "LinearOrderedAddCommGroup", "FloorRing", "FloorSemiring", "ConditionallyCompleteLinearOrder")
 
 func setOf(names ...string) map[string]bool {

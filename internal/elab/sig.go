@@ -205,6 +205,9 @@ var coreFuncs = map[string]sig{
 	"Int.fdiv":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
 	"Int.tmod":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
 	"Int.tdiv":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
+	// max {α} [Max α] (a b : α) : α; min with Min
+	"max": {params: []string{"α", "α"}, propCons: [][]classPos{{{"Max", 0}}, nil}},
+	"min": {params: []string{"α", "α"}, propCons: [][]classPos{{{"Min", 0}}, nil}},
 }
 
 // maxValueDepth bounds how far sigOf follows definitions written without a
