@@ -431,6 +431,24 @@ func TestAddConditionsBrokenByCounterexample(t *testing.T) {
 	}
 }
 
+// TestAddConditionsListedVariables: "positive real numbers a and b" says
+// it of a and b ("a" is no article there); the counterexample breaks it on
+// b, the one the stub left unstated.
+func TestAddConditionsListedVariables(t *testing.T) {
+	const statement = "For positive real numbers a and b, the square root of a times b is at most (a + b) / 2."
+	const stub = "theorem t (a b : ℝ) (h : 0 < a) : |√a * √b| ≤ (a + b) / 2 := by sorry"
+	parsed, err := leanrepl.Gate(stub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov := coverage.Check(statement, stub, nil)
+	fixes := AddOmittedConditions(parsed, &cov, nil, counterexampleValues("a = 1, b = -2"))
+	want := "theorem t (a b : ℝ) (h : 0 < a) (hb : 0 < b) : |√a * √b| ≤ (a + b) / 2 := by sorry"
+	if len(fixes) == 0 || fixes[0].Stub != want {
+		t.Errorf("fixes %+v, want %q", fixes, want)
+	}
+}
+
 // TestSubjectConcepts: an adjective of the statement's subject that no
 // sub-query names becomes a concept when the library has a definition of
 // its capitalized word at the root; the omission repair then states it of

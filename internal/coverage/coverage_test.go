@@ -388,6 +388,8 @@ func TestConditionSubject(t *testing.T) {
 		{"If $n$ is at least 3, then n! is even.", "at least 3", "≥", "3", "", []string{"n"}},
 		{"For positive integers $x$ and $y$, x + y > 1.", "positive", ">", "0", "integers", []string{"x", "y"}},
 		{"If $x$ and $y$ are positive, then x y is positive.", "positive", ">", "0", "", []string{"x", "y"}},
+		// "a" opens a list of letters after the noun, not an article
+		{"For positive real numbers a and b, √(a b) ≤ (a + b) / 2.", "positive", ">", "0", "real numbers", []string{"a", "b"}},
 		{"Let $n > 2$ be an integer. Then n ^ 2 > 4.", "n > 2", ">", "2", "", []string{"n"}},
 		{"Every nonzero real number has a reciprocal.", "nonzero", "≠", "0", "real number", nil},
 	} {

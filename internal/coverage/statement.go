@@ -725,6 +725,13 @@ func variable(w word) bool {
 	return w.math || w.text != "a" && w.text != "A" && w.text != "I"
 }
 
+// listedA reports whether ws[k], the word "a" right after a kind noun, is
+// the first of a list of letters ("positive real numbers a and b"): "and"
+// or a comma, then a letter, follow it.
+func listedA(ws []word, lw []string, k int) bool {
+	return lw[k] == "a" && k+2 < len(ws) && (lw[k+1] == "and" || ws[k+1].text == ",") && variable(ws[k+2])
+}
+
 // determiners end the noun phrase before a comparison.
 var determiners = map[string]bool{"every": true, "each": true, "all": true, "any": true, "a": true, "an": true,
 	"the": true, "some": true, "for": true, "if": true, "let": true, "of": true, "that": true, "which": true,
@@ -804,7 +811,7 @@ func signSubject(ws []word, lw []string, i, b int) Subject {
 			for k+1 < len(ws) && ws[k+1].seg == ws[k].seg {
 				k++
 			}
-		case variable(ws[k]) && !(k+1 < len(ws) && ws[k+1].kind == leansrc.TokSymbol && ws[k+1].text != ","):
+		case (variable(ws[k]) || listedA(ws, lw, k)) && !(k+1 < len(ws) && ws[k+1].kind == leansrc.TokSymbol && ws[k+1].text != ","):
 			s.Vars = append(s.Vars, ws[k].text) // a letter, not the start of a formula
 		case lw[k] == "and" || ws[k].text == ",":
 		default:
