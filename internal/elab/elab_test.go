@@ -327,6 +327,7 @@ func TestRetype(t *testing.T) {
 // instances and section variables need.
 var factsDecls = []*library.Decl{
 	{Name: "Measure", Kind: library.KindStructure, Signature: "structure Measure (α : Type*) [MeasurableSpace α]"},
+	{Name: "Nat.digits", Kind: library.KindDef, Signature: "def Nat.digits (b : ℕ) (n : ℕ) : List ℕ"},
 	{Name: "PNat", Kind: library.KindDef, Signature: "def PNat", Value: "{ n : ℕ // 0 < n } deriving DecidableEq"},
 	{Name: "PNat.gcd", Kind: library.KindDef, Signature: "def PNat.gcd (n m : PNat) : PNat"},
 	{Name: "Sub1", Kind: library.KindStructure, Signature: "structure Sub1 (α : Type*)"},
@@ -434,6 +435,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (s : Finset ℕ) (h : s.card.Prime 2) : s.card.Prime := by sorry", false, "s.card.Prime 2: too many arguments: `Nat.Prime` takes 1 explicit argument, given 2"},
 		// core's max needs a Max instance, which ℂ lacks
 		{"theorem a (z w : ℂ) (x : ℝ) : max x x = x ∧ max z w = z := by sorry", false, "z: failed to synthesize `Max ℂ`: `max` expects a value of a type with `Max`, but `z` is ℂ, which has no linear order"},
+		// a value of Lean core's List beside a numeral
+		{"theorem a (n : ℕ) : Nat.digits 10 n % 9 = n % 9 := by sorry", false, "9: failed to synthesize `OfNat (List …) 9`: the numeral stands beside `Nat.digits 10 n`, a value of type `List …`, which has no numerals (no NatCast, no OfNat instance)"},
 		// a subtype is a structure's type: no cast takes a ℕ there
 		{"theorem a (n : ℕ) (m : PNat) : PNat.gcd n m = m ∧ PNat.gcd m m = m := by sorry", false, "n: type mismatch: `PNat.gcd` expects a value of type `PNat`, but `n` is a number of type ℕ (no cast or coercion ℕ → PNat)"},
 		// a structure's field notation looks in the structures it extends

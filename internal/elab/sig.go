@@ -589,6 +589,9 @@ func valueTypeHead(d *library.Decl, t *leansrc.Term, bound map[string]bool, env 
 	}
 	found, ok := lookupFrom(d, h.Text, env.Lookup)
 	if !ok {
+		if h.Text == "List" {
+			return "List" // Lean core's inductive type (Nat.digits)
+		}
 		return ""
 	}
 	switch found.Kind {
