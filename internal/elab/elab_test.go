@@ -327,6 +327,7 @@ func TestRetype(t *testing.T) {
 // instances and section variables need.
 var factsDecls = []*library.Decl{
 	{Name: "Measure", Kind: library.KindStructure, Signature: "structure Measure (α : Type*) [MeasurableSpace α]"},
+	{Name: "GroupLike", Kind: library.KindDef, Signature: "def GroupLike (G : Type*) [Group G] : Prop"},
 	{Name: "Nat.digits", Kind: library.KindDef, Signature: "def Nat.digits (b : ℕ) (n : ℕ) : List ℕ"},
 	{Name: "PNat", Kind: library.KindDef, Signature: "def PNat", Value: "{ n : ℕ // 0 < n } deriving DecidableEq"},
 	{Name: "PNat.gcd", Kind: library.KindDef, Signature: "def PNat.gcd (n m : PNat) : PNat"},
@@ -435,6 +436,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (s : Finset ℕ) (h : s.card.Prime 2) : s.card.Prime := by sorry", false, "s.card.Prime 2: too many arguments: `Nat.Prime` takes 1 explicit argument, given 2"},
 		// core's max needs a Max instance, which ℂ lacks
 		{"theorem a (z w : ℂ) (x : ℝ) : max x x = x ∧ max z w = z := by sorry", false, "z: failed to synthesize `Max ℂ`: `max` expects a value of a type with `Max`, but `z` is ℂ, which has no linear order"},
+		// a Set where a type with a group structure is expected: ↥H has none
+		{"theorem a (G : Type*) [Group G] (H : Set G) (h : GroupLike H) : GroupLike G := by sorry", false, "H: failed to synthesize `Group ↥H`: `H` is a Set, and no instance gives the elements of a set a Group (a subgroup is `(H : Subgroup G)`)"},
 		// a value of Lean core's List beside a numeral
 		{"theorem a (n : ℕ) : Nat.digits 10 n % 9 = n % 9 := by sorry", false, "9: failed to synthesize `OfNat (List …) 9`: the numeral stands beside `Nat.digits 10 n`, a value of type `List …`, which has no numerals (no NatCast, no OfNat instance)"},
 		// a subtype is a structure's type: no cast takes a ℕ there

@@ -1262,6 +1262,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				}
 			}
 		}
+		if i < len(sg.typeCons) && args[i].Kind == leansrc.TermIdent {
+			c.setAsType(args[i], name, sg.typeCons[i], scope)
+		}
 		if i < len(sg.typeCons) && args[i].Kind == leansrc.TermIdent && c.typeVars[args[i].Text] != nil &&
 			c.env.VariableHas != nil && !c.env.Notation && (sg.decl == nil || !sg.decl.Generated) {
 			// Fintype.card G with (G : Type*) [Group G]: no local instance,
@@ -1441,6 +1444,29 @@ func (c *checker) setDomainInstance(fn string, sg sig, arg *leansrc.Term, scope 
 		c.missingInstance(arg, fn, x.Text, cons)
 	}
 }
+
+// setAsType reports t, a local Set given where a type with an algebraic
+// structure is expected (`Subgroup H` with `(H : Set G)`): Lean coerces H to
+// the subtype ↥H, and no instance gives a subtype of an arbitrary set a
+// group, a monoid or a ring operation (a subgroup is `(H : Subgroup G)`).
+func (c *checker) setAsType(t *leansrc.Term, name string, cons []classPos, scope map[string]local) {
+	l, ok := scope[t.Text]
+	if !ok || l.head != "Set" || c.env.Notation {
+		return
+	}
+	for _, k := range cons {
+		if k.pos == 0 && algebraClasses[k.class] {
+			c.report(t, name, "failed to synthesize `%s ↥%s`: `%s` is a Set, and no instance gives the elements of a set a %s (a subgroup is `(%s : Subgroup G)`)",
+				k.class, t.Text, t.Text, k.class, t.Text)
+			return
+		}
+	}
+}
+
+// algebraClasses are the classes of algebraic structure no subtype of an
+// arbitrary set has an instance of.
+var algebraClasses = setOf("Monoid", "AddMonoid", "Group", "AddGroup", "CommMonoid", "AddCommMonoid", "CommGroup",
+	"AddCommGroup", "Semiring", "Ring", "CommRing", "CommSemiring", "DivisionRing", "Field")
 
 // missingInstance reports at t the first class of cons (constraints on
 // argument position 0) that the stub's type variable v, which constant name
