@@ -2,6 +2,7 @@ package elab
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -1455,12 +1456,55 @@ func (c *checker) setAsType(t *leansrc.Term, name string, cons []classPos, scope
 		return
 	}
 	for _, k := range cons {
-		if k.pos == 0 && algebraClasses[k.class] {
+		switch {
+		case k.pos == 0 && algebraClasses[k.class]:
 			c.report(t, name, "failed to synthesize `%s ↥%s`: `%s` is a Set, and no instance gives the elements of a set a %s (a subgroup is `(%s : Subgroup G)`)",
 				k.class, t.Text, t.Text, k.class, t.Text)
 			return
+		case k.pos == 0 && k.class == "Fintype" && !c.env.Classical && !c.instanceOn(t.Text):
+			// Fintype.card s: ↥s is a Fintype only with decidable
+			// membership, which an arbitrary set lacks
+			c.report(t, name, "failed to synthesize `Fintype ↥%s`: `%s` is a Set, and its elements form a Fintype only with an instance the statement does not give (`[Fintype %s]`), or count it as `%s.ncard` or `Nat.card %s`",
+				t.Text, t.Text, t.Text, t.Text, t.Text)
+			return
 		}
 	}
+}
+
+// instanceOn reports whether a binder of the stub other than v's own may
+// be a local instance about v: its type applies a class, or a constant not
+// known to be no class, to v (`[Fintype s]`, `(inst : DecidablePred (· ∈
+// s))`). Hypotheses that are relations or fields (`hx : x ∈ s`, `hs :
+// s.Finite`) are not.
+func (c *checker) instanceOn(v string) bool {
+	for _, b := range c.s.Binders {
+		if slices.Contains(b.Names, v) {
+			continue
+		}
+		lex, err := leansrc.Lex(b.Type)
+		if err != nil {
+			return true
+		}
+		if !slices.ContainsFunc(lex, func(l leansrc.Lexeme) bool { return l.Text == v }) {
+			continue
+		}
+		t := c.env.parse(b.Type)
+		if t.Kind != leansrc.TermApp || t.Args[0].Kind != leansrc.TermIdent {
+			continue // x ∈ s, ∀ x ∈ s, …: propositions
+		}
+		head := t.Args[0].Text
+		if strings.HasPrefix(head, "Decidable") || head == "Fintype" {
+			return true
+		}
+		fulls := c.env.Resolve(head)
+		if len(fulls) != 1 {
+			return true
+		}
+		if d, ok := c.env.Lookup(fulls[0]); !ok || d.MayBeClass() {
+			return true
+		}
+	}
+	return false
 }
 
 // algebraClasses are the classes of algebraic structure no subtype of an

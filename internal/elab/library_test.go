@@ -144,6 +144,9 @@ func TestLibraryNotation(t *testing.T) {
 		// an infix notation is its constant applied to both operands
 		{"theorem a (G H : Type*) [Group G] [AddZeroClass H] (f : G →+ H) : True := by sorry", "G: failed to synthesize `AddZeroClass G`: `AddMonoidHom` needs an instance `[AddZeroClass G]`, and `G` has only `[Group G]`, from which the library derives no `AddZeroClass` instance"},
 		{"theorem a (G H : Type*) [AddZeroClass G] [AddZeroClass H] (f : G →+ H) (g : G) : f g = f g := by sorry", ""},
+		// a Set's elements form a Fintype only with an instance the stub gives
+		{"theorem a (s : Set ℕ) (hs : ∀ x ∈ s, x < 3) : Fintype.card s ≤ 3 := by sorry", "s: failed to synthesize `Fintype ↥s`: `s` is a Set, and its elements form a Fintype only with an instance the statement does not give (`[Fintype s]`), or count it as `s.ncard` or `Nat.card s`"},
+		{"theorem a (s : Set ℕ) [Fintype s] : Fintype.card s ≤ 3 := by sorry", ""},
 		// an instance the library has on no number type
 		{"theorem a : Fintype.card ℝ ≥ 1 := by sorry", "ℝ: failed to synthesize `Fintype ℝ`: `Fintype.card` needs an instance `[Fintype ℝ]`, and the library has none for ℝ"},
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
