@@ -327,6 +327,7 @@ func TestRetype(t *testing.T) {
 // instances and section variables need.
 var factsDecls = []*library.Decl{
 	{Name: "Measure", Kind: library.KindStructure, Signature: "structure Measure (α : Type*) [MeasurableSpace α]"},
+	{Name: "FinDim", Kind: library.KindDef, Signature: "def FinDim (K V : Type*) [DivisionRing K] [AddCommGroup V] [Module K V] : Prop"},
 	{Name: "GroupLike", Kind: library.KindDef, Signature: "def GroupLike (G : Type*) [Group G] : Prop"},
 	{Name: "Nat.digits", Kind: library.KindDef, Signature: "def Nat.digits (b : ℕ) (n : ℕ) : List ℕ"},
 	{Name: "PNat", Kind: library.KindDef, Signature: "def PNat", Value: "{ n : ℕ // 0 < n } deriving DecidableEq"},
@@ -436,6 +437,9 @@ func TestLibraryFactsRules(t *testing.T) {
 		{"theorem a (s : Finset ℕ) (h : s.card.Prime 2) : s.card.Prime := by sorry", false, "s.card.Prime 2: too many arguments: `Nat.Prime` takes 1 explicit argument, given 2"},
 		// core's max needs a Max instance, which ℂ lacks
 		{"theorem a (z w : ℂ) (x : ℝ) : max x x = x ∧ max z w = z := by sorry", false, "z: failed to synthesize `Max ℂ`: `max` expects a value of a type with `Max`, but `z` is ℂ, which has no linear order"},
+		// a class over ℝ a type variable with only an additive group lacks
+		{"theorem a (V : Type*) [AddCommGroup V] (h : FinDim ℝ V) : True := by sorry", false, "V: failed to synthesize `Module ℝ V`: `FinDim` needs an instance `[Module ℝ V]`, and `V` has only `[AddCommGroup V]`, which gives it no structure over ℝ (add `[Module ℝ V]`)"},
+		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (h : FinDim ℝ V) : True := by sorry", false, ""},
 		// a Set where a type with a group structure is expected: ↥H has none
 		{"theorem a (G : Type*) [Group G] (H : Set G) (h : GroupLike H) : GroupLike G := by sorry", false, "H: failed to synthesize `Group ↥H`: `H` is a Set, and no instance gives the elements of a set a Group (a subgroup is `(H : Subgroup G)`)"},
 		// a value of Lean core's List beside a numeral

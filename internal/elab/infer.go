@@ -1273,6 +1273,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			// generated declaration, such as a to_additive twin, may show
 			// the original's signature)
 			c.missingInstance(args[i], name, args[i].Text, sg.typeCons[i])
+			c.missingScalars(whole, args, i, name, sg)
 		}
 		if n := numOf(args[i].Text); i < len(sg.typeCons) && args[i].Kind == leansrc.TermIdent && n != numNone && n <= numComplex &&
 			c.env.NumberHas != nil && !c.env.Notation && (sg.decl == nil || !sg.decl.Generated) {
@@ -1445,6 +1446,69 @@ func (c *checker) setDomainInstance(fn string, sg sig, arg *leansrc.Term, scope 
 		c.missingInstance(arg, fn, x.Text, cons)
 	}
 }
+
+// missingScalars reports args[i], the stub's type variable X given where
+// a signature asks `[C R X]` of it with R another explicit argument given
+// as ℝ or ℂ (`FiniteDimensional ℝ V` needs `[Module ℝ V]`), when X's local
+// instances are all of classes on X alone that give no structure over a
+// field (`[AddCommGroup V]` gives Module ℕ V and Module ℤ V only) and none
+// is of a class over another scalar type: nothing then provides C over R.
+// whole is the application, whose own binder is no instance while it is
+// elaborated (`[FiniteDimensional ℝ V]` right after `[AddCommGroup V]`).
+func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i int, name string, sg sig) {
+	v := args[i].Text
+	if len(c.typeVars[v]) != len(c.typeVarTexts[v]) {
+		return
+	}
+	var have []string
+	for n, cl := range c.typeVars[v] {
+		text := c.typeVarTexts[v][n]
+		switch {
+		case text == c.src[whole.Start:whole.End]:
+			// the instance binder being elaborated is no instance yet
+		case !slices.Contains(c.instanceTexts(v), text):
+			// (W : Submodule ℝ V) is no instance
+		case !scalarFree[cl]:
+			return
+		default:
+			have = append(have, text)
+		}
+	}
+	for _, k := range sg.typeCons[i] {
+		if k.pos != 1 {
+			continue
+		}
+		j := -1
+		for jj, cons := range sg.typeCons {
+			if jj != i && slices.Contains(cons, classPos{k.class, 0}) {
+				if j >= 0 {
+					return // two parameters stand first in such a class
+				}
+				j = jj
+			}
+		}
+		if j < 0 || j >= len(args) || args[j].Kind != leansrc.TermIdent {
+			continue
+		}
+		if r := numOf(args[j].Text); r != numReal && r != numComplex {
+			continue
+		}
+		why := "no local instance"
+		if len(have) > 0 {
+			why = "only `[" + strings.Join(have, "] [") + "]`"
+		}
+		c.report(args[i], name, "failed to synthesize `%s %s %s`: `%s` needs an instance `[%s %s %s]`, and `%s` has %s, which gives it no structure over %s (add `[%s %s %s]`)",
+			k.class, args[j].Text, v, name, k.class, args[j].Text, v, v, why, args[j].Text, k.class, args[j].Text, v)
+		return
+	}
+}
+
+// scalarFree are classes on one type that give it no structure over ℝ or ℂ
+// (an additive group is a module over ℕ and ℤ only).
+var scalarFree = setOf("AddCommGroup", "AddCommMonoid", "AddGroup", "AddMonoid", "NormedAddCommGroup",
+	"SeminormedAddCommGroup", "TopologicalSpace", "MetricSpace", "PseudoMetricSpace", "UniformSpace",
+	"MeasurableSpace", "Fintype", "Finite", "DecidableEq", "Nontrivial", "Nonempty", "Inhabited",
+	"TopologicalAddGroup", "T2Space", "CompleteSpace", "Group", "CommGroup", "Monoid", "CommMonoid")
 
 // setAsType reports t, a local Set given where a type with an algebraic
 // structure is expected (`Subgroup H` with `(H : Set G)`): Lean coerces H to
