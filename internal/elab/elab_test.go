@@ -433,6 +433,8 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a value of a structure with no sort coercion as a hypothesis's type
 		{"theorem a (x : ℝ) (h : nhds x) : True := by sorry", false, "nhds x: type expected: `nhds x` is a value of type `Filter`, not a type or a proposition (no coercion to a sort)"},
 		// a field a library structure does not have
+		// a field of a projected structure value
+		{"theorem a (n : ℕ) : (Nat.primeFactors n).length ≤ n := by sorry", false, "(Nat.primeFactors n).length: invalid field `length`: the environment does not contain `Finset.length` (`(Nat.primeFactors n)` is a `Finset`)"},
 		// a field of a field: s.card is a ℕ, whose Prime takes one argument
 		{"theorem a (s : Finset ℕ) (h : s.card.Prime 2) : s.card.Prime := by sorry", false, "s.card.Prime 2: too many arguments: `Nat.Prime` takes 1 explicit argument, given 2"},
 		// core's max needs a Max instance, which ℂ lacks

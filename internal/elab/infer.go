@@ -113,7 +113,9 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		}
 		return info{}
 	case leansrc.TermProj:
-		c.numberProj(t, c.infer(t.Args[0], scope))
+		a := c.infer(t.Args[0], scope)
+		c.numberProj(t, a)
+		c.structureProj(t, a)
 		return info{}
 	case leansrc.TermModEq:
 		// a ≡ b [MOD n] is Nat.ModEq n a b, [ZMOD n] Int.ModEq n a b
@@ -922,6 +924,25 @@ func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo inf
 	root := head.Text[:len(head.Text)-len(f)-1]
 	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: root, Start: head.Start, End: head.Start + len(root)}
 	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{recvInfo}, infos...), scope)
+}
+
+// structureProj reports (e).f, a projection of a term that is certainly a
+// value of a library structure (`(Nat.divisors n).length`: a Finset), when
+// neither the structure's namespace nor those of the structures it extends
+// have f, by the rules of field.
+func (c *checker) structureProj(t *leansrc.Term, a info) {
+	f := t.Text
+	if a.kind != kValue || a.of == "" || a.ofLocal || !leansrc.IsIdentifier(f) || strings.Contains(f, ".") {
+		return
+	}
+	full := a.of + "." + f
+	if _, ok := c.env.Lookup(full); ok {
+		return
+	}
+	if c.noField(a.of, f) {
+		_, last := leansrc.SplitLast(a.of)
+		c.report(t, full, "invalid field `%s`: the environment does not contain `%s` (`%s` is a `%s`)", f, full, c.src[t.Args[0].Start:t.Args[0].End], last)
+	}
 }
 
 // fieldChain checks x.f.g args, x a local of numeric type or of a type
