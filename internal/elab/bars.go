@@ -58,9 +58,15 @@ func inactivePostfix(s *leansrc.Stub, from int, env *Env) []Finding {
 	}
 	var out []Finding
 	for i, t := range s.Lexemes {
+		if f, ok := inactiveIndex(s, i, from, env); ok {
+			out = append(out, f)
+			continue
+		}
 		if t.Start < from || t.End > s.ProofStart || t.Kind != leansrc.LexSymbol || i == 0 || !endsTerm(s.Lexemes[i-1]) ||
-			strings.ContainsAny(t.Text, "([{⟨⦃‹⁅,:.|") || leansrc.BuiltinOperator(t.Text) {
-			// an argument or an index opens; core operators stay in force
+			strings.ContainsAny(t.Text, "([{⟨⦃‹⁅,:.|") || leansrc.BuiltinOperator(t.Text) ||
+			t.Text == "!" && s.Lexemes[i-1].Text == "]" {
+			// an argument or an index opens; core operators stay in force,
+			// as does core's `xs[i]!`
 			continue
 		}
 		if targets, nss := env.Inactive(t.Text); len(targets) > 0 && !tokenEnd(s, i, env) {
@@ -68,6 +74,27 @@ func inactivePostfix(s *leansrc.Stub, from int, env *Env) []Finding {
 		}
 	}
 	return out
+}
+
+// inactiveIndex reports a bracketed postfix notation of one name glued to
+// the term before it (`ℝ[X]`, Polynomial ℝ) whose notations the header
+// leaves out of force (`open Polynomial` missing): Lean then reads a type
+// applied to the list `[X]`.
+func inactiveIndex(s *leansrc.Stub, i, from int, env *Env) (Finding, bool) {
+	if env.Postfix == nil || i == 0 || i+2 >= len(s.Lexemes) || s.Lexemes[i].Text != "[" || s.Lexemes[i+2].Text != "]" ||
+		s.Lexemes[i].Start < from || s.Lexemes[i+2].End > s.ProofStart || s.Lexemes[i-1].End != s.Lexemes[i].Start ||
+		!endsTerm(s.Lexemes[i-1]) && numOf(s.Lexemes[i-1].Text) == numNone || s.Lexemes[i+1].Kind != leansrc.LexIdent {
+		return Finding{}, false
+	}
+	atom := s.Text[s.Lexemes[i].Start:s.Lexemes[i+2].End]
+	if _, ok := env.Postfix(atom); !ok {
+		return Finding{}, false
+	}
+	targets, nss := env.Inactive(atom)
+	if len(targets) == 0 {
+		return Finding{}, false
+	}
+	return Finding{Start: s.Lexemes[i].Start, End: s.Lexemes[i+2].End, Name: atom, Message: inactiveMessage("function expected", atom, targets, nss)}, true
 }
 
 // tokenEnd reports whether lexeme i ends a notation token of the library

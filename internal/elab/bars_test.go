@@ -132,7 +132,8 @@ func TestQuantifierIn(t *testing.T) {
 // constant written out, the symbol bound by the stub, core's prefix `!`.
 func TestInactiveNotation(t *testing.T) {
 	env := notationEnv()
-	inactive := map[string][2]string{"!": {"Nat.factorial", "Nat"}, "π": {"Real.pi", "Real"}, "ℝ≥0∞": {"ENNReal", "ENNReal"}, "ᵀ": {"Matrix.transpose", "Matrix"}}
+	inactive := map[string][2]string{"!": {"Nat.factorial", "Nat"}, "π": {"Real.pi", "Real"}, "ℝ≥0∞": {"ENNReal", "ENNReal"}, "ᵀ": {"Matrix.transpose", "Matrix"}, "[X]": {"Polynomial", "Polynomial"}}
+	env.Postfix = func(atom string) (string, bool) { return "Polynomial", atom == "[X]" }
 	env.Inactive = func(atom string) ([]string, []string) {
 		if x, ok := inactive[atom]; ok {
 			return []string{x[0]}, []string{x[1]}
@@ -149,6 +150,9 @@ func TestInactiveNotation(t *testing.T) {
 		{"theorem t (x : ℝ) : ∀ π : ℝ, x < π → x < π + 1 := by sorry", ""},
 		{"theorem t (b : Bool) (n : ℕ) : (!b) = b → n = n := by sorry", ""},
 		{"theorem t (x : ℝ≥0) : x = x := by sorry", ""},
+		// a bracketed postfix notation glued to its operand; core's xs[i]!
+		{"theorem t (p : ℝ[X]) (q : Polynomial ℝ) : p = q := by sorry", "[X]"},
+		{"theorem t (l : List ℕ) (v : Fin 3 → ℕ) : l[0]! = v 0 := by sorry", ""},
 	} {
 		var got []string
 		for _, f := range check(t, c.stub, env) {
