@@ -1482,12 +1482,13 @@ func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i in
 		return
 	}
 	var have []string
+	instances := c.instanceTexts(v)
 	for n, cl := range c.typeVars[v] {
 		text := c.typeVarTexts[v][n]
 		switch {
 		case text == c.src[whole.Start:whole.End]:
 			// the instance binder being elaborated is no instance yet
-		case !slices.Contains(c.instanceTexts(v), text):
+		case !slices.Contains(instances, text):
 			// (W : Submodule ℝ V) is no instance
 		case !scalarFree[cl]:
 			return
@@ -1577,19 +1578,23 @@ func (c *checker) instanceOn(v string) bool {
 		if t.Kind != leansrc.TermApp || t.Args[0].Kind != leansrc.TermIdent {
 			continue // x ∈ s, ∀ x ∈ s, …: propositions
 		}
-		head := t.Args[0].Text
-		if strings.HasPrefix(head, "Decidable") || head == "Fintype" {
-			return true
-		}
-		fulls := c.env.Resolve(head)
-		if len(fulls) != 1 {
-			return true
-		}
-		if d, ok := c.env.Lookup(fulls[0]); !ok || d.MayBeClass() {
+		if c.mayBeInstance(t.Args[0].Text) {
 			return true
 		}
 	}
 	return false
+}
+
+// mayBeInstance reports whether a binder whose type applies head may be a
+// local instance: head names a class, or no single constant of the library
+// that is certainly none (Lean core's Decidable, an unknown name).
+func (c *checker) mayBeInstance(head string) bool {
+	if rs := c.env.Resolve(head); len(rs) == 1 {
+		if d, ok := c.env.Lookup(rs[0]); ok && !d.MayBeClass() {
+			return false
+		}
+	}
+	return true
 }
 
 // algebraClasses are the classes of algebraic structure no subtype of an
@@ -1627,13 +1632,9 @@ func (c *checker) missingInstance(t *leansrc.Term, name, v string, cons []classP
 func (c *checker) instanceTexts(v string) []string {
 	var out []string
 	for _, text := range c.typeVarTexts[v] {
-		head, _, _ := strings.Cut(text, " ")
-		if rs := c.env.Resolve(head); len(rs) == 1 {
-			if d, ok := c.env.Lookup(rs[0]); ok && !d.MayBeClass() {
-				continue
-			}
+		if head, _, _ := strings.Cut(text, " "); c.mayBeInstance(head) {
+			out = append(out, text)
 		}
-		out = append(out, text)
 	}
 	return out
 }
