@@ -50,8 +50,11 @@ type instanceFacts struct {
 	// prop are the class arguments Prop may fill: an instance on Prop,
 	// one on a type variable whose constraints Prop may meet, a parent of
 	// such a class (`extends`); known the classes with any instance.
-	prop  map[classArg]bool
-	known map[string]bool
+	prop map[classArg]bool
+	// universe are the class arguments a universe (`Type u`, `Sort u`) may
+	// fill, found as prop is.
+	universe map[classArg]bool
+	known    map[string]bool
 	// abbrevs are the last components of the names of the library's
 	// abbreviations (SmallCategory C := Category.{u} C), which may stand
 	// for a class; classAbbrevs those of them every one of whose values
@@ -501,6 +504,10 @@ func readInstances(lib *library.Library) *instanceFacts {
 		h := headName(leansrc.ParseTerm(typ, nil))
 		return f.sortToProp["*"] || h == "" || f.sortToProp[lastComponent(h)]
 	}, start)
+	f.universe = f.ix.closure(parents, func(a *leansrc.Term) bool {
+		h := headName(a)
+		return h == "Type" || h == "Sort" || a.Kind == leansrc.TermUnsupported && (strings.HasPrefix(a.Text, "Type") || strings.HasPrefix(a.Text, "Sort"))
+	}, nil, start)
 	isFunc := func(a *leansrc.Term) bool {
 		// a notation the parser does not read may be an arrow (α →ₗ β);
 		// one with no arrow, such as R ⧸ I, is an application

@@ -9,7 +9,7 @@ import (
 
 // TestInstanceFactsMathlib checks what Mathlib's instances say (with
 // DRIFT_MATHLIB): Prop is a complete Boolean algebra but has no Add, Mul or
-// Semiring; only the scoped algebraMap coercion may take ℝ or ℂ to a
+// Semiring; a universe is a category but no monoid; only the scoped algebraMap coercion may take ℝ or ℂ to a
 // function; no CoeSort of Finset, Set or Filter may give Prop; ℝ and ℂ
 // coerce to EReal (ℝ only), WithTop, Option (Lean core's) and a quaternion
 // (through notation the parser does not read), never to a Filter, a
@@ -29,6 +29,12 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		"Lattice": true, "CompleteLattice": true, "BooleanAlgebra": true, "Inhabited": true} {
 		if got := f.prop[classArg{c, 0}]; got != want {
 			t.Errorf("%s Prop: got %v, want %v", c, got, want)
+		}
+	}
+	// a universe is a category (Mathlib's `types`), not a monoid or a ring
+	for c, want := range map[string]bool{"Monoid": false, "Semiring": false, "Group": false, "Category": true, "Inhabited": true} {
+		if got := f.universe[classArg{c, 0}]; got != want {
+			t.Errorf("%s (Type u): got %v, want %v", c, got, want)
 		}
 	}
 	for _, n := range []string{"ℝ", "ℂ"} {

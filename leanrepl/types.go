@@ -117,6 +117,14 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			c := lastComponent(class)
 			return !f.known[c] || f.prop[classArg{c, pos}]
 		},
+		UniverseHas: func(class string) bool {
+			if lib == nil {
+				return true
+			}
+			f := libraryInstances(lib)
+			c := lastComponent(class)
+			return !f.known[c] || f.universe[classArg{c, 0}]
+		},
 		NumberHas: func(n, class string) bool {
 			// Mathlib's order on ℂ is `scoped[ComplexOrder] attribute
 			// [instance]`: in force under that open only
@@ -207,7 +215,34 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return ns
 		},
+		Lean3Namespace: func(root string) (string, bool) {
+			if lib == nil || names == nil || !startsLower(root) {
+				return "", false
+			}
+			for _, c := range r.candidates(root) {
+				if onlyNamespace(c, lib, names) != nsAbsent {
+					return "", false
+				}
+			}
+			lean4 := upperCamel(root)
+			if coreNamespaces[lean4] || names.Exact(lean4) || r.isNamespace(lean4) {
+				return lean4, true
+			}
+			return "", false
+		},
 	}
+}
+
+// upperCamel is Lean 4's spelling of a Lean 3 namespace: measure_theory is
+// MeasureTheory.
+func upperCamel(s string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(s, "_") {
+		r, w := utf8.DecodeRuneInString(part)
+		b.WriteRune(unicode.ToUpper(r))
+		b.WriteString(part[w:])
+	}
+	return b.String()
 }
 
 // libraryNotation reports whether lib declares a notation spelled symbol

@@ -101,6 +101,12 @@ type Env struct {
 	// i beside others) may have an instance of class, through the classes'
 	// parents and the library's instances; nil: it may.
 	VariableHas func(classes []string, class string) bool
+	// UniverseHas reports whether a universe (`Type u`) may have an
+	// instance of class as its first argument (`Monoid (Type u)`, which a
+	// type given for a value of a constrained type variable needs): the
+	// library's instances on a universe or on a variable it may fill, and
+	// the classes' parents; nil: it may.
+	UniverseHas func(class string) bool
 	// NumberHas reports whether the number type n (its symbol, ℂ) may have
 	// an instance of class in the stub's scope: the library's instances on
 	// it or on a variable it may fill, the classes' parents, and the
@@ -150,6 +156,11 @@ type Env struct {
 	// (Mathlib's `Positive`), which Lean reports as an unknown identifier
 	// when it stands as a term; nil: never.
 	OnlyNamespace func(name string) bool
+	// Lean3Namespace returns the library's Lean 4 spelling of root (`Nat`
+	// for `nat`, `MeasureTheory` for `measure_theory`) when root itself
+	// names nothing in scope, neither a constant nor a namespace; nil:
+	// never.
+	Lean3Namespace func(root string) (string, bool)
 	// Notation says the header declares notation, macros or syntax, which
 	// may give a letter a meaning: a name bound nowhere is then not
 	// reported.
@@ -664,7 +675,14 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 		if x.Kind == leansrc.TermIdent {
 			name := x.Text
 			root, _, dotted := strings.Cut(name, ".")
-			if _, ok := scope[root]; ok || inner[root] || seen[name] || !AutoBoundShape(root) || c.env.AutoImplicit && !dotted {
+			if _, ok := scope[root]; ok || inner[root] || seen[name] {
+				return
+			}
+			if !AutoBoundShape(root) {
+				c.lean3Name(x, name, root, dotted)
+				return
+			}
+			if c.env.AutoImplicit && !dotted {
 				return
 			}
 			if len(c.env.Resolve(name)) > 0 || root != name && len(c.env.Resolve(root)) > 0 {
@@ -727,6 +745,19 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 var binderWords = map[string]bool{"∀": true, "∃": true, "∃!": true, "λ": true, "fun": true, "∑": true, "∏": true,
 	"⋃": true, "⋂": true, "⨆": true, "⨅": true, "{": true, "⟨": true, ",": true, "⦃": true, ".{": true, "Type": true,
 	"Sort": true, "let": true, "have": true, "match": true, "|": true, "@": true, "Π": true, "Σ": true, "∫": true, "∮": true}
+
+// lean3Name reports a dotted name whose root is Lean 3's spelling of a
+// namespace (`nat.prime`, `real.log`): the root names nothing, and Lean binds
+// no dotted name automatically, so it is an unknown identifier.
+func (c *checker) lean3Name(x *leansrc.Term, name, root string, dotted bool) {
+	if !dotted || c.env.Lean3Namespace == nil || !c.boundNowhere(root) {
+		return
+	}
+	if lean4, ok := c.env.Lean3Namespace(root); ok {
+		c.unknown[name] = true
+		c.report(x, name, "unknown identifier `%s`: nothing is named `%s`; Lean 4 spells the namespace `%s`", name, root, lean4)
+	}
+}
 
 // boundNowhere reports whether name, a variable's name in ASCII or a lone
 // Greek type variable (x, n1, b', α; not σ₁, which libraries name constants by),

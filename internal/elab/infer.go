@@ -731,6 +731,12 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			c.report(args[0], root, "application type mismatch: `%s` is a number of type %s, but `%s` expects an element of `%s` (a value of the subtype `↥%s`; no coercion %s → ↥%s)",
 				c.src[args[0].Start:args[0].End], infos[0].num, root, l.setDom, l.setDom, infos[0].num, l.setDom)
 			return info{}
+		case !dotted && len(args) > 0 && infos[0].set && c.typeVarDomain(l) != "":
+			// f s with (f : X → Y) (s : Set X): f's domain is X, and no
+			// coercion takes a Set to a type variable (the image is f '' s)
+			c.report(args[0], root, "application type mismatch: `%s` is a Set, but `%s` expects a value of type `%s` (the image of a set is `%s '' %s`)",
+				c.src[args[0].Start:args[0].End], root, c.typeVarDomain(l), root, c.src[args[0].Start:args[0].End])
+			return info{}
 		case l.cod != numNone && !dotted:
 			// f : ℕ → ℝ not applied
 			return info{kind: kFunc, what: root, detail: localFunction, notPred: true}
@@ -1261,6 +1267,18 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 					name, sg.params[i], c.src[args[i].Start:args[i].End])
 			}
 		}
+		if infos[i].kind == kSort && infos[i].ty && c.env.UniverseHas != nil && !c.env.Notation && (sg.decl == nil || !sg.decl.Generated) {
+			// orderOf G with (G : Type*): orderOf's type variable is then
+			// a universe, which has no Monoid
+			tv := strings.TrimSpace(sg.params[i])
+			for _, k := range sg.varCons[tv] {
+				if k.pos == 0 && !strings.HasPrefix(k.class, "Decidable") && !c.env.UniverseHas(k.class) {
+					c.report(args[i], name, "failed to synthesize `%s (Type …)`: `%s` expects a value of a type with `[%s %s]`, but `%s` is a type, whose type is a universe, and no universe has a `%s` instance",
+						k.class, name, k.class, tv, c.src[args[i].Start:args[i].End], k.class)
+					break
+				}
+			}
+		}
 		if infos[i].set && c.env.CoercesTo != nil {
 			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && s != "Finset" && !c.env.CoercesTo("Set", s) {
 				// Tendsto f atTop (Set.Ioi 0): a Filter is expected
@@ -1316,11 +1334,15 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				}
 			}
 		}
-		if sortParam(sg.params[i]) && (number(infos[i]) && !infos[i].lit || infos[i].kind == kFunc && infos[i].what == c.src[args[i].Start:args[i].End] && infos[i].detail == localFunction && !c.sortable("")) {
-			// Differentiable f: f stands for the field 𝕜, a type
+		if sortParam(sg.params[i]) && (number(infos[i]) || infos[i].kind == kFunc && infos[i].what == c.src[args[i].Start:args[i].End] && infos[i].detail == localFunction && !c.sortable("")) {
+			// Differentiable f: f stands for the field 𝕜, a type;
+			// EuclideanSpace ℝ 3: no numeral is a type
 			what := fmt.Sprintf("a number of type %s", infos[i].num)
-			if infos[i].kind == kFunc {
+			switch {
+			case infos[i].kind == kFunc:
 				what = "a function (" + localFunction + ")"
+			case infos[i].lit:
+				what = "a numeral, and no type is a number (`Fin n` is the type of n elements)"
 			}
 			c.report(args[i], name, "type mismatch: `%s` expects a type (`%s`) here, but `%s` is %s", name, sg.params[i], c.src[args[i].Start:args[i].End], what)
 		}
@@ -1392,6 +1414,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		c.setDomain(name, sg.of, args[n], infos[n])
 		c.setDomainInstance(name, sg, args[n], scope)
 		return info{kind: kValue, num: c.functionValue(sg.of)}
+	case sg.of != "" && c.noFunctionFrom(sg.of):
+		// Finset.range 1 101: a Finset has no coercion to a function
+		c.report(whole, name, "too many arguments: `%s` takes %s, given %d (its value is a `%s`, which has no coercion to a function)", name, count(n), k, sg.of)
 	}
 	return info{}
 }
@@ -1409,6 +1434,19 @@ func (c *checker) infixTarget(t *leansrc.Term) (string, bool) {
 		}
 	}
 	return c.env.Infix(t.Text)
+}
+
+// typeVarDomain returns the stub's type variable that is the domain of
+// local function l, as its type is written (X for `(f : X → Y)` under
+// `(X : Type*)`), or "".
+func (c *checker) typeVarDomain(l local) string {
+	if l.typ == nil || l.typ.Kind != leansrc.TermInfix || l.typ.Text != "→" && l.typ.Text != "->" {
+		return ""
+	}
+	if d := l.typ.Args[0]; d.Kind == leansrc.TermIdent && c.typeVars[d.Text] != nil {
+		return d.Text
+	}
+	return ""
 }
 
 // functionValue is the number type of the values a value of a type whose

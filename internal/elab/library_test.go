@@ -30,13 +30,15 @@ var notationDecls = []*library.Decl{
 	{Name: "Filter.atTop", Kind: library.KindDef, Signature: "def Filter.atTop {α : Type*} [Preorder α] : Filter α"},
 	{Name: "nhds", Kind: library.KindDef, Signature: "def nhds {X : Type*} [TopologicalSpace X] (x : X) : Filter X"},
 	{Name: "AddMonoidHom", Kind: library.KindStructure, Signature: "structure AddMonoidHom (M : Type*) (N : Type*) [AddZeroClass M] [AddZeroClass N] extends ZeroHom M N, AddHom M N"},
+	{Name: "EuclideanSpace", Kind: library.KindAbbrev, Signature: "abbrev EuclideanSpace (𝕜 : Type*) (n : Type*) : Type _", Value: "PiLp 2 fun _ : n => 𝕜"},
 	{Name: "NNReal.sqrt", Kind: library.KindDef, Signature: "def NNReal.sqrt : ℝ≥0 ≃o ℝ≥0", Value: "OrderIso.symm <| powOrderIso 2 two_ne_zero"},
 }
 
 // notationEnv is testEnv with notationDecls, core's Nat.succ and Fin,
 // Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, its arrows →+*, ≃o and →., and
 // coercions of numbers to anything but a Filter or a function; a Group gives * and /, a
-// Field everything; ℂ has no order and no lattice, no number type is a Fintype; π and φ are notation.
+// Field everything; ℂ has no order and no lattice, no number type is a Fintype; π and φ are notation;
+// no universe is a Semiring; `nat` is Lean 3's `Nat`.
 func notationEnv() Env {
 	env := withDecls(testEnv(), notationDecls, "Nat.succ", "Fin")
 	env.Token = func(tok string) (string, bool) {
@@ -62,6 +64,8 @@ func notationEnv() Env {
 	env.Infix = func(tok string) (string, bool) { return "AddMonoidHom", tok == "→+" }
 	env.FunctionFrom = func(full string) bool { return full != "Filter" }
 	env.CoercesToFunction = func(n string) bool { return false }
+	env.UniverseHas = func(class string) bool { return class != "Semiring" }
+	env.Lean3Namespace = func(root string) (string, bool) { return "Nat", root == "nat" }
 	return env
 }
 
@@ -202,6 +206,21 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (s : Set ℕ) : ∏ k ∈ s, k = 1 := by sorry", "s: type mismatch: `∏ x ∈ s, …` runs over a Finset, but `s` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)"},
 		{"theorem a (f : ℕ → ℕ) : Finset.card (Set.range f) = 1 := by sorry", "(Set.range f): type mismatch: `Finset.card` expects a value of type `Finset α`, but `(Set.range f)` is a Set (there is no coercion from Set to Finset)"},
 		{"theorem a (n : ℕ) (s : Finset ℕ) : ∑ k ∈ Finset.Icc 1 n, k = ∑ k ∈ s, k ∧ ∀ k ∈ Set.Icc 1 n, 0 < k := by sorry", ""},
+		// a value with no coercion to a function, given one more argument
+		{"theorem a (h : Filter.Tendsto (fun n : ℕ => n) (Filter.atTop 1) Filter.atTop) : True := by sorry", "(Filter.atTop 1): too many arguments: `Filter.atTop` takes 0 explicit arguments, given 1 (its value is a `Filter`, which has no coercion to a function)"},
+		{"theorem a (h : Filter.Tendsto (fun n : ℕ => n) Filter.atTop Filter.atTop) : True := by sorry", ""},
+		// no numeral is a type
+		{"theorem a (u : EuclideanSpace ℝ 3) : u = u := by sorry", "3: type mismatch: `EuclideanSpace` expects a type (`Type*`) here, but `3` is a numeral, and no type is a number (`Fin n` is the type of n elements)"},
+		{"theorem a (u : EuclideanSpace ℝ (Fin 3)) : u = u := by sorry", ""},
+		// a type where a value of a constrained type variable is expected
+		{"theorem a (G : Type*) (h : Odd G) : True := by sorry", "G: failed to synthesize `Semiring (Type …)`: `Odd` expects a value of a type with `[Semiring α]`, but `G` is a type, whose type is a universe, and no universe has a `Semiring` instance"},
+		{"theorem a (G : Type*) [Semiring G] (g : G) (h : Odd g) : True := by sorry", ""},
+		// a Set given to a function on a type variable
+		{"theorem a {X Y : Type*} (f : X → Y) (s : Set X) (y : Y) (h : f s = y) : True := by sorry", "s: application type mismatch: `s` is a Set, but `f` expects a value of type `X` (the image of a set is `f '' s`)"},
+		{"theorem a {X Y : Type*} (f : X → Y) (g : Set X → Y) (s : Set X) (x : X) (h : f x = g s) : True := by sorry", ""},
+		// Lean 3's spelling of a namespace
+		{"theorem a (n : ℕ) (h : nat.succ n = 2) : True := by sorry", "nat.succ: unknown identifier `nat.succ`: nothing is named `nat`; Lean 4 spells the namespace `Nat`"},
+		{"theorem a (nat : ℕ) (h : nat.succ = 2) : ∀ real : ℕ, real.succ = 1 := by sorry", ""},
 	} {
 		if got := findings(t, tc.stub, notationEnv()); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.stub, got, tc.want)
