@@ -1090,7 +1090,7 @@ func fieldVariables(lib *library.Library, d *library.Decl) int {
 		return 0
 	}
 	n := 0
-	seen := map[string]bool{}
+	seen := ownBinders(d) // a binder of its own shadows a variable
 	for _, v := range vars {
 		if seen[v] {
 			continue
@@ -1107,6 +1107,28 @@ func fieldVariables(lib *library.Library, d *library.Decl) int {
 		}
 	}
 	return n
+}
+
+// ownBinders returns the names structure or class d's signature binds
+// before its extends clause (`(A B : Type*)`).
+func ownBinders(d *library.Decl) map[string]bool {
+	out := map[string]bool{}
+	hdr, ok := strings.CutPrefix(d.Signature, string(d.Kind)+" "+d.Name)
+	if !ok {
+		return out
+	}
+	hdr, _, _ = strings.Cut(hdr, " extends ")
+	binders, _, ok := leansrc.ParseHeader(hdr, nil)
+	if !ok {
+		return out
+	}
+	for _, b := range binders {
+		names, _ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			out[n] = true
+		}
+	}
+	return out
 }
 
 // usesFree reports whether the type text uses name as an identifier and

@@ -448,6 +448,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		scope[v] = local{}
 	}
 	c.typeVars, c.typeVarTexts = typeVariables(binders, s.Binders, env.Variables, c.src)
+	c.dropNonInstances()
 	innerInstances(typ, c.typeVars)
 	for i, b := range binders {
 		proof := false
@@ -550,6 +551,28 @@ func typeVariables(binders []leansrc.Binder, written []leansrc.StubBinder, heade
 		}
 	}
 	return vars, texts
+}
+
+// dropNonInstances removes from the type variables' local instances the
+// binders whose type may not be a class (`(I : Ideal R)`: an abbreviation
+// of the structure Submodule), which are no instances.
+func (c *checker) dropNonInstances() {
+	for v, classes := range c.typeVars {
+		var keep, texts []string
+		for i, class := range classes {
+			head, _, _ := strings.Cut(class, "@")
+			if c.mayBeInstance(head) {
+				keep = append(keep, class)
+				texts = append(texts, c.typeVarTexts[v][i])
+			}
+		}
+		c.typeVars[v] = append([]string{}, keep...)
+		if len(texts) > 0 {
+			c.typeVarTexts[v] = texts
+		} else {
+			delete(c.typeVarTexts, v)
+		}
+	}
 }
 
 // innerInstances removes from vars the type variables that a binder inside

@@ -56,7 +56,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		if t.Text == "⁻¹" && a.kind == kValue && a.tv != "" && c.env.VariableHas != nil && !c.env.Notation && !c.env.VariableHas(c.typeVars[a.tv], "Inv") {
 			// a⁻¹ with (a : R) under [CommRing R]: no inverse
 			have := "no local instance"
-			if texts := c.instanceTexts(a.tv); len(texts) > 0 {
+			if texts := c.typeVarTexts[a.tv]; len(texts) > 0 {
 				have = "the local instances [" + strings.Join(texts, "] [") + "]"
 			}
 			c.report(t, "", "failed to synthesize `Inv %s`: `%s` has %s, and none provides ⁻¹ (through its parents or the library's instances)", a.tv, a.tv, have)
@@ -203,6 +203,8 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	}
 	if target, ok := c.infixTarget(t); ok {
 		// G →+ H is AddMonoidHom G H, whose signature asks for instances
+		// (what it is stays unknown: ProofNet's references state "G and H
+		// are isomorphic" as `G ≃* H`, which their Lean took as a theorem)
 		head := &leansrc.Term{Kind: leansrc.TermIdent, Text: target, Start: t.Start, End: t.End}
 		c.apply(t, head, t.Args, scope)
 		return info{}
@@ -470,7 +472,7 @@ func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
 	classes := c.typeVars[tv]
 	if !c.env.VariableHas(classes, class) {
 		have := "no local instance"
-		if texts := c.instanceTexts(tv); len(texts) > 0 {
+		if texts := c.typeVarTexts[tv]; len(texts) > 0 {
 			have = "the local instances [" + strings.Join(texts, "] [") + "]"
 		}
 		c.report(t, "", "failed to synthesize `%s %s`: `%s` has %s, and none provides `%s` (through its parents or the library's instances)",
@@ -1067,14 +1069,20 @@ func (c *checker) ancestors(d *library.Decl, depth int) ([]string, bool) {
 	}
 	var out []string
 	for _, p := range splitTopLevel(rest) {
-		t := leansrc.ParseTerm(strings.TrimSpace(p), nil)
-		if t.Kind == leansrc.TermApp {
-			t = t.Args[0]
+		t := c.env.parse(strings.TrimSpace(p))
+		head := ""
+		switch {
+		case t.Kind == leansrc.TermInfix:
+			head, _ = infixParent(t, &c.env) // M →* N
+		case t.Kind == leansrc.TermApp && t.Args[0].Kind == leansrc.TermIdent:
+			head = t.Args[0].Text
+		case t.Kind == leansrc.TermIdent:
+			head = t.Text
 		}
-		if t.Kind != leansrc.TermIdent {
+		if head == "" {
 			return nil, false
 		}
-		pd, ok := lookupFrom(d, t.Text, c.env.Lookup)
+		pd, ok := lookupFrom(d, head, c.env.Lookup)
 		if !ok || pd.Kind != library.KindStructure && pd.Kind != library.KindClass {
 			return nil, false
 		}
@@ -1300,6 +1308,12 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 						k.class, infos[i].num, name, k.class, c.src[args[i].Start:args[i].End], infos[i].num, why)
 					break
 				}
+				if c.numberLacks(infos[i].num, k, sg) {
+					// IsLeast s z with (z : ℂ): ℂ's order is scoped
+					c.report(args[i], name, "failed to synthesize `%s %s`: `%s` expects a value of a type with `%s`, but `%s` is %s, and the library gives %s no `%s` here",
+						k.class, infos[i].num, name, k.class, c.src[args[i].Start:args[i].End], infos[i].num, infos[i].num, k.class)
+					break
+				}
 			}
 		}
 		if i < len(sg.typeCons) && args[i].Kind == leansrc.TermIdent {
@@ -1425,7 +1439,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 // applies to its operands when t is an arrow of bundled maps (`G →+ H`,
 // AddMonoidHom) whose operands the parser read whole.
 func (c *checker) infixTarget(t *leansrc.Term) (string, bool) {
-	if c.env.Infix == nil || !mapArrow(t.Text) || c.env.Notation || c.glued(t) {
+	if c.env.Infix == nil || !mapArrow(t.Text) && t.Text != "≃" || c.env.Notation || c.glued(t) {
 		return "", false
 	}
 	for _, a := range t.Args {
@@ -1520,7 +1534,7 @@ func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i in
 		return
 	}
 	var have []string
-	instances := c.instanceTexts(v)
+	instances := c.typeVarTexts[v]
 	for n, cl := range c.typeVars[v] {
 		text := c.typeVarTexts[v][n]
 		switch {
@@ -1628,11 +1642,29 @@ func (c *checker) instanceOn(v string) bool {
 // that is certainly none (Lean core's Decidable, an unknown name).
 func (c *checker) mayBeInstance(head string) bool {
 	if rs := c.env.Resolve(head); len(rs) == 1 {
-		if d, ok := c.env.Lookup(rs[0]); ok && !d.MayBeClass() {
+		if d, ok := c.env.Lookup(rs[0]); ok && (!d.MayBeClass() || c.structureAbbrev(d)) {
 			return false
 		}
 	}
 	return true
+}
+
+// structureAbbrev reports whether d is an abbreviation, not declared a
+// class, of a structure or inductive type that is no class (`abbrev Ideal
+// R := Submodule R R`): a value of it is no instance.
+func (c *checker) structureAbbrev(d *library.Decl) bool {
+	if d.Kind != library.KindAbbrev || slices.Contains(d.Attrs, "class") || d.Value == "" {
+		return false
+	}
+	t := c.env.parse(d.Value)
+	if t.Kind == leansrc.TermApp {
+		t = t.Args[0]
+	}
+	if t.Kind != leansrc.TermIdent {
+		return false
+	}
+	v, ok := lookupFrom(d, t.Text, c.env.Lookup)
+	return ok && (v.Kind == library.KindStructure || v.Kind == library.KindInductive) && !slices.Contains(v.Attrs, "class")
 }
 
 // algebraClasses are the classes of algebraic structure no subtype of an
@@ -1654,27 +1686,13 @@ func (c *checker) missingInstance(t *leansrc.Term, name, v string, cons []classP
 			continue
 		}
 		why := "has no local instance (nor does the library give every type one)"
-		if texts := c.instanceTexts(v); len(texts) > 0 {
+		if texts := c.typeVarTexts[v]; len(texts) > 0 {
 			why = fmt.Sprintf("has only `[%s]`, from which the library derives no `%s` instance", strings.Join(texts, "] ["), k.class)
 		}
 		c.report(t, name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` %s",
 			k.class, v, name, k.class, v, v, why)
 		return
 	}
-}
-
-// instanceTexts returns the types, as written, of the binders that may be
-// local instances of type variable v: those applying a class, or a
-// constant the library does not have, to it (`(s : Set G)` and `(f :
-// AddMonoidHom G H)` are none).
-func (c *checker) instanceTexts(v string) []string {
-	var out []string
-	for _, text := range c.typeVarTexts[v] {
-		if head, _, _ := strings.Cut(text, " "); c.mayBeInstance(head) {
-			out = append(out, text)
-		}
-	}
-	return out
 }
 
 // notation reports whether head and args may be notation the term parser
@@ -2040,6 +2058,16 @@ func apply(text string, es []edit) (string, bool) {
 		text = text[:e.start] + e.to + text[e.end:]
 	}
 	return text, true
+}
+
+// numberLacks reports whether the number type n certainly has no instance
+// of constraint k on its first argument in the stub's scope, by the
+// library's instances (Env.NumberHas); a Decidable class is left alone
+// (`open Classical`), and so is a generated declaration, which may show
+// the original's signature.
+func (c *checker) numberLacks(n num, k classPos, sg sig) bool {
+	return k.pos == 0 && n != numNone && n <= numComplex && c.env.NumberHas != nil && !c.env.Notation &&
+		(sg.decl == nil || !sg.decl.Generated) && !strings.HasPrefix(k.class, "Decidable") && !c.env.NumberHas(n.String(), k.class)
 }
 
 // noInstance says why numeric type n certainly has no instance of class

@@ -30,6 +30,10 @@ var notationDecls = []*library.Decl{
 	{Name: "Filter.atTop", Kind: library.KindDef, Signature: "def Filter.atTop {α : Type*} [Preorder α] : Filter α"},
 	{Name: "nhds", Kind: library.KindDef, Signature: "def nhds {X : Type*} [TopologicalSpace X] (x : X) : Filter X"},
 	{Name: "AddMonoidHom", Kind: library.KindStructure, Signature: "structure AddMonoidHom (M : Type*) (N : Type*) [AddZeroClass M] [AddZeroClass N] extends ZeroHom M N, AddHom M N"},
+	{Name: "IsLeast", Kind: library.KindDef, Signature: "def IsLeast {α : Type*} [LE α] (s : Set α) (a : α) : Prop", Value: "a ∈ s ∧ a ∈ lowerBounds s"},
+	{Name: "Monotone", Kind: library.KindDef, Signature: "def Monotone {α : Type u} {β : Type v} [Preorder α] [Preorder β] (f : α → β) : Prop", Value: "∀ ⦃a b⦄, a ≤ b → f a ≤ f b"},
+	{Name: "Submodule", Kind: library.KindStructure, Signature: "structure Submodule (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]"},
+	{Name: "Ideal", Kind: library.KindAbbrev, Signature: "abbrev Ideal (R : Type u) [Semiring R]", Value: "Submodule R R"},
 	{Name: "EuclideanSpace", Kind: library.KindAbbrev, Signature: "abbrev EuclideanSpace (𝕜 : Type*) (n : Type*) : Type _", Value: "PiLp 2 fun _ : n => 𝕜"},
 	{Name: "NNReal.sqrt", Kind: library.KindDef, Signature: "def NNReal.sqrt : ℝ≥0 ≃o ℝ≥0", Value: "OrderIso.symm <| powOrderIso 2 two_ne_zero"},
 }
@@ -37,7 +41,7 @@ var notationDecls = []*library.Decl{
 // notationEnv is testEnv with notationDecls, core's Nat.succ and Fin,
 // Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, its arrows →+*, ≃o and →., and
 // coercions of numbers to anything but a Filter or a function; a Group gives * and /, a
-// Field everything; ℂ has no order and no lattice, no number type is a Fintype; π and φ are notation;
+// Field everything; ℂ has no order (LE, Preorder) and no lattice, no number type is a Fintype; π and φ are notation;
 // no universe is a Semiring; `nat` is Lean 3's `Nat`.
 func notationEnv() Env {
 	env := withDecls(testEnv(), notationDecls, "Nat.succ", "Fin")
@@ -50,7 +54,7 @@ func notationEnv() Env {
 	env.NumberTo = env.NumberBeside
 	env.NotationSymbol = func(name string) bool { return name == "π" || name == "φ" }
 	env.NumberHas = func(n, class string) bool {
-		return n != "ℂ" && class != "Fintype" || class != "LE" && class != "Lattice" && class != "Fintype"
+		return n != "ℂ" && class != "Fintype" || class != "LE" && class != "Preorder" && class != "Lattice" && class != "Fintype"
 	}
 	env.VariableHas = func(classes []string, class string) bool {
 		for _, c := range classes {
@@ -218,6 +222,13 @@ func TestLibraryNotation(t *testing.T) {
 		// a Set given to a function on a type variable
 		{"theorem a {X Y : Type*} (f : X → Y) (s : Set X) (y : Y) (h : f s = y) : True := by sorry", "s: application type mismatch: `s` is a Set, but `f` expects a value of type `X` (the image of a set is `f '' s`)"},
 		{"theorem a {X Y : Type*} (f : X → Y) (g : Set X → Y) (s : Set X) (x : X) (h : f x = g s) : True := by sorry", ""},
+		// a number type, fixed inside an argument's type, that lacks a class
+		{"theorem a (x : ℂ) (s : Set ℂ) (h : IsLeast s x) : True := by sorry", "s: failed to synthesize `LE ℂ`: `IsLeast` needs an instance `[LE α]`, and `s` makes α ℂ, to which the library gives no `LE` here"},
+		{"theorem a (f : ℕ → ℂ) (hf : Monotone f) : True := by sorry", "f: failed to synthesize `Preorder ℂ`: `Monotone` needs an instance `[Preorder β]`, and `f` makes β ℂ, to which the library gives no `Preorder` here"},
+		{"theorem a (x : ℝ) (s : Set ℝ) (f : ℕ → ℝ) (h : IsLeast s x) (hf : Monotone f) : True := by sorry", ""},
+		// a binder of an abbreviation of a structure is no local instance
+		{"theorem a (R : Type*) [Group R] (I : Ideal R) : True := by sorry", "R: failed to synthesize `Semiring R`: `Ideal` needs an instance `[Semiring R]`, and `R` has only `[Group R]`, from which the library derives no `Semiring` instance"},
+		{"theorem a (R : Type*) [Semiring R] (I : Ideal R) : True := by sorry", ""},
 		// Lean 3's spelling of a namespace
 		{"theorem a (n : ℕ) (h : nat.succ n = 2) : True := by sorry", "nat.succ: unknown identifier `nat.succ`: nothing is named `nat`; Lean 4 spells the namespace `Nat`"},
 		{"theorem a (nat : ℕ) (h : nat.succ = 2) : ∀ real : ℕ, real.succ = 1 := by sorry", ""},

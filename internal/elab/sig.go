@@ -526,6 +526,15 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 		if j, ok := resultColon(hdr[i:]); !ok || j >= 0 {
 			return false // a result sort written after the parents
 		}
+		for _, parent := range splitTopLevel(hdr[i+len(" extends "):]) {
+			// M ≃ N, a parent written in the library's infix notation,
+			// whose field the index names by its first word
+			if target, ok := infixParent(env.parse(strings.TrimSpace(parent)), env); ok {
+				if p, ok := lookupFrom(d, target, env.Lookup); ok && p != d && p.Kind == library.KindStructure && dataStructure(p, env, depth+1) {
+					return true
+				}
+			}
+		}
 		hdr = hdr[:i]
 	}
 	binders, typ, ok := leansrc.ParseHeader(hdr, nil)
@@ -536,7 +545,9 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 	for _, b := range binders {
 		names, t := leansrc.GroupNames(b, hdr)
 		for _, n := range names {
-			types[n] = t == "Type" || strings.HasPrefix(t, "Type ") || strings.HasPrefix(t, "Type*")
+			// a function between Sort* parameters is data too: Lean puts
+			// such a structure in Sort (max 1 u v), never in Prop
+			types[n] = sortText(t) || strings.HasPrefix(t, "Sort ") || t == "Type" || strings.HasPrefix(t, "Type ") || strings.HasPrefix(t, "Type*")
 		}
 	}
 	for _, ft := range env.Fields(d) {
@@ -560,6 +571,15 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 	return false
 }
 
+// infixParent returns the constant a field's type written in the
+// library's infix notation applies (Equiv for `M ≃ N`).
+func infixParent(t *leansrc.Term, env *Env) (string, bool) {
+	if t.Kind != leansrc.TermInfix || t.Text == "→" || t.Text == "->" || env.Infix == nil {
+		return "", false
+	}
+	return env.Infix(t.Text)
+}
+
 // resultColon returns the offset of the ` : ` that starts the result type
 // in a structure's extends clause (-1 when none), outside brackets (the
 // parents' arguments may hold `(fun x : α => x * y)`); ok is false when
@@ -570,7 +590,8 @@ func resultColon(rest string) (int, bool) {
 		if r == ':' && i > 0 && rest[i-1] == ' ' && strings.HasPrefix(rest[i:], ": ") {
 			at = i - 1
 		}
-		return r != '→'
+		// an arrow, not the first letter of a notation (M →ₙ* N)
+		return r != '→' || i+len("→") < len(rest) && rest[i+len("→")] != ' '
 	})
 	return at, ok
 }

@@ -135,6 +135,18 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 		if tv := b.form.text; b.top && b.form.rigid && c.typeVars[tv] != nil && len(sg.varCons[v]) > 0 {
 			c.missingInstance(b.arg, name, tv, sg.varCons[v])
 		}
+		if b.top || !b.form.rigid || b.form.num == numNone {
+			continue
+		}
+		// Monotone f with (f : ℕ → ℂ): β is ℂ inside f's type, which no
+		// coercion changes, and ℂ's order is scoped
+		for _, k := range sg.varCons[v] {
+			if c.numberLacks(b.form.num, k, sg) {
+				c.report(b.arg, name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` makes %s %s, to which the library gives no `%s` here",
+					k.class, b.form.num, name, k.class, v, c.src[b.arg.Start:b.arg.End], v, b.form.num, k.class)
+				break
+			}
+		}
 	}
 	return res
 }
