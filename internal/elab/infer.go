@@ -1383,6 +1383,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			}
 		}
 	}
+	c.missingFact(whole, name, sg, args, scope)
 	fixed := c.unify(name, sg, args[:min(k, n)], infos, scope)
 	switch {
 	case k < n:
@@ -2058,6 +2059,32 @@ func apply(text string, es []edit) (string, bool) {
 		text = text[:e.start] + e.to + text[e.end:]
 	}
 	return text, true
+}
+
+// missingFact reports a `[Fact P]` instance of signature sg that the
+// stub cannot give: P mentions an explicit parameter the stub fills with
+// one of its own variables (`legendreSym p a` with `(hp : p.Prime)`), and
+// the stub writes no `Fact` at all. A hypothesis is no instance, and the
+// library's Fact instances are about numerals (`Fact (Nat.Prime 2)`) or
+// other Facts.
+func (c *checker) missingFact(whole *leansrc.Term, name string, sg sig, args []*leansrc.Term, scope map[string]local) {
+	if len(sg.facts) == 0 || sg.added || c.env.Notation || strings.Contains(c.src, "Fact") || sg.decl == nil || sg.decl.Kind.IsTypeLike() {
+		return // a structure's signature may show its file's instance variables (see unify)
+	}
+	for _, f := range sg.facts {
+		for _, i := range f.params {
+			if i >= len(args) || args[i].Kind != leansrc.TermIdent || scope[args[i].Text].binder == 0 {
+				continue
+			}
+			prop := f.prop
+			if n := f.names[i]; n != args[i].Text {
+				prop = renameRoot(prop, n, args[i].Text)
+			}
+			c.report(whole, name, "failed to synthesize `Fact (%s)`: `%s` needs an instance `[Fact (%s)]`, and the statement has no `Fact` binder (a hypothesis is no instance: write `[Fact (%s)]`)",
+				prop, name, prop, prop)
+			return
+		}
+	}
 }
 
 // numberLacks reports whether the number type n certainly has no instance

@@ -34,6 +34,7 @@ var notationDecls = []*library.Decl{
 	{Name: "Monotone", Kind: library.KindDef, Signature: "def Monotone {α : Type u} {β : Type v} [Preorder α] [Preorder β] (f : α → β) : Prop", Value: "∀ ⦃a b⦄, a ≤ b → f a ≤ f b"},
 	{Name: "Submodule", Kind: library.KindStructure, Signature: "structure Submodule (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]"},
 	{Name: "Ideal", Kind: library.KindAbbrev, Signature: "abbrev Ideal (R : Type u) [Semiring R]", Value: "Submodule R R"},
+	{Name: "Padic", Kind: library.KindDef, Signature: "def Padic (p : ℕ) [Fact p.Prime]", Value: "CauSeq.Completion.Cauchy (padicNorm p)"},
 	{Name: "EuclideanSpace", Kind: library.KindAbbrev, Signature: "abbrev EuclideanSpace (𝕜 : Type*) (n : Type*) : Type _", Value: "PiLp 2 fun _ : n => 𝕜"},
 	{Name: "NNReal.sqrt", Kind: library.KindDef, Signature: "def NNReal.sqrt : ℝ≥0 ≃o ℝ≥0", Value: "OrderIso.symm <| powOrderIso 2 two_ne_zero"},
 }
@@ -229,6 +230,9 @@ func TestLibraryNotation(t *testing.T) {
 		// a binder of an abbreviation of a structure is no local instance
 		{"theorem a (R : Type*) [Group R] (I : Ideal R) : True := by sorry", "R: failed to synthesize `Semiring R`: `Ideal` needs an instance `[Semiring R]`, and `R` has only `[Group R]`, from which the library derives no `Semiring` instance"},
 		{"theorem a (R : Type*) [Semiring R] (I : Ideal R) : True := by sorry", ""},
+		// a Fact instance about a stub's variable, which only a Fact binder gives
+		{"theorem a (q : ℕ) (hq : q.Prime) (x : Padic q) : x = x := by sorry", "Padic q: failed to synthesize `Fact (q.Prime)`: `Padic` needs an instance `[Fact (q.Prime)]`, and the statement has no `Fact` binder (a hypothesis is no instance: write `[Fact (q.Prime)]`)"},
+		{"theorem a (q : ℕ) [Fact q.Prime] (x : Padic q) (y : Padic 2) : x = x := by sorry", ""},
 		// Lean 3's spelling of a namespace
 		{"theorem a (n : ℕ) (h : nat.succ n = 2) : True := by sorry", "nat.succ: unknown identifier `nat.succ`: nothing is named `nat`; Lean 4 spells the namespace `Nat`"},
 		{"theorem a (nat : ℕ) (h : nat.succ = 2) : ∀ real : ℕ, real.succ = 1 := by sorry", ""},

@@ -129,6 +129,10 @@ type sig struct {
 	// constrain each of its type variables with (orderOf {G} [Monoid G]:
 	// G → Monoid 0).
 	varCons map[string][]classPos
+	// facts are the propositions of the signature's `[Fact P]` binders with
+	// the explicit parameters (their positions) each mentions: a stub
+	// gives such an instance only through a `Fact` binder of its own.
+	facts []fact
 	// of is, when the result type is an application of a library structure
 	// or inductive type (`Finset ℕ`, `StieltjesFunction`), its full name.
 	of string
@@ -147,6 +151,16 @@ type sig struct {
 	// from, which resolves the constants those types name.
 	vars map[string]bool
 	decl *library.Decl
+}
+
+// fact is a signature's `[Fact P]` binder: P as written and the positions
+// of the explicit parameters it mentions.
+type fact struct {
+	prop   string
+	params []int
+	// names are the signature's names of the explicit parameters, by
+	// position.
+	names []string
 }
 
 // classPos is an argument position of a class.
@@ -288,6 +302,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	}
 	typeVars, cons := classConstraints(binders, hdr)
 	s.varCons = cons
+	s.facts = factBinders(binders, hdr)
 	for _, b := range binders {
 		if b.Bracket != '(' {
 			continue
@@ -571,6 +586,64 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 	return false
 }
 
+// factBinders returns the `[Fact P]` binders of a signature whose P
+// mentions one of its explicit parameters, with their positions.
+func factBinders(binders []leansrc.Binder, hdr string) []fact {
+	var explicit []string
+	var out []fact
+	for _, b := range binders {
+		if b.Bracket == '(' {
+			names, _ := leansrc.GroupNames(b, hdr)
+			explicit = append(explicit, names...)
+			continue
+		}
+		if b.Bracket != '[' || b.Type == nil {
+			continue
+		}
+		prop, ok := strings.CutPrefix(strings.TrimSpace(hdr[b.Type.Start:b.Type.End]), "Fact ")
+		if !ok {
+			continue
+		}
+		f := fact{prop: strings.TrimSpace(prop), names: explicit}
+		lex, err := leansrc.Lex(f.prop)
+		if err != nil {
+			continue
+		}
+		for i, n := range explicit {
+			for _, l := range lex {
+				if root, _, _ := strings.Cut(l.Text, "."); l.Kind == leansrc.LexIdent && root == n {
+					f.params = append(f.params, i) // p in p.Prime too
+					break
+				}
+			}
+		}
+		if len(f.params) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// renameRoot returns text with the identifier from, and every dotted name
+// rooted at it, renamed to to (p.Prime → q.Prime).
+func renameRoot(text, from, to string) string {
+	lex, err := leansrc.Lex(text)
+	if err != nil {
+		return text
+	}
+	var b strings.Builder
+	at := 0
+	for _, l := range lex {
+		if root, _, _ := strings.Cut(l.Text, "."); l.Kind == leansrc.LexIdent && root == from {
+			b.WriteString(text[at:l.Start])
+			b.WriteString(to + l.Text[len(from):])
+			at = l.End
+		}
+	}
+	b.WriteString(text[at:])
+	return b.String()
+}
+
 // infixParent returns the constant a field's type written in the
 // library's infix notation applies (Equiv for `M ≃ N`).
 func infixParent(t *leansrc.Term, env *Env) (string, bool) {
@@ -680,7 +753,12 @@ func classConstraints(binders []leansrc.Binder, hdr string) (map[string]bool, ma
 		}
 		names, typ := leansrc.GroupNames(b, hdr)
 		for _, n := range names {
-			// a later binder of the same name shadows an earlier one
+			// a later binder of the same name shadows an earlier one, and
+			// the instances about the earlier one are not about it
+			// (`variable {R} [Semiring R]` then `variable {R} [AddCommMonoid R]`)
+			if _, again := vars[n]; again {
+				delete(cons, n)
+			}
 			vars[n] = (b.Bracket == '{' || b.Bracket == '⦃') && (typ == "" || strings.HasPrefix(typ, "Type") || strings.HasPrefix(typ, "Sort"))
 		}
 	}

@@ -2,6 +2,8 @@ package elab
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -129,13 +131,22 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 	if c.env.VariableHas == nil || c.env.Notation || sg.decl.Generated {
 		return res
 	}
-	for v, b := range u.bound {
+	for _, v := range slices.Sorted(maps.Keys(u.bound)) { // one order, one first finding
+		b := u.bound[v]
+		if !b.form.rigid || !b.top && sg.decl.Kind.IsTypeLike() {
+			// a structure's signature as the index writes it may show
+			// instances of its file's section variables that Lean did not
+			// add to it (IsAddFreimanHom's [CommMonoid α]); a definition's
+			// are added with their variable
+			continue
+		}
 		// orderOf g with (g : G) under [AddGroup G]: orderOf's G is the
-		// stub's G, whose local instances give no Monoid
-		if tv := b.form.text; b.top && b.form.rigid && c.typeVars[tv] != nil && len(sg.varCons[v]) > 0 {
+		// stub's G, whose local instances give no Monoid; p.roots with (p :
+		// Polynomial R) under [CommRing R]: no IsDomain R
+		if tv := b.form.text; c.typeVars[tv] != nil && len(sg.varCons[v]) > 0 {
 			c.missingInstance(b.arg, name, tv, sg.varCons[v])
 		}
-		if b.top || !b.form.rigid || b.form.num == numNone {
+		if b.top || b.form.num == numNone {
 			continue
 		}
 		// Monotone f with (f : ℕ → ℂ): β is ℂ inside f's type, which no
