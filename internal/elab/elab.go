@@ -298,6 +298,10 @@ type info struct {
 	// neg marks arithmetic with a negation in it (-1, n - -x), which the
 	// type its numbers are elaborated at must have.
 	neg bool
+	// sci marks a decimal (2.5, 1e3) or arithmetic with one in it, which
+	// the type its numbers are elaborated at must have OfScientific for
+	// (ℕ and ℤ have none).
+	sci bool
 	// inv marks x⁻¹ of a ℕ or ℤ x: Inv fails unless an expected type
 	// (an ascription, a parameter's type) elaborates it wider; the operand
 	// of arithmetic or a relation has none.

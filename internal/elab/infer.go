@@ -20,7 +20,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 	switch t.Kind {
 	case leansrc.TermNum:
 		if strings.ContainsAny(t.Text, ".eE") && !strings.HasPrefix(t.Text, "0x") {
-			return info{}
+			return info{kind: kValue, lit: true, sci: true}
 		}
 		return info{kind: kValue, lit: true}
 	case leansrc.TermIdent:
@@ -275,6 +275,16 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			}
 			c.noNeg(t, info{kind: kValue, num: n, neg: true}, n)
 		}
+		if number(a) && number(b) && (a.sci || b.sci) && !(a.lit && b.lit) {
+			// n = 2.5 with (n : ℕ): both sides at ℕ, which has no decimals
+			n := join(a.num, b.num)
+			if a.lit {
+				n = b.num
+			} else if b.lit {
+				n = a.num
+			}
+			c.noSci(t, info{kind: kValue, num: n, sci: true}, n)
+		}
 		if number(b) && !b.lit || b.lit && a.kind == kProof {
 			c.notNumber(t.Args[0], a, t.Text, c.noFunctionCoercion(b))
 		}
@@ -335,6 +345,9 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	if r.kind == kValue && (a.neg || b.neg && t.Text != "^") {
 		// an exponent is elaborated apart
 		r.neg = true
+	}
+	if r.kind == kValue && (a.sci || b.sci && t.Text != "^") {
+		r.sci = true
 	}
 	r.inv, r.abs = false, false
 	return r
@@ -1376,6 +1389,11 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a number of type %s, not a set (a singleton is `{%s}`)",
 				name, sg.params[i], c.src[args[i].Start:args[i].End], n, c.src[args[i].Start:args[i].End])
 		}
+		if tv := infos[i].tv; tv != "" && infos[i].kind == kValue && collectionType(sg.params[i], "Set") && c.noCoercionFrom(tv) && !c.likeInstance(tv) {
+			// Submodule.span K v with (v : V): a vector is no set
+			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a value of type %s, a type variable of the statement, not a set (a singleton is `{%s}`)",
+				name, sg.params[i], c.src[args[i].Start:args[i].End], tv, c.src[args[i].Start:args[i].End])
+		}
 		if want != numNone || valueType(sg.params[i]) {
 			// a function is not a number (a Set is one: Set α := α → Prop)
 			if what := c.nonValue(args[i], infos[i], want != numNone); what != "" {
@@ -1782,6 +1800,7 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 	if a.kind == kValue && (a.lit || a.num == numNone || coerces(a.num, want)) {
 		// binop% elaborates the argument's numbers at the type expected
 		c.noNeg(arg, a, want)
+		c.noSci(arg, a, want)
 	}
 	if a.inv && (want == numNat || want == numInt) {
 		c.noInv(arg, fn, want)
@@ -1892,6 +1911,18 @@ func (c *checker) noCoercionFrom(v string) bool {
 	return true
 }
 
+// likeInstance reports whether a local instance of the statement's type
+// variable v may make its values sets or functions (SetLike, FunLike and
+// their kin).
+func (c *checker) likeInstance(v string) bool {
+	for _, cl := range c.typeVars[v] {
+		if strings.Contains(cl, "Like") {
+			return true
+		}
+	}
+	return false
+}
+
 // noInv reports t, an inverse x⁻¹ elaborated at n (ℕ or ℤ), which has no
 // Inv instance.
 func (c *checker) noInv(t *leansrc.Term, name string, n num) {
@@ -1914,6 +1945,18 @@ func (c *checker) noNeg(t *leansrc.Term, a info, want num) {
 	switch want {
 	case numNat, numNNReal, numENNReal:
 		c.report(t, "", "failed to synthesize `Neg %s`: `%s` negates a number of type %s, which has no negation (write the numbers at ℤ or ℝ: `(n : ℤ)`)",
+			want, c.src[t.Start:t.End], want)
+	}
+}
+
+// noSci reports t, a decimal or arithmetic with one, elaborated at the
+// type want that has no OfScientific instance (ℕ, ℤ).
+func (c *checker) noSci(t *leansrc.Term, a info, want num) {
+	if !a.sci || a.kind != kValue || !a.lit && a.num != want {
+		return
+	}
+	if want == numNat || want == numInt {
+		c.report(t, "", "failed to synthesize `OfScientific %s`: `%s` has a decimal, and %s has no decimals (write the numbers at ℚ or ℝ, or use a fraction of integers)",
 			want, c.src[t.Start:t.End], want)
 	}
 }

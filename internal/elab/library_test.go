@@ -233,6 +233,12 @@ func TestLibraryNotation(t *testing.T) {
 		// a Fact instance about a stub's variable, which only a Fact binder gives
 		{"theorem a (q : ℕ) (hq : q.Prime) (x : Padic q) : x = x := by sorry", "Padic q: failed to synthesize `Fact (q.Prime)`: `Padic` needs an instance `[Fact (q.Prime)]`, and the statement has no `Fact` binder (a hypothesis is no instance: write `[Fact (q.Prime)]`)"},
 		{"theorem a (q : ℕ) [Fact q.Prime] (x : Padic q) (y : Padic 2) : x = x := by sorry", ""},
+		// a decimal at ℕ or ℤ
+		{"theorem a (n : ℤ) (h : n = 2.5) : True := by sorry", "n = 2.5: failed to synthesize `OfScientific ℤ`: `n = 2.5` has a decimal, and ℤ has no decimals (write the numbers at ℚ or ℝ, or use a fraction of integers)"},
+		{"theorem a (n : ℕ) (x : ℝ) (h : n * x = 2.5) (h' : x * 1.5 ≤ 3.75) : True := by sorry", ""},
+		// a value of a type variable where a Set is expected
+		{"theorem a (X : Type*) (x : X) (h : Set.Finite x) : True := by sorry", "x: type mismatch: `Set.Finite` expects a value of type `Set α`, but `x` is a value of type X, a type variable of the statement, not a set (a singleton is `{x}`)"},
+		{"theorem a (X : Type*) (x : X) (h : Set.Finite {x}) : True := by sorry", ""},
 		// Lean 3's spelling of a namespace
 		{"theorem a (n : ℕ) (h : nat.succ n = 2) : True := by sorry", "nat.succ: unknown identifier `nat.succ`: nothing is named `nat`; Lean 4 spells the namespace `Nat`"},
 		{"theorem a (nat : ℕ) (h : nat.succ = 2) : ∀ real : ℕ, real.succ = 1 := by sorry", ""},
