@@ -1308,6 +1308,17 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 					name, sg.params[i], c.src[args[i].Start:args[i].End], last)
 			}
 		}
+		if l, ok := scope[args[i].Text]; ok && args[i].Kind == leansrc.TermIdent && l.binder > 0 && l.typ != nil && l.typ.Kind == leansrc.TermInfix &&
+			(l.typ.Text == "→" || l.typ.Text == "->") && sg.own == n && !sg.added && c.env.CoercesTo != nil {
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.CoercesTo("Set", s) {
+				// integral X μ with (X : Ω → ℝ): a function is no Measure (a
+				// Set, itself a function, reaches none of the generic
+				// coercions' targets either)
+				_, last := leansrc.SplitLast(s)
+				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a function (of type `%s`), not a %s",
+					name, sg.params[i], args[i].Text, c.src[l.typ.Start:l.typ.End], last)
+			}
+		}
 		if infos[i].set && collectionType(sg.params[i], "Finset") {
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a Set (there is no coercion from Set to Finset)",
 				name, sg.params[i], c.src[args[i].Start:args[i].End])

@@ -233,6 +233,9 @@ func TestLibraryNotation(t *testing.T) {
 		// a Fact instance about a stub's variable, which only a Fact binder gives
 		{"theorem a (q : ℕ) (hq : q.Prime) (x : Padic q) : x = x := by sorry", "Padic q: failed to synthesize `Fact (q.Prime)`: `Padic` needs an instance `[Fact (q.Prime)]`, and the statement has no `Fact` binder (a hypothesis is no instance: write `[Fact (q.Prime)]`)"},
 		{"theorem a (q : ℕ) [Fact q.Prime] (x : Padic q) (y : Padic 2) : x = x := by sorry", ""},
+		// a local function where a structure is expected
+		{"theorem a (f : ℕ → ℝ) (h : Filter.Tendsto f f Filter.atTop) : True := by sorry", "f: type mismatch: `Filter.Tendsto` expects a value of type `Filter α`, but `f` is a function (of type `ℕ → ℝ`), not a Filter"},
+		{"theorem a (f : ℕ → ℝ) (h : Filter.Tendsto f Filter.atTop Filter.atTop) : True := by sorry", ""},
 		// a decimal at ℕ or ℤ
 		{"theorem a (n : ℤ) (h : n = 2.5) : True := by sorry", "n = 2.5: failed to synthesize `OfScientific ℤ`: `n = 2.5` has a decimal, and ℤ has no decimals (write the numbers at ℚ or ℝ, or use a fraction of integers)"},
 		{"theorem a (n : ℕ) (x : ℝ) (h : n * x = 2.5) (h' : x * 1.5 ≤ 3.75) : True := by sorry", ""},
