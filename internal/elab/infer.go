@@ -1308,8 +1308,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 					name, sg.params[i], c.src[args[i].Start:args[i].End], last)
 			}
 		}
-		if l, ok := scope[args[i].Text]; ok && args[i].Kind == leansrc.TermIdent && l.binder > 0 && l.typ != nil && l.typ.Kind == leansrc.TermInfix &&
-			(l.typ.Text == "→" || l.typ.Text == "->") && sg.own == n && !sg.added && c.env.CoercesTo != nil {
+		if l, ok := scope[args[i].Text]; ok && args[i].Kind == leansrc.TermIdent && l.binder > 0 && l.function() && sg.own == n && !sg.added && c.env.CoercesTo != nil {
 			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.CoercesTo("Set", s) {
 				// integral X μ with (X : Ω → ℝ): a function is no Measure (a
 				// Set, itself a function, reaches none of the generic
@@ -1484,13 +1483,19 @@ func (c *checker) infixTarget(t *leansrc.Term) (string, bool) {
 // local function l, as its type is written (X for `(f : X → Y)` under
 // `(X : Type*)`), or "".
 func (c *checker) typeVarDomain(l local) string {
-	if l.typ == nil || l.typ.Kind != leansrc.TermInfix || l.typ.Text != "→" && l.typ.Text != "->" {
+	if !l.function() {
 		return ""
 	}
 	if d := l.typ.Args[0]; d.Kind == leansrc.TermIdent && c.typeVars[d.Text] != nil {
 		return d.Text
 	}
 	return ""
+}
+
+// function reports whether the local's type is written as a function
+// type, a plain arrow (not a bundled map's →*).
+func (l local) function() bool {
+	return l.typ != nil && l.typ.Kind == leansrc.TermInfix && (l.typ.Text == "→" || l.typ.Text == "->")
 }
 
 // functionValue is the number type of the values a value of a type whose

@@ -1,6 +1,7 @@
 package elab
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
@@ -562,7 +563,7 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 		for _, n := range names {
 			// a function between Sort* parameters is data too: Lean puts
 			// such a structure in Sort (max 1 u v), never in Prop
-			types[n] = sortText(t) || strings.HasPrefix(t, "Sort ") || t == "Type" || strings.HasPrefix(t, "Type ") || strings.HasPrefix(t, "Type*")
+			types[n] = sortParam(t) || strings.HasPrefix(t, "Sort ")
 		}
 	}
 	for _, ft := range env.Fields(d) {
@@ -610,11 +611,8 @@ func factBinders(binders []leansrc.Binder, hdr string) []fact {
 			continue
 		}
 		for i, n := range explicit {
-			for _, l := range lex {
-				if root, _, _ := strings.Cut(l.Text, "."); l.Kind == leansrc.LexIdent && root == n {
-					f.params = append(f.params, i) // p in p.Prime too
-					break
-				}
+			if slices.ContainsFunc(lex, func(l leansrc.Lexeme) bool { return rootedAt(l, n) }) {
+				f.params = append(f.params, i) // p in p.Prime too
 			}
 		}
 		if len(f.params) > 0 {
@@ -634,7 +632,7 @@ func renameRoot(text, from, to string) string {
 	var b strings.Builder
 	at := 0
 	for _, l := range lex {
-		if root, _, _ := strings.Cut(l.Text, "."); l.Kind == leansrc.LexIdent && root == from {
+		if rootedAt(l, from) {
 			b.WriteString(text[at:l.Start])
 			b.WriteString(to + l.Text[len(from):])
 			at = l.End
@@ -644,8 +642,15 @@ func renameRoot(text, from, to string) string {
 	return b.String()
 }
 
-// infixParent returns the constant a field's type written in the
-// library's infix notation applies (Equiv for `M ≃ N`).
+// rootedAt reports whether lexeme l is the identifier name or a dotted
+// name rooted at it (p, p.Prime).
+func rootedAt(l leansrc.Lexeme, name string) bool {
+	root, _, _ := strings.Cut(l.Text, ".")
+	return l.Kind == leansrc.LexIdent && root == name
+}
+
+// infixParent returns the constant that t, a type written in the library's
+// infix notation (a parent `M ≃ N` of a structure), applies (Equiv).
 func infixParent(t *leansrc.Term, env *Env) (string, bool) {
 	if t.Kind != leansrc.TermInfix || t.Text == "→" || t.Text == "->" || env.Infix == nil {
 		return "", false
