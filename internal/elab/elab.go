@@ -783,7 +783,24 @@ func (c *checker) lean3Name(x *leansrc.Term, name, root string, dotted bool) {
 	if lean4, ok := c.env.Lean3Namespace(root); ok {
 		c.unknown[name] = true
 		c.report(x, name, "unknown identifier `%s`: nothing is named `%s`; Lean 4 spells the namespace `%s`", name, root, lean4)
+		return
 	}
+	c.notationName(x, name)
+}
+
+// notationName reports a dotted name that names nothing and ends in a
+// symbol the library declares as notation (`Real.π`: π is notation for
+// Real.pi under `open Real`, no declaration of the namespace Real).
+func (c *checker) notationName(x *leansrc.Term, name string) {
+	ns, last := leansrc.SplitLast(name)
+	if ns == "" || c.env.NotationSymbol == nil || !c.env.NotationSymbol(last) || len(c.env.Resolve(name)) > 0 || c.env.Notation {
+		return
+	}
+	if r, _ := utf8.DecodeRuneInString(last); r < utf8.RuneSelf {
+		return // an ASCII last component may be a declaration the index lacks
+	}
+	c.unknown[name] = true
+	c.report(x, name, "unknown identifier `%s`: `%s` is the library's notation, not a declaration of `%s` (open the namespace that puts it in force, or write the constant)", name, last, ns)
 }
 
 // boundNowhere reports whether name, a variable's name in ASCII or a lone

@@ -242,6 +242,9 @@ func TestLibraryNotation(t *testing.T) {
 		// a value of a type variable where a Set is expected
 		{"theorem a (X : Type*) (x : X) (h : Set.Finite x) : True := by sorry", "x: type mismatch: `Set.Finite` expects a value of type `Set α`, but `x` is a value of type X, a type variable of the statement, not a set (a singleton is `{x}`)"},
 		{"theorem a (X : Type*) (x : X) (h : Set.Finite {x}) : True := by sorry", ""},
+		// a namespace's name with a notation symbol
+		{"theorem a (x : ℝ) (h : x = Real.π) : True := by sorry", "Real.π: unknown identifier `Real.π`: `π` is the library's notation, not a declaration of `Real` (open the namespace that puts it in force, or write the constant)"},
+		{"theorem a (x : ℝ) (h : x = Real.pi) : True := by sorry", ""},
 		// Lean 3's spelling of a namespace
 		{"theorem a (n : ℕ) (h : nat.succ n = 2) : True := by sorry", "nat.succ: unknown identifier `nat.succ`: nothing is named `nat`; Lean 4 spells the namespace `Nat`"},
 		{"theorem a (nat : ℕ) (h : nat.succ = 2) : ∀ real : ℕ, real.succ = 1 := by sorry", ""},
