@@ -1221,6 +1221,12 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		if sg.max >= 0 && k > sg.max && (sg.res == resSort || sg.res == resNum) {
 			c.report(whole, name, "too many arguments: `%s` takes at most %s (with the explicit section variables of its file), given %d", name, count(sg.max), k)
 		}
+		if sg.max >= 0 && k == sg.max && sg.res == resSort && sg.resText == "Prop" {
+			// DifferentiableAt ℝ f x: every parameter there may be is
+			// given, so it is a proposition (fewer, and Lean rejects the
+			// application itself)
+			return info{kind: kSort, prop: true}
+		}
 		return info{}
 	}
 	for i := 0; i < k && i < n; i++ {
@@ -1523,6 +1529,9 @@ func (c *checker) setDomain(fn, full string, arg *leansrc.Term, a info) {
 		what = "a proposition"
 	case a.kind == kValue && !a.lit && a.num != numNone:
 		what = "a number of type " + a.num.String()
+	case a.kind == kValue && a.tv != "" && c.noCoercionFrom(a.tv) && !c.likeInstance(a.tv):
+		// μ ω with (ω : Ω): a point, whose singleton is {ω}
+		what = "a value of type " + a.tv + ", a point (a singleton is {" + c.src[arg.Start:arg.End] + "})"
 	default:
 		return
 	}

@@ -229,6 +229,9 @@ var coreFuncs = map[string]sig{
 // result type through their bodies.
 const maxValueDepth = 3
 
+// maxParentDepth bounds how far dataStructure follows parents.
+const maxParentDepth = 8
+
 // sigOf reads a library declaration's signature: its explicit parameters
 // and what it is once applied to them. Anything it cannot read leaves known
 // false or the result unknown.
@@ -530,10 +533,10 @@ func typeUniverse(t string) bool {
 // number), or a parent's subobject field is such a structure. Lean infers
 // the universe from the fields' sorts, and a data field's is never Prop.
 func dataStructure(d *library.Decl, env *Env, depth int) bool {
-	if env.Fields == nil || depth >= maxValueDepth {
+	if env.Fields == nil || depth >= maxParentDepth {
 		return false
 	}
-	head := "structure " + d.Name
+	head := string(d.Kind) + " " + d.Name
 	if !strings.HasPrefix(d.Signature, head) {
 		return false
 	}
@@ -727,6 +730,25 @@ func lookupFrom(d *library.Decl, name string, lookup func(string) (*library.Decl
 	return lookup(name)
 }
 
+// valueDep finds the constant name stands for in d's value among the
+// names the indexer resolved there with the file's opens (ProofDeps: the
+// `Tendsto` of ContinuousAt's value is Filter.Tendsto under `open
+// Filter`), when exactly one of them ends so.
+func valueDep(d *library.Decl, name string, lookup func(string) (*library.Decl, bool)) (*library.Decl, bool) {
+	var found *library.Decl
+	for _, dep := range d.ProofDeps {
+		if dep != name && !strings.HasSuffix(dep, "."+name) {
+			continue
+		}
+		x, ok := lookup(dep)
+		if !ok || found != nil && found != x {
+			return nil, false
+		}
+		found = x
+	}
+	return found, found != nil
+}
+
 // classConstraints reads a signature's binders: the type variables bound
 // implicitly ({α : Type*}, {α}) and, per name, the class arguments its
 // instance binders constrain it with ([Add α]: Add 0).
@@ -865,6 +887,9 @@ func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop 
 	// the name as written and under the declaration's namespaces, the most
 	// specific first, as Lean tries them
 	found, ok := lookupFrom(d, head.Text, lookup)
+	if !ok {
+		found, ok = valueDep(d, head.Text, lookup)
+	}
 	if !ok {
 		if cs, ok := coreSig(head.Text); ok && args == 0 {
 			return cs.res, numNone, cs.resText == "Prop"
