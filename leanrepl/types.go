@@ -198,6 +198,9 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		NotationSymbol: func(name string) bool {
 			return lib != nil && libraryNotation(lib, name)
 		},
+		NotationWord: func(word string) bool {
+			return !indexed || lib == nil || notationWords(lib)[word]
+		},
 		OnlyNamespace: func(name string) bool {
 			if lib == nil || names == nil {
 				return false
@@ -296,9 +299,26 @@ func notationSymbols(lib *library.Library) map[string][]*library.Decl {
 	return m
 }
 
-// notationIndex caches notationSymbols by library; nonLocalNotation
-// caches libraryNotation by library and symbol.
-var notationIndex, nonLocalNotation sync.Map
+// notationWords returns the words the library's notations are spelled
+// with (`on` of `f on g`, `choose` if one wrote `n choose k`).
+func notationWords(lib *library.Library) map[string]bool {
+	if v, ok := notationWordIndex.Load(lib); ok {
+		return v.(map[string]bool)
+	}
+	m := map[string]bool{}
+	for sym := range notationSymbols(lib) {
+		for _, w := range strings.FieldsFunc(sym, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' }) {
+			m[w] = true
+		}
+	}
+	notationWordIndex.Store(lib, m)
+	return m
+}
+
+// notationIndex caches notationSymbols by library, notationWordIndex
+// notationWords; nonLocalNotation caches libraryNotation by library and
+// symbol.
+var notationIndex, notationWordIndex, nonLocalNotation sync.Map
 
 // headerNotation reports whether header may declare notation, a macro or
 // syntax.

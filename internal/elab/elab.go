@@ -170,6 +170,9 @@ type Env struct {
 	// after `open unitInterval`), which a name bound nowhere may be; nil:
 	// none.
 	NotationSymbol func(name string) bool
+	// NotationWord reports whether a notation of the library may be
+	// spelled with word (`on` of `f on g`); nil: any may.
+	NotationWord func(word string) bool
 }
 
 // Ops gives the term parser the library's notation tokens (Env.Token) and
@@ -899,6 +902,11 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 					over, c.src[b.Bound.Start:b.Bound.End])
 				c.out[len(c.out)-1].Replace = c.finsetOf(b.Bound)
 			}
+			if _, el := c.elements(b.Bound, in); b.Type == nil && b.Pred == "∈" && el != numNone {
+				// ∑ i ∈ Finset.range n: i is a ℕ (Membership's element
+				// type is an outParam)
+				n = el
+			}
 		}
 		tv := c.typeVar(b.Type)
 		for _, name := range b.Names {
@@ -961,6 +969,11 @@ func (c *checker) typePos(t *leansrc.Term, scope map[string]local) info {
 		// ℕ, ℤ, ℚ, ℝ, ℂ have no coercion to a sort
 		text := c.src[t.Start:t.End]
 		c.report(t, text, "type expected: `%s` is a number of type %s, not a type or a proposition", text, i.num)
+	case i.kind == kValue && i.lit && !c.env.Notation:
+		// x = 2 ∨ -2: no numeral is a proposition or a type (no OfNat on a
+		// sort)
+		text := c.src[t.Start:t.End]
+		c.report(t, text, "type expected: `%s` is a number, not a type or a proposition (write the comparison in full: `x = %s`)", text, text)
 	}
 	return i
 }

@@ -139,6 +139,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 	if t.Kind == leansrc.TermBigOp {
 		c.bigOpOverType(t)
 	}
+	var body info
 	for i, a := range t.Args {
 		x := c.infer(a, in)
 		if class := bigOpClass[t.Text]; i == 0 && t.Kind == leansrc.TermBigOp && class != "" && x.kind == kSort && x.prop &&
@@ -147,6 +148,15 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			c.report(a, "", "failed to synthesize `%s Prop`: `%s` is a proposition, and %s combines values of a type with `%s` (the library has no such instance for Prop)",
 				class, c.src[a.Start:a.End], t.Text, class)
 		}
+		if i == 0 {
+			body = x
+		}
+	}
+	if bigOpClass[t.Text] != "" && t.Kind == leansrc.TermBigOp && body.kind == kValue && !body.lit && body.num != numNone && body.of == "" {
+		// ∑ i ∈ Finset.range n, (i + 1) is a ℕ: a sum has its body's type
+		// (an expected type would elaborate the body at it, and a number's
+		// type only goes up by coercion, as every rule reads it)
+		return info{kind: kValue, num: body.num}
 	}
 	return info{}
 }
@@ -188,6 +198,11 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		c.typePos(t.Args[1], scope)
 		return info{kind: kSort, prop: true}
 	case "→", "->":
+		if c.glued(t) {
+			// 0 →qᵢ Q: an arrow glued to a neighbour may be notation the
+			// parser splits (a scoped one it does not read)
+			return info{}
+		}
 		c.typePos(t.Args[0], scope)
 		c.typePos(t.Args[1], scope)
 		return info{kind: kSort}
@@ -1765,9 +1780,11 @@ func (c *checker) notation(head *leansrc.Term, args []*leansrc.Term, scope map[s
 		case leansrc.TermList, leansrc.TermTuple, leansrc.TermUnsupported:
 			return true
 		case leansrc.TermIdent:
-			// a word the parser does not know as notation (Disjoint on f)
+			// a word the parser does not know as notation (Disjoint on f);
+			// a plain word no notation of the library is spelled with
+			// (`n choose 2`) is an argument, bound nowhere
 			root, _, _ := strings.Cut(a.Text, ".")
-			if _, ok := scope[root]; !ok && len(c.env.Resolve(a.Text)) == 0 {
+			if _, ok := scope[root]; !ok && len(c.env.Resolve(a.Text)) == 0 && !c.plainWord(a.Text) {
 				if _, core := coreSig(a.Text); !core {
 					return true
 				}
@@ -1775,6 +1792,21 @@ func (c *checker) notation(head *leansrc.Term, args []*leansrc.Term, scope map[s
 		}
 	}
 	return false
+}
+
+// plainWord reports whether w is a lower-case ASCII word of three letters
+// or more that no notation of the library is spelled with, nor the
+// header's.
+func (c *checker) plainWord(w string) bool {
+	if len(w) < 3 || c.env.NotationWord == nil || c.env.Notation || c.env.NotationWord(w) {
+		return false
+	}
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // valueType reports whether a parameter's type, as written, is certainly

@@ -43,7 +43,7 @@ var notationDecls = []*library.Decl{
 // Mathlib's scoped tokens ℝ≥0 and ℝ≥0∞, its arrows →+*, ≃o and →., and
 // coercions of numbers to anything but a Filter or a function; a Group gives * and /, a
 // Field everything; ℂ has no order (LE, Preorder) and no lattice, no number type is a Fintype; π and φ are notation;
-// no universe is a Semiring; `nat` is Lean 3's `Nat`.
+// no universe is a Semiring; `nat` is Lean 3's `Nat`; `on` is a notation's word.
 func notationEnv() Env {
 	env := withDecls(testEnv(), notationDecls, "Nat.succ", "Fin")
 	env.Token = func(tok string) (string, bool) {
@@ -71,6 +71,7 @@ func notationEnv() Env {
 	env.CoercesToFunction = func(n string) bool { return false }
 	env.UniverseHas = func(class string) bool { return class != "Semiring" }
 	env.Lean3Namespace = func(root string) (string, bool) { return "Nat", root == "nat" }
+	env.NotationWord = func(w string) bool { return w == "on" }
 	return env
 }
 
@@ -242,6 +243,14 @@ func TestLibraryNotation(t *testing.T) {
 		// a value of a type variable where a Set is expected
 		{"theorem a (X : Type*) (x : X) (h : Set.Finite x) : True := by sorry", "x: type mismatch: `Set.Finite` expects a value of type `Set α`, but `x` is a value of type X, a type variable of the statement, not a set (a singleton is `{x}`)"},
 		{"theorem a (X : Type*) (x : X) (h : Set.Finite {x}) : True := by sorry", ""},
+		// a numeral where a proposition is expected; a plain word no notation is spelled with
+		{"theorem a (x : ℝ) (h : x ^ 2 = 4) : x = 2 ∨ -2 := by sorry", "-2: type expected: `-2` is a number, not a type or a proposition (write the comparison in full: `x = -2`)"},
+		{"theorem a (x : ℝ) (h : x ^ 2 = 4) : x = 2 ∨ x = -2 := by sorry", ""},
+		{"theorem a (n : ℕ) (h : n choose 2 = 45) : True := by sorry", "n choose 2: function expected: `n` is a number of type ℕ, it cannot be applied to an argument"},
+		{"theorem a (n : ℕ) (h : n on 2 = 45) : True := by sorry", ""},
+		// a sum has its body's type, a member of Finset.range n is a ℕ
+		{"theorem a (n : ℕ) : ∑ i ∈ Finset.range n, (i + 1) = 2.5 := by sorry", "∑ i ∈ Finset.range n, (i + 1) = 2.5: failed to synthesize `OfScientific ℕ`: `∑ i ∈ Finset.range n, (i + 1) = 2.5` has a decimal, and ℕ has no decimals (write the numbers at ℚ or ℝ, or use a fraction of integers)"},
+		{"theorem a (n : ℕ) : ∑ i ∈ Finset.range n, ((i : ℝ) + 1) = 2.5 := by sorry", ""},
 		// a namespace's name with a notation symbol
 		{"theorem a (x : ℝ) (h : x = Real.π) : True := by sorry", "Real.π: unknown identifier `Real.π`: `π` is the library's notation, not a declaration of `Real` (open the namespace that puts it in force, or write the constant)"},
 		{"theorem a (x : ℝ) (h : x = Real.pi) : True := by sorry", ""},
