@@ -169,6 +169,10 @@ type Report struct {
 	// Lean certainly rejects; empty without a library, and when Lean
 	// accepted the stub.
 	Types []elab.Finding
+	// TypesSkipped says why the light elaborator gave no answer ("" if it
+	// did): an internal error on this stub, which leaves its findings
+	// unknown rather than ending the caller.
+	TypesSkipped string
 	// NamesSkipped says why the unknown-name check did not run ("" if it
 	// did).
 	NamesSkipped string
@@ -205,6 +209,7 @@ type ReportJSON struct {
 	GatePassed   bool          `json:"gate_passed"`
 	GateReason   string        `json:"gate_reason"`
 	NamesSkipped string        `json:"names_skipped"`
+	TypesSkipped string        `json:"types_skipped,omitempty"`
 	Unknown      []UnknownName `json:"unknown"`
 	Lints        []Lint        `json:"lints"`
 	// TypeFindings are the light elaborator's findings (code "type").
@@ -229,7 +234,7 @@ type ReportJSON struct {
 
 // JSON returns the report's JSON form, with [] for empty lists.
 func (r *Report) JSON() ReportJSON {
-	out := ReportJSON{Stub: r.Stub, Passed: r.Passed(), GatePassed: r.GatePassed, GateReason: r.GateReason, NamesSkipped: r.NamesSkipped,
+	out := ReportJSON{Stub: r.Stub, Passed: r.Passed(), GatePassed: r.GatePassed, GateReason: r.GateReason, NamesSkipped: r.NamesSkipped, TypesSkipped: r.TypesSkipped,
 		Unknown: r.Unknown, Lints: r.Lints, LeanRan: r.LeanRan, LeanOK: r.LeanOK, LeanFailed: r.LeanFailed, LeanSkipped: r.LeanSkipped,
 		LeanBackend: r.LeanBackend, LeanCommand: r.LeanCommand, Refuted: r.Refuted(), Falsifier: falsifierJSON(r.Falsifier), Coverage: r.Coverage,
 		BackTranslation: r.BackTranslation, Verdict: r.Verdict(), Findings: r.Findings()}
@@ -320,7 +325,7 @@ func (c *Checker) Check(ctx context.Context, req CheckRequest) (*Report, error) 
 	if a.Lints != nil {
 		rep.Lints = a.Lints
 	}
-	rep.Types = c.typeCheck(s, req.Header)
+	rep.Types, rep.TypesSkipped = c.typeCheck(s, req.Header)
 	rep.Falsifier = c.falsifyStatement(ctx, s, req.Header)
 	rep.Coverage = coverageOf(s, req, rep.Falsifier)
 	if !c.HasLean() {
@@ -492,6 +497,8 @@ func (r *Report) Verdict() string {
 	}
 	if len(r.Types) > 0 {
 		add("ill-typed: "+r.Types[0].Message, true)
+	} else if r.TypesSkipped != "" {
+		add("types not checked ("+r.TypesSkipped+")", false)
 	}
 	add(r.LeanVerdict(), r.LeanFailed || r.LeanRan && !r.LeanOK)
 	for _, m := range r.meaningVerdicts() {

@@ -2,6 +2,7 @@ package leanrepl
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"slices"
 	"sort"
@@ -483,16 +484,27 @@ var coreNamespaces = map[string]bool{"Nat": true, "Int": true, "List": true, "Ar
 
 // typeCheck runs the light elaborator on a stub that passed the gate; it
 // finds nothing without a library.
-func (c *Checker) typeCheck(s *leansrc.Stub, header string) []elab.Finding {
+func (c *Checker) typeCheck(s *leansrc.Stub, header string) (found []elab.Finding, skipped string) {
 	if c.cfg.Library == nil {
-		return nil
+		return nil, ""
 	}
 	lib := c.cfg.Library()
 	if lib == nil {
-		return nil
+		return nil, ""
 	}
-	return elab.Check(s, TypeEnv(s, header, lib, c.cfg.Names, c.cfg.Kinds, c.cfg.AutoImplicit))
+	defer func() {
+		// a defect of the light elaborator on one stub leaves that stub's
+		// types unknown; a formalize job, the CLI or the server go on
+		if r := recover(); r != nil {
+			found, skipped = nil, fmt.Sprintf("the light elaborator failed on this stub (internal error: %v)", r)
+		}
+	}()
+	return checkTypes(s, TypeEnv(s, header, lib, c.cfg.Names, c.cfg.Kinds, c.cfg.AutoImplicit)), ""
 }
+
+// checkTypes is the light elaborator typeCheck runs (a variable so that a
+// test can make it fail).
+var checkTypes = elab.Check
 
 // fileVariables is where a library file's explicit section variables are
 // in force, as of the file's size and time; implicit gives, per name, the

@@ -315,6 +315,30 @@ func TestTypeFindingsInReport(t *testing.T) {
 	}
 }
 
+// TestTypeCheckInternalError: a panic of the light elaborator on a stub
+// leaves its types unknown, says so in the report and its verdict, and
+// does not end the check (the other checks still run).
+func TestTypeCheckInternalError(t *testing.T) {
+	lib := workspaceLibrary(t)
+	c := NewChecker(CheckerConfig{Library: func() *library.Library { return lib }, Kinds: LibraryKinds(lib.Lookup, lib.ExportAlias)})
+	defer func(f func(*leansrc.Stub, elab.Env) []elab.Finding) { checkTypes = f }(checkTypes)
+	checkTypes = func(*leansrc.Stub, elab.Env) []elab.Finding { panic("index out of range") }
+	rep, err := c.Check(context.Background(), CheckRequest{Header: "import Minimath.Basic",
+		Stub: "theorem t (n : ℕ) (h : 0 < n) : n * 0 = 1 := by sorry"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Types != nil || !strings.Contains(rep.TypesSkipped, "internal error: index out of range") {
+		t.Errorf("types %+v, skipped %q", rep.Types, rep.TypesSkipped)
+	}
+	if v := rep.Verdict(); !strings.Contains(v, "types not checked") || !rep.Refuted() {
+		t.Errorf("verdict %q (the falsifier should still refute n * 0 = 1)", v)
+	}
+	if j := rep.JSON(); j.TypesSkipped != rep.TypesSkipped {
+		t.Errorf("JSON types_skipped %q", j.TypesSkipped)
+	}
+}
+
 // TestTypesMathlibSelf runs the light elaborator on Mathlib's own theorem
 // statements (DRIFT_MATHLIB and DRIFT_TYPES_SELF=1), which Lean accepted.
 // Their files' opens are not known here: a name resolves in the theorem's

@@ -62,6 +62,10 @@ func inactivePostfix(s *leansrc.Stub, from int, env *Env) []Finding {
 			out = append(out, f)
 			continue
 		}
+		if f, ok := inactiveToken(s, i, from, env); ok {
+			out = append(out, f)
+			continue
+		}
 		if t.Start < from || t.End > s.ProofStart || t.Kind != leansrc.LexSymbol || i == 0 || !endsTerm(s.Lexemes[i-1]) ||
 			strings.ContainsAny(t.Text, "([{⟨⦃‹⁅,:.|") || leansrc.BuiltinOperator(t.Text) ||
 			t.Text == "!" && s.Lexemes[i-1].Text == "]" {
@@ -95,6 +99,28 @@ func inactiveIndex(s *leansrc.Stub, i, from int, env *Env) (Finding, bool) {
 		return Finding{}, false
 	}
 	return Finding{Start: s.Lexemes[i].Start, End: s.Lexemes[i+2].End, Name: atom, Message: inactiveMessage("function expected", atom, targets, nss)}, true
+}
+
+// inactiveToken reports a notation token of the library glued from the
+// lexemes ending at i (`ℝ≥0∞`), the longest there, whose notations the
+// header leaves out of force (`open ENNReal` missing): Lean reads `ℝ ≥
+// 0∞` and fails, wherever the token stands (`(⊤ : ℝ≥0∞)`, which the term
+// parser does not read).
+func inactiveToken(s *leansrc.Stub, i, from int, env *Env) (Finding, bool) {
+	if env.Token == nil || env.AutoImplicit || i+1 < len(s.Lexemes) && s.Lexemes[i+1].Start == s.Lexemes[i].End && tokenEnd(s, i+1, env) {
+		return Finding{}, false
+	}
+	for j := i - 1; j >= 0 && j >= i-4 && s.Lexemes[j].End == s.Lexemes[j+1].Start; j-- {
+		tok := s.Text[s.Lexemes[j].Start:s.Lexemes[i].End]
+		if _, ok := env.Token(tok); !ok || s.Lexemes[j].Start < from || s.Lexemes[i].End > s.ProofStart {
+			continue
+		}
+		if targets, nss := env.Inactive(tok); len(targets) > 0 {
+			return Finding{Start: s.Lexemes[j].Start, End: s.Lexemes[i].End, Name: tok, Message: inactiveMessage("unexpected token", tok, targets, nss)}, true
+		}
+		return Finding{}, false
+	}
+	return Finding{}, false
 }
 
 // tokenEnd reports whether lexeme i ends a notation token of the library

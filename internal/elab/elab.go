@@ -631,10 +631,13 @@ func (c *checker) typeHeadName(t *leansrc.Term) string {
 	if t.Kind == leansrc.TermApp {
 		h = t.Args[0]
 	}
-	if h.Kind != leansrc.TermIdent || numOf(h.Text) != numNone {
+	name := h.Text
+	if target, ok := c.infixTarget(t); ok {
+		name = target // G →* H is MonoidHom G H
+	} else if h.Kind != leansrc.TermIdent || numOf(h.Text) != numNone {
 		return ""
 	}
-	fulls := c.env.Resolve(h.Text)
+	fulls := c.env.Resolve(name)
 	if len(fulls) != 1 {
 		return ""
 	}

@@ -1162,6 +1162,12 @@ func (c *checker) structureParam(d *library.Decl, p string) string {
 		}
 		found, ok = c.env.Lookup(fulls[0])
 	}
+	if !ok {
+		return ""
+	}
+	if v, abbrev := c.abbrevStructure(found); abbrev {
+		found = v // Ideal R is Submodule R R
+	}
 	if !ok || found.Kind != library.KindStructure && found.Kind != library.KindInductive && !(found.Kind == library.KindDef && subtypeValue(found.Value)) {
 		return ""
 	}
@@ -1329,14 +1335,14 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 					name, sg.params[i], c.src[args[i].Start:args[i].End], last)
 			}
 		}
-		if l, ok := scope[args[i].Text]; ok && args[i].Kind == leansrc.TermIdent && l.binder > 0 && l.function() && sg.own == n && !sg.added && c.env.CoercesTo != nil {
+		if fn := c.writtenFunction(args[i], scope); fn != "" && sg.own == n && !sg.added && c.env.CoercesTo != nil {
 			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && !c.env.CoercesTo("Set", s) {
-				// integral X μ with (X : Ω → ℝ): a function is no Measure (a
-				// Set, itself a function, reaches none of the generic
-				// coercions' targets either)
+				// integral X μ with (X : Ω → ℝ), integral (fun _ => c) P: a
+				// function is no Measure (a Set, itself a function, reaches
+				// none of the generic coercions' targets either)
 				_, last := leansrc.SplitLast(s)
-				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a function (of type `%s`), not a %s",
-					name, sg.params[i], args[i].Text, c.src[l.typ.Start:l.typ.End], last)
+				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is %s, not a %s",
+					name, sg.params[i], c.src[args[i].Start:args[i].End], fn, last)
 			}
 		}
 		if infos[i].set && collectionType(sg.params[i], "Finset") {
@@ -1425,6 +1431,16 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a value of type %s, a type variable of the statement, not a set (a singleton is `{%s}`)",
 				name, sg.params[i], c.src[args[i].Start:args[i].End], tv, c.src[args[i].Start:args[i].End])
 		}
+		if strings.TrimSpace(sg.params[i]) == "Prop" && infos[i].kind == kProof {
+			// Fact hp with (hp : p.Prime): a proposition is expected
+			c.report(args[i], name, "type mismatch: `%s` expects a proposition, but `%s` is %s", name, c.src[args[i].Start:args[i].End], c.nonValue(args[i], infos[i], false))
+		}
+		if funcType(sg.params[i]) && infos[i].kind == kSort && infos[i].prop {
+			// Finset.filter (n ∣ 12) s: a predicate is expected, not a
+			// proposition (fun n => n ∣ 12)
+			c.report(args[i], name, "type mismatch: `%s` expects a function of type `%s`, but `%s` is a proposition (a predicate is written `fun x => …`)",
+				name, sg.params[i], c.src[args[i].Start:args[i].End])
+		}
 		if want != numNone || valueType(sg.params[i]) {
 			// a function is not a number (a Set is one: Set α := α → Prop)
 			if what := c.nonValue(args[i], infos[i], want != numNone); what != "" {
@@ -1509,6 +1525,19 @@ func (c *checker) typeVarDomain(l local) string {
 	}
 	if d := l.typ.Args[0]; d.Kind == leansrc.TermIdent && c.typeVars[d.Text] != nil {
 		return d.Text
+	}
+	return ""
+}
+
+// writtenFunction says what arg is when it is certainly a function by how
+// it is written: a lambda, or a stub's local whose type is a function
+// type; "" otherwise.
+func (c *checker) writtenFunction(arg *leansrc.Term, scope map[string]local) string {
+	if arg.Kind == leansrc.TermLambda {
+		return "a function (a `fun`)"
+	}
+	if l, ok := scope[arg.Text]; ok && arg.Kind == leansrc.TermIdent && l.binder > 0 && l.function() {
+		return "a function (of type `" + c.src[l.typ.Start:l.typ.End] + "`)"
 	}
 	return ""
 }
@@ -1701,29 +1730,34 @@ func (c *checker) instanceOn(v string) bool {
 // that is certainly none (Lean core's Decidable, an unknown name).
 func (c *checker) mayBeInstance(head string) bool {
 	if rs := c.env.Resolve(head); len(rs) == 1 {
-		if d, ok := c.env.Lookup(rs[0]); ok && (!d.MayBeClass() || c.structureAbbrev(d)) {
-			return false
+		if d, ok := c.env.Lookup(rs[0]); ok {
+			_, abbrev := c.abbrevStructure(d)
+			return d.MayBeClass() && !abbrev
 		}
 	}
 	return true
 }
 
-// structureAbbrev reports whether d is an abbreviation, not declared a
-// class, of a structure or inductive type that is no class (`abbrev Ideal
-// R := Submodule R R`): a value of it is no instance.
-func (c *checker) structureAbbrev(d *library.Decl) bool {
+// abbrevStructure returns the structure or inductive type, no class, that
+// d abbreviates when d is an abbreviation not declared a class (`abbrev
+// Ideal R := Submodule R R`): a value of it is no instance, and a value of
+// that structure is what it expects.
+func (c *checker) abbrevStructure(d *library.Decl) (*library.Decl, bool) {
 	if d.Kind != library.KindAbbrev || slices.Contains(d.Attrs, "class") || d.Value == "" {
-		return false
+		return nil, false
 	}
 	t := c.env.parse(d.Value)
 	if t.Kind == leansrc.TermApp {
 		t = t.Args[0]
 	}
 	if t.Kind != leansrc.TermIdent {
-		return false
+		return nil, false
 	}
 	v, ok := lookupFrom(d, t.Text, c.env.Lookup)
-	return ok && (v.Kind == library.KindStructure || v.Kind == library.KindInductive) && !slices.Contains(v.Attrs, "class")
+	if !ok || v.Kind != library.KindStructure && v.Kind != library.KindInductive || slices.Contains(v.Attrs, "class") {
+		return nil, false
+	}
+	return v, true
 }
 
 // algebraClasses are the classes of algebraic structure no subtype of an
