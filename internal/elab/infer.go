@@ -29,6 +29,19 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		if h := t.Args[0]; h.Kind == leansrc.TermIdent {
 			return c.apply(t, h, t.Args[1:], scope)
 		}
+		if h := t.Args[0]; h.Kind == leansrc.TermProj && leansrc.IsIdentifier(h.Text) && !strings.Contains(h.Text, ".") {
+			a := c.infer(h.Args[0], scope)
+			infos := make([]info, len(t.Args)-1)
+			for i, x := range t.Args[1:] {
+				infos[i] = c.infer(x, scope)
+			}
+			if a.kind == kValue && a.of != "" && !a.ofLocal {
+				// (Finset.range 100).filter p: Finset.filter p (Finset.range 100)
+				return c.fieldOf(t, h, h.Args[0], h.Text, a.of, a, t.Args[1:], infos, scope)
+			}
+			c.numberProj(h, a)
+			return info{}
+		}
 		for _, a := range t.Args {
 			c.infer(a, scope)
 		}
@@ -929,10 +942,20 @@ func sortParam(p string) bool {
 var numSpace = [...]string{numNat: "Nat", numInt: "Int", numRat: "Rat", numReal: "Real", numComplex: "Complex",
 	numNNReal: "NNReal", numENNReal: "ENNReal"}
 
-// field checks x.f args, x a local of numeric type n: Lean reads
-// T.f x args when T.f's first explicit parameter has type T (a structure's
-// field: the field's type). Anything else is silent.
+// field checks x.f args, x a local of numeric type n or of a type headed
+// by the constant space (see fieldOf).
 func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo info, args []*leansrc.Term, infos []info, scope map[string]local) info {
+	root := head.Text[:len(head.Text)-len(f)-1]
+	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: root, Start: head.Start, End: head.Start + len(root)}
+	return c.fieldOf(whole, head, recv, f, space, recvInfo, args, infos, scope)
+}
+
+// fieldOf checks recv.f args, recv of a type headed by the constant space
+// (or a number of that namespace's type): Lean reads space.f with recv
+// as its first explicit argument whose type space heads, the others
+// filled by args in order (`s.filter p` is Finset.filter p s, whose
+// predicate comes first). Anything else is silent.
+func (c *checker) fieldOf(whole, head, recv *leansrc.Term, f, space string, recvInfo info, args []*leansrc.Term, infos []info, scope map[string]local) info {
 	full := space + "." + f
 	var sg sig
 	if d, ok := c.env.Lookup(full); ok {
@@ -949,17 +972,20 @@ func (c *checker) field(whole, head *leansrc.Term, f, space string, recvInfo inf
 		sg = cs
 	} else {
 		if c.noField(space, f) || c.noNumberField(space, f) {
-			c.report(head, full, "invalid field `%s`: the environment does not contain `%s` (`%s` is a `%s`)", f, full, head.Text[:len(head.Text)-len(f)-1], space)
+			c.report(head, full, "invalid field `%s`: the environment does not contain `%s` (`%s` is a `%s`)", f, full, c.src[recv.Start:recv.End], space)
 		}
 		return info{}
 	}
-	if sg.theorem || !sg.known || !sg.exact || len(sg.params) == 0 || !typeHead(sg.params[0], space) {
+	if sg.theorem || !sg.known || !sg.exact {
 		return info{}
 	}
-	// the receiver is the first explicit argument
-	root := head.Text[:len(head.Text)-len(f)-1]
-	recv := &leansrc.Term{Kind: leansrc.TermIdent, Text: root, Start: head.Start, End: head.Start + len(root)}
-	return c.applySig(whole, full, sg, append([]*leansrc.Term{recv}, args...), append([]info{recvInfo}, infos...), scope)
+	k := slices.IndexFunc(sg.params, func(p string) bool { return typeHead(p, space) })
+	if k < 0 || k > len(args) {
+		return info{}
+	}
+	all := append(append(append([]*leansrc.Term{}, args[:k]...), recv), args[k:]...)
+	allInfos := append(append(append([]info{}, infos[:k]...), recvInfo), infos[k:]...)
+	return c.applySig(whole, full, sg, all, allInfos, scope)
 }
 
 // structureProj reports (e).f, a projection of a term that is certainly a

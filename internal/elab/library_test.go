@@ -34,6 +34,7 @@ var notationDecls = []*library.Decl{
 	{Name: "Monotone", Kind: library.KindDef, Signature: "def Monotone {α : Type u} {β : Type v} [Preorder α] [Preorder β] (f : α → β) : Prop", Value: "∀ ⦃a b⦄, a ≤ b → f a ≤ f b"},
 	{Name: "Submodule", Kind: library.KindStructure, Signature: "structure Submodule (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]"},
 	{Name: "Ideal", Kind: library.KindAbbrev, Signature: "abbrev Ideal (R : Type u) [Semiring R]", Value: "Submodule R R"},
+	{Name: "Finset.filter", Kind: library.KindDef, Signature: "def Finset.filter {α : Type*} (p : α → Prop) [DecidablePred p] (s : Finset α) : Finset α"},
 	{Name: "Padic", Kind: library.KindDef, Signature: "def Padic (p : ℕ) [Fact p.Prime]", Value: "CauSeq.Completion.Cauchy (padicNorm p)"},
 	{Name: "EuclideanSpace", Kind: library.KindAbbrev, Signature: "abbrev EuclideanSpace (𝕜 : Type*) (n : Type*) : Type _", Value: "PiLp 2 fun _ : n => 𝕜"},
 	{Name: "NNReal.sqrt", Kind: library.KindDef, Signature: "def NNReal.sqrt : ℝ≥0 ≃o ℝ≥0", Value: "OrderIso.symm <| powOrderIso 2 two_ne_zero"},
@@ -248,6 +249,8 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (x : ℝ) (h : x ^ 2 = 4) : x = 2 ∨ x = -2 := by sorry", ""},
 		{"theorem a (n : ℕ) (h : n choose 2 = 45) : True := by sorry", "n choose 2: function expected: `n` is a number of type ℕ, it cannot be applied to an argument"},
 		{"theorem a (n : ℕ) (h : n on 2 = 45) : True := by sorry", ""},
+		// field notation puts the receiver at the first parameter its type heads
+		{"theorem a (n : ℕ) (h : (Finset.range 100).filter (n ∣ 12) = (Finset.range 100).filter (fun k => k ∣ 12)) : True := by sorry", "(n ∣ 12): type mismatch: `Finset.filter` expects a function of type `α → Prop`, but `(n ∣ 12)` is a proposition (a predicate is written `fun x => …`)"},
 		// a sum has its body's type, a member of Finset.range n is a ℕ
 		{"theorem a (n : ℕ) : ∑ i ∈ Finset.range n, (i + 1) = 2.5 := by sorry", "∑ i ∈ Finset.range n, (i + 1) = 2.5: failed to synthesize `OfScientific ℕ`: `∑ i ∈ Finset.range n, (i + 1) = 2.5` has a decimal, and ℕ has no decimals (write the numbers at ℚ or ℝ, or use a fraction of integers)"},
 		{"theorem a (n : ℕ) : ∑ i ∈ Finset.range n, ((i : ℝ) + 1) = 2.5 := by sorry", ""},
