@@ -976,7 +976,7 @@ func (c *checker) typePos(t *leansrc.Term, scope map[string]local) info {
 		// x = 2 ∨ -2: no numeral is a proposition or a type (no OfNat on a
 		// sort)
 		text := c.src[t.Start:t.End]
-		c.report(t, text, "type expected: `%s` is a number, not a type or a proposition (write the comparison in full: `x = %s`)", text, text)
+		c.report(t, text, "type expected: `%s` is a number, not a type or a proposition (each side of ∧, ∨ and → is a proposition: `… = %s`)", text, text)
 	}
 	return i
 }

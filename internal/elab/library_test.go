@@ -245,7 +245,7 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (X : Type*) (x : X) (h : Set.Finite x) : True := by sorry", "x: type mismatch: `Set.Finite` expects a value of type `Set α`, but `x` is a value of type X, a type variable of the statement, not a set (a singleton is `{x}`)"},
 		{"theorem a (X : Type*) (x : X) (h : Set.Finite {x}) : True := by sorry", ""},
 		// a numeral where a proposition is expected; a plain word no notation is spelled with
-		{"theorem a (x : ℝ) (h : x ^ 2 = 4) : x = 2 ∨ -2 := by sorry", "-2: type expected: `-2` is a number, not a type or a proposition (write the comparison in full: `x = -2`)"},
+		{"theorem a (x : ℝ) (h : x ^ 2 = 4) : x = 2 ∨ -2 := by sorry", "-2: type expected: `-2` is a number, not a type or a proposition (each side of ∧, ∨ and → is a proposition: `… = -2`)"},
 		{"theorem a (x : ℝ) (h : x ^ 2 = 4) : x = 2 ∨ x = -2 := by sorry", ""},
 		{"theorem a (n : ℕ) (h : n choose 2 = 45) : True := by sorry", "n choose 2: function expected: `n` is a number of type ℕ, it cannot be applied to an argument"},
 		{"theorem a (n : ℕ) (h : n on 2 = 45) : True := by sorry", ""},
