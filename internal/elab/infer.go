@@ -292,26 +292,18 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			c.report(t, "", "failed to synthesize `%s %s`: %s has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖",
 				map[bool]string{true: "LT", false: "LE"}[t.Text == "<" || t.Text == ">"], n, n)
 		}
-		if number(a) && number(b) && (a.neg || b.neg) && !(a.lit && b.lit) {
-			// n = -1 with (n : ℕ): binrel% elaborates both sides at the
-			// widest type of their numbers, ℕ here
+		if number(a) && number(b) && !(a.lit && b.lit) {
+			// n = -1, n = 2.5 with (n : ℕ): binrel% elaborates both sides
+			// at the widest type of their numbers, ℕ here, which has no
+			// negation and no decimals
 			n := join(a.num, b.num)
 			if a.lit {
 				n = b.num
 			} else if b.lit {
 				n = a.num
 			}
-			c.noNeg(t, info{kind: kValue, num: n, neg: true}, n)
-		}
-		if number(a) && number(b) && (a.sci || b.sci) && !(a.lit && b.lit) {
-			// n = 2.5 with (n : ℕ): both sides at ℕ, which has no decimals
-			n := join(a.num, b.num)
-			if a.lit {
-				n = b.num
-			} else if b.lit {
-				n = a.num
-			}
-			c.noSci(t, info{kind: kValue, num: n, sci: true}, n)
+			c.noNeg(t, info{kind: kValue, num: n, neg: a.neg || b.neg}, n)
+			c.noSci(t, info{kind: kValue, num: n, sci: a.sci || b.sci}, n)
 		}
 		if number(b) && !b.lit || b.lit && a.kind == kProof {
 			c.notNumber(t.Args[0], a, t.Text, c.noFunctionCoercion(b))
