@@ -833,6 +833,9 @@ func mayBind(lex []leansrc.Lexeme, name string) bool {
 		default:
 			continue
 		}
+		if lex[j].Text == "[" && j > 0 && lex[j-1].End == lex[j].Start {
+			continue // a bracket glued to what it follows indexes or is notation: E →L[𝕜] F
+		}
 		switch lex[k].Text {
 		case ":", ",", "=>", "↦", ")", "}", "⟩", ":=", "|", "⦄", "]":
 			return true

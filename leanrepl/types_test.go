@@ -577,7 +577,8 @@ func TestMentionsFree(t *testing.T) {
 			t.Errorf("namesItsVariables(%q) = %v", text, got)
 		}
 	}
-	for text, want := range map[string]bool{"∀ x, DifferentiableAt 𝕜 f x": false, "fun 𝕜 => 𝕜": true, "∃ (𝕜 : Type), True": true} {
+	for text, want := range map[string]bool{"∀ x, DifferentiableAt 𝕜 f x": false, "fun 𝕜 => 𝕜": true, "∃ (𝕜 : Type), True": true,
+		"∃ f' : E →L[𝕜] F, HasFDerivAt f f' x": false, "match l with | [𝕜] => 𝕜 | _ => 0": true} {
 		lex, _ := leansrc.Lex(text)
 		if got := mayBind(lex, "𝕜"); got != want {
 			t.Errorf("mayBind(%q) = %v", text, got)
