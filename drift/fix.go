@@ -490,7 +490,8 @@ func improves(prev, next *leanrepl.Report) bool {
 }
 
 // fixOmissions widens a refuted c's ranges to the "from A to B" of its
-// statement (WidenRanges), else writes c's ∣ in the order its statement
+// statement (WidenRanges), else makes a refuted c's conclusion the
+// hypothesis its statement assumes (AssumeClause), else writes c's ∣ in the order its statement
 // fixes (ReorderDivisors), else gives c's stub the number type its
 // statement names (RetypeToNoun), else adds the hypotheses it omits
 // (AddOmittedConditions), and keeps the first repair that improves on c's
@@ -512,6 +513,9 @@ func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate,
 		fixes = append([]Fix{*f}, fixes...)
 	}
 	if c.Check.Refuted() {
+		if f := AssumeClause(c.Check.Parsed, res.Statement, has); f != nil {
+			fixes = append([]Fix{*f}, fixes...)
+		}
 		if f := WidenRanges(c.Stub, res.Statement); f != nil {
 			fixes = append([]Fix{*f}, fixes...)
 		}
@@ -709,4 +713,111 @@ func WidenRanges(stub, statement string) *Fix {
 	}
 	out.WriteString(stub[last:])
 	return &Fix{Stub: out.String(), Notes: notes}
+}
+
+// whoseRE reads a statement of the shape "A real number whose square is
+// zero is zero": the noun, the clause the noun's variable is assumed to
+// meet, and the predicate the statement claims of it.
+var whoseRE = regexp.MustCompile(`(?i)^\s*(?:a|an|any|every|each)\s+([a-z ]+?)\s+whose\s+(.+?)\s+is\s+(.+?)\s+(?:is|must be)\s+(?:also\s+)?(.+?)\s*\.?\s*$`)
+
+// divisibleRE reads "divisible by 3" and "a multiple of 3".
+var divisibleRE = regexp.MustCompile(`^(?:divisible by|a multiple of)\s+(\d+)$`)
+
+// claimedOf states predicate word p ("zero", "positive", "even",
+// "divisible by 3") of v the way Mathlib writes it; "" for any other.
+// The names Even, Odd and Nat.Prime are stated only when has has them.
+func claimedOf(p, v, typeWord string, has func(string) bool) string {
+	switch p = strings.ToLower(strings.Join(strings.Fields(p), " ")); p {
+	case "zero", "0":
+		return v + " = 0"
+	case "nonzero", "non-zero", "not zero":
+		return v + " ≠ 0"
+	case "positive":
+		return "0 < " + v
+	case "negative":
+		return v + " < 0"
+	case "nonnegative", "non-negative":
+		return "0 ≤ " + v
+	case "nonpositive", "non-positive":
+		return v + " ≤ 0"
+	case "even", "odd":
+		if n := strings.ToUpper(p[:1]) + p[1:]; has(n) && typeWord != "real" && typeWord != "complex" {
+			return n + " " + v
+		}
+	case "prime", "a prime":
+		if typeWord == "natural" && has("Nat.Prime") {
+			return "Nat.Prime " + v
+		}
+	}
+	if m := divisibleRE.FindStringSubmatch(p); m != nil && (typeWord == "natural" || typeWord == "integer") {
+		return m[1] + " ∣ " + v
+	}
+	return ""
+}
+
+// AssumeClause restates a refuted stub whose conclusion is the condition
+// its statement assumes ("A real number whose square is zero is zero"
+// written `x ^ 2 = 0`) as that condition's hypothesis and the statement's
+// claim: `(h : x ^ 2 = 0) : x = 0`. Only when the statement has that shape,
+// the stub binds exactly one variable of the noun's number type, its
+// conclusion is about that variable, has no → or ∀ of its own and is not
+// already the claim, and the claim is one claimedOf states. nil otherwise;
+// the caller keeps it only if it checks better.
+func AssumeClause(parsed *leansrc.Stub, statement string, has func(string) bool) *Fix {
+	plain := strings.NewReplacer("$", "", "\\(", "", "\\)", "").Replace(statement)
+	m := whoseRE.FindStringSubmatch(plain)
+	if parsed == nil || m == nil || len(parsed.Binders) == 0 {
+		return nil
+	}
+	allowed := map[string]bool{}
+	for _, w := range strings.Fields(strings.ToLower(m[1])) {
+		for _, t := range nounTypes[w] {
+			allowed[t] = true
+		}
+	}
+	v, typeWord := "", ""
+	for _, b := range parsed.Binders {
+		word, ok := numericTypes[strings.TrimSpace(b.Type)]
+		if !ok || b.Bracket != "(" || !allowed[word] {
+			continue
+		}
+		for _, n := range b.Names {
+			if v != "" {
+				return nil // which variable the noun binds is not certain
+			}
+			v, typeWord = n, word
+		}
+	}
+	if v == "" {
+		return nil
+	}
+	claim := claimedOf(m[4], v, typeWord, has)
+	concl := strings.TrimSpace(parsed.Type)
+	if claim == "" || strings.Join(strings.Fields(concl), " ") == claim {
+		return nil
+	}
+	mentions := false
+	for _, l := range parsed.Lexemes {
+		if l.Start < parsed.TypeStart || l.End > parsed.TypeEnd {
+			continue
+		}
+		switch l.Text {
+		case v:
+			mentions = true
+		case "→", "->", "∀", "↔", "∃":
+			return nil
+		}
+	}
+	if !mentions {
+		return nil
+	}
+	used := map[string]bool{}
+	for _, l := range parsed.Lexemes {
+		used[l.Text] = true
+	}
+	h := freshName("h"+v, used)
+	end := parsed.Binders[len(parsed.Binders)-1].End
+	stub := parsed.Text[:end] + fmt.Sprintf(" (%s : %s) : %s", h, concl, claim) + parsed.Text[parsed.TypeEnd:]
+	return &Fix{Stub: stub, Notes: []string{fmt.Sprintf("assumed '%s is %s' as (%s : %s) and stated '%s' as %s: the stub's conclusion was the condition the statement assumes",
+		m[2], m[3], h, concl, m[4], claim)}}
 }

@@ -489,3 +489,64 @@ func TestSubjectConcepts(t *testing.T) {
 		t.Errorf("repair of %s: %v, want %s", stub, fixes, want)
 	}
 }
+
+// TestAssumeClause: a stub whose conclusion is the condition "whose …"
+// assumes is restated with that condition as a hypothesis and the
+// statement's claim as its conclusion; anything less certain is left.
+func TestAssumeClause(t *testing.T) {
+	has := func(n string) bool { return n == "Even" || n == "Odd" || n == "Nat.Prime" }
+	const zero = "A real number whose square is zero is zero."
+	for _, c := range []struct{ statement, stub, want string }{
+		{zero, "theorem t (x : ℝ) : x ^ 2 = 0 := by sorry", "theorem t (x : ℝ) (hx : x ^ 2 = 0) : x = 0 := by sorry"},
+		{zero, "theorem t (x : ℝ) : (x ^ 2 : Real) = 0 := by sorry", "theorem t (x : ℝ) (hx : (x ^ 2 : Real) = 0) : x = 0 := by sorry"},
+		{"An integer whose square is even is even.", "theorem t (n : ℤ) (hn : n = n) : Even (n ^ 2) := by sorry",
+			"theorem t (n : ℤ) (hn : n = n) (hn' : Even (n ^ 2)) : Even n := by sorry"},
+		{"Every natural number whose square is divisible by 4 is divisible by 2.", "theorem t (n : ℕ) : 4 ∣ n * n := by sorry",
+			"theorem t (n : ℕ) (hn : 4 ∣ n * n) : 2 ∣ n := by sorry"},
+		// already the claim; two variables of the noun's type; a claim of no known shape; no such sentence
+		{zero, "theorem t (x : ℝ) : x = 0 := by sorry", ""},
+		{zero, "theorem t (x y : ℝ) : x ^ 2 = 0 := by sorry", ""},
+		{"A real number whose square is zero is small.", "theorem t (x : ℝ) : x ^ 2 = 0 := by sorry", ""},
+		{"The square of a real number is zero.", "theorem t (x : ℝ) : x ^ 2 = 0 := by sorry", ""},
+		// a conclusion with its own implication, or about no variable of the noun
+		{zero, "theorem t (x : ℝ) : x ^ 2 = 0 → x = 0 := by sorry", ""},
+		{"An integer whose square is even is even.", "theorem t (n : ℤ) : Even (n ^ 2) := by sorry", "theorem t (n : ℤ) (hn : Even (n ^ 2)) : Even n := by sorry"},
+		{"A real number whose square is even is even.", "theorem t (x : ℝ) : Even (x ^ 2) := by sorry", ""},
+	} {
+		parsed, err := leansrc.ParseStub(c.stub, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if f := AssumeClause(parsed, c.statement, has); f != nil {
+			got = f.Stub
+		}
+		if got != c.want {
+			t.Errorf("%q\n%s\ngot  %q\nwant %q", c.statement, c.stub, got, c.want)
+		}
+	}
+}
+
+// TestFormalizeAssumesClause: the sampled stub states the condition of
+// "whose square is zero" as its conclusion (the bundled model's answer),
+// which the falsifier refutes at x = 1; the pipeline makes it the
+// hypothesis and states the claim (no model call), and the stub is no
+// longer refuted.
+func TestFormalizeAssumesClause(t *testing.T) {
+	const st = "A real number whose square is zero is zero."
+	s := goodScript()
+	s.backTranslate = llmtest.Reply{Text: st}
+	s.formalize = []llmtest.Reply{{Text: "```lean\ntheorem sq_zero (x : ℝ) : x ^ 2 = 0 := by sorry\n```"}}
+	srv := llmtest.New(t, s.respond)
+	pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, nil)
+	res, err := pl.Formalize(context.Background(), Request{Statement: st, Name: "sq_zero"}, nil)
+	srv.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "theorem sq_zero (x : ℝ) (hx : x ^ 2 = 0) : x = 0 := by sorry"
+	if res.Stub != want || res.Report.Refuted() || res.ConditionRepairs != 1 ||
+		!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), "assumed 'square is zero' as (hx : x ^ 2 = 0)") {
+		t.Errorf("stub %q, refuted %v, %d repairs, notes %q", res.Stub, res.Report.Refuted(), res.ConditionRepairs, res.Candidates[0].Notes)
+	}
+}
