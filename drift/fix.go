@@ -718,7 +718,7 @@ func WidenRanges(stub, statement string) *Fix {
 // whoseRE reads a statement of the shape "A real number whose square is
 // zero is zero": the noun, the clause the noun's variable is assumed to
 // meet, and the predicate the statement claims of it.
-var whoseRE = regexp.MustCompile(`(?i)^\s*(?:a|an|any|every|each)\s+([a-z ]+?)\s+whose\s+(.+?)\s+is\s+(.+?)\s+(?:is|must be)\s+(?:also\s+)?(.+?)\s*\.?\s*$`)
+var whoseRE = regexp.MustCompile(`(?i)^\s*(?:a|an|any|every|each)\s+([a-z ]+?)\s+whose\s+(.+?)\s+is\s+(.+?)\s+(?:is|must be)\s+(?:also\s+|itself\s+)?(.+?)\s*\.?\s*$`)
 
 // divisibleRE reads "divisible by 3" and "a multiple of 3".
 var divisibleRE = regexp.MustCompile(`^(?:divisible by|a multiple of)\s+(\d+)$`)

@@ -510,7 +510,7 @@ func TestAssumeClause(t *testing.T) {
 		{"The square of a real number is zero.", "theorem t (x : ℝ) : x ^ 2 = 0 := by sorry", ""},
 		// a conclusion with its own implication, or about no variable of the noun
 		{zero, "theorem t (x : ℝ) : x ^ 2 = 0 → x = 0 := by sorry", ""},
-		{"An integer whose square is even is even.", "theorem t (n : ℤ) : Even (n ^ 2) := by sorry", "theorem t (n : ℤ) (hn : Even (n ^ 2)) : Even n := by sorry"},
+		{"Any integer whose square is even is itself even.", "theorem t (n : ℤ) : Even (n ^ 2) := by sorry", "theorem t (n : ℤ) (hn : Even (n ^ 2)) : Even n := by sorry"},
 		{"A real number whose square is even is even.", "theorem t (x : ℝ) : Even (x ^ 2) := by sorry", ""},
 	} {
 		parsed, err := leansrc.ParseStub(c.stub, nil)
