@@ -380,29 +380,6 @@ func TestWidenRanges(t *testing.T) {
 	}
 }
 
-// TestFormalizeWidensRanges: the sampled stub sums over range n for "from
-// 0 to n" (the bundled model's answer), which the falsifier refutes at
-// n = 1; the pipeline widens the range (no model call) and the stub is no
-// longer refuted.
-func TestFormalizeWidensRanges(t *testing.T) {
-	const st = "For every natural number n, twice the sum of the natural numbers from 0 to n equals n times (n + 1)."
-	s := goodScript()
-	s.backTranslate = llmtest.Reply{Text: st}
-	s.formalize = []llmtest.Reply{{Text: "```lean\ntheorem sum_id (n : Nat) : 2 * ∑ i ∈ Finset.range n, i = n * (n + 1) := by sorry\n```"}}
-	srv := llmtest.New(t, s.respond)
-	pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, nil)
-	res, err := pl.Formalize(context.Background(), Request{Statement: st, Name: "sum_id"}, nil)
-	srv.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "theorem sum_id (n : Nat) : 2 * ∑ i ∈ Finset.range (n + 1), i = n * (n + 1) := by sorry"
-	if res.Stub != want || res.Report.Refuted() || res.ConditionRepairs != 1 ||
-		!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), "wrote the range 'from 0 to n' to include n") {
-		t.Errorf("stub %q, refuted %v, %d repairs, notes %q", res.Stub, res.Report.Refuted(), res.ConditionRepairs, res.Candidates[0].Notes)
-	}
-}
-
 // TestAddConditionsBrokenByCounterexample: a comparison the coverage check
 // counts as covered (the conclusion says "positive" of the product) is
 // added for the variables a refuting counterexample gives a value that
@@ -527,26 +504,36 @@ func TestAssumeClause(t *testing.T) {
 	}
 }
 
-// TestFormalizeAssumesClause: the sampled stub states the condition of
-// "whose square is zero" as its conclusion (the bundled model's answer),
-// which the falsifier refutes at x = 1; the pipeline makes it the
-// hypothesis and states the claim (no model call), and the stub is no
-// longer refuted.
-func TestFormalizeAssumesClause(t *testing.T) {
-	const st = "A real number whose square is zero is zero."
-	s := goodScript()
-	s.backTranslate = llmtest.Reply{Text: st}
-	s.formalize = []llmtest.Reply{{Text: "```lean\ntheorem sq_zero (x : ℝ) : x ^ 2 = 0 := by sorry\n```"}}
-	srv := llmtest.New(t, s.respond)
-	pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, nil)
-	res, err := pl.Formalize(context.Background(), Request{Statement: st, Name: "sq_zero"}, nil)
-	srv.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "theorem sq_zero (x : ℝ) (hx : x ^ 2 = 0) : x = 0 := by sorry"
-	if res.Stub != want || res.Report.Refuted() || res.ConditionRepairs != 1 ||
-		!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), "assumed 'square is zero' as (hx : x ^ 2 = 0)") {
-		t.Errorf("stub %q, refuted %v, %d repairs, notes %q", res.Stub, res.Report.Refuted(), res.ConditionRepairs, res.Candidates[0].Notes)
+// TestFormalizeRepairsRefuted: the sampled stub (the bundled model's
+// answer) is refuted, and the pipeline mends it with a deterministic
+// repair (no model call), after which it is no longer refuted: a sum over
+// range n for "from 0 to n" (refuted at n = 1) gets the range that includes
+// n; the condition of "whose square is zero" stated as the conclusion
+// (refuted at x = 1) becomes the hypothesis, and the claim the conclusion.
+func TestFormalizeRepairsRefuted(t *testing.T) {
+	for _, tc := range []struct{ statement, answer, want, note string }{
+		{"For every natural number n, twice the sum of the natural numbers from 0 to n equals n times (n + 1).",
+			"theorem sum_id (n : Nat) : 2 * ∑ i ∈ Finset.range n, i = n * (n + 1) := by sorry",
+			"theorem sum_id (n : Nat) : 2 * ∑ i ∈ Finset.range (n + 1), i = n * (n + 1) := by sorry",
+			"wrote the range 'from 0 to n' to include n"},
+		{"A real number whose square is zero is zero.",
+			"theorem sq_zero (x : ℝ) : x ^ 2 = 0 := by sorry",
+			"theorem sq_zero (x : ℝ) (hx : x ^ 2 = 0) : x = 0 := by sorry",
+			"assumed 'square is zero' as (hx : x ^ 2 = 0)"},
+	} {
+		s := goodScript()
+		s.backTranslate = llmtest.Reply{Text: tc.statement}
+		s.formalize = []llmtest.Reply{{Text: "```lean\n" + tc.answer + "\n```"}}
+		srv := llmtest.New(t, s.respond)
+		pl, _ := newPipeline(t, srv, nil, Params{Samples: 1, NoContextSamples: -1}, nil)
+		res, err := pl.Formalize(context.Background(), Request{Statement: tc.statement, Name: strings.Fields(tc.answer)[1]}, nil)
+		srv.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stub != tc.want || res.Report.Refuted() || res.ConditionRepairs != 1 ||
+			!strings.Contains(strings.Join(res.Candidates[0].Notes, ";"), tc.note) {
+			t.Errorf("%s\nstub %q, refuted %v, %d repairs, notes %q", tc.statement, res.Stub, res.Report.Refuted(), res.ConditionRepairs, res.Candidates[0].Notes)
+		}
 	}
 }

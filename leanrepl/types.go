@@ -516,12 +516,17 @@ type fileVariables struct {
 	spans    []variableSpan
 	implicit map[string]int
 	groups   []groupSpan
-	// include says the file has an `include` command (which adds
-	// variables a declaration does not mention); notationLines are its
-	// notation, macro and syntax commands' lines, by 0-based line number.
-	include       bool
+	// includeFrom is the 0-based line of the file's first `include`
+	// command (which adds variables a declaration after it does not
+	// mention), -1 when it has none; notationLines are its notation, macro
+	// and syntax commands' lines, by 0-based line number.
+	includeFrom   int
 	notationLines []numberedLine
 }
+
+// includes reports whether an `include` command may be in force at line
+// (0-based): one comes before it in the file.
+func (fv fileVariables) includes(line int) bool { return fv.includeFrom >= 0 && fv.includeFrom <= line }
 
 // numberedLine is a line of a file and its 0-based number.
 type numberedLine struct {
@@ -655,7 +660,7 @@ func whereAux(lib *library.Library, d *library.Decl) bool {
 // `variable {x}` (still in force) made implicit is not one, unless d's
 // signature shows a binder of that name explicit (the indexer shows a
 // variable's binder as first declared, so that binder may be it); and,
-// when the file has no `include` and d's text names every variable it
+// when no `include` of the file comes before d and d's text names every variable it
 // uses (no tactic block, no `sorry`), a variable that text does not
 // mention, nor the type of a variable it mentions, is not added (Lean
 // adds the variables a declaration mentions). A mention of the name after d's own
@@ -664,7 +669,7 @@ func whereAux(lib *library.Library, d *library.Decl) bool {
 // file mentions counts as used.
 func includable(lib *library.Library, d *library.Decl, fv fileVariables, names []string) []string {
 	line := d.Range.Start.Line
-	shownExplicit := signatureExplicit(d.Signature)
+	shown := signatureBinders(d.Signature)
 	var out []string
 	for _, x := range names {
 		if slices.Contains(out, x) {
@@ -676,12 +681,12 @@ func includable(lib *library.Library, d *library.Decl, fv fileVariables, names [
 				last = sp
 			}
 		}
-		if last.Implicit && !shownExplicit[x] {
+		if last.Implicit && shown[x] != '(' {
 			continue
 		}
 		out = append(out, x)
 	}
-	if fv.include || len(out) == 0 {
+	if fv.includes(line) || len(out) == 0 {
 		return out
 	}
 	text, ok := declText(lib, d)
@@ -762,10 +767,11 @@ func namesItsVariables(text string) bool {
 // addedVariables returns the types of the explicit section variables
 // Lean certainly adds to d, in its order (the variables' declaration
 // order), when that is certain: every `variable` command was read, the
-// file has no `include`, d's text names every variable it uses and
+// file has no `include` before d, d's text names every variable it uses and
 // mentions each of them where no binder of its own may bind the name, and
 // d's signature (which the indexer may have prefixed with variables)
-// names none of them. Lean adds a definition's mentioned variables before
+// names none of them but in a binder it shows implicit (as the variable
+// was first declared, before a `variable (x)` made it explicit). Lean adds a definition's mentioned variables before
 // its own parameters.
 func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 	names, ok := explicitVariables(lib, d)
@@ -773,7 +779,7 @@ func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 		return nil, false
 	}
 	fv, ok := scanFile(lib, d)
-	if !ok || fv.include {
+	if !ok || fv.includes(d.Range.Start.Line) {
 		return nil, false
 	}
 	text, ok := declText(lib, d)
@@ -790,8 +796,13 @@ func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 		typ   string
 	}
 	var as []added
+	shown := signatureBinders(d.Signature)
 	for _, x := range names {
-		if wordIn(d.Signature, x) || !mentionsFree(text, x, d.Name) || mayBind(lex, x) {
+		// a variable the indexer shows implicit, as first declared, that a
+		// later `variable (x)` made explicit (Submodule.span's R under
+		// `variable (R) in`): Lean adds it explicit, where it was declared
+		prefixed := shown[x] == '{' || shown[x] == '⦃'
+		if wordIn(d.Signature, x) && !prefixed || !mentionsFree(text, x, d.Name) || mayBind(lex, x) {
 			return nil, false
 		}
 		first := -1
@@ -844,10 +855,11 @@ func mayBind(lex []leansrc.Lexeme, name string) bool {
 	return false
 }
 
-// signatureExplicit returns the names a signature binds in ( ) groups
-// before its result type.
-func signatureExplicit(sig string) map[string]bool {
-	out := map[string]bool{}
+// signatureBinders returns the names a signature's binders bind (before
+// its colon), each with its binder's opening bracket: `(` when any binder
+// of the name is explicit, else its first binder's.
+func signatureBinders(sig string) map[string]rune {
+	out := map[string]rune{}
 	lex, err := leansrc.Lex(sig)
 	if err != nil {
 		return out
@@ -868,8 +880,8 @@ func signatureExplicit(sig string) map[string]bool {
 				return out
 			}
 		}
-		if depth == 1 && open == '(' && t.Kind == leansrc.LexIdent && binderName(lex, i) {
-			out[t.Text] = true
+		if seen := out[t.Text]; depth == 1 && t.Kind == leansrc.LexIdent && binderName(lex, i) && (seen == 0 || open == '(') {
+			out[t.Text] = open
 		}
 	}
 	return out
@@ -972,7 +984,8 @@ func commandStart(t []byte) bool {
 // mentionsFree reports whether the declaration text (which starts with the
 // declaration's keyword and name self) mentions name other than after its
 // own binder of that name in the header (which then shadows the section
-// variable everywhere after it). Unreadable text counts as a mention.
+// variable everywhere after it) or inside a set-builder that binds the
+// name. Unreadable text counts as a mention.
 func mentionsFree(text, name, self string) bool {
 	lex, err := leansrc.Lex(text)
 	if err != nil {
@@ -1003,10 +1016,41 @@ func mentionsFree(text, name, self string) bool {
 		if t.Kind != leansrc.LexIdent || t.Text != name && !strings.HasPrefix(t.Text, name+".") {
 			continue
 		}
+		if end := setBuilderScope(lex, i); t.Text == name && end > i {
+			// { K | k ⊆ K }: the set-builder binds its own K
+			depth--
+			i = end
+			continue
+		}
 		// the first mention: the header's own binder shadows the variable
 		return !(header && depth == 1 && t.Text == name && binderName(lex, i))
 	}
 	return false
+}
+
+// setBuilderScope returns the index of the `}` that closes the set-builder
+// whose bound name is lex[i] (`{ K | …}`, `{ K : T | …}`), or -1 when
+// lex[i] is not such a name or the braces do not close.
+func setBuilderScope(lex []leansrc.Lexeme, i int) int {
+	if i == 0 || i+1 >= len(lex) || lex[i-1].Text != "{" || lex[i+1].Text != "|" && lex[i+1].Text != ":" {
+		return -1
+	}
+	depth := 1
+	for j := i + 1; j < len(lex); j++ {
+		switch lex[j].Text {
+		case "(", "{", "[", "⦃", "⟨":
+			depth++
+		case ")", "}", "]", "⦄", "⟩":
+			depth--
+			if depth == 0 {
+				if lex[j].Text != "}" {
+					return -1
+				}
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // wordIn reports whether text has name as an identifier (or the root of
@@ -1044,12 +1088,12 @@ func scanFile(lib *library.Library, d *library.Decl) (fileVariables, bool) {
 			return fileVariables{}, false
 		}
 		spans, implicit, groups := variableCommands(data)
-		fv = fileVariables{size: st.Size(), mod: st.ModTime(), spans: spans, implicit: implicit, groups: groups}
+		fv = fileVariables{size: st.Size(), mod: st.ModTime(), spans: spans, implicit: implicit, groups: groups, includeFrom: -1}
 		for i, l := range bytes.Split(data, []byte("\n")) {
 			t := bytes.TrimLeft(l, " \t")
 			switch {
-			case bytes.HasPrefix(t, []byte("include ")) || bytes.HasPrefix(t, []byte("include\t")):
-				fv.include = true
+			case (bytes.HasPrefix(t, []byte("include ")) || bytes.HasPrefix(t, []byte("include\t"))) && fv.includeFrom < 0:
+				fv.includeFrom = i
 			case notationCommand(t):
 				fv.notationLines = append(fv.notationLines, numberedLine{i, string(t)})
 			}

@@ -567,6 +567,9 @@ func TestMentionsFree(t *testing.T) {
 		{"abbrev MulLeftMono [Mul M] [LE M] : Prop :=\n  CovariantClass M M", "M", true},
 		{"def q [inst : Mul M] : Prop := True", "inst", false},
 		{"structure S (c : M) extends B (e I c c) where", "I", true},
+		// a set-builder binds its own name
+		{"def closure (k : Set G) : Subgroup G :=\n  sInf { K | k ⊆ K }", "K", false},
+		{"def c (k : Set G) : Subgroup G :=\n  sInf { K : Subgroup G | k ⊆ K } ⊔ K", "K", true},
 	} {
 		if got := mentionsFree(tc.text, tc.name, strings.Fields(tc.text)[1]); got != tc.want {
 			t.Errorf("mentionsFree(%q, %q) = %v", tc.text, tc.name, got)
@@ -584,8 +587,8 @@ func TestMentionsFree(t *testing.T) {
 			t.Errorf("mayBind(%q) = %v", text, got)
 		}
 	}
-	if got := signatureExplicit("def Ext (C : Type u) [Category C] {D : Type} (X Y : C) (n : ℕ) : Type w"); !got["C"] || !got["X"] || !got["Y"] || !got["n"] || got["D"] || got["Category"] {
-		t.Errorf("signatureExplicit: %v", got)
+	if got := signatureBinders("def Ext (C : Type u) [Category C] {D : Type} (X Y : C) (n : ℕ) : Type w"); got["C"] != '(' || got["X"] != '(' || got["Y"] != '(' || got["n"] != '(' || got["D"] != '{' || got["Category"] != 0 {
+		t.Errorf("signatureBinders: %v", got)
 	}
 }
 
@@ -621,6 +624,15 @@ def iter (f : Nat → Nat) (a : Nat) : Nat :=
   loop a
 where
   loop (a : Nat) : Nat := f a
+structure Sub (R M : Type) where
+section Span
+variable {R M : Type} (I : Sub R M)
+variable (R) in
+def span (s : M) : Sub R M := ⟨⟩
+def closure (k : M) : Nat := 0
+include I
+theorem usesI : True := trivial
+end Span
 `} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -629,7 +641,10 @@ where
 	lib := loadLibrary(t, dir)
 	for _, tc := range []struct {
 		name, explicit, added string
-	}{{"Fin'.filter", "p", "α → Prop"}, {"Quot", "f F", "-"}, {"iter.loop", "?", "-"}, {"iter", "", "-"}} {
+	}{{"Fin'.filter", "p", "α → Prop"}, {"Quot", "f F", "-"}, {"iter.loop", "?", "-"}, {"iter", "", "-"},
+		// `variable (R) in` makes R explicit where it was declared; an
+		// `include` after a definition does not reach it
+		{"span", "R", "Type"}, {"closure", "", "-"}, {"usesI", "I", "-"}} {
 		d, ok := lib.Lookup(tc.name)
 		if !ok {
 			t.Fatalf("%s not indexed", tc.name)

@@ -536,8 +536,9 @@ const maxTokenPieces = 6
 
 // tokenLen returns how many adjacent scanner tokens, from the next one on,
 // spell a notation of fixity Nullary (the longest such run, as Lean's
-// tokenizer takes the longest token), 0 when none: at least two, since a
-// single scanner token is read as it is.
+// tokenizer takes the longest token), 0 when none. A single scanner token
+// counts only when it is a symbol (`⊤`, `⊥`: Top.top, Bot.bot); an
+// identifier is read as it is.
 func (p *termParser) tokenLen() int {
 	if p.ops == nil {
 		return 0
@@ -550,8 +551,11 @@ func (p *termParser) tokenLen() int {
 		}
 		n++
 	}
-	for ; n >= 2; n-- {
+	for ; n >= 1; n-- {
 		first, last := p.peek(0), p.peek(n-1)
+		if n == 1 && first.kind != TokSymbol {
+			break
+		}
 		if op, ok := p.ops(p.src[first.start:last.end]); ok && op.Fixity == Nullary {
 			return n
 		}

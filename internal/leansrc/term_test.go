@@ -81,7 +81,7 @@ func TestParseTermNotation(t *testing.T) {
 			return Operator{Infix, 50}, true
 		case "⊗ₘ":
 			return Operator{Infixl, 70}, true
-		case "ℝ≥0", "ℝ≥0∞", "ℕ+", "ℤ[i]", "⊤ₘ":
+		case "ℝ≥0", "ℝ≥0∞", "ℕ+", "ℤ[i]", "⊤ₘ", "⊤", "π":
 			return Operator{Fixity: Nullary}, true
 		}
 		return Operator{}, false
@@ -101,6 +101,10 @@ func TestParseTermNotation(t *testing.T) {
 		{"ℝ ≥ 0", "(op ≥ ℝ 0)"}, // not adjacent: not the token
 		{"x≥0", "(op ≥ x 0)"},
 		{"ℝ≥01", "(op ≥ ℝ 01)"}, // the scanner's 01 is not the token's 0
+		// one symbol that is a notation alone is an atom; an identifier is
+		// read as it is
+		{"Ideal.span s = ⊤", "(op = (app Ideal.span s) ⊤)"},
+		{"π x", "(app π x)"},
 	} {
 		if got := ParseTerm(tc.src, ops).String(); got != tc.want {
 			t.Errorf("ParseTerm(%q)\n got %s\nwant %s", tc.src, got, tc.want)

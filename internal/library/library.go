@@ -378,8 +378,14 @@ func (l *Library) ExportAlias(name string) (string, bool) {
 // notations count wherever their namespace is open or not (a statement that
 // writes the token means it), local ones never (the library's tables leave
 // them out); ok is false when there is none, or when two stand for different
-// constants.
+// constants, or when tok also starts a notation with operands (Mathlib's
+// `∂` is Finset.shadow alone and Coheyting.boundary's prefix).
 func (l *Library) NotationToken(tok string) (string, bool) {
+	for _, o := range l.operators[tok] {
+		if !o.alone {
+			return "", false
+		}
+	}
 	return l.onlyTarget(tok, func(o *operator) bool { return o.alone })
 }
 

@@ -745,6 +745,8 @@ notation:9000 R "[Y]" => Foo 2
 notation R:max "⟦Z⟧" => _root_.Foo R
 infixr:25 " →ₘ " => Foo
 infixl:25 " →ₙ " => Foo 2
+notation "∂ₘ" => PNat
+prefix:100 "∂ₘ" => Foo
 `, "B.lean": `
 def Other := Nat
 notation "ℂ≥0" => Other
@@ -753,7 +755,7 @@ notation "ℂ≥0" => Other
 	for _, round := range []string{"built", "from the snapshot"} {
 		lib := load(t, dir, cache)
 		for tok, want := range map[string]string{"ℝ≥0": "NNReal", "ℕ+": "PNat", "ℤ≥0": "PNat", "ℚ≥0": "", "ℤ[i]": "", "ω_": "", "ℂ≥0": "", "ℝ": "",
-			"∣ₘ": "", "√ₘ": ""} {
+			"∣ₘ": "", "√ₘ": "", "∂ₘ": ""} {
 			if got, ok := lib.NotationToken(tok); got != want || ok != (want != "") {
 				t.Errorf("%s: NotationToken(%q) = %q, %v; want %q", round, tok, got, ok, want)
 			}
