@@ -318,8 +318,10 @@ type info struct {
 	prop, ty, hyp bool
 	// large marks a sort that is certainly a type and no proposition.
 	large bool
-	// set marks a value that is certainly a `Set α` (which no Finset is).
-	set bool
+	// set marks a value that is certainly a `Set α` (which no Finset is);
+	// builder one written {x | p x}, which Mathlib elaborates as a
+	// Finset's filter where a Finset is expected.
+	set, builder bool
 	// tv is the stub's type variable a value certainly has as its type.
 	tv string
 	// pred marks a function that one more explicit argument makes a
@@ -899,7 +901,7 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 				// ∃ c ∈ (a, b), …: an open interval is Set.Ioo a b
 			case what != "" && member:
 				c.report(b.Bound, "", "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[b.Bound.Start:b.Bound.End], what)
-			case bi.set && b.Pred == "∈" && (over == "∑" || over == "∏"):
+			case bi.set && !bi.builder && b.Pred == "∈" && (over == "∑" || over == "∏"):
 				// ∑ x ∈ s, f x is Finset.sum s f
 				c.report(b.Bound, "", "type mismatch: `%s x ∈ s, …` runs over a Finset, but `%s` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)",
 					over, c.src[b.Bound.Start:b.Bound.End])

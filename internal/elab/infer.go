@@ -40,6 +40,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 				return c.fieldOf(t, h, h.Args[0], h.Text, a.of, a, t.Args[1:], infos, scope)
 			}
 			c.numberProj(h, a)
+			c.setProj(h, a)
 			return info{}
 		}
 		for _, a := range t.Args {
@@ -118,6 +119,11 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		return info{kind: kSort, prop: true}
 	case leansrc.TermSetBuilder:
 		c.typePos(t.Args[0], c.with(scope, t.Binders, ""))
+		if len(t.Binders) == 1 && t.Binders[0].Pred == "" {
+			// {x | p x}, {x : T | p x} is setOf: a Set, unless a Finset
+			// is expected ({x ∈ s | p x} is a Finset's filter when s is one)
+			return info{kind: kValue, set: true, builder: true}
+		}
 		return info{}
 	case leansrc.TermIf:
 		c.typePos(t.Args[0], scope)
@@ -129,6 +135,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		a := c.infer(t.Args[0], scope)
 		c.numberProj(t, a)
 		c.structureProj(t, a)
+		c.setProj(t, a)
 		return info{}
 	case leansrc.TermModEq:
 		// a ≡ b [MOD n] is Nat.ModEq n a b, [ZMOD n] Int.ModEq n a b
@@ -999,6 +1006,23 @@ func (c *checker) structureProj(t *leansrc.Term, a info) {
 	}
 }
 
+// setProj reports (e).f, a projection of a term that is certainly a Set
+// (a set-builder), when neither Set's namespace nor Function's (Lean
+// unfolds Set α to α → Prop) has f, by the rules of field:
+// `{p : ℕ | p.Prime}.infinite`.
+func (c *checker) setProj(t *leansrc.Term, a info) {
+	f := t.Text
+	if a.kind != kValue || !a.set || !leansrc.IsIdentifier(f) || strings.Contains(f, ".") {
+		return
+	}
+	if _, ok := c.env.Lookup("Set." + f); ok {
+		return
+	}
+	if c.noField("Set", f) {
+		c.report(t, "Set."+f, "invalid field `%s`: the environment does not contain `Set.%s` (`%s` is a `Set`)", f, f, c.src[t.Args[0].Start:t.Args[0].End])
+	}
+}
+
 // fieldChain checks x.f.g args, x a local of numeric type or of a type
 // headed by a library constant: x.f as field reads it, then g as a field
 // of what x.f certainly is (a number, a library structure's value), as
@@ -1363,7 +1387,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 					name, sg.params[i], c.src[args[i].Start:args[i].End], fn, last)
 			}
 		}
-		if infos[i].set && collectionType(sg.params[i], "Finset") {
+		if infos[i].set && !infos[i].builder && collectionType(sg.params[i], "Finset") {
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a Set (there is no coercion from Set to Finset)",
 				name, sg.params[i], c.src[args[i].Start:args[i].End])
 			c.out[len(c.out)-1].Replace = c.finsetOf(args[i])
