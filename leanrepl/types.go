@@ -185,6 +185,14 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return lib.PostfixNotation(atom)
 		},
+		PostfixInForce: func(atom string) bool {
+			if lib == nil {
+				return false
+			}
+			// `μ[X]` under open ProbabilityTheory is its integral
+			targets, _ := lib.InactiveNotation(atom, h.sc)
+			return len(targets) == 0 && !lib.PieceInForce(atom, h.sc)
+		},
 		Inactive: func(atom string) ([]string, []string) {
 			if !indexed {
 				// a module the library lacks may declare the notation

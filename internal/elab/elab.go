@@ -139,6 +139,10 @@ type Env struct {
 	// applies to the operand glued before atom (`[X]` for `R[X]`,
 	// Polynomial R); nil: none is read.
 	Postfix func(atom string) (string, bool)
+	// PostfixInForce reports whether the header puts the library's postfix
+	// notation atom in force for the stub's text, with no other notation
+	// in force that may read the same text; nil: always.
+	PostfixInForce func(atom string) bool
 	// Inactive returns, when every notation of the library spelled atom is
 	// scoped to a namespace the header does not open (Mathlib's `n !`
 	// without `open Nat`), their targets and namespaces; nil: none is.
@@ -224,13 +228,20 @@ func arrow(text string) bool {
 	return text == "→" || text == "->" || text == "≃" || mapArrow(text)
 }
 
-// ReplaceNotation renames the notation tokens of t to their constants and
-// rewrites its postfix notations (`R[X]` → `Polynomial R`).
+// ReplaceNotation renames the notation tokens of t, a term of the
+// library, to their constants and rewrites its postfix notations (`R[X]`
+// → `Polynomial R`).
 func (env *Env) ReplaceNotation(t *leansrc.Term) {
+	env.replaceNotation(t, false)
+}
+
+// replaceNotation is ReplaceNotation; stub says t is the stub's own text,
+// where a postfix notation counts only in force (see postfixAt).
+func (env *Env) replaceNotation(t *leansrc.Term, stub bool) {
 	if env.Token != nil {
 		leansrc.ReplaceTokens(t, env.Token)
 	}
-	env.expandPostfix(t)
+	env.expandPostfix(t, stub)
 }
 
 // parse parses a term of a signature or body with the library's notation
@@ -427,10 +438,10 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		collectBound(b.Type, bound)
 	}
 	inactive := inactiveTokens(&env, start, bound, typ)
-	env.ReplaceNotation(typ)
+	env.replaceNotation(typ, true)
 	for _, b := range binders {
 		inactive = append(inactive, inactiveTokens(&env, start, bound, b.Type)...)
-		env.ReplaceNotation(b.Type)
+		env.replaceNotation(b.Type, true)
 	}
 	for i := range binders {
 		// the gate reads the names of binders whose type the term parser

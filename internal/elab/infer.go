@@ -318,6 +318,7 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		if number(a) && !a.lit || a.lit && b.kind == kProof {
 			c.notNumber(t.Args[1], b, t.Text, c.noFunctionCoercion(a))
 		}
+		c.numeralBesideSort(t, a, b)
 	case "∣":
 		// Dvd.dvd a b: a number first fixes the type, and no function
 		// (`Fintype.card` unapplied) coerces to a number
@@ -654,6 +655,27 @@ func glued(src string, t *leansrc.Term) bool {
 		return true // the operator is not where the parse says
 	}
 	return op == 0 || op+len(t.Text) == len(between)
+}
+
+// numeralBesideSort reports a relation t between a numeral and a term
+// that is certainly a proposition or a type (`Nat.Coprime a b = 1`):
+// the numeral is elaborated at the other side's type, and no proposition
+// or universe has a numeral.
+func (c *checker) numeralBesideSort(t *leansrc.Term, a, b info) {
+	for i, x := range []info{a, b} {
+		lit := []info{b, a}[i]
+		if !lit.lit || x.kind != kSort || !x.prop && !x.ty {
+			continue
+		}
+		what, sort := "a proposition", "Prop"
+		if !x.prop {
+			what, sort = "a type", "Type"
+		}
+		num := t.Args[1-i]
+		c.report(num, "", "failed to synthesize `OfNat %s %s`: `%s` is %s, so `%s` is elaborated as one, and no %s is a numeral",
+			sort, c.src[num.Start:num.End], c.src[t.Args[i].Start:t.Args[i].End], what, c.src[num.Start:num.End], map[bool]string{true: "proposition", false: "type"}[x.prop])
+		return
+	}
 }
 
 // notNumber reports arg, of inferred kind a, where an operation op on

@@ -192,6 +192,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (n : ℕ) (h : n.Even) : Even (n ^ 2) := by sorry", "n.Even: invalid field `Even`: the environment does not contain `Nat.Even` (`n` is a `Nat`)"},
 		{"theorem a (n : ℤ) (h : n.Odd) : True := by sorry", "n.Odd: invalid field `Odd`: the environment does not contain `Int.Odd` (`n` is a `Int`)"},
 		{"theorem a (s : Set ℕ) (h : s.Finite) : s.card ≤ 10 := by sorry", "s.card: invalid field `card`: the environment does not contain `Set.card` (`s` is a `Set`)"},
+		// a numeral beside a proposition: no OfNat Prop
+		{"theorem a (n : ℕ) : (n < 3) = 1 := by sorry", "1: failed to synthesize `OfNat Prop 1`: `(n < 3)` is a proposition, so `1` is elaborated as one, and no proposition is a numeral"},
+		{"theorem a (n : ℕ) : (n < 3) = True := by sorry", ""},
 		// a set-builder is a Set, unless a Finset is expected
 		{"theorem a : {n : ℕ | n < 3}.card = 3 := by sorry", "{n : ℕ | n < 3}.card: invalid field `card`: the environment does not contain `Set.card` (`{n : ℕ | n < 3}` is a `Set`)"},
 		{"theorem a : Finset.card {n : Fin 3 | n ≠ 0} = 2 := by sorry", ""},

@@ -390,7 +390,7 @@ func (env *Env) expandText(p string) string {
 			return
 		}
 		for i := 0; i < len(x.Args); i++ {
-			target, ok := env.postfixAt(x, i)
+			target, ok := env.postfixAt(x, i, false)
 			if !ok {
 				walk(x.Args[i], false)
 				continue
@@ -414,7 +414,11 @@ func (env *Env) expandText(p string) string {
 // postfixAt reports whether argument i of application x is an operand
 // glued to the next, a one-name list that a postfix notation of the
 // library spells (`R[X]`, also inside `Semiring R[X]`), with its constant.
-func (env *Env) postfixAt(x *leansrc.Term, i int) (string, bool) {
+// In the stub's own text (stub set) only a notation the header puts in
+// force counts (Env.PostfixInForce): without `open Polynomial`, or with
+// another notation in force that reads the text (`μ[X]`), Lean reads no
+// Polynomial.
+func (env *Env) postfixAt(x *leansrc.Term, i int, stub bool) (string, bool) {
 	if env.Postfix == nil || x.Kind != leansrc.TermApp || i+1 >= len(x.Args) {
 		return "", false
 	}
@@ -422,17 +426,22 @@ func (env *Env) postfixAt(x *leansrc.Term, i int) (string, bool) {
 	if l.Kind != leansrc.TermList || l.Start != op.End || len(l.Args) != 1 || l.Args[0].Kind != leansrc.TermIdent {
 		return "", false
 	}
-	return env.Postfix("[" + l.Args[0].Text + "]")
+	atom := "[" + l.Args[0].Text + "]"
+	if stub && env.PostfixInForce != nil && !env.PostfixInForce(atom) {
+		return "", false
+	}
+	return env.Postfix(atom)
 }
 
 // expandPostfix rewrites the library's postfix notations in t (`ℚ[X]` →
-// `Polynomial ℚ`, the constant spanning the atom).
-func (env *Env) expandPostfix(t *leansrc.Term) {
+// `Polynomial ℚ`, the constant spanning the atom); stub says t is the
+// stub's own text (see postfixAt).
+func (env *Env) expandPostfix(t *leansrc.Term, stub bool) {
 	if t == nil {
 		return
 	}
 	for i := 0; i < len(t.Args); i++ {
-		target, ok := env.postfixAt(t, i)
+		target, ok := env.postfixAt(t, i, stub)
 		if !ok {
 			continue
 		}
@@ -446,10 +455,10 @@ func (env *Env) expandPostfix(t *leansrc.Term) {
 		t.Args = append(append(t.Args[:i:i], app), t.Args[i+2:]...)
 	}
 	for _, a := range t.Args {
-		env.expandPostfix(a)
+		env.expandPostfix(a, stub)
 	}
 	for _, b := range t.Binders {
-		env.expandPostfix(b.Type)
-		env.expandPostfix(b.Bound)
+		env.expandPostfix(b.Type, stub)
+		env.expandPostfix(b.Bound, stub)
 	}
 }

@@ -72,3 +72,24 @@ func TestUnify(t *testing.T) {
 		}
 	}
 }
+
+// TestPostfixInForce: the stub's own `ℚ[X]` is Polynomial ℚ only where
+// the header puts the notation in force (else Lean reads ℚ applied to the
+// list [X]); the library's signatures always are (Polynomial.IsRoot's
+// `R[X]`).
+func TestPostfixInForce(t *testing.T) {
+	const stub = "theorem a (p : ℚ[X]) (x : ℝ) (h : Polynomial.IsRoot p x) : True := by sorry"
+	const polynomial = "theorem a (p : Polynomial ℚ) (x : ℝ) (h : Polynomial.IsRoot p x) : True := by sorry"
+	const mismatch = "x: application type mismatch: `x` has type `ℝ`, but `Polynomial.IsRoot` expects `R` here, which `p` fixed to `ℚ` (no coercion ℝ → ℚ)"
+	for _, tc := range []struct {
+		stub    string
+		inForce bool
+		want    string
+	}{{stub, true, mismatch}, {stub, false, "X: unknown identifier `X`: no binder of the statement binds it (autoImplicit is off)"}, {polynomial, false, mismatch}} {
+		env := unifyEnv()
+		env.PostfixInForce = func(string) bool { return tc.inForce }
+		if got := findings(t, tc.stub, env); got != tc.want {
+			t.Errorf("%s (in force %v):\n got %q\nwant %q", tc.stub, tc.inForce, got, tc.want)
+		}
+	}
+}

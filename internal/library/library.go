@@ -457,9 +457,9 @@ func (l *Library) HasModule(mod string) bool {
 // InactiveNotation reports whether every notation of the library whose
 // first atom (or identifier-like symbol) is atom is scoped to a namespace
 // that scope sc neither is in nor opens, so that Lean reads none of them
-// there (Mathlib's `n !` and `π` without `open Nat` and `open Real`): it
-// returns their targets and namespaces, each pair once, in the library's
-// order; none otherwise.
+// there (Mathlib's `n !` and `π` without `open Nat` and `open Real`), and
+// no notation in force can read it: it returns their targets and
+// namespaces, each pair once, in the library's order; none otherwise.
 func (l *Library) InactiveNotation(atom string, sc *leansrc.Scope) (targets, namespaces []string) {
 	ops := l.operators[atom]
 	if leansrc.IsIdentifier(atom) {
@@ -475,7 +475,12 @@ func (l *Library) InactiveNotation(atom string, sc *leansrc.Scope) (targets, nam
 	}
 	if len(targets) > 0 {
 		// a notation in force may write atom after its first one (`∂` of
-		// `∫ x, f x ∂μ`)
+		// `∫ x, f x ∂μ`), or start with a piece of it (`μ[X]`, the
+		// integral of `P "[" X "]"` under `open ProbabilityTheory`, where
+		// `[X]` is Polynomial's postfix)
+		if l.PieceInForce(atom, sc) {
+			return nil, nil
+		}
 		for _, os := range l.operators {
 			for i := range os {
 				if len(os[i].atoms) > 1 && slices.Contains(os[i].atoms[1:], atom) && os[i].active(sc) {
@@ -485,6 +490,23 @@ func (l *Library) InactiveNotation(atom string, sc *leansrc.Scope) (targets, nam
 		}
 	}
 	return targets, namespaces
+}
+
+// PieceInForce reports whether a notation in force in scope sc starts
+// with a proper prefix of atom, so that Lean may read atom's text with it
+// instead (`P "[" X "]"`, ProbabilityTheory's integral, reads `μ[X]`).
+func (l *Library) PieceInForce(atom string, sc *leansrc.Scope) bool {
+	for key, os := range l.operators {
+		if key == atom || key == "" || !strings.HasPrefix(atom, key) {
+			continue
+		}
+		for i := range os {
+			if os[i].active(sc) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // OneAtom reports whether the library declares tok as the only atom of a

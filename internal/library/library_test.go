@@ -747,6 +747,7 @@ infixr:25 " →ₘ " => Foo
 infixl:25 " →ₙ " => Foo 2
 notation "∂ₘ" => PNat
 prefix:100 "∂ₘ" => Foo
+scoped[Prob] notation:max P "[" X "]" => Foo P
 `, "B.lean": `
 def Other := Nat
 notation "ℂ≥0" => Other
@@ -782,6 +783,8 @@ notation "ℂ≥0" => Other
 		}{
 			{"ℝ≥0", nil, "NNReal/NNReal"}, {"ℝ≥0", []string{"NNReal"}, ""}, {"[X]", nil, "Foo/Foo"},
 			{"[X]", []string{"Foo"}, ""}, {"ℕ+", nil, ""}, {"ℚ≥0", nil, ""}, {"+", nil, ""},
+			// Prob's `P "[" X "]"` in force reads `μ[X]` too
+			{"[X]", []string{"Prob"}, ""},
 		} {
 			targets, nss := lib.InactiveNotation(tc.atom, &leansrc.Scope{Opens: tc.opens})
 			got := ""
@@ -791,6 +794,9 @@ notation "ℂ≥0" => Other
 			if got != tc.want {
 				t.Errorf("%s: InactiveNotation(%q) with opens %v = %q, want %q", round, tc.atom, tc.opens, got, tc.want)
 			}
+		}
+		if !lib.PieceInForce("[X]", &leansrc.Scope{Opens: []string{"Prob"}}) || lib.PieceInForce("[X]", &leansrc.Scope{}) {
+			t.Errorf("%s: PieceInForce([X]) should hold under open Prob only", round)
 		}
 		for mod, want := range map[string]bool{"A": true, "B": true, "C": false, "A.B": false} {
 			if got := lib.HasModule(mod); got != want {
