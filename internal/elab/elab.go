@@ -476,6 +476,8 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 			c.binderTypes = append(c.binderTypes, [2]int{start + b.Type.Start, start + b.Type.End})
 			if b.Bracket != '[' {
 				c.unbound(b.Type, scope)
+			} else {
+				c.lean3Class(b.Type, scope)
 			}
 			ti := c.typePos(b.Type, scope)
 			proof = ti.kind == kSort && ti.prop
@@ -805,6 +807,34 @@ func (c *checker) lean3Name(x *leansrc.Term, name, root string, dotted bool) {
 		return
 	}
 	c.notationName(x, name)
+}
+
+// lean3Class reports an instance binder whose class is Lean 3's
+// spelling of a library class (`[topological_space X]`, `[group G]`): the
+// name names nothing in scope, so Lean binds it as a variable, which is no
+// class ("invalid binder annotation"), or, with autoImplicit off, does not
+// know it at all.
+func (c *checker) lean3Class(t *leansrc.Term, scope map[string]local) {
+	head := t
+	if t.Kind == leansrc.TermApp {
+		head = t.Args[0]
+	}
+	if head.Kind != leansrc.TermIdent || strings.Contains(head.Text, ".") || c.env.Lean3Namespace == nil || c.env.Notation || c.env.Variables[head.Text] {
+		return
+	}
+	if _, bound := scope[head.Text]; bound {
+		return
+	}
+	lean4, ok := c.env.Lean3Namespace(head.Text)
+	if !ok {
+		return
+	}
+	c.unknown[head.Text] = true
+	if d, found := c.env.Lookup(lean4); found && d.Kind == library.KindClass {
+		c.report(head, head.Text, "invalid binder annotation: `%s` names nothing, so it is no class (Lean 3's spelling; Lean 4 writes `%s`)", head.Text, lean4)
+		return
+	}
+	c.report(head, head.Text, "invalid binder annotation: `%s` names nothing, so it is no class (Lean 3's spelling of a name)", head.Text)
 }
 
 // notationName reports a dotted name that names nothing and ends in a

@@ -265,6 +265,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (x : ℝ) (h : x = Real.pi) : True := by sorry", ""},
 		// Lean 3's spelling of a namespace
 		{"theorem a (n : ℕ) (h : nat.succ n = 2) : True := by sorry", "nat.succ: unknown identifier `nat.succ`: nothing is named `nat`; Lean 4 spells the namespace `Nat`"},
+		// a Lean 3 class in an instance binder: no class, whatever autoImplicit binds
+		{"theorem a (n : ℕ) [nat n] : True := by sorry", "nat: invalid binder annotation: `nat` names nothing, so it is no class (Lean 3's spelling of a name)"},
+		{"theorem a (n : ℕ) (nat : ℕ → Prop) [nat n] : True := by sorry", ""},
 		{"theorem a (nat : ℕ) (h : nat.succ = 2) : ∀ real : ℕ, real.succ = 1 := by sorry", ""},
 	} {
 		if got := findings(t, tc.stub, notationEnv()); got != tc.want {
