@@ -1833,13 +1833,16 @@ var algebraClasses = setOf("Monoid", "AddMonoid", "Group", "AddGroup", "CommMono
 // argument position 0) that the stub's type variable v, which constant name
 // is applied to or at, certainly lacks: no local instance of v, its
 // classes' parents or the library's instances give it. Decidable classes
-// are left alone: `open Classical` decides every proposition, and the
-// library states many as instances of `Decidable (a = b)` (LinearOrder's),
-// which the closure of classes does not read.
+// only for a variable with no local instance at all, under a header that
+// does not open Classical (`Finset.image f s` into a bare β): `open
+// Classical` decides every proposition, and the library states many as
+// instances of `Decidable (a = b)` (LinearOrder's), which the closure of
+// classes does not read.
 func (c *checker) missingInstance(t *leansrc.Term, name, v string, cons []classPos) {
 	local := c.typeVars[v]
 	for _, k := range cons {
-		if k.pos != 0 || strings.HasPrefix(k.class, "Decidable") || c.env.VariableHas(local, k.class) {
+		decidable := strings.HasPrefix(k.class, "Decidable")
+		if k.pos != 0 || decidable && (len(local) > 0 || c.env.Classical || c.env.Notation) || c.env.VariableHas(local, k.class) {
 			continue
 		}
 		why := "has no local instance (nor does the library give every type one)"

@@ -35,6 +35,7 @@ var notationDecls = []*library.Decl{
 	{Name: "Submodule", Kind: library.KindStructure, Signature: "structure Submodule (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]"},
 	{Name: "Ideal", Kind: library.KindAbbrev, Signature: "abbrev Ideal (R : Type u) [Semiring R]", Value: "Submodule R R"},
 	{Name: "Finset.filter", Kind: library.KindDef, Signature: "def Finset.filter {α : Type*} (p : α → Prop) [DecidablePred p] (s : Finset α) : Finset α"},
+	{Name: "Finset.image", Kind: library.KindDef, Signature: "def Finset.image {α β : Type*} [DecidableEq β] (f : α → β) (s : Finset α) : Finset β"},
 	{Name: "Padic", Kind: library.KindDef, Signature: "def Padic (p : ℕ) [Fact p.Prime]", Value: "CauSeq.Completion.Cauchy (padicNorm p)"},
 	{Name: "EuclideanSpace", Kind: library.KindAbbrev, Signature: "abbrev EuclideanSpace (𝕜 : Type*) (n : Type*) : Type _", Value: "PiLp 2 fun _ : n => 𝕜"},
 	{Name: "NNReal.sqrt", Kind: library.KindDef, Signature: "def NNReal.sqrt : ℝ≥0 ≃o ℝ≥0", Value: "OrderIso.symm <| powOrderIso 2 two_ne_zero"},
@@ -192,6 +193,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (n : ℕ) (h : n.Even) : Even (n ^ 2) := by sorry", "n.Even: invalid field `Even`: the environment does not contain `Nat.Even` (`n` is a `Nat`)"},
 		{"theorem a (n : ℤ) (h : n.Odd) : True := by sorry", "n.Odd: invalid field `Odd`: the environment does not contain `Int.Odd` (`n` is a `Int`)"},
 		{"theorem a (s : Set ℕ) (h : s.Finite) : s.card ≤ 10 := by sorry", "s.card: invalid field `card`: the environment does not contain `Set.card` (`s` is a `Set`)"},
+		// DecidableEq of a bare type variable, not under open Classical nor with any instance
+		{"theorem a (α β : Type) (f : α → β) (s : Finset α) (t : Finset β) (h : Finset.image f s = t) : True := by sorry", "f: failed to synthesize `DecidableEq β`: `Finset.image` needs an instance `[DecidableEq β]`, and `β` has no local instance (nor does the library give every type one)"},
+		{"theorem a (α β : Type) [Group β] (f : α → β) (s : Finset α) (t : Finset β) (h : Finset.image f s = t) : True := by sorry", ""},
 		// a numeral beside a proposition: no OfNat Prop
 		{"theorem a (n : ℕ) : (n < 3) = 1 := by sorry", "1: failed to synthesize `OfNat Prop 1`: `(n < 3)` is a proposition, so `1` is elaborated as one, and no proposition is a numeral"},
 		{"theorem a (n : ℕ) : (n < 3) = True := by sorry", ""},
