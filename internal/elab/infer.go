@@ -1129,19 +1129,60 @@ func (c *checker) noField(space, f string) bool {
 			return false
 		}
 		spaces = append(spaces, "Function")
+	case d.Kind == library.KindDef && quotientType(d.Value):
+		// Multiset α := Quotient (isSetoid α): Lean unfolds it to Quotient
+		// and Quot, namespaces of Lean core whose own members it knows
+		if coreQuotient[f] || len(c.env.Resolve("Quotient."+f)) > 0 || len(c.env.Resolve("Quot."+f)) > 0 {
+			return false
+		}
+		spaces = append(spaces, "Quotient", "Quot")
 	default:
 		return false
 	}
 	for _, ns := range spaces {
-		for _, full := range []string{ns + "." + f, ns + ".«" + f + "»"} {
-			// G.end is SimpleGraph.«end»
-			if _, ok := c.env.Lookup(full); ok {
+		for _, g := range append([]string{f, "«" + f + "»"}, additiveTwins(f)...) {
+			// G.end is SimpleGraph.«end»; s.sum is Multiset.prod's
+			// to_additive twin, which an index may lack
+			if _, ok := c.env.Lookup(ns + "." + g); ok {
 				return false
 			}
 		}
 	}
 	return true
 }
+
+// additiveWords pairs the words `to_additive` translates, each way.
+var additiveWords = [][2]string{{"sum", "prod"}, {"add", "mul"}, {"Add", "Mul"}, {"zero", "one"}, {"Zero", "One"},
+	{"neg", "inv"}, {"Neg", "Inv"}, {"sub", "div"}, {"Sub", "Div"}, {"nsmul", "pow"}, {"zsmul", "zpow"}, {"vadd", "smul"}}
+
+// additiveTwins returns the names `to_additive` would pair f with: each
+// translatable word of f swapped for its twin (sum for prod and back).
+func additiveTwins(f string) []string {
+	var out []string
+	for _, w := range additiveWords {
+		for _, pair := range [][2]string{w, {w[1], w[0]}} {
+			if strings.Contains(f, pair[0]) {
+				out = append(out, strings.ReplaceAll(f, pair[0], pair[1]))
+			}
+		}
+	}
+	return out
+}
+
+// quotientType reports whether a definition's value, as written, is a
+// quotient type: `Quotient s` or `Quot r` applied.
+func quotientType(value string) bool {
+	head, _, _ := strings.Cut(strings.TrimSpace(value), " ")
+	return head == "Quotient" || head == "Quot" || head == "_root_.Quotient"
+}
+
+// coreQuotient are the members Lean core declares in the namespaces Quot
+// and Quotient (the library's own are found by name); a field of a
+// quotient type with none of these names is none of core's.
+var coreQuotient = setOf("mk", "mk'", "mk''", "mkSurjective", "lift", "lift₂", "liftOn", "liftOn₂", "liftOn'", "liftOn₂'",
+	"ind", "ind₂", "inductionOn", "inductionOn₂", "inductionOn₃", "induction_on", "sound", "exact", "rec", "recOn",
+	"recOnSubsingleton", "recOnSubsingleton₂", "hrecOn", "hrecOn₂", "exists_rep", "indep", "indepCoherent", "liftIndepPr1",
+	"liftBeta", "indBeta", "mk_out", "out", "eq", "map", "map₂", "congr", "congrRight", "rel", "Setoid")
 
 // ancestors returns the full names of the structures structure d extends,
 // directly or not; ok is false when one is not certainly a structure of

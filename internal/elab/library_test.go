@@ -35,6 +35,8 @@ var notationDecls = []*library.Decl{
 	{Name: "Submodule", Kind: library.KindStructure, Signature: "structure Submodule (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]"},
 	{Name: "Ideal", Kind: library.KindAbbrev, Signature: "abbrev Ideal (R : Type u) [Semiring R]", Value: "Submodule R R"},
 	{Name: "Finset.filter", Kind: library.KindDef, Signature: "def Finset.filter {α : Type*} (p : α → Prop) [DecidablePred p] (s : Finset α) : Finset α"},
+	{Name: "Multiset", Kind: library.KindDef, Signature: "def Multiset (α : Type u) : Type u", Value: "Quotient (List.isSetoid α)"},
+	{Name: "Multiset.prod", Kind: library.KindDef, Signature: "def Multiset.prod {α : Type*} [CommMonoid α] : Multiset α → α", Value: "foldr (· * ·) 1"},
 	{Name: "Finset.image", Kind: library.KindDef, Signature: "def Finset.image {α β : Type*} [DecidableEq β] (f : α → β) (s : Finset α) : Finset β"},
 	{Name: "Padic", Kind: library.KindDef, Signature: "def Padic (p : ℕ) [Fact p.Prime]", Value: "CauSeq.Completion.Cauchy (padicNorm p)"},
 	{Name: "EuclideanSpace", Kind: library.KindAbbrev, Signature: "abbrev EuclideanSpace (𝕜 : Type*) (n : Type*) : Type _", Value: "PiLp 2 fun _ : n => 𝕜"},
@@ -196,6 +198,9 @@ func TestLibraryNotation(t *testing.T) {
 		// DecidableEq of a bare type variable, not under open Classical nor with any instance
 		{"theorem a (α β : Type) (f : α → β) (s : Finset α) (t : Finset β) (h : Finset.image f s = t) : True := by sorry", "f: failed to synthesize `DecidableEq β`: `Finset.image` needs an instance `[DecidableEq β]`, and `β` has no local instance (nor does the library give every type one)"},
 		{"theorem a (α β : Type) [Group β] (f : α → β) (s : Finset α) (t : Finset β) (h : Finset.image f s = t) : True := by sorry", ""},
+		// a quotient type's field: Multiset, then core's Quotient and Quot; a to_additive twin counts
+		{"theorem a (s : Multiset ℕ) (h : s.length = 3) : True := by sorry", "s.length: invalid field `length`: the environment does not contain `Multiset.length` (`s` is a `Multiset`)"},
+		{"theorem a (s : Multiset ℕ) (h : s.sum = 3 ∧ s.lift = s.lift) : True := by sorry", ""},
 		// a numeral beside a proposition: no OfNat Prop
 		{"theorem a (n : ℕ) : (n < 3) = 1 := by sorry", "1: failed to synthesize `OfNat Prop 1`: `(n < 3)` is a proposition, so `1` is elaborated as one, and no proposition is a numeral"},
 		{"theorem a (n : ℕ) : (n < 3) = True := by sorry", ""},

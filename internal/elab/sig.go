@@ -699,6 +699,10 @@ func valueTypeHead(d *library.Decl, t *leansrc.Term, bound map[string]bool, env 
 	switch found.Kind {
 	case library.KindStructure, library.KindInductive, library.KindClass, library.KindClassInductive:
 		return found.Name
+	case library.KindDef:
+		if quotientType(found.Value) {
+			return found.Name // Multiset α := Quotient (isSetoid α)
+		}
 	}
 	return ""
 }
