@@ -78,6 +78,12 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return explicitVariables(lib, d)
 		},
+		AddedDecidable: func(d *library.Decl) []int {
+			if lib == nil {
+				return nil
+			}
+			return addedDecidable(lib, d)
+		},
 		AddedVariables: func(d *library.Decl) ([]string, bool) {
 			if lib == nil {
 				return nil, false
@@ -782,6 +788,49 @@ func namesItsVariables(text string) bool {
 // was first declared, before a `variable (x)` made it explicit). Lean adds a definition's mentioned variables before
 // its own parameters.
 func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
+	vars, ok := addedVars(lib, d)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(vars))
+	for i, v := range vars {
+		out[i] = v.typ
+	}
+	return out, true
+}
+
+// addedDecidable returns the positions, among addedVariables', of the
+// variables a `[DecidablePred p]` or `[DecidableRel r]` section variable
+// in force at d constrains (Finset.filter's p).
+func addedDecidable(lib *library.Library, d *library.Decl) []int {
+	vars, ok := addedVars(lib, d)
+	fv, read := scanFile(lib, d)
+	if !ok || !read {
+		return nil
+	}
+	line := d.Range.Start.Line
+	var out []int
+	for j, v := range vars {
+		for _, g := range fv.groups {
+			f := strings.Fields(g.Inst)
+			if g.From <= line && line < g.To && len(f) == 2 && (f[0] == "DecidablePred" || f[0] == "DecidableRel") && f[1] == v.name {
+				out = append(out, j)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// addedVar is an explicit section variable Lean adds to a declaration:
+// its name and type.
+type addedVar struct {
+	name, typ string
+	group     int
+}
+
+// addedVars is addedVariables with the variables' names.
+func addedVars(lib *library.Library, d *library.Decl) ([]addedVar, bool) {
 	names, ok := explicitVariables(lib, d)
 	if !ok || len(names) == 0 || !allVariablesRead(lib, d) {
 		return nil, false
@@ -799,11 +848,7 @@ func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 		return nil, false
 	}
 	line := d.Range.Start.Line
-	type added struct {
-		group int
-		typ   string
-	}
-	var as []added
+	var as []addedVar
 	shown := signatureBinders(d.Signature)
 	for _, x := range names {
 		// a variable the indexer shows implicit, as first declared, that a
@@ -823,14 +868,10 @@ func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 		if first < 0 {
 			return nil, false
 		}
-		as = append(as, added{first, fv.groups[first].Type})
+		as = append(as, addedVar{x, fv.groups[first].Type, first})
 	}
 	sort.SliceStable(as, func(i, j int) bool { return as[i].group < as[j].group })
-	out := make([]string, len(as))
-	for i, a := range as {
-		out[i] = a.typ
-	}
-	return out, true
+	return as, true
 }
 
 // mayBind reports whether some occurrence of name in lex stands where a

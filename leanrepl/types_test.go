@@ -624,6 +624,10 @@ def iter (f : Nat → Nat) (a : Nat) : Nat :=
   loop a
 where
   loop (a : Nat) : Nat := f a
+section Dec
+variable (r : α → Prop) [DecidablePred r]
+def count (s : Fin' α) : Nat := s.2.filter r 0
+end Dec
 structure Sub (R M : Type) where
 section Span
 variable {R M : Type} (I : Sub R M)
@@ -644,7 +648,7 @@ end Span
 	}{{"Fin'.filter", "p", "α → Prop"}, {"Quot", "f F", "-"}, {"iter.loop", "?", "-"}, {"iter", "", "-"},
 		// `variable (R) in` makes R explicit where it was declared; an
 		// `include` after a definition does not reach it
-		{"span", "R", "Type"}, {"closure", "", "-"}, {"usesI", "I", "-"}} {
+		{"span", "R", "Type"}, {"closure", "", "-"}, {"usesI", "I", "-"}, {"count", "r", "α → Prop"}} {
 		d, ok := lib.Lookup(tc.name)
 		if !ok {
 			t.Fatalf("%s not indexed", tc.name)
@@ -662,6 +666,13 @@ end Span
 		}
 		if strings.Join(names, " ") != tc.explicit || got != tc.added {
 			t.Errorf("%s: explicit %q added %q, want %q and %q", tc.name, names, got, tc.explicit, tc.added)
+		}
+	}
+	// count's r is decided by the section's [DecidablePred r]
+	for name, want := range map[string]string{"count": "[0]", "Fin'.filter": "[]", "span": "[]"} {
+		d, _ := lib.Lookup(name)
+		if got := fmt.Sprint(addedDecidable(lib, d)); got != want {
+			t.Errorf("addedDecidable(%s) = %s, want %s", name, got, want)
 		}
 	}
 }

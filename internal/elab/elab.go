@@ -46,6 +46,11 @@ type Env struct {
 	// certainly used by d's text and none is shown in d's signature;
 	// ok is false otherwise.
 	AddedVariables func(d *library.Decl) (types []string, ok bool)
+	// AddedDecidable returns the positions, among the variables
+	// AddedVariables gives, of those a `[DecidablePred p]` or
+	// `[DecidableRel r]` section variable in force constrains (Finset.filter's
+	// p); nil: none known.
+	AddedDecidable func(d *library.Decl) []int
 	// Fields returns the types, as written, of structure d's fields (a
 	// parent's subobject field included); nil: none known.
 	Fields func(d *library.Decl) []string

@@ -287,6 +287,7 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		if number(a) || b.kind == kProof {
 			c.notNumber(t.Args[1], b, t.Text, t.Text != "^" && c.noFunctionCoercion(a))
 		}
+		c.typeOperand(t, a, b)
 	case "=", "≠", "<", "≤", "<=", ">", "≥", ">=":
 		// a number compared with a proof, a proposition or a type: the two
 		// sides have no common type; with a function, see
@@ -655,6 +656,28 @@ func glued(src string, t *leansrc.Term) bool {
 		return true // the operator is not where the parse says
 	}
 	return op == 0 || op+len(t.Text) == len(between)
+}
+
+// typeOperand reports arithmetic t (+ - * /) with an operand
+// that is certainly a type (`G / H` for a quotient group, `Fin n + 1`):
+// no type is a number, and no instance gives a universe arithmetic.
+func (c *checker) typeOperand(t *leansrc.Term, a, b info) {
+	class, ok := opClass[t.Text]
+	if !ok || c.glued(t) || c.env.Notation {
+		return // ^ and % too: Pi and other instances, or nothing certain
+	}
+	for i, x := range []info{a, b} {
+		if other := []info{b, a}[i]; x.kind != kSort || !x.ty && !x.large || number(other) || other.kind == kProof {
+			continue // beside a number or a proof: notNumber's
+		}
+		hint := ""
+		if t.Text == "/" {
+			hint = " (a quotient is written with ⧸, `G ⧸ H`)"
+		}
+		arg := t.Args[i]
+		c.report(arg, "", "failed to synthesize `H%s`: `%s` is a type, and types have no arithmetic%s", class, c.src[arg.Start:arg.End], hint)
+		return
+	}
 }
 
 // numeralBesideSort reports a relation t between a numeral and a term
@@ -1908,7 +1931,7 @@ func (c *checker) notation(head *leansrc.Term, args []*leansrc.Term, scope map[s
 	made := c.src[head.Start:head.End] != head.Text
 	if head.Start > 0 && !made {
 		r, _ := utf8.DecodeLastRuneInString(c.src[:head.Start])
-		if !unicode.IsSpace(r) && !strings.ContainsRune("([{⟨,|⌊⌈-¬", r) {
+		if !unicode.IsSpace(r) && !strings.ContainsRune("([{⟨,|‖⌊⌈-¬", r) {
 			return true
 		}
 	}
@@ -2310,10 +2333,14 @@ func apply(text string, es []edit) (string, bool) {
 // library's Fact instances are about numerals (`Fact (Nat.Prime 2)`) or
 // other Facts.
 func (c *checker) missingFact(whole *leansrc.Term, name string, sg sig, args []*leansrc.Term, scope map[string]local) {
+	c.missingDecidable(name, sg, args, scope)
 	if len(sg.facts) == 0 || sg.added || c.env.Notation || strings.Contains(c.src, "Fact") || sg.decl == nil || sg.decl.Kind.IsTypeLike() {
 		return // a structure's signature may show its file's instance variables (see unify)
 	}
 	for _, f := range sg.facts {
+		if f.class != "Fact" {
+			continue
+		}
 		for _, i := range f.params {
 			if i >= len(args) || args[i].Kind != leansrc.TermIdent || scope[args[i].Text].binder == 0 {
 				continue
@@ -2327,6 +2354,54 @@ func (c *checker) missingFact(whole *leansrc.Term, name string, sg sig, args []*
 			return
 		}
 	}
+}
+
+// missingDecidable reports a predicate or relation the stub binds
+// (`(P : ℕ → Prop)`) given where signature sg needs it decidable
+// (`Finset.filter P s`), when no instance binder of the stub mentions it
+// and the header does not open Classical: nothing else decides a
+// variable's propositions.
+func (c *checker) missingDecidable(name string, sg sig, args []*leansrc.Term, scope map[string]local) {
+	if c.env.Classical || c.env.Notation || sg.decl == nil || sg.decl.Kind.IsTypeLike() {
+		return
+	}
+	for _, f := range sg.facts {
+		if f.class != "DecidablePred" && f.class != "DecidableRel" || len(f.params) != 1 {
+			continue
+		}
+		i := f.params[0]
+		if i >= len(args) || args[i].Kind != leansrc.TermIdent {
+			continue
+		}
+		l, ok := scope[args[i].Text]
+		if !ok || l.binder == 0 || !l.function() || !propValued(l.typ) || c.instanceMentions(args[i].Text) {
+			continue
+		}
+		p := args[i].Text
+		c.report(args[i], name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and nothing decides the propositions of the statement's variable `%s` (add [%s %s], or open Classical)",
+			f.class, p, name, f.class, p, p, f.class, p)
+		return
+	}
+}
+
+// propValued reports whether a function type, as written, ends in Prop
+// (`ℕ → Prop`, `α → α → Prop`).
+func propValued(t *leansrc.Term) bool {
+	for t != nil && t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") && len(t.Args) == 2 {
+		t = t.Args[1]
+	}
+	return t != nil && t.Kind == leansrc.TermIdent && t.Text == "Prop"
+}
+
+// instanceMentions reports whether an instance binder of the stub
+// mentions name (`[DecidablePred P]`, `[∀ n, Decidable (P n)]`).
+func (c *checker) instanceMentions(name string) bool {
+	for _, b := range c.s.Binders {
+		if b.Bracket == "[" && mentions([]string{b.Type}, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // numberLacks reports whether the number type n certainly has no instance

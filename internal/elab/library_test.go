@@ -201,6 +201,13 @@ func TestLibraryNotation(t *testing.T) {
 		// a quotient type's field: Multiset, then core's Quotient and Quot; a to_additive twin counts
 		{"theorem a (s : Multiset ℕ) (h : s.length = 3) : True := by sorry", "s.length: invalid field `length`: the environment does not contain `Multiset.length` (`s` is a `Multiset`)"},
 		{"theorem a (s : Multiset ℕ) (h : s.sum = 3 ∧ s.lift = s.lift) : True := by sorry", ""},
+		// a predicate the statement binds, given where a decidable one is needed
+		{"theorem a (P : ℕ → Prop) (s : Finset ℕ) (h : Finset.filter P s = s) : True := by sorry", "P: failed to synthesize `DecidablePred P`: `Finset.filter` needs an instance `[DecidablePred P]`, and nothing decides the propositions of the statement's variable `P` (add [DecidablePred P], or open Classical)"},
+		{"theorem a (P : ℕ → Prop) [DecidablePred P] (s : Finset ℕ) (h : Finset.filter P s = s) : True := by sorry", ""},
+		// a type as an operand of arithmetic
+		{"theorem a (G : Type*) [Group G] (s : Set G) (h : Fintype.card (G / s) = 1) : True := by sorry", "G: failed to synthesize `HDiv`: `G` is a type, and types have no arithmetic (a quotient is written with ⧸, `G ⧸ H`)"},
+		// a norm is read: what it applies to is judged
+		{"theorem a (x : ℝ) : ‖Real.sqrt x x‖ = 1 := by sorry", "Real.sqrt x x: too many arguments: `Real.sqrt` takes 1 explicit argument, given 2"},
 		// a numeral beside a proposition: no OfNat Prop
 		{"theorem a (n : ℕ) : (n < 3) = 1 := by sorry", "1: failed to synthesize `OfNat Prop 1`: `(n < 3)` is a proposition, so `1` is elaborated as one, and no proposition is a numeral"},
 		{"theorem a (n : ℕ) : (n < 3) = True := by sorry", ""},

@@ -154,9 +154,11 @@ type sig struct {
 	decl *library.Decl
 }
 
-// fact is a signature's `[Fact P]` binder: P as written and the positions
+// fact is a signature's `[Fact P]` binder (class "Fact"), or its
+// `[DecidablePred p]` or `[DecidableRel r]`: P as written and the positions
 // of the explicit parameters it mentions.
 type fact struct {
+	class  string
 	prop   string
 	params []int
 	// names are the signature's names of the explicit parameters, by
@@ -357,6 +359,12 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			// Differentiable (f : E → F) under variable (𝕜) its body uses:
 			// Differentiable 𝕜 f
 			s.params = append(append([]string(nil), types...), s.params...)
+			if env.AddedDecidable != nil {
+				// Finset.filter's p under variable (p) [DecidablePred p]
+				for _, j := range env.AddedDecidable(d) {
+					s.facts = append(s.facts, fact{class: "DecidablePred", params: []int{j}})
+				}
+			}
 			s.propCons = append(make([][]classPos, len(types)), s.propCons...)
 			s.predCons = append(make([][]classPos, len(types)), s.predCons...)
 			s.typeCons = append(make([][]classPos, len(types)), s.typeCons...)
@@ -604,11 +612,11 @@ func factBinders(binders []leansrc.Binder, hdr string) []fact {
 		if b.Bracket != '[' || b.Type == nil {
 			continue
 		}
-		prop, ok := strings.CutPrefix(strings.TrimSpace(hdr[b.Type.Start:b.Type.End]), "Fact ")
-		if !ok {
+		class, prop, ok := strings.Cut(strings.TrimSpace(hdr[b.Type.Start:b.Type.End]), " ")
+		if !ok || class != "Fact" && class != "DecidablePred" && class != "DecidableRel" {
 			continue
 		}
-		f := fact{prop: strings.TrimSpace(prop), names: explicit}
+		f := fact{class: class, prop: strings.TrimSpace(prop), names: explicit}
 		lex, err := leansrc.Lex(f.prop)
 		if err != nil {
 			continue

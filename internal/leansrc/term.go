@@ -94,7 +94,7 @@ var builtinOps = map[string]Operator{
 	"⊆": {Infix, 50}, "⊂": {Infix, 50}, "≃": {Infixr, 25}, "×": {Infixr, 35}, "∘": {Infixr, 90},
 	"+": {Infixl, 65}, "-": {Infixl, 65}, "∪": {Infixl, 65}, "++": {Infixl, 65}, "::": {Infixr, 67},
 	"*": {Infixl, 70}, "/": {Infixl, 70}, "%": {Infixl, 70}, "∩": {Infixl, 70}, "\\": {Infixl, 70}, "•": {Infixr, 73},
-	"^": {Infixr, 75}, "⁻¹": {Postfix, maxPrec + 1}, "<|": {Infixr, 10}, "|>": {Infixl, 10}, "$": {Infixr, 10},
+	"^": {Infixr, 75}, "⁻¹": {Postfix, maxPrec + 1}, "ᶜ": {Postfix, maxPrec + 1}, "<|": {Infixr, 10}, "|>": {Infixl, 10}, "$": {Infixr, 10},
 }
 
 // BuiltinOperator reports whether sym is an infix or postfix operator of
@@ -601,32 +601,37 @@ func (p *termParser) atom() *Term {
 		return p.group(TermList, "]")
 	case "{":
 		return p.brace()
-	case "⌊", "⌈":
-		return p.floorCeil()
+	case "⌊", "⌈", "‖":
+		return p.enclosed()
 	}
 	return nil
 }
 
-// floorCeil parses ⌊a⌋ (Int.floor), ⌈a⌉ (Int.ceil), ⌊a⌋₊ (Nat.floor) and
-// ⌈a⌉₊ (Nat.ceil).
-func (p *termParser) floorCeil() *Term {
+// enclosingNotations are the notations that enclose a term and apply a
+// function to it: the function, and the one a glued ₊ after the closing
+// token gives (⌊a⌋ is Int.floor a, ⌊a⌋₊ Nat.floor a; ‖a‖ is Norm.norm a,
+// the notation's hygienic right side wherever it is used, ‖a‖₊
+// NNNorm.nnnorm a).
+var enclosingNotations = map[string]struct{ close, fn, plus string }{
+	"⌊": {"⌋", "Int.floor", "Nat.floor"}, "⌈": {"⌉", "Int.ceil", "Nat.ceil"}, "‖": {"‖", "Norm.norm", "NNNorm.nnnorm"},
+}
+
+// enclosed parses an enclosing notation at p.i (enclosingNotations).
+func (p *termParser) enclosed() *Term {
 	open := p.peek(0)
-	close, fn := "⌋", "floor"
-	if open.text == "⌈" {
-		close, fn = "⌉", "ceil"
-	}
+	n := enclosingNotations[open.text]
 	p.i++
 	a := p.term(0)
-	if a == nil || !p.is(0, close) {
+	if a == nil || !p.is(0, n.close) {
 		return nil
 	}
 	p.i++
-	ns := "Int."
+	fn := n.fn
 	if t := p.peek(0); t != nil && t.text == "₊" && t.start == p.end() {
 		p.i++
-		ns = "Nat."
+		fn = n.plus
 	}
-	f := &Term{Kind: TermIdent, Text: ns + fn, Start: open.start, End: open.end}
+	f := &Term{Kind: TermIdent, Text: fn, Start: open.start, End: open.end}
 	return &Term{Kind: TermApp, Start: open.start, End: p.end(), Args: []*Term{f, a}}
 }
 

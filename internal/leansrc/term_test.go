@@ -59,8 +59,11 @@ func TestParseTerm(t *testing.T) {
 		{"2 * ∑ i ∈ s, i", "(op * 2 (big ∑ [i ∈ s] i))"},
 		{"⌊x / 2⌋ + ⌈y⌉₊", "(op + (app Int.floor (op / x 2)) (app Nat.ceil y))"},
 		{"√x * √(y + 1) = f √2", "(op = (op * (app Real.sqrt x) (app Real.sqrt (op + y 1))) (app f (app Real.sqrt 2)))"},
-		{"‖x‖ < 1", "?{‖x‖ < 1}"},
-		{"(‖x‖) < 1", "(op < ?{(‖x‖)} 1)"},
+		{"∫ x, f x < 1", "?{∫ x, f x < 1}"},
+		{"(∫ x, f x) < 1", "(op < ?{(∫ x, f x)} 1)"},
+		// Mathlib's norm notation, and the postfix complement
+		{"‖x - y‖₊ ≤ ‖x‖ * ‖y‖", "(op ≤ (app NNNorm.nnnorm (op - x y)) (op * (app Norm.norm x) (app Norm.norm y)))"},
+		{"μ Aᶜ = 1", "(op = (app μ (post ᶜ A)) 1)"},
 		{"a = b = c", "?{a = b = c}"},
 		{"x +", "?{x +}"},
 		{"", "?{}"},
@@ -186,7 +189,7 @@ func TestParseHeader(t *testing.T) {
 	if bs, _, ok := ParseHeader("(f : ℝ ≃o ℝ) : f = f", nil); !ok || bs[0].Type.String() == "(op ≃o ℝ ℝ)" {
 		t.Errorf("≃o without the workspace's operators: %v %v", bs, ok)
 	}
-	if bs, typ, ok := ParseHeader("(x : ‖y‖) : ‖x‖ < 1", nil); !ok || len(bs) != 1 || bs[0].Type.Kind != TermUnsupported || typ.Kind != TermUnsupported || typ.Text != "‖x‖ < 1" {
+	if bs, typ, ok := ParseHeader("(x : ∫ y, y) : ∫ x, f x < 1", nil); !ok || len(bs) != 1 || bs[0].Type.Kind != TermUnsupported || typ.Kind != TermUnsupported || typ.Text != "∫ x, f x < 1" {
 		t.Errorf("unsupported parts: %v %v %v", bs, typ, ok)
 	}
 	for _, bad := range []string{"n : ℕ", "(n : ℕ", "(n : ℕ) x"} {
