@@ -1009,6 +1009,11 @@ func (c *checker) fieldOf(whole, head, recv *leansrc.Term, f, space string, recv
 			if m := numOf(typ); ok && m != numNone && len(args) == 0 {
 				return info{kind: kValue, num: m}
 			}
+			if n := relationArity(typ); ok && len(args) < n {
+				// G.Adj u with field SimpleGraph.Adj : V → V → Prop: a
+				// predicate still, no proposition
+				return info{kind: kFunc, what: full, detail: fmt.Sprintf("it takes %s, given %d", count(n), len(args)), pred: n-len(args) == 1}
+			}
 			return info{}
 		}
 		sg = sigOf(d, &c.env, 0)
@@ -1737,11 +1742,16 @@ func (c *checker) setDomainInstance(fn string, sg sig, arg *leansrc.Term, scope 
 }
 
 // missingScalars reports args[i], the stub's type variable X given where
-// a signature asks `[C R X]` of it with R another explicit argument given
-// as ℝ or ℂ (`FiniteDimensional ℝ V` needs `[Module ℝ V]`), when X's local
-// instances are all of classes on X alone that give no structure over a
-// field (`[AddCommGroup V]` gives Module ℕ V and Module ℤ V only) and none
-// is of a class over another scalar type: nothing then provides C over R.
+// a signature asks `[C R X]` of it with R another explicit argument:
+//   - R given as ℝ or ℂ (`FiniteDimensional ℝ V` needs `[Module ℝ V]`),
+//     when X's local instances are all of classes on X alone that give no
+//     structure over a field (`[AddCommGroup V]` gives Module ℕ V and
+//     Module ℤ V only): nothing then provides C over R;
+//   - R another type variable of the stub (`FiniteDimensional K L` under
+//     `[Field K] [Field L]`), when no instance binder of the stub mentions
+//     both: an instance on one of them alone gives structure over itself
+//     or over concrete types only.
+//
 // whole is the application, whose own binder is no instance while it is
 // elaborated (`[FiniteDimensional ℝ V]` right after `[AddCommGroup V]`).
 func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i int, name string, sg sig) {
@@ -1750,6 +1760,7 @@ func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i in
 		return
 	}
 	var have []string
+	free := true
 	instances := c.typeVarTexts[v]
 	for n, cl := range c.typeVars[v] {
 		text := c.typeVarTexts[v][n]
@@ -1759,7 +1770,8 @@ func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i in
 		case !slices.Contains(instances, text):
 			// (W : Submodule ℝ V) is no instance
 		case !scalarFree[cl]:
-			return
+			free = false
+			have = append(have, text)
 		default:
 			have = append(have, text)
 		}
@@ -1780,7 +1792,11 @@ func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i in
 		if j < 0 || j >= len(args) || args[j].Kind != leansrc.TermIdent {
 			continue
 		}
-		if r := numOf(args[j].Text); r != numReal && r != numComplex {
+		r := args[j].Text
+		switch n := numOf(r); {
+		case (n == numReal || n == numComplex) && free:
+		case n == numNone && r != v && c.typeVars[r] != nil && !c.relates(whole, r, v):
+		default:
 			continue
 		}
 		why := "no local instance"
@@ -1788,9 +1804,21 @@ func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i in
 			why = "only `[" + strings.Join(have, "] [") + "]`"
 		}
 		c.report(args[i], name, "failed to synthesize `%s %s %s`: `%s` needs an instance `[%s %s %s]`, and `%s` has %s, which gives it no structure over %s (add `[%s %s %s]`)",
-			k.class, args[j].Text, v, name, k.class, args[j].Text, v, v, why, args[j].Text, k.class, args[j].Text, v)
+			k.class, r, v, name, k.class, r, v, v, why, r, k.class, r, v)
 		return
 	}
+}
+
+// relates reports whether an instance binder of the stub other than whole
+// mentions both type variables r and v (`[Algebra K L]`, `[Module K V]`).
+func (c *checker) relates(whole *leansrc.Term, r, v string) bool {
+	for _, b := range c.s.Binders {
+		if b.Bracket == "[" && mentions([]string{b.Type}, r) && mentions([]string{b.Type}, v) &&
+			strings.TrimSpace(b.Type) != strings.TrimSpace(c.src[whole.Start:whole.End]) {
+			return true
+		}
+	}
+	return false
 }
 
 // scalarFree are classes on one type that give it no structure over ℝ or ℂ
@@ -2382,6 +2410,23 @@ func (c *checker) missingDecidable(name string, sg sig, args []*leansrc.Term, sc
 			f.class, p, name, f.class, p, p, f.class, p)
 		return
 	}
+}
+
+// relationArity is the number of arrows of type text written as a chain
+// of plain arrows into Prop (`V → V → Prop`: 2), 0 for any other.
+func relationArity(text string) int {
+	t := leansrc.ParseTerm(text, nil)
+	n := 0
+	for t != nil && t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") && len(t.Args) == 2 {
+		if _, _, dep := dependent(t); dep {
+			return 0
+		}
+		t, n = t.Args[1], n+1
+	}
+	if t == nil || t.Kind != leansrc.TermIdent || t.Text != "Prop" {
+		return 0
+	}
+	return n
 }
 
 // propValued reports whether a function type, as written, ends in Prop

@@ -35,6 +35,7 @@ var notationDecls = []*library.Decl{
 	{Name: "Submodule", Kind: library.KindStructure, Signature: "structure Submodule (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]"},
 	{Name: "Ideal", Kind: library.KindAbbrev, Signature: "abbrev Ideal (R : Type u) [Semiring R]", Value: "Submodule R R"},
 	{Name: "Finset.filter", Kind: library.KindDef, Signature: "def Finset.filter {α : Type*} (p : α → Prop) [DecidablePred p] (s : Finset α) : Finset α"},
+	{Name: "Module.finrank", Kind: library.KindDef, Signature: "def Module.finrank (R M : Type*) [Semiring R] [AddCommMonoid M] [Module R M] : ℕ"},
 	{Name: "Multiset", Kind: library.KindDef, Signature: "def Multiset (α : Type u) : Type u", Value: "Quotient (List.isSetoid α)"},
 	{Name: "Multiset.prod", Kind: library.KindDef, Signature: "def Multiset.prod {α : Type*} [CommMonoid α] : Multiset α → α", Value: "foldr (· * ·) 1"},
 	{Name: "Finset.image", Kind: library.KindDef, Signature: "def Finset.image {α β : Type*} [DecidableEq β] (f : α → β) (s : Finset α) : Finset β"},
@@ -208,6 +209,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (G : Type*) [Group G] (s : Set G) (h : Fintype.card (G / s) = 1) : True := by sorry", "G: failed to synthesize `HDiv`: `G` is a type, and types have no arithmetic (a quotient is written with ⧸, `G ⧸ H`)"},
 		// a norm is read: what it applies to is judged
 		{"theorem a (x : ℝ) : ‖Real.sqrt x x‖ = 1 := by sorry", "Real.sqrt x x: too many arguments: `Real.sqrt` takes 1 explicit argument, given 2"},
+		// a module over another type variable that no instance relates
+		{"theorem a (K L : Type*) [Field K] [Field L] (h : Module.finrank K L = 2) : True := by sorry", "L: failed to synthesize `Module K L`: `Module.finrank` needs an instance `[Module K L]`, and `L` has only `[Field L]`, which gives it no structure over K (add `[Module K L]`)"},
+		{"theorem a (K L : Type*) [Field K] [Field L] [Algebra K L] (h : Module.finrank K L = 2) : True := by sorry", ""},
 		// a numeral beside a proposition: no OfNat Prop
 		{"theorem a (n : ℕ) : (n < 3) = 1 := by sorry", "1: failed to synthesize `OfNat Prop 1`: `(n < 3)` is a proposition, so `1` is elaborated as one, and no proposition is a numeral"},
 		{"theorem a (n : ℕ) : (n < 3) = True := by sorry", ""},
