@@ -1583,6 +1583,10 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 	}
 	c.missingFact(whole, name, sg, args, scope)
 	fixed := c.unify(name, sg, args[:min(k, n)], infos, scope)
+	if a := sg.resParam - 1; a >= 0 && a < k && number(infos[a]) && !infos[a].lit && infos[a].of == "" {
+		// max a b with (a : ℝ): α is ℝ, and so is the value
+		fixed = infos[a].num
+	}
 	switch {
 	case k < n:
 		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k),

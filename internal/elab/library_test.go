@@ -212,6 +212,8 @@ func TestLibraryNotation(t *testing.T) {
 		// a module over another type variable that no instance relates
 		{"theorem a (K L : Type*) [Field K] [Field L] (h : Module.finrank K L = 2) : True := by sorry", "L: failed to synthesize `Module K L`: `Module.finrank` needs an instance `[Module K L]`, and `L` has only `[Field L]`, which gives it no structure over K (add `[Module K L]`)"},
 		{"theorem a (K L : Type*) [Field K] [Field L] [Algebra K L] (h : Module.finrank K L = 2) : True := by sorry", ""},
+		// core's max: its value has its first argument's type
+		{"theorem a (x y z : ℝ) : max x y z ≤ 1 := by sorry", "max x y z: too many arguments: `max` takes 2 explicit arguments, given 3 (its value here is a number of type ℝ, no function)"},
 		// a numeral beside a proposition: no OfNat Prop
 		{"theorem a (n : ℕ) : (n < 3) = 1 := by sorry", "1: failed to synthesize `OfNat Prop 1`: `(n < 3)` is a proposition, so `1` is elaborated as one, and no proposition is a numeral"},
 		{"theorem a (n : ℕ) : (n < 3) = True := by sorry", ""},

@@ -134,6 +134,9 @@ type sig struct {
 	// the explicit parameters (their positions) each mentions: a stub
 	// gives such an instance only through a `Fact` binder of its own.
 	facts []fact
+	// resParam, when not 0, is the explicit parameter (from 1) whose type
+	// the value has, fixed by its argument (core's max a b: α).
+	resParam int
 	// of is, when the result type is an application of a library structure
 	// or inductive type (`Finset ℕ`, `StieltjesFunction`), its full name.
 	of string
@@ -223,8 +226,8 @@ var coreFuncs = map[string]sig{
 	"Int.tmod":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
 	"Int.tdiv":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
 	// max {α} [Max α] (a b : α) : α; min with Min
-	"max": {params: []string{"α", "α"}, propCons: [][]classPos{{{"Max", 0}}, nil}},
-	"min": {params: []string{"α", "α"}, propCons: [][]classPos{{{"Min", 0}}, nil}},
+	"max": {params: []string{"α", "α"}, propCons: [][]classPos{{{"Max", 0}}, nil}, resParam: 1},
+	"min": {params: []string{"α", "α"}, propCons: [][]classPos{{{"Min", 0}}, nil}, resParam: 1},
 }
 
 // maxValueDepth bounds how far sigOf follows definitions written without a
