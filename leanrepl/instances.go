@@ -21,6 +21,10 @@ import (
 // an over-approximation of what Lean's instance search may find, and the
 // rules that use them are silent on what may be.
 type instanceFacts struct {
+	// setLike are the heads of the types with a SetLike instance: the
+	// library's subobjects (Submodule, Subgroup), to which no element
+	// coerces.
+	setLike map[string]bool
 	// sortToProp are the heads of the types a CoeSort instance may take to
 	// a sort that may be Prop (its target is Prop or a variable); "*": a
 	// generic source, every type.
@@ -407,7 +411,7 @@ func (p parsedInstance) mayBe(a *leansrc.Term, lib *library.Library, set map[cla
 }
 
 func readInstances(lib *library.Library) *instanceFacts {
-	f := &instanceFacts{sortToProp: map[string]bool{}, toSort: coeSources{direct: map[string]bool{}}, toFun: coeSources{direct: map[string]bool{}}, toNum: coeSources{direct: map[string]bool{}}, funValue: map[string]funType{}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}, scoped: map[string][]string{}, scopedCoe: map[string][]string{}}
+	f := &instanceFacts{setLike: map[string]bool{}, sortToProp: map[string]bool{}, toSort: coeSources{direct: map[string]bool{}}, toFun: coeSources{direct: map[string]bool{}}, toNum: coeSources{direct: map[string]bool{}}, funValue: map[string]funType{}, lib: lib, byType: map[string]map[classArg]bool{}, known: map[string]bool{}, abbrevs: map[string]bool{}, toFunction: map[string][]string{}, scoped: map[string][]string{}, scopedCoe: map[string][]string{}}
 	var insts []parsedInstance
 	parents := map[classArg][]classArg{}
 	abbrevHeads := map[string][]string{} // the class each abbreviation's value applies, "" for none read
@@ -417,6 +421,9 @@ func readInstances(lib *library.Library) *instanceFacts {
 			if p, ok := parseInstance(lib, d); ok {
 				insts = append(insts, p)
 				f.known[p.class] = true
+				if p.class == "SetLike" && len(p.args) == 2 && p.kind(p.args[0], lib) == notVar {
+					f.setLike[lastComponent(headName(p.args[0]))] = true
+				}
 			}
 		case library.KindDef, library.KindTheorem:
 			f.attributeInstance(d, &insts)

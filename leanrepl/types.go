@@ -144,6 +144,9 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		VariableHas: func(classes []string, class string) bool {
 			return lib == nil || libraryInstances(lib).variableHas(classes, class)
 		},
+		SetLike: func(full string) bool {
+			return lib != nil && libraryInstances(lib).setLike[lastComponent(full)]
+		},
 		FunctionType: func(full string) (string, string) {
 			if lib == nil {
 				return "", ""

@@ -420,6 +420,7 @@ func TestTypesMathlibSelf(t *testing.T) {
 				return facts.numberBeside(full, n, func(string) bool { return true })
 			},
 			FunctionType: facts.functionType,
+			SetLike:      func(full string) bool { return facts.setLike[lastComponent(full)] },
 			VariableHas:  facts.variableHas,
 			NumberHas:    facts.numberHas,
 		}

@@ -101,6 +101,10 @@ type Env struct {
 	// domain's head and its codomain, as the library writes them (a
 	// measure: Set, ENNReal); "" when not known. nil: never known.
 	FunctionType func(full string) (dom, cod string)
+	// SetLike reports whether the library gives the type whose head is the
+	// constant full a SetLike instance (a subobject: Submodule, Subgroup),
+	// to which no element coerces; nil: never.
+	SetLike func(full string) bool
 	// VariableHas reports whether a type variable whose local instances are
 	// of classes (`C`: the variable their only argument; `C@i`: at position
 	// i beside others) may have an instance of class, through the classes'

@@ -361,6 +361,17 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 				c.report(arg, "", "failed to synthesize `%s`: `%s` is a number of type %s, not a set", t.Text, c.src[arg.Start:arg.End], x.num)
 			}
 		}
+		// beside a set, an element of a type variable (x ⊆ U with (x : X)
+		// (U : Set X)): the operation relates two values of one type, and
+		// no coercion takes a point to a set ({x} is its singleton)
+		for i, x := range []info{a, b} {
+			if other := []info{b, a}[i]; other.set && x.kind == kValue && x.tv != "" && c.noCoercionFrom(x.tv) && !c.likeInstance(x.tv) {
+				arg := t.Args[i]
+				c.report(arg, "", "type mismatch: `%s` is a value of type %s, a point, but `%s` is a Set (membership is `∈`; the singleton is `{%s}`)",
+					c.src[arg.Start:arg.End], x.tv, c.src[t.Args[1-i].Start:t.Args[1-i].End], c.src[arg.Start:arg.End])
+				break
+			}
+		}
 		// beside a set, a function that is no predicate (Metric.closedBall
 		// x, its radius missing) has another type
 		for i, x := range []info{a, b} {
@@ -1558,6 +1569,13 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			// IsOpen x with (x : ℝ): a point is no set
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a number of type %s, not a set (a singleton is `{%s}`)",
 				name, sg.params[i], c.src[args[i].Start:args[i].End], n, c.src[args[i].Start:args[i].End])
+		}
+		if tv := infos[i].tv; tv != "" && infos[i].kind == kValue && c.env.SetLike != nil && c.noCoercionFrom(tv) && !c.likeInstance(tv) {
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" && c.env.SetLike(s) {
+				// Ideal.IsMaximal x with (x : R): an element is no ideal
+				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a value of type %s, a type variable of the statement; no element coerces to a subobject (the one it generates is `span` or `closure` of `{%s}`)",
+					name, sg.params[i], c.src[args[i].Start:args[i].End], tv, c.src[args[i].Start:args[i].End])
+			}
 		}
 		if tv := infos[i].tv; tv != "" && infos[i].kind == kValue && collectionType(sg.params[i], "Set") && c.noCoercionFrom(tv) && !c.likeInstance(tv) {
 			// Submodule.span K v with (v : V): a vector is no set

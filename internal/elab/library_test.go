@@ -35,6 +35,7 @@ var notationDecls = []*library.Decl{
 	{Name: "Submodule", Kind: library.KindStructure, Signature: "structure Submodule (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]"},
 	{Name: "Ideal", Kind: library.KindAbbrev, Signature: "abbrev Ideal (R : Type u) [Semiring R]", Value: "Submodule R R"},
 	{Name: "Finset.filter", Kind: library.KindDef, Signature: "def Finset.filter {α : Type*} (p : α → Prop) [DecidablePred p] (s : Finset α) : Finset α"},
+	{Name: "Ideal.IsMaximal", Kind: library.KindClass, Signature: "class Ideal.IsMaximal {α : Type u} [Semiring α] (I : Ideal α) : Prop"},
 	{Name: "Module.finrank", Kind: library.KindDef, Signature: "def Module.finrank (R M : Type*) [Semiring R] [AddCommMonoid M] [Module R M] : ℕ"},
 	{Name: "Multiset", Kind: library.KindDef, Signature: "def Multiset (α : Type u) : Type u", Value: "Quotient (List.isSetoid α)"},
 	{Name: "Multiset.prod", Kind: library.KindDef, Signature: "def Multiset.prod {α : Type*} [CommMonoid α] : Multiset α → α", Value: "foldr (· * ·) 1"},
@@ -77,6 +78,7 @@ func notationEnv() Env {
 	env.UniverseHas = func(class string) bool { return class != "Semiring" }
 	env.Lean3Namespace = func(root string) (string, bool) { return "Nat", root == "nat" }
 	env.NotationWord = func(w string) bool { return w == "on" }
+	env.SetLike = func(full string) bool { return full == "Submodule" }
 	return env
 }
 
@@ -214,6 +216,12 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (K L : Type*) [Field K] [Field L] [Algebra K L] (h : Module.finrank K L = 2) : True := by sorry", ""},
 		// core's max: its value has its first argument's type
 		{"theorem a (x y z : ℝ) : max x y z ≤ 1 := by sorry", "max x y z: too many arguments: `max` takes 2 explicit arguments, given 3 (its value here is a number of type ℝ, no function)"},
+		// an element where a subobject is expected
+		{"theorem a (R : Type*) [Field R] (x : R) (h : Ideal.IsMaximal x) : True := by sorry", "x: type mismatch: `Ideal.IsMaximal` expects a value of type `Ideal α`, but `x` is a value of type R, a type variable of the statement; no element coerces to a subobject (the one it generates is `span` or `closure` of `{x}`)"},
+		{"theorem a (R : Type*) [Field R] (I : Ideal R) (h : Ideal.IsMaximal I) : True := by sorry", ""},
+		// a point beside a set
+		{"theorem a (X : Type*) (x : X) (U : Set X) : x ⊆ U := by sorry", "x: type mismatch: `x` is a value of type X, a point, but `U` is a Set (membership is `∈`; the singleton is `{x}`)"},
+		{"theorem a (X : Type*) (x : X) (U : Set X) : {x} ⊆ U := by sorry", ""},
 		// a numeral beside a proposition: no OfNat Prop
 		{"theorem a (n : ℕ) : (n < 3) = 1 := by sorry", "1: failed to synthesize `OfNat Prop 1`: `(n < 3)` is a proposition, so `1` is elaborated as one, and no proposition is a numeral"},
 		{"theorem a (n : ℕ) : (n < 3) = True := by sorry", ""},
