@@ -78,11 +78,11 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return explicitVariables(lib, d)
 		},
-		AddedDecidable: func(d *library.Decl) []int {
+		AddedInstances: func(d *library.Decl) []elab.AddedInstance {
 			if lib == nil {
 				return nil
 			}
-			return addedDecidable(lib, d)
+			return addedInstances(lib, d)
 		},
 		AddedVariables: func(d *library.Decl) ([]string, bool) {
 			if lib == nil {
@@ -802,23 +802,29 @@ func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 	return out, true
 }
 
-// addedDecidable returns the positions, among addedVariables', of the
-// variables a `[DecidablePred p]` or `[DecidableRel r]` section variable
-// in force at d constrains (Finset.filter's p).
-func addedDecidable(lib *library.Library, d *library.Decl) []int {
+// addedInstances returns the `[Fact P]`, `[DecidablePred p]` and
+// `[DecidableRel r]` section variables in force at d that constrain one
+// of addedVariables' variables (legendreSym's `[Fact p.Prime]`): a Fact
+// whose proposition mentions the variable, a Decidable class applied to
+// it.
+func addedInstances(lib *library.Library, d *library.Decl) []elab.AddedInstance {
 	vars, ok := addedVars(lib, d)
 	fv, read := scanFile(lib, d)
 	if !ok || !read {
 		return nil
 	}
 	line := d.Range.Start.Line
-	var out []int
-	for j, v := range vars {
-		for _, g := range fv.groups {
-			f := strings.Fields(g.Inst)
-			if g.From <= line && line < g.To && len(f) == 2 && (f[0] == "DecidablePred" || f[0] == "DecidableRel") && f[1] == v.name {
-				out = append(out, j)
-				break
+	var out []elab.AddedInstance
+	for _, g := range fv.groups {
+		class, arg, found := strings.Cut(strings.TrimSpace(g.Inst), " ")
+		if g.From > line || line >= g.To || !found {
+			continue
+		}
+		for j, v := range vars {
+			switch {
+			case (class == "DecidablePred" || class == "DecidableRel") && strings.TrimSpace(arg) == v.name,
+				class == "Fact" && wordIn(arg, v.name):
+				out = append(out, elab.AddedInstance{Class: class, Arg: strings.Trim(strings.TrimSpace(arg), "()"), Param: j, Name: v.name})
 			}
 		}
 	}
@@ -883,6 +889,20 @@ func addedVars(lib *library.Library, d *library.Decl) ([]addedVar, bool) {
 // between), before a colon, a comma, an arrow or a closing
 // bracket.
 func mayBind(lex []leansrc.Lexeme, name string) bool {
+	body := len(lex) // the first := outside brackets: the body starts after it
+	depth := 0
+	for i, t := range lex {
+		switch t.Text {
+		case "(", "{", "[", "⦃":
+			depth++
+		case ")", "}", "]", "⦄":
+			depth--
+		case ":=":
+			if depth == 0 && body == len(lex) {
+				body = i
+			}
+		}
+	}
 	for i, t := range lex {
 		if t.Text != name {
 			continue
@@ -899,6 +919,9 @@ func mayBind(lex []leansrc.Lexeme, name string) bool {
 		if lex[j].Text == "[" && j > 0 && lex[j-1].End == lex[j].Start {
 			continue // a bracket glued to what it follows indexes or is notation: E →L[𝕜] F
 		}
+		if lex[j].Text == "(" && j > body && j > 0 && lex[j-1].Kind == leansrc.LexIdent && !binderKeyword[lex[j-1].Text] {
+			continue // in the body, an argument of an application: quadraticChar (ZMod p) a
+		}
 		switch lex[k].Text {
 		case ":", ",", "=>", "↦", ")", "}", "⟩", ":=", "|", "⦄", "]":
 			return true
@@ -906,6 +929,10 @@ func mayBind(lex []leansrc.Lexeme, name string) bool {
 	}
 	return false
 }
+
+// binderKeyword are the words after which a bracket opens binders.
+var binderKeyword = map[string]bool{"fun": true, "λ": true, "∀": true, "∃": true, "∃!": true, "let": true, "have": true,
+	"obtain": true, "intro": true, "match": true, "where": true, "Σ": true, "Π": true}
 
 // signatureBinders returns the names a signature's binders bind (before
 // its colon), each with its binder's opening bracket: `(` when any binder

@@ -582,7 +582,9 @@ func TestMentionsFree(t *testing.T) {
 		}
 	}
 	for text, want := range map[string]bool{"∀ x, DifferentiableAt 𝕜 f x": false, "fun 𝕜 => 𝕜": true, "∃ (𝕜 : Type), True": true,
-		"∃ f' : E →L[𝕜] F, HasFDerivAt f f' x": false, "match l with | [𝕜] => 𝕜 | _ => 0": true} {
+		"∃ f' : E →L[𝕜] F, HasFDerivAt f f' x": false, "match l with | [𝕜] => 𝕜 | _ => 0": true,
+		// in the body, a bracket after an applied name is an argument; in the header it binds
+		"def s (a : ℤ) : ℤ := quadraticChar (ZMod 𝕜) a": false, "def s (x 𝕜) : ℤ := 0": true, "def s : ℤ := fun (x 𝕜) => x": true} {
 		lex, _ := leansrc.Lex(text)
 		if got := mayBind(lex, "𝕜"); got != want {
 			t.Errorf("mayBind(%q) = %v", text, got)
@@ -670,10 +672,10 @@ end Span
 		}
 	}
 	// count's r is decided by the section's [DecidablePred r]
-	for name, want := range map[string]string{"count": "[0]", "Fin'.filter": "[]", "span": "[]"} {
+	for name, want := range map[string]string{"count": "[{DecidablePred r 0 r}]", "Fin'.filter": "[]", "span": "[]"} {
 		d, _ := lib.Lookup(name)
-		if got := fmt.Sprint(addedDecidable(lib, d)); got != want {
-			t.Errorf("addedDecidable(%s) = %s, want %s", name, got, want)
+		if got := fmt.Sprint(addedInstances(lib, d)); got != want {
+			t.Errorf("addedInstances(%s) = %s, want %s", name, got, want)
 		}
 	}
 }

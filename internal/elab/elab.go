@@ -46,11 +46,11 @@ type Env struct {
 	// certainly used by d's text and none is shown in d's signature;
 	// ok is false otherwise.
 	AddedVariables func(d *library.Decl) (types []string, ok bool)
-	// AddedDecidable returns the positions, among the variables
-	// AddedVariables gives, of those a `[DecidablePred p]` or
-	// `[DecidableRel r]` section variable in force constrains (Finset.filter's
-	// p); nil: none known.
-	AddedDecidable func(d *library.Decl) []int
+	// AddedInstances returns the `[Fact P]`, `[DecidablePred p]` and
+	// `[DecidableRel r]` section variables in force at d that constrain one
+	// of the variables AddedVariables gives (legendreSym's `[Fact
+	// p.Prime]`, Finset.filter's `[DecidablePred p]`); nil: none known.
+	AddedInstances func(d *library.Decl) []AddedInstance
 	// Fields returns the types, as written, of structure d's fields (a
 	// parent's subobject field included); nil: none known.
 	Fields func(d *library.Decl) []string
@@ -310,6 +310,16 @@ type local struct {
 	// setDom is, for a function whose domain is a local Set or Finset
 	// used as a type (f : S → ℝ, the subtype ↥S), that local's name.
 	setDom string
+}
+
+// AddedInstance is a section instance variable that constrains an
+// explicit section variable Lean adds to a declaration: its class (Fact,
+// DecidablePred, DecidableRel), its argument as written (`p.Prime`), and
+// the variable's position among the added ones and its name.
+type AddedInstance struct {
+	Class, Arg string
+	Param      int
+	Name       string
 }
 
 // info is what the elaborator infers a term to be.
@@ -886,7 +896,10 @@ func (c *checker) boundNowhere(name string) bool {
 		for j >= 0 && lex[j].Kind == leansrc.LexIdent {
 			j-- // ∀ a b c, …
 		}
-		if j >= 0 && binderWords[lex[j].Text] {
+		if j >= 0 && binderWords[lex[j].Text] && (lex[j].Text != "," || insideBrackets(lex, j)) {
+			// a comma inside brackets may bind in a pattern (fun ⟨x, y⟩ =>,
+			// {(x, y) | …}); outside any, after a quantifier's binders (∃ a
+			// b : ℕ, p = …), the body starts
 			return false
 		}
 		if i+1 < len(lex) && lex[i+1].Start < c.s.ProofStart {
@@ -897,6 +910,21 @@ func (c *checker) boundNowhere(name string) bool {
 		}
 	}
 	return true
+}
+
+// insideBrackets reports whether lexeme j stands inside brackets of the
+// statement, where a comma may separate a pattern's names.
+func insideBrackets(lex []leansrc.Lexeme, j int) bool {
+	depth := 0
+	for _, l := range lex[:j] {
+		switch l.Text {
+		case "⟨", "(", "{", "[", "⦃":
+			depth++
+		case "⟩", ")", "}", "]", "⦄":
+			depth--
+		}
+	}
+	return depth > 0
 }
 
 // typeLetter reports whether r is a lowercase Greek letter statements

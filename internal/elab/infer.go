@@ -2384,7 +2384,7 @@ func apply(text string, es []edit) (string, bool) {
 // other Facts.
 func (c *checker) missingFact(whole *leansrc.Term, name string, sg sig, args []*leansrc.Term, scope map[string]local) {
 	c.missingDecidable(name, sg, args, scope)
-	if len(sg.facts) == 0 || sg.added || c.env.Notation || strings.Contains(c.src, "Fact") || sg.decl == nil || sg.decl.Kind.IsTypeLike() {
+	if len(sg.facts) == 0 || c.env.Notation || strings.Contains(c.src, "Fact") || sg.decl == nil || sg.decl.Kind.IsTypeLike() {
 		return // a structure's signature may show its file's instance variables (see unify)
 	}
 	for _, f := range sg.facts {

@@ -219,6 +219,9 @@ func TestLibraryNotation(t *testing.T) {
 		// an element where a subobject is expected
 		{"theorem a (R : Type*) [Field R] (x : R) (h : Ideal.IsMaximal x) : True := by sorry", "x: type mismatch: `Ideal.IsMaximal` expects a value of type `Ideal α`, but `x` is a value of type R, a type variable of the statement; no element coerces to a subobject (the one it generates is `span` or `closure` of `{x}`)"},
 		{"theorem a (R : Type*) [Field R] (I : Ideal R) (h : Ideal.IsMaximal I) : True := by sorry", ""},
+		// a dotted name whose root is bound nowhere: after a quantifier's comma the body starts
+		{"theorem a (hp : p.Prime) : ∃ b : ℕ, p = b := by sorry", "p.Prime: unknown identifier `p.Prime`: no binder of the statement binds `p`, and Lean binds no dotted name automatically | p: unknown identifier `p`: no binder of the statement binds it (autoImplicit is off)"},
+		{"theorem a (h : ∀ q : ℕ, ∃ b, q = b ∧ p.Prime) : ∃ b : ℕ, ⟨b, p⟩ = ⟨b, p⟩ := by sorry", ""},
 		// a point beside a set
 		{"theorem a (X : Type*) (x : X) (U : Set X) : x ⊆ U := by sorry", "x: type mismatch: `x` is a value of type X, a point, but `U` is a Set (membership is `∈`; the singleton is `{x}`)"},
 		{"theorem a (X : Type*) (x : X) (U : Set X) : {x} ⊆ U := by sorry", ""},

@@ -362,10 +362,20 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			// Differentiable (f : E → F) under variable (𝕜) its body uses:
 			// Differentiable 𝕜 f
 			s.params = append(append([]string(nil), types...), s.params...)
-			if env.AddedDecidable != nil {
+			for k := range s.facts {
+				// the signature's own instances: their positions follow the added
+				for j := range s.facts[k].params {
+					s.facts[k].params[j] += len(types)
+				}
+				s.facts[k].names = append(make([]string, len(types)), s.facts[k].names...)
+			}
+			if env.AddedInstances != nil {
+				// legendreSym's p under variable (p : ℕ) [Fact p.Prime];
 				// Finset.filter's p under variable (p) [DecidablePred p]
-				for _, j := range env.AddedDecidable(d) {
-					s.facts = append(s.facts, fact{class: "DecidablePred", params: []int{j}})
+				for _, a := range env.AddedInstances(d) {
+					names := make([]string, len(types))
+					names[a.Param] = a.Name
+					s.facts = append(s.facts, fact{class: a.Class, prop: a.Arg, params: []int{a.Param}, names: names})
 				}
 			}
 			s.propCons = append(make([][]classPos, len(types)), s.propCons...)
