@@ -350,8 +350,11 @@ type info struct {
 	large bool
 	// set marks a value that is certainly a `Set α` (which no Finset is);
 	// builder one written {x | p x}, which Mathlib elaborates as a
-	// Finset's filter where a Finset is expected.
+	// Finset's filter of univ where a Finset is expected, and builderOf the
+	// number type its binder is written with ({x : ℕ | …}), which has no
+	// Fintype for that univ.
 	set, builder bool
+	builderOf    num
 	// tv is the stub's type variable a value certainly has as its type.
 	tv string
 	// pred marks a function that one more explicit argument makes a
@@ -979,11 +982,12 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 				// ∃ c ∈ (a, b), …: an open interval is Set.Ioo a b
 			case what != "" && member:
 				c.report(b.Bound, "", "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[b.Bound.Start:b.Bound.End], what)
-			case bi.set && !bi.builder && b.Pred == "∈" && (over == "∑" || over == "∏"):
-				// ∑ x ∈ s, f x is Finset.sum s f
-				c.report(b.Bound, "", "type mismatch: `%s x ∈ s, …` runs over a Finset, but `%s` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)",
-					over, c.src[b.Bound.Start:b.Bound.End])
-				c.out[len(c.out)-1].Replace = c.finsetOf(b.Bound)
+			case bi.set && b.Pred == "∈" && (over == "∑" || over == "∏") && c.bareSet(b.Bound, in):
+				// ∑ x ∈ s, f x is Finset.sum (finset% s) f: a Set becomes
+				// s.toFinset, which needs a Fintype instance on ↥s (the
+				// library's intervals have one: ∑ i ∈ Set.Icc 1 n is fine)
+				c.report(b.Bound, "", "failed to synthesize `Fintype ↑%s`: `%s x ∈ %s, …` over a Set sums over `%s.toFinset`, which needs `[Fintype %s]`, and no instance binder of the statement gives one (sum over a Finset, or use ∑ᶠ)",
+					b.Bound.Text, over, b.Bound.Text, b.Bound.Text, b.Bound.Text)
 			}
 			if _, el := c.elements(b.Bound, in); b.Type == nil && b.Pred == "∈" && el != numNone {
 				// ∑ i ∈ Finset.range n: i is a ℕ (Membership's element
@@ -1022,7 +1026,7 @@ func (c *checker) finsetOf(t *leansrc.Term) string {
 	if !ss.known || !ss.exact || !fs.known || !fs.exact || !slices.Equal(ss.params, fs.params) || !strings.HasPrefix(fs.resText, "Finset ") {
 		return ""
 	}
-	return "Finset." + f + c.src[h.End:t.End]
+	return c.src[t.Start:h.Start] + "Finset." + f + c.src[h.End:t.End] // a parenthesised argument keeps its (
 }
 
 // sortable reports whether a value of type full may be coerced to a sort.

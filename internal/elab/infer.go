@@ -122,7 +122,11 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		if len(t.Binders) == 1 && t.Binders[0].Pred == "" {
 			// {x | p x}, {x : T | p x} is setOf: a Set, unless a Finset
 			// is expected ({x ∈ s | p x} is a Finset's filter when s is one)
-			return info{kind: kValue, set: true, builder: true}
+			of := numNone
+			if ty := t.Binders[0].Type; ty != nil && ty.Kind == leansrc.TermIdent {
+				of = numOf(ty.Text)
+			}
+			return info{kind: kValue, set: true, builder: true, builderOf: of}
 		}
 		return info{}
 	case leansrc.TermIf:
@@ -667,6 +671,25 @@ func glued(src string, t *leansrc.Term) bool {
 		return true // the operator is not where the parse says
 	}
 	return op == 0 || op+len(t.Text) == len(between)
+}
+
+// bareSet reports whether t is a Set the stub binds as a variable (`(S :
+// Set ℕ)`) that no instance binder mentions: nothing then gives ↥S a
+// Fintype instance.
+func (c *checker) bareSet(t *leansrc.Term, scope map[string]local) bool {
+	l, ok := scope[t.Text]
+	return t.Kind == leansrc.TermIdent && ok && l.binder > 0 && l.head == "Set" && !c.instanceMentions(t.Text) && !c.env.Notation
+}
+
+// builderUniv reports a set-builder over a number type where a Finset is
+// expected ({x : ℕ | x < n} for Finset.card): Mathlib reads it as the
+// filter of Finset.univ, and no number type has a Fintype instance.
+func (c *checker) builderUniv(t *leansrc.Term, a info) {
+	if a.builderOf > numComplex || c.env.Notation {
+		return
+	}
+	c.report(t, "", "failed to synthesize `Fintype %s`: where a Finset is expected, `%s` is the filter of Finset.univ over %s, which is infinite (bound it: `(Finset.range n).filter …`, or count the Set with `Set.ncard`)",
+		a.builderOf, c.src[t.Start:t.End], a.builderOf)
 }
 
 // typeOperand reports arithmetic t (+ - * /) with an operand
@@ -1488,6 +1511,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is %s, not a %s",
 					name, sg.params[i], c.src[args[i].Start:args[i].End], fn, last)
 			}
+		}
+		if infos[i].builder && infos[i].builderOf != numNone && collectionType(sg.params[i], "Finset") {
+			c.builderUniv(args[i], infos[i])
 		}
 		if infos[i].set && !infos[i].builder && collectionType(sg.params[i], "Finset") {
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a Set (there is no coercion from Set to Finset)",

@@ -247,9 +247,10 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (x a b : ℝ) (h : x ∈ (a, b)) : ∃ c ∈ (a, b), c = x := by sorry", "(a, b): failed to synthesize `Membership`: `(a, b)` is a pair (a `Prod`), not a set (an open interval is `Set.Ioo a b`, a closed one `Set.Icc a b`) | (a, b): failed to synthesize `Membership`: `(a, b)` is a pair (a `Prod`), not a set (an open interval is `Set.Ioo a b`, a closed one `Set.Icc a b`)"},
 		{"theorem a (f : ℝ → ℝ) : Set.Finite (0, 1) := by sorry", "(0, 1): type mismatch: `(0, 1)` is a pair (a `Prod`), but `Set.Finite` expects a value of type `Set α` (an interval is `Set.Ioo a b`, `Set.Icc a b`, …)"},
 		{"theorem a (f : ℕ × ℕ → ℕ) (h : f (1, 2) = 3) : True := by sorry", ""},
-		// ∑ x ∈ s runs over a Finset
-		{"theorem a (n : ℕ) : ∑ k ∈ Set.Icc 1 n, k = n := by sorry", "Set.Icc 1 n: type mismatch: `∑ x ∈ s, …` runs over a Finset, but `Set.Icc 1 n` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)"},
-		{"theorem a (s : Set ℕ) : ∏ k ∈ s, k = 1 := by sorry", "s: type mismatch: `∏ x ∈ s, …` runs over a Finset, but `s` is a Set (there is no coercion from Set to Finset; use Finset.Icc, Finset.range or `s.toFinset`, or ∑ᶠ over a set)"},
+		// ∑ x ∈ s runs over finset% s: a Set's toFinset, which needs a Fintype
+		{"theorem a (n : ℕ) : ∑ k ∈ Set.Icc 1 n, k = n := by sorry", ""}, // finset% makes it Set.toFinset, and an interval has a Fintype
+		{"theorem a (s : Set ℕ) : ∏ k ∈ s, k = 1 := by sorry", "s: failed to synthesize `Fintype ↑s`: `∏ x ∈ s, …` over a Set sums over `s.toFinset`, which needs `[Fintype s]`, and no instance binder of the statement gives one (sum over a Finset, or use ∑ᶠ)"},
+		{"theorem a (s : Set ℕ) [Fintype s] : ∏ k ∈ s, k = 1 := by sorry", ""},
 		{"theorem a (f : ℕ → ℕ) : Finset.card (Set.range f) = 1 := by sorry", "(Set.range f): type mismatch: `Finset.card` expects a value of type `Finset α`, but `(Set.range f)` is a Set (there is no coercion from Set to Finset)"},
 		{"theorem a (n : ℕ) (s : Finset ℕ) : ∑ k ∈ Finset.Icc 1 n, k = ∑ k ∈ s, k ∧ ∀ k ∈ Set.Icc 1 n, 0 < k := by sorry", ""},
 		// a value with no coercion to a function, given one more argument
@@ -315,9 +316,9 @@ func TestLibraryNotation(t *testing.T) {
 // with no replacement, leave the stub alone.
 func TestReplace(t *testing.T) {
 	for _, tc := range []struct{ stub, want string }{
-		{"theorem a (n : ℕ) : ∑ k ∈ Set.Icc 1 n, k = n * (n + 1) / 2 := by sorry", "theorem a (n : ℕ) : ∑ k ∈ Finset.Icc 1 n, k = n * (n + 1) / 2 := by sorry"},
+		{"theorem a (n : ℕ) : Finset.card (Set.Icc 1 n) = n := by sorry", "theorem a (n : ℕ) : Finset.card (Finset.Icc 1 n) = n := by sorry"},
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ ∨ Nat.Prime ⌈x⌉ := by sorry", "theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋₊ ∨ Nat.Prime ⌈x⌉₊ := by sorry"},
-		{"theorem a (f : ℕ → ℕ) : ∑ k ∈ Set.range f, k = 0 := by sorry", ""},
+		{"theorem a (f : ℕ → ℕ) : Finset.card (Set.range f) = 0 := by sorry", ""},
 		{"theorem a (x : ℤ) : Nat.Prime x := by sorry", ""},
 	} {
 		s, err := leansrc.ParseStub(tc.stub, nil)
