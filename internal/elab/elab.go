@@ -204,8 +204,29 @@ func (env *Env) Ops() func(string) (leansrc.Operator, bool) {
 			// Mathlib declares each of them infixr:25, as →
 			return leansrc.Operator{Fixity: leansrc.Infixr, Prec: 25}, true
 		}
+		if _, ok := env.quotientTarget(sym); ok {
+			// notation:35 G " ⧸ " H:34 => HasQuotient.Quotient G H
+			return leansrc.Operator{Fixity: leansrc.Infixl, Prec: 35}, true
+		}
 		return leansrc.Operator{}, false
 	}
+}
+
+// quotientSymbol is Mathlib's infix for a quotient type (`G ⧸ H`, `R ⧸
+// I`: HasQuotient.Quotient), which is a type.
+const quotientSymbol = "⧸"
+
+// quotientTarget returns the constant sym stands for when it is
+// quotientSymbol and the library declares that constant.
+func (env *Env) quotientTarget(sym string) (string, bool) {
+	const target = "HasQuotient.Quotient"
+	if sym != quotientSymbol || env.Lookup == nil {
+		return "", false
+	}
+	if _, ok := env.Lookup(target); !ok {
+		return "", false
+	}
+	return target, true
 }
 
 // mapArrow reports whether an infix symbol is an arrow of bundled maps

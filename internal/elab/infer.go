@@ -41,6 +41,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			}
 			c.numberProj(h, a)
 			c.setProj(h, a)
+			c.typeProj(h, a)
 			return info{}
 		}
 		for _, a := range t.Args {
@@ -140,6 +141,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		c.numberProj(t, a)
 		c.structureProj(t, a)
 		c.setProj(t, a)
+		c.typeProj(t, a)
 		return info{}
 	case leansrc.TermModEq:
 		// a ≡ b [MOD n] is Nat.ModEq n a b, [ZMOD n] Int.ModEq n a b
@@ -245,7 +247,10 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		// (what it is stays unknown: ProofNet's references state "G and H
 		// are isomorphic" as `G ≃* H`, which their Lean took as a theorem)
 		head := &leansrc.Term{Kind: leansrc.TermIdent, Text: target, Start: t.Start, End: t.End}
-		c.apply(t, head, t.Args, scope)
+		a := c.apply(t, head, t.Args, scope)
+		if t.Text == quotientSymbol && a.kind == kSort && a.ty {
+			return info{kind: kSort, ty: true} // R ⧸ I is a type
+		}
 		return info{}
 	}
 	if _, seen := c.mixed[t]; opTree[t.Text] && !seen {
@@ -1090,6 +1095,15 @@ func (c *checker) structureProj(t *leansrc.Term, a info) {
 	}
 }
 
+// typeProj reports (e).f, a projection of a term that is certainly a
+// type (`(R ⧸ I).IsField`): its type is a universe, of no form (C …).
+func (c *checker) typeProj(t *leansrc.Term, a info) {
+	if a.kind != kSort || !a.ty && !a.large || a.local || !leansrc.IsIdentifier(t.Text) || c.env.Notation {
+		return
+	}
+	c.report(t, "", "invalid field notation: `%s` is a type (its type is a universe), not a value of a type of the form (C …) where C is a constant", c.src[t.Args[0].Start:t.Args[0].End])
+}
+
 // setProj reports (e).f, a projection of a term that is certainly a Set
 // (a set-builder), when neither Set's namespace nor Function's (Lean
 // unfolds Set α to α → Prop) has f, by the rules of field:
@@ -1686,6 +1700,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 // applies to its operands when t is an arrow of bundled maps (`G →+ H`,
 // AddMonoidHom) whose operands the parser read whole.
 func (c *checker) infixTarget(t *leansrc.Term) (string, bool) {
+	if target, ok := c.env.quotientTarget(t.Text); ok && !c.env.Notation && !c.glued(t) {
+		return target, true
+	}
 	if c.env.Infix == nil || !mapArrow(t.Text) && t.Text != "≃" || c.env.Notation || c.glued(t) {
 		return "", false
 	}

@@ -222,6 +222,8 @@ func TestLibraryNotation(t *testing.T) {
 		// a dotted name whose root is bound nowhere: after a quantifier's comma the body starts
 		{"theorem a (hp : p.Prime) : ∃ b : ℕ, p = b := by sorry", "p.Prime: unknown identifier `p.Prime`: no binder of the statement binds `p`, and Lean binds no dotted name automatically | p: unknown identifier `p`: no binder of the statement binds it (autoImplicit is off)"},
 		{"theorem a (h : ∀ q : ℕ, ∃ b, q = b ∧ p.Prime) : ∃ b : ℕ, ⟨b, p⟩ = ⟨b, p⟩ := by sorry", ""},
+		// a field of a type
+		{"theorem a (n : ℕ) : (Fin n).card = n := by sorry", "(Fin n).card: invalid field notation: `(Fin n)` is a type (its type is a universe), not a value of a type of the form (C …) where C is a constant"},
 		// a point beside a set
 		{"theorem a (X : Type*) (x : X) (U : Set X) : x ⊆ U := by sorry", "x: type mismatch: `x` is a value of type X, a point, but `U` is a Set (membership is `∈`; the singleton is `{x}`)"},
 		{"theorem a (X : Type*) (x : X) (U : Set X) : {x} ⊆ U := by sorry", ""},

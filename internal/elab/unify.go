@@ -89,6 +89,9 @@ type unifier struct {
 	sg    sig
 	scope map[string]local
 	bound map[string]binding
+	// unsure are the variables an argument of unknown type fills first:
+	// what later arguments fix them to may be coerced to.
+	unsure map[string]bool
 	// reported stops after the first finding of an application.
 	reported bool
 	// arg is the argument being unified, argType its type as written.
@@ -105,10 +108,18 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 	if sg.decl == nil || len(sg.vars) == 0 || sg.added || sg.own < len(sg.params) {
 		return numNone
 	}
-	u := &unifier{c: c, name: name, sg: sg, scope: scope, bound: map[string]binding{}}
+	u := &unifier{c: c, name: name, sg: sg, scope: scope, bound: map[string]binding{}, unsure: map[string]bool{}}
+	unsure := u.unsure
 	for i := 0; i < len(args) && i < len(sg.params) && !u.reported; i++ {
 		a := c.argType(args[i], infos[i], scope)
 		if a == nil {
+			// Btw.btw (x : α ⧸ H) y z: the first argument may fix the
+			// variable to a type the later ones coerce to
+			if p := strings.TrimSpace(sg.params[i]); sg.vars[p] {
+				if _, fixed := u.bound[p]; !fixed {
+					unsure[p] = true
+				}
+			}
 			continue
 		}
 		u.arg, u.argType = args[i], c.src[a.Start:a.End]
@@ -133,7 +144,7 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 	}
 	for _, v := range slices.Sorted(maps.Keys(u.bound)) { // one order, one first finding
 		b := u.bound[v]
-		if !b.form.rigid || !b.top && sg.decl.Kind.IsTypeLike() {
+		if !b.form.rigid || !b.top && sg.decl.Kind.IsTypeLike() || unsure[v] {
 			// a structure's signature as the index writes it may show
 			// instances of its file's section variables that Lean did not
 			// add to it (IsAddFreimanHom's [CommMonoid α]); a definition's
@@ -241,7 +252,7 @@ func (u *unifier) bind(v, ptext string, f form, top bool) {
 	default:
 		clash = b.form.rigid && f.rigid && b.form.text != f.text
 	}
-	if !clash {
+	if !clash || u.unsure[v] {
 		return
 	}
 	first := u.c.src[b.arg.Start:b.arg.End]

@@ -66,6 +66,8 @@ func TestUnify(t *testing.T) {
 		{"theorem a (G : Type*) [Semiring G] (p : Polynomial G) (q : Polynomial ℝ) (h : Polynomial.eval (Polynomial.eval 0 q) p = 0) : True := by sorry", ""},
 		{"theorem a (G : Type*) [Semiring G] (p : Polynomial G) (A : Matrix G ℝ ℝ) (B : Matrix ℝ G ℝ) : Matrix.det A = Matrix.det B := by sorry", "A: application type mismatch: `A` has type `Matrix G ℝ ℝ`, but `Matrix.det` expects `Matrix n n R`, and `n` would be both `G` and `ℝ` | B: application type mismatch: `B` has type `Matrix ℝ G ℝ`, but `Matrix.det` expects `Matrix n n R`, and `n` would be both `ℝ` and `G`"},
 		{"theorem a (p : Polynomial (Set ℕ)) (x : ℝ) (h : p.IsRoot x) : True := by sorry", ""},
+		// the first argument of unknown type may fix the variable: the later may coerce to it
+		{"theorem a (n : ℕ) (x : ℝ) (y : ℝ) : max (y + x) n = x ∧ max (foo y) n = x := by sorry", ""},
 	} {
 		if got := findings(t, tc.stub, unifyEnv()); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.stub, got, tc.want)
