@@ -491,9 +491,10 @@ func improves(prev, next *leanrepl.Report) bool {
 
 // fixOmissions widens a refuted c's ranges to the "from A to B" of its
 // statement (WidenRanges), else makes a refuted c's conclusion the
-// hypothesis its statement assumes (AssumeClause), else writes c's ∣ in the order its statement
-// fixes (ReorderDivisors), else gives c's stub the number type its
-// statement names (RetypeToNoun), else adds the hypotheses it omits
+// hypothesis its statement assumes (AssumeClause), else writes c's ∣ in
+// the order its statement fixes (ReorderDivisors), else gives c's stub
+// the number type its statement names (RetypeToNoun), else adds the
+// hypotheses it omits
 // (AddOmittedConditions), and keeps the first repair that improves on c's
 // report; it reports whether one did.
 func (pl *Pipeline) fixOmissions(ctx context.Context, res *Result, c *Candidate, header string) bool {

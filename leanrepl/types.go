@@ -677,10 +677,10 @@ func whereAux(lib *library.Library, d *library.Decl) bool {
 // `variable {x}` (still in force) made implicit is not one, unless d's
 // signature shows a binder of that name explicit (the indexer shows a
 // variable's binder as first declared, so that binder may be it); and,
-// when no `include` of the file comes before d and d's text names every variable it
-// uses (no tactic block, no `sorry`), a variable that text does not
-// mention, nor the type of a variable it mentions, is not added (Lean
-// adds the variables a declaration mentions). A mention of the name after d's own
+// when no `include` of the file comes before d and d's text names every
+// variable it uses (no tactic block, no `sorry`), a variable that text
+// does not mention, nor the type of a variable it mentions, is not added
+// (Lean adds the variables a declaration mentions). A mention of the name after d's own
 // binder of that name is the binder's: `def Perfect (n : ℕ)` under
 // `variable (n : ℕ)` takes one argument. A name a notation command of the
 // file mentions counts as used.
@@ -788,8 +788,8 @@ func namesItsVariables(text string) bool {
 // mentions each of them where no binder of its own may bind the name, and
 // d's signature (which the indexer may have prefixed with variables)
 // names none of them but in a binder it shows implicit (as the variable
-// was first declared, before a `variable (x)` made it explicit). Lean adds a definition's mentioned variables before
-// its own parameters.
+// was first declared, before a `variable (x)` made it explicit). Lean
+// adds a definition's mentioned variables before its own parameters.
 func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 	vars, ok := addedVars(lib, d)
 	if !ok {

@@ -492,7 +492,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		binders[i].Names = s.Binders[i].Names
 	}
 	c := &checker{env: env, s: s, off: start, src: src, sigs: map[string]sig{}, later: map[string]bool{},
-		uses: map[string]int{}, unsafe: map[string]bool{}, mixed: map[*leansrc.Term]bool{}}
+		uses: map[string]int{}, unsafe: map[string]bool{}, mixed: map[*leansrc.Term]bool{}, unknown: map[string]bool{}}
 	if chain != nil {
 		// 0 < x ≤ 1: Lean's relations are non-associative notation, so
 		// the parser stops before the second one
@@ -753,9 +753,6 @@ func (c *checker) report(t *leansrc.Term, name, format string, args ...any) {
 func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 	if t == nil {
 		return
-	}
-	if c.unknown == nil {
-		c.unknown = map[string]bool{}
 	}
 	seen := c.unknown
 	var walk func(x *leansrc.Term, inner map[string]bool)

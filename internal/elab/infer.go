@@ -683,7 +683,7 @@ func glued(src string, t *leansrc.Term) bool {
 // Fintype instance.
 func (c *checker) bareSet(t *leansrc.Term, scope map[string]local) bool {
 	l, ok := scope[t.Text]
-	return t.Kind == leansrc.TermIdent && ok && l.binder > 0 && l.head == "Set" && !c.instanceMentions(t.Text) && !c.env.Notation
+	return t.Kind == leansrc.TermIdent && ok && l.binder > 0 && l.head == "Set" && !c.instanceMentions(nil, t.Text) && !c.env.Notation
 }
 
 // builderUniv reports a set-builder over a number type where a Finset is
@@ -729,13 +729,13 @@ func (c *checker) numeralBesideSort(t *leansrc.Term, a, b info) {
 		if !lit.lit || x.kind != kSort || !x.prop && !x.ty {
 			continue
 		}
-		what, sort := "a proposition", "Prop"
+		noun, sort := "proposition", "Prop"
 		if !x.prop {
-			what, sort = "a type", "Type"
+			noun, sort = "type", "Type"
 		}
 		num := t.Args[1-i]
-		c.report(num, "", "failed to synthesize `OfNat %s %s`: `%s` is %s, so `%s` is elaborated as one, and no %s is a numeral",
-			sort, c.src[num.Start:num.End], c.src[t.Args[i].Start:t.Args[i].End], what, c.src[num.Start:num.End], map[bool]string{true: "proposition", false: "type"}[x.prop])
+		c.report(num, "", "failed to synthesize `OfNat %s %s`: `%s` is a %s, so `%s` is elaborated as one, and no %s is a numeral",
+			sort, c.src[num.Start:num.End], c.src[t.Args[i].Start:t.Args[i].End], noun, c.src[num.Start:num.End], noun)
 		return
 	}
 }
@@ -1048,7 +1048,7 @@ func (c *checker) fieldOf(whole, head, recv *leansrc.Term, f, space string, recv
 			if m := numOf(typ); ok && m != numNone && len(args) == 0 {
 				return info{kind: kValue, num: m}
 			}
-			if n := relationArity(typ); ok && len(args) < n {
+			if n := propArity(leansrc.ParseTerm(typ, nil)); ok && len(args) < n {
 				// G.Adj u with field SimpleGraph.Adj : V → V → Prop: a
 				// predicate still, no proposition
 				return info{kind: kFunc, what: full, detail: fmt.Sprintf("it takes %s, given %d", count(n), len(args)), pred: n-len(args) == 1}
@@ -1860,7 +1860,7 @@ func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i in
 		r := args[j].Text
 		switch n := numOf(r); {
 		case (n == numReal || n == numComplex) && free:
-		case n == numNone && r != v && c.typeVars[r] != nil && !c.relates(whole, r, v):
+		case n == numNone && r != v && c.typeVars[r] != nil && !c.instanceMentions(whole, r, v):
 		default:
 			continue
 		}
@@ -1872,18 +1872,6 @@ func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i in
 			k.class, r, v, name, k.class, r, v, v, why, r, k.class, r, v)
 		return
 	}
-}
-
-// relates reports whether an instance binder of the stub other than whole
-// mentions both type variables r and v (`[Algebra K L]`, `[Module K V]`).
-func (c *checker) relates(whole *leansrc.Term, r, v string) bool {
-	for _, b := range c.s.Binders {
-		if b.Bracket == "[" && mentions([]string{b.Type}, r) && mentions([]string{b.Type}, v) &&
-			strings.TrimSpace(b.Type) != strings.TrimSpace(c.src[whole.Start:whole.End]) {
-			return true
-		}
-	}
-	return false
 }
 
 // scalarFree are classes on one type that give it no structure over ℝ or ℂ
@@ -2467,7 +2455,7 @@ func (c *checker) missingDecidable(name string, sg sig, args []*leansrc.Term, sc
 			continue
 		}
 		l, ok := scope[args[i].Text]
-		if !ok || l.binder == 0 || !l.function() || !propValued(l.typ) || c.instanceMentions(args[i].Text) {
+		if !ok || l.binder == 0 || !l.function() || propArity(l.typ) == 0 || c.instanceMentions(nil, args[i].Text) {
 			continue
 		}
 		p := args[i].Text
@@ -2477,10 +2465,9 @@ func (c *checker) missingDecidable(name string, sg sig, args []*leansrc.Term, sc
 	}
 }
 
-// relationArity is the number of arrows of type text written as a chain
-// of plain arrows into Prop (`V → V → Prop`: 2), 0 for any other.
-func relationArity(text string) int {
-	t := leansrc.ParseTerm(text, nil)
+// propArity is the number of arrows of type t written as a chain of plain
+// arrows into Prop (`V → V → Prop`: 2), 0 for any other.
+func propArity(t *leansrc.Term) int {
 	n := 0
 	for t != nil && t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") && len(t.Args) == 2 {
 		if _, _, dep := dependent(t); dep {
@@ -2494,20 +2481,19 @@ func relationArity(text string) int {
 	return n
 }
 
-// propValued reports whether a function type, as written, ends in Prop
-// (`ℕ → Prop`, `α → α → Prop`).
-func propValued(t *leansrc.Term) bool {
-	for t != nil && t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") && len(t.Args) == 2 {
-		t = t.Args[1]
-	}
-	return t != nil && t.Kind == leansrc.TermIdent && t.Text == "Prop"
-}
-
-// instanceMentions reports whether an instance binder of the stub
-// mentions name (`[DecidablePred P]`, `[∀ n, Decidable (P n)]`).
-func (c *checker) instanceMentions(name string) bool {
+// instanceMentions reports whether an instance binder of the stub other
+// than except (the one being elaborated, when set) mentions every one of
+// names (`[DecidablePred P]`; `[Algebra K L]` for K and L).
+func (c *checker) instanceMentions(except *leansrc.Term, names ...string) bool {
 	for _, b := range c.s.Binders {
-		if b.Bracket == "[" && mentions([]string{b.Type}, name) {
+		if b.Bracket != "[" || except != nil && strings.TrimSpace(b.Type) == strings.TrimSpace(c.src[except.Start:except.End]) {
+			continue
+		}
+		all := true
+		for _, n := range names {
+			all = all && mentions([]string{b.Type}, n)
+		}
+		if all {
 			return true
 		}
 	}

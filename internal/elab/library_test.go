@@ -304,6 +304,7 @@ func TestLibraryNotation(t *testing.T) {
 		// a Lean 3 class in an instance binder: no class, whatever autoImplicit binds
 		{"theorem a (n : ℕ) [nat n] : True := by sorry", "nat: invalid binder annotation: `nat` names nothing, so it is no class (Lean 3's spelling of a name)"},
 		{"theorem a (n : ℕ) (nat : ℕ → Prop) [nat n] : True := by sorry", ""},
+		{"theorem a [nat G] : True := by sorry", "nat: invalid binder annotation: `nat` names nothing, so it is no class (Lean 3's spelling of a name)"}, // the first binder
 		{"theorem a (nat : ℕ) (h : nat.succ = 2) : ∀ real : ℕ, real.succ = 1 := by sorry", ""},
 	} {
 		if got := findings(t, tc.stub, notationEnv()); got != tc.want {

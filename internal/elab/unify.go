@@ -109,7 +109,6 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 		return numNone
 	}
 	u := &unifier{c: c, name: name, sg: sg, scope: scope, bound: map[string]binding{}, unsure: map[string]bool{}}
-	unsure := u.unsure
 	for i := 0; i < len(args) && i < len(sg.params) && !u.reported; i++ {
 		a := c.argType(args[i], infos[i], scope)
 		if a == nil {
@@ -117,7 +116,7 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 			// variable to a type the later ones coerce to
 			if p := strings.TrimSpace(sg.params[i]); sg.vars[p] {
 				if _, fixed := u.bound[p]; !fixed {
-					unsure[p] = true
+					u.unsure[p] = true
 				}
 			}
 			continue
@@ -144,7 +143,7 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 	}
 	for _, v := range slices.Sorted(maps.Keys(u.bound)) { // one order, one first finding
 		b := u.bound[v]
-		if !b.form.rigid || !b.top && sg.decl.Kind.IsTypeLike() || unsure[v] {
+		if !b.form.rigid || !b.top && sg.decl.Kind.IsTypeLike() || u.unsure[v] {
 			// a structure's signature as the index writes it may show
 			// instances of its file's section variables that Lean did not
 			// add to it (IsAddFreimanHom's [CommMonoid α]); a definition's
