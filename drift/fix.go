@@ -756,13 +756,39 @@ func claimedOf(p, v, typeWord string, has func(string) bool) string {
 	return ""
 }
 
+// namesQuantity reports whether Lean text concl writes the quantity of v
+// a clause names ("square": v ^ 2 or v * v; "cube": v ^ 3; "absolute
+// value": |v| or abs; "double": 2 * v); false for a quantity it does not
+// know.
+func namesQuantity(concl, quantity, v string) bool {
+	c := strings.Join(strings.Fields(concl), " ")
+	var forms []string
+	switch strings.ToLower(strings.Join(strings.Fields(quantity), " ")) {
+	case "square":
+		forms = []string{v + " ^ 2", v + " * " + v, v + "^2", "sq " + v}
+	case "cube":
+		forms = []string{v + " ^ 3", v + "^3"}
+	case "absolute value":
+		forms = []string{"|" + v + "|", "abs " + v, "abs (" + v}
+	case "double":
+		forms = []string{"2 * " + v}
+	}
+	for _, f := range forms {
+		if strings.Contains(c, f) {
+			return true
+		}
+	}
+	return false
+}
+
 // AssumeClause restates a refuted stub whose conclusion is the condition
 // its statement assumes ("A real number whose square is zero is zero"
 // written `x ^ 2 = 0`) as that condition's hypothesis and the statement's
 // claim: `(h : x ^ 2 = 0) : x = 0`. Only when the statement has that shape,
 // the stub binds exactly one variable of the noun's number type, its
-// conclusion is about that variable, has no → or ∀ of its own and is not
-// already the claim, and the claim is one claimedOf states. nil otherwise;
+// conclusion writes the clause's quantity of that variable (namesQuantity),
+// has no → or ∀ of its own and is not already the claim, and the claim is
+// one claimedOf states. nil otherwise;
 // the caller keeps it only if it checks better.
 func AssumeClause(parsed *leansrc.Stub, statement string, has func(string) bool) *Fix {
 	plain := strings.NewReplacer("$", "", "\\(", "", "\\)", "").Replace(statement)
@@ -796,6 +822,9 @@ func AssumeClause(parsed *leansrc.Stub, statement string, has func(string) bool)
 	concl := strings.TrimSpace(parsed.Type)
 	if claim == "" || strings.Join(strings.Fields(concl), " ") == claim {
 		return nil
+	}
+	if !namesQuantity(concl, m[2], v) {
+		return nil // the conclusion is not the clause: nothing to move
 	}
 	mentions := false
 	for _, l := range parsed.Lexemes {

@@ -489,6 +489,9 @@ func TestAssumeClause(t *testing.T) {
 		{zero, "theorem t (x : ℝ) : x ^ 2 = 0 → x = 0 := by sorry", ""},
 		{"Any integer whose square is even is itself even.", "theorem t (n : ℤ) : Even (n ^ 2) := by sorry", "theorem t (n : ℤ) (hn : Even (n ^ 2)) : Even n := by sorry"},
 		{"A real number whose square is even is even.", "theorem t (x : ℝ) : Even (x ^ 2) := by sorry", ""},
+		// a conclusion about something else than the clause's quantity stays
+		{zero, "theorem t (x : ℝ) : x ^ 3 = 0 := by sorry", ""},
+		{"An integer whose cube is odd is odd.", "theorem t (n : ℤ) : Odd (n ^ 3) := by sorry", "theorem t (n : ℤ) (hn : Odd (n ^ 3)) : Odd n := by sorry"},
 	} {
 		parsed, err := leansrc.ParseStub(c.stub, nil)
 		if err != nil {
