@@ -350,6 +350,10 @@ var factsDecls = []*library.Decl{
 	{Name: "nhds", Kind: library.KindDef, Signature: "irreducible_def nhds {X : Type*} (x : X) : Filter X"},
 	{Name: "Graph.«end»", Kind: library.KindDef, Signature: "def Graph.«end» (G : Graph) : Prop"},
 	{Name: "DifferentiableAt", Kind: library.KindDef, Signature: "def DifferentiableAt {E F : Type*} (f : E → F) (x : E)", Value: "∃ f', HasFDerivAt f f' x"},
+	{Name: "Cont", Kind: library.KindStructure, Signature: "structure Cont {X : Type u} {Y : Type v} [TopologicalSpace X] [TopologicalSpace Y] (f : X → Y) : Prop"},
+	{Name: "Cont.pre", Kind: library.KindField, Parent: "Cont", Signature: "field Cont.pre : ∀ s, IsOpen s → IsOpen (f ⁻¹' s)"},
+	{Name: "Freiman", Kind: library.KindStructure, Signature: "structure Freiman {α β : Type*} [CommMonoid α] [CommMonoid β] (f : α → β) : Prop"},
+	{Name: "Freiman.map", Kind: library.KindField, Parent: "Freiman", Signature: "field Freiman.map : ∀ a b, f (a + b) = f a + f b"},
 }
 
 // factsEnv is testEnv over testDecls and factsDecls: Prop is a Lattice
@@ -378,7 +382,7 @@ func factsEnv(loose bool) Env {
 	}
 	env.Fields = func(d *library.Decl) []string {
 		var out []string
-		for _, f := range testDecls {
+		for _, f := range append(append([]*library.Decl{}, testDecls...), factsDecls...) {
 			if f.Kind == library.KindField && f.Parent == d.Name {
 				out = append(out, strings.TrimPrefix(f.Signature, "field "+f.Name+" : "))
 			}
@@ -442,6 +446,12 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a class over ℝ a type variable with only an additive group lacks
 		{"theorem a (V : Type*) [AddCommGroup V] (h : FinDim ℝ V) : True := by sorry", false, "V: failed to synthesize `Module ℝ V`: `FinDim` needs an instance `[Module ℝ V]`, and `V` has only `[AddCommGroup V]`, which gives it no structure over ℝ (add `[Module ℝ V]`)"},
 		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (h : FinDim ℝ V) : True := by sorry", false, ""},
+		// a structure's instance on a variable fixed inside an argument's
+		// type, which its fields use (IsOpen takes a TopologicalSpace);
+		// one its fields do not use Lean does not add
+		{"theorem a (X Y : Type*) [TopologicalSpace X] (f : X → Y) (h : Cont f) : True := by sorry", false, "f: failed to synthesize `TopologicalSpace Y`: `Cont` needs an instance `[TopologicalSpace Y]`, and `Y` has no local instance (nor does the library give every type one)"},
+		{"theorem a (X Y : Type*) [TopologicalSpace X] [TopologicalSpace Y] (f : X → Y) (h : Cont f) : True := by sorry", false, ""},
+		{"theorem a (A B : Type*) [AddCommMonoid A] [AddCommMonoid B] (f : A → B) (h : Freiman f) : True := by sorry", false, ""},
 		// a Set where a type with a group structure is expected: ↥H has none
 		{"theorem a (G : Type*) [Group G] (H : Set G) (h : GroupLike H) : GroupLike G := by sorry", false, "H: failed to synthesize `Group ↥H`: `H` is a Set, and no instance gives the elements of a set a Group (a subgroup is `(H : Subgroup G)`)"},
 		// a value of Lean core's List beside a numeral

@@ -143,25 +143,30 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 	}
 	for _, v := range slices.Sorted(maps.Keys(u.bound)) { // one order, one first finding
 		b := u.bound[v]
-		if !b.form.rigid || !b.top && sg.decl.Kind.IsTypeLike() || u.unsure[v] {
+		if !b.form.rigid || u.unsure[v] {
+			continue
+		}
+		cons := sg.varCons[v]
+		if !b.top && sg.decl.Kind.IsTypeLike() {
 			// a structure's signature as the index writes it may show
 			// instances of its file's section variables that Lean did not
 			// add to it (IsAddFreimanHom's [CommMonoid α]); a definition's
 			// are added with their variable
-			continue
+			cons = c.fieldsUse(sg.decl, cons)
 		}
 		// orderOf g with (g : G) under [AddGroup G]: orderOf's G is the
 		// stub's G, whose local instances give no Monoid; p.roots with (p :
-		// Polynomial R) under [CommRing R]: no IsDomain R
-		if tv := b.form.text; c.typeVars[tv] != nil && len(sg.varCons[v]) > 0 {
-			c.missingInstance(b.arg, name, tv, sg.varCons[v])
+		// Polynomial R) under [CommRing R]: no IsDomain R; Continuous f
+		// with (f : X → Y) and no instance on Y
+		if tv := b.form.text; c.typeVars[tv] != nil && len(cons) > 0 {
+			c.missingInstance(b.arg, name, tv, cons)
 		}
 		if b.top || b.form.num == numNone {
 			continue
 		}
 		// Monotone f with (f : ℕ → ℂ): β is ℂ inside f's type, which no
 		// coercion changes, and ℂ's order is scoped
-		for _, k := range sg.varCons[v] {
+		for _, k := range cons {
 			if c.numberLacks(b.form.num, k, sg) {
 				c.report(b.arg, name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` makes %s %s, to which the library gives no `%s` here",
 					k.class, b.form.num, name, k.class, v, c.src[b.arg.Start:b.arg.End], v, b.form.num, k.class)
@@ -471,4 +476,43 @@ func (env *Env) expandPostfix(t *leansrc.Term, stub bool) {
 		env.expandPostfix(b.Type, stub)
 		env.expandPostfix(b.Bound, stub)
 	}
+}
+
+// fieldsUse returns the constraints of cons that structure d's fields
+// certainly use: a field mentions a constant whose signature takes an
+// instance of the class. Lean adds to a structure only the section's
+// instance binders its fields use (Continuous's IsOpen uses [TopologicalSpace
+// X] and [TopologicalSpace Y]); which variable's instance a field uses is
+// not read, so a class counts for every variable it constrains.
+func (c *checker) fieldsUse(d *library.Decl, cons []classPos) []classPos {
+	if c.env.Fields == nil || len(cons) == 0 {
+		return nil
+	}
+	var used []classPos
+	for _, k := range cons {
+		if c.fieldsMention(d, k.class) {
+			used = append(used, k)
+		}
+	}
+	return used
+}
+
+// fieldsMention reports whether a field of structure d mentions a
+// constant whose signature has an instance binder of class.
+func (c *checker) fieldsMention(d *library.Decl, class string) bool {
+	for _, ft := range c.env.Fields(d) {
+		lex, err := leansrc.Lex(ft)
+		if err != nil {
+			continue
+		}
+		for _, l := range lex {
+			if l.Kind != leansrc.LexIdent {
+				continue
+			}
+			if x, ok := lookupFrom(d, l.Text, c.env.Lookup); ok && x != d && strings.Contains(x.Signature, "["+class+" ") {
+				return true
+			}
+		}
+	}
+	return false
 }
