@@ -1431,6 +1431,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		}
 		return info{}
 	}
+	sorts := c.numberSorts(sg, args)
 	for i := 0; i < k && i < n; i++ {
 		if infos[i].local && (sg.own < n || sg.added) {
 			// explicit section variables stand before the signature's own
@@ -1441,6 +1442,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			infos[i] = info{}
 		}
 		want := numOf(sg.params[i])
+		if want == numNone {
+			want = sorts[strings.TrimSpace(sg.params[i])] // algebraMap ℚ ℝ q: R is ℚ
+		}
 		if want != numNone {
 			c.numArg(args[i], infos[i], want, name, scope)
 		}
@@ -1645,6 +1649,10 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		// max a b with (a : ℝ): α is ℝ, and so is the value
 		fixed = infos[a].num
 	}
+	if fixed == numNone && sg.res == resUnknown {
+		// algebraMap ℚ ℝ q: A is ℝ
+		fixed = sorts[sg.resText]
+	}
 	switch {
 	case k < n:
 		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k),
@@ -1694,6 +1702,28 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		c.report(whole, name, "too many arguments: `%s` takes %s, given %d (its value is a `%s`, which has no coercion to a function)", name, count(n), k, sg.of)
 	}
 	return info{}
+}
+
+// numberSorts returns the explicit type parameters of an exact signature
+// that the arguments give a number type, written as one (`algebraMap ℚ ℝ`:
+// R is ℚ, A is ℝ), by name.
+func (c *checker) numberSorts(sg sig, args []*leansrc.Term) map[string]num {
+	if sg.own < len(sg.params) || sg.added {
+		return nil
+	}
+	var out map[string]num
+	for i, a := range args {
+		if i >= len(sg.names) || !sortParam(sg.params[i]) || a.Kind != leansrc.TermIdent {
+			continue
+		}
+		if n := numOf(a.Text); n != numNone {
+			if out == nil {
+				out = map[string]num{}
+			}
+			out[sg.names[i]] = n
+		}
+	}
+	return out
 }
 
 // infixTarget returns the constant the library's infix notation t

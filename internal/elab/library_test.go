@@ -122,6 +122,11 @@ func TestLibraryNotation(t *testing.T) {
 		// bundled maps apply as functions from their left operand's type
 		{"theorem a (f : ℝ →+* ℝ) (z : ℂ) : f z = z := by sorry", "z: `f` expects a ℝ, but `z` is ℂ (no coercion ℂ → ℝ)"},
 		{"theorem a (f : ℝ →+* ℝ) (x y : ℝ) : f x y = 0 := by sorry", "f x y: function expected: `f` takes 1 explicit argument, given 2, and its value is a number of type ℝ"},
+		// a bundled map given its type parameters: its domain and its
+		// values are those types
+		{"theorem a (q : ℚ) : Nat.Prime (algebraMap ℚ ℝ q) := by sorry", "(algebraMap ℚ ℝ q): `Nat.Prime` expects a ℕ, but `(algebraMap ℚ ℝ q)` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (q : ℚ) : algebraMap ℤ ℝ q = 0 := by sorry", "q: `algebraMap` expects a ℤ, but `q` is ℚ (no coercion ℚ → ℤ)"},
+		{"theorem a (n : ℕ) (q : ℚ) : algebraMap ℚ ℝ q = algebraMap ℚ ℝ n := by sorry", ""},
 		{"theorem a (x : ℝ) (h : 0 ≤ x) : NNReal.sqrt x ^ 2 = x := by sorry", "x: `NNReal.sqrt` expects a ℝ≥0, but `x` is ℝ (no coercion ℝ → ℝ≥0)"},
 		{"theorem a (e : ℝ ≃ ℝ) (z : ℂ) : e z = z := by sorry", "z: `e` expects a ℝ, but `z` is ℂ (no coercion ℂ → ℝ)"},
 		{"theorem a (f : ℝ →+* ℂ) (x : ℝ) (n : ℕ) (r : ℝ≥0) : f x = x ∧ f n = n ∧ NNReal.sqrt r ^ 2 = r := by sorry", ""},

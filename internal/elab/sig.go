@@ -103,8 +103,12 @@ type sig struct {
 	own          int
 	// params are the explicit parameters' types, one per bound name.
 	params []string
-	res    result
-	num    num
+	// names are the explicit binders' names, by position as in params
+	// ("" for a section variable added before them; none for the
+	// domains of an arrow after them).
+	names []string
+	res   result
+	num   num
 	// resText is the result type as written (for messages).
 	resText string
 	// kind is the declaration's kind ("def", "structure", …) for messages.
@@ -346,6 +350,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 				tc = cons[n]
 			}
 			s.params = append(s.params, env.expandText(p))
+			s.names = append(s.names, n)
 			s.propCons = append(s.propCons, pc)
 			s.predCons = append(s.predCons, fc)
 			s.typeCons = append(s.typeCons, tc)
@@ -362,6 +367,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			// Differentiable (f : E → F) under variable (𝕜) its body uses:
 			// Differentiable 𝕜 f
 			s.params = append(append([]string(nil), types...), s.params...)
+			s.names = append(make([]string, len(types)), s.names...)
 			for k := range s.facts {
 				// the signature's own instances: their positions follow the added
 				for j := range s.facts[k].params {
