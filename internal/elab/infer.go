@@ -275,6 +275,12 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	}
 	c.besideNumber(t, a, b)
 	c.besideVariable(t, a, b)
+	if opTree[t.Text] && t.Text != "^" && a.kind == kValue && b.kind == kValue && a.num == numNone && b.num == numNone && c.distinctVariables(a.tv, b.tv) && !c.glued(t) {
+		// g = h with (g : G) (h : H): binop% and binrel% elaborate both
+		// at one type, and nothing takes a G to an H
+		c.report(t, "", "type mismatch: `%s` is a value of type %s and `%s` a value of type %s, two type variables of the statement; no coercion takes either to the other",
+			c.src[t.Args[0].Start:t.Args[0].End], a.tv, c.src[t.Args[1].Start:t.Args[1].End], b.tv)
+	}
 	c.matrixProduct(t, scope)
 	if opTree[t.Text] && t.Text != "^" && number(a) && number(b) && !a.lit && !b.lit && join(a.num, b.num) == numNone && !c.glued(t) {
 		// x < y with (x : ℝ≥0∞) (y : ℝ): binop% and binrel% elaborate
@@ -901,6 +907,19 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			return info{}
 		case dotted && strings.Count(name[len(root)+1:], ".") == 1 && (l.num != numNone || l.head != ""):
 			return c.fieldChain(whole, head, root, l, args, infos, scope)
+		case !dotted && len(args) > 0 && c.variableArrow(l) != nil:
+			// f x with (f : G →* H): x must be a G, and f x is an H
+			arrow := c.variableArrow(l)
+			dom, cod := arrow.Args[0].Text, arrow.Args[1].Text
+			if x := infos[0]; x.kind == kValue && x.num == numNone && c.distinctVariables(x.tv, dom) {
+				c.report(args[0], root, "application type mismatch: `%s` is a value of type %s, but `%s` expects a value of type %s (no coercion between two type variables of the statement)",
+					c.src[args[0].Start:args[0].End], x.tv, root, dom)
+				return info{}
+			}
+			if len(args) == 1 {
+				return info{kind: kValue, tv: cod}
+			}
+			return info{}
 		case dotted || len(args) > 0:
 			return info{}
 		}
@@ -2242,6 +2261,39 @@ func (c *checker) noCoercionFrom(v string) bool {
 		}
 	}
 	return true
+}
+
+// variableArrow returns local l's type when it is written as a function
+// or a bundled map between two of the statement's type variables (`G → H`,
+// `G →* H`), else nil.
+func (c *checker) variableArrow(l local) *leansrc.Term {
+	t := l.typ
+	if t == nil || t.Kind != leansrc.TermInfix || !arrow(t.Text) || t.Text == "≃" && c.env.Notation {
+		return nil
+	}
+	for _, a := range t.Args {
+		if a.Kind != leansrc.TermIdent || c.typeVars[a.Text] == nil {
+			return nil
+		}
+	}
+	return t
+}
+
+// distinctVariables reports whether x and y are two different type
+// variables of the statement between which nothing may coerce: neither has
+// a local instance of a coercion, a cast, a SetLike or FunLike kind, or of
+// a class relating it to another type, and no instance binder mentions
+// both.
+func (c *checker) distinctVariables(x, y string) bool {
+	if x == "" || y == "" || x == y || c.env.Notation {
+		return false
+	}
+	for _, v := range []string{x, y} {
+		if !c.noCoercionFrom(v) || c.likeInstance(v) || slices.ContainsFunc(c.typeVars[v], func(cl string) bool { return strings.Contains(cl, "@") }) {
+			return false
+		}
+	}
+	return !c.instanceMentions(nil, x, y)
 }
 
 // likeInstance reports whether a local instance of the statement's type

@@ -149,6 +149,13 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (z w : ℂ) (h : z < w) : True := by sorry", "z < w: failed to synthesize `LT ℂ`: ℂ has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖"},
 		{"theorem a (z : ℂ) (x : ℝ) (n : ℕ) : z.re ≤ |x| ∧ -n ≤ (0 : ℤ) ∧ (z = x ∨ z ≠ n) := by sorry", ""},
 		// an operation a type variable's local instances do not provide
+		// two type variables: nothing coerces one's values to the other's,
+		// unless an instance relates them
+		{"theorem a (G H : Type*) [Group G] [Group H] (f : G →+* H) (g : G) : f g = g := by sorry", "f g = g: type mismatch: `f g` is a value of type H and `g` a value of type G, two type variables of the statement; no coercion takes either to the other"},
+		{"theorem a (X Y : Type*) (f : X → Y) (y : Y) : f y = y := by sorry", "y: application type mismatch: `y` is a value of type Y, but `f` expects a value of type X (no coercion between two type variables of the statement)"},
+		{"theorem a (X Y : Type*) [Coe X Y] (f : X → Y) (x : X) (y : Y) : f y = x := by sorry", ""},
+		{"theorem a (R M : Type*) [Field R] [Module R M] (r : R) (m : M) : r = m := by sorry", ""},
+		{"theorem a (X Y : Type*) (f : X → Y) (x : X) (y : Y) : f x = y := by sorry", ""},
 		{"theorem a (G : Type*) [Group G] (a b : G) : a + b = b + a := by sorry", "a + b: failed to synthesize `Add G`: `G` has the local instances [Group G], and none provides `+` (through its parents or the library's instances) | b + a: failed to synthesize `Add G`: `G` has the local instances [Group G], and none provides `+` (through its parents or the library's instances)"},
 		{"theorem a (G : Type) (h : Group G) (a : G) : a ≤ a * a := by sorry", "a ≤ a * a: failed to synthesize `LE G`: `G` has the local instances [Group G], and none provides `≤` (through its parents or the library's instances)"},
 		{"theorem a (G : Type*) [Group G] (a b : G) : ∀ x : G, a * b / x = x * b := by sorry", ""},
