@@ -122,6 +122,8 @@ func TestCheck(t *testing.T) {
 		{"theorem a (p : ℕ) : Infinite (Nat.Primes p) := by sorry", "(Nat.Primes p): function expected: `Nat.Primes` is a type, it cannot be applied to an argument"},
 		{"theorem a (x : ℝ) : Real x := by sorry", "Real x: function expected: `Real` is a type, it cannot be applied to an argument"},
 		{"theorem a (x : ℕ) : ℕ x := by sorry", "ℕ x: function expected: `ℕ` is a type, it cannot be applied to an argument"},
+		// a pair where a number is expected
+		{"theorem a (a b : ℕ) : Nat.Prime (a, b) := by sorry", "(a, b): type mismatch: `(a, b)` is a pair (a `Prod`), but `Nat.Prime` expects a value of type ℕ (its arguments are written apart: `Nat.Prime a b`)"},
 		// too many arguments
 		{"theorem a (n : ℕ) : Nat.Prime n n := by sorry", "Nat.Prime n n: too many arguments: `Nat.Prime` takes 1 explicit argument, given 2"},
 		{"theorem a (x : ℝ) : Real.sqrt x x = x := by sorry", "Real.sqrt x x: too many arguments: `Real.sqrt` takes 1 explicit argument, given 2"},

@@ -983,6 +983,10 @@ func (c *checker) pairForSet(head *leansrc.Term, args []*leansrc.Term) {
 		case pair && valueType(sg.params[i]):
 			c.report(a, head.Text, "type mismatch: `%s` is a pair (a `Prod`), but `%s` expects a value of type `%s` (an interval is `Set.Ioo a b`, `Set.Icc a b`, …)",
 				c.src[a.Start:a.End], head.Text, sg.params[i])
+		case pair && numOf(sg.params[i]) != numNone:
+			// Nat.gcd (a, b): the arguments are given apart
+			c.report(a, head.Text, "type mismatch: `%s` is a pair (a `Prod`), but `%s` expects a value of type %s (its arguments are written apart: `%s %s %s`)",
+				c.src[a.Start:a.End], head.Text, sg.params[i], head.Text, c.src[a.Args[0].Start:a.Args[0].End], c.src[a.Args[1].Start:a.Args[1].End])
 		case !pair && (collectionType(sg.params[i], "Set") || collectionType(sg.params[i], "Finset")):
 			// ContinuousOn f [a, b]: a List, which no coercion makes a Set
 			c.report(a, head.Text, "type mismatch: `%s` is a List, but `%s` expects a value of type `%s` (a closed interval is `Set.Icc a b`; a set of points `{a, b}`)",
@@ -1556,6 +1560,10 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a Set (there is no coercion from Set to Finset)",
 				name, sg.params[i], c.src[args[i].Start:args[i].End])
 			c.out[len(c.out)-1].Replace = c.finsetOf(args[i])
+		}
+		if tv := infos[i].tv; tv != "" && infos[i].kind == kValue && sg.decl == nil && i < len(sg.propCons) && c.env.VariableHas != nil && !c.env.Notation {
+			// core's max a b with (a : α) under [PartialOrder α]: no Max α
+			c.missingInstance(args[i], name, tv, sg.propCons[i])
 		}
 		if number(infos[i]) && !infos[i].lit && i < len(sg.propCons) {
 			// Int.floor {α} [LinearOrderedRing α] (a : α) given a ℕ: α is ℕ

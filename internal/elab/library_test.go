@@ -149,6 +149,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (z w : ℂ) (h : z < w) : True := by sorry", "z < w: failed to synthesize `LT ℂ`: ℂ has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖"},
 		{"theorem a (z : ℂ) (x : ℝ) (n : ℕ) : z.re ≤ |x| ∧ -n ≤ (0 : ℤ) ∧ (z = x ∨ z ≠ n) := by sorry", ""},
 		// an operation a type variable's local instances do not provide
+		// core's max on a type variable whose instances give no Max
+		{"theorem a (α : Type*) [Group α] (a b : α) : a ≤ max a b := by sorry", "a: failed to synthesize `Max α`: `max` needs an instance `[Max α]`, and `α` has only `[Group α]`, from which the library derives no `Max` instance"},
+		{"theorem a (α : Type*) [Field α] (a b : α) : max a b = a := by sorry", ""},
 		// two type variables: nothing coerces one's values to the other's,
 		// unless an instance relates them
 		{"theorem a (G H : Type*) [Group G] [Group H] (f : G →+* H) (g : G) : f g = g := by sorry", "f g = g: type mismatch: `f g` is a value of type H and `g` a value of type G, two type variables of the statement; no coercion takes either to the other"},
