@@ -210,6 +210,7 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			return lib.InactiveNotation(atom, h.sc)
 		},
 		Classical:    h.sc.OpensNotation("Classical"),
+		Opens:        h.sc != nil && (len(h.sc.Opens) > 0 || h.sc.Namespace != ""),
 		Variables:    h.variables,
 		AutoImplicit: autoImplicit,
 		Notation:     headerNotation(header),

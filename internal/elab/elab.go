@@ -159,6 +159,10 @@ type Env struct {
 	// Classical says the header opens Classical, whose instance decides
 	// every proposition (DecidableEq of any type).
 	Classical bool
+	// Opens says the header opens a namespace or puts the stub inside
+	// one: a name may then read as a constant of that namespace in
+	// another version of the library.
+	Opens bool
 	// Variables are the names the header's `variable` commands bind.
 	Variables map[string]bool
 	// AutoImplicit says the stub is elaborated with autoImplicit on, so an

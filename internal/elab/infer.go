@@ -1680,6 +1680,14 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		// algebraMap ℚ ℝ q: A is ℝ
 		fixed = sorts[sg.resText]
 	}
+	if fixed == numNone && sg.res == resUnknown && !c.env.Opens && k == n {
+		// star z with (z : ℂ): R is ℂ. An expected type may fix R first,
+		// and then z must coerce to it, as the value must here (given more
+		// arguments, the value is not judged); under an
+		// open, another version of the library may read the name as
+		// another constant (`abs` as Complex.abs under `open Complex`)
+		fixed = c.topVariable(sg, args, infos)
+	}
 	switch {
 	case k < n:
 		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k),
@@ -1729,6 +1737,25 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		c.report(whole, name, "too many arguments: `%s` takes %s, given %d (its value is a `%s`, which has no coercion to a function)", name, count(n), k, sg.of)
 	}
 	return info{}
+}
+
+// topVariable returns the number type of the first argument, not a
+// numeral, given for an explicit parameter whose type is the signature's
+// result type, a variable of it (`star (r : R) : R`), else numNone.
+func (c *checker) topVariable(sg sig, args []*leansrc.Term, infos []info) num {
+	v := strings.TrimSpace(sg.resText)
+	if !sg.vars[v] || sg.own < len(sg.params) || sg.added {
+		return numNone
+	}
+	for i := range args {
+		if i < len(sg.params) && strings.TrimSpace(sg.params[i]) == v {
+			if number(infos[i]) && !infos[i].lit && infos[i].of == "" {
+				return infos[i].num
+			}
+			return numNone
+		}
+	}
+	return numNone
 }
 
 // numberSorts returns the explicit type parameters of an exact signature

@@ -20,6 +20,8 @@ var unifyDecls = []*library.Decl{
 	{Name: "Dist.dist", Kind: library.KindField, Parent: "Dist", Signature: "field Dist.dist : α → α → ℝ"},
 	{Name: "Valuation.RankOne", Kind: library.KindClass, Signature: "class Valuation.RankOne (v : Valuation R Γ₀)"},
 	{Name: "Valuation.RankOne.hom", Kind: library.KindField, Parent: "Valuation.RankOne", Signature: "field Valuation.RankOne.hom : Γ₀ → ℝ"},
+	{Name: "Star", Kind: library.KindClass, Signature: "class Star (R : Type u)"},
+	{Name: "Star.star", Kind: library.KindField, Parent: "Star", Signature: "field Star.star : R → R"},
 	{Name: "max", Kind: library.KindDef, Signature: "def max {α : Type u} [Max α] (a b : α) : α"},
 }
 
@@ -58,6 +60,10 @@ func TestUnify(t *testing.T) {
 		{"theorem a (p : Polynomial ℝ) (x : ℝ) : Polynomial.eval x p x = 0 := by sorry", ""},
 		// a matrix product whose inner dimensions differ
 		{"theorem a (A B : Matrix (Fin 2) (Fin 3) ℝ) (C : Matrix (Fin 3) (Fin 2) ℝ) : A * B = A ∧ A * C = C * A := by sorry", "A * B: failed to synthesize `HMul`: `A` has Fin 3 columns and `B` has Fin 2 rows; a matrix product needs them equal (an entrywise product is `A ⊙ B`)"},
+		// given all its arguments, a value of the type an argument of the
+		// result's type has (an expected type fixing R first needs x to
+		// coerce to it just the same)
+		{"theorem a (x : ℝ) (n : ℕ) (h : Nat.Prime (Star.star x)) : Real.sqrt (Star.star n) = 0 := by sorry", "(Star.star x): `Nat.Prime` expects a ℕ, but `(Star.star x)` is ℝ (no coercion ℝ → ℕ)"},
 		// a class's field: its parameters are implicit when its type mentions them
 		{"theorem a (n : ℕ) (x : ℝ) (h : Dist.dist n x < 1 ∧ Dist.dist x n < 1) : True := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `Dist.dist` expects `α` here, which `n` fixed to `ℕ` (no coercion ℝ → ℕ)"},
 		{"theorem a (x : ℝ) (h : Dist.dist x x x < 1) : True := by sorry", "Dist.dist x x x: too many arguments: `Dist.dist` takes 2 explicit arguments, given 3"},
@@ -71,6 +77,20 @@ func TestUnify(t *testing.T) {
 	} {
 		if got := findings(t, tc.stub, unifyEnv()); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.stub, got, tc.want)
+		}
+	}
+}
+
+// TestTopVariableOpens: under an open, the value of an application whose
+// result type is fixed by an argument of that type is not judged (another
+// version of the library may read the name as the opened namespace's).
+func TestTopVariableOpens(t *testing.T) {
+	const stub = "theorem a (x : ℝ) (h : Nat.Prime (Star.star x)) : True := by sorry"
+	for _, opens := range []bool{false, true} {
+		env := unifyEnv()
+		env.Opens = opens
+		if got := findings(t, stub, env); (got == "") != opens {
+			t.Errorf("opens %v: got %q", opens, got)
 		}
 	}
 }
