@@ -122,6 +122,9 @@ func TestCheck(t *testing.T) {
 		{"theorem a (p : ℕ) : Infinite (Nat.Primes p) := by sorry", "(Nat.Primes p): function expected: `Nat.Primes` is a type, it cannot be applied to an argument"},
 		{"theorem a (x : ℝ) : Real x := by sorry", "Real x: function expected: `Real` is a type, it cannot be applied to an argument"},
 		{"theorem a (x : ℕ) : ℕ x := by sorry", "ℕ x: function expected: `ℕ` is a type, it cannot be applied to an argument"},
+		// a ∀ where a function is expected: a sort, which no coercion
+		// makes a function
+		{"theorem a (s : Finset ℕ) : (Finset.filter (∀ n, n > 0) s).card = 1 := by sorry", "(∀ n, n > 0): type mismatch: `Finset.filter` expects a function of type `α → Prop`, but `(∀ n, n > 0)` is a proposition or a type (a predicate is written `fun x => …`)"},
 		// a pair where a number is expected
 		{"theorem a (a b : ℕ) : Nat.Prime (a, b) := by sorry", "(a, b): type mismatch: `(a, b)` is a pair (a `Prod`), but `Nat.Prime` expects a value of type ℕ (its arguments are written apart: `Nat.Prime a b`)"},
 		// too many arguments

@@ -1657,11 +1657,20 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			// Fact hp with (hp : p.Prime): a proposition is expected
 			c.report(args[i], name, "type mismatch: `%s` expects a proposition, but `%s` is %s", name, c.src[args[i].Start:args[i].End], c.nonValue(args[i], infos[i], false))
 		}
-		if funcType(sg.params[i]) && infos[i].kind == kSort && infos[i].prop {
+		if funcType(sg.params[i]) && infos[i].kind == kSort {
 			// Finset.filter (n ∣ 12) s: a predicate is expected, not a
-			// proposition (fun n => n ∣ 12)
-			c.report(args[i], name, "type mismatch: `%s` expects a function of type `%s`, but `%s` is a proposition (a predicate is written `fun x => …`)",
-				name, sg.params[i], c.src[args[i].Start:args[i].End])
+			// proposition (fun n => n ∣ 12); StrictMono (∀ n, f n < f (n +
+			// 1)): a ∀ is a proposition or a type, and no sort coerces to
+			// a function
+			what := "a proposition (a predicate is written `fun x => …`)"
+			switch {
+			case infos[i].ty:
+				what = "a type, and no type coerces to a function"
+			case !infos[i].prop:
+				what = "a proposition or a type (a predicate is written `fun x => …`)"
+			}
+			c.report(args[i], name, "type mismatch: `%s` expects a function of type `%s`, but `%s` is %s",
+				name, sg.params[i], c.src[args[i].Start:args[i].End], what)
 		}
 		if want != numNone || valueType(sg.params[i]) {
 			// a function is not a number (a Set is one: Set α := α → Prop)
