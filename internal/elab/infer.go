@@ -242,6 +242,11 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		c.typePos(t.Args[1], scope)
 		return info{kind: kSort}
 	}
+	if len(t.Args) == 3 {
+		// V →ₗ[ℝ] W: a type of bundled maps over a ring
+		c.scalarArrow(t)
+		return info{}
+	}
 	if target, ok := c.infixTarget(t); ok {
 		// G →+ H is AddMonoidHom G H, whose signature asks for instances
 		// (what it is stays unknown: ProofNet's references state "G and H
@@ -1914,8 +1919,36 @@ func (c *checker) setDomainInstance(fn string, sg sig, arg *leansrc.Term, scope 
 // elaborated (`[FiniteDimensional ℝ V]` right after `[AddCommGroup V]`).
 func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i int, name string, sg sig) {
 	v := args[i].Text
+	for _, k := range sg.typeCons[i] {
+		if k.pos != 1 {
+			continue
+		}
+		j := -1
+		for jj, cons := range sg.typeCons {
+			if jj != i && slices.Contains(cons, classPos{k.class, 0}) {
+				if j >= 0 {
+					return // two parameters stand first in such a class
+				}
+				j = jj
+			}
+		}
+		if j < 0 || j >= len(args) || args[j].Kind != leansrc.TermIdent {
+			continue
+		}
+		r := args[j].Text
+		if why, ok := c.noScalars(whole, v, r); ok {
+			c.report(args[i], name, "failed to synthesize `%s %s %s`: `%s` needs an instance `[%s %s %s]`, and `%s` has %s, which gives it no structure over %s (add `[%s %s %s]`)",
+				k.class, r, v, name, k.class, r, v, v, why, r, k.class, r, v)
+			return
+		}
+	}
+}
+
+// noScalars reports whether the stub's type variable v certainly has no
+// structure over r (missingScalars), and what it has instead.
+func (c *checker) noScalars(whole *leansrc.Term, v, r string) (string, bool) {
 	if len(c.typeVars[v]) != len(c.typeVarTexts[v]) {
-		return
+		return "", false
 	}
 	var have []string
 	free := true
@@ -1934,36 +1967,41 @@ func (c *checker) missingScalars(whole *leansrc.Term, args []*leansrc.Term, i in
 			have = append(have, text)
 		}
 	}
-	for _, k := range sg.typeCons[i] {
-		if k.pos != 1 {
-			continue
-		}
-		j := -1
-		for jj, cons := range sg.typeCons {
-			if jj != i && slices.Contains(cons, classPos{k.class, 0}) {
-				if j >= 0 {
-					return // two parameters stand first in such a class
-				}
-				j = jj
-			}
-		}
-		if j < 0 || j >= len(args) || args[j].Kind != leansrc.TermIdent {
-			continue
-		}
-		r := args[j].Text
-		switch n := numOf(r); {
-		case (n == numReal || n == numComplex) && free:
-		case n == numNone && r != v && c.typeVars[r] != nil && !c.instanceMentions(whole, r, v):
-		default:
-			continue
-		}
-		why := "no local instance"
-		if len(have) > 0 {
-			why = "only `[" + strings.Join(have, "] [") + "]`"
-		}
-		c.report(args[i], name, "failed to synthesize `%s %s %s`: `%s` needs an instance `[%s %s %s]`, and `%s` has %s, which gives it no structure over %s (add `[%s %s %s]`)",
-			k.class, r, v, name, k.class, r, v, v, why, r, k.class, r, v)
+	switch n := numOf(r); {
+	case (n == numReal || n == numComplex) && free:
+	case n == numNone && r != v && c.typeVars[r] != nil && !c.instanceMentions(whole, r, v):
+	default:
+		return "", false
+	}
+	if len(have) == 0 {
+		return "no local instance", true
+	}
+	return "only `[" + strings.Join(have, "] [") + "]`", true
+}
+
+// scalarClasses are the classes Mathlib's arrows of bundled maps over a
+// ring (`M →ₗ[R] M₂`) ask of their operands over that ring.
+var scalarClasses = map[string]string{"→ₗ": "Module", "≃ₗ": "Module", "→L": "Module", "≃L": "Module",
+	"→ₗᵢ": "Module", "≃ₗᵢ": "Module", "→ₐ": "Algebra", "≃ₐ": "Algebra"}
+
+// scalarArrow reports an operand of t, an arrow of bundled maps over a
+// ring (`V →ₗ[ℝ] W`), that is a type variable of the stub with certainly
+// no structure over that ring (`[AddCommGroup W]` alone: Module ℝ W).
+func (c *checker) scalarArrow(t *leansrc.Term) {
+	class, ok := scalarClasses[t.Text]
+	if !ok || len(t.Args) != 3 || t.Args[2].Kind != leansrc.TermIdent || c.env.Notation || c.glued(t) {
 		return
+	}
+	r := t.Args[2].Text
+	for _, a := range t.Args[:2] {
+		if a.Kind != leansrc.TermIdent || c.typeVars[a.Text] == nil {
+			continue
+		}
+		if why, ok := c.noScalars(t, a.Text, r); ok {
+			c.report(a, "", "failed to synthesize `%s %s %s`: `%s` needs an instance `[%s %s %s]`, and `%s` has %s, which gives it no structure over %s (add `[%s %s %s]`)",
+				class, r, a.Text, c.src[t.Start:t.End], class, r, a.Text, a.Text, why, r, class, r, a.Text)
+			return
+		}
 	}
 }
 
@@ -2315,7 +2353,7 @@ func (c *checker) variableArrow(l local) *leansrc.Term {
 	if t == nil || t.Kind != leansrc.TermInfix || !arrow(t.Text) || t.Text == "≃" && c.env.Notation {
 		return nil
 	}
-	for _, a := range t.Args {
+	for _, a := range t.Args[:2] {
 		if a.Kind != leansrc.TermIdent || c.typeVars[a.Text] == nil {
 			return nil
 		}
@@ -2325,15 +2363,14 @@ func (c *checker) variableArrow(l local) *leansrc.Term {
 
 // distinctVariables reports whether x and y are two different type
 // variables of the statement between which nothing may coerce: neither has
-// a local instance of a coercion, a cast, a SetLike or FunLike kind, or of
-// a class relating it to another type, and no instance binder mentions
-// both.
+// a local instance of a coercion, a cast, a SetLike or FunLike kind, and
+// no instance binder mentions both.
 func (c *checker) distinctVariables(x, y string) bool {
 	if x == "" || y == "" || x == y || c.env.Notation {
 		return false
 	}
 	for _, v := range []string{x, y} {
-		if !c.noCoercionFrom(v) || c.likeInstance(v) || slices.ContainsFunc(c.typeVars[v], func(cl string) bool { return strings.Contains(cl, "@") }) {
+		if !c.noCoercionFrom(v) || c.likeInstance(v) {
 			return false
 		}
 	}

@@ -152,6 +152,12 @@ func TestLibraryNotation(t *testing.T) {
 		// core's max on a type variable whose instances give no Max
 		{"theorem a (α : Type*) [Group α] (a b : α) : a ≤ max a b := by sorry", "a: failed to synthesize `Max α`: `max` needs an instance `[Max α]`, and `α` has only `[Group α]`, from which the library derives no `Max` instance"},
 		{"theorem a (α : Type*) [Field α] (a b : α) : max a b = a := by sorry", ""},
+		// a type of linear maps over ℝ between types with no structure
+		// over ℝ; a linear map's values are its codomain's
+		{"theorem a (V : Type*) [AddCommGroup V] (T : V →ₗ[ℝ] V) : T = T := by sorry", "V: failed to synthesize `Module ℝ V`: `V →ₗ[ℝ] V` needs an instance `[Module ℝ V]`, and `V` has only `[AddCommGroup V]`, which gives it no structure over ℝ (add `[Module ℝ V]`)"},
+		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V →ₗ[ℝ] W) (w : W) : f w = w := by sorry", "w: application type mismatch: `w` is a value of type W, but `f` expects a value of type V (no coercion between two type variables of the statement)"},
+		{"theorem a (K V : Type*) [Field K] [AddCommGroup V] [Module K V] (f : V →ₗ[K] V) (v : V) : f v = v := by sorry", ""},
+		{"theorem a (V : Type*) [AddCommGroup V] (T : V →ₗ[ℤ] V) : T = T := by sorry", ""},
 		// two type variables: nothing coerces one's values to the other's,
 		// unless an instance relates them
 		{"theorem a (G H : Type*) [Group G] [Group H] (f : G →+* H) (g : G) : f g = g := by sorry", "f g = g: type mismatch: `f g` is a value of type H and `g` a value of type G, two type variables of the statement; no coercion takes either to the other"},

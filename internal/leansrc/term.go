@@ -222,6 +222,39 @@ func (p *termParser) symbolRun(k int) (string, int, Operator, bool) {
 	return "", 0, Operator{}, false
 }
 
+// scalarArrowPrec is the precedence of Mathlib's arrows of bundled maps
+// over a ring written with it in brackets (`M →ₗ[R] M₂`, `A ≃ₐ[R] B`,
+// `E →L[𝕜] F`), as of its other arrows.
+const scalarArrowPrec = 25
+
+// scalarArrow reports whether the tokens ahead are such an arrow's opening
+// part: → or ≃, the marks glued to it (letters and symbols, no space), and
+// a glued `[`. It returns the arrow without the bracket (`→ₗ`) and how
+// many tokens the opening part spans, bracket included. The term is then
+// TermInfix with three arguments: the two operands and the ring.
+func (p *termParser) scalarArrow() (string, int, bool) {
+	t := p.peek(0)
+	if t == nil || t.kind != TokSymbol || !strings.HasPrefix(t.text, "→") && !strings.HasPrefix(t.text, "≃") {
+		return "", 0, false
+	}
+	var sb strings.Builder
+	sb.WriteString(t.text)
+	for n := 1; n <= 4; n++ {
+		a, b := p.peek(n-1), p.peek(n)
+		if b == nil || a.end != b.start {
+			return "", 0, false
+		}
+		if b.text == "[" {
+			return sb.String(), n + 1, true
+		}
+		if b.kind != TokSymbol && b.kind != TokIdent || isBracket(b.text) {
+			return "", 0, false
+		}
+		sb.WriteString(b.text)
+	}
+	return "", 0, false
+}
+
 func isBracket(s string) bool {
 	switch s {
 	case "(", ")", "[", "]", "{", "}", "⟨", "⟩", ",", "|", "⦃", "⦄", "·", "↑", "¬", ":", ":=", "=>", "@[", "⌊", "⌋", "⌈", "⌉", "√":
@@ -277,6 +310,30 @@ func (p *termParser) term(minPrec int) *Term {
 				return nil
 			}
 			lhs, lhsPrec = m, 50
+			continue
+		}
+		if sym, n, ok := p.scalarArrow(); ok {
+			// M →ₗ[R] M₂: notation:25, its right operand at 0 (infixr)
+			if minPrec > scalarArrowPrec || lhsPrec <= scalarArrowPrec {
+				break
+			}
+			p.i += n
+			scalar := p.term(0)
+			if scalar == nil || !p.is(0, "]") {
+				p.fail = true
+				return nil
+			}
+			p.i++
+			rhs := p.term(scalarArrowPrec)
+			if rhs == nil {
+				p.fail = true
+				return nil
+			}
+			if sym == "→" || sym == "≃" {
+				sym += "[]" // X →[M] Y, a MulActionHom: no plain function
+			}
+			lhs = &Term{Kind: TermInfix, Text: sym, Start: lhs.Start, End: p.end(), Args: []*Term{lhs, rhs, scalar}}
+			lhsPrec = scalarArrowPrec
 			continue
 		}
 		sym, n, op, ok := p.symbolRun(0)
