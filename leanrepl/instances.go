@@ -61,7 +61,9 @@ type instanceFacts struct {
 	known    map[string]bool
 	// abbrevs are the last components of the names of the library's
 	// abbreviations (SmallCategory C := Category.{u} C), which may stand
-	// for a class; classAbbrevs those of them every one of whose values
+	// for a class, except those the root's class of that name takes
+	// (Algebra.Generators.Ring is no `[Ring R]`); classAbbrevs those of
+	// them every one of whose values
 	// applies a class the library has instances of (FiniteDimensional K V
 	// := Module.Finite K V), which the closure follows through parents.
 	abbrevs, classAbbrevs map[string]bool
@@ -448,6 +450,13 @@ func readInstances(lib *library.Library) *instanceFacts {
 			classParents(d, parents)
 		case library.KindField:
 			fieldParents(lib, d, parents)
+		}
+	}
+	for a := range f.abbrevs {
+		if d, ok := lib.Lookup(a); ok && d.MayBeClass() && d.Kind != library.KindAbbrev {
+			// `[Ring R]` names the root's class Ring, not the abbreviation
+			// Algebra.Generators.Ring
+			delete(f.abbrevs, a)
 		}
 	}
 	f.classAbbrevs = map[string]bool{}

@@ -69,6 +69,8 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		{[]string{"AddGroup"}, "IsRightCancelAdd", true}, {[]string{"Category"}, "SmallCategory", true},
 		// Equiv.Inv is an abbreviation of an instance, not of a class: Inv is read
 		{[]string{"CommRing"}, "Inv", false}, {[]string{"DivisionRing"}, "Inv", true},
+		// Algebra.Generators.Ring, an abbreviation, is not the class Ring
+		{[]string{"Ring"}, "Inv", false}, {[]string{"Ring"}, "Neg", true},
 		// an abbreviation of a class is read through its value; one of a structure is not
 		{[]string{"AddCommGroup", "Module@1", "FiniteDimensional@1"}, "Semiring", false},
 		{[]string{"SignedMeasure"}, "MeasurableSpace", true},
