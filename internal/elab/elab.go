@@ -516,7 +516,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	}
 	c.typeVars, c.typeVarTexts = typeVariables(binders, s.Binders, env.Variables, c.src)
 	c.dropNonInstances()
-	innerInstances(typ, c.typeVars)
+	c.innerInstances(typ)
 	for i, b := range binders {
 		proof := false
 		if b.Type != nil {
@@ -644,12 +644,12 @@ func (c *checker) dropNonInstances() {
 	}
 }
 
-// innerInstances removes from vars the type variables that a binder inside
-// statement t gives a type applying something to them (`∃ τ :
-// TopologicalSpace α, …`, `∀ [Fintype α], …`; not `∀ x : α`): that binder
-// may be a local instance there.
-func innerInstances(t *leansrc.Term, vars map[string][]string) {
-	if t == nil || len(vars) == 0 {
+// innerInstances removes from c.typeVars the type variables that a binder
+// inside statement t gives a type applying something that may be a class
+// to them (`∃ τ : TopologicalSpace α, …`, `∀ [Fintype α], …`; not `∀ x :
+// α`, nor `∀ U : Set α`): that binder may be a local instance there.
+func (c *checker) innerInstances(t *leansrc.Term) {
+	if t == nil || len(c.typeVars) == 0 {
 		return
 	}
 	var applied func(x *leansrc.Term, arg bool)
@@ -658,19 +658,20 @@ func innerInstances(t *leansrc.Term, vars map[string][]string) {
 			return
 		}
 		if x.Kind == leansrc.TermIdent && arg {
-			delete(vars, x.Text)
+			delete(c.typeVars, x.Text)
 		}
 		for i, a := range x.Args {
-			applied(a, arg || x.Kind == leansrc.TermApp && i > 0)
+			instance := x.Kind != leansrc.TermApp || x.Args[0].Kind != leansrc.TermIdent || c.mayBeInstance(x.Args[0].Text)
+			applied(a, arg || x.Kind == leansrc.TermApp && i > 0 && instance)
 		}
 	}
 	for _, b := range t.Binders {
 		applied(b.Type, false)
-		innerInstances(b.Type, vars)
-		innerInstances(b.Bound, vars)
+		c.innerInstances(b.Type)
+		c.innerInstances(b.Bound)
 	}
 	for _, a := range t.Args {
-		innerInstances(a, vars)
+		c.innerInstances(a)
 	}
 }
 

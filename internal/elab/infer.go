@@ -81,6 +81,9 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			a.inv = !a.lit && (a.num == numNat || a.num == numInt)
 			return a
 		}
+		if t.Text == "⁻¹" {
+			c.functionInv(t, scope)
+		}
 		return info{}
 	case leansrc.TermAscribe:
 		a := c.infer(t.Args[0], scope)
@@ -2343,6 +2346,33 @@ func (c *checker) noCoercionFrom(v string) bool {
 		}
 	}
 	return true
+}
+
+// functionInv reports f⁻¹ for a local function f (`f : X → Y`) whose
+// codomain has no inverse: Pi's Inv is pointwise and needs one on the
+// codomain, which ℕ and ℤ lack, and so does a type variable whose local
+// instances give none. The inverse function and the preimage are written
+// otherwise.
+func (c *checker) functionInv(t *leansrc.Term, scope map[string]local) {
+	f := t.Args[0]
+	l, ok := scope[f.Text]
+	if f.Kind != leansrc.TermIdent || !ok || l.binder == 0 || !l.function() || c.env.Notation {
+		return
+	}
+	cod := l.typ.Args[1]
+	if cod.Kind != leansrc.TermIdent {
+		return
+	}
+	n, tv := numOf(cod.Text), c.typeVars[cod.Text] != nil
+	switch {
+	case n == numNat || n == numInt:
+	case tv && c.env.VariableHas != nil && !c.env.VariableHas(c.typeVars[cod.Text], "Inv"):
+	default:
+		return
+	}
+	ty := c.src[l.typ.Start:l.typ.End]
+	c.report(t, "", "failed to synthesize `Inv (%s)`: a function's ⁻¹ is pointwise, and %s has no inverse (the inverse function is `Function.invFun %s`; the preimage of a set is `%s ⁻¹' s`)",
+		ty, cod.Text, f.Text, f.Text)
 }
 
 // variableArrow returns local l's type when it is written as a function

@@ -149,6 +149,11 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (z w : ℂ) (h : z < w) : True := by sorry", "z < w: failed to synthesize `LT ℂ`: ℂ has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖"},
 		{"theorem a (z : ℂ) (x : ℝ) (n : ℕ) : z.re ≤ |x| ∧ -n ≤ (0 : ℤ) ∧ (z = x ∨ z ≠ n) := by sorry", ""},
 		// an operation a type variable's local instances do not provide
+		// a function's ⁻¹ is Pi's, pointwise: its codomain needs an Inv; a
+		// set's binder inside the statement is no instance
+		{"theorem a (f : ℕ → ℕ) : f⁻¹ = f := by sorry", "f⁻¹: failed to synthesize `Inv (ℕ → ℕ)`: a function's ⁻¹ is pointwise, and ℕ has no inverse (the inverse function is `Function.invFun f`; the preimage of a set is `f ⁻¹' s`)"},
+		{"theorem a (X Y : Type*) [AddGroup Y] (f : X → Y) : ∀ U : Set Y, f ⁻¹ U = U := by sorry", "f ⁻¹: failed to synthesize `Inv (X → Y)`: a function's ⁻¹ is pointwise, and Y has no inverse (the inverse function is `Function.invFun f`; the preimage of a set is `f ⁻¹' s`)"},
+		{"theorem a (X Y : Type*) [Group Y] (f : X → Y) (g : ℝ → ℝ) : f⁻¹ = f ∧ g⁻¹ = g := by sorry", ""},
 		// core's max on a type variable whose instances give no Max
 		{"theorem a (α : Type*) [Group α] (a b : α) : a ≤ max a b := by sorry", "a: failed to synthesize `Max α`: `max` needs an instance `[Max α]`, and `α` has only `[Group α]`, from which the library derives no `Max` instance"},
 		{"theorem a (α : Type*) [Field α] (a b : α) : max a b = a := by sorry", ""},
