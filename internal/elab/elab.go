@@ -1005,6 +1005,10 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 				// ∃ c ∈ (a, b), …: an open interval is Set.Ioo a b
 			case what != "" && member:
 				c.report(b.Bound, "", "failed to synthesize `Membership`: `%s` is %s, not a set", c.src[b.Bound.Start:b.Bound.End], what)
+			case member && bi.kind == kValue && !bi.lit && bi.num != numNone && bi.of == "":
+				// ∑ i ∈ n, x i with (n : ℕ): the range is Finset.range n
+				c.report(b.Bound, "", "failed to synthesize `Membership`: `%s` is a number of type %s, not a set (the numbers below it are `Finset.range %s`)",
+					c.src[b.Bound.Start:b.Bound.End], bi.num, c.src[b.Bound.Start:b.Bound.End])
 			case bi.set && b.Pred == "∈" && (over == "∑" || over == "∏") && c.bareSet(b.Bound, in):
 				// ∑ x ∈ s, f x is Finset.sum (finset% s) f: a Set becomes
 				// s.toFinset, which needs a Fintype instance on ↥s (the

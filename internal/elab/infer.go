@@ -2253,6 +2253,13 @@ func (c *checker) numArg(arg *leansrc.Term, a info, want num, fn string, scope m
 		c.report(arg, fn, "%s a %s, but `%s` has type %s, a type variable of the statement (no coercion %s → %s)", where, want, text, a.tv, a.tv, want)
 		return
 	}
+	if a.kind == kValue && a.of != "" && a.num == numNone && c.env.NumberBeside != nil && !c.env.NumberBeside(a.of, want.String()) {
+		// Nat.choose s k with (s : Finset ℕ): no coercion takes a Finset
+		// to a number, nor a cast a number to it
+		_, last := leansrc.SplitLast(a.of)
+		c.report(arg, fn, "%s a %s, but `%s` is a value of type `%s …` (no coercion %s → %s)", where, want, text, a.of, last, want)
+		return
+	}
 	if a.kind != kValue || a.lit || a.num == numNone || coerces(a.num, want) {
 		return
 	}

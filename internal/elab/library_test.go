@@ -149,6 +149,10 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (z w : ℂ) (h : z < w) : True := by sorry", "z < w: failed to synthesize `LT ℂ`: ℂ has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖"},
 		{"theorem a (z : ℂ) (x : ℝ) (n : ℕ) : z.re ≤ |x| ∧ -n ≤ (0 : ℤ) ∧ (z = x ∨ z ≠ n) := by sorry", ""},
 		// an operation a type variable's local instances do not provide
+		// a Filter where a number is expected; a number's members
+		{"theorem a (F : Filter ℕ) : Nat.Prime F := by sorry", "F: `Nat.Prime` expects a ℕ, but `F` is a value of type `Filter …` (no coercion Filter → ℕ)"},
+		{"theorem a (n : ℕ) (x : ℕ → ℝ) : ∑ i ∈ n, x i = 0 := by sorry", "n: failed to synthesize `Membership`: `n` is a number of type ℕ, not a set (the numbers below it are `Finset.range n`)"},
+		{"theorem a (s : Finset ℕ) (x : ℕ → ℝ) : Nat.Prime s.card ∧ ∑ i ∈ s, x i = 0 := by sorry", ""},
 		// a function's ⁻¹ is Pi's, pointwise: its codomain needs an Inv; a
 		// set's binder inside the statement is no instance
 		{"theorem a (f : ℕ → ℕ) : f⁻¹ = f := by sorry", "f⁻¹: failed to synthesize `Inv (ℕ → ℕ)`: a function's ⁻¹ is pointwise, and ℕ has no inverse (the inverse function is `Function.invFun f`; the preimage of a set is `f ⁻¹' s`)"},
