@@ -902,6 +902,12 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			// p x with (p : Polynomial ℝ): no coercion to a function
 			c.report(whole, root, "function expected: `%s` is a value of type `%s`, which has no coercion to a function", root, c.src[l.typ.Start:l.typ.End])
 			return info{}
+		case dotted && l.binder > 0 && c.pairField(name[len(root)+1:], l):
+			// A.x with (A : ℝ × ℝ): a pair's components are A.1 and A.2
+			f := name[len(root)+1:]
+			c.report(head, name, "invalid field `%s`: the environment does not contain `Prod.%s` (`%s` is a pair, of type `%s`; its components are `%s.1` and `%s.2`)",
+				f, f, root, c.src[l.typ.Start:l.typ.End], root, root)
+			return info{}
 		case l.isType && l.binder > 0 && dotted:
 			// G.card with (G : Type*): a type's type is a universe, no (C …)
 			c.report(head, name, "invalid field notation: `%s` is a type (its type is a universe), not a value of a type of the form (C …) where C is a constant", root)
@@ -1283,6 +1289,39 @@ func quotientType(value string) bool {
 	return head == "Quotient" || head == "Quot" || head == "_root_.Quotient"
 }
 
+// plainValue reports whether arg is a local of the statement whose type
+// is a type variable with no instance that may coerce its values to a
+// sort, or a product (`ℝ × ℝ`): a value that is no type.
+func (c *checker) plainValue(arg *leansrc.Term, scope map[string]local) bool {
+	l, ok := scope[arg.Text]
+	if arg.Kind != leansrc.TermIdent || !ok || l.binder == 0 || l.isType || l.typ == nil || c.env.Notation {
+		return false
+	}
+	if l.tv != "" {
+		return c.noCoercionFrom(l.tv) && !c.likeInstance(l.tv)
+	}
+	return l.typ.Kind == leansrc.TermInfix && l.typ.Text == "×" && !c.glued(l.typ)
+}
+
+// pairField reports whether f, a field of a local l of a product type
+// (`ℝ × ℝ`), is certainly missing: no member Lean core declares in the
+// namespace Prod, and none the library does.
+func (c *checker) pairField(f string, l local) bool {
+	t := l.typ
+	if t == nil || t.Kind != leansrc.TermInfix || t.Text != "×" || c.glued(t) || c.env.Notation || strings.Contains(f, ".") || !leansrc.IsIdentifier(f) {
+		return false
+	}
+	return !coreProd[f] && len(c.env.Resolve("Prod."+f)) == 0 && len(additiveTwins(f)) == 0
+}
+
+// coreProd are the members Lean core declares in the namespace Prod, which
+// a library built from Mathlib's sources does not hold.
+var coreProd = setOf("fst", "snd", "mk", "map", "swap", "eta", "ext", "ext_iff", "Lex", "lexLt", "lexLtDec", "RProd", "rprod",
+	"lex", "lexAccessible", "allI", "anyI", "foldI", "fst_swap", "snd_swap", "swap_swap", "map_fst", "map_snd", "map_map",
+	"map_id", "map_id'", "mk.injEq", "lex_def", "lexOrd", "instBEq", "instDecidableEq", "instHashable", "instInhabited",
+	"instRepr", "instToString", "sizeOf_spec", "rec", "recOn", "casesOn", "noConfusion", "noConfusionType", "mk.inj",
+	"toString", "repr")
+
 // coreQuotient are the members Lean core declares in the namespaces Quot
 // and Quotient (the library's own are found by name); a field of a
 // quotient type with none of these names is none of core's.
@@ -1632,6 +1671,13 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				what = "a numeral, and no type is a number (`Fin n` is the type of n elements)"
 			}
 			c.report(args[i], name, "type mismatch: `%s` expects a type (`%s`) here, but `%s` is %s", name, sg.params[i], c.src[args[i].Start:args[i].End], what)
+		}
+		if sortParam(sg.params[i]) && !infos[i].local && c.plainValue(args[i], scope) {
+			// midpoint A B with (A : ℝ × ℝ): midpoint's first argument is
+			// the ring R, a type
+			l := scope[args[i].Text]
+			c.report(args[i], name, "type mismatch: `%s` expects a type (`%s`) here, but `%s` is a value of type `%s`",
+				name, sg.params[i], args[i].Text, c.src[l.typ.Start:l.typ.End])
 		}
 		if sortParam(sg.params[i]) && infos[i].kind == kFunc && (infos[i].pred || infos[i].notPred) && infos[i].detail != localFunction {
 			// Finset Nat.Prime: a constant applied to too few arguments is

@@ -149,6 +149,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (z w : ℂ) (h : z < w) : True := by sorry", "z < w: failed to synthesize `LT ℂ`: ℂ has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖"},
 		{"theorem a (z : ℂ) (x : ℝ) (n : ℕ) : z.re ≤ |x| ∧ -n ≤ (0 : ℤ) ∧ (z = x ∨ z ≠ n) := by sorry", ""},
 		// an operation a type variable's local instances do not provide
+		// a pair's fields are fst and snd (1 and 2); a pair is no type
+		{"theorem a (A B : ℝ × ℝ) : A.x = B.fst := by sorry", "A.x: invalid field `x`: the environment does not contain `Prod.x` (`A` is a pair, of type `ℝ × ℝ`; its components are `A.1` and `A.2`)"},
+		{"theorem a (A B : ℝ × ℝ) (h : Finset A) : A.1 = B.snd := by sorry", "A: type mismatch: `Finset` expects a type (`Type*`) here, but `A` is a value of type `ℝ × ℝ`"},
 		// a Filter where a number is expected; a number's members
 		{"theorem a (F : Filter ℕ) : Nat.Prime F := by sorry", "F: `Nat.Prime` expects a ℕ, but `F` is a value of type `Filter …` (no coercion Filter → ℕ)"},
 		{"theorem a (n : ℕ) (x : ℕ → ℝ) : ∑ i ∈ n, x i = 0 := by sorry", "n: failed to synthesize `Membership`: `n` is a number of type ℕ, not a set (the numbers below it are `Finset.range n`)"},
