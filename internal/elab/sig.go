@@ -448,9 +448,16 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			break
 		}
 		var prop bool
-		s.res, s.num, prop = valueResult(d, env, depth)
+		var body *leansrc.Term
+		var inner sig
+		s.res, s.num, prop, body, inner = valueResult(d, env, depth)
 		if prop {
 			s.resText = "Prop"
+		}
+		if s.res == resUnknown && body != nil {
+			// deriv f x := fderiv 𝕜 f x 1: fderiv's value is its F, which
+			// deriv's f fixes to deriv's F
+			s.resText = bodyVariable(inner, body, binders, hdr, s.vars, env)
 		}
 	}
 	if s.max >= 0 {
@@ -873,15 +880,16 @@ func classifyType(t *leansrc.Term) (result, num) {
 // from its body: a subtype `{ x // p }` is a type; an application of a
 // constant given all its explicit arguments is what that constant is;
 // prop says the body is certainly a proposition (a relation, ∃, ¬, a
-// constant whose result type is Prop).
-func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop bool) {
+// constant whose result type is Prop). For such an application it returns
+// the body and the constant's signature too.
+func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop bool, body *leansrc.Term, inner sig) {
 	lookup := env.Lookup
 	v := d.Value
 	if i := strings.Index(v, "\n  deriving"); i >= 0 {
 		v = v[:i]
 	}
 	if subtypeValue(v) {
-		return resSort, numNone, false
+		return resSort, numNone, false, nil, sig{}
 	}
 	if i := strings.Index(v, " deriving"); i >= 0 {
 		v = v[:i]
@@ -890,21 +898,21 @@ func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop 
 	t := env.parse(v)
 	switch t.Kind {
 	case leansrc.TermForall:
-		return resSort, numNone, false // ∀ n, Fin n is a type
+		return resSort, numNone, false, nil, sig{} // ∀ n, Fin n is a type
 	case leansrc.TermExists, leansrc.TermExistsUnique:
-		return resSort, numNone, true
+		return resSort, numNone, true, nil, sig{}
 	case leansrc.TermPrefix:
 		if t.Text == "¬" {
-			return resSort, numNone, true
+			return resSort, numNone, true, nil, sig{}
 		}
 	case leansrc.TermInfix:
 		switch t.Text {
 		case "=", "≠", "<", "≤", ">", "≥", "∣", "∈", "∉", "⊆", "⊂", "∧", "∨", "↔":
 			if glued(v, t) {
 				// WithTop ℝ≥0 is no relation
-				return resUnknown, numNone, false
+				return resUnknown, numNone, false, nil, sig{}
 			}
-			return resSort, numNone, true
+			return resSort, numNone, true, nil, sig{}
 		}
 	}
 	head, args := t, 0
@@ -912,7 +920,7 @@ func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop 
 		head, args = t.Args[0], len(t.Args)-1
 	}
 	if head.Kind != leansrc.TermIdent || strings.HasPrefix(head.Text, "@") {
-		return resUnknown, numNone, false
+		return resUnknown, numNone, false, nil, sig{}
 	}
 	// the body's scope is its file's, which the library does not keep:
 	// the name as written and under the declaration's namespaces, the most
@@ -923,16 +931,82 @@ func valueResult(d *library.Decl, env *Env, depth int) (res result, n num, prop 
 	}
 	if !ok {
 		if cs, ok := coreSig(head.Text); ok && args == 0 {
-			return cs.res, numNone, cs.resText == "Prop"
+			return cs.res, numNone, cs.resText == "Prop", nil, sig{}
 		}
-		return resUnknown, numNone, false
+		return resUnknown, numNone, false, nil, sig{}
 	}
 	if found == d {
-		return resUnknown, numNone, false
+		return resUnknown, numNone, false, nil, sig{}
 	}
 	s := sigOf(found, env, depth+1)
 	if !s.known || !s.exact || s.theorem || len(s.params) != args {
-		return resUnknown, numNone, false
+		return resUnknown, numNone, false, nil, sig{}
 	}
-	return s.res, s.num, s.resText == "Prop"
+	return s.res, s.num, s.resText == "Prop", t, s
+}
+
+// bodyVariable returns the variable of a definition's own signature (its
+// binders, read from hdr; vars) that its value has when its body applies
+// a constant (signature inner, body) whose result type is a variable of
+// inner fixed by an argument: the argument is one of the definition's
+// explicit binders, and its type, matched against the parameter's, holds
+// the definition's variable where the parameter's holds inner's (deriv f
+// x := fderiv 𝕜 f x 1, fderiv's `(f : E → F)` given deriv's `(f : 𝕜 →
+// F)`: F). "" otherwise.
+func bodyVariable(inner sig, body *leansrc.Term, binders []leansrc.Binder, hdr string, vars map[string]bool, env *Env) string {
+	v := strings.TrimSpace(inner.resText)
+	if !inner.vars[v] || body.Kind != leansrc.TermApp {
+		return ""
+	}
+	types := map[string]*leansrc.Term{}
+	for _, b := range binders {
+		if b.Bracket != '(' || b.Type == nil {
+			continue
+		}
+		names, _ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			types[n] = b.Type
+		}
+	}
+	found := ""
+	for i, a := range body.Args[1:] {
+		t, ok := types[a.Text]
+		if i >= len(inner.params) || a.Kind != leansrc.TermIdent || !ok {
+			continue
+		}
+		if m := matchVariable(env.parse(inner.params[i]), t, v); m != "" {
+			if found != "" && found != m {
+				return ""
+			}
+			found = m
+		}
+	}
+	if !vars[found] {
+		return ""
+	}
+	return found
+}
+
+// matchVariable walks type p (a parameter's) and type a (an argument's)
+// side by side and returns the identifier a has where p has variable v,
+// "" when their shapes differ there or v is not met.
+func matchVariable(p, a *leansrc.Term, v string) string {
+	if p == nil || a == nil {
+		return ""
+	}
+	if p.Kind == leansrc.TermIdent && p.Text == v {
+		if a.Kind == leansrc.TermIdent {
+			return a.Text
+		}
+		return ""
+	}
+	if p.Kind != a.Kind || p.Text != a.Text && p.Kind != leansrc.TermApp || len(p.Args) != len(a.Args) {
+		return ""
+	}
+	for i := range p.Args {
+		if m := matchVariable(p.Args[i], a.Args[i], v); m != "" {
+			return m
+		}
+	}
+	return ""
 }

@@ -110,7 +110,7 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 	}
 	u := &unifier{c: c, name: name, sg: sg, scope: scope, bound: map[string]binding{}, unsure: map[string]bool{}}
 	for i := 0; i < len(args) && i < len(sg.params) && !u.reported; i++ {
-		a := c.argType(args[i], infos[i], scope)
+		a, text := c.argType(args[i], infos[i], scope)
 		if a == nil {
 			// Btw.btw (x : α ⧸ H) y z: the first argument may fix the
 			// variable to a type the later ones coerce to
@@ -121,10 +121,7 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 			}
 			continue
 		}
-		u.arg, u.argType = args[i], c.src[a.Start:a.End]
-		if a.End == 0 {
-			u.argType = a.Text // a number's type, made here
-		}
+		u.arg, u.argType = args[i], text
 		u.match(c.env.parse(sg.params[i]), sg.params[i], a, true)
 	}
 	if u.reported {
@@ -177,18 +174,44 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 	return res
 }
 
-// argType returns the type of argument arg when the stub says it: a local
-// bound with a written type, or a value of a numeric type; nil otherwise.
-func (c *checker) argType(arg *leansrc.Term, in info, scope map[string]local) *leansrc.Term {
+// argType returns the type of argument arg, and its text, when the stub
+// or the library says it: a local bound with a written type, a value of a
+// numeric type, or a constant from numbers to a number (Real.sin: ℝ → ℝ);
+// nil otherwise.
+func (c *checker) argType(arg *leansrc.Term, in info, scope map[string]local) (*leansrc.Term, string) {
 	if arg.Kind == leansrc.TermIdent {
 		if l, ok := scope[arg.Text]; ok && l.typ != nil {
-			return l.typ
+			return l.typ, c.src[l.typ.Start:l.typ.End]
 		}
 	}
 	if in.kind == kValue && !in.lit && in.num != numNone && in.of == "" {
-		return &leansrc.Term{Kind: leansrc.TermIdent, Text: in.num.String()}
+		return &leansrc.Term{Kind: leansrc.TermIdent, Text: in.num.String()}, in.num.String()
 	}
-	return nil
+	if _, local := scope[arg.Text]; arg.Kind == leansrc.TermIdent && !local && in.kind == kFunc {
+		if text := c.numberFunction(arg.Text); text != "" {
+			return c.env.parse(text), text
+		}
+	}
+	return nil, ""
+}
+
+// numberFunction returns the type of constant name, written as an arrow,
+// when its exact signature takes numbers only and gives a number
+// (Real.sin: "ℝ → ℝ"), else "".
+func (c *checker) numberFunction(name string) string {
+	sg, ok := c.resolve(name)
+	if !ok || !sg.known || !sg.exact || sg.theorem || sg.res != resNum || len(sg.params) == 0 || sg.own < len(sg.params) || sg.added {
+		return ""
+	}
+	var parts []string
+	for _, p := range sg.params {
+		n := numOf(p)
+		if n == numNone {
+			return ""
+		}
+		parts = append(parts, n.String())
+	}
+	return strings.Join(append(parts, sg.num.String()), " → ")
 }
 
 // match unifies parameter type p (written ptext in the signature) with

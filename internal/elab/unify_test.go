@@ -20,6 +20,8 @@ var unifyDecls = []*library.Decl{
 	{Name: "Dist.dist", Kind: library.KindField, Parent: "Dist", Signature: "field Dist.dist : α → α → ℝ"},
 	{Name: "Valuation.RankOne", Kind: library.KindClass, Signature: "class Valuation.RankOne (v : Valuation R Γ₀)"},
 	{Name: "Valuation.RankOne.hom", Kind: library.KindField, Parent: "Valuation.RankOne", Signature: "field Valuation.RankOne.hom : Γ₀ → ℝ"},
+	{Name: "Calc.fd", Kind: library.KindDef, Signature: "def Calc.fd {E F : Type*} (f : E → F) (x : E) : F"},
+	{Name: "Calc.d", Kind: library.KindDef, Signature: "def Calc.d {K : Type*} {F : Type*} (f : K → F) (x : K)", Value: "fd f x"},
 	{Name: "Star", Kind: library.KindClass, Signature: "class Star (R : Type u)"},
 	{Name: "Star.star", Kind: library.KindField, Parent: "Star", Signature: "field Star.star : R → R"},
 	{Name: "max", Kind: library.KindDef, Signature: "def max {α : Type u} [Max α] (a b : α) : α"},
@@ -64,6 +66,10 @@ func TestUnify(t *testing.T) {
 		// result's type has (an expected type fixing R first needs x to
 		// coerce to it just the same)
 		{"theorem a (x : ℝ) (n : ℕ) (h : Nat.Prime (Star.star x)) : Real.sqrt (Star.star n) = 0 := by sorry", "(Star.star x): `Nat.Prime` expects a ℕ, but `(Star.star x)` is ℝ (no coercion ℝ → ℕ)"},
+		// a definition without a result type whose body's value is a
+		// variable its own argument fixes (deriv f x := fderiv 𝕜 f x 1);
+		// a constant between numbers has its arrow type
+		{"theorem a (f : ℝ → ℝ) (x : ℝ) : Calc.d f x x = 0 ∧ Calc.d Real.log x x = 0 ∧ Calc.d f x = 0 := by sorry", "Calc.d f x x: too many arguments: `Calc.d` takes 2 explicit arguments, given 3 (its value here is a number of type ℝ, no function) | Calc.d Real.log x x: too many arguments: `Calc.d` takes 2 explicit arguments, given 3 (its value here is a number of type ℝ, no function)"},
 		// a class's field: its parameters are implicit when its type mentions them
 		{"theorem a (n : ℕ) (x : ℝ) (h : Dist.dist n x < 1 ∧ Dist.dist x n < 1) : True := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `Dist.dist` expects `α` here, which `n` fixed to `ℕ` (no coercion ℝ → ℕ)"},
 		{"theorem a (x : ℝ) (h : Dist.dist x x x < 1) : True := by sorry", "Dist.dist x x x: too many arguments: `Dist.dist` takes 2 explicit arguments, given 3"},
