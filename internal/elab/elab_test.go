@@ -51,6 +51,7 @@ var testDecls = []*library.Decl{
 	{Name: "Differentiable", Kind: library.KindDef, Signature: "def Differentiable {E F : Type*} (f : E → F) : Prop"},
 	{Name: "PosMono", Kind: library.KindClass, Signature: "class PosMono (α : Type*) [Mul α] extends Cov α (fun x y => x * y) (· ≤ ·) : Prop"},
 	{Name: "Finset.filter", Kind: library.KindDef, Signature: "def Finset.filter {α : Type*} (p : α → Prop) [DecidablePred p] (s : Finset α) : Finset α"},
+	{Name: "starRingEnd", Kind: library.KindDef, Signature: "def starRingEnd (R : Type u) [CommSemiring R] [StarRing R] : R →+* R"},
 	{Name: "algebraMap", Kind: library.KindDef, Signature: "def algebraMap (R : Type u) (A : Type v) [CommSemiring R] [Semiring A] [Algebra R A] : R →+* A"},
 	{Name: "IsOpenMap", Kind: library.KindDef, Signature: "def IsOpenMap {X Y : Type*} [TopologicalSpace X] [TopologicalSpace Y] (f : X → Y) : Prop"},
 }

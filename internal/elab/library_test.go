@@ -127,6 +127,8 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (q : ℚ) : Nat.Prime (algebraMap ℚ ℝ q) := by sorry", "(algebraMap ℚ ℝ q): `Nat.Prime` expects a ℕ, but `(algebraMap ℚ ℝ q)` is ℝ (no coercion ℝ → ℕ)"},
 		{"theorem a (q : ℚ) : algebraMap ℤ ℝ q = 0 := by sorry", "q: `algebraMap` expects a ℤ, but `q` is ℚ (no coercion ℚ → ℤ)"},
 		{"theorem a (n : ℕ) (q : ℚ) : algebraMap ℚ ℝ q = algebraMap ℚ ℝ n := by sorry", ""},
+		// Mathlib's starRingEnd (R : Type u) … : R →+* R (this tree's altered one has {R})
+		{"theorem a (z : ℂ) (hz : z ≠ 0) : z * (starRingEnd ℂ) z > 0 := by sorry", "z * (starRingEnd ℂ) z > 0: failed to synthesize `LT ℂ`: ℂ has no order here (Mathlib's is scoped: open ComplexOrder), and a comparison of moduli is written ‖z‖ < ‖w‖"},
 		{"theorem a (x : ℝ) (h : 0 ≤ x) : NNReal.sqrt x ^ 2 = x := by sorry", "x: `NNReal.sqrt` expects a ℝ≥0, but `x` is ℝ (no coercion ℝ → ℝ≥0)"},
 		{"theorem a (e : ℝ ≃ ℝ) (z : ℂ) : e z = z := by sorry", "z: `e` expects a ℝ, but `z` is ℂ (no coercion ℂ → ℝ)"},
 		{"theorem a (f : ℝ →+* ℂ) (x : ℝ) (n : ℕ) (r : ℝ≥0) : f x = x ∧ f n = n ∧ NNReal.sqrt r ^ 2 = r := by sorry", ""},
