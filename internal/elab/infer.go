@@ -1746,9 +1746,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 	if fixed == numNone && sg.res == resUnknown && !c.env.Opens && k == n {
 		// star z with (z : ℂ): R is ℂ. An expected type may fix R first,
 		// and then z must coerce to it, as the value must here (given more
-		// arguments, the value is not judged); under an
-		// open, another version of the library may read the name as
-		// another constant (`abs` as Complex.abs under `open Complex`)
+		// arguments, the value is not judged); under an open, another
+		// version of the library may read the name as another constant
+		// (`abs` as Complex.abs under `open Complex`)
 		fixed = c.topVariable(sg, args, infos)
 	}
 	switch {
