@@ -390,6 +390,9 @@ type info struct {
 	// numbers, or a constant applied to too few arguments whose value,
 	// once applied to all, is no proposition or still wants several.
 	notPred bool
+	// typeFirst marks a function whose next explicit argument is a type
+	// (RingHom.id unapplied): its type is a Π over a universe.
+	typeFirst bool
 	// what names the constant a function or a proof is; detail describes
 	// the function, for messages.
 	what, detail string

@@ -343,6 +343,16 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			c.notNumber(t.Args[1], b, t.Text, c.noFunctionCoercion(a))
 		}
 		c.numeralBesideSort(t, a, b)
+		for i, x := range []info{a, b} {
+			if y := []info{b, a}[i]; x.kind == kFunc && x.typeFirst && (y.kind == kValue && !y.lit || y.kind == kFunc && y.detail == localFunction) && (t.Text == "=" || t.Text == "≠") {
+				// f = RingHom.id with (f : ℤ →+* ℤ): RingHom.id takes the
+				// type first, and no value or local function has a type
+				// that is a Π over a universe, nor coerces to one
+				c.report(t.Args[i], x.what, "type mismatch: `%s` takes a type as its next explicit argument (%s), so it is no value of the type of `%s`; give it the type",
+					c.src[t.Args[i].Start:t.Args[i].End], x.detail, c.src[t.Args[1-i].Start:t.Args[1-i].End])
+				break
+			}
+		}
 	case "∣":
 		// Dvd.dvd a b: a number first fixes the type, and no function
 		// (`Fintype.card` unapplied) coerces to a number
@@ -838,6 +848,18 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 	if _, local := scope[strings.Split(head.Text, ".")[0]]; !local {
 		c.pairForSet(head, args)
 	}
+	if l, ok := scope[name]; ok && len(args) > 0 && args[0].Start > head.End && c.pairDomainless(l, args[0]) {
+		// A (0, 0) with (A : Matrix (Fin 2) (Fin 2) ℝ): an entry is A i j
+		// (a stub's own name, no notation; a pair is read whole)
+		d := c.domainOf(l)
+		hint := ""
+		if l.head == "Matrix" {
+			hint = fmt.Sprintf(" (an entry is `%s %s %s`)", name, c.src[args[0].Args[0].Start:args[0].Args[0].End], c.src[args[0].Args[1].Start:args[0].Args[1].End])
+		}
+		c.report(args[0], name, "application type mismatch: `%s` is a pair (a `Prod`), but `%s` expects a value of type `%s`%s",
+			c.src[args[0].Start:args[0].End], name, strings.TrimSuffix(strings.TrimPrefix(c.src[d.Start:d.End], "("), ")"), hint)
+		return info{}
+	}
 	switch {
 	case name == "Type" || name == "Sort" || name == "Prop":
 		return info{kind: kSort}
@@ -1287,6 +1309,37 @@ func additiveTwins(f string) []string {
 func quotientType(value string) bool {
 	head, _, _ := strings.Cut(strings.TrimSpace(value), " ")
 	return head == "Quotient" || head == "Quot" || head == "_root_.Quotient"
+}
+
+// domainOf returns the domain of local l as its type is written: the
+// left operand of a function arrow, or the row type of a `Matrix m n α`;
+// nil otherwise.
+func (c *checker) domainOf(l local) *leansrc.Term {
+	switch t := l.typ; {
+	case t == nil:
+	case l.function():
+		return t.Args[0]
+	case l.head == "Matrix" && t.Kind == leansrc.TermApp && len(t.Args) == 4:
+		return t.Args[1]
+	}
+	return nil
+}
+
+// pairDomainless reports whether arg, given first to local l, is a pair
+// `(a, b)` while l's domain is certainly no product: a number type, a type
+// variable of the statement, or `Fin n` (a matrix's rows).
+func (c *checker) pairDomainless(l local, arg *leansrc.Term) bool {
+	d := c.domainOf(l)
+	if d == nil || arg.Kind != leansrc.TermTuple || len(arg.Args) != 2 || l.binder == 0 || c.env.Notation {
+		return false
+	}
+	switch {
+	case d.Kind == leansrc.TermIdent:
+		return numOf(d.Text) != numNone || c.typeVars[d.Text] != nil
+	case d.Kind == leansrc.TermApp && len(d.Args) == 2 && d.Args[0].Kind == leansrc.TermIdent && d.Args[0].Text == "Fin":
+		return true
+	}
+	return false
 }
 
 // plainValue reports whether arg is a local of the statement whose type
@@ -1754,8 +1807,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 	switch {
 	case k < n:
 		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k),
-			pred:    n-k == 1 && sg.res == resSort && sg.resText == "Prop",
-			notPred: n-k > 1 && sg.res != resUnknown || sg.res == resNum || sg.res == resSort && sg.resText != "Prop" || sg.set || sg.of != ""}
+			pred:      n-k == 1 && sg.res == resSort && sg.resText == "Prop",
+			notPred:   n-k > 1 && sg.res != resUnknown || sg.res == resNum || sg.res == resSort && sg.resText != "Prop" || sg.set || sg.of != "",
+			typeFirst: sortParam(sg.params[k])}
 	case k == n:
 		switch sg.res {
 		case resSort:
