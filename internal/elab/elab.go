@@ -371,8 +371,9 @@ type info struct {
 	// connective, ∃); ty one that is certainly a type (ℕ, a structure);
 	// hyp a proof that is a local hypothesis.
 	prop, ty, hyp bool
-	// large marks a sort that is certainly a type and no proposition.
-	large bool
+	// large marks a sort that is certainly a type and no proposition;
+	// dataClass one that is a class of data applied (Group G).
+	large, dataClass bool
 	// set marks a value that is certainly a `Set α` (which no Finset is);
 	// builder one written {x | p x}, which Mathlib elaborates as a
 	// Finset's filter of univ where a Finset is expected, and builderOf the

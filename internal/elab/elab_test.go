@@ -357,6 +357,10 @@ var factsDecls = []*library.Decl{
 	{Name: "nhds", Kind: library.KindDef, Signature: "irreducible_def nhds {X : Type*} (x : X) : Filter X"},
 	{Name: "Graph.«end»", Kind: library.KindDef, Signature: "def Graph.«end» (G : Graph) : Prop"},
 	{Name: "DifferentiableAt", Kind: library.KindDef, Signature: "def DifferentiableAt {E F : Type*} (f : E → F) (x : E)", Value: "∃ f', HasFDerivAt f f' x"},
+	{Name: "Mulish", Kind: library.KindClass, Signature: "class Mulish (α : Type*)"},
+	{Name: "Mulish.op", Kind: library.KindField, Parent: "Mulish", Signature: "field Mulish.op : α → α → α"},
+	{Name: "Reflish", Kind: library.KindClass, Signature: "class Reflish (α : Type*)"},
+	{Name: "Reflish.refl", Kind: library.KindField, Parent: "Reflish", Signature: "field Reflish.refl : ∀ a : α, a = a"},
 	{Name: "Cont", Kind: library.KindStructure, Signature: "structure Cont {X : Type u} {Y : Type v} [TopologicalSpace X] [TopologicalSpace Y] (f : X → Y) : Prop"},
 	{Name: "Cont.pre", Kind: library.KindField, Parent: "Cont", Signature: "field Cont.pre : ∀ s, IsOpen s → IsOpen (f ⁻¹' s)"},
 	{Name: "Freiman", Kind: library.KindStructure, Signature: "structure Freiman {α β : Type*} [CommMonoid α] [CommMonoid β] (f : α → β) : Prop"},
@@ -453,6 +457,10 @@ func TestLibraryFactsRules(t *testing.T) {
 		// a class over ℝ a type variable with only an additive group lacks
 		{"theorem a (V : Type*) [AddCommGroup V] (h : FinDim ℝ V) : True := by sorry", false, "V: failed to synthesize `Module ℝ V`: `FinDim` needs an instance `[Module ℝ V]`, and `V` has only `[AddCommGroup V]`, which gives it no structure over ℝ (add `[Module ℝ V]`)"},
 		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (h : FinDim ℝ V) : True := by sorry", false, ""},
+		// a class with a data field is a type, which ∧ does not join; one
+		// of proof fields only is a proposition
+		{"theorem a (α : Type) : Mulish α ∧ True := by sorry", false, "Mulish α: type mismatch: `Mulish α` is a type (a class of data, whose instances are structures), not a proposition; assume it as an instance binder, or state `Nonempty (Mulish α)`"},
+		{"theorem a (α : Type) : Reflish α ∧ True := by sorry", false, ""},
 		// a structure's instance on a variable fixed inside an argument's
 		// type, which its fields use (IsOpen takes a TopologicalSpace);
 		// one its fields do not use Lean does not add

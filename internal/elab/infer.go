@@ -223,8 +223,14 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	}
 	switch t.Text {
 	case "∧", "/\\", "∨", "\\/", "↔", "<->":
-		c.typePos(t.Args[0], scope)
-		c.typePos(t.Args[1], scope)
+		for _, x := range t.Args {
+			if a := c.typePos(x, scope); a.kind == kSort && a.dataClass {
+				// Group G ∧ P: a class of data is a type, and ∧ joins
+				// propositions
+				c.report(x, "", "type mismatch: `%s` is a type (a class of data, whose instances are structures), not a proposition; assume it as an instance binder, or state `Nonempty (%s)`",
+					c.src[x.Start:x.End], c.src[x.Start:x.End])
+			}
+		}
 		return info{kind: kSort, prop: true}
 	case "→", "->":
 		if c.glued(t) {
@@ -1815,7 +1821,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		case resSort:
 			ty := sg.kind == "type" || strings.HasPrefix(sg.resText, "Type") ||
 				sg.resText == "" && (sg.kind == "structure" || sg.kind == "class" || sg.kind == "inductive" || sg.kind == "class inductive")
-			return info{kind: kSort, prop: sg.resText == "Prop", ty: ty, large: sg.large}
+			return info{kind: kSort, prop: sg.resText == "Prop", ty: ty, large: sg.large, dataClass: sg.dataClass}
 		case resNum:
 			return info{kind: kValue, num: sg.num}
 		case resArrow:

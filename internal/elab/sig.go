@@ -151,6 +151,10 @@ type sig struct {
 	// certainly a type that is no proposition (ℕ, Prop, `: Type u`, a
 	// structure with a data field written without `: Prop`).
 	large bool
+	// dataClass says that the constant is a class of data (a data field,
+	// its own or a parent's: Group, Field), whose instances are no proofs;
+	// a class of proof fields only is a proposition (WellQuasiOrderedLE).
+	dataClass bool
 	// added says that params begin with section variables the body uses
 	// (Env.AddedVariables), as read from the file's `variable` lines.
 	added bool
@@ -441,6 +445,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		s.vars = patternVars(binders, hdr, s.params, d, env)
 		s.res = resSort
 		s.large = d.Kind == library.KindStructure && dataStructure(d, env, depth)
+		s.dataClass = d.Kind == library.KindClass && dataStructure(d, env, depth)
 	case depth < maxValueDepth && d.Value != "":
 		s.vars = patternVars(binders, hdr, s.params, d, env)
 		if env.parse(d.Value).Kind == leansrc.TermSetBuilder {
@@ -561,8 +566,8 @@ func typeUniverse(t string) bool {
 	return len(f) == 1 && (f[0] == "Type" || f[0] == "Type*") || len(f) == 2 && f[0] == "Type" && leansrc.IsIdentifier(f[1]) && !strings.Contains(f[1], ".")
 }
 
-// dataStructure reports whether structure d, written without a result
-// sort, certainly lives in a universe of types: a field is data (a
+// dataStructure reports whether structure or class d, written without a
+// result sort, certainly lives in a universe of types: a field is data (a
 // function into one of its parameters bound as a type, or into a core
 // number), or a parent's subobject field is such a structure. Lean infers
 // the universe from the fields' sorts, and a data field's is never Prop.
@@ -583,7 +588,7 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 			// M ≃ N, a parent written in the library's infix notation,
 			// whose field the index names by its first word
 			if target, ok := infixParent(env.parse(strings.TrimSpace(parent)), env); ok {
-				if p, ok := lookupFrom(d, target, env.Lookup); ok && p != d && p.Kind == library.KindStructure && dataStructure(p, env, depth+1) {
+				if p, ok := lookupFrom(d, target, env.Lookup); ok && p != d && (p.Kind == library.KindStructure || p.Kind == library.KindClass) && dataStructure(p, env, depth+1) {
 					return true
 				}
 			}
@@ -616,7 +621,7 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 		}
 		if t.Kind == leansrc.TermIdent && !types[t.Text] {
 			// toZeroHom : ZeroHom, a parent
-			if p, ok := lookupFrom(d, t.Text, env.Lookup); ok && p != d && p.Kind == library.KindStructure && dataStructure(p, env, depth+1) {
+			if p, ok := lookupFrom(d, t.Text, env.Lookup); ok && p != d && (p.Kind == library.KindStructure || p.Kind == library.KindClass) && dataStructure(p, env, depth+1) {
 				return true
 			}
 		}
