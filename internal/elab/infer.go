@@ -181,6 +181,10 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			body = x
 		}
 	}
+	if bigOpClass[t.Text] != "" && t.Kind == leansrc.TermBigOp && body.kind == kFunc && body.notPred && body.detail != "" && len(t.Args) > 0 && t.Args[0].Kind == leansrc.TermApp {
+		// ∑ i, A i: a sum of rows is Pi's, a function too
+		return info{kind: kFunc, what: body.what, detail: "a sum of functions (" + body.detail + "), itself a function", notPred: true}
+	}
 	if bigOpClass[t.Text] != "" && t.Kind == leansrc.TermBigOp && body.kind == kValue && !body.lit && body.num != numNone && body.of == "" {
 		// ∑ i ∈ Finset.range n, (i + 1) is a ℕ: a sum has its body's type
 		// (an expected type would elaborate the body at it, and a number's
@@ -949,6 +953,9 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			return info{}
 		case dotted && strings.Count(name[len(root)+1:], ".") == 1 && (l.num != numNone || l.head != ""):
 			return c.fieldChain(whole, head, root, l, args, infos, scope)
+		case !dotted && len(args) == 1 && l.head == "Matrix" && c.domainOf(l) != nil:
+			// A i with (A : Matrix m n α): a row, a function of the column
+			return info{kind: kFunc, what: root, detail: "a row of the matrix, a function of its column", notPred: true}
 		case !dotted && len(args) > 0 && c.variableArrow(l) != nil:
 			// f x with (f : G →* H): x must be a G, and f x is an H
 			arrow := c.variableArrow(l)

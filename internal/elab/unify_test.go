@@ -70,6 +70,8 @@ func TestUnify(t *testing.T) {
 		// variable its own argument fixes (deriv f x := fderiv 𝕜 f x 1);
 		// a constant between numbers has its arrow type
 		{"theorem a (f : ℝ → ℝ) (x : ℝ) : Calc.d f x x = 0 ∧ Calc.d Real.log x x = 0 ∧ Calc.d f x = 0 := by sorry", "Calc.d f x x: too many arguments: `Calc.d` takes 2 explicit arguments, given 3 (its value here is a number of type ℝ, no function) | Calc.d Real.log x x: too many arguments: `Calc.d` takes 2 explicit arguments, given 3 (its value here is a number of type ℝ, no function)"},
+		// a matrix's row, and a sum of rows, are functions; an entry is a number
+		{"theorem a (A : Matrix (Fin 2) (Fin 2) ℝ) (x : ℝ) : x = ∑ i, A i ∧ x = ∑ i, A i i := by sorry", "∑ i, A i: failed to synthesize `=`: `∑ i, A i` is a function (`A`: a sum of functions (a row of the matrix, a function of its column), itself a function), not a number"},
 		// a class's field: its parameters are implicit when its type mentions them
 		{"theorem a (n : ℕ) (x : ℝ) (h : Dist.dist n x < 1 ∧ Dist.dist x n < 1) : True := by sorry", "x: application type mismatch: `x` has type `ℝ`, but `Dist.dist` expects `α` here, which `n` fixed to `ℕ` (no coercion ℝ → ℕ)"},
 		{"theorem a (x : ℝ) (h : Dist.dist x x x < 1) : True := by sorry", "Dist.dist x x x: too many arguments: `Dist.dist` takes 2 explicit arguments, given 3"},
