@@ -1366,15 +1366,20 @@ func (c *checker) plainValue(arg *leansrc.Term, scope map[string]local) bool {
 	if l.tv != "" {
 		return c.noCoercionFrom(l.tv) && !c.likeInstance(l.tv)
 	}
-	return l.typ.Kind == leansrc.TermInfix && l.typ.Text == "×" && !c.glued(l.typ)
+	return c.pair(l)
+}
+
+// pair reports whether local l's type is written as a product (`ℝ × ℝ`,
+// not glued to notation).
+func (c *checker) pair(l local) bool {
+	return l.typ != nil && l.typ.Kind == leansrc.TermInfix && l.typ.Text == "×" && !c.glued(l.typ)
 }
 
 // pairField reports whether f, a field of a local l of a product type
 // (`ℝ × ℝ`), is certainly missing: no member Lean core declares in the
 // namespace Prod, and none the library does.
 func (c *checker) pairField(f string, l local) bool {
-	t := l.typ
-	if t == nil || t.Kind != leansrc.TermInfix || t.Text != "×" || c.glued(t) || c.env.Notation || strings.Contains(f, ".") || !leansrc.IsIdentifier(f) {
+	if !c.pair(l) || c.env.Notation || strings.Contains(f, ".") || !leansrc.IsIdentifier(f) {
 		return false
 	}
 	return !coreProd[f] && len(c.env.Resolve("Prod."+f)) == 0 && len(additiveTwins(f)) == 0
