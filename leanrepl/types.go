@@ -90,6 +90,12 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return addedVariables(lib, d)
 		},
+		SectionBinders: func(d *library.Decl) ([]elab.SectionBinder, bool) {
+			if lib == nil {
+				return nil, false
+			}
+			return sectionBinders(lib, d)
+		},
 		Fields: func(d *library.Decl) []string {
 			if lib == nil {
 				return nil
@@ -187,6 +193,12 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 				return "", false
 			}
 			return lib.InfixNotation(atom)
+		},
+		BracketArrow: func(atom string) (string, bool) {
+			if lib == nil {
+				return "", false
+			}
+			return lib.BracketArrow(atom)
 		},
 		Postfix: func(atom string) (string, bool) {
 			if lib == nil {
@@ -1197,6 +1209,42 @@ func allVariablesRead(lib *library.Library, d *library.Decl) bool {
 	return !bad || at > d.Range.Start.Line
 }
 
+// sectionBinders returns the binder groups of the `variable` commands in
+// force at d (`variable (x)`, rebinding x, with no type); ok is false when
+// the file is not read whole.
+func sectionBinders(lib *library.Library, d *library.Decl) ([]elab.SectionBinder, bool) {
+	fv, ok := scanFile(lib, d)
+	if !ok || !allVariablesRead(lib, d) {
+		return nil, false
+	}
+	line := d.Range.Start.Line
+	var out []elab.SectionBinder
+	for _, g := range fv.groups {
+		if g.From > line || line >= g.To {
+			continue
+		}
+		b := elab.SectionBinder{Names: g.Names, Type: g.Type}
+		if g.Closing == ']' {
+			b.Names = g.InstNames
+			if b.Type == "" {
+				b.Type = strings.TrimSpace(g.Inst)
+			}
+		}
+		if g.Closing == ')' {
+			// explicit unless a `variable {x}` may have made it implicit
+			// since: the file's first such line is known, not the last
+			b.Explicit = true
+			for _, n := range g.Names {
+				if at, rebound := fv.implicit[n]; rebound && at <= line && !g.In {
+					b.Explicit = false
+				}
+			}
+		}
+		out = append(out, b)
+	}
+	return out, true
+}
+
 // structureFields returns the types of structure d's fields as the
 // index shows them.
 func structureFields(lib *library.Library, d *library.Decl) []string {
@@ -1354,6 +1402,9 @@ type groupSpan struct {
 	From, To         int
 	// Inst is an instance group's text inside its brackets.
 	Inst string
+	// In marks a group of a `variable … in` command, in force for the
+	// next declaration only.
+	In bool
 }
 
 // newGroupSpan reads the group whose closing bracket is closing and whose
@@ -1460,7 +1511,9 @@ func variableCommands(data []byte) ([]variableSpan, map[string]int, []groupSpan)
 					spans = append(spans, variableSpan{Name: x, From: n, To: end, Implicit: true})
 				}
 				eachGroup(cmd, func(closing rune, inner string) {
-					groups = append(groups, newGroupSpan(closing, inner, n, end))
+					g := newGroupSpan(closing, inner, n, end)
+					g.In = true
+					groups = append(groups, g)
 				})
 			} else {
 				eachGroup(cmd, func(closing rune, inner string) {

@@ -679,3 +679,58 @@ end Span
 		}
 	}
 }
+
+// TestSectionBinders: the `variable` groups in force at a declaration,
+// with their types, and which are certainly explicit there: a `variable
+// {x}` after ( ) may have made x implicit; a `variable (x) in` makes it
+// explicit for the next declaration.
+func TestSectionBinders(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"lakefile.lean": "",
+		"Lib.lean": `structure Map (M : Type) where
+section
+variable (R : Type) {M : Type} [Inhabited M] (b : Map M)
+def one : Nat := 1
+variable {R}
+def two : Nat := 2
+variable (M) in
+def three : Nat := 3
+end
+def four : Nat := 4
+`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib := loadLibrary(t, dir)
+	for name, want := range map[string]string{
+		"one":   "R:Type! M:Type [Inhabited M] b:Map M!",
+		"two":   "R:Type M:Type [Inhabited M] b:Map M! R:",
+		"three": "R:Type M:Type [Inhabited M] b:Map M! R: M:!",
+		"four":  "",
+	} {
+		d, ok := lib.Lookup(name)
+		if !ok {
+			t.Fatalf("%s not indexed", name)
+		}
+		groups, ok := sectionBinders(lib, d)
+		if !ok {
+			t.Fatalf("%s: not read", name)
+		}
+		var got []string
+		for _, g := range groups {
+			s := strings.Join(g.Names, " ") + ":" + g.Type
+			if len(g.Names) == 0 {
+				s = "[" + g.Type + "]"
+			}
+			if g.Explicit {
+				s += "!"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: %q, want %q", name, strings.Join(got, " "), want)
+		}
+	}
+}

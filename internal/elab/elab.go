@@ -51,6 +51,10 @@ type Env struct {
 	// of the variables AddedVariables gives (legendreSym's `[Fact
 	// p.Prime]`, Finset.filter's `[DecidablePred p]`); nil: none known.
 	AddedInstances func(d *library.Decl) []AddedInstance
+	// SectionBinders returns every binder group of the `variable`
+	// commands in force at d, any of which Lean may add to d; ok is false
+	// when they are not all read.
+	SectionBinders func(d *library.Decl) (groups []SectionBinder, ok bool)
 	// Fields returns the types, as written, of structure d's fields (a
 	// parent's subobject field included); nil: none known.
 	Fields func(d *library.Decl) []string
@@ -144,6 +148,10 @@ type Env struct {
 	// Infix returns the constant an infix notation of the library applies
 	// to its two operands (`→+`, AddMonoidHom); nil: none is read.
 	Infix func(atom string) (string, bool)
+	// BracketArrow returns the constant an arrow of the library written
+	// with a ring in brackets stands for (`→ₗ` of `M →ₗ[R] N`, LinearMap);
+	// nil: none is read.
+	BracketArrow func(atom string) (string, bool)
 	// Postfix returns the constant a postfix notation of the library
 	// applies to the operand glued before atom (`[X]` for `R[X]`,
 	// Polynomial R); nil: none is read.
@@ -286,6 +294,20 @@ func (env *Env) parse(src string) *leansrc.Term {
 	return t
 }
 
+// onVariables reports whether t is a constant applied to variables of the
+// stub alone (`CommGroup G`).
+func onVariables(t *leansrc.Term, scope map[string]local) bool {
+	if t.Kind != leansrc.TermApp {
+		return false
+	}
+	for _, a := range t.Args[1:] {
+		if _, ok := scope[a.Text]; a.Kind != leansrc.TermIdent || !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // Finding is one application Lean would reject: Start and End are byte
 // offsets in the stub's text, Message says why in Lean's terms.
 type Finding struct {
@@ -345,6 +367,16 @@ type AddedInstance struct {
 	Class, Arg string
 	Param      int
 	Name       string
+}
+
+// SectionBinder is a binder group of a `variable` command: its names
+// (none for an anonymous instance), its type as written (an instance
+// group's class), and whether its variables are certainly explicit at
+// the declaration asked about (bound in ( ), never made implicit since).
+type SectionBinder struct {
+	Names    []string
+	Type     string
+	Explicit bool
 }
 
 // info is what the elaborator infers a term to be.
@@ -570,6 +602,13 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 	if concl.kind == kSort && concl.large && (s.Keyword == "theorem" || s.Keyword == "lemma") {
 		// AddMonoidHom ℝ ℝ: a type of data, not a proposition
 		c.report(typ, "", "type of theorem is not a proposition: `%s` is a type", src[typ.Start:typ.End])
+	}
+	if concl.kind == kSort && concl.dataClass && (s.Keyword == "theorem" || s.Keyword == "lemma") && !onVariables(typ, scope) {
+		// Field (ZMod p): a class of data is a type. Stated of the stub's
+		// own variables (`CommGroup G`), it stays silent: the references
+		// write "G is abelian" so
+		text := src[typ.Start:typ.End]
+		c.report(typ, "", "type of theorem is not a proposition: `%s` is a type (a class of data, whose instances are structures); state `Nonempty (%s)`", text, text)
 	}
 	c.retypes()
 	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].Start < c.out[j].Start })

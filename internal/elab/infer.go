@@ -1136,17 +1136,179 @@ func (c *checker) fieldOf(whole, head, recv *leansrc.Term, f, space string, recv
 		}
 		return info{}
 	}
-	if sg.theorem || !sg.known || !sg.exact {
-		return info{}
-	}
 	k := slices.IndexFunc(sg.params, func(p string) bool { return typeHead(p, space) })
-	if k < 0 || k > len(args) {
+	if !sg.theorem && sg.known && k < 0 {
+		if n, ok := noReceiver(sg.decl, space, len(args), &c.env); ok {
+			// f.trace with LinearMap.trace (R) {M} …: Lean puts the
+			// receiver at the first parameter of type (LinearMap …),
+			// explicit or named; R must be given before a coercion of
+			// the result to a function may take it
+			c.report(head, full, "invalid field notation, function `%s` does not have argument with type (%s ...) that can be used, it must be explicit or implicit with a unique name (it takes %s before one, given %d)",
+				full, space, count(n), len(args))
+			return info{}
+		}
+	}
+	if sg.theorem || !sg.known || !sg.exact || k < 0 || k > len(args) {
 		return info{}
 	}
 	all := append(append(append([]*leansrc.Term{}, args[:k]...), recv), args[k:]...)
 	allInfos := append(append(append([]info{}, infos[:k]...), recvInfo), infos[k:]...)
 	return c.applySig(whole, full, sg, all, allInfos, scope)
 }
+
+// noReceiver reports whether Lean's field notation certainly finds no
+// parameter for a receiver of namespace space in d (def or opaque) given
+// nargs explicit arguments, with a lower bound on d's explicit
+// parameters: no binder of d, of the arrows of its result
+// type, or of the section variables Lean may add has a type headed by
+// space; its result type is no definition that may unfold to a function;
+// and d takes more than nargs explicit arguments before its result, which
+// Lean must fill before a coercion of the result to a function may take
+// the receiver. Types match up to reducible unfolding (an abbrev: not
+// certain), and a variable's type (`(f : F)`) matches nothing.
+func noReceiver(d *library.Decl, space string, nargs int, env *Env) (explicit int, ok bool) {
+	if d == nil || d.Kind != library.KindDef && d.Kind != library.KindOpaque || env.SectionBinders == nil || space == "Function" {
+		return 0, false
+	}
+	hdr, read := declHeader(d)
+	if !read {
+		return 0, false
+	}
+	binders, typ, read := leansrc.ParseHeader(hdr, env.Ops())
+	if !read || typ == nil {
+		return 0, false
+	}
+	section, read := env.SectionBinders(d)
+	if !read {
+		return 0, false
+	}
+	lex, err := leansrc.Lex(hdr)
+	if err != nil {
+		return 0, false
+	}
+	used := map[string]bool{}
+	for _, l := range lex {
+		used[l.Text] = true
+	}
+	isVar := map[string]bool{}
+	for _, g := range section {
+		for _, n := range g.Names {
+			isVar[n] = true
+			if g.Explicit && used[n] {
+				explicit++ // Lean adds the variables the signature uses
+			}
+		}
+		if g.Type != "" && !notHeadedBy(env.parse(g.Type), space, d, isVar, env) {
+			return 0, false
+		}
+	}
+	bound := map[string]bool{}
+	for n := range isVar {
+		bound[n] = true
+	}
+	for _, b := range binders {
+		names, _ := leansrc.GroupNames(b, hdr)
+		for _, n := range names {
+			if b.Bracket == '(' && !isVar[n] {
+				explicit++
+			}
+			bound[n] = true
+		}
+		if b.Type == nil || !notHeadedBy(b.Type, space, d, bound, env) {
+			return 0, false
+		}
+	}
+	for typ.Kind == leansrc.TermInfix && (typ.Text == "→" || typ.Text == "->") {
+		if !notHeadedBy(typ.Args[0], space, d, bound, env) {
+			return 0, false
+		}
+		explicit++
+		typ = typ.Args[1]
+	}
+	if explicit <= nargs || !notHeadedBy(typ, space, d, bound, env) {
+		return 0, false
+	}
+	h := typ
+	if h.Kind == leansrc.TermApp {
+		h = h.Args[0]
+	}
+	if h.Kind == leansrc.TermIdent {
+		if p, ok := lookupFrom(d, h.Text, env.Lookup); ok && !p.Kind.IsTypeLike() {
+			return 0, false // Set α unfolds to α → Prop
+		}
+	}
+	return explicit, true
+}
+
+// notHeadedBy reports whether type t, written in d's signature where
+// bound holds its variables, is certainly no application of the constant
+// space up to reducible unfolding: a universe, an arrow (unless space is
+// Function), a variable's type, a number type of another namespace, or a
+// structure, class, inductive type or (not reducible) definition other
+// than space, written by name or in the library's infix notation.
+func notHeadedBy(t *leansrc.Term, space string, d *library.Decl, bound map[string]bool, env *Env) bool {
+	if t == nil {
+		return false
+	}
+	text := strings.TrimSpace(t.Text)
+	switch {
+	case (t.Kind == leansrc.TermIdent || t.Kind == leansrc.TermUnsupported) && (sortParam(text) || text == "Prop"):
+		return true
+	case t.Kind == leansrc.TermApp && t.Args[0].Kind == leansrc.TermIdent && (t.Args[0].Text == "Type" || t.Args[0].Text == "Sort"):
+		return true
+	case t.Kind == leansrc.TermInfix && arrow(t.Text):
+		return space != "Function"
+	}
+	name := ""
+	switch t.Kind {
+	case leansrc.TermIdent:
+		name = t.Text
+	case leansrc.TermApp:
+		if t.Args[0].Kind != leansrc.TermIdent {
+			return false
+		}
+		name = t.Args[0].Text
+	case leansrc.TermInfix:
+		name, _ = infixParent(t, env)
+	}
+	if name == "" {
+		return false
+	}
+	if bound[name] {
+		return true // a variable: Lean's metavariable heads no constant
+	}
+	if n := numOf(name); n != numNone {
+		return numSpace[n] != space
+	}
+	p, ok := lookupFrom(d, name, env.Lookup)
+	if !ok {
+		// Lean core's, which a library read from Mathlib's sources lacks
+		return coreTypeFormers[name] && name != space
+	}
+	if p.Name == space {
+		return false
+	}
+	switch p.Kind {
+	case library.KindStructure, library.KindClass, library.KindInductive, library.KindClassInductive:
+		return true
+	case library.KindDef:
+		// whnfR unfolds no plain definition; one whose body names space
+		// may be marked reducible
+		_, last := leansrc.SplitLast(space)
+		return !strings.Contains(p.Value, last) && !strings.Contains(p.Signature, "@[reducible")
+	}
+	return false
+}
+
+// coreTypeFormers are types and classes of Lean core that signatures
+// take instances or values of; the abbrevs among them (DecidableEq)
+// unfold to functions.
+var coreTypeFormers = setOf("Decidable", "DecidableEq", "DecidablePred", "DecidableRel", "Inhabited", "Nonempty",
+	"Subsingleton", "Setoid", "BEq", "Hashable", "LawfulBEq", "Add", "Mul", "Sub", "Neg", "Div", "Mod", "Pow",
+	"HAdd", "HMul", "HSub", "HDiv", "HMod", "HPow", "LE", "LT", "Max", "Min", "Zero", "One", "OfNat", "NatCast",
+	"IntCast", "Membership", "Insert", "Singleton", "EmptyCollection", "Union", "Inter", "SDiff", "HasSubset",
+	"HasSSubset", "List", "Array", "Option", "Fin", "Bool", "String", "Char", "Unit", "Prod", "Sum", "Sigma",
+	"PSigma", "Subtype", "Eq", "Ne", "Iff", "And", "Or", "Not", "True", "False", "Nat", "Int")
 
 // structureProj reports (e).f, a projection of a term that is certainly a
 // value of a library structure (`(Nat.divisors n).length`: a Finset), when
@@ -1930,7 +2092,7 @@ func (c *checker) infixTarget(t *leansrc.Term) (string, bool) {
 			return "", false
 		}
 	}
-	return c.env.Infix(t.Text)
+	return infixParent(t, &c.env) // V →ₗ[ℝ] W is LinearMap (RingHom.id ℝ) V W
 }
 
 // typeVarDomain returns the stub's type variable that is the domain of

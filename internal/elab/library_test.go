@@ -390,3 +390,64 @@ func TestVariableOpUnderNotation(t *testing.T) {
 		t.Errorf("with the header's notation: %s", got)
 	}
 }
+
+// bundledDecls are Mathlib's linear maps and equivalences written in
+// their bracketed arrows, a basis (a structure of one such field) and a
+// class of data, as the indexer reads them.
+var bundledDecls = []*library.Decl{
+	{Name: "LinearMap", Kind: library.KindStructure, Signature: "structure LinearMap {R S : Type*} [Semiring R] [Semiring S] (σ : R →+* S) (M : Type*) (M₂ : Type*) [AddCommMonoid M] [AddCommMonoid M₂] [Module R M] [Module S M₂]"},
+	{Name: "LinearEquiv", Kind: library.KindStructure, Signature: "structure LinearEquiv {R S : Type*} [Semiring R] [Semiring S] (σ : R →+* S) (M : Type*) (M₂ : Type*) [AddCommMonoid M] [AddCommMonoid M₂] [Module R M] [Module S M₂] extends LinearMap σ M M₂"},
+	{Name: "Basis", Kind: library.KindStructure, Signature: "structure Basis (ι : Type*) (R : Type*) (M : Type*) [Semiring R] [AddCommMonoid M] [Module R M]"},
+	{Name: "LinearMap.trace", Kind: library.KindDef, Signature: "def LinearMap.trace (R : Type u) [CommSemiring R] (M : Type v) [AddCommMonoid M] [Module R M] : (M →ₗ[R] M) →ₗ[R] R"},
+	{Name: "LinearMap.det", Kind: library.KindDef, Signature: "def LinearMap.det {R : Type*} [CommRing R] {M : Type*} [AddCommGroup M] [Module R M] : (M →ₗ[R] M) →* R"},
+	{Name: "LinearMap.ker", Kind: library.KindDef, Signature: "def LinearMap.ker {R M M₂ : Type*} [Semiring R] [AddCommMonoid M] [AddCommMonoid M₂] [Module R M] [Module R M₂] (f : M →ₗ[R] M₂) : Submodule R M"},
+	{Name: "LinearMap.rank", Kind: library.KindAbbrev, Signature: "abbrev LinearMap.rank {R M : Type*} [Ring R] [AddCommGroup M] [Module R M] (R' : Type*) : Module.End R M → ℕ"},
+	{Name: "Module.End", Kind: library.KindAbbrev, Signature: "abbrev Module.End (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]", Value: "M →ₗ[R] M"},
+	{Name: "DivisionRing", Kind: library.KindClass, Signature: "class DivisionRing (K : Type*)"},
+	{Name: "ZMod", Kind: library.KindDef, Signature: "def ZMod : ℕ → Type"},
+	{Name: "CommSemiring", Kind: library.KindClass, Signature: "class CommSemiring (R : Type u)"},
+	{Name: "AddCommMonoid", Kind: library.KindClass, Signature: "class AddCommMonoid (M : Type u)"},
+	{Name: "Module", Kind: library.KindClass, Signature: "class Module (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M]"},
+}
+
+// TestBundledMaps: a field a function of the map's namespace cannot take
+// (its receiver comes after explicit parameters Lean must be given
+// first), a structure whose one field is a bundled map and a class of
+// data as a theorem's statement; each with near misses.
+func TestBundledMaps(t *testing.T) {
+	env := withDecls(notationEnv(), bundledDecls)
+	env.BracketArrow = func(tok string) (string, bool) {
+		c, ok := map[string]string{"→ₗ": "LinearMap", "≃ₗ": "LinearEquiv"}[tok]
+		return c, ok
+	}
+	env.SectionBinders = func(d *library.Decl) ([]SectionBinder, bool) { return nil, true }
+	variableHas := env.VariableHas
+	env.VariableHas = func(classes []string, class string) bool {
+		return class == "AddCommMonoid" && slices.Contains(classes, "AddCommGroup") || variableHas(classes, class)
+	}
+	env.Fields = func(d *library.Decl) []string {
+		return map[string][]string{"Basis": {"M ≃ₗ[R] (ι → R)"}, "LinearEquiv": {"LinearMap"},
+			"LinearMap": {"M → M₂"}, "DivisionRing": {"K → K"}}[d.Name]
+	}
+	for _, tc := range []struct{ stub, want string }{
+		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : f.trace = 0 := by sorry",
+			"f.trace: invalid field notation, function `LinearMap.trace` does not have argument with type (LinearMap ...) that can be used, it must be explicit or implicit with a unique name (it takes 2 explicit arguments before one, given 0)"},
+		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : LinearMap.trace ℝ V f = 0 := by sorry", ""},
+		// through a coercion of its value to a function (Lean ≥ 4.13)
+		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : f.det = 0 := by sorry", ""},
+		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V →ₗ[ℝ] W) : f.ker = ⊥ := by sorry", ""},
+		// an abbrev may unfold to the map: not certain
+		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : f.rank = 0 := by sorry", ""},
+		// a structure of data as the statement
+		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] : Basis (Fin 3) ℝ V := by sorry", "Basis (Fin 3) ℝ V: type of theorem is not a proposition: `Basis (Fin 3) ℝ V` is a type"},
+		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] : Nonempty (Basis (Fin 3) ℝ V) := by sorry", ""},
+		// a class of data of a type that is no variable of the stub; of
+		// its own variables, the references' "G is abelian"
+		{"theorem a (p : ℕ) : DivisionRing (ZMod p) := by sorry", "DivisionRing (ZMod p): type of theorem is not a proposition: `DivisionRing (ZMod p)` is a type (a class of data, whose instances are structures); state `Nonempty (DivisionRing (ZMod p))`"},
+		{"theorem a (K : Type*) [Ring K] (h : ∀ x : K, x ≠ 0 → IsUnit x) : DivisionRing K := by sorry", ""},
+	} {
+		if got := findings(t, tc.stub, env); got != tc.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
+		}
+	}
+}

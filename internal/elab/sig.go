@@ -245,6 +245,31 @@ const maxValueDepth = 3
 // maxParentDepth bounds how far dataStructure follows parents.
 const maxParentDepth = 8
 
+// declHeader returns d's signature after its name and universe
+// parameters: its binders and result type as written.
+func declHeader(d *library.Decl) (string, bool) {
+	head := string(d.Kind) + " " + d.Name
+	if d.Kind == library.KindDef && strings.HasPrefix(d.Signature, "irreducible_def "+d.Name) {
+		head = "irreducible_def " + d.Name // Mathlib's command: a constant of the type written
+	}
+	if !strings.HasPrefix(d.Signature, head) {
+		return "", false
+	}
+	hdr := d.Signature[len(head):]
+	if strings.HasPrefix(hdr, ".{") {
+		// universe parameters
+		end := strings.IndexByte(hdr, '}')
+		if end < 0 {
+			return "", false
+		}
+		hdr = hdr[end+1:]
+	}
+	if hdr != "" && hdr[0] != ' ' {
+		return "", false
+	}
+	return hdr, true
+}
+
 // sigOf reads a library declaration's signature: its explicit parameters
 // and what it is once applied to them. Anything it cannot read leaves known
 // false or the result unknown.
@@ -261,23 +286,8 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	default:
 		return s
 	}
-	head := string(d.Kind) + " " + d.Name
-	if d.Kind == library.KindDef && strings.HasPrefix(d.Signature, "irreducible_def "+d.Name) {
-		head = "irreducible_def " + d.Name // Mathlib's command: a constant of the type written
-	}
-	if !strings.HasPrefix(d.Signature, head) {
-		return s
-	}
-	hdr := d.Signature[len(head):]
-	if strings.HasPrefix(hdr, ".{") {
-		// universe parameters
-		end := strings.IndexByte(hdr, '}')
-		if end < 0 {
-			return s
-		}
-		hdr = hdr[end+1:]
-	}
-	if hdr != "" && hdr[0] != ' ' {
+	hdr, ok := declHeader(d)
+	if !ok {
 		return s
 	}
 	typeLike := d.Kind.IsTypeLike()
@@ -609,7 +619,7 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 		}
 	}
 	for _, ft := range env.Fields(d) {
-		t := leansrc.ParseTerm(ft, nil)
+		t := leansrc.ParseTerm(ft, env.Ops())
 		if t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") {
 			for t.Kind == leansrc.TermInfix && (t.Text == "→" || t.Text == "->") {
 				t = t.Args[1]
@@ -619,9 +629,19 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 			}
 			continue
 		}
-		if t.Kind == leansrc.TermIdent && !types[t.Text] {
-			// toZeroHom : ZeroHom, a parent
-			if p, ok := lookupFrom(d, t.Text, env.Lookup); ok && p != d && (p.Kind == library.KindStructure || p.Kind == library.KindClass) && dataStructure(p, env, depth+1) {
+		// toZeroHom : ZeroHom, a parent; repr : M ≃ₗ[R] ι →₀ R, a field
+		// whose type is a structure of data written in its notation
+		name := ""
+		switch {
+		case t.Kind == leansrc.TermIdent && !types[t.Text]:
+			name = t.Text
+		case t.Kind == leansrc.TermApp && t.Args[0].Kind == leansrc.TermIdent && !types[t.Args[0].Text]:
+			name = t.Args[0].Text
+		default:
+			name, _ = infixParent(t, env)
+		}
+		if name != "" {
+			if p, ok := lookupFrom(d, name, env.Lookup); ok && p != d && (p.Kind == library.KindStructure || p.Kind == library.KindClass) && dataStructure(p, env, depth+1) {
 				return true
 			}
 		}
@@ -694,7 +714,16 @@ func rootedAt(l leansrc.Lexeme, name string) bool {
 // infixParent returns the constant that t, a type written in the library's
 // infix notation (a parent `M ≃ N` of a structure), applies (Equiv).
 func infixParent(t *leansrc.Term, env *Env) (string, bool) {
-	if t.Kind != leansrc.TermInfix || t.Text == "→" || t.Text == "->" || env.Infix == nil {
+	switch {
+	case t.Kind != leansrc.TermInfix || t.Text == "→" || t.Text == "->":
+		return "", false
+	case len(t.Args) == 3:
+		// M ≃ₗ[R] N, an arrow with its ring in brackets
+		if env.BracketArrow == nil {
+			return "", false
+		}
+		return env.BracketArrow(t.Text)
+	case env.Infix == nil:
 		return "", false
 	}
 	return env.Infix(t.Text)

@@ -372,6 +372,14 @@ func (l *Library) ExportAlias(name string) (string, bool) {
 	return t, ok
 }
 
+// BracketArrow returns the constant that every notation of the library
+// opening with atom and a bracket stands for: LinearEquiv for `≃ₗ` of
+// `notation M " ≃ₗ[" R "] " M₂ => LinearEquiv (RingHom.id R) M M₂`; ok is
+// false when there is none or more than one.
+func (l *Library) BracketArrow(atom string) (string, bool) {
+	return l.onlyTarget(atom+"[", func(*operator) bool { return true })
+}
+
 // NotationToken returns the constant a notation of one token stands for
 // ("NNReal" for Mathlib's `notation "ℝ≥0" => NNReal`): a notation whose only
 // atom is tok, with no operands, whose right side is a constant. Scoped
