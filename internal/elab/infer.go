@@ -39,6 +39,9 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 				// (Finset.range 100).filter p: Finset.filter p (Finset.range 100)
 				return c.fieldOf(t, h, h.Args[0], h.Text, a.of, a, t.Args[1:], infos, scope)
 			}
+			if c.numberField(h.Text, a) {
+				return c.fieldOf(t, h, h.Args[0], h.Text, numSpace[a.num], a, t.Args[1:], infos, scope)
+			}
 			c.numberProj(h, a)
 			c.setProj(h, a)
 			c.typeProj(h, a)
@@ -141,6 +144,10 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		return info{}
 	case leansrc.TermProj:
 		a := c.infer(t.Args[0], scope)
+		if c.numberField(t.Text, a) {
+			// (μ s).toReal: ENNReal.toReal (μ s)
+			return c.fieldOf(t, t, t.Args[0], t.Text, numSpace[a.num], a, nil, nil, scope)
+		}
 		c.numberProj(t, a)
 		c.structureProj(t, a)
 		c.setProj(t, a)
@@ -1376,6 +1383,16 @@ func (c *checker) fieldChain(whole, head *leansrc.Term, root string, l local, ar
 		return c.field(whole, head, g, inner.of, inner, args, infos, scope)
 	}
 	return info{}
+}
+
+// numberField reports whether (e).f, e of info a, is a field of a number
+// type's namespace that the library declares (`(μ s).toReal`).
+func (c *checker) numberField(f string, a info) bool {
+	if a.kind != kValue || a.lit || a.of != "" || a.num == numNone || !leansrc.IsIdentifier(f) || strings.Contains(f, ".") {
+		return false
+	}
+	_, ok := c.env.Lookup(numSpace[a.num] + "." + f)
+	return ok
 }
 
 // numberProj reports (e : T).f, a projection of a term that is certainly

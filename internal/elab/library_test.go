@@ -119,6 +119,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (r : ℝ≥0) (x : ℝ) : Real.sqrt r + x = x + r := by sorry", ""},
 		{"theorem a (r : ℝ≥0) (n : ℕ) : ((n : ℝ≥0) : ℝ≥0∞) ≠ ⊤ ∧ (r : ℝ≥0∞) ≠ ⊤ := by sorry", ""},
 		{"theorem a (x : ℝ≥0∞) (h : x ≠ ⊤) : Real.sqrt x.toReal ≤ x.toReal + 1 := by sorry", ""},
+		// a field of a number's namespace on a parenthesised number
+		{"theorem a (x y r : ℝ≥0∞) : r = (x + y).toReal := by sorry", "r = (x + y).toReal: type mismatch: `r` is ℝ≥0∞ and `(x + y).toReal` is ℝ; no coercion takes either to the other's type"},
+		{"theorem a (x y r : ℝ≥0∞) : r.toReal = (x + y).toReal := by sorry", ""},
 		// bundled maps apply as functions from their left operand's type
 		{"theorem a (f : ℝ →+* ℝ) (z : ℂ) : f z = z := by sorry", "z: `f` expects a ℝ, but `z` is ℂ (no coercion ℂ → ℝ)"},
 		{"theorem a (f : ℝ →+* ℝ) (x y : ℝ) : f x y = 0 := by sorry", "f x y: function expected: `f` takes 1 explicit argument, given 2, and its value is a number of type ℝ"},
