@@ -147,6 +147,14 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			f := libraryInstances(lib)
 			return slices.ContainsFunc(f.scoped[n], h.sc.OpensNotation) || f.numberHas(n, class)
 		},
+		TypeHas: func(full, class string, pos int) bool {
+			if lib == nil {
+				return true
+			}
+			f := libraryInstances(lib)
+			c := lastComponent(class)
+			return !f.known[c] && !f.declared(c) || f.classesOf(lastComponent(full))[classArg{c, pos}]
+		},
 		VariableHas: func(classes []string, class string) bool {
 			return lib == nil || libraryInstances(lib).variableHas(classes, class)
 		},

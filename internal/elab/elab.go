@@ -120,6 +120,11 @@ type Env struct {
 	// library's instances on a universe or on a variable it may fill, and
 	// the classes' parents; nil: it may.
 	UniverseHas func(class string) bool
+	// TypeHas reports whether a type whose head is the constant full may
+	// fill argument pos (from 0) of class: an instance of the library on
+	// such a type or on a variable it may fill, or a class the library
+	// has no instance of; nil: it may.
+	TypeHas func(full, class string, pos int) bool
 	// NumberHas reports whether the number type n (its symbol, ℂ) may have
 	// an instance of class in the stub's scope: the library's instances on
 	// it or on a variable it may fill, the classes' parents, and the

@@ -271,6 +271,9 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		// G →+ H is AddMonoidHom G H, whose signature asks for instances
 		// (what it is stays unknown: ProofNet's references state "G and H
 		// are isomorphic" as `G ≃* H`, which their Lean took as a theorem)
+		if t.Text == quotientSymbol {
+			c.quotientBySet(t, scope)
+		}
 		head := &leansrc.Term{Kind: leansrc.TermIdent, Text: target, Start: t.Start, End: t.End}
 		a := c.apply(t, head, t.Args, scope)
 		if t.Text == quotientSymbol && a.kind == kSort && a.ty {
@@ -1383,6 +1386,19 @@ func (c *checker) fieldChain(whole, head *leansrc.Term, root string, l local, ar
 		return c.field(whole, head, g, inner.of, inner, args, infos, scope)
 	}
 	return info{}
+}
+
+// quotientBySet reports G ⧸ N with N a local Set when no instance of the
+// library quotients by a Set (Mathlib's are by subobjects: Subgroup,
+// Submodule, Ideal).
+func (c *checker) quotientBySet(t *leansrc.Term, scope map[string]local) {
+	n := t.Args[1]
+	l, ok := scope[n.Text]
+	if n.Kind != leansrc.TermIdent || !ok || l.head != "Set" || c.env.TypeHas == nil || c.env.TypeHas("Set", "HasQuotient", 1) {
+		return
+	}
+	c.report(n, "", "failed to synthesize `HasQuotient %s (Set …)`: `%s` is a Set, and the library quotients only by subobjects (a subgroup `(%s : Subgroup G)`, a submodule, an ideal; the subgroup a set generates is `Subgroup.closure %s`)",
+		c.src[t.Args[0].Start:t.Args[0].End], n.Text, n.Text, n.Text)
 }
 
 // numberField reports whether (e).f, e of info a, is a field of a number

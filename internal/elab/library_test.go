@@ -454,3 +454,23 @@ func TestBundledMaps(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotientBySet: a quotient by a Set, which no instance of the
+// library takes (they quotient by subobjects), and by a subgroup.
+func TestQuotientBySet(t *testing.T) {
+	env := withDecls(notationEnv(), []*library.Decl{
+		{Name: "HasQuotient.Quotient", Kind: library.KindAbbrev, Signature: "abbrev HasQuotient.Quotient (A : outParam <| Type u) {B : Type v} [HasQuotient A B] (b : B) : Type max u v"},
+		{Name: "HasQuotient", Kind: library.KindClass, Signature: "class HasQuotient (A : outParam <| Type u) (B : Type v)"},
+		{Name: "Subgroup", Kind: library.KindStructure, Signature: "structure Subgroup (G : Type*) [Group G]"},
+	})
+	env.TypeHas = func(full, class string, pos int) bool { return full != "Set" || class != "HasQuotient" }
+	for _, tc := range []struct{ stub, want string }{
+		{"theorem a {G : Type*} [Group G] (N : Set G) : Nonempty (G ⧸ N) := by sorry",
+			"N: failed to synthesize `HasQuotient G (Set …)`: `N` is a Set, and the library quotients only by subobjects (a subgroup `(N : Subgroup G)`, a submodule, an ideal; the subgroup a set generates is `Subgroup.closure N`)"},
+		{"theorem a {G : Type*} [Group G] (N : Subgroup G) : Nonempty (G ⧸ N) := by sorry", ""},
+	} {
+		if got := findings(t, tc.stub, env); got != tc.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
+		}
+	}
+}
