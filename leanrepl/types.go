@@ -809,8 +809,11 @@ func namesItsVariables(text string) bool {
 // mentions each of them where no binder of its own may bind the name, and
 // d's signature (which the indexer may have prefixed with variables)
 // names none of them but in a binder it shows implicit (as the variable
-// was first declared, before a `variable (x)` made it explicit). Lean
-// adds a definition's mentioned variables before its own parameters.
+// was first declared, before a `variable (x)` made it explicit), or
+// explicit where a `variable (x) in` just before d makes it explicit too
+// (then a parameter it lists, not added; the others then come before
+// it). Lean adds a definition's mentioned variables before its own
+// parameters.
 func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 	vars, ok := addedVars(lib, d)
 	if !ok {
@@ -880,27 +883,42 @@ func addedVars(lib *library.Library, d *library.Decl) ([]addedVar, bool) {
 	line := d.Range.Start.Line
 	var as []addedVar
 	shown := signatureBinders(d.Signature)
+	shownFrom := -1 // the first group of a variable the signature shows where Lean has it
 	for _, x := range names {
 		// a variable the indexer shows implicit, as first declared, that a
 		// later `variable (x)` made explicit (Submodule.span's R under
 		// `variable (R) in`): Lean adds it explicit, where it was declared
 		prefixed := shown[x] == '{' || shown[x] == '⦃'
-		if wordIn(d.Signature, x) && !prefixed || !mentionsFree(text, x, d.Name) || mayBind(lex, x) {
-			return nil, false
-		}
-		first := -1
+		first, last := -1, -1
 		for i, g := range fv.groups {
-			if g.From <= line && line < g.To && slices.Contains(g.Names, x) && g.Type != "" {
-				first = i
-				break
+			if g.From <= line && line < g.To && slices.Contains(g.Names, x) {
+				if first < 0 && g.Type != "" {
+					first = i
+				}
+				last = i
 			}
 		}
-		if first < 0 {
+		if first < 0 || !mentionsFree(text, x, d.Name) || mayBind(lex, x) {
+			return nil, false
+		}
+		if shown[x] == '(' && fv.groups[last].Closing == ')' && fv.groups[last].In {
+			// shown explicit as first declared, and made explicit for d
+			// (Ideal.Quotient.mk's I under `variable {I}`, then `variable
+			// (I) in`): a parameter the signature lists where Lean adds it
+			if shownFrom < 0 || first < shownFrom {
+				shownFrom = first
+			}
+			continue
+		}
+		if wordIn(d.Signature, x) && !prefixed {
 			return nil, false
 		}
 		as = append(as, addedVar{x, fv.groups[first].Type, first})
 	}
 	sort.SliceStable(as, func(i, j int) bool { return as[i].group < as[j].group })
+	if shownFrom >= 0 && len(as) > 0 && as[len(as)-1].group > shownFrom {
+		return nil, false // Lean adds them in their order, the shown among the others
+	}
 	return as, true
 }
 

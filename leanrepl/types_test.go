@@ -632,6 +632,12 @@ variable (r : α → Prop) [DecidablePred r]
 def count (s : Fin' α) : Nat := s.2.filter r 0
 end Dec
 structure Sub (R M : Type) where
+section Quo
+variable {R : Type} (I : Sub R R)
+variable {I}
+variable (I) in
+def mk : I = I := rfl
+end Quo
 section Span
 variable {R M : Type} (I : Sub R M)
 variable (R) in
@@ -651,7 +657,10 @@ end Span
 	}{{"Fin'.filter", "p", "α → Prop"}, {"Quot", "f F", "-"}, {"iter.loop", "?", "-"}, {"iter", "", "-"},
 		// `variable (R) in` makes R explicit where it was declared; an
 		// `include` after a definition does not reach it
-		{"span", "R", "Type"}, {"closure", "", "-"}, {"usesI", "I", "-"}, {"count", "r", "α → Prop"}} {
+		{"span", "R", "Type"}, {"closure", "", "-"}, {"usesI", "I", "-"}, {"count", "r", "α → Prop"},
+		// `variable {I}`, then `variable (I) in`: the signature shows I
+		// explicit, as first declared, where Lean has it; none is added
+		{"mk", "I", ""}} {
 		d, ok := lib.Lookup(tc.name)
 		if !ok {
 			t.Fatalf("%s not indexed", tc.name)

@@ -41,10 +41,10 @@ type Env struct {
 	// is under-applied); without this function nothing is counted.
 	SectionVariables func(d *library.Decl) (explicit []string, ok bool)
 	// AddedVariables returns, when certain, the types of the explicit
-	// section variables Lean adds to d (those SectionVariables returns), in
-	// the order Lean adds them (before d's own parameters): each is
-	// certainly used by d's text and none is shown in d's signature;
-	// ok is false otherwise.
+	// section variables Lean adds to d (of those SectionVariables returns,
+	// the ones d's signature does not list where Lean has them), in the
+	// order Lean adds them (before d's own parameters): each is certainly
+	// used by d's text; ok is false otherwise.
 	AddedVariables func(d *library.Decl) (types []string, ok bool)
 	// AddedInstances returns the `[Fact P]`, `[DecidablePred p]` and
 	// `[DecidableRel r]` section variables in force at d that constrain one

@@ -377,7 +377,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 	s.decl = d
 	s.exact = varsKnown && len(vars) == 0
 	if varsKnown && !s.exact && env.AddedVariables != nil {
-		if types, ok := env.AddedVariables(d); ok && len(types) == len(vars) {
+		if types, ok := env.AddedVariables(d); ok {
 			// Differentiable (f : E → F) under variable (𝕜) its body uses:
 			// Differentiable 𝕜 f
 			s.params = append(append([]string(nil), types...), s.params...)
