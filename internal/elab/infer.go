@@ -1401,6 +1401,36 @@ func (c *checker) quotientBySet(t *leansrc.Term, scope map[string]local) {
 		c.src[t.Args[0].Start:t.Args[0].End], n.Text, n.Text, n.Text)
 }
 
+// funLikeParam reports whether p, the type of a parameter of sg, is a
+// type variable of bundled maps: an instance binder of the signature, or
+// of a `variable` command in force at the definition (whose body then
+// uses it), puts FunLike, DFunLike or EquivLike on it (Mathlib's hom
+// classes take such an instance first).
+func (c *checker) funLikeParam(sg sig, p string) bool {
+	if slices.ContainsFunc(sg.varCons[p], func(k classPos) bool { return k.pos == 0 && funLikeClasses[k.class] }) {
+		return true
+	}
+	d := sg.decl
+	if d == nil || d.Kind != library.KindDef || c.env.SectionBinders == nil || !leansrc.IsIdentifier(p) {
+		return false
+	}
+	groups, ok := c.env.SectionBinders(d)
+	if !ok {
+		return false
+	}
+	for _, g := range groups {
+		t := c.env.parse(g.Type)
+		if t.Kind == leansrc.TermApp && funLikeClasses[t.Args[0].Text] && t.Args[1].Kind == leansrc.TermIdent && t.Args[1].Text == p {
+			return true
+		}
+	}
+	return false
+}
+
+// funLikeClasses are the classes of types of bundled maps, with the type
+// first.
+var funLikeClasses = setOf("FunLike", "DFunLike", "EquivLike")
+
 // numberField reports whether (e).f, e of info a, is a field of a number
 // type's namespace that the library declares (`(μ s).toReal`).
 func (c *checker) numberField(f string, a info) bool {
@@ -1783,6 +1813,12 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		}
 		if want != numNone {
 			c.numArg(args[i], infos[i], want, name, scope)
+		}
+		if l, ok := scope[args[i].Text]; ok && args[i].Kind == leansrc.TermIdent && l.binder > 0 && l.function() && c.funLikeParam(sg, strings.TrimSpace(sg.params[i])) {
+			// LinearMap.ker f with (f : V → W): F := V → W, and no
+			// instance makes a function type FunLike
+			c.report(args[i], name, "failed to synthesize `FunLike (%s) …`: `%s` expects a bundled map (`%s`, a type with a FunLike instance, such as `V →ₗ[R] W` or `G →* H`), but `%s` is a plain function, and no instance makes a function type FunLike",
+				c.src[l.typ.Start:l.typ.End], name, sg.params[i], args[i].Text)
 		}
 		if number(infos[i]) && !infos[i].lit && funcType(sg.params[i]) {
 			// no number has a coercion to a function

@@ -403,7 +403,8 @@ var bundledDecls = []*library.Decl{
 	{Name: "Basis", Kind: library.KindStructure, Signature: "structure Basis (ι : Type*) (R : Type*) (M : Type*) [Semiring R] [AddCommMonoid M] [Module R M]"},
 	{Name: "LinearMap.trace", Kind: library.KindDef, Signature: "def LinearMap.trace (R : Type u) [CommSemiring R] (M : Type v) [AddCommMonoid M] [Module R M] : (M →ₗ[R] M) →ₗ[R] R"},
 	{Name: "LinearMap.det", Kind: library.KindDef, Signature: "def LinearMap.det {R : Type*} [CommRing R] {M : Type*} [AddCommGroup M] [Module R M] : (M →ₗ[R] M) →* R"},
-	{Name: "LinearMap.ker", Kind: library.KindDef, Signature: "def LinearMap.ker {R M M₂ : Type*} [Semiring R] [AddCommMonoid M] [AddCommMonoid M₂] [Module R M] [Module R M₂] (f : M →ₗ[R] M₂) : Submodule R M"},
+	{Name: "LinearMap.ker", Kind: library.KindDef, Signature: "def LinearMap.ker {R M M₂ : Type*} [Semiring R] [AddCommMonoid M] [AddCommMonoid M₂] [Module R M] [Module R M₂] {F : Type*} [FunLike F M M₂] (f : F) : Submodule R M"},
+	{Name: "LinearMap.range", Kind: library.KindDef, Signature: "def LinearMap.range {R M₂ : Type*} [Semiring R] [AddCommMonoid M₂] [Module R M₂] {F : Type*} (f : F) : Submodule R M₂"},
 	{Name: "LinearMap.rank", Kind: library.KindAbbrev, Signature: "abbrev LinearMap.rank {R M : Type*} [Ring R] [AddCommGroup M] [Module R M] (R' : Type*) : Module.End R M → ℕ"},
 	{Name: "Module.End", Kind: library.KindAbbrev, Signature: "abbrev Module.End (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]", Value: "M →ₗ[R] M"},
 	{Name: "DivisionRing", Kind: library.KindClass, Signature: "class DivisionRing (K : Type*)"},
@@ -423,7 +424,13 @@ func TestBundledMaps(t *testing.T) {
 		c, ok := map[string]string{"→ₗ": "LinearMap", "≃ₗ": "LinearEquiv"}[tok]
 		return c, ok
 	}
-	env.SectionBinders = func(d *library.Decl) ([]SectionBinder, bool) { return nil, true }
+	env.SectionBinders = func(d *library.Decl) ([]SectionBinder, bool) {
+		if d.Name == "LinearMap.range" {
+			// variable {F : Type*} [FunLike F M M₂]
+			return []SectionBinder{{Names: []string{"F"}, Type: "Type*"}, {Type: "FunLike F M M₂"}}, true
+		}
+		return nil, true
+	}
 	variableHas := env.VariableHas
 	env.VariableHas = func(classes []string, class string) bool {
 		return class == "AddCommMonoid" && slices.Contains(classes, "AddCommGroup") || variableHas(classes, class)
@@ -438,7 +445,13 @@ func TestBundledMaps(t *testing.T) {
 		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : LinearMap.trace ℝ V f = 0 := by sorry", ""},
 		// through a coercion of its value to a function (Lean ≥ 4.13)
 		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : f.det = 0 := by sorry", ""},
-		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V →ₗ[ℝ] W) : f.ker = ⊥ := by sorry", ""},
+		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V →ₗ[ℝ] W) : Module.finrank ℝ f.ker = 0 := by sorry", ""},
+		// a plain function where a type of bundled maps is expected
+		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V → W) : Module.finrank ℝ (LinearMap.ker f) = 0 := by sorry",
+			"f: failed to synthesize `FunLike (V → W) …`: `LinearMap.ker` expects a bundled map (`F`, a type with a FunLike instance, such as `V →ₗ[R] W` or `G →* H`), but `f` is a plain function, and no instance makes a function type FunLike"},
+		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V → W) : Module.finrank ℝ (LinearMap.range f) = 0 := by sorry",
+			"f: failed to synthesize `FunLike (V → W) …`: `LinearMap.range` expects a bundled map (`F`, a type with a FunLike instance, such as `V →ₗ[R] W` or `G →* H`), but `f` is a plain function, and no instance makes a function type FunLike"},
+		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V →ₗ[ℝ] W) : Module.finrank ℝ (LinearMap.ker f) = Module.finrank ℝ (LinearMap.range f) := by sorry", ""},
 		// an abbrev may unfold to the map: not certain
 		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : f.rank = 0 := by sorry", ""},
 		// a structure of data as the statement
