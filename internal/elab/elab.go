@@ -566,6 +566,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 				c.unbound(b.Type, scope)
 			} else {
 				c.lean3Class(b.Type, scope)
+				c.notClass(b.Type)
 			}
 			ti := c.typePos(b.Type, scope)
 			proof = ti.kind == kSort && ti.prop
@@ -929,6 +930,50 @@ func (c *checker) lean3Class(t *leansrc.Term, scope map[string]local) {
 	}
 	c.report(head, head.Text, "invalid binder annotation: `%s` names nothing, so it is no class (Lean 3's spelling of a name)", head.Text)
 }
+
+// notClass reports an instance binder whose type is certainly no class:
+// a structure or inductive type that is none, or a definition that
+// unfolds to one (`[Nat.Prime p]`: Irreducible p) or to a relation.
+// Lean checks the binder annotation after unfolding the type to its head.
+func (c *checker) notClass(t *leansrc.Term) {
+	head := t
+	if t.Kind == leansrc.TermApp {
+		head = t.Args[0]
+	}
+	if head.Kind != leansrc.TermIdent || c.env.Notation {
+		return
+	}
+	fulls := c.env.Resolve(head.Text)
+	if len(fulls) != 1 || fulls[0] != head.Text {
+		return // a short name an open namespace may hold: Lean core's Monad, or a Mathlib structure
+	}
+	d, ok := c.env.Lookup(fulls[0])
+	for depth := 0; ok && depth < maxValueDepth && (d.Kind == library.KindDef || d.Kind == library.KindAbbrev) && d.Value != ""; depth++ {
+		v := c.env.parse(d.Value)
+		switch {
+		case v.Kind == leansrc.TermInfix && relations[v.Text]:
+			c.report(t, head.Text, "invalid binder annotation, type is not a class instance: `%s` is a proposition (`%s` unfolds to `%s`); bind a proof `(h : %s)`, or an instance `[Fact (%s)]`",
+				c.src[t.Start:t.End], d.Name, d.Value, c.src[t.Start:t.End], c.src[t.Start:t.End])
+			return
+		case v.Kind == leansrc.TermApp && v.Args[0].Kind == leansrc.TermIdent:
+			v = v.Args[0]
+		}
+		if v.Kind != leansrc.TermIdent {
+			return
+		}
+		d, ok = lookupFrom(d, v.Text, c.env.Lookup)
+	}
+	if !ok || d.Kind != library.KindStructure && d.Kind != library.KindInductive || slices.Contains(d.Attrs, "class") {
+		return
+	}
+	_, last := leansrc.SplitLast(d.Name)
+	c.report(t, head.Text, "invalid binder annotation, type is not a class instance: `%s` is a proposition or a type (`%s` is a %s, no class); bind a proof `(h : %s)`, or an instance `[Fact (%s)]`",
+		c.src[t.Start:t.End], last, d.Kind, c.src[t.Start:t.End], c.src[t.Start:t.End])
+}
+
+// relations are the infix relations a definition's body may be, which
+// unfold to no class (Eq, LE.le's instances, And, Or, Iff).
+var relations = setOf("=", "≠", "<", "≤", ">", "≥", "∣", "∧", "∨", "↔", "∈", "∉", "⊆")
 
 // notationName reports a dotted name that names nothing and ends in a
 // symbol the library declares as notation (`Real.π`: π is notation for

@@ -1712,7 +1712,7 @@ func (c *checker) structureParam(d *library.Decl, p string) string {
 	if !ok {
 		return ""
 	}
-	if v, abbrev := c.abbrevStructure(found); abbrev {
+	if v, abbrev := c.abbrevStructure(found, true); abbrev {
 		found = v // Ideal R is Submodule R R
 	}
 	if !ok || found.Kind != library.KindStructure && found.Kind != library.KindInductive && !(found.Kind == library.KindDef && subtypeValue(found.Value)) {
@@ -2187,6 +2187,10 @@ func (c *checker) writtenFunction(arg *leansrc.Term, scope map[string]local) str
 	if l, ok := scope[arg.Text]; ok && arg.Kind == leansrc.TermIdent && l.binder > 0 && l.function() {
 		return "a function (of type `" + c.src[l.typ.Start:l.typ.End] + "`)"
 	}
+	if l, ok := scope[arg.Text]; ok && arg.Kind == leansrc.TermIdent && l.binder > 0 && l.head == "Matrix" {
+		// Matrix m n α := m → n → α, with no coercion of its own
+		return "a matrix (of type `" + c.src[l.typ.Start:l.typ.End] + "`, a function of its entries' indices; its linear map is `Matrix.toLin' " + arg.Text + "`)"
+	}
 	return ""
 }
 
@@ -2423,7 +2427,11 @@ func (c *checker) instanceOn(v string) bool {
 func (c *checker) mayBeInstance(head string) bool {
 	if rs := c.env.Resolve(head); len(rs) == 1 {
 		if d, ok := c.env.Lookup(rs[0]); ok {
-			_, abbrev := c.abbrevStructure(d)
+			// an abbreviation written in notation (`Module.End R M := M
+			// →ₗ[R] M`) counts as a possible instance here, as before
+			// bracketed arrows were read: binders that mention a variable
+			// keep its instances unknown
+			_, abbrev := c.abbrevStructure(d, false)
 			return d.MayBeClass() && !abbrev
 		}
 	}
@@ -2432,20 +2440,27 @@ func (c *checker) mayBeInstance(head string) bool {
 
 // abbrevStructure returns the structure or inductive type, no class, that
 // d abbreviates when d is an abbreviation not declared a class (`abbrev
-// Ideal R := Submodule R R`): a value of it is no instance, and a value of
-// that structure is what it expects.
-func (c *checker) abbrevStructure(d *library.Decl) (*library.Decl, bool) {
+// Ideal R := Submodule R R`; with notation, also one written in the
+// library's infix notation, `Module.End R M := M →ₗ[R] M`): a value of it
+// is no instance, and a value of that structure is what it expects.
+func (c *checker) abbrevStructure(d *library.Decl, notation bool) (*library.Decl, bool) {
 	if d.Kind != library.KindAbbrev || slices.Contains(d.Attrs, "class") || d.Value == "" {
 		return nil, false
 	}
 	t := c.env.parse(d.Value)
-	if t.Kind == leansrc.TermApp {
-		t = t.Args[0]
+	name := ""
+	switch {
+	case t.Kind == leansrc.TermApp && t.Args[0].Kind == leansrc.TermIdent:
+		name = t.Args[0].Text
+	case t.Kind == leansrc.TermIdent:
+		name = t.Text
+	case t.Kind == leansrc.TermInfix && notation:
+		name, _ = infixParent(t, &c.env) // Module.End R M := M →ₗ[R] M
 	}
-	if t.Kind != leansrc.TermIdent {
+	if name == "" {
 		return nil, false
 	}
-	v, ok := lookupFrom(d, t.Text, c.env.Lookup)
+	v, ok := lookupFrom(d, name, c.env.Lookup)
 	if !ok || v.Kind != library.KindStructure && v.Kind != library.KindInductive || slices.Contains(v.Attrs, "class") {
 		return nil, false
 	}

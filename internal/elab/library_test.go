@@ -409,6 +409,11 @@ var bundledDecls = []*library.Decl{
 	{Name: "Module.End", Kind: library.KindAbbrev, Signature: "abbrev Module.End (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]", Value: "M →ₗ[R] M"},
 	{Name: "DivisionRing", Kind: library.KindClass, Signature: "class DivisionRing (K : Type*)"},
 	{Name: "ZMod", Kind: library.KindDef, Signature: "def ZMod : ℕ → Type"},
+	{Name: "Irreducible", Kind: library.KindStructure, Signature: "structure Irreducible {M : Type*} [Monoid M] (p : M) : Prop"},
+	{Name: "Nat.Prime", Kind: library.KindDef, Signature: "def Nat.Prime (p : ℕ) : Prop", Value: "Irreducible p"},
+	{Name: "Normal", Kind: library.KindStructure, Signature: "structure Normal {G : Type*} [Group G] (H : Set G) : Prop", Attrs: []string{"class"}},
+	{Name: "Matrix", Kind: library.KindDef, Signature: "def Matrix (m : Type u) (n : Type u') (α : Type v) : Type max u u' v", Value: "m → n → α"},
+	{Name: "Module.End.HasEigenvalue", Kind: library.KindAbbrev, Signature: "abbrev Module.End.HasEigenvalue {R M : Type*} [CommRing R] [AddCommGroup M] [Module R M] (f : Module.End R M) (a : R) : Prop"},
 	{Name: "CommSemiring", Kind: library.KindClass, Signature: "class CommSemiring (R : Type u)"},
 	{Name: "AddCommMonoid", Kind: library.KindClass, Signature: "class AddCommMonoid (M : Type u)"},
 	{Name: "Module", Kind: library.KindClass, Signature: "class Module (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M]"},
@@ -439,7 +444,15 @@ func TestBundledMaps(t *testing.T) {
 		return map[string][]string{"Basis": {"M ≃ₗ[R] (ι → R)"}, "LinearEquiv": {"LinearMap"},
 			"LinearMap": {"M → M₂"}, "DivisionRing": {"K → K"}}[d.Name]
 	}
+	env.CoercesTo = func(n, full string) bool { return full != "Filter" && full != "LinearMap" }
 	for _, tc := range []struct{ stub, want string }{
+		// an instance binder of no class
+		{"theorem a (p : ℕ) [Nat.Prime p] : p ≠ 1 := by sorry", "Nat.Prime p: invalid binder annotation, type is not a class instance: `Nat.Prime p` is a proposition or a type (`Irreducible` is a structure, no class); bind a proof `(h : Nat.Prime p)`, or an instance `[Fact (Nat.Prime p)]`"},
+		{"theorem a (p : ℕ) (hp : Nat.Prime p) (G : Type*) [Group G] (H : Set G) [Normal H] : p ≠ 1 := by sorry", ""},
+		// a matrix where a linear map is expected
+		{"theorem a (A : Matrix (Fin 2) (Fin 2) ℝ) (μ : ℝ) (h : Module.End.HasEigenvalue A μ) : μ = μ := by sorry",
+			"A: type mismatch: `Module.End.HasEigenvalue` expects a value of type `Module.End R M`, but `A` is a matrix (of type `Matrix (Fin 2) (Fin 2) ℝ`, a function of its entries' indices; its linear map is `Matrix.toLin' A`), not a LinearMap"},
+		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) (μ : ℝ) (h : Module.End.HasEigenvalue f μ) : μ = μ := by sorry", ""},
 		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : f.trace = 0 := by sorry",
 			"f.trace: invalid field notation, function `LinearMap.trace` does not have argument with type (LinearMap ...) that can be used, it must be explicit or implicit with a unique name (it takes 2 explicit arguments before one, given 0)"},
 		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : LinearMap.trace ℝ V f = 0 := by sorry", ""},
