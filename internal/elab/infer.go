@@ -1829,8 +1829,9 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			c.report(args[i], name, "type mismatch: `%s` expects a function of type `%s`, but `%s` is a value of type `%s …`, which has no coercion to a function",
 				name, sg.params[i], c.src[args[i].Start:args[i].End], x.of)
 		}
-		if x := infos[i]; x.kind == kFunc && collectionType(sg.params[i], "Finset") {
-			// no function is a Finset (a Set is a predicate)
+		if x := infos[i]; x.kind == kFunc && (collectionType(sg.params[i], "Finset") || collectionType(sg.params[i], "List") || collectionType(sg.params[i], "Multiset")) {
+			// no function is a Finset, a List or a Multiset (a Set is a
+			// predicate): List.sum (Nat.digits n), its base first
 			c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a function (`%s`: %s)", name, sg.params[i], c.src[args[i].Start:args[i].End], x.what, x.detail)
 		}
 		if infos[i].kind == kSort && infos[i].prop && i < len(sg.propCons) && c.env.PropInstance != nil {

@@ -42,6 +42,7 @@ var notationDecls = []*library.Decl{
 	{Name: "Finset.image", Kind: library.KindDef, Signature: "def Finset.image {α β : Type*} [DecidableEq β] (f : α → β) (s : Finset α) : Finset β"},
 	{Name: "Padic", Kind: library.KindDef, Signature: "def Padic (p : ℕ) [Fact p.Prime]", Value: "CauSeq.Completion.Cauchy (padicNorm p)"},
 	{Name: "EuclideanSpace", Kind: library.KindAbbrev, Signature: "abbrev EuclideanSpace (𝕜 : Type*) (n : Type*) : Type _", Value: "PiLp 2 fun _ : n => 𝕜"},
+	{Name: "Nat.digits", Kind: library.KindDef, Signature: "def Nat.digits : ℕ → ℕ → List ℕ"},
 	{Name: "NNReal.sqrt", Kind: library.KindDef, Signature: "def NNReal.sqrt : ℝ≥0 ≃o ℝ≥0", Value: "OrderIso.symm <| powOrderIso 2 two_ne_zero"},
 }
 
@@ -119,6 +120,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (r : ℝ≥0) (x : ℝ) : Real.sqrt r + x = x + r := by sorry", ""},
 		{"theorem a (r : ℝ≥0) (n : ℕ) : ((n : ℝ≥0) : ℝ≥0∞) ≠ ⊤ ∧ (r : ℝ≥0∞) ≠ ⊤ := by sorry", ""},
 		{"theorem a (x : ℝ≥0∞) (h : x ≠ ⊤) : Real.sqrt x.toReal ≤ x.toReal + 1 := by sorry", ""},
+		// a function, its base left out, where a List is expected
+		{"theorem a (n : ℕ) : List.sum (Nat.digits n) % 9 = n % 9 := by sorry", "(Nat.digits n): type mismatch: `List.sum` expects a value of type `List α`, but `(Nat.digits n)` is a function (`Nat.digits`: it takes 2 explicit arguments, given 1)"},
+		{"theorem a (n : ℕ) : List.sum (Nat.digits 10 n) % 9 = n % 9 := by sorry", ""},
 		// a field of a number's namespace on a parenthesised number
 		{"theorem a (x y r : ℝ≥0∞) : r = (x + y).toReal := by sorry", "r = (x + y).toReal: type mismatch: `r` is ℝ≥0∞ and `(x + y).toReal` is ℝ; no coercion takes either to the other's type"},
 		{"theorem a (x y r : ℝ≥0∞) : r.toReal = (x + y).toReal := by sorry", ""},

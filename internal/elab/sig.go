@@ -233,6 +233,10 @@ var coreFuncs = map[string]sig{
 	"Int.fdiv":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
 	"Int.tmod":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
 	"Int.tdiv":    {params: []string{"ℤ", "ℤ"}, res: resNum, num: numInt},
+	// List.sum {α} [Add α] [Zero α] : List α → α, and the like
+	"List.sum":    {params: []string{"List α"}},
+	"List.prod":   {params: []string{"List α"}},
+	"List.length": {params: []string{"List α"}, res: resNum, num: numNat},
 	// max {α} [Max α] (a b : α) : α; min with Min
 	"max": {params: []string{"α", "α"}, propCons: [][]classPos{{{"Max", 0}}, nil}, resParam: 1},
 	"min": {params: []string{"α", "α"}, propCons: [][]classPos{{{"Min", 0}}, nil}, resParam: 1},
