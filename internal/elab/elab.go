@@ -465,6 +465,9 @@ type checker struct {
 	out   []Finding
 	sigs  map[string]sig
 	later map[string]bool // names the stub binds somewhere
+	// unexpected is the term being elaborated with no expected type that
+	// may fix its type variables (the set of `x ∈ s`, a field's receiver).
+	unexpected *leansrc.Term
 	// binderTypes are the byte ranges (in s.Text) of the stub binders'
 	// types, by binder index; binderOf maps a name to its binder.
 	binderTypes [][2]int
@@ -1089,6 +1092,9 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 			}
 		}
 		if b.Bound != nil {
+			if b.Pred == "∈" || b.Pred == "∉" {
+				c.unexpected = b.Bound // x ∈ s: s's type is Membership's outParam
+			}
 			bi := c.infer(b.Bound, in)
 			// as with x ∈ s, nothing is a member of a type, a proposition or
 			// a proof (`∑ n ∈ ℕ, …`: the model's sum over all naturals)

@@ -143,6 +143,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 		}
 		return info{}
 	case leansrc.TermProj:
+		c.unexpected = t.Args[0] // (Finset.Icc x x).card: no expected type
 		a := c.infer(t.Args[0], scope)
 		if c.numberField(t.Text, a) {
 			// (μ s).toReal: ENNReal.toReal (μ s)
@@ -1917,7 +1918,11 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		}
 		if number(infos[i]) && !infos[i].lit && i < len(sg.propCons) {
 			// Int.floor {α} [LinearOrderedRing α] (a : α) given a ℕ: α is ℕ
-			for _, k := range sg.propCons[i] {
+			cons := sg.propCons[i]
+			if cons == nil && whole == c.unexpected && i < len(sg.resCons) {
+				cons = sg.resCons[i] // ∑ k ∈ Finset.Icc (1 : ℝ) n: α is ℝ
+			}
+			for _, k := range cons {
 				if why := noInstance(infos[i].num, k.class); why != "" && k.pos == 0 {
 					c.report(args[i], name, "failed to synthesize `%s %s`: `%s` expects a value of a type with `%s`, but `%s` is %s, which %s",
 						k.class, infos[i].num, name, k.class, c.src[args[i].Start:args[i].End], infos[i].num, why)

@@ -449,7 +449,16 @@ func TestBundledMaps(t *testing.T) {
 			"LinearMap": {"M → M₂"}, "DivisionRing": {"K → K"}}[d.Name]
 	}
 	env.CoercesTo = func(n, full string) bool { return full != "Filter" && full != "LinearMap" }
+	numberHas := env.NumberHas
+	env.NumberHas = func(n, class string) bool { return class != "LocallyFiniteOrder" && numberHas(n, class) }
 	for _, tc := range []struct{ stub, want string }{
+		// an interval of reals as a Finset where no expected type fixes
+		// its type (a big operator's set, a field's receiver); with one,
+		// the expected type may come first
+		{"theorem a (n : ℕ) : ∑ k ∈ Finset.Icc (1 : ℝ) n, k = n := by sorry", "(1 : ℝ): failed to synthesize `LocallyFiniteOrder ℝ`: `Finset.Icc` expects a value of a type with `LocallyFiniteOrder`, but `(1 : ℝ)` is ℝ, and the library gives ℝ no `LocallyFiniteOrder` here"},
+		{"theorem a (x : ℝ) : (Finset.Icc x x).card = 1 := by sorry", "x: failed to synthesize `LocallyFiniteOrder ℝ`: `Finset.Icc` expects a value of a type with `LocallyFiniteOrder`, but `x` is ℝ, and the library gives ℝ no `LocallyFiniteOrder` here"},
+		{"theorem a (n : ℕ) : ∑ k ∈ Finset.Icc 1 n, (k : ℝ) = n := by sorry", ""},
+		{"theorem a (x : ℕ) (s : Finset ℤ) (h : s = Finset.Icc x x) : True := by sorry", ""},
 		// an instance binder of no class
 		{"theorem a (p : ℕ) [Nat.Prime p] : p ≠ 1 := by sorry", "Nat.Prime p: invalid binder annotation, type is not a class instance: `Nat.Prime p` is a proposition or a type (`Irreducible` is a structure, no class); bind a proof `(h : Nat.Prime p)`, or an instance `[Fact (Nat.Prime p)]`"},
 		{"theorem a (p : ℕ) (hp : Nat.Prime p) (G : Type*) [Group G] (H : Set G) [Normal H] : p ≠ 1 := by sorry", ""},

@@ -122,6 +122,11 @@ type sig struct {
 	// argument, the class arguments the variable's instance binders
 	// constrain it with (Even {α} [Add α] (a : α): Add 0).
 	propCons [][]classPos
+	// resCons are the propCons the result type mentions, which an
+	// expected type may fix first (`Finset.Icc (1 : ℝ) n : Finset ℕ`);
+	// they hold where the application is elaborated with none (the set of
+	// `∑ k ∈ s`, the receiver of a field).
+	resCons [][]classPos
 	// predCons are, per explicit parameter whose type is a function into
 	// such a type variable (f : α → β), the class arguments constraining
 	// it: a predicate given there makes it Prop, whatever the expected
@@ -448,7 +453,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		s.res, s.num = classifyType(typ)
 		for i, p := range s.params {
 			if i < len(s.propCons) && s.propCons[i] != nil && mentions([]string{s.resText}, p) {
-				s.propCons[i] = nil // the expected type may fix the variable first
+				// the expected type may fix the variable first
+				if s.resCons == nil {
+					s.resCons = make([][]classPos, len(s.propCons))
+				}
+				s.propCons[i], s.resCons[i] = nil, s.propCons[i]
 			}
 		}
 		if s.res == resUnknown {
