@@ -113,6 +113,16 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 				a.num, a.num, c.src[t.Args[0].Start:t.Args[0].End])
 			return info{}
 		}
+		if a.kind == kValue && a.tv != "" && c.env.VariableHas != nil && !c.env.Notation && !c.env.VariableHas(c.typeVars[a.tv], "Lattice") {
+			// |x| with (x : K) under [Field K]: no order, so no lattice
+			have := "no local instance"
+			if texts := c.typeVarTexts[a.tv]; len(texts) > 0 {
+				have = "only `[" + strings.Join(texts, "] [") + "]`"
+			}
+			c.report(t, "", "failed to synthesize `Lattice %s`: |x| is x ⊔ -x, and `%s` has %s, from which the library derives no lattice order (an ordered field is `[LinearOrderedField %s]`; a norm is ‖x‖)",
+				a.tv, a.tv, have, a.tv)
+			return info{}
+		}
 		if a.kind == kValue && a.of == "" {
 			a.abs = !a.lit && noInstance(a.num, "AddGroup") != ""
 			return a
@@ -900,6 +910,10 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			// f : ℕ → ℝ applied
 			for i := 0; i < len(args) && i < len(l.dom); i++ {
 				c.numArg(args[i], infos[i], l.dom[i], root, scope)
+				if what := c.nonValue(args[i], infos[i], true); what != "" {
+					// f (x ∈ Set.Icc 0 1): a proposition is no number
+					c.report(args[i], root, "type mismatch: `%s` expects a value of type `%s`, but `%s` is %s", root, l.dom[i], c.src[args[i].Start:args[i].End], what)
+				}
 			}
 			if len(args) > len(l.dom) {
 				c.report(whole, root, "function expected: `%s` takes %s, given %d, and its value is a number of type %s", root, count(len(l.dom)), len(args), l.cod)
@@ -1743,12 +1757,18 @@ func (c *checker) noNumberField(space, f string) bool {
 	if space != "Nat" && space != "Int" {
 		return false
 	}
-	r, _ := utf8.DecodeRuneInString(f)
-	if !unicode.IsUpper(r) || len(c.env.Resolve(space+"."+f)) > 0 {
+	r, size := utf8.DecodeRuneInString(f)
+	if len(c.env.Resolve(space+"."+f)) > 0 {
 		return false
 	}
+	if unicode.IsLower(r) {
+		// p.prime with (p : ℕ): Lean 3's spelling of Nat.Prime, which
+		// Lean core has no lowercase twin of (its names resolve above)
+		_, upper := c.env.Lookup(space + "." + string(unicode.ToUpper(r)) + f[size:])
+		return upper
+	}
 	_, root := c.env.Lookup(f)
-	return root
+	return unicode.IsUpper(r) && root
 }
 
 // generatedField are the names Lean (and deriving handlers, @[ext]) give

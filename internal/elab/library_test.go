@@ -239,6 +239,9 @@ func TestLibraryNotation(t *testing.T) {
 		// unfolds to a function
 		{"theorem a (n : ℕ) (h : n.Even) : Even (n ^ 2) := by sorry", "n.Even: invalid field `Even`: the environment does not contain `Nat.Even` (`n` is a `Nat`)"},
 		{"theorem a (n : ℤ) (h : n.Odd) : True := by sorry", "n.Odd: invalid field `Odd`: the environment does not contain `Int.Odd` (`n` is a `Int`)"},
+		// Lean 3's lowercase spelling of a field the namespace has capitalised
+		{"theorem a (p : ℕ) (hp : p.prime) : p ≥ 2 := by sorry", "p.prime: invalid field `prime`: the environment does not contain `Nat.prime` (`p` is a `Nat`)"},
+		{"theorem a (n : ℕ) : n.succ = n + 1 ∧ n.digits = n.digits := by sorry", ""},
 		{"theorem a (s : Set ℕ) (h : s.Finite) : s.card ≤ 10 := by sorry", "s.card: invalid field `card`: the environment does not contain `Set.card` (`s` is a `Set`)"},
 		// DecidableEq of a bare type variable, not under open Classical nor with any instance
 		{"theorem a (α β : Type) (f : α → β) (s : Finset α) (t : Finset β) (h : Finset.image f s = t) : True := by sorry", "f: failed to synthesize `DecidableEq β`: `Finset.image` needs an instance `[DecidableEq β]`, and `β` has no local instance (nor does the library give every type one)"},
@@ -414,6 +417,8 @@ var bundledDecls = []*library.Decl{
 	{Name: "DivisionRing", Kind: library.KindClass, Signature: "class DivisionRing (K : Type*)"},
 	{Name: "ZMod", Kind: library.KindDef, Signature: "def ZMod : ℕ → Type"},
 	{Name: "Finset.sup", Kind: library.KindDef, Signature: "def Finset.sup {α β : Type*} [SemilatticeSup α] [OrderBot α] (s : Finset β) (f : β → α) : α"},
+	{Name: "mul_pos", Kind: library.KindAlias, Signature: "alias mul_pos := Left.mul_pos", Parent: "Left.mul_pos"},
+	{Name: "Left.mul_pos", Kind: library.KindTheorem, Signature: "theorem Left.mul_pos {α : Type*} [Mul α] [Zero α] [Preorder α] {a b : α} (ha : 0 < a) (hb : 0 < b) : 0 < a * b"},
 	{Name: "Irreducible", Kind: library.KindStructure, Signature: "structure Irreducible {M : Type*} [Monoid M] (p : M) : Prop"},
 	{Name: "Nat.Prime", Kind: library.KindDef, Signature: "def Nat.Prime (p : ℕ) : Prop", Value: "Irreducible p"},
 	{Name: "Normal", Kind: library.KindStructure, Signature: "structure Normal {G : Type*} [Group G] (H : Set G) : Prop", Attrs: []string{"class"}},
@@ -443,6 +448,9 @@ func TestBundledMaps(t *testing.T) {
 	}
 	variableHas := env.VariableHas
 	env.VariableHas = func(classes []string, class string) bool {
+		if class == "Lattice" {
+			return slices.Contains(classes, "LinearOrderedField") || slices.Contains(classes, "Lattice")
+		}
 		return class == "AddCommMonoid" && slices.Contains(classes, "AddCommGroup") || variableHas(classes, class)
 	}
 	env.Fields = func(d *library.Decl) []string {
@@ -466,6 +474,14 @@ func TestBundledMaps(t *testing.T) {
 		{"theorem a {ι : Type*} (s : Finset ι) (f : ι → ℝ) (i : ι) (hi : i ∈ s) : f i ≤ s.sup f := by sorry", "f: failed to synthesize `OrderBot ℝ`: `Finset.sup` needs an instance `[OrderBot α]`, and `f` makes α ℝ, to which the library gives no `OrderBot` here"},
 		{"theorem a {ι : Type*} (s : Finset ι) (f : ι → ℕ) (i : ι) (hi : i ∈ s) : f i ≤ s.sup f := by sorry", ""},
 		{"theorem a (x : ℕ) (s : Finset ℤ) (h : s = Finset.Icc x x) : True := by sorry", ""},
+		// an alias of a theorem used as a hypothesis's type
+		{"theorem a (a b : ℝ) (ha : 0 < a) (hb : 0 < b) (hab : mul_pos ha hb) : 0 < a := by sorry", "mul_pos ha hb: type expected: `mul_pos` is a theorem, a proof and not a proposition"},
+		// a proposition given to a local function of numbers
+		{"theorem a (f : ℝ → ℝ) : ∃ x, f (x ∈ Set.Icc 0 1) = 0 := by sorry", "(x ∈ Set.Icc 0 1): type mismatch: `f` expects a value of type `ℝ`, but `(x ∈ Set.Icc 0 1)` is a proposition"},
+		{"theorem a (f : ℝ → ℝ) : ∃ x ∈ Set.Icc (0 : ℝ) 1, f x = 0 := by sorry", ""},
+		// |x| of a type variable with no lattice order
+		{"theorem a (K : Type*) [Field K] (x : K) : |x| = x := by sorry", "|x|: failed to synthesize `Lattice K`: |x| is x ⊔ -x, and `K` has only `[Field K]`, from which the library derives no lattice order (an ordered field is `[LinearOrderedField K]`; a norm is ‖x‖)"},
+		{"theorem a (K : Type*) [LinearOrderedField K] (x : K) : |x| = x := by sorry", ""},
 		// an instance binder of no class
 		{"theorem a (p : ℕ) [Nat.Prime p] : p ≠ 1 := by sorry", "Nat.Prime p: invalid binder annotation, type is not a class instance: `Nat.Prime p` is a proposition or a type (`Irreducible` is a structure, no class); bind a proof `(h : Nat.Prime p)`, or an instance `[Fact (Nat.Prime p)]`"},
 		{"theorem a (p : ℕ) (hp : Nat.Prime p) (G : Type*) [Group G] (H : Set G) [Normal H] : p ≠ 1 := by sorry", ""},

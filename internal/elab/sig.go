@@ -290,6 +290,12 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		return s
 	case library.KindField:
 		return classFieldSig(d, env, s)
+	case library.KindAlias:
+		// alias mul_pos := Left.mul_pos: the target's signature
+		if t, ok := env.Lookup(d.Parent); ok && t != d && depth < maxValueDepth {
+			return sigOf(t, env, depth+1)
+		}
+		return s
 	case library.KindDef, library.KindAbbrev, library.KindOpaque,
 		library.KindStructure, library.KindClass, library.KindInductive, library.KindClassInductive:
 	default:
