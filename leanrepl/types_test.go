@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/drift-lsp/drift-lsp/internal/elab"
+	"github.com/drift-lsp/drift-lsp/internal/lake"
 	"github.com/drift-lsp/drift-lsp/internal/leansrc"
 	"github.com/drift-lsp/drift-lsp/internal/library"
+	"github.com/drift-lsp/drift-lsp/retrieval/names"
 )
 
 // devStub is one line of testdata/types/devset.txt.
@@ -740,6 +742,55 @@ def four : Nat := 4
 		}
 		if strings.Join(got, " ") != want {
 			t.Errorf("%s: %q, want %q", name, strings.Join(got, " "), want)
+		}
+	}
+}
+
+// TestToolchainCoreNames: Lean core's declarations come from the
+// workspace's toolchain sources (elan's toolchains/<name>/src/lean), so a
+// core theorem used as a statement or a hypothesis's type is a `type`
+// finding, not an unknown name, where the toolchain is installed.
+func TestToolchainCoreNames(t *testing.T) {
+	dir, elan := t.TempDir(), t.TempDir()
+	tc := "leanprover/lean4:v4.17.0"
+	src := filepath.Join(lake.ToolchainDir(elan, tc), "src", "lean", "Init", "Data", "Nat")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, text := range map[string]string{
+		filepath.Join(dir, "lakefile.lean"):  "",
+		filepath.Join(dir, "lean-toolchain"): tc + "\n",
+		filepath.Join(dir, "Lib.lean"):       "def Lib.double (n : Nat) : Nat := n + n\n",
+		filepath.Join(src, "Dvd.lean"):       "namespace Nat\n\ntheorem le_of_dvd {m n : Nat} (h1 : 0 < n) : m ∣ n → m ≤ n := sorry\n\nend Nat\n",
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := library.DiscoverWith(dir, nil, elan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := library.Load(context.Background(), ws, library.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewChecker(CheckerConfig{Names: names.New(lib.Decls()), Kinds: LibraryKinds(lib.Lookup, lib.ExportAlias),
+		Library: func() *library.Library { return lib }, NoLean: "test"})
+	for stub, want := range map[string]string{
+		"theorem t (a b : ℕ) (hb : 0 < b) (h : a ∣ b) : Nat.le_of_dvd hb h := by sorry": "type expected: `Nat.le_of_dvd` is a theorem, a proof and not a proposition",
+		"theorem t (a b : ℕ) (hb : 0 < b) (h : a ∣ b) : a ≤ b := by sorry":              "",
+	} {
+		rep, err := c.Check(context.Background(), CheckRequest{Header: "import Lib", Stub: stub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range rep.Types {
+			got = append(got, f.Message)
+		}
+		if strings.Join(got, " | ") != want || len(rep.Unknown) > 0 {
+			t.Errorf("%s: types %q, unknown %v; want %q", stub, got, rep.Unknown, want)
 		}
 	}
 }
