@@ -431,6 +431,10 @@ type info struct {
 	// typeFirst marks a function whose next explicit argument is a type
 	// (RingHom.id unapplied): its type is a Π over a universe.
 	typeFirst bool
+	// proofNext marks a function whose next explicit argument is a proof
+	// (`s.max'` without `H : s.Nonempty`): a Π over a proposition, which no
+	// cast reaches (Pi's NatCast, OfNat and order are over types).
+	proofNext bool
 	// what names the constant a function or a proof is; detail describes
 	// the function, for messages.
 	what, detail string

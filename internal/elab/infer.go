@@ -368,10 +368,10 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 			c.noSci(t, info{kind: kValue, num: n, sci: a.sci || b.sci}, n)
 		}
 		if number(b) && !b.lit || b.lit && a.kind == kProof {
-			c.notNumber(t.Args[0], a, t.Text, c.noFunctionCoercion(b))
+			c.notNumber(t.Args[0], a, t.Text, c.noFunctionCoercion(b) || a.proofNext)
 		}
 		if number(a) && !a.lit || a.lit && b.kind == kProof {
-			c.notNumber(t.Args[1], b, t.Text, c.noFunctionCoercion(a))
+			c.notNumber(t.Args[1], b, t.Text, c.noFunctionCoercion(a) || b.proofNext)
 		}
 		c.numeralBesideSort(t, a, b)
 		for i, x := range []info{a, b} {
@@ -1416,6 +1416,42 @@ func (c *checker) quotientBySet(t *leansrc.Term, scope map[string]local) {
 		c.src[t.Args[0].Start:t.Args[0].End], n.Text, n.Text, n.Text)
 }
 
+// proofParam reports whether explicit parameter k of sg is certainly a
+// proof: its type is a relation (`0 < n`) or a field of another explicit
+// parameter that is a proposition (`H : s.Nonempty` with `(s : Finset
+// α)`: Finset.Nonempty's result is Prop).
+func (c *checker) proofParam(sg sig, k int) bool {
+	if k >= len(sg.params) || sg.decl == nil {
+		return false
+	}
+	t := c.env.parse(sg.params[k])
+	if t.Kind == leansrc.TermInfix && relations[t.Text] && t.Text != "∧" && t.Text != "∨" && t.Text != "↔" {
+		return true
+	}
+	if t.Kind != leansrc.TermIdent {
+		return false
+	}
+	root, f, ok := strings.Cut(t.Text, ".")
+	if !ok || strings.Contains(f, ".") {
+		return false
+	}
+	i := slices.Index(sg.names[:k], root)
+	if i < 0 {
+		return false
+	}
+	head, _, _ := strings.Cut(strings.TrimSpace(sg.params[i]), " ")
+	space, ok := lookupFrom(sg.decl, head, c.env.Lookup)
+	if !ok || !space.Kind.IsTypeLike() {
+		return false
+	}
+	d, ok := c.env.Lookup(space.Name + "." + f)
+	if !ok || d.Kind != library.KindDef {
+		return false
+	}
+	fs := sigOf(d, &c.env, 1)
+	return fs.known && fs.res == resSort && fs.resText == "Prop"
+}
+
 // funLikeParam reports whether p, the type of a parameter of sg, is a
 // type variable of bundled maps: an instance binder of the signature, or
 // of a `variable` command in force at the definition (whose body then
@@ -2081,10 +2117,14 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 	}
 	switch {
 	case k < n:
-		return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes %s, given %d", count(n), k),
+		detail, proof := fmt.Sprintf("it takes %s, given %d", count(n), k), c.proofParam(sg, k)
+		if proof {
+			detail += fmt.Sprintf("; the next is a proof of `%s`", strings.TrimSpace(sg.params[k]))
+		}
+		return info{kind: kFunc, what: name, detail: detail,
 			pred:      n-k == 1 && sg.res == resSort && sg.resText == "Prop",
 			notPred:   n-k > 1 && sg.res != resUnknown || sg.res == resNum || sg.res == resSort && sg.resText != "Prop" || sg.set || sg.of != "",
-			typeFirst: sortParam(sg.params[k])}
+			typeFirst: sortParam(sg.params[k]), proofNext: proof}
 	case k == n:
 		switch sg.res {
 		case resSort:

@@ -417,6 +417,8 @@ var bundledDecls = []*library.Decl{
 	{Name: "DivisionRing", Kind: library.KindClass, Signature: "class DivisionRing (K : Type*)"},
 	{Name: "ZMod", Kind: library.KindDef, Signature: "def ZMod : ℕ → Type"},
 	{Name: "Finset.sup", Kind: library.KindDef, Signature: "def Finset.sup {α β : Type*} [SemilatticeSup α] [OrderBot α] (s : Finset β) (f : β → α) : α"},
+	{Name: "Finset.Nonempty", Kind: library.KindDef, Signature: "def Finset.Nonempty {α : Type*} (s : Finset α) : Prop"},
+	{Name: "Finset.max'", Kind: library.KindDef, Signature: "def Finset.max' {α : Type*} [LinearOrder α] (s : Finset α) (H : s.Nonempty) : α"},
 	{Name: "mul_pos", Kind: library.KindAlias, Signature: "alias mul_pos := Left.mul_pos", Parent: "Left.mul_pos"},
 	{Name: "Left.mul_pos", Kind: library.KindTheorem, Signature: "theorem Left.mul_pos {α : Type*} [Mul α] [Zero α] [Preorder α] {a b : α} (ha : 0 < a) (hb : 0 < b) : 0 < a * b"},
 	{Name: "Irreducible", Kind: library.KindStructure, Signature: "structure Irreducible {M : Type*} [Monoid M] (p : M) : Prop"},
@@ -474,6 +476,9 @@ func TestBundledMaps(t *testing.T) {
 		{"theorem a {ι : Type*} (s : Finset ι) (f : ι → ℝ) (i : ι) (hi : i ∈ s) : f i ≤ s.sup f := by sorry", "f: failed to synthesize `OrderBot ℝ`: `Finset.sup` needs an instance `[OrderBot α]`, and `f` makes α ℝ, to which the library gives no `OrderBot` here"},
 		{"theorem a {ι : Type*} (s : Finset ι) (f : ι → ℕ) (i : ι) (hi : i ∈ s) : f i ≤ s.sup f := by sorry", ""},
 		{"theorem a (x : ℕ) (s : Finset ℤ) (h : s = Finset.Icc x x) : True := by sorry", ""},
+		// a function whose next argument is a proof, beside a number
+		{"theorem a (s : Finset ℕ) (hs : s.Nonempty) : ∀ x ∈ s, x ≤ s.max' := by sorry", "s.max': failed to synthesize `≤`: `s.max'` is a function (`Finset.max'`: it takes 2 explicit arguments, given 1; the next is a proof of `s.Nonempty`), not a number"},
+		{"theorem a (s : Finset ℕ) (hs : s.Nonempty) : ∀ x ∈ s, x ≤ s.max' hs := by sorry", ""},
 		// an alias of a theorem used as a hypothesis's type
 		{"theorem a (a b : ℝ) (ha : 0 < a) (hb : 0 < b) (hab : mul_pos ha hb) : 0 < a := by sorry", "mul_pos ha hb: type expected: `mul_pos` is a theorem, a proof and not a proposition"},
 		// a proposition given to a local function of numbers
