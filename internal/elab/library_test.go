@@ -143,6 +143,9 @@ func TestLibraryNotation(t *testing.T) {
 		// a number where a structure no coercion reaches is expected
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop L) : True := by sorry", "L: type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `L` is a number of type ℝ (no coercion ℝ → Filter)"},
 		{"theorem a (u : ℕ → ℝ) (L : ℝ) (h : Filter.Tendsto u Filter.atTop (nhds L)) : True := by sorry", ""},
+		// a filter whose type variable another argument fixes to ℂ
+		{"theorem a (f : ℂ → ℂ) (h : Filter.Tendsto f Filter.atTop (nhds 0)) : True := by sorry", "Filter.atTop: failed to synthesize `Preorder ℂ`: `Filter.atTop` needs an instance `[Preorder α]`, and `f` makes it ℂ (through `Filter.Tendsto`), to which the library gives no `Preorder` here"},
+		{"theorem a (f : ℝ → ℂ) (h : Filter.Tendsto f Filter.atTop (nhds 0)) : True := by sorry", ""},
 		// a natural number, a type, where a Filter is expected
 		{"theorem a (u : ℕ → ℝ) (L : ℕ) (h : Filter.Tendsto u Filter.atTop L) : True := by sorry", "L: type mismatch: `Filter.Tendsto` expects a value of type `Filter β`, but `L` is a number of type ℕ (no cast or coercion ℕ → Filter)"},
 		// beside a set, a function into sets is no set

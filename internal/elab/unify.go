@@ -138,6 +138,9 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 	if c.env.VariableHas == nil || c.env.Notation || sg.decl.Generated {
 		return res
 	}
+	for i := 0; i < len(args) && i < len(sg.params); i++ {
+		c.implicitInstance(name, sg, sg.params[i], args[i], u.bound, scope)
+	}
 	for _, v := range slices.Sorted(maps.Keys(u.bound)) { // one order, one first finding
 		b := u.bound[v]
 		if !b.form.rigid || u.unsure[v] {
@@ -172,6 +175,39 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 		}
 	}
 	return res
+}
+
+// implicitInstance reports arg, a constant of the library given no
+// explicit argument whose type is `H β` with instances on β (Filter.atTop
+// {α} [Preorder α] : Filter α), given where name expects `H v` with v
+// bound by another argument to a number type that lacks them (`Tendsto f
+// atTop l` with `(f : ℂ → ℂ)`: α is ℂ, whose order is scoped).
+func (c *checker) implicitInstance(name string, sg sig, param string, arg *leansrc.Term, bound map[string]binding, scope map[string]local) {
+	if _, local := scope[arg.Text]; local || arg.Kind != leansrc.TermIdent {
+		return
+	}
+	asg, ok := c.resolve(arg.Text)
+	if !ok || !asg.known || !asg.exact || asg.theorem || len(asg.params) > 0 || asg.decl == nil {
+		return
+	}
+	want, have := c.env.parse(param), c.env.parse(asg.resText)
+	if want.Kind != leansrc.TermApp || have.Kind != leansrc.TermApp || len(want.Args) != 2 || len(have.Args) != 2 ||
+		want.Args[1].Kind != leansrc.TermIdent || have.Args[1].Kind != leansrc.TermIdent {
+		return
+	}
+	wh, ok1 := lookupFrom(sg.decl, want.Args[0].Text, c.env.Lookup)
+	hh, ok2 := lookupFrom(asg.decl, have.Args[0].Text, c.env.Lookup)
+	b, fixed := bound[want.Args[1].Text]
+	if !ok1 || !ok2 || wh != hh || !fixed || !b.form.rigid || b.form.num == numNone {
+		return
+	}
+	for _, k := range asg.varCons[have.Args[1].Text] {
+		if c.numberLacks(b.form.num, k, asg) {
+			c.report(arg, arg.Text, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` makes it %s (through `%s`), to which the library gives no `%s` here",
+				k.class, b.form.num, arg.Text, k.class, have.Args[1].Text, c.src[b.arg.Start:b.arg.End], b.form.num, name, k.class)
+			return
+		}
+	}
 }
 
 // argType returns the type of argument arg, and its text, when the stub
