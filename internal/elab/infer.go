@@ -296,6 +296,17 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		c.markTree(t, scope)
 	}
 	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
+	if t.Text == "∘" && !c.glued(t) && !c.env.Notation {
+		for i, x := range []info{a, b} {
+			if x.kind == kSort && x.prop {
+				// Function.Injective f ∘ g: application binds tighter, and
+				// a proposition is no function to compose
+				c.report(t.Args[i], "", "type mismatch: `∘` composes functions, but `%s` is a proposition (application binds tighter than ∘: parenthesise the composition, `P (f ∘ g)`)",
+					c.src[t.Args[i].Start:t.Args[i].End])
+				return info{}
+			}
+		}
+	}
 	if opTree[t.Text] {
 		// binop%, binrel%: a leaf is elaborated with no expected type, and
 		// Inv.inv (no binop%) at its operand's own type
@@ -1798,13 +1809,27 @@ func (c *checker) noNumberField(space, f string) bool {
 		return false
 	}
 	if unicode.IsLower(r) {
-		// p.prime with (p : ℕ): Lean 3's spelling of Nat.Prime, which
-		// Lean core has no lowercase twin of (its names resolve above)
+		// p.prime with (p : ℕ), x.nat_abs with (x : ℤ): Lean 3's spellings
+		// of Nat.Prime and Int.natAbs, which Lean core has no twins of
+		// (its names resolve above)
 		_, upper := c.env.Lookup(space + "." + string(unicode.ToUpper(r)) + f[size:])
-		return upper
+		camel := lowerCamel(f)
+		return upper || camel != f && len(c.env.Resolve(space+"."+camel)) > 0
 	}
 	_, root := c.env.Lookup(f)
 	return unicode.IsUpper(r) && root
+}
+
+// lowerCamel returns Lean 4's spelling of a Lean 3 snake_case name
+// (nat_abs: natAbs).
+func lowerCamel(name string) string {
+	parts := strings.Split(name, "_")
+	for i := 1; i < len(parts); i++ {
+		if r, size := utf8.DecodeRuneInString(parts[i]); size > 0 {
+			parts[i] = string(unicode.ToUpper(r)) + parts[i][size:]
+		}
+	}
+	return strings.Join(parts, "")
 }
 
 // generatedField are the names Lean (and deriving handlers, @[ext]) give

@@ -245,6 +245,11 @@ func TestLibraryNotation(t *testing.T) {
 		// Lean 3's lowercase spelling of a field the namespace has capitalised
 		{"theorem a (p : ℕ) (hp : p.prime) : p ≥ 2 := by sorry", "p.prime: invalid field `prime`: the environment does not contain `Nat.prime` (`p` is a `Nat`)"},
 		{"theorem a (n : ℕ) : n.succ = n + 1 ∧ n.digits = n.digits := by sorry", ""},
+		{"theorem a (x : ℤ) : (x.nat_abs : ℤ) = x := by sorry", "x.nat_abs: invalid field `nat_abs`: the environment does not contain `Int.nat_abs` (`x` is a `Int`)"},
+		{"theorem a (x : ℤ) : (x.natAbs : ℤ) = x := by sorry", ""},
+		// a proposition composed: application binds tighter than ∘
+		{"theorem a (f g : ℕ → ℕ) (n : ℕ) (h : Odd n ∘ f = g) : True := by sorry", "Odd n: type mismatch: `∘` composes functions, but `Odd n` is a proposition (application binds tighter than ∘: parenthesise the composition, `P (f ∘ g)`)"},
+		{"theorem a (f g : ℕ → ℕ) (n : ℕ) (h : Odd ((f ∘ g) n)) : True := by sorry", ""},
 		{"theorem a (s : Set ℕ) (h : s.Finite) : s.card ≤ 10 := by sorry", "s.card: invalid field `card`: the environment does not contain `Set.card` (`s` is a `Set`)"},
 		// DecidableEq of a bare type variable, not under open Classical nor with any instance
 		{"theorem a (α β : Type) (f : α → β) (s : Finset α) (t : Finset β) (h : Finset.image f s = t) : True := by sorry", "f: failed to synthesize `DecidableEq β`: `Finset.image` needs an instance `[DecidableEq β]`, and `β` has no local instance (nor does the library give every type one)"},
