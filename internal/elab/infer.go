@@ -296,6 +296,16 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 		c.markTree(t, scope)
 	}
 	a, b := c.infer(t.Args[0], scope), c.infer(t.Args[1], scope)
+	if (t.Text == "*" || t.Text == "/") && !c.glued(t) && !c.env.Notation {
+		for _, x := range t.Args {
+			if g, h, ok := c.quotientNoGroup(x, scope); ok {
+				// a * b with (a b : G ⧸ H): G ⧸ H is a group for a normal H
+				c.report(x, "", "failed to synthesize `%s (%s ⧸ %s)`: `%s ⧸ %s` is a group only when `%s` is normal, and no binder of the statement gives `[%s.Normal]` (nor is `%s` commutative)",
+					map[string]string{"*": "Mul", "/": "Div"}[t.Text], g, h, g, h, h, h, g)
+				break
+			}
+		}
+	}
 	if t.Text == "∘" && !c.glued(t) && !c.env.Notation {
 		for i, x := range []info{a, b} {
 			if x.kind == kSort && x.prop {
@@ -1492,6 +1502,33 @@ func (c *checker) funLikeParam(sg sig, p string) bool {
 // funLikeClasses are the classes of types of bundled maps, with the type
 // first.
 var funLikeClasses = setOf("FunLike", "DFunLike", "EquivLike")
+
+// quotientNoGroup reports x, a local of type `G ⧸ H` with H a local
+// subgroup, when nothing makes H normal: no other binder mentions H (a
+// local of a class type is an instance, whatever its brackets), and G's
+// instances give no CommGroup (whose subgroups are all normal).
+func (c *checker) quotientNoGroup(x *leansrc.Term, scope map[string]local) (g, h string, ok bool) {
+	l, local := scope[x.Text]
+	if x.Kind != leansrc.TermIdent || !local || l.binder == 0 || l.typ == nil || l.typ.Kind != leansrc.TermInfix || l.typ.Text != quotientSymbol {
+		return "", "", false
+	}
+	gt, ht := l.typ.Args[0], l.typ.Args[1]
+	lh, sub := scope[ht.Text]
+	if gt.Kind != leansrc.TermIdent || ht.Kind != leansrc.TermIdent || c.typeVars[gt.Text] == nil || !sub || lh.head != "Subgroup" ||
+		c.env.VariableHas == nil || c.env.VariableHas(c.typeVars[gt.Text], "CommGroup") {
+		return "", "", false
+	}
+	for i, b := range c.s.Binders {
+		if i+1 == lh.binder || strings.Contains(b.Type, quotientSymbol) {
+			continue
+		}
+		lex, err := leansrc.Lex(b.Type)
+		if err != nil || slices.ContainsFunc(lex, func(l leansrc.Lexeme) bool { return l.Text == ht.Text || strings.HasPrefix(l.Text, ht.Text+".") }) {
+			return "", "", false // [H.Normal], (hH : H.Normal), h : x ∈ H
+		}
+	}
+	return gt.Text, ht.Text, true
+}
 
 // numberField reports whether (e).f, e of info a, is a field of a number
 // type's namespace that the library declares (`(μ s).toReal`).

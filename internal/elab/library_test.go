@@ -537,12 +537,17 @@ func TestQuotientBySet(t *testing.T) {
 		{Name: "HasQuotient.Quotient", Kind: library.KindAbbrev, Signature: "abbrev HasQuotient.Quotient (A : outParam <| Type u) {B : Type v} [HasQuotient A B] (b : B) : Type max u v"},
 		{Name: "HasQuotient", Kind: library.KindClass, Signature: "class HasQuotient (A : outParam <| Type u) (B : Type v)"},
 		{Name: "Subgroup", Kind: library.KindStructure, Signature: "structure Subgroup (G : Type*) [Group G]"},
+		{Name: "Subgroup.Normal", Kind: library.KindStructure, Signature: "structure Subgroup.Normal {G : Type*} [Group G] (H : Subgroup G) : Prop", Attrs: []string{"class"}},
 	})
 	env.TypeHas = func(full, class string, pos int) bool { return full != "Set" || class != "HasQuotient" }
 	for _, tc := range []struct{ stub, want string }{
 		{"theorem a {G : Type*} [Group G] (N : Set G) : Nonempty (G ⧸ N) := by sorry",
 			"N: failed to synthesize `HasQuotient G (Set …)`: `N` is a Set, and the library quotients only by subobjects (a subgroup `(N : Subgroup G)`, a submodule, an ideal; the subgroup a set generates is `Subgroup.closure N`)"},
 		{"theorem a {G : Type*} [Group G] (N : Subgroup G) : Nonempty (G ⧸ N) := by sorry", ""},
+		// a quotient's product, with no normality
+		{"theorem a {G : Type*} [Group G] (H : Subgroup G) (x y : G ⧸ H) : x * y = y := by sorry",
+			"x: failed to synthesize `Mul (G ⧸ H)`: `G ⧸ H` is a group only when `H` is normal, and no binder of the statement gives `[H.Normal]` (nor is `G` commutative)"},
+		{"theorem a {G : Type*} [Group G] (H : Subgroup G) [H.Normal] (x y : G ⧸ H) : x * y = y := by sorry", ""},
 	} {
 		if got := findings(t, tc.stub, env); got != tc.want {
 			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
