@@ -80,6 +80,19 @@ func (e *env) tick() bool {
 	return e.steps <= e.limit && !e.late
 }
 
+// charge counts the work of an inner loop's value x beyond one step: a
+// big rational's arithmetic costs about the square of its size (in
+// 64-bit words), so that one evaluation of a harmonic sum over a huge
+// range stays within the step limit's time, not minutes; it reports false
+// once the limit is passed (the result is then unknown).
+func (e *env) charge(x num) bool {
+	if x.r != nil {
+		w := (x.r.Num().BitLen() + x.r.Denom().BitLen()) / 64
+		e.steps += w * w
+	}
+	return e.steps <= e.limit
+}
+
 type numFn func(*env) (num, bool)
 type propFn func(*env) tri
 

@@ -410,7 +410,7 @@ func (c *compiler) bigOp(t *leansrc.Term, want kind) (nexpr, bool) {
 				return false
 			}
 			acc, ok = op(acc, v)
-			return ok
+			return ok && e.charge(acc)
 		})
 		return acc, good
 	}, t: body.t, poly: body.poly, deps: (s.deps | body.deps | filter.deps) &^ slotBit(slot)}, true
