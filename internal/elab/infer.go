@@ -30,6 +30,7 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			return c.apply(t, h, t.Args[1:], scope)
 		}
 		if h := t.Args[0]; h.Kind == leansrc.TermProj && leansrc.IsIdentifier(h.Text) && !strings.Contains(h.Text, ".") {
+			c.unexpected = h.Args[0] // (Finset.Icc x x).filter p: no expected type
 			a := c.infer(h.Args[0], scope)
 			infos := make([]info, len(t.Args)-1)
 			for i, x := range t.Args[1:] {

@@ -478,6 +478,7 @@ func TestBundledMaps(t *testing.T) {
 		// the expected type may come first
 		{"theorem a (n : ℕ) : ∑ k ∈ Finset.Icc (1 : ℝ) n, k = n := by sorry", "(1 : ℝ): failed to synthesize `LocallyFiniteOrder ℝ`: `Finset.Icc` expects a value of a type with `LocallyFiniteOrder`, but `(1 : ℝ)` is ℝ, and the library gives ℝ no `LocallyFiniteOrder` here"},
 		{"theorem a (x : ℝ) : (Finset.Icc x x).card = 1 := by sorry", "x: failed to synthesize `LocallyFiniteOrder ℝ`: `Finset.Icc` expects a value of a type with `LocallyFiniteOrder`, but `x` is ℝ, and the library gives ℝ no `LocallyFiniteOrder` here"},
+		{"theorem a (x : ℝ) (p : ℝ → Prop) [DecidablePred p] : ((Finset.Icc x x).filter p).card = 1 := by sorry", "x: failed to synthesize `LocallyFiniteOrder ℝ`: `Finset.Icc` expects a value of a type with `LocallyFiniteOrder`, but `x` is ℝ, and the library gives ℝ no `LocallyFiniteOrder` here"},
 		{"theorem a (n : ℕ) : ∑ k ∈ Finset.Icc 1 n, (k : ℝ) = n := by sorry", ""},
 		// a function into ℝ where its codomain needs a bottom (this tree's
 		// Finset.sup is altered: the real signature)
