@@ -1254,14 +1254,17 @@ func noReceiver(d *library.Decl, space string, nargs int, env *Env) (explicit in
 		bound[n] = true
 	}
 	for _, b := range binders {
-		names, _ := leansrc.GroupNames(b, hdr)
+		names, typ := leansrc.GroupNames(b, hdr)
 		for _, n := range names {
 			if b.Bracket == '(' && !isVar[n] {
 				explicit++
 			}
 			bound[n] = true
 		}
-		if b.Type == nil || !notHeadedBy(b.Type, space, d, bound, env) {
+		switch {
+		case b.Type != nil && b.Type.Kind == leansrc.TermUnsupported && sortParam(typ):
+			// (R : Type*), which the term parser leaves unread
+		case b.Type == nil || !notHeadedBy(b.Type, space, d, bound, env):
 			return 0, false
 		}
 	}
@@ -1339,10 +1342,10 @@ func notHeadedBy(t *leansrc.Term, space string, d *library.Decl, bound map[strin
 	case library.KindStructure, library.KindClass, library.KindInductive, library.KindClassInductive:
 		return true
 	case library.KindDef:
-		// whnfR unfolds no plain definition; one whose body names space
-		// may be marked reducible
+		// whnfR unfolds no plain definition, only one marked reducible;
+		// one whose body names space stays unknown too
 		_, last := leansrc.SplitLast(space)
-		return !strings.Contains(p.Value, last) && !strings.Contains(p.Signature, "@[reducible")
+		return !strings.Contains(p.Value, last) && !slices.ContainsFunc(p.Attrs, func(a string) bool { return strings.HasPrefix(a, "reducible") })
 	}
 	return false
 }

@@ -421,6 +421,8 @@ var bundledDecls = []*library.Decl{
 	{Name: "LinearMap.ker", Kind: library.KindDef, Signature: "def LinearMap.ker {R M M₂ : Type*} [Semiring R] [AddCommMonoid M] [AddCommMonoid M₂] [Module R M] [Module R M₂] {F : Type*} [FunLike F M M₂] (f : F) : Submodule R M"},
 	{Name: "LinearMap.range", Kind: library.KindDef, Signature: "def LinearMap.range {R M₂ : Type*} [Semiring R] [AddCommMonoid M₂] [Module R M₂] {F : Type*} (f : F) : Submodule R M₂"},
 	{Name: "LinearMap.rank", Kind: library.KindAbbrev, Signature: "abbrev LinearMap.rank {R M : Type*} [Ring R] [AddCommGroup M] [Module R M] (R' : Type*) : Module.End R M → ℕ"},
+	{Name: "LinearMap.Alias", Kind: library.KindDef, Signature: "def LinearMap.Alias (M : Type*) : Type*", Value: "M", Attrs: []string{"reducible"}},
+	{Name: "LinearMap.rankOf", Kind: library.KindDef, Signature: "def LinearMap.rankOf (R : Type*) (f : LinearMap.Alias R) : ℕ"},
 	{Name: "Module.End", Kind: library.KindAbbrev, Signature: "abbrev Module.End (R : Type u) (M : Type v) [Semiring R] [AddCommMonoid M] [Module R M]", Value: "M →ₗ[R] M"},
 	{Name: "DivisionRing", Kind: library.KindClass, Signature: "class DivisionRing (K : Type*)"},
 	{Name: "ZMod", Kind: library.KindDef, Signature: "def ZMod : ℕ → Type"},
@@ -515,6 +517,8 @@ func TestBundledMaps(t *testing.T) {
 		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V → W) : Module.finrank ℝ (LinearMap.range f) = 0 := by sorry",
 			"f: failed to synthesize `FunLike (V → W) …`: `LinearMap.range` expects a bundled map (`F`, a type with a FunLike instance, such as `V →ₗ[R] W` or `G →* H`), but `f` is a plain function, and no instance makes a function type FunLike"},
 		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V →ₗ[ℝ] W) : Module.finrank ℝ (LinearMap.ker f) = Module.finrank ℝ (LinearMap.range f) := by sorry", ""},
+		// a reducible definition may unfold to the map: not certain
+		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : f.rankOf = 0 := by sorry", ""},
 		// an abbrev may unfold to the map: not certain
 		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : f.rank = 0 := by sorry", ""},
 		// a structure of data as the statement
