@@ -478,11 +478,7 @@ func (pl *Pipeline) Formalize(ctx context.Context, req Request, report progress.
 	res.Illustration = ill
 	if firstLook {
 		order.last(func() {
-			f := Found{Premises: res.Premises, Illustration: ill, Final: true}
-			report(progress.Event{Stage: StageIllustrate, Message: f.Message()})
-			if req.Found != nil {
-				req.Found(f)
-			}
+			Found{Premises: res.Premises, Illustration: ill, Final: true}.handOver(StageIllustrate, req.Found, report)
 		})
 	}
 	var decls []*library.Decl

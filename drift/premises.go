@@ -63,15 +63,19 @@ func (pl *Pipeline) firstLook(ctx context.Context, statement string, order *look
 		if err != nil || ctx.Err() != nil {
 			return
 		}
-		order.first(func() {
-			f := Found{Premises: prem, Illustration: ill}
-			report(progress.Event{Stage: StageRetrieve, Message: f.Message()})
-			if found != nil {
-				found(f)
-			}
-		})
+		order.first(func() { Found{Premises: prem, Illustration: ill}.handOver(StageRetrieve, found, report) })
 	}()
 	return func() { <-done }
+}
+
+// handOver gives f to found, then announces it in a progress report of
+// stage: whoever reads the report (an editor asking for the hover) finds f
+// already stored.
+func (f Found) handOver(stage string, found func(Found), report progress.Func) {
+	if found != nil {
+		found(f)
+	}
+	report(progress.Event{Stage: stage, Message: f.Message()})
 }
 
 // looks orders the two hand-overs of premises: the first look's only
