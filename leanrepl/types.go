@@ -202,6 +202,12 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return lib.InfixNotation(atom)
 		},
+		InfixOperator: func(atom string) (string, leansrc.Operator, bool) {
+			if lib == nil {
+				return "", leansrc.Operator{}, false
+			}
+			return lib.InfixOperator(atom, h.sc)
+		},
 		BracketArrow: func(atom string) (string, bool) {
 			if lib == nil {
 				return "", false

@@ -153,6 +153,10 @@ type Env struct {
 	// Infix returns the constant an infix notation of the library applies
 	// to its two operands (`→+`, AddMonoidHom); nil: none is read.
 	Infix func(atom string) (string, bool)
+	// InfixOperator returns the constant, fixity and precedence of an
+	// infix command of the library in force in the stub's scope (`''`,
+	// Set.image, infixl 80); nil: none is read.
+	InfixOperator func(atom string) (string, leansrc.Operator, bool)
 	// BracketArrow returns the constant an arrow of the library written
 	// with a ring in brackets stands for (`→ₗ` of `M →ₗ[R] N`, LinearMap);
 	// nil: none is read.
@@ -205,10 +209,11 @@ type Env struct {
 	NotationWord func(word string) bool
 }
 
-// Ops gives the term parser the library's notation tokens (Env.Token) and
-// its arrows of bundled maps (Env.OneAtom); nil when env reads neither.
+// Ops gives the term parser the library's notation tokens (Env.Token), its
+// arrows of bundled maps (Env.OneAtom) and its infix commands
+// (Env.InfixOperator); nil when env reads none.
 func (env *Env) Ops() func(string) (leansrc.Operator, bool) {
-	if env.Token == nil && env.OneAtom == nil {
+	if env.Token == nil && env.OneAtom == nil && env.InfixOperator == nil {
 		return nil
 	}
 	return func(sym string) (leansrc.Operator, bool) {
@@ -224,6 +229,12 @@ func (env *Env) Ops() func(string) (leansrc.Operator, bool) {
 		if _, ok := env.quotientTarget(sym); ok {
 			// notation:35 G " ⧸ " H:34 => HasQuotient.Quotient G H
 			return leansrc.Operator{Fixity: leansrc.Infixl, Prec: 35}, true
+		}
+		if env.InfixOperator != nil {
+			if _, op, ok := env.InfixOperator(sym); ok {
+				// infixl:80 " '' " => image
+				return op, true
+			}
 		}
 		return leansrc.Operator{}, false
 	}
@@ -490,6 +501,10 @@ type checker struct {
 	// known, with the classes of those instances (see typeVariables), and
 	// typeVarTexts those instances' types as written.
 	typeVars, typeVarTexts map[string][]string
+	// span is the byte range (in s.Text) of the term unbound walks: a name
+	// another binder's type binds inside it (`(h : ∀ n, …)`) is out of
+	// scope there.
+	span [2]int
 }
 
 // Check elaborates stub s as far as the library's signatures allow and
@@ -816,6 +831,7 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 		return
 	}
 	seen := c.unknown
+	c.span = [2]int{c.off + t.Start, c.off + t.End}
 	var walk func(x *leansrc.Term, inner map[string]bool)
 	walk = func(x *leansrc.Term, inner map[string]bool) {
 		if x == nil {
@@ -982,6 +998,10 @@ func (c *checker) notClass(t *leansrc.Term) {
 // unfold to no class (Eq, LE.le's instances, And, Or, Iff).
 var relations = setOf("=", "≠", "<", "≤", ">", "≥", "∣", "∧", "∨", "↔", "∈", "∉", "⊆")
 
+// comparisons are the binder predicates whose bound fixes the bound
+// variable's type (`∀ n ≥ N`: binrel% unifies n's type with N's).
+var comparisons = setOf("<", "≤", ">", "≥", "≠")
+
 // notationName reports a dotted name that names nothing and ends in a
 // symbol the library declares as notation (`Real.π`: π is notation for
 // Real.pi under `open Real`, no declaration of the namespace Real).
@@ -999,7 +1019,8 @@ func (c *checker) notationName(x *leansrc.Term, name string) {
 
 // boundNowhere reports whether name, a variable's name in ASCII or a lone
 // Greek type variable (x, n1, b', α; not σ₁, which libraries name constants by),
-// that no notation of the library spells, stands nowhere in the stub where syntax might bind it (after ∀, fun,
+// that no notation of the library spells, stands nowhere in the term unbound
+// walks (c.span) where syntax might bind it (after ∀, fun,
 // ⟨, a comma, in a run of names that follows one; before :, ,, =>, ↦, |):
 // with autoImplicit off and no notation from the header, Lean then has
 // nothing to resolve it to.
@@ -1015,7 +1036,7 @@ func (c *checker) boundNowhere(name string) bool {
 	}
 	lex := c.s.Lexemes
 	for i, t := range lex {
-		if t.Text != name || t.Start < c.off {
+		if t.Text != name || t.Start < c.span[0] || t.Start >= c.span[1] {
 			continue
 		}
 		j := i - 1
@@ -1123,6 +1144,10 @@ func (c *checker) with(scope map[string]local, bs []leansrc.Binder, over string)
 				// ∑ i ∈ Finset.range n: i is a ℕ (Membership's element
 				// type is an outParam)
 				n = el
+			}
+			if b.Type == nil && comparisons[b.Pred] && bi.kind == kValue && !bi.lit && bi.of == "" {
+				// ∀ n ≥ N, … is ∀ n, n ≥ N → …: n's type is N's
+				n = bi.num
 			}
 		}
 		tv := c.typeVar(b.Type)

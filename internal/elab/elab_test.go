@@ -147,6 +147,10 @@ func TestCheck(t *testing.T) {
 		{"theorem a (a b : ℕ) : Nat.gcd a b b = 1 := by sorry", "Nat.gcd a b b: too many arguments: `Nat.gcd` takes 2 explicit arguments, given 3"},
 		{"theorem a (a b : ℤ) : Nat.Coprime a b := by sorry", "a: `Nat.Coprime` expects a ℕ, but `a` is ℤ (no coercion ℤ → ℕ) | b: `Nat.Coprime` expects a ℕ, but `b` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (x : ℝ) : ((x : ℕ) : ℝ) = x := by sorry", "x: the ascription expects a ℕ, but `x` is ℝ (no coercion ℝ → ℕ)"},
+		// ∀ n ≥ N: n has N's type
+		{"theorem a (u : ℕ → ℝ) (N : ℝ) : ∀ n ≥ N, u n = 0 := by sorry", "n: `u` expects a ℕ, but `n` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (u : ℕ → ℝ) (N : ℕ) : ∀ n ≥ N, u n = 0 := by sorry", ""},
+		{"theorem a (u : ℕ → ℝ) : ∀ n ≥ 2, u n = 0 := by sorry", ""},
 		// a proof, a proposition, a type or a function where a value is expected
 		{"theorem a (p : ℕ) (hp : Nat.Prime p) : Set.Infinite (Nat.Prime.two_le hp) := by sorry", "(Nat.Prime.two_le hp): type mismatch: `Set.Infinite` expects a value of type `Set α`, but `(Nat.Prime.two_le hp)` is a proof (`Nat.Prime.two_le` is a theorem)"},
 		{"theorem a (x : ℝ) (h : 0 < x) : Real.log (0 < x) = 0 := by sorry", "(0 < x): type mismatch: `Real.log` expects a value of type `ℝ`, but `(0 < x)` is a proposition"},

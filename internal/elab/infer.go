@@ -1513,7 +1513,7 @@ var funLikeClasses = setOf("FunLike", "DFunLike", "EquivLike")
 // instances give no CommGroup (whose subgroups are all normal).
 func (c *checker) quotientNoGroup(x *leansrc.Term, scope map[string]local) (g, h string, ok bool) {
 	l, local := scope[x.Text]
-	if x.Kind != leansrc.TermIdent || !local || l.binder == 0 || l.typ == nil || l.typ.Kind != leansrc.TermInfix || l.typ.Text != quotientSymbol {
+	if x.Kind != leansrc.TermIdent || !local || l.typ == nil || l.typ.Kind != leansrc.TermInfix || l.typ.Text != quotientSymbol {
 		return "", "", false
 	}
 	gt, ht := l.typ.Args[0], l.typ.Args[1]
@@ -1527,11 +1527,28 @@ func (c *checker) quotientNoGroup(x *leansrc.Term, scope map[string]local) (g, h
 			continue
 		}
 		lex, err := leansrc.Lex(b.Type)
-		if err != nil || slices.ContainsFunc(lex, func(l leansrc.Lexeme) bool { return l.Text == ht.Text || strings.HasPrefix(l.Text, ht.Text+".") }) {
-			return "", "", false // [H.Normal], (hH : H.Normal), h : x ∈ H
+		if err != nil || slices.ContainsFunc(lex, func(l leansrc.Lexeme) bool { return l.Text == ht.Text || strings.HasPrefix(l.Text, ht.Text+".") }) && !relationProp(b.Type) {
+			return "", "", false // [H.Normal], (hH : H.Normal)
 		}
 	}
 	return gt.Text, ht.Text, true
+}
+
+// relationProp reports whether typ is certainly a proposition no class
+// is: a relation (`x ∈ H`), under ∀ binders and premises (`∀ x y : G, x * y
+// * x⁻¹ * y⁻¹ ∈ H`). A local of that type is no instance.
+func relationProp(typ string) bool {
+	t := leansrc.ParseTerm(typ, nil)
+	for {
+		switch {
+		case t.Kind == leansrc.TermForall && len(t.Args) == 1:
+			t = t.Args[0]
+		case t.Kind == leansrc.TermInfix && arrow(t.Text) && len(t.Args) == 2:
+			t = t.Args[1]
+		default:
+			return t.Kind == leansrc.TermInfix && relations[t.Text] && len(t.Args) == 2
+		}
+	}
 }
 
 // numberField reports whether (e).f, e of info a, is a field of a number
@@ -2285,15 +2302,19 @@ func (c *checker) infixTarget(t *leansrc.Term) (string, bool) {
 	if target, ok := c.env.quotientTarget(t.Text); ok && !c.env.Notation && !c.glued(t) {
 		return target, true
 	}
-	if c.env.Infix == nil || !mapArrow(t.Text) && t.Text != "≃" || c.env.Notation || c.glued(t) {
+	if c.env.Notation || len(t.Args) < 2 || c.glued(t) || slices.ContainsFunc(t.Args, func(a *leansrc.Term) bool { return a.Kind == leansrc.TermUnsupported }) {
 		return "", false
 	}
-	for _, a := range t.Args {
-		if a.Kind == leansrc.TermUnsupported {
-			return "", false
-		}
+	if mapArrow(t.Text) || t.Text == "≃" {
+		return infixParent(t, &c.env) // V →ₗ[ℝ] W is LinearMap (RingHom.id ℝ) V W
 	}
-	return infixParent(t, &c.env) // V →ₗ[ℝ] W is LinearMap (RingHom.id ℝ) V W
+	if c.env.InfixOperator != nil && len(t.Args) == 2 && !leansrc.BuiltinOperator(t.Text) {
+		// f '' s is Set.image f s (the parser's own operators, core's
+		// among them, are elaborated as Lean's binop% and its kin)
+		target, _, ok := c.env.InfixOperator(t.Text)
+		return target, ok
+	}
+	return "", false
 }
 
 // typeVarDomain returns the stub's type variable that is the domain of

@@ -274,7 +274,10 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (R : Type*) [Field R] (I : Ideal R) (h : Ideal.IsMaximal I) : True := by sorry", ""},
 		// a dotted name whose root is bound nowhere: after a quantifier's comma the body starts
 		{"theorem a (hp : p.Prime) : ∃ b : ℕ, p = b := by sorry", "p.Prime: unknown identifier `p.Prime`: no binder of the statement binds `p`, and Lean binds no dotted name automatically | p: unknown identifier `p`: no binder of the statement binds it (autoImplicit is off)"},
-		{"theorem a (h : ∀ q : ℕ, ∃ b, q = b ∧ p.Prime) : ∃ b : ℕ, ⟨b, p⟩ = ⟨b, p⟩ := by sorry", ""},
+		{"theorem a (h : ∀ q : ℕ, ∃ b, q = b ∧ p.Prime ∧ ⟨b, p⟩ = ⟨b, p⟩) : True := by sorry", ""},
+		// a name another binder's quantifier binds is out of scope in the statement
+		{"theorem a (x : ℕ → ℝ) (h : ∀ n, x (n + 1) = 2 * x n) : x n.succ = 2 := by sorry", "n.succ: unknown identifier `n.succ`: no binder of the statement binds `n`, and Lean binds no dotted name automatically"},
+		{"theorem a (x : ℕ → ℝ) (h : ∀ n, x (n + 1) = 2 * x n) : ∀ n : ℕ, x n.succ = 2 := by sorry", ""},
 		// a field of a type
 		{"theorem a (n : ℕ) : (Fin n).card = n := by sorry", "(Fin n).card: invalid field notation: `(Fin n)` is a type (its type is a universe), not a value of a type of the form (C …) where C is a constant"},
 		// a point beside a set
@@ -535,6 +538,30 @@ func TestBundledMaps(t *testing.T) {
 	}
 }
 
+// TestLibraryInfix: an infix command of the library (`f '' s`, Set.image)
+// is read at its precedence and elaborated as its constant applied to the
+// operands, so `BddAbove f '' K` is `(BddAbove f) '' K`.
+func TestLibraryInfix(t *testing.T) {
+	env := withDecls(notationEnv(), []*library.Decl{
+		{Name: "Set.image", Kind: library.KindDef, Signature: "def Set.image {α β : Type*} (f : α → β) (s : Set α) : Set β"},
+		{Name: "BddAbove", Kind: library.KindDef, Signature: "def BddAbove {α : Type*} [Preorder α] (s : Set α) : Prop"},
+	})
+	env.InfixOperator = func(atom string) (string, leansrc.Operator, bool) {
+		return "Set.image", leansrc.Operator{Fixity: leansrc.Infixl, Prec: 80}, atom == "''"
+	}
+	for _, tc := range []struct{ stub, want string }{
+		{"theorem a (f : ℝ → ℝ) (K : Set ℝ) : BddAbove f '' K := by sorry",
+			"BddAbove f: type mismatch: `Set.image` expects a function of type `α → β`, but `BddAbove f` is a proposition (a predicate is written `fun x => …`) | " +
+				"f: type mismatch: `BddAbove` expects a value of type `Set α`, but `f` is a function (`f`: a local function between numbers) that is no predicate, so no set"},
+		{"theorem a (f : ℝ → ℝ) (K : Set ℝ) : BddAbove (f '' K) := by sorry", ""},
+		{"theorem a (f : ℝ → ℝ) (K : Set ℝ) : BddAbove (f '' K ∪ K) := by sorry", ""},
+	} {
+		if got := findings(t, tc.stub, env); got != tc.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
+		}
+	}
+}
+
 // TestQuotientBySet: a quotient by a Set, which no instance of the
 // library takes (they quotient by subobjects), and by a subgroup.
 func TestQuotientBySet(t *testing.T) {
@@ -553,6 +580,12 @@ func TestQuotientBySet(t *testing.T) {
 		{"theorem a {G : Type*} [Group G] (H : Subgroup G) (x y : G ⧸ H) : x * y = y := by sorry",
 			"x: failed to synthesize `Mul (G ⧸ H)`: `G ⧸ H` is a group only when `H` is normal, and no binder of the statement gives `[H.Normal]` (nor is `G` commutative)"},
 		{"theorem a {G : Type*} [Group G] (H : Subgroup G) [H.Normal] (x y : G ⧸ H) : x * y = y := by sorry", ""},
+		{"theorem a {G : Type*} [Group G] (H : Subgroup G) (hH : H.Normal) (x y : G ⧸ H) : x * y = y := by sorry", ""},
+		// a hypothesis of membership is no instance of normality
+		{"theorem a {G : Type*} [Group G] (H : Subgroup G) (h : ∀ x y : G, x * y * x⁻¹ * y⁻¹ ∈ H) : ∀ a b : G ⧸ H, a * b = b * a := by sorry",
+			"a: failed to synthesize `Mul (G ⧸ H)`: `G ⧸ H` is a group only when `H` is normal, and no binder of the statement gives `[H.Normal]` (nor is `G` commutative) | " +
+				"b: failed to synthesize `Mul (G ⧸ H)`: `G ⧸ H` is a group only when `H` is normal, and no binder of the statement gives `[H.Normal]` (nor is `G` commutative)"},
+		{"theorem a {G : Type*} [Group G] (H : Subgroup G) (h : ∀ x y : G, x * y * x⁻¹ * y⁻¹ ∈ H) (hH : Subgroup.Normal H) : ∀ a b : G ⧸ H, a * b = b * a := by sorry", ""},
 	} {
 		if got := findings(t, tc.stub, env); got != tc.want {
 			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)

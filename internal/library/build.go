@@ -516,14 +516,27 @@ func oneAtomCommand(x *leansrc.Decl) (lhs []string, rhs string, ok bool) {
 // appliedInfix reports whether notation x is an infix command of one atom
 // whose right side is one constant (`infixr:25 " →+ " => AddMonoidHom`):
 // `G →+ H` is then `AddMonoidHom G H`.
-func appliedInfix(x *leansrc.Decl) bool {
+// It returns the command's fixity and precedence (a precedence written as
+// a number; `max` and arithmetic leave it 0), and Fixity 0 otherwise.
+func appliedInfix(x *leansrc.Decl) leansrc.Operator {
 	f, rhs, ok := oneAtomCommand(x)
-	if !ok || len(f) == 0 {
-		return false
+	if !ok || len(f) == 0 || !leansrc.IsIdentifier(strings.TrimSpace(rhs)) {
+		return leansrc.Operator{}
 	}
-	cmd, _, _ := strings.Cut(f[0], ":")
-	return (cmd == "infix" || cmd == "infixl" || cmd == "infixr") && leansrc.IsIdentifier(strings.TrimSpace(rhs))
+	cmd, prec, _ := strings.Cut(f[0], ":")
+	fix, ok := infixCommands[cmd]
+	if !ok {
+		return leansrc.Operator{}
+	}
+	n, err := strconv.Atoi(prec)
+	if err != nil || n <= 0 {
+		n = 0
+	}
+	return leansrc.Operator{Fixity: fix, Prec: n}
 }
+
+// infixCommands are Lean's infix commands by fixity.
+var infixCommands = map[string]leansrc.Fixity{"infix": leansrc.Infix, "infixl": leansrc.Infixl, "infixr": leansrc.Infixr}
 
 // fileTables are the entries one file adds to the library-wide tables.
 type fileTables struct {
@@ -548,7 +561,7 @@ func (t *fileTables) equal(u *fileTables) bool {
 	for i := range t.notes {
 		a, b := t.notes[i], u.notes[i]
 		if a.key != b.key || a.ident != b.ident || a.op.target != b.op.target || a.op.ns != b.op.ns ||
-			a.op.scoped != b.op.scoped || a.op.alone != b.op.alone || a.op.postfix != b.op.postfix || !slices.Equal(a.op.atoms, b.op.atoms) {
+			a.op.scoped != b.op.scoped || a.op.alone != b.op.alone || a.op.postfix != b.op.postfix || a.op.infix != b.op.infix || !slices.Equal(a.op.atoms, b.op.atoms) {
 			return false
 		}
 	}
@@ -614,9 +627,10 @@ type operator struct {
 	// postfix: an operand then the one atom, for target applied to the
 	// operand (appliedPostfix)
 	postfix bool
-	// infix: an infix command whose right side is the target alone, so
-	// `a op b` is the target applied to a and b (appliedInfix)
-	infix bool
+	// infix, when its Fixity is not 0: an infix command whose right side
+	// is the target alone, so `a op b` is the target applied to a and b,
+	// with the command's fixity and precedence (appliedInfix)
+	infix leansrc.Operator
 }
 
 // active reports whether the notation is in force in scope sc.

@@ -444,7 +444,28 @@ func (l *Library) PostfixNotation(atom string) (string, bool) {
 // when there is none, or when two stand for different constants. Scoped
 // notations count as NotationToken says.
 func (l *Library) InfixNotation(atom string) (string, bool) {
-	return l.onlyTarget(atom, func(o *operator) bool { return o.infix })
+	return l.onlyTarget(atom, func(o *operator) bool { return o.infix.Fixity != 0 })
+}
+
+// InfixOperator returns the constant, fixity and precedence of the
+// library's infix notation atom in scope sc (`Set.image`, infixl 80 for
+// Mathlib's `infixl:80 " '' " => image`): ok only when every notation keyed
+// by atom that is in force is such an infix command, all agree, and the
+// precedence is a number.
+func (l *Library) InfixOperator(atom string, sc *leansrc.Scope) (target string, op leansrc.Operator, ok bool) {
+	for i := range l.operators[atom] {
+		o := &l.operators[atom][i]
+		switch {
+		case !o.active(sc):
+		case o.infix.Fixity == 0 || o.infix.Prec == 0:
+			return "", leansrc.Operator{}, false
+		case target == "":
+			target, op = o.target, o.infix
+		case o.target != target || o.infix != op:
+			return "", leansrc.Operator{}, false
+		}
+	}
+	return target, op, target != ""
 }
 
 // HasModule reports whether the library indexes the source of module mod

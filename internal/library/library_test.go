@@ -748,6 +748,10 @@ infixl:25 " →ₙ " => Foo 2
 notation "∂ₘ" => PNat
 prefix:100 "∂ₘ" => Foo
 scoped[Prob] notation:max P "[" X "]" => Foo P
+namespace Bar
+scoped infixl:80 " ⊚ " => Foo
+end Bar
+infixl:max " ⊛ " => Foo
 `, "B.lean": `
 def Other := Nat
 notation "ℂ≥0" => Other
@@ -774,6 +778,22 @@ notation "ℂ≥0" => Other
 		for atom, want := range map[string]string{"→ₘ": "Foo", "→ₙ": "", "∣ₘ": "Foo", "√ₘ": "", "[X]": ""} {
 			if got, ok := lib.InfixNotation(atom); got != want || ok != (want != "") {
 				t.Errorf("%s: InfixNotation(%q) = %q, %v; want %q", round, atom, got, ok, want)
+			}
+		}
+		for _, tc := range []struct {
+			atom  string
+			opens []string
+			want  string
+		}{
+			{"→ₘ", nil, "Foo infixr 25"}, {"∣ₘ", nil, "Foo infix 50"}, {"→ₙ", nil, ""}, {"√ₘ", nil, ""},
+			{"⊚", nil, ""}, {"⊚", []string{"Bar"}, "Foo infixl 80"}, {"⊛", nil, ""}, // infixl:max: no number
+		} {
+			got := ""
+			if target, op, ok := lib.InfixOperator(tc.atom, &leansrc.Scope{Opens: tc.opens}); ok {
+				got = fmt.Sprintf("%s %s %d", target, map[leansrc.Fixity]string{leansrc.Infix: "infix", leansrc.Infixl: "infixl", leansrc.Infixr: "infixr"}[op.Fixity], op.Prec)
+			}
+			if got != tc.want {
+				t.Errorf("%s: InfixOperator(%q, opens %v) = %q, want %q", round, tc.atom, tc.opens, got, tc.want)
 			}
 		}
 		for _, tc := range []struct {

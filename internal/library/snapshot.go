@@ -44,7 +44,7 @@ import (
 // it.
 const (
 	snapMagic   = "DRIFTLIB"
-	snapVersion = 8
+	snapVersion = 10
 )
 
 // SnapshotPath is the snapshot file of a workspace and its set of roots: two
@@ -156,7 +156,8 @@ func (e *snapEncoder) file(f *fileData) {
 		e.Flag(n.op.scoped)
 		e.Flag(n.op.alone)
 		e.Flag(n.op.postfix)
-		e.Flag(n.op.infix)
+		e.Uint(uint64(n.op.infix.Fixity))
+		e.Uint(uint64(n.op.infix.Prec))
 	}
 	e.Uint(uint64(len(f.decls)))
 	for _, d := range f.decls {
@@ -272,7 +273,7 @@ func (d *snapDecoder) file() *fileData {
 		f.tabs.notes = make([]note, n)
 		for i := range f.tabs.notes {
 			f.tabs.notes[i] = note{key: d.str(), ident: d.Flag(),
-				op: operator{atoms: d.strList(), target: d.str(), ns: d.str(), scoped: d.Flag(), alone: d.Flag(), postfix: d.Flag(), infix: d.Flag()}}
+				op: operator{atoms: d.strList(), target: d.str(), ns: d.str(), scoped: d.Flag(), alone: d.Flag(), postfix: d.Flag(), infix: leansrc.Operator{Fixity: leansrc.Fixity(d.Uint()), Prec: int(d.Uint())}}}
 		}
 	}
 	n := d.Count()
