@@ -32,6 +32,11 @@ type instanceFacts struct {
 	// argHeads are, per argument of an instance, the heads it may have
 	// (typeHeads).
 	argHeads map[*leansrc.Term][]string
+	// argInstance is, per argument of an instance, that instance.
+	argInstance map[*leansrc.Term]*parsedInstance
+	// factArgs caches, by an instance argument, whether its instance takes
+	// a `[Fact P]` instance (instanceTakesFact).
+	factArgs sync.Map
 	// toSort and toFun are the sources of the CoeSort and the CoeFun
 	// instances: what may be coerced to a sort, to a function.
 	toSort, toFun coeSources
@@ -463,10 +468,12 @@ func readInstances(lib *library.Library) *instanceFacts {
 	for a, heads := range abbrevHeads {
 		f.classAbbrevs[a] = !slices.ContainsFunc(heads, func(h string) bool { return h == "" || !f.known[h] })
 	}
-	f.argHeads = map[*leansrc.Term][]string{}
-	for _, p := range insts {
+	f.argHeads, f.argInstance = map[*leansrc.Term][]string{}, map[*leansrc.Term]*parsedInstance{}
+	for i := range insts {
+		p := &insts[i]
 		for _, a := range p.args {
-			f.argHeads[a] = typeHeads(lib, a, argText(p, a))
+			f.argHeads[a] = typeHeads(lib, a, argText(*p, a))
+			f.argInstance[a] = p
 		}
 	}
 	scopedNS := map[*library.Decl]string{} // scopedNamespace reads the file: once per instance
@@ -952,6 +959,80 @@ func (f *instanceFacts) classesOf(head string) map[classArg]bool {
 		f.mu.Unlock()
 	}
 	return has
+}
+
+// takesFact reports whether an instance binder's text is a `Fact P`
+// (`[Fact p.Prime]`, `[hp : Fact (1 < n)]`).
+func takesFact(text string) bool {
+	return strings.Contains(text, "[Fact ") || strings.Contains(text, ": Fact ") || strings.HasPrefix(strings.TrimSpace(text), "Fact ")
+}
+
+// instanceTakesFact reports whether the instance of argument a takes a
+// `[Fact P]` instance: in its signature, or as a section variable in
+// force at it that mentions only names its signature mentions (ZMod's
+// `instance : Field (ZMod p)` under `variable (p : ℕ) [hp : Fact
+// p.Prime]`). A file it cannot read counts as none.
+func (f *instanceFacts) instanceTakesFact(a *leansrc.Term, p *parsedInstance) bool {
+	if v, ok := f.factArgs.Load(a); ok {
+		return v.(bool)
+	}
+	fact := takesFact(p.d.Signature)
+	if groups, ok := sectionBinders(f.lib, p.d); ok && !fact {
+		vars := map[string]bool{}
+		for _, g := range groups {
+			if !takesFact(g.Type) {
+				for _, n := range g.Names {
+					vars[n] = true
+				}
+			}
+		}
+		for _, g := range groups {
+			if !takesFact(g.Type) {
+				continue
+			}
+			// Lean adds an instance variable whose variables the
+			// declaration all mentions
+			lex, err := leansrc.Lex(g.Type)
+			some, all := false, err == nil
+			for _, l := range lex {
+				if root, _, _ := strings.Cut(l.Text, "."); l.Kind == leansrc.LexIdent && vars[root] {
+					some = true
+					all = all && wordIn(p.d.Signature, root)
+				}
+			}
+			if fact = some && all; fact {
+				break
+			}
+		}
+	}
+	f.factArgs.Store(a, fact)
+	return fact
+}
+
+// classesOfFactFree is classesOf through the instances on such a type
+// that take no `[Fact P]` instance (ZMod's Field needs `[Fact p.Prime]`).
+func (f *instanceFacts) classesOfFactFree(head string) map[classArg]bool {
+	key := "!" + head
+	f.mu.Lock()
+	has, ok := f.byType[key]
+	f.mu.Unlock()
+	if !ok {
+		has = f.ix.closure(f.parents, func(a *leansrc.Term) bool {
+			return slices.Contains(f.argHeads[a], head) && !f.instanceTakesFact(a, f.argInstance[a])
+		}, nil, nil)
+		f.mu.Lock()
+		f.byType[key] = has
+		f.mu.Unlock()
+	}
+	return has
+}
+
+// needsFact reports whether the library gives a type whose head's last
+// component is head an instance of class at pos only through instances
+// that take a `[Fact P]` instance.
+func (f *instanceFacts) needsFact(head, class string, pos int) bool {
+	ca := classArg{lastComponent(class), pos}
+	return f.classesOf(head)[ca] && !f.classesOfFactFree(head)[ca]
 }
 
 // classParents adds to parents how class d's arguments are its parents'

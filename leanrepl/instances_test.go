@@ -20,7 +20,8 @@ import (
 // polynomial or a filter has no coercion to a function, bundled maps and
 // measures have; instances written in notation (`Semiring R[X]`, `ℝ≥0`)
 // and sorts written `Type*` are read; a Finset has no numerals (but under
-// `open Pointwise`) and no cast from ℕ, a polynomial both.
+// `open Pointwise`) and no cast from ℕ, a polynomial both; ZMod's field
+// needs a Fact.
 func TestInstanceFactsMathlib(t *testing.T) {
 	mathlibNames(t)
 	f := libraryInstances(mathlibLib)
@@ -139,6 +140,13 @@ func TestInstanceFactsMathlib(t *testing.T) {
 	for _, ty := range []string{"*", "Finset", "Set", "Filter", "Multiset"} {
 		if f.sortToProp[ty] {
 			t.Errorf("CoeSort of %s may give Prop", ty)
+		}
+	}
+	// ZMod n is a field, a domain, only under `[Fact p.Prime]` (a section
+	// variable of the instances' file); its ring and its inverse need none
+	for c, want := range map[string]bool{"Field": true, "IsDomain": true, "CommRing": false, "Inv": false, "Fintype": false} {
+		if got := f.needsFact("ZMod", c, 0); got != want {
+			t.Errorf("ZMod's %s only through a Fact: %v, want %v", c, got, want)
 		}
 	}
 }

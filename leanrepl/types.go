@@ -155,6 +155,9 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			c := lastComponent(class)
 			return !f.known[c] && !f.declared(c) || f.classesOf(lastComponent(full))[classArg{c, pos}]
 		},
+		NeedsFact: func(full, class string, pos int) bool {
+			return lib != nil && libraryInstances(lib).needsFact(lastComponent(full), class, pos)
+		},
 		VariableHas: func(classes []string, class string) bool {
 			return lib == nil || libraryInstances(lib).variableHas(classes, class)
 		},
@@ -702,8 +705,8 @@ func whereAux(lib *library.Library, d *library.Decl) bool {
 // includable narrows the explicit section variables in force at d to
 // those Lean may add to it as explicit parameters: a variable a later
 // `variable {x}` (still in force) made implicit is not one, unless d's
-// signature shows a binder of that name explicit (the indexer shows a
-// variable's binder as first declared, so that binder may be it); and,
+// signature shows a binder of that name explicit (d's own, which Lean
+// takes for the name); and,
 // when no `include` of the file comes before d and d's text names every
 // variable it uses (no tactic block, no `sorry`), a variable that text
 // does not mention, nor the type of a variable it mentions, is not added
@@ -814,11 +817,10 @@ func namesItsVariables(text string) bool {
 // file has no `include` before d, d's text names every variable it uses and
 // mentions each of them where no binder of its own may bind the name, and
 // d's signature (which the indexer may have prefixed with variables)
-// names none of them but in a binder it shows implicit (as the variable
-// was first declared, before a `variable (x)` made it explicit), or
-// explicit where a `variable (x) in` just before d makes it explicit too
-// (then a parameter it lists, not added; the others then come before
-// it). Lean adds a definition's mentioned variables before its own
+// names none of them but in a binder it shows explicit where the last
+// `variable` binding it (`variable (x) in` just before d too) makes it
+// explicit (then a parameter it lists, not added; the others then come
+// before it). Lean adds a definition's mentioned variables before its own
 // parameters.
 func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 	vars, ok := addedVars(lib, d)
@@ -891,10 +893,6 @@ func addedVars(lib *library.Library, d *library.Decl) ([]addedVar, bool) {
 	shown := signatureBinders(d.Signature)
 	shownFrom := -1 // the first group of a variable the signature shows where Lean has it
 	for _, x := range names {
-		// a variable the indexer shows implicit, as first declared, that a
-		// later `variable (x)` made explicit (Submodule.span's R under
-		// `variable (R) in`): Lean adds it explicit, where it was declared
-		prefixed := shown[x] == '{' || shown[x] == '⦃'
 		first, last := -1, -1
 		for i, g := range fv.groups {
 			if g.From <= line && line < g.To && slices.Contains(g.Names, x) {
@@ -907,16 +905,17 @@ func addedVars(lib *library.Library, d *library.Decl) ([]addedVar, bool) {
 		if first < 0 || !mentionsFree(text, x, d.Name) || mayBind(lex, x) {
 			return nil, false
 		}
-		if shown[x] == '(' && fv.groups[last].Closing == ')' && fv.groups[last].In {
-			// shown explicit as first declared, and made explicit for d
-			// (Ideal.Quotient.mk's I under `variable {I}`, then `variable
-			// (I) in`): a parameter the signature lists where Lean adds it
+		if shown[x] == '(' && fv.groups[last].Closing == ')' {
+			// explicit in force (fderiv's 𝕜 under `variable (𝕜)`;
+			// Ideal.Quotient.mk's I under `variable {I}`, then `variable
+			// (I) in`): the indexer shows the binder in force, a parameter
+			// the signature lists where Lean adds it
 			if shownFrom < 0 || first < shownFrom {
 				shownFrom = first
 			}
 			continue
 		}
-		if wordIn(d.Signature, x) && !prefixed {
+		if wordIn(d.Signature, x) {
 			return nil, false
 		}
 		as = append(as, addedVar{x, fv.groups[first].Type, first})
@@ -964,8 +963,11 @@ func mayBind(lex []leansrc.Lexeme, name string) bool {
 		if lex[j].Text == "[" && j > 0 && lex[j-1].End == lex[j].Start {
 			continue // a bracket glued to what it follows indexes or is notation: E →L[𝕜] F
 		}
-		if lex[j].Text == "(" && j > body && j > 0 && lex[j-1].Kind == leansrc.LexIdent && !binderKeyword[lex[j-1].Text] {
-			continue // in the body, an argument of an application: quadraticChar (ZMod p) a
+		if lex[j].Text == "(" && j > body && j > 0 && !binderKeyword[lex[j-1].Text] && !closing[lex[j-1].Text] {
+			// in the body, a bracket no binder keyword or binder group
+			// comes before: an argument of an application (quadraticChar
+			// (ZMod p) a), or a term (`:= (evariance X μ).toReal`)
+			continue
 		}
 		switch lex[k].Text {
 		case ":", ",", "=>", "↦", ")", "}", "⟩", ":=", "|", "⦄", "]":
@@ -974,6 +976,10 @@ func mayBind(lex []leansrc.Lexeme, name string) bool {
 	}
 	return false
 }
+
+// closing are the closing brackets, after which a bracket may open the
+// next binder group (`fun (x) (y) =>`).
+var closing = map[string]bool{")": true, "}": true, "]": true, "⦄": true}
 
 // binderKeyword are the words after which a bracket opens binders.
 var binderKeyword = map[string]bool{"fun": true, "λ": true, "∀": true, "∃": true, "∃!": true, "let": true, "have": true,
@@ -1137,7 +1143,10 @@ func mentionsFree(text, name, self string) bool {
 				header = false // binders come before these
 			}
 		}
-		if t.Kind != leansrc.LexIdent || t.Text != name && !strings.HasPrefix(t.Text, name+".") {
+		if t.Kind != leansrc.LexIdent || t.Text != name && !strings.HasPrefix(t.Text, name+".") ||
+			i+1 < len(lex) && lex[i+1].Text == "(" && lex[i+1].Start == t.End {
+			// `C(α, β)`: Lean 4 reads no application glued to `(`, a
+			// notation's token
 			continue
 		}
 		if end := setBuilderScope(lex, i); t.Text == name && end > i {
@@ -1406,9 +1415,8 @@ func usesFree(text, name string) bool {
 // command that binds one ((x : T), or (x) making it explicit) to the `end`
 // of its section, namespace or mutual block (at column 0, as Mathlib writes
 // them), else to the end of the file; a `variable … in` holds up to the
-// next declaration. A later `variable {x}` does not end it: Lean then takes
-// x as implicit, but the signature read from source shows the binder as
-// first declared (CategoryTheory.Abelian.Ext shows `(C : Type u)`).
+// next declaration. A later `variable {x}` does not end it: it adds a span
+// marked Implicit, and the last span in force says which binder Lean has.
 func variableSpans(data []byte) ([]variableSpan, map[string]int) {
 	spans, implicit, _ := variableCommands(data)
 	var explicit []variableSpan
@@ -1552,8 +1560,8 @@ func variableCommands(data []byte) ([]variableSpan, map[string]int, []groupSpan)
 					groups = append(groups, newGroupSpan(closing, inner, n, -1))
 					curGroups = append(curGroups, len(groups)-1)
 				})
-				// a later `variable {x}` does not end the span: the indexer
-				// shows the binder as first declared, explicit
+				// a later `variable {x}` does not end the span: an Implicit
+				// span follows it
 				for _, x := range explicit {
 					spans = append(spans, variableSpan{Name: x, From: n, To: -1})
 					cur = append(cur, len(spans)-1)

@@ -657,11 +657,12 @@ end Span
 	for _, tc := range []struct {
 		name, explicit, added string
 	}{{"Fin'.filter", "p", "α → Prop"}, {"Quot", "f F", "-"}, {"iter.loop", "?", "-"}, {"iter", "", "-"},
-		// `variable (R) in` makes R explicit where it was declared; an
-		// `include` after a definition does not reach it
-		{"span", "R", "Type"}, {"closure", "", "-"}, {"usesI", "I", "-"}, {"count", "r", "α → Prop"},
+		// `variable (R) in` makes R explicit where it was declared (the
+		// signature shows it so, none is added); an `include` after a
+		// definition does not reach it
+		{"span", "R", ""}, {"closure", "", "-"}, {"usesI", "I", "-"}, {"count", "r", "α → Prop"},
 		// `variable {I}`, then `variable (I) in`: the signature shows I
-		// explicit, as first declared, where Lean has it; none is added
+		// explicit, where Lean has it; none is added
 		{"mk", "I", ""}} {
 		d, ok := lib.Lookup(tc.name)
 		if !ok {

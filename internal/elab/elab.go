@@ -125,6 +125,11 @@ type Env struct {
 	// such a type or on a variable it may fill, or a class the library
 	// has no instance of; nil: it may.
 	TypeHas func(full, class string, pos int) bool
+	// NeedsFact reports whether the library gives a type whose head is the
+	// constant full an instance of class (at pos) only through instances
+	// that take a `[Fact P]` instance (ZMod's Field and IsDomain); nil:
+	// never.
+	NeedsFact func(full, class string, pos int) bool
 	// NumberHas reports whether the number type n (its symbol, ℂ) may have
 	// an instance of class in the stub's scope: the library's instances on
 	// it or on a variable it may fill, the classes' parents, and the
@@ -602,6 +607,9 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		}
 		dom, cod := numArrow(b.Type)
 		head := c.typeHeadName(b.Type)
+		if head == "" {
+			head = c.numberFieldHead(b.Type, scope)
+		}
 		tv := c.typeVar(b.Type)
 		isType := b.Bracket != '[' && typeUniverse(s.Binders[i].Type)
 		ofType := ""
@@ -781,6 +789,29 @@ func (c *checker) typeHeadName(t *leansrc.Term) string {
 	return fulls[0]
 }
 
+// numberFieldHead returns the constant a binder's type written in field
+// notation on a local number heads (`(hp : p.Prime)` with `(p : ℕ)`:
+// Nat.Prime), when the library declares it; "" otherwise.
+func (c *checker) numberFieldHead(t *leansrc.Term, scope map[string]local) string {
+	if t == nil {
+		return ""
+	}
+	h := t
+	if t.Kind == leansrc.TermApp {
+		h = t.Args[0]
+	}
+	root, f, dotted := strings.Cut(h.Text, ".")
+	l, ok := scope[root]
+	if h.Kind != leansrc.TermIdent || !dotted || strings.Contains(f, ".") || !ok || l.num == numNone {
+		return ""
+	}
+	full := numSpace[l.num] + "." + f
+	if d, ok := c.env.Lookup(full); !ok || d.Name != full {
+		return ""
+	}
+	return full
+}
+
 // numArrow reads a function type between core numbers, A → B → C with
 // every one a numeric type's name: the parameters' types and the result's
 // (nil, numNone otherwise).
@@ -840,7 +871,9 @@ func (c *checker) unbound(t *leansrc.Term, scope map[string]local) {
 		if x.Kind == leansrc.TermIdent {
 			name := x.Text
 			root, _, dotted := strings.Cut(name, ".")
-			if _, ok := scope[root]; ok || inner[root] || seen[name] {
+			if _, ok := scope[root]; ok || inner[root] || seen[name] || strings.HasPrefix(c.src[x.End:], "(") {
+				// C(ℝ, ℝ): Lean 4 reads no application glued to `(`, so
+				// a notation's token
 				return
 			}
 			if !AutoBoundShape(root) {

@@ -22,6 +22,7 @@ var testDecls = []*library.Decl{
 	{Name: "Real.sqrt", Kind: library.KindDef, Signature: "def Real.sqrt (x : ℝ) : ℝ"},
 	{Name: "Nat.factorial", Kind: library.KindDef, Signature: "def Nat.factorial : ℕ → ℕ"},
 	{Name: "Nat.prime_two", Kind: library.KindTheorem, Signature: "theorem Nat.prime_two : Prime 2"},
+	{Name: "Nat.Prime.two_le", Kind: library.KindTheorem, Signature: "theorem Nat.Prime.two_le : ∀ {p : ℕ}, Prime p → 2 ≤ p"},
 	{Name: "IsOpen", Kind: library.KindDef, Signature: "def IsOpen {X : Type u} [TopologicalSpace X] : Set X → Prop"},
 	{Name: "Set", Kind: library.KindDef, Signature: "def Set (α : Type u)", Value: "α → Prop"},
 	{Name: "Infinite", Kind: library.KindClass, Signature: "class Infinite (α : Sort*) : Prop"},
@@ -147,6 +148,10 @@ func TestCheck(t *testing.T) {
 		{"theorem a (a b : ℕ) : Nat.gcd a b b = 1 := by sorry", "Nat.gcd a b b: too many arguments: `Nat.gcd` takes 2 explicit arguments, given 3"},
 		{"theorem a (a b : ℤ) : Nat.Coprime a b := by sorry", "a: `Nat.Coprime` expects a ℕ, but `a` is ℤ (no coercion ℤ → ℕ) | b: `Nat.Coprime` expects a ℕ, but `b` is ℤ (no coercion ℤ → ℕ)"},
 		{"theorem a (x : ℝ) : ((x : ℕ) : ℝ) = x := by sorry", "x: the ascription expects a ℕ, but `x` is ℝ (no coercion ℝ → ℕ)"},
+		// a theorem reached by field notation on a hypothesis is a proof
+		{"theorem a (p : ℕ) (hp : p.Prime) : hp.two_le := by sorry", "hp.two_le: type expected: `Nat.Prime.two_le` is a theorem, a proof and not a proposition"},
+		{"theorem a (p : ℕ) (hp : Nat.Prime p) : hp.two_le := by sorry", "hp.two_le: type expected: `Nat.Prime.two_le` is a theorem, a proof and not a proposition"},
+		{"theorem a (p : ℕ) (hp : p.Prime) (h : 2 ≤ p) : hp.two_le = h ∧ hp.1 = hp.1 := by sorry", ""},
 		// ∀ n ≥ N: n has N's type
 		{"theorem a (u : ℕ → ℝ) (N : ℝ) : ∀ n ≥ N, u n = 0 := by sorry", "n: `u` expects a ℕ, but `n` is ℝ (no coercion ℝ → ℕ)"},
 		{"theorem a (u : ℕ → ℝ) (N : ℕ) : ∀ n ≥ N, u n = 0 := by sorry", ""},

@@ -603,6 +603,13 @@ func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
 	if tv == "" {
 		tv = b.tv
 	}
+	if t.Text == "^" {
+		// a ^ 2 (Monoid.npow): a value of a's type, the exponent a ℕ
+		if a.tv != "" && b.lit && !b.neg && c.env.VariableHas != nil && !c.env.Notation && !c.glued(t) && c.env.VariableHas(c.typeVars[a.tv], "Monoid") {
+			return a.tv
+		}
+		return ""
+	}
 	class, ok := opClass[t.Text]
 	if tv == "" || !ok || !(a.tv == tv || a.lit) || !(b.tv == tv || b.lit) || c.env.VariableHas == nil || c.env.Notation || c.glued(t) || c.mixed[t] {
 		// notation the header declares may give the symbol a meaning
@@ -1195,12 +1202,41 @@ func (c *checker) fieldOf(whole, head, recv *leansrc.Term, f, space string, recv
 			return info{}
 		}
 	}
-	if sg.theorem || !sg.known || !sg.exact || k < 0 || k > len(args) {
+	if sg.theorem {
+		// hp.two_le with (hp : Nat.Prime p): Nat.Prime.two_le hp, a proof
+		return info{kind: kProof, what: full}
+	}
+	if !sg.known || !sg.exact || k < 0 || k > len(args) || !sg.added && implicitReceiver(sg.decl, space, &c.env) {
 		return info{}
 	}
 	all := append(append(append([]*leansrc.Term{}, args[:k]...), recv), args[k:]...)
 	allInfos := append(append(append([]info{}, infos[:k]...), recvInfo), infos[k:]...)
 	return c.applySig(whole, full, sg, all, allInfos, scope)
+}
+
+// implicitReceiver reports whether the first binder of d's signature
+// whose type space heads is implicit: Lean's
+// field notation then passes the receiver as that named argument
+// (`F.lift` with `lift {F : IntermediateField K L} (E : IntermediateField
+// K F)` is `lift (F := F)`, a function still), not at an explicit one.
+func implicitReceiver(d *library.Decl, space string, env *Env) bool {
+	if d == nil {
+		return false // core's, whose receivers are explicit
+	}
+	hdr, read := declHeader(d)
+	if !read {
+		return false
+	}
+	binders, _, read := leansrc.ParseHeader(hdr, env.Ops())
+	if !read {
+		return false
+	}
+	for _, b := range binders {
+		if _, typ := leansrc.GroupNames(b, hdr); typeHead(typ, space) {
+			return b.Bracket != '('
+		}
+	}
+	return false
 }
 
 // noReceiver reports whether Lean's field notation certainly finds no
@@ -1923,13 +1959,13 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		// section variables may be hidden (used in the body) or shown
 		// explicit where a later `variable {x}` made them implicit: only
 		// the declaration's own explicit parameters count, as a lower bound
-		if k < sg.own {
-			return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes at least %s, given %d", count(sg.own), k)}
+		if k < sg.own-sg.opt {
+			return info{kind: kFunc, what: name, detail: fmt.Sprintf("it takes at least %s, given %d", count(sg.own-sg.opt), k)}
 		}
 		if sg.max >= 0 && k > sg.max && (sg.res == resSort || sg.res == resNum) {
 			c.report(whole, name, "too many arguments: `%s` takes at most %s (with the explicit section variables of its file), given %d", name, count(sg.max), k)
 		}
-		if sg.max >= 0 && k == sg.max && sg.res == resSort && sg.resText == "Prop" {
+		if sg.max >= 0 && k <= sg.max && k >= sg.max-sg.opt && sg.res == resSort && sg.resText == "Prop" {
 			// DifferentiableAt ℝ f x: every parameter there may be is
 			// given, so it is a proposition (fewer, and Lean rejects the
 			// application itself)
@@ -2198,9 +2234,16 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		// (`abs` as Complex.abs under `open Complex`)
 		fixed = c.topVariable(sg, args, infos)
 	}
+	if sg.opt > 0 && k < n && k >= n-sg.opt {
+		// variance X μ's μ left out: its default fills it
+		n = k
+	}
 	switch {
 	case k < n:
 		detail, proof := fmt.Sprintf("it takes %s, given %d", count(n), k), c.proofParam(sg, k)
+		if sg.opt > 0 {
+			detail = fmt.Sprintf("it takes %s (and %d with a default), given %d", count(n-sg.opt), sg.opt, k)
+		}
 		if proof {
 			detail += fmt.Sprintf("; the next is a proof of `%s`", strings.TrimSpace(sg.params[k]))
 		}
@@ -2830,10 +2873,15 @@ func (c *checker) matrixProduct(t *leansrc.Term, scope map[string]local) {
 	var dims [2][]*leansrc.Term
 	for i, x := range t.Args {
 		l, ok := scope[x.Text]
-		if x.Kind != leansrc.TermIdent || !ok || l.typ == nil || l.typ.Kind != leansrc.TermApp || len(l.typ.Args) != 4 {
+		if y := t.Args[1-i]; ok && x.Kind == leansrc.TermIdent && y.Kind == leansrc.TermIdent && c.isMatrix(scope[y.Text]) && l.typ != nil &&
+			l.typ.Kind == leansrc.TermInfix && arrow(l.typ.Text) && !arrow(l.typ.Args[1].Text) && l.typ.Args[1].Kind == leansrc.TermIdent && numOf(l.typ.Args[1].Text) != numNone {
+			// A * v with (v : Fin n → ℝ): no instance multiplies a matrix
+			// and a vector (a function of one index to numbers)
+			c.report(t, "", "failed to synthesize `HMul`: `%s` is a matrix and `%s` a vector (of type `%s`); no instance multiplies them: a matrix times a vector is `A *ᵥ v` (Matrix.mulVec), a vector times a matrix `v ᵥ* A`",
+				y.Text, x.Text, c.src[l.typ.Start:l.typ.End])
 			return
 		}
-		if fulls := c.env.Resolve(l.typ.Args[0].Text); len(fulls) != 1 || fulls[0] != "Matrix" {
+		if x.Kind != leansrc.TermIdent || !ok || !c.isMatrix(l) {
 			return
 		}
 		dims[i] = l.typ.Args[1:3]
@@ -2845,6 +2893,15 @@ func (c *checker) matrixProduct(t *leansrc.Term, scope map[string]local) {
 	c.report(t, "", "failed to synthesize `HMul`: `%s` has %s columns and `%s` has %s rows; a matrix product needs them equal (an entrywise product is `%s ⊙ %s`)",
 		c.src[t.Args[0].Start:t.Args[0].End], inner.text, c.src[t.Args[1].Start:t.Args[1].End], outer.text,
 		c.src[t.Args[0].Start:t.Args[0].End], c.src[t.Args[1].Start:t.Args[1].End])
+}
+
+// isMatrix reports whether local l's type is `Matrix m n α`, the library's.
+func (c *checker) isMatrix(l local) bool {
+	if l.typ == nil || l.typ.Kind != leansrc.TermApp || len(l.typ.Args) != 4 {
+		return false
+	}
+	fulls := c.env.Resolve(l.typ.Args[0].Text)
+	return len(fulls) == 1 && fulls[0] == "Matrix"
 }
 
 // typeOf names the type of a number or of a value of a type variable, for

@@ -13,6 +13,8 @@ import (
 var notationDecls = []*library.Decl{
 	{Name: "Int.floor", Kind: library.KindDef, Signature: "def Int.floor {α : Type*} [LinearOrderedRing α] [FloorRing α] : α → ℤ", Value: "FloorRing.floor"},
 	{Name: "Int.ceil", Kind: library.KindDef, Signature: "def Int.ceil {α : Type*} [LinearOrderedRing α] [FloorRing α] : α → ℤ", Value: "FloorRing.ceil"},
+	{Name: "Cauchy", Kind: library.KindDef, Signature: "def Cauchy {α : Type*} [LinearOrderedField α] {β : Type*} [Ring β] (abv : β → α) [IsAbsoluteValue abv] : Type _"},
+	{Name: "Cauchy.ofRat", Kind: library.KindDef, Signature: "def Cauchy.ofRat {α : Type*} [LinearOrderedField α] {β : Type*} [Ring β] {abv : β → α} [IsAbsoluteValue abv] (x : β) : Cauchy abv"},
 	{Name: "Nat.floor", Kind: library.KindDef, Signature: "def Nat.floor {α : Type*} [OrderedSemiring α] [FloorSemiring α] : α → ℕ"},
 	{Name: "ENNReal", Kind: library.KindDef, Signature: "def ENNReal", Value: "WithTop ℝ≥0"},
 	{Name: "ENNReal.toReal", Kind: library.KindDef, Signature: "def ENNReal.toReal (a : ℝ≥0∞) : Real", Value: "a.toNNReal"},
@@ -66,7 +68,8 @@ func notationEnv() Env {
 	}
 	env.VariableHas = func(classes []string, class string) bool {
 		for _, c := range classes {
-			if c == class || c == "Field" || c == "Group" && (class == "Mul" || class == "Div" || class == "Inv") || c == "AddCommGroup" && class == "Add" {
+			if c == class || c == "Field" || c == "LinearOrderedCommRing" || c == "Group" && (class == "Mul" || class == "Div" || class == "Inv") || c == "AddCommGroup" && class == "Add" ||
+				c == "CommRing" && (class == "Add" || class == "Mul" || class == "Sub" || class == "Monoid") {
 				return true
 			}
 		}
@@ -190,6 +193,8 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (R M : Type*) [Field R] [Module R M] (r : R) (m : M) : r = m := by sorry", ""},
 		{"theorem a (X Y : Type*) (f : X → Y) (x : X) (y : Y) : f x = y := by sorry", ""},
 		{"theorem a (G : Type*) [Group G] (a b : G) : a + b = b + a := by sorry", "a + b: failed to synthesize `Add G`: `G` has the local instances [Group G], and none provides `+` (through its parents or the library's instances) | b + a: failed to synthesize `Add G`: `G` has the local instances [Group G], and none provides `+` (through its parents or the library's instances)"},
+		{"theorem a (R : Type*) [CommRing R] (a b : R) : 2 * a * b ≤ a ^ 2 + b ^ 2 := by sorry", "2 * a * b ≤ a ^ 2 + b ^ 2: failed to synthesize `LE R`: `R` has the local instances [CommRing R], and none provides `≤` (through its parents or the library's instances)"},
+		{"theorem a (R : Type*) [LinearOrderedCommRing R] (a b : R) : 2 * a * b ≤ a ^ 2 + b ^ 2 := by sorry", ""},
 		{"theorem a (G : Type) (h : Group G) (a : G) : a ≤ a * a := by sorry", "a ≤ a * a: failed to synthesize `LE G`: `G` has the local instances [Group G], and none provides `≤` (through its parents or the library's instances)"},
 		{"theorem a (G : Type*) [Group G] (a b : G) : ∀ x : G, a * b / x = x * b := by sorry", ""},
 		{"theorem a (K : Type*) [Field K] (a b : K) : a + b * a - b / a ≤ 1 := by sorry", ""},
@@ -213,6 +218,10 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a : Fintype.card ℝ ≥ 1 := by sorry", "ℝ: failed to synthesize `Fintype ℝ`: `Fintype.card` needs an instance `[Fintype ℝ]`, and the library has none for ℝ"},
 		// ⌊x⌋ is ℤ, ⌊x⌋₊ is ℕ; no floor on ℕ (no ring) nor on ℂ (no order)
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋ := by sorry", "⌊x⌋: `Nat.Prime` expects a ℕ, but `⌊x⌋` is ℤ (no coercion ℤ → ℕ)"},
+		// an implicit argument the result mentions fixes the type variable
+		// of its type (`{abv : β → α} (x : β) : Cauchy abv`): the expected
+		// type may fix β first
+		{"theorem a (abv : ℚ → ℚ) [IsAbsoluteValue abv] (n : ℕ) : (Cauchy.ofRat n : Cauchy abv) = (Cauchy.ofRat n : Cauchy abv) := by sorry", ""},
 		{"theorem a (n : ℕ) : 0 < ⌈n / 3⌉ := by sorry", "n / 3: failed to synthesize `LinearOrderedRing ℕ`: `Int.ceil` expects a value of a type with `LinearOrderedRing`, but `n / 3` is ℕ, which has no negation (it is no ring and no additive group)"},
 		{"theorem a (z : ℂ) : ⌊z⌋ = 0 := by sorry", "z: failed to synthesize `LinearOrderedRing ℂ`: `Int.floor` expects a value of a type with `LinearOrderedRing`, but `z` is ℂ, which has no linear order"},
 		{"theorem a (x : ℝ) (h : 2 ≤ x) : Nat.Prime ⌊x⌋₊ ∨ (⌊x⌋ : ℝ) ≤ x := by sorry", ""},
@@ -275,6 +284,8 @@ func TestLibraryNotation(t *testing.T) {
 		// a dotted name whose root is bound nowhere: after a quantifier's comma the body starts
 		{"theorem a (hp : p.Prime) : ∃ b : ℕ, p = b := by sorry", "p.Prime: unknown identifier `p.Prime`: no binder of the statement binds `p`, and Lean binds no dotted name automatically | p: unknown identifier `p`: no binder of the statement binds it (autoImplicit is off)"},
 		{"theorem a (h : ∀ q : ℕ, ∃ b, q = b ∧ p.Prime ∧ ⟨b, p⟩ = ⟨b, p⟩) : True := by sorry", ""},
+		// a name glued to `(` is a notation's token (Lean 4 has no `f(x)`)
+		{"theorem a (f : C(ℝ, ℝ)) : True := by sorry", ""},
 		// a name another binder's quantifier binds is out of scope in the statement
 		{"theorem a (x : ℕ → ℝ) (h : ∀ n, x (n + 1) = 2 * x n) : x n.succ = 2 := by sorry", "n.succ: unknown identifier `n.succ`: no binder of the statement binds `n`, and Lean binds no dotted name automatically"},
 		{"theorem a (x : ℕ → ℝ) (h : ∀ n, x (n + 1) = 2 * x n) : ∀ n : ℕ, x n.succ = 2 := by sorry", ""},
@@ -416,6 +427,9 @@ func TestVariableOpUnderNotation(t *testing.T) {
 // their bracketed arrows, a basis (a structure of one such field) and a
 // class of data, as the indexer reads them.
 var bundledDecls = []*library.Decl{
+	{Name: "Function.Injective", Kind: library.KindDef, Signature: "def Function.Injective {α : Sort u₁} {β : Sort u₂} (f : α → β) : Prop"},
+	{Name: "IntermediateField", Kind: library.KindStructure, Signature: "structure IntermediateField (K L : Type*) [Field K] [Field L] [Algebra K L]"},
+	{Name: "IntermediateField.lift", Kind: library.KindDef, Signature: "def IntermediateField.lift {K : Type*} {L : Type*} [Field K] [Field L] [Algebra K L] {F : IntermediateField K L} (E : IntermediateField K F) : IntermediateField K L"},
 	{Name: "LinearMap", Kind: library.KindStructure, Signature: "structure LinearMap {R S : Type*} [Semiring R] [Semiring S] (σ : R →+* S) (M : Type*) (M₂ : Type*) [AddCommMonoid M] [AddCommMonoid M₂] [Module R M] [Module S M₂]"},
 	{Name: "LinearEquiv", Kind: library.KindStructure, Signature: "structure LinearEquiv {R S : Type*} [Semiring R] [Semiring S] (σ : R →+* S) (M : Type*) (M₂ : Type*) [AddCommMonoid M] [AddCommMonoid M₂] [Module R M] [Module S M₂] extends LinearMap σ M M₂"},
 	{Name: "Basis", Kind: library.KindStructure, Signature: "structure Basis (ι : Type*) (R : Type*) (M : Type*) [Semiring R] [AddCommMonoid M] [Module R M]"},
@@ -450,6 +464,7 @@ var bundledDecls = []*library.Decl{
 // data as a theorem's statement; each with near misses.
 func TestBundledMaps(t *testing.T) {
 	env := withDecls(notationEnv(), bundledDecls)
+	env.FunctionFrom = func(full string) bool { return full != "IntermediateField" }
 	env.BracketArrow = func(tok string) (string, bool) {
 		c, ok := map[string]string{"→ₗ": "LinearMap", "≃ₗ": "LinearEquiv"}[tok]
 		return c, ok
@@ -520,6 +535,9 @@ func TestBundledMaps(t *testing.T) {
 		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V → W) : Module.finrank ℝ (LinearMap.range f) = 0 := by sorry",
 			"f: failed to synthesize `FunLike (V → W) …`: `LinearMap.range` expects a bundled map (`F`, a type with a FunLike instance, such as `V →ₗ[R] W` or `G →* H`), but `f` is a plain function, and no instance makes a function type FunLike"},
 		{"theorem a (V W : Type*) [AddCommGroup V] [Module ℝ V] [AddCommGroup W] [Module ℝ W] (f : V →ₗ[ℝ] W) : Module.finrank ℝ (LinearMap.ker f) = Module.finrank ℝ (LinearMap.range f) := by sorry", ""},
+		// the first binder of the receiver's type is implicit: Lean passes
+		// the receiver by name, and the value is a function still
+		{"theorem a (K L : Type*) [Field K] [Field L] [Algebra K L] (F : IntermediateField K L) : Function.Injective F.lift := by sorry", ""},
 		// a reducible definition may unfold to the map: not certain
 		{"theorem a (V : Type*) [AddCommGroup V] [Module ℝ V] (f : V →ₗ[ℝ] V) : f.rankOf = 0 := by sorry", ""},
 		// an abbrev may unfold to the map: not certain
@@ -538,9 +556,9 @@ func TestBundledMaps(t *testing.T) {
 	}
 }
 
-// TestLibraryInfix: an infix command of the library (`f '' s`, Set.image)
+// TestLibraryInfix: an infix command of the library (`f ” s`, Set.image)
 // is read at its precedence and elaborated as its constant applied to the
-// operands, so `BddAbove f '' K` is `(BddAbove f) '' K`.
+// operands, so `BddAbove f ” K` is `(BddAbove f) ” K`.
 func TestLibraryInfix(t *testing.T) {
 	env := withDecls(notationEnv(), []*library.Decl{
 		{Name: "Set.image", Kind: library.KindDef, Signature: "def Set.image {α β : Type*} (f : α → β) (s : Set α) : Set β"},
@@ -555,6 +573,27 @@ func TestLibraryInfix(t *testing.T) {
 				"f: type mismatch: `BddAbove` expects a value of type `Set α`, but `f` is a function (`f`: a local function between numbers) that is no predicate, so no set"},
 		{"theorem a (f : ℝ → ℝ) (K : Set ℝ) : BddAbove (f '' K) := by sorry", ""},
 		{"theorem a (f : ℝ → ℝ) (K : Set ℝ) : BddAbove (f '' K ∪ K) := by sorry", ""},
+	} {
+		if got := findings(t, tc.stub, env); got != tc.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
+		}
+	}
+}
+
+// TestDefaultArguments: an explicit parameter with a default or an
+// automatic value may be left out: the application is whole without it.
+func TestDefaultArguments(t *testing.T) {
+	env := withDecls(notationEnv(), []*library.Decl{
+		{Name: "Measure", Kind: library.KindStructure, Signature: "structure Measure (α : Type*) [MeasurableSpace α]"},
+		{Name: "variance", Kind: library.KindDef, Signature: "def variance {Ω : Type*} {m : MeasurableSpace Ω} (X : Ω → ℝ) (μ : Measure Ω := by volume_tac) : ℝ"},
+	})
+	for _, tc := range []struct{ stub, want string }{
+		{"theorem a (Ω : Type*) [MeasurableSpace Ω] (X : Ω → ℝ) : 0 ≤ variance X := by sorry", ""},
+		{"theorem a (Ω : Type*) [MeasurableSpace Ω] (μ : Measure Ω) (X : Ω → ℝ) : 0 ≤ variance X μ := by sorry", ""},
+		{"theorem a (Ω : Type*) [MeasurableSpace Ω] (X : Ω → ℝ) : Nat.Prime (variance X) := by sorry",
+			"(variance X): `Nat.Prime` expects a ℕ, but `(variance X)` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (Ω : Type*) [MeasurableSpace Ω] (μ : Measure Ω) (X : Ω → ℝ) : variance X μ μ = 0 := by sorry",
+			"variance X μ μ: too many arguments: `variance` takes 2 explicit arguments, given 3"},
 	} {
 		if got := findings(t, tc.stub, env); got != tc.want {
 			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)

@@ -113,6 +113,10 @@ type sig struct {
 	resText string
 	// kind is the declaration's kind ("def", "structure", …) for messages.
 	kind string
+	// opt counts the last explicit parameters that have a default or an
+	// automatic value (`(μ : Measure Ω := by volume_tac)`): an application
+	// may leave them out.
+	opt int
 	// max, when not negative, is the most explicit arguments the constant
 	// takes (its own and every explicit section variable in force) when
 	// not exact.
@@ -352,14 +356,29 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		names, typ := leansrc.GroupNames(b, hdr)
 		untyped := b.Type == nil && !strings.Contains(hdr, ":=") // (p), its type inferred
 		unread := b.Type != nil && b.Type.Kind == leansrc.TermUnsupported
-		if len(names) == 0 || b.Type == nil && !untyped || unread && !sortText(typ) {
-			return s // a default or auto argument, or a binder the parser does not read (but (α : Type*))
+		ty, _, optional := strings.Cut(typ, " := ")
+		if optional {
+			// (μ : Measure Ω := by volume_tac): a default or an automatic
+			// argument, which the application may leave out
+			ty = strings.TrimSpace(ty)
+			if t := env.parse(ty); ty == "" || t.Kind == leansrc.TermUnsupported && !sortText(ty) {
+				return s
+			}
+		} else if s.opt > 0 {
+			return s // an argument without a default after one with
+		}
+		if len(names) == 0 || !optional && (b.Type == nil && !untyped || unread && !sortText(typ)) {
+			return s // a binder the parser does not read (but (α : Type*))
 		}
 		for _, n := range names {
 			p := "_"
-			if b.Type != nil && !unread {
+			switch {
+			case optional:
+				p = ty
+				s.opt++
+			case b.Type != nil && !unread:
 				p = hdr[b.Type.Start:b.Type.End]
-			} else if unread {
+			case unread:
 				p = typ
 			}
 			var pc, fc []classPos
@@ -457,9 +476,11 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 		s.vars = patternVars(binders, hdr, s.params, d, env)
 		s.large = s.resText == "Type" || strings.HasPrefix(s.resText, "Type ") || strings.HasPrefix(s.resText, "Type*")
 		s.res, s.num = classifyType(typ)
+		fixed := resultMentions(binders, hdr, s.resText)
 		for i, p := range s.params {
-			if i < len(s.propCons) && s.propCons[i] != nil && mentions([]string{s.resText}, p) {
-				// the expected type may fix the variable first
+			if i < len(s.propCons) && s.propCons[i] != nil && mentions(fixed, p) {
+				// the expected type may fix the variable first (`ofRat x :
+				// Cauchy abv` with {abv : β → α}: through abv, β)
 				if s.resCons == nil {
 					s.resCons = make([][]classPos, len(s.propCons))
 				}
@@ -881,6 +902,28 @@ func classConstraints(binders []leansrc.Binder, hdr string) (map[string]bool, ma
 		}
 	}
 	return vars, cons
+}
+
+// resultMentions returns the result type res and the types of the
+// implicit binders it mentions, and of those they mention: the texts an
+// expected type fixes the variables of by unifying with res.
+func resultMentions(binders []leansrc.Binder, hdr, res string) []string {
+	out := []string{res}
+	seen := map[int]bool{}
+	for grew := true; grew; {
+		grew = false
+		for i, b := range binders {
+			if seen[i] || b.Bracket == '(' || b.Bracket == '[' {
+				continue
+			}
+			names, typ := leansrc.GroupNames(b, hdr)
+			if typ != "" && slices.ContainsFunc(names, func(n string) bool { return mentions(out, n) }) {
+				seen[i], grew = true, true
+				out = append(out, typ)
+			}
+		}
+	}
+	return out
 }
 
 // mentions reports whether any of texts has name as a word.

@@ -143,7 +143,7 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 	}
 	for _, v := range slices.Sorted(maps.Keys(u.bound)) { // one order, one first finding
 		b := u.bound[v]
-		if !b.form.rigid || u.unsure[v] {
+		if u.unsure[v] {
 			continue
 		}
 		cons := sg.varCons[v]
@@ -153,6 +153,12 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 			// add to it (IsAddFreimanHom's [CommMonoid α]); a definition's
 			// are added with their variable
 			cons = c.fieldsUse(sg.decl, cons)
+		}
+		if !b.top {
+			c.factOnly(b, v, name, cons, scope)
+		}
+		if !b.form.rigid {
+			continue
 		}
 		// orderOf g with (g : G) under [AddGroup G]: orderOf's G is the
 		// stub's G, whose local instances give no Monoid; p.roots with (p :
@@ -175,6 +181,35 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 		}
 	}
 	return res
+}
+
+// factOnly reports variable v of constant name fixed by b inside an
+// argument's type to a library type applied to a stub's variable
+// (`Polynomial (ZMod q)` makes R `ZMod q`) when one of v's instances
+// (cons) comes for that type only through instances that take a `[Fact
+// P]` and the stub writes no Fact: a hypothesis `(hq : q.Prime)` is no
+// instance, and the library's Fact instances are about numerals.
+func (c *checker) factOnly(b binding, v, name string, cons []classPos, scope map[string]local) {
+	if c.env.NeedsFact == nil || strings.Contains(c.src, "Fact") || b.form.num != numNone {
+		return
+	}
+	t := c.env.parse(b.form.text)
+	if t.Kind != leansrc.TermApp || t.Args[0].Kind != leansrc.TermIdent || !slices.ContainsFunc(t.Args[1:], func(a *leansrc.Term) bool {
+		return a.Kind == leansrc.TermIdent && scope[a.Text].binder > 0
+	}) {
+		return
+	}
+	fulls := c.env.Resolve(t.Args[0].Text)
+	if len(fulls) != 1 {
+		return
+	}
+	for _, k := range cons {
+		if c.env.NeedsFact(fulls[0], k.class, k.pos) {
+			c.report(b.arg, name, "failed to synthesize `%s (%s)`: `%s` needs an instance `[%s %s]`, and `%s` makes %s `%s`, to which the library gives `%s` only through instances that take a `[Fact …]`, and the statement has no Fact binder (a hypothesis is no instance)",
+				k.class, b.form.text, name, k.class, v, c.src[b.arg.Start:b.arg.End], v, b.form.text, k.class)
+			return
+		}
+	}
 }
 
 // implicitInstance reports arg, a constant of the library given no

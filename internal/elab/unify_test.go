@@ -25,6 +25,8 @@ var unifyDecls = []*library.Decl{
 	{Name: "Star", Kind: library.KindClass, Signature: "class Star (R : Type u)"},
 	{Name: "Star.star", Kind: library.KindField, Parent: "Star", Signature: "field Star.star : R → R"},
 	{Name: "max", Kind: library.KindDef, Signature: "def max {α : Type u} [Max α] (a b : α) : α"},
+	{Name: "Polynomial.roots", Kind: library.KindDef, Signature: "def Polynomial.roots {R : Type u} [CommRing R] [IsDomain R] (p : R[X]) : Multiset R"},
+	{Name: "ZMod", Kind: library.KindDef, Signature: "def ZMod : ℕ → Type"},
 }
 
 // unifyEnv is notationEnv with unifyDecls and Mathlib's `R[X]`.
@@ -60,6 +62,10 @@ func TestUnify(t *testing.T) {
 		{"theorem a (A : Matrix (Fin 2) (Fin 2) ℝ) (x : ℝ) : Matrix.det A A = x ∧ A.det = x := by sorry", "Matrix.det A A: too many arguments: `Matrix.det` takes 1 explicit argument, given 2 (its value here is a number of type ℝ, no function)"},
 		// …but not by an argument of the result's type itself (an expected type may fix it)
 		{"theorem a (p : Polynomial ℝ) (x : ℝ) : Polynomial.eval x p x = 0 := by sorry", ""},
+		// a matrix times a vector: no HMul instance
+		{"theorem a (A : Matrix (Fin 2) (Fin 2) ℝ) (v : Fin 2 → ℝ) (c : ℝ) : A * v = c • v := by sorry",
+			"A * v: failed to synthesize `HMul`: `A` is a matrix and `v` a vector (of type `Fin 2 → ℝ`); no instance multiplies them: a matrix times a vector is `A *ᵥ v` (Matrix.mulVec), a vector times a matrix `v ᵥ* A`"},
+		{"theorem a (A : Matrix (Fin 2) (Fin 2) ℝ) (B : Fin 2 → Fin 2 → ℝ) (c : ℝ) : A * B = A := by sorry", ""},
 		// a matrix product whose inner dimensions differ
 		{"theorem a (A B : Matrix (Fin 2) (Fin 3) ℝ) (C : Matrix (Fin 3) (Fin 2) ℝ) : A * B = A ∧ A * C = C * A := by sorry", "A * B: failed to synthesize `HMul`: `A` has Fin 3 columns and `B` has Fin 2 rows; a matrix product needs them equal (an entrywise product is `A ⊙ B`)"},
 		// given all its arguments, a value of the type an argument of the
@@ -84,6 +90,27 @@ func TestUnify(t *testing.T) {
 		{"theorem a (n : ℕ) (x : ℝ) (y : ℝ) : max (y + x) n = x ∧ max (foo y) n = x := by sorry", ""},
 	} {
 		if got := findings(t, tc.stub, unifyEnv()); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.stub, got, tc.want)
+		}
+	}
+}
+
+// TestNeedsFact: a type variable fixed inside an argument's type to a
+// library type applied to a stub's variable, whose instance the library
+// gives only through instances taking a `[Fact P]` (ZMod's IsDomain), with
+// no Fact binder in the stub.
+func TestNeedsFact(t *testing.T) {
+	env := unifyEnv()
+	env.NeedsFact = func(full, class string, pos int) bool { return full == "ZMod" && class == "IsDomain" }
+	for _, tc := range []struct{ stub, want string }{
+		{"theorem a (q : ℕ) (hq : q.Prime) (f : Polynomial (ZMod q)) : 0 < Multiset.card f.roots := by sorry",
+			"f: failed to synthesize `IsDomain (ZMod q)`: `Polynomial.roots` needs an instance `[IsDomain R]`, and `f` makes R `ZMod q`, to which the library gives `IsDomain` only through instances that take a `[Fact …]`, and the statement has no Fact binder (a hypothesis is no instance)"},
+		{"theorem a (q : ℕ) [Fact q.Prime] (f : Polynomial (ZMod q)) : 0 < Multiset.card f.roots := by sorry", ""},
+		// a numeral's Fact may be an instance of the library (Fact (Nat.Prime 2))
+		{"theorem a (f : Polynomial (ZMod 2)) : f.roots = f.roots := by sorry", ""},
+		{"theorem a (f : Polynomial ℤ) : f.roots = f.roots := by sorry", ""},
+	} {
+		if got := findings(t, tc.stub, env); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.stub, got, tc.want)
 		}
 	}

@@ -117,7 +117,7 @@ func (p *parser) relevantVars(from, to int) []varGroup {
 	p.locals(from, to, true, bound)
 	mentioned := map[string]bool{}
 	for i := from; i < to; i++ {
-		if p.kind(i) == TokIdent {
+		if p.kind(i) == TokIdent && !p.gluedParen(i) {
 			s := p.text(i)
 			if d := strings.IndexByte(s, '.'); d > 0 {
 				s = s[:d]
@@ -192,6 +192,13 @@ func (p *parser) relevantVars(from, to int) []varGroup {
 		out = append(out, g)
 	}
 	return out
+}
+
+// gluedParen reports whether token i, an identifier, has `(` right after
+// it: Lean 4 reads no application there (`f(x)` is not allowed), so it is
+// a notation's token (Mathlib's `C(α, β)`), no use of a variable.
+func (p *parser) gluedParen(i int) bool {
+	return i+1 < len(p.toks) && p.toks[i+1].Start == p.toks[i].End && p.is(i+1, "(")
 }
 
 // statement fills d's Signature (head, then the section variables the header

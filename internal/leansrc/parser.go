@@ -1,6 +1,7 @@
 package leansrc
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -105,7 +106,7 @@ type scopeEntry struct {
 	name  string // one component for namespaces
 	ns    string
 	opens opens
-	nvars int
+	vars  []varGroup // the variables in force when the scope opened
 }
 
 // modifiers collects what precedes a declaration keyword.
@@ -397,10 +398,17 @@ keyword:
 		p.exportCmd(cmdCol)
 	case "variable", "include", "omit":
 		p.i++
-		groups := p.binderGroups(cmdCol)
+		saved := p.vars
+		groups, updates := p.binderGroups(cmdCol)
 		if kw == "variable" {
-			p.vars = append(p.vars, groups...)
+			p.vars = append(rebind(p.vars, updates), groups...)
 			p.varNames = nil
+		}
+		if kw == "variable" && p.is(p.i, "in") {
+			// `variable {x} in def f …`: for the next command only
+			p.maybeIn(cmdCol, depth)
+			p.vars, p.varNames = saved, nil
+			return
 		}
 		p.maybeIn(cmdCol, depth)
 	case "universe", "universes":
@@ -464,13 +472,13 @@ func (p *parser) push(kind, name string) {
 			parts = splitName(name)
 		}
 		for _, part := range parts {
-			p.stack = append(p.stack, scopeEntry{kind: kind, name: part, ns: p.ns, opens: p.opens, nvars: len(p.vars)})
+			p.stack = append(p.stack, scopeEntry{kind: kind, name: part, ns: p.ns, opens: p.opens, vars: p.vars})
 		}
 		return
 	}
 	rest, root := strings.CutPrefix(name, "_root_.")
 	for i, part := range splitName(rest) {
-		p.stack = append(p.stack, scopeEntry{kind: kind, name: part, ns: p.ns, opens: p.opens, nvars: len(p.vars)})
+		p.stack = append(p.stack, scopeEntry{kind: kind, name: part, ns: p.ns, opens: p.opens, vars: p.vars})
 		if p.ns == "" || (i == 0 && root) { // `namespace _root_.X` opens X at the root
 			p.ns = part
 		} else {
@@ -537,10 +545,7 @@ func (p *parser) end(kwIdx int, name string) {
 	e := p.stack[keep]
 	p.stack = p.stack[:keep]
 	p.ns, p.opens = e.ns, e.opens
-	if e.nvars <= len(p.vars) {
-		p.vars = p.vars[:e.nvars]
-		p.varNames = nil
-	}
+	p.vars, p.varNames = e.vars, nil
 	p.scope = -1
 }
 
@@ -803,9 +808,10 @@ func (p *parser) normText(from, to int, dropStrings bool) string {
 }
 
 // binderGroups parses bracketed binder groups until a command starter or
-// `in`. It is used for `variable`.
-func (p *parser) binderGroups(cmdCol int32) []varGroup {
-	var groups []varGroup
+// `in`. It is used for `variable`: it returns the new variables' groups,
+// and the binder updates (`variable {x}`, a bracket around names already
+// declared: only names and open, close set).
+func (p *parser) binderGroups(cmdCol int32) (groups, updates []varGroup) {
 	for p.i < len(p.toks) && !p.isStarter(p.i, cmdCol) && !p.is(p.i, "in") {
 		open := p.text(p.i)
 		closer := closerOf(open)
@@ -838,7 +844,17 @@ func (p *parser) binderGroups(cmdCol int32) []varGroup {
 			}
 		}
 		if colon < 0 && !g.inst {
-			continue // `variable {x}`: a binder update, no new variable
+			// `variable {x}`: a binder update, no new variable
+			if end := p.i - 1; end > start && isClose(p, end) {
+				u := varGroup{open: open, close: p.text(end)}
+				for j := start + 1; j < end; j++ {
+					if p.kind(j) == TokIdent {
+						u.names = append(u.names, p.text(j))
+					}
+				}
+				updates = append(updates, u)
+			}
+			continue
 		}
 		g.open = open
 		if end := p.i - 1; end > start && isClose(p, end) {
@@ -871,7 +887,51 @@ func (p *parser) binderGroups(cmdCol int32) []varGroup {
 		}
 		groups = append(groups, g)
 	}
-	return groups
+	return groups, updates
+}
+
+// rebind applies binder updates to vars, as Lean's `variable {x}` does:
+// each name's binder takes the update's brackets in place (a group of
+// several names is split around it). vars itself is not modified (a
+// scope's saved variables share its array).
+func rebind(vars, updates []varGroup) []varGroup {
+	if len(updates) == 0 {
+		return vars
+	}
+	out := slices.Clone(vars)
+	for _, u := range updates {
+		for _, name := range u.names {
+			gi := len(out) - 1 // the latest binder of that name
+			for gi >= 0 && (out[gi].inst || !slices.Contains(out[gi].names, name)) {
+				gi--
+			}
+			if gi < 0 {
+				continue
+			}
+			g := out[gi]
+			at := slices.Index(g.names, name)
+			for j := range g.names {
+				if g.names[j] == name {
+					at = j // the last binder of the name is the one in scope
+				}
+			}
+			var split []varGroup
+			for j, n := range g.names {
+				x := g
+				x.names = []string{n}
+				if j == at {
+					x.open, x.close = u.open, u.close
+				}
+				x.text = x.open + n + x.close
+				if x.typ != "" {
+					x.text = x.open + n + " : " + x.typ + x.close
+				}
+				split = append(split, x)
+			}
+			out = slices.Replace(out, gi, gi+1, split...)
+		}
+	}
+	return out
 }
 
 func closerOf(open string) string {

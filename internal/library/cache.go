@@ -23,7 +23,7 @@ import (
 // output or the encoding changes.
 const (
 	cacheMagic   = "DRIFTIDX"
-	cacheVersion = 3
+	cacheVersion = 5
 )
 
 // contentHash is the cache key of a file: SHA-256 of its bytes.

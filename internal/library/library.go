@@ -449,7 +449,7 @@ func (l *Library) InfixNotation(atom string) (string, bool) {
 
 // InfixOperator returns the constant, fixity and precedence of the
 // library's infix notation atom in scope sc (`Set.image`, infixl 80 for
-// Mathlib's `infixl:80 " '' " => image`): ok only when every notation keyed
+// Mathlib's image of a set, an infixl:80 command): ok only when every notation keyed
 // by atom that is in force is such an infix command, all agree, and the
 // precedence is a number.
 func (l *Library) InfixOperator(atom string, sc *leansrc.Scope) (target string, op leansrc.Operator, ok bool) {

@@ -44,7 +44,7 @@ import (
 // it.
 const (
 	snapMagic   = "DRIFTLIB"
-	snapVersion = 10
+	snapVersion = 11
 )
 
 // SnapshotPath is the snapshot file of a workspace and its set of roots: two
