@@ -961,10 +961,16 @@ func (f *instanceFacts) classesOf(head string) map[classArg]bool {
 	return has
 }
 
-// takesFact reports whether an instance binder's text is a `Fact P`
-// (`[Fact p.Prime]`, `[hp : Fact (1 < n)]`).
+// takesFact reports whether an instance binder's text is a `Fact P` or a
+// `NeZero n`, instances a statement gives only by a binder of its own
+// (`[Fact p.Prime]`, `[hp : Fact (1 < n)]`, `[NeZero n]`).
 func takesFact(text string) bool {
-	return strings.Contains(text, "[Fact ") || strings.Contains(text, ": Fact ") || strings.HasPrefix(strings.TrimSpace(text), "Fact ")
+	for _, c := range []string{"Fact", "NeZero"} {
+		if strings.Contains(text, "["+c+" ") || strings.Contains(text, ": "+c+" ") || strings.HasPrefix(strings.TrimSpace(text), c+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // instanceTakesFact reports whether the instance of argument a takes a
@@ -1010,7 +1016,8 @@ func (f *instanceFacts) instanceTakesFact(a *leansrc.Term, p *parsedInstance) bo
 }
 
 // classesOfFactFree is classesOf through the instances on such a type
-// that take no `[Fact P]` instance (ZMod's Field needs `[Fact p.Prime]`).
+// applied to a variable that take no `[Fact P]` or `[NeZero n]` instance
+// (ZMod's Field needs `[Fact p.Prime]`, its Fintype `[NeZero n]`).
 func (f *instanceFacts) classesOfFactFree(head string) map[classArg]bool {
 	key := "!" + head
 	f.mu.Lock()
@@ -1018,7 +1025,10 @@ func (f *instanceFacts) classesOfFactFree(head string) map[classArg]bool {
 	f.mu.Unlock()
 	if !ok {
 		has = f.ix.closure(f.parents, func(a *leansrc.Term) bool {
-			return slices.Contains(f.argHeads[a], head) && !f.instanceTakesFact(a, f.argInstance[a])
+			// an instance on a numeral's type (`Unique (ZMod 1)`) is none
+			// on a variable's
+			numeral := a.Kind == leansrc.TermApp && slices.ContainsFunc(a.Args[1:], func(x *leansrc.Term) bool { return x.Kind == leansrc.TermNum })
+			return slices.Contains(f.argHeads[a], head) && !numeral && !f.instanceTakesFact(a, f.argInstance[a])
 		}, nil, nil)
 		f.mu.Lock()
 		f.byType[key] = has
@@ -1029,7 +1039,7 @@ func (f *instanceFacts) classesOfFactFree(head string) map[classArg]bool {
 
 // needsFact reports whether the library gives a type whose head's last
 // component is head an instance of class at pos only through instances
-// that take a `[Fact P]` instance.
+// that take a `[Fact P]` or `[NeZero n]` instance.
 func (f *instanceFacts) needsFact(head, class string, pos int) bool {
 	ca := classArg{lastComponent(class), pos}
 	return f.classesOf(head)[ca] && !f.classesOfFactFree(head)[ca]

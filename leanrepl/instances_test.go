@@ -21,7 +21,7 @@ import (
 // measures have; instances written in notation (`Semiring R[X]`, `ℝ≥0`)
 // and sorts written `Type*` are read; a Finset has no numerals (but under
 // `open Pointwise`) and no cast from ℕ, a polynomial both; ZMod's field
-// needs a Fact.
+// needs a Fact, its Fintype a NeZero.
 func TestInstanceFactsMathlib(t *testing.T) {
 	mathlibNames(t)
 	f := libraryInstances(mathlibLib)
@@ -143,8 +143,10 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		}
 	}
 	// ZMod n is a field, a domain, only under `[Fact p.Prime]` (a section
-	// variable of the instances' file); its ring and its inverse need none
-	for c, want := range map[string]bool{"Field": true, "IsDomain": true, "CommRing": false, "Inv": false, "Fintype": false} {
+	// variable of the instances' file), finite only under `[NeZero n]`
+	// (its instance on ZMod 1 is none on a variable's); its ring and its
+	// inverse need none
+	for c, want := range map[string]bool{"Field": true, "IsDomain": true, "CommRing": false, "Inv": false, "Fintype": true} {
 		if got := f.needsFact("ZMod", c, 0); got != want {
 			t.Errorf("ZMod's %s only through a Fact: %v, want %v", c, got, want)
 		}

@@ -606,6 +606,9 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 			n = numOf(b.Type.Text)
 		}
 		dom, cod := numArrow(b.Type)
+		if dom == nil {
+			dom = numDomains(b.Type)
+		}
 		head := c.typeHeadName(b.Type)
 		if head == "" {
 			head = c.numberFieldHead(b.Type, scope)
@@ -810,6 +813,22 @@ func (c *checker) numberFieldHead(t *leansrc.Term, scope map[string]local) strin
 		return ""
 	}
 	return full
+}
+
+// numDomains reads the domains of a function type whose domains are core
+// numbers and whose codomain is any type (`ℕ → X`, a sequence): nil
+// otherwise.
+func numDomains(t *leansrc.Term) []num {
+	var dom []num
+	for t != nil && t.Kind == leansrc.TermInfix && arrow(t.Text) {
+		a := t.Args[0]
+		if a.Kind != leansrc.TermIdent || numOf(a.Text) == numNone {
+			return nil
+		}
+		dom = append(dom, numOf(a.Text))
+		t = t.Args[1]
+	}
+	return dom
 }
 
 // numArrow reads a function type between core numbers, A → B → C with

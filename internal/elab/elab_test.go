@@ -156,6 +156,9 @@ func TestCheck(t *testing.T) {
 		{"theorem a (u : ℕ → ℝ) (N : ℝ) : ∀ n ≥ N, u n = 0 := by sorry", "n: `u` expects a ℕ, but `n` is ℝ (no coercion ℝ → ℕ)"},
 		{"theorem a (u : ℕ → ℝ) (N : ℕ) : ∀ n ≥ N, u n = 0 := by sorry", ""},
 		{"theorem a (u : ℕ → ℝ) : ∀ n ≥ 2, u n = 0 := by sorry", ""},
+		// a sequence in any type takes numbers of its domain
+		{"theorem a (X : Type*) (u : ℕ → X) (a : X) (N : ℝ) : ∀ n ≥ N, u n = a := by sorry", "n: `u` expects a ℕ, but `n` is ℝ (no coercion ℝ → ℕ)"},
+		{"theorem a (X : Type*) (u : ℕ → ℕ → X) (a : X) (k : ℕ) : u k 2 = u 1 k := by sorry", ""},
 		// a proof, a proposition, a type or a function where a value is expected
 		{"theorem a (p : ℕ) (hp : Nat.Prime p) : Set.Infinite (Nat.Prime.two_le hp) := by sorry", "(Nat.Prime.two_le hp): type mismatch: `Set.Infinite` expects a value of type `Set α`, but `(Nat.Prime.two_le hp)` is a proof (`Nat.Prime.two_le` is a theorem)"},
 		{"theorem a (x : ℝ) (h : 0 < x) : Real.log (0 < x) = 0 := by sorry", "(0 < x): type mismatch: `Real.log` expects a value of type `ℝ`, but `(0 < x)` is a proposition"},

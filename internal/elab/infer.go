@@ -336,6 +336,7 @@ func (c *checker) infix(t *leansrc.Term, scope map[string]local) info {
 	}
 	c.besideNumber(t, a, b)
 	c.besideVariable(t, a, b)
+	c.topBeside(t, a, b)
 	if opTree[t.Text] && t.Text != "^" && a.kind == kValue && b.kind == kValue && a.num == numNone && b.num == numNone && c.distinctVariables(a.tv, b.tv) && !c.glued(t) {
 		// g = h with (g : G) (h : H): binop% and binrel% elaborate both
 		// at one type, and nothing takes a G to an H
@@ -605,8 +606,21 @@ func (c *checker) variableOp(t *leansrc.Term, a, b info) string {
 	}
 	if t.Text == "^" {
 		// a ^ 2 (Monoid.npow): a value of a's type, the exponent a ℕ
-		if a.tv != "" && b.lit && !b.neg && c.env.VariableHas != nil && !c.env.Notation && !c.glued(t) && c.env.VariableHas(c.typeVars[a.tv], "Monoid") {
+		natural := b.lit && !b.neg && !b.sci || !b.lit && b.kind == kValue && b.num == numNat && b.of == ""
+		if a.tv == "" || a.kind != kValue || !natural || c.env.VariableHas == nil || c.env.Notation || c.glued(t) {
+			return ""
+		}
+		classes := c.typeVars[a.tv]
+		switch {
+		case c.env.VariableHas(classes, "Monoid"):
 			return a.tv
+		case !c.env.VariableHas(classes, "Pow"):
+			have := "no local instance"
+			if texts := c.typeVarTexts[a.tv]; len(texts) > 0 {
+				have = "the local instances [" + strings.Join(texts, "] [") + "]"
+			}
+			c.report(t, "", "failed to synthesize `HPow %s ℕ`: `%s` has %s, and none provides `^` with a natural exponent (a monoid's power; through its parents or the library's instances)",
+				a.tv, a.tv, have)
 		}
 		return ""
 	}
@@ -932,6 +946,12 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			c.uses[root]++
 			if dotted || len(args) > 0 {
 				c.unsafe[root] = true // x.natAbs, x y: the type matters
+			}
+		}
+		if l.cod == numNone && !dotted {
+			// u : ℕ → X applied: its arguments are of its number domains
+			for i := 0; i < len(args) && i < len(l.dom); i++ {
+				c.numArg(args[i], infos[i], l.dom[i], root, scope)
 			}
 		}
 		switch {
@@ -2134,6 +2154,14 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				}
 			}
 		}
+		if i < len(sg.typeCons) && (sg.decl == nil || !sg.decl.Generated) {
+			// Fintype.card (ZMod n): ZMod's Fintype takes [NeZero n]
+			if k, ok := c.premiseOnly(args[i], sg.typeCons[i], scope); ok && k.pos == 0 {
+				text := c.src[args[i].Start:args[i].End]
+				c.report(args[i], name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s …]`, and the library gives `%s` one only through instances that take a `[Fact …]` or `[NeZero …]`, and the statement has no such binder (a hypothesis is no instance)",
+					k.class, text, name, k.class, text)
+			}
+		}
 		if infos[i].pred && i < len(sg.predCons) && c.env.PropInstance != nil {
 			// Finset.sum s Nat.Prime: β is Prop
 			for _, k := range sg.predCons[i] {
@@ -2902,6 +2930,36 @@ func (c *checker) isMatrix(l local) bool {
 	}
 	fulls := c.env.Resolve(l.typ.Args[0].Text)
 	return len(fulls) == 1 && fulls[0] == "Matrix"
+}
+
+// noTopBot are the number types with no ⊤ (Top), no ⊥ (Bot): ℕ and ℝ≥0
+// have ⊥ (= 0), ℝ≥0∞ both; ℤ, ℚ, ℝ, ℂ neither (an order without ends, or
+// none).
+var noTopBot = map[num][2]bool{numNat: {true, false}, numNNReal: {true, false}, numInt: {true, true},
+	numRat: {true, true}, numReal: {true, true}, numComplex: {true, true}}
+
+// topBeside reports ⊤ or ⊥ on one side of a comparison whose other side
+// is a number of a type without it (`sSup s = ⊤` with `(s : Set ℝ)`:
+// binrel% elaborates both at ℝ, which has no Top).
+func (c *checker) topBeside(t *leansrc.Term, a, b info) {
+	if !opTree[t.Text] || !relations[t.Text] || c.env.Notation || c.glued(t) {
+		// a relation is its tree's root: inside arithmetic, a leaf of
+		// another type may take the tree elsewhere ((x : EReal) + ⊤)
+		return
+	}
+	for i, x := range t.Args {
+		y := []info{b, a}[i]
+		end := map[string]int{"⊤": 0, "Top.top": 0, "⊥": 1, "Bot.bot": 1} // as written, or the notation read
+		k, ok := end[x.Text]
+		if x.Kind != leansrc.TermIdent || !ok || !number(y) || y.lit || y.of != "" || !noTopBot[y.num][k] {
+			continue
+		}
+		class := [2]string{"Top", "Bot"}[k]
+		sym := c.src[x.Start:x.End]
+		c.report(x, "", "failed to synthesize `%s %s`: `%s` is beside `%s`, a number of type %s, which has no %s (an order without that end; the extended reals are EReal, ℝ≥0∞)",
+			class, y.num, sym, c.src[t.Args[1-i].Start:t.Args[1-i].End], y.num, sym)
+		return
+	}
 }
 
 // typeOf names the type of a number or of a value of a type variable, for

@@ -13,6 +13,10 @@ import (
 var notationDecls = []*library.Decl{
 	{Name: "Int.floor", Kind: library.KindDef, Signature: "def Int.floor {α : Type*} [LinearOrderedRing α] [FloorRing α] : α → ℤ", Value: "FloorRing.floor"},
 	{Name: "Int.ceil", Kind: library.KindDef, Signature: "def Int.ceil {α : Type*} [LinearOrderedRing α] [FloorRing α] : α → ℤ", Value: "FloorRing.ceil"},
+	{Name: "Top", Kind: library.KindClass, Signature: "class Top (α : Type u)"},
+	{Name: "Top.top", Kind: library.KindField, Parent: "Top", Signature: "field Top.top : α"},
+	{Name: "Bot", Kind: library.KindClass, Signature: "class Bot (α : Type u)"},
+	{Name: "Bot.bot", Kind: library.KindField, Parent: "Bot", Signature: "field Bot.bot : α"},
 	{Name: "Cauchy", Kind: library.KindDef, Signature: "def Cauchy {α : Type*} [LinearOrderedField α] {β : Type*} [Ring β] (abv : β → α) [IsAbsoluteValue abv] : Type _"},
 	{Name: "Cauchy.ofRat", Kind: library.KindDef, Signature: "def Cauchy.ofRat {α : Type*} [LinearOrderedField α] {β : Type*} [Ring β] {abv : β → α} [IsAbsoluteValue abv] (x : β) : Cauchy abv"},
 	{Name: "Nat.floor", Kind: library.KindDef, Signature: "def Nat.floor {α : Type*} [OrderedSemiring α] [FloorSemiring α] : α → ℕ"},
@@ -56,7 +60,7 @@ var notationDecls = []*library.Decl{
 func notationEnv() Env {
 	env := withDecls(testEnv(), notationDecls, "Nat.succ", "Fin")
 	env.Token = func(tok string) (string, bool) {
-		c, ok := map[string]string{"ℝ≥0": "NNReal", "ℝ≥0∞": "ENNReal"}[tok]
+		c, ok := map[string]string{"ℝ≥0": "NNReal", "ℝ≥0∞": "ENNReal", "⊤": "Top.top", "⊥": "Bot.bot"}[tok]
 		return c, ok
 	}
 	env.CoercesTo = func(n, full string) bool { return full != "Filter" }
@@ -68,7 +72,7 @@ func notationEnv() Env {
 	}
 	env.VariableHas = func(classes []string, class string) bool {
 		for _, c := range classes {
-			if c == class || c == "Field" || c == "LinearOrderedCommRing" || c == "Group" && (class == "Mul" || class == "Div" || class == "Inv") || c == "AddCommGroup" && class == "Add" ||
+			if c == class || c == "Field" || c == "LinearOrderedCommRing" || c == "Group" && (class == "Mul" || class == "Div" || class == "Inv" || class == "Monoid") || c == "AddCommGroup" && class == "Add" ||
 				c == "CommRing" && (class == "Add" || class == "Mul" || class == "Sub" || class == "Monoid") {
 				return true
 			}
@@ -195,6 +199,8 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (G : Type*) [Group G] (a b : G) : a + b = b + a := by sorry", "a + b: failed to synthesize `Add G`: `G` has the local instances [Group G], and none provides `+` (through its parents or the library's instances) | b + a: failed to synthesize `Add G`: `G` has the local instances [Group G], and none provides `+` (through its parents or the library's instances)"},
 		{"theorem a (R : Type*) [CommRing R] (a b : R) : 2 * a * b ≤ a ^ 2 + b ^ 2 := by sorry", "2 * a * b ≤ a ^ 2 + b ^ 2: failed to synthesize `LE R`: `R` has the local instances [CommRing R], and none provides `≤` (through its parents or the library's instances)"},
 		{"theorem a (R : Type*) [LinearOrderedCommRing R] (a b : R) : 2 * a * b ≤ a ^ 2 + b ^ 2 := by sorry", ""},
+		{"theorem a (G : Type*) [Fintype G] (g : G) (n : ℕ) : g ^ n = g := by sorry", "g ^ n: failed to synthesize `HPow G ℕ`: `G` has the local instances [Fintype G], and none provides `^` with a natural exponent (a monoid's power; through its parents or the library's instances)"},
+		{"theorem a (G : Type*) [Group G] [Fintype G] (g : G) (n : ℕ) : g ^ n = g ∧ g ^ (2 : ℤ) = g := by sorry", ""},
 		{"theorem a (G : Type) (h : Group G) (a : G) : a ≤ a * a := by sorry", "a ≤ a * a: failed to synthesize `LE G`: `G` has the local instances [Group G], and none provides `≤` (through its parents or the library's instances)"},
 		{"theorem a (G : Type*) [Group G] (a b : G) : ∀ x : G, a * b / x = x * b := by sorry", ""},
 		{"theorem a (K : Type*) [Field K] (a b : K) : a + b * a - b / a ≤ 1 := by sorry", ""},
@@ -284,6 +290,9 @@ func TestLibraryNotation(t *testing.T) {
 		// a dotted name whose root is bound nowhere: after a quantifier's comma the body starts
 		{"theorem a (hp : p.Prime) : ∃ b : ℕ, p = b := by sorry", "p.Prime: unknown identifier `p.Prime`: no binder of the statement binds `p`, and Lean binds no dotted name automatically | p: unknown identifier `p`: no binder of the statement binds it (autoImplicit is off)"},
 		{"theorem a (h : ∀ q : ℕ, ∃ b, q = b ∧ p.Prime ∧ ⟨b, p⟩ = ⟨b, p⟩) : True := by sorry", ""},
+		// ⊤ beside a real: ℝ has no Top
+		{"theorem a (x y : ℝ) : x < ⊤ ∧ y + 1 ≠ ⊥ := by sorry", "⊤: failed to synthesize `Top ℝ`: `⊤` is beside `x`, a number of type ℝ, which has no ⊤ (an order without that end; the extended reals are EReal, ℝ≥0∞) | ⊥: failed to synthesize `Bot ℝ`: `⊥` is beside `y + 1`, a number of type ℝ, which has no ⊥ (an order without that end; the extended reals are EReal, ℝ≥0∞)"},
+		{"theorem a (n : ℕ) : ⊥ ≤ n := by sorry", ""},
 		// a name glued to `(` is a notation's token (Lean 4 has no `f(x)`)
 		{"theorem a (f : C(ℝ, ℝ)) : True := by sorry", ""},
 		// a name another binder's quantifier binds is out of scope in the statement
@@ -594,6 +603,25 @@ func TestDefaultArguments(t *testing.T) {
 			"(variance X): `Nat.Prime` expects a ℕ, but `(variance X)` is ℝ (no coercion ℝ → ℕ)"},
 		{"theorem a (Ω : Type*) [MeasurableSpace Ω] (μ : Measure Ω) (X : Ω → ℝ) : variance X μ μ = 0 := by sorry",
 			"variance X μ μ: too many arguments: `variance` takes 2 explicit arguments, given 3"},
+	} {
+		if got := findings(t, tc.stub, env); got != tc.want {
+			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
+		}
+	}
+}
+
+// TestValueSet: a definition with no result type whose value applies a
+// function into sets, with a trailing lambda (`Set.range fun m => m • a`),
+// is a Set.
+func TestValueSet(t *testing.T) {
+	env := withDecls(notationEnv(), []*library.Decl{
+		{Name: "Set.range", Kind: library.KindDef, Signature: "def Set.range {α : Type u} {ι : Sort*} (f : ι → α) : Set α", Value: "{x | ∃ y, f y = x}"},
+		{Name: "Act.orbit", Kind: library.KindDef, Signature: "def Act.orbit {α : Type*} (a : α)", Value: "Set.range fun n : ℕ => a"},
+	})
+	for _, tc := range []struct{ stub, want string }{
+		{"theorem a (X : Type*) (x : X) : (Act.orbit x).card = 1 := by sorry",
+			"(Act.orbit x).card: invalid field `card`: the environment does not contain `Set.card` (`(Act.orbit x)` is a `Set`)"},
+		{"theorem a (X : Type*) (x : X) : x ∈ Act.orbit x := by sorry", ""},
 	} {
 		if got := findings(t, tc.stub, env); got != tc.want {
 			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)

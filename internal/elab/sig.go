@@ -513,6 +513,8 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 			// deriv f x := fderiv 𝕜 f x 1: fderiv's value is its F, which
 			// deriv's f fixes to deriv's F
 			s.resText = bodyVariable(inner, body, binders, hdr, s.vars, env)
+			// orbit a := Set.range fun m => m • a: a Set
+			s.set = inner.set
 		}
 	}
 	if s.max >= 0 {

@@ -190,26 +190,39 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 // P]` and the stub writes no Fact: a hypothesis `(hq : q.Prime)` is no
 // instance, and the library's Fact instances are about numerals.
 func (c *checker) factOnly(b binding, v, name string, cons []classPos, scope map[string]local) {
-	if c.env.NeedsFact == nil || strings.Contains(c.src, "Fact") || b.form.num != numNone {
+	if b.form.num != numNone {
 		return
 	}
-	t := c.env.parse(b.form.text)
+	if k, ok := c.premiseOnly(c.env.parse(b.form.text), cons, scope); ok {
+		c.report(b.arg, name, "failed to synthesize `%s (%s)`: `%s` needs an instance `[%s %s]`, and `%s` makes %s `%s`, to which the library gives `%s` only through instances that take a `[Fact …]` or `[NeZero …]`, and the statement has no such binder (a hypothesis is no instance)",
+			k.class, b.form.text, name, k.class, v, c.src[b.arg.Start:b.arg.End], v, b.form.text, k.class)
+	}
+}
+
+// premiseOnly returns the first class of cons (at position 0, or as
+// written) that type t, a library type applied to a stub's variable
+// (`ZMod q`), has only through instances taking a `[Fact P]` or a
+// `[NeZero n]` (Env.NeedsFact), when the stub writes neither: a
+// hypothesis is no instance, and the library's are about numerals.
+func (c *checker) premiseOnly(t *leansrc.Term, cons []classPos, scope map[string]local) (classPos, bool) {
+	if c.env.NeedsFact == nil || strings.Contains(c.src, "Fact") || strings.Contains(c.src, "NeZero") || c.env.Notation {
+		return classPos{}, false
+	}
 	if t.Kind != leansrc.TermApp || t.Args[0].Kind != leansrc.TermIdent || !slices.ContainsFunc(t.Args[1:], func(a *leansrc.Term) bool {
 		return a.Kind == leansrc.TermIdent && scope[a.Text].binder > 0
 	}) {
-		return
+		return classPos{}, false
 	}
 	fulls := c.env.Resolve(t.Args[0].Text)
 	if len(fulls) != 1 {
-		return
+		return classPos{}, false
 	}
 	for _, k := range cons {
 		if c.env.NeedsFact(fulls[0], k.class, k.pos) {
-			c.report(b.arg, name, "failed to synthesize `%s (%s)`: `%s` needs an instance `[%s %s]`, and `%s` makes %s `%s`, to which the library gives `%s` only through instances that take a `[Fact …]`, and the statement has no Fact binder (a hypothesis is no instance)",
-				k.class, b.form.text, name, k.class, v, c.src[b.arg.Start:b.arg.End], v, b.form.text, k.class)
-			return
+			return k, true
 		}
 	}
+	return classPos{}, false
 }
 
 // implicitInstance reports arg, a constant of the library given no

@@ -27,6 +27,7 @@ var unifyDecls = []*library.Decl{
 	{Name: "max", Kind: library.KindDef, Signature: "def max {α : Type u} [Max α] (a b : α) : α"},
 	{Name: "Polynomial.roots", Kind: library.KindDef, Signature: "def Polynomial.roots {R : Type u} [CommRing R] [IsDomain R] (p : R[X]) : Multiset R"},
 	{Name: "ZMod", Kind: library.KindDef, Signature: "def ZMod : ℕ → Type"},
+	{Name: "Fintype.card", Kind: library.KindDef, Signature: "def Fintype.card (α : Type*) [Fintype α] : ℕ"},
 }
 
 // unifyEnv is notationEnv with unifyDecls and Mathlib's `R[X]`.
@@ -101,14 +102,20 @@ func TestUnify(t *testing.T) {
 // no Fact binder in the stub.
 func TestNeedsFact(t *testing.T) {
 	env := unifyEnv()
-	env.NeedsFact = func(full, class string, pos int) bool { return full == "ZMod" && class == "IsDomain" }
+	env.NeedsFact = func(full, class string, pos int) bool {
+		return full == "ZMod" && (class == "IsDomain" || class == "Fintype")
+	}
 	for _, tc := range []struct{ stub, want string }{
 		{"theorem a (q : ℕ) (hq : q.Prime) (f : Polynomial (ZMod q)) : 0 < Multiset.card f.roots := by sorry",
-			"f: failed to synthesize `IsDomain (ZMod q)`: `Polynomial.roots` needs an instance `[IsDomain R]`, and `f` makes R `ZMod q`, to which the library gives `IsDomain` only through instances that take a `[Fact …]`, and the statement has no Fact binder (a hypothesis is no instance)"},
+			"f: failed to synthesize `IsDomain (ZMod q)`: `Polynomial.roots` needs an instance `[IsDomain R]`, and `f` makes R `ZMod q`, to which the library gives `IsDomain` only through instances that take a `[Fact …]` or `[NeZero …]`, and the statement has no such binder (a hypothesis is no instance)"},
 		{"theorem a (q : ℕ) [Fact q.Prime] (f : Polynomial (ZMod q)) : 0 < Multiset.card f.roots := by sorry", ""},
 		// a numeral's Fact may be an instance of the library (Fact (Nat.Prime 2))
 		{"theorem a (f : Polynomial (ZMod 2)) : f.roots = f.roots := by sorry", ""},
 		{"theorem a (f : Polynomial ℤ) : f.roots = f.roots := by sorry", ""},
+		// an explicit type argument: Fintype.card (ZMod n)
+		{"theorem a (n : ℕ) : Fintype.card (ZMod n) = n := by sorry",
+			"(ZMod n): failed to synthesize `Fintype (ZMod n)`: `Fintype.card` needs an instance `[Fintype …]`, and the library gives `(ZMod n)` one only through instances that take a `[Fact …]` or `[NeZero …]`, and the statement has no such binder (a hypothesis is no instance)"},
+		{"theorem a (n : ℕ) [NeZero n] : Fintype.card (ZMod n) = n := by sorry", ""},
 	} {
 		if got := findings(t, tc.stub, env); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.stub, got, tc.want)

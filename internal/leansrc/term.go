@@ -283,9 +283,15 @@ func (p *termParser) term(minPrec int) *Term {
 	}
 	for !p.fail && p.i < len(p.toks) {
 		t := p.peek(0)
-		// application: an argument follows at max precedence
-		if minPrec <= maxPrec && lhsPrec >= maxPrec && p.startsArg() {
+		// application: an argument follows at max precedence, or a
+		// trailing lambda (`Finset.sum s fun i => f i`), which takes the
+		// rest of the term
+		trailing := minPrec <= maxPrec && lhsPrec >= maxPrec && (p.is(0, "fun") || p.is(0, "λ"))
+		if minPrec <= maxPrec && lhsPrec >= maxPrec && p.startsArg() || trailing {
 			arg := p.arg()
+			if trailing {
+				arg = p.prefix()
+			}
 			if arg == nil {
 				p.fail = true
 				return nil

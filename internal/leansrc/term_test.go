@@ -35,6 +35,9 @@ func TestParseTerm(t *testing.T) {
 		{"⟨1, 2⟩", "(anon 1 2)"},
 		{"fun x => x + 1", "(fun [x] (op + x 1))"},
 		{"λ (x : ℕ) => x", "(fun [x : ℕ] x)"},
+		// a trailing lambda is an application's last argument, to the end
+		{"Finset.sum s fun i => i = 2", "(app Finset.sum s (fun [i] (op = i 2)))"},
+		{"a + f fun x => x", "(op + a (app f (fun [x] x)))"},
 		{"∀ x y : ℕ, x + y = y + x", "(∀ [x y : ℕ] (op = (op + x y) (op + y x)))"},
 		{"∀ x ∈ s, p x", "(∀ [x ∈ s] (app p x))"},
 		{"∀ m < n, m ≤ n", "(∀ [m < n] (op ≤ m n))"},
