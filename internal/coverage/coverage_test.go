@@ -65,6 +65,10 @@ func TestCheck(t *testing.T) {
 		// an operation's noun is said by its symbol
 		{"product as a concept", "For every integer n, the product of n and n + 1 is even.", "(n : ℤ) : Even (n * (n + 1))", []Concept{{Phrase: "product"}}, nil},
 		{"power as a concept", "Every natural number n is less than 2 to the power n.", "(n : ℕ) : n < 2 ^ n", []Concept{{Phrase: "power"}}, nil},
+		{"times as a concept", "For every natural number n, twice the sum of the natural numbers from 0 to n equals n times (n + 1).",
+			"(n : ℕ) : 2 * (∑ i ∈ Finset.range (n + 1), i) = n * (n + 1)", []Concept{{Phrase: "times"}, {Phrase: "twice"}}, nil},
+		{"times as a concept missing", "For every natural number n, twice the sum of the natural numbers from 0 to n equals n times (n + 1).",
+			"(n : ℕ) : 2 + (∑ i ∈ Finset.range (n + 1), i) = n + (n + 1)", []Concept{{Phrase: "times"}}, []string{"omits 'times'"}},
 		{"demo off by one", demo, "(n : ℕ) (hp : Mm.Prime n) (h : 2 ≤ n) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo bound inside an expression", demo, "(n : ℕ) (hp : Mm.Prime n) (h : n + 2 < 7) : Mm.Odd n", demoConcepts, []string{"omits 'greater than 2'"}},
 		{"demo concept missing", demo, "(n : ℕ) (h : 2 < n) : Mm.Odd n", demoConcepts, []string{"omits 'prime'"}},

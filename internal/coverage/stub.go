@@ -186,8 +186,8 @@ func (f *stubFacts) symbol(ws []word, i, colon int) {
 	if w.text == "^" && i+1 < len(ws) && ws[i+1].text == "2" {
 		f.says["square"] = true // x ^ 2
 	}
-	if word, ok := operationNouns[w.text]; ok {
-		f.says[word] = true // n * (n + 1) says "product"
+	for _, word := range operationNouns[w.text] {
+		f.says[singular(word)] = true // n * (n + 1) says "product", "times" (as conceptWords reads them)
 	}
 	if w.text == "^" && i+1 < len(ws) && ws[i+1].text == "3" {
 		f.says["cube"] = true // x ^ 3
@@ -601,9 +601,11 @@ func conceptWords(phrase string) []string {
 	return out
 }
 
-// operationNouns are the nouns a statement names an arithmetic operation
-// by, said by its symbol: a concept "product" is stated by n * (n + 1).
-var operationNouns = map[string]string{"*": "product", "+": "sum", "-": "difference", "/": "quotient", "^": "power"}
+// operationNouns are the words a statement names an arithmetic operation
+// by, said by its symbol: a concept "product" or "times" is stated by n *
+// (n + 1).
+var operationNouns = map[string][]string{"*": {"product", "times", "multiplied", "twice", "double"}, "+": {"sum", "plus", "added"},
+	"-": {"difference", "minus", "subtracted"}, "/": {"quotient", "divided", "half"}, "^": {"power", "raised"}}
 
 // pastParticiples are the concept words that name a power by its verb.
 var pastParticiples = map[string]string{"squared": "square", "cubed": "cube"}

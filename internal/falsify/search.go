@@ -2,6 +2,7 @@ package falsify
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"slices"
 	"strings"
@@ -164,6 +165,7 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 	// hypotheses too
 	for {
 		if concl.Kind == leansrc.TermForall && peelable(concl) {
+			concl = freshen(concl, p.vars)
 			for _, b := range concl.Binders {
 				k := typeOf(b.Type)
 				for _, n := range b.Names {
@@ -236,6 +238,44 @@ func (c *compiler) compileStatement(st Statement, types []*leansrc.Term, concl *
 		p.concl, p.complete = cp, true
 	}
 	return p
+}
+
+// freshen renames the binders of ∀ term t that shadow a variable of vars
+// (`(n : ℕ) (hn : 0 < n) : ∀ n : ℕ, …`): peeled, the inner n is a variable
+// of its own, which the outer n's hypotheses do not constrain. A renamed
+// binder is written n✝1, as Lean writes an inaccessible name.
+func freshen(t *leansrc.Term, vars []svar) *leansrc.Term {
+	taken := map[string]bool{}
+	for _, v := range vars {
+		taken[v.name] = true
+	}
+	cp := *t
+	cp.Binders = make([]leansrc.Binder, len(t.Binders))
+	sub := map[string]*leansrc.Term{}
+	for i, b := range t.Binders {
+		nb := b
+		nb.Type, nb.Bound = substitute(b.Type, sub, nil), substitute(b.Bound, sub, nil)
+		nb.Names = slices.Clone(b.Names)
+		for j, n := range b.Names {
+			delete(sub, n) // rebound here
+			if !taken[n] {
+				continue
+			}
+			fresh := n
+			for k := 1; taken[fresh]; k++ {
+				fresh = fmt.Sprintf("%s✝%d", n, k)
+			}
+			taken[fresh] = true
+			nb.Names[j] = fresh
+			sub[n] = &leansrc.Term{Kind: leansrc.TermIdent, Text: fresh, Start: t.Start, End: t.Start}
+		}
+		cp.Binders[i] = nb
+	}
+	if len(sub) == 0 {
+		return t
+	}
+	cp.Args = []*leansrc.Term{substitute(t.Args[0], sub, nil)}
+	return &cp
 }
 
 // peelable reports whether the binders of a leading ∀ are all variables
