@@ -1569,10 +1569,19 @@ var funLikeClasses = setOf("FunLike", "DFunLike", "EquivLike")
 // instances give no CommGroup (whose subgroups are all normal).
 func (c *checker) quotientNoGroup(x *leansrc.Term, scope map[string]local) (g, h string, ok bool) {
 	l, local := scope[x.Text]
-	if x.Kind != leansrc.TermIdent || !local || l.typ == nil || l.typ.Kind != leansrc.TermInfix || l.typ.Text != quotientSymbol {
+	if x.Kind != leansrc.TermIdent || !local || l.typ == nil {
 		return "", "", false
 	}
-	gt, ht := l.typ.Args[0], l.typ.Args[1]
+	return c.nonNormalQuotient(l.typ, scope)
+}
+
+// nonNormalQuotient reports type t, `G ⧸ H` with H a local subgroup, when
+// nothing makes H normal (see quotientNoGroup).
+func (c *checker) nonNormalQuotient(t *leansrc.Term, scope map[string]local) (g, h string, ok bool) {
+	if t.Kind != leansrc.TermInfix || t.Text != quotientSymbol || len(t.Args) != 2 || c.env.Notation || c.glued(t) {
+		return "", "", false
+	}
+	gt, ht := t.Args[0], t.Args[1]
 	lh, sub := scope[ht.Text]
 	if gt.Kind != leansrc.TermIdent || ht.Kind != leansrc.TermIdent || c.typeVars[gt.Text] == nil || !sub || lh.head != "Subgroup" ||
 		c.env.VariableHas == nil || c.env.VariableHas(c.typeVars[gt.Text], "CommGroup") {
@@ -2150,6 +2159,17 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 				if k.pos == 0 && !strings.HasPrefix(k.class, "Decidable") && !c.env.NumberHas(n.String(), k.class) {
 					c.report(args[i], name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and the library has none for %s",
 						k.class, n, name, k.class, n, n)
+					break
+				}
+			}
+		}
+		if g, h, ok := c.nonNormalQuotient(args[i], scope); ok && i < len(sg.typeCons) && (sg.decl == nil || !sg.decl.Generated) {
+			// IsCyclic (G ⧸ N) {α} [Group α]: a group only for a normal N
+			// (its multiplication, its powers)
+			for _, k := range sg.typeCons[i] {
+				if k.pos == 0 && (c.env.VariableHas([]string{k.class}, "Mul") || k.class == "Pow") {
+					c.report(args[i], name, "failed to synthesize `%s (%s ⧸ %s)`: `%s` needs an instance `[%s …]`, and `%s ⧸ %s` is a group only when `%s` is normal, and no binder of the statement gives `[%s.Normal]` (nor is `%s` commutative)",
+						k.class, g, h, name, k.class, g, h, h, h, g)
 					break
 				}
 			}

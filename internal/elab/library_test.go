@@ -637,6 +637,7 @@ func TestQuotientBySet(t *testing.T) {
 		{Name: "HasQuotient", Kind: library.KindClass, Signature: "class HasQuotient (A : outParam <| Type u) (B : Type v)"},
 		{Name: "Subgroup", Kind: library.KindStructure, Signature: "structure Subgroup (G : Type*) [Group G]"},
 		{Name: "Subgroup.Normal", Kind: library.KindStructure, Signature: "structure Subgroup.Normal {G : Type*} [Group G] (H : Subgroup G) : Prop", Attrs: []string{"class"}},
+		{Name: "IsCyclic", Kind: library.KindClass, Signature: "class IsCyclic (α : Type u) [Group α] : Prop"},
 	})
 	env.TypeHas = func(full, class string, pos int) bool { return full != "Set" || class != "HasQuotient" }
 	for _, tc := range []struct{ stub, want string }{
@@ -648,6 +649,10 @@ func TestQuotientBySet(t *testing.T) {
 			"x: failed to synthesize `Mul (G ⧸ H)`: `G ⧸ H` is a group only when `H` is normal, and no binder of the statement gives `[H.Normal]` (nor is `G` commutative)"},
 		{"theorem a {G : Type*} [Group G] (H : Subgroup G) [H.Normal] (x y : G ⧸ H) : x * y = y := by sorry", ""},
 		{"theorem a {G : Type*} [Group G] (H : Subgroup G) (hH : H.Normal) (x y : G ⧸ H) : x * y = y := by sorry", ""},
+		// a class of groups of a quotient with no normality
+		{"theorem a (G : Type*) [Group G] (N : Subgroup G) (h : Nat.card (G ⧸ N) = 7) : IsCyclic (G ⧸ N) := by sorry",
+			"(G ⧸ N): failed to synthesize `Group (G ⧸ N)`: `IsCyclic` needs an instance `[Group …]`, and `G ⧸ N` is a group only when `N` is normal, and no binder of the statement gives `[N.Normal]` (nor is `G` commutative)"},
+		{"theorem a (G : Type*) [Group G] (N : Subgroup G) [N.Normal] (h : Nat.card (G ⧸ N) = 7) : IsCyclic (G ⧸ N) := by sorry", ""},
 		// a hypothesis of membership is no instance of normality
 		{"theorem a {G : Type*} [Group G] (H : Subgroup G) (h : ∀ x y : G, x * y * x⁻¹ * y⁻¹ ∈ H) : ∀ a b : G ⧸ H, a * b = b * a := by sorry",
 			"a: failed to synthesize `Mul (G ⧸ H)`: `G ⧸ H` is a group only when `H` is normal, and no binder of the statement gives `[H.Normal]` (nor is `G` commutative) | " +
