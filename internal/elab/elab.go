@@ -607,7 +607,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 		}
 		dom, cod := numArrow(b.Type)
 		if dom == nil {
-			dom = numDomains(b.Type)
+			dom, _ = numDomains(b.Type) // a sequence ℕ → X: its arguments are checked
 		}
 		head := c.typeHeadName(b.Type)
 		if head == "" {
@@ -815,39 +815,34 @@ func (c *checker) numberFieldHead(t *leansrc.Term, scope map[string]local) strin
 	return full
 }
 
-// numDomains reads the domains of a function type whose domains are core
-// numbers and whose codomain is any type (`ℕ → X`, a sequence): nil
-// otherwise.
-func numDomains(t *leansrc.Term) []num {
+// numDomains reads a function type whose domains are core numbers and
+// whose codomain is any type (`ℕ → X`, a sequence): the domains, and the
+// codomain (nil, nil otherwise).
+func numDomains(t *leansrc.Term) ([]num, *leansrc.Term) {
 	var dom []num
 	for t != nil && t.Kind == leansrc.TermInfix && arrow(t.Text) {
 		a := t.Args[0]
 		if a.Kind != leansrc.TermIdent || numOf(a.Text) == numNone {
-			return nil
+			return nil, nil
 		}
 		dom = append(dom, numOf(a.Text))
 		t = t.Args[1]
 	}
-	return dom
+	if len(dom) == 0 {
+		return nil, nil
+	}
+	return dom, t
 }
 
 // numArrow reads a function type between core numbers, A → B → C with
 // every one a numeric type's name: the parameters' types and the result's
 // (nil, numNone otherwise).
 func numArrow(t *leansrc.Term) ([]num, num) {
-	var dom []num
-	for t != nil && t.Kind == leansrc.TermInfix && arrow(t.Text) {
-		a := t.Args[0]
-		if a.Kind != leansrc.TermIdent || numOf(a.Text) == numNone {
-			return nil, numNone
-		}
-		dom = append(dom, numOf(a.Text))
-		t = t.Args[1]
-	}
-	if len(dom) == 0 || t == nil || t.Kind != leansrc.TermIdent || numOf(t.Text) == numNone {
+	dom, cod := numDomains(t)
+	if cod == nil || cod.Kind != leansrc.TermIdent || numOf(cod.Text) == numNone {
 		return nil, numNone
 	}
-	return dom, numOf(t.Text)
+	return dom, numOf(cod.Text)
 }
 
 // collectBound adds the names t binds (∀, ∃, fun, set-builder, ∑) to set.
