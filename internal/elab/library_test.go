@@ -501,7 +501,7 @@ func TestBundledMaps(t *testing.T) {
 	env.NumberHas = func(n, class string) bool {
 		return class != "LocallyFiniteOrder" && (n != "ℝ" || class != "OrderBot") && numberHas(n, class)
 	}
-	for _, tc := range []struct{ stub, want string }{
+	checkFindings(t, env, []findingCase{
 		// an interval of reals as a Finset where no expected type fixes
 		// its type (a big operator's set, a field's receiver); with one,
 		// the expected type may come first
@@ -558,7 +558,16 @@ func TestBundledMaps(t *testing.T) {
 		// its own variables, the references' "G is abelian"
 		{"theorem a (p : ℕ) : DivisionRing (ZMod p) := by sorry", "DivisionRing (ZMod p): type of theorem is not a proposition: `DivisionRing (ZMod p)` is a type (a class of data, whose instances are structures); state `Nonempty (DivisionRing (ZMod p))`"},
 		{"theorem a (K : Type*) [Ring K] (h : ∀ x : K, x ≠ 0 → IsUnit x) : DivisionRing K := by sorry", ""},
-	} {
+	})
+}
+
+// findingCase is a stub and the findings it must get ("" for none).
+type findingCase struct{ stub, want string }
+
+// checkFindings checks each case's findings under env.
+func checkFindings(t *testing.T, env Env, cases []findingCase) {
+	t.Helper()
+	for _, tc := range cases {
 		if got := findings(t, tc.stub, env); got != tc.want {
 			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
 		}
@@ -576,17 +585,13 @@ func TestLibraryInfix(t *testing.T) {
 	env.InfixOperator = func(atom string) (string, leansrc.Operator, bool) {
 		return "Set.image", leansrc.Operator{Fixity: leansrc.Infixl, Prec: 80}, atom == "''"
 	}
-	for _, tc := range []struct{ stub, want string }{
+	checkFindings(t, env, []findingCase{
 		{"theorem a (f : ℝ → ℝ) (K : Set ℝ) : BddAbove f '' K := by sorry",
 			"BddAbove f: type mismatch: `Set.image` expects a function of type `α → β`, but `BddAbove f` is a proposition (a predicate is written `fun x => …`) | " +
 				"f: type mismatch: `BddAbove` expects a value of type `Set α`, but `f` is a function (`f`: a local function between numbers) that is no predicate, so no set"},
 		{"theorem a (f : ℝ → ℝ) (K : Set ℝ) : BddAbove (f '' K) := by sorry", ""},
 		{"theorem a (f : ℝ → ℝ) (K : Set ℝ) : BddAbove (f '' K ∪ K) := by sorry", ""},
-	} {
-		if got := findings(t, tc.stub, env); got != tc.want {
-			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestDefaultArguments: an explicit parameter with a default or an
@@ -596,18 +601,14 @@ func TestDefaultArguments(t *testing.T) {
 		{Name: "Measure", Kind: library.KindStructure, Signature: "structure Measure (α : Type*) [MeasurableSpace α]"},
 		{Name: "variance", Kind: library.KindDef, Signature: "def variance {Ω : Type*} {m : MeasurableSpace Ω} (X : Ω → ℝ) (μ : Measure Ω := by volume_tac) : ℝ"},
 	})
-	for _, tc := range []struct{ stub, want string }{
+	checkFindings(t, env, []findingCase{
 		{"theorem a (Ω : Type*) [MeasurableSpace Ω] (X : Ω → ℝ) : 0 ≤ variance X := by sorry", ""},
 		{"theorem a (Ω : Type*) [MeasurableSpace Ω] (μ : Measure Ω) (X : Ω → ℝ) : 0 ≤ variance X μ := by sorry", ""},
 		{"theorem a (Ω : Type*) [MeasurableSpace Ω] (X : Ω → ℝ) : Nat.Prime (variance X) := by sorry",
 			"(variance X): `Nat.Prime` expects a ℕ, but `(variance X)` is ℝ (no coercion ℝ → ℕ)"},
 		{"theorem a (Ω : Type*) [MeasurableSpace Ω] (μ : Measure Ω) (X : Ω → ℝ) : variance X μ μ = 0 := by sorry",
 			"variance X μ μ: too many arguments: `variance` takes 2 explicit arguments, given 3"},
-	} {
-		if got := findings(t, tc.stub, env); got != tc.want {
-			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestValueSet: a definition with no result type whose value applies a
@@ -618,15 +619,11 @@ func TestValueSet(t *testing.T) {
 		{Name: "Set.range", Kind: library.KindDef, Signature: "def Set.range {α : Type u} {ι : Sort*} (f : ι → α) : Set α", Value: "{x | ∃ y, f y = x}"},
 		{Name: "Act.orbit", Kind: library.KindDef, Signature: "def Act.orbit {α : Type*} (a : α)", Value: "Set.range fun n : ℕ => a"},
 	})
-	for _, tc := range []struct{ stub, want string }{
+	checkFindings(t, env, []findingCase{
 		{"theorem a (X : Type*) (x : X) : (Act.orbit x).card = 1 := by sorry",
 			"(Act.orbit x).card: invalid field `card`: the environment does not contain `Set.card` (`(Act.orbit x)` is a `Set`)"},
 		{"theorem a (X : Type*) (x : X) : x ∈ Act.orbit x := by sorry", ""},
-	} {
-		if got := findings(t, tc.stub, env); got != tc.want {
-			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestQuotientBySet: a quotient by a Set, which no instance of the
@@ -640,7 +637,7 @@ func TestQuotientBySet(t *testing.T) {
 		{Name: "IsCyclic", Kind: library.KindClass, Signature: "class IsCyclic (α : Type u) [Group α] : Prop"},
 	})
 	env.TypeHas = func(full, class string, pos int) bool { return full != "Set" || class != "HasQuotient" }
-	for _, tc := range []struct{ stub, want string }{
+	checkFindings(t, env, []findingCase{
 		{"theorem a {G : Type*} [Group G] (N : Set G) : Nonempty (G ⧸ N) := by sorry",
 			"N: failed to synthesize `HasQuotient G (Set …)`: `N` is a Set, and the library quotients only by subobjects (a subgroup `(N : Subgroup G)`, a submodule, an ideal; the subgroup a set generates is `Subgroup.closure N`)"},
 		{"theorem a {G : Type*} [Group G] (N : Subgroup G) : Nonempty (G ⧸ N) := by sorry", ""},
@@ -658,9 +655,5 @@ func TestQuotientBySet(t *testing.T) {
 			"a: failed to synthesize `Mul (G ⧸ H)`: `G ⧸ H` is a group only when `H` is normal, and no binder of the statement gives `[H.Normal]` (nor is `G` commutative) | " +
 				"b: failed to synthesize `Mul (G ⧸ H)`: `G ⧸ H` is a group only when `H` is normal, and no binder of the statement gives `[H.Normal]` (nor is `G` commutative)"},
 		{"theorem a {G : Type*} [Group G] (H : Subgroup G) (h : ∀ x y : G, x * y * x⁻¹ * y⁻¹ ∈ H) (hH : Subgroup.Normal H) : ∀ a b : G ⧸ H, a * b = b * a := by sorry", ""},
-	} {
-		if got := findings(t, tc.stub, env); got != tc.want {
-			t.Errorf("%s\n got: %s\nwant: %s", tc.stub, got, tc.want)
-		}
-	}
+	})
 }
