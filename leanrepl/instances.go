@@ -35,7 +35,7 @@ type instanceFacts struct {
 	// argInstance is, per argument of an instance, that instance.
 	argInstance map[*leansrc.Term]*parsedInstance
 	// factArgs caches, by an instance argument, whether its instance takes
-	// a `[Fact P]` instance (instanceTakesFact).
+	// a `[Fact P]` or a `[NeZero n]` (instanceTakesFact).
 	factArgs sync.Map
 	// toSort and toFun are the sources of the CoeSort and the CoeFun
 	// instances: what may be coerced to a sort, to a function.
@@ -974,7 +974,8 @@ func takesFact(text string) bool {
 }
 
 // instanceTakesFact reports whether the instance of argument a takes a
-// `[Fact P]` instance: in its signature, or as a section variable in
+// `[Fact P]` or a `[NeZero n]` (takesFact): in its signature, or as a
+// section variable in
 // force at it that mentions only names its signature mentions (ZMod's
 // `instance : Field (ZMod p)` under `variable (p : ℕ) [hp : Fact
 // p.Prime]`). A file it cannot read counts as none.

@@ -126,9 +126,9 @@ type Env struct {
 	// has no instance of; nil: it may.
 	TypeHas func(full, class string, pos int) bool
 	// NeedsFact reports whether the library gives a type whose head is the
-	// constant full an instance of class (at pos) only through instances
-	// that take a `[Fact P]` instance (ZMod's Field and IsDomain); nil:
-	// never.
+	// constant full, applied to a variable, an instance of class (at pos)
+	// only through instances that take a `[Fact P]` or a `[NeZero n]`
+	// (ZMod's Field and IsDomain, its Fintype); nil: never.
 	NeedsFact func(full, class string, pos int) bool
 	// NumberHas reports whether the number type n (its symbol, ℂ) may have
 	// an instance of class in the stub's scope: the library's instances on

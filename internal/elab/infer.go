@@ -2176,7 +2176,8 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		}
 		if i < len(sg.typeCons) && (sg.decl == nil || !sg.decl.Generated) {
 			// Fintype.card (ZMod n): ZMod's Fintype takes [NeZero n]
-			if k, ok := c.premiseOnly(args[i], sg.typeCons[i], scope); ok && k.pos == 0 {
+			first := slices.DeleteFunc(slices.Clone(sg.typeCons[i]), func(k classPos) bool { return k.pos != 0 })
+			if k, ok := c.premiseOnly(args[i], first, scope); ok {
 				text := c.src[args[i].Start:args[i].End]
 				c.report(args[i], name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s …]`, and the library gives `%s` one only through instances that take a `[Fact …]` or `[NeZero …]`, and the statement has no such binder (a hypothesis is no instance)",
 					k.class, text, name, k.class, text)

@@ -187,8 +187,7 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 // argument's type to a library type applied to a stub's variable
 // (`Polynomial (ZMod q)` makes R `ZMod q`) when one of v's instances
 // (cons) comes for that type only through instances that take a `[Fact
-// P]` and the stub writes no Fact: a hypothesis `(hq : q.Prime)` is no
-// instance, and the library's Fact instances are about numerals.
+// P]` or a `[NeZero n]` and the stub writes neither (premiseOnly).
 func (c *checker) factOnly(b binding, v, name string, cons []classPos, scope map[string]local) {
 	if b.form.num != numNone {
 		return
@@ -199,8 +198,8 @@ func (c *checker) factOnly(b binding, v, name string, cons []classPos, scope map
 	}
 }
 
-// premiseOnly returns the first class of cons (at position 0, or as
-// written) that type t, a library type applied to a stub's variable
+// premiseOnly returns the first class of cons that type t, a library type
+// applied to a stub's variable
 // (`ZMod q`), has only through instances taking a `[Fact P]` or a
 // `[NeZero n]` (Env.NeedsFact), when the stub writes neither: a
 // hypothesis is no instance, and the library's are about numerals.
