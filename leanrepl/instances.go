@@ -37,6 +37,8 @@ type instanceFacts struct {
 	// factArgs caches, by an instance argument, whether its instance takes
 	// a `[Fact P]` or a `[NeZero n]` (instanceTakesFact).
 	factArgs sync.Map
+	// receivers caches receiverNeeds.
+	receivers sync.Map
 	// toSort and toFun are the sources of the CoeSort and the CoeFun
 	// instances: what may be coerced to a sort, to a function.
 	toSort, toFun coeSources
@@ -150,6 +152,9 @@ type parsedInstance struct {
 	src         string
 	vars        map[string]string // name → type as written ("" when none)
 	constraints map[string][]classArg
+	// binders are its instance binders' classes as written, the section's
+	// in force included (`DecidableRel G.Adj`).
+	binders []string
 }
 
 // varKind is what an argument of an instance's result may be.
@@ -224,6 +229,9 @@ func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool)
 		p.read = !bad || at > line
 		for _, g := range fv.groups {
 			if g.From <= line && line < g.To {
+				if g.Inst != "" {
+					p.binders = append(p.binders, g.Inst)
+				}
 				for n, cs := range g.Cons {
 					for _, c := range cs {
 						if d.Generated {
@@ -241,6 +249,9 @@ func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool)
 	for _, b := range binders {
 		if b.Bracket == '[' {
 			p.constrain(b.Type)
+			if b.Type != nil {
+				p.binders = append(p.binders, rest[b.Type.Start:b.Type.End])
+			}
 			continue
 		}
 		names, typ := leansrc.GroupNames(b, rest)
@@ -1432,4 +1443,115 @@ func lastComponent(name string) string {
 		return name[i+1:]
 	}
 	return name
+}
+
+// receiverNeed is what receiverNeeds finds: an instance binder every
+// provider takes, as written about its receiver recv.
+type receiverNeed struct {
+	binder, recv string
+	ok           bool
+}
+
+// receiverNeeds reports whether the library gives class (Fintype) on a
+// value that the definition named field builds from a variable whose type's
+// head is typeHead (`G.neighborSet v` with G : SimpleGraph V; field "" for
+// the variable itself as a type, `↥K` with K : Subgroup G) only through
+// instances that take an instance about that variable: at least one
+// instance of class is on such a value, and each, like each instance
+// deciding membership in it (what Lean's generic Subtype.fintype and
+// setFintype take), has a binder that mentions the variable
+// (SimpleGraph.neighborSetFintype's `[DecidableRel G.Adj]`). A variable of
+// the statement that no instance binder mentions has no such instance
+// unless Classical is open. One such binder is returned, a Decidable one
+// first. Where no instance of class is on such a value, only a Set's or a
+// SetLike's variable counts: its coercion to a type is the subtype of its
+// members, on which Subtype.fintype is the only provider (`(s : Set α)`
+// in `s.toFinset`; `(N : Submodule K V)` in `Fintype.card N`).
+func (f *instanceFacts) receiverNeeds(class, typeHead, field string) receiverNeed {
+	key := class + "\x00" + typeHead + "\x00" + field
+	if v, ok := f.receivers.Load(key); ok {
+		return v.(receiverNeed)
+	}
+	var need receiverNeed
+	found, all := false, true
+	for i := range f.insts {
+		p := &f.insts[i]
+		if len(p.args) != 1 {
+			continue
+		}
+		var target *leansrc.Term
+		switch {
+		case p.class == class:
+			target = p.args[0]
+		case p.class == "DecidablePred" || p.class == "Decidable":
+			target = memberSet(p.args[0])
+		}
+		if target == nil {
+			continue
+		}
+		r, ok := p.receiver(target, typeHead, field)
+		if !ok {
+			continue
+		}
+		found = found || p.class == class
+		b := slices.IndexFunc(p.binders, func(b string) bool { return wordIn(b, r) })
+		if b < 0 {
+			all = false
+			break
+		}
+		if need.binder == "" || strings.HasPrefix(p.binders[b], "Decidable") && !strings.HasPrefix(need.binder, "Decidable") {
+			need.binder, need.recv = strings.TrimSpace(p.binders[b]), r
+		}
+	}
+	// a Set coerces to the subtype of its members, as a SetLike's does:
+	// Lean's generic Subtype.fintype is the provider there
+	need.ok = all && (found || field == "" && (typeHead == "Set" || f.setLike[typeHead]))
+	f.receivers.Store(key, need)
+	return need
+}
+
+// memberSet returns s of a membership proposition `a ∈ s` or predicate
+// `(· ∈ s)`, else nil.
+func memberSet(t *leansrc.Term) *leansrc.Term {
+	if t.Kind == leansrc.TermLambda && len(t.Args) == 1 {
+		t = t.Args[0]
+	}
+	if t.Kind == leansrc.TermInfix && t.Text == "∈" && len(t.Args) == 2 {
+		return t.Args[1]
+	}
+	return nil
+}
+
+// receiver returns the variable of the instance that t builds with the
+// definition named field from (`G` of `G.neighborSet v`, of `neighborSet G
+// v`; t itself when field is ""), when that variable's type has head
+// typeHead.
+func (p *parsedInstance) receiver(t *leansrc.Term, typeHead, field string) (string, bool) {
+	for t.Kind == leansrc.TermPrefix && (t.Text == "↥" || t.Text == "↑") && len(t.Args) == 1 {
+		t = t.Args[0]
+	}
+	typed := func(v string) bool {
+		typ, ok := p.vars[v]
+		head, _, _ := strings.Cut(strings.TrimSpace(typ), " ")
+		return ok && lastComponent(head) == typeHead
+	}
+	if field == "" {
+		return t.Text, t.Kind == leansrc.TermIdent && !strings.Contains(t.Text, ".") && typed(t.Text)
+	}
+	head, args := t, []*leansrc.Term(nil)
+	if t.Kind == leansrc.TermApp {
+		head, args = t.Args[0], t.Args[1:]
+	}
+	switch {
+	case head.Kind == leansrc.TermIdent && strings.Count(head.Text, ".") == 1:
+		if r, fd, _ := strings.Cut(head.Text, "."); fd == field && typed(r) {
+			return r, true // G.neighborSet v
+		}
+	case head.Kind == leansrc.TermProj && head.Text == field && head.Args[0].Kind == leansrc.TermIdent && typed(head.Args[0].Text):
+		return head.Args[0].Text, true
+	}
+	if head.Kind == leansrc.TermIdent && lastComponent(head.Text) == field && len(args) > 0 && args[0].Kind == leansrc.TermIdent && typed(args[0].Text) {
+		return args[0].Text, true // SimpleGraph.neighborSet G v
+	}
+	return "", false
 }

@@ -158,6 +158,13 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 		NeedsFact: func(full, class string, pos int) bool {
 			return lib != nil && libraryInstances(lib).needsFact(lastComponent(full), class, pos)
 		},
+		ReceiverInstance: func(class, typeHead, field string) (string, string, bool) {
+			if lib == nil {
+				return "", "", false
+			}
+			n := libraryInstances(lib).receiverNeeds(class, typeHead, field)
+			return n.binder, n.recv, n.ok
+		},
 		VariableHas: func(classes []string, class string) bool {
 			return lib == nil || libraryInstances(lib).variableHas(classes, class)
 		},
@@ -266,6 +273,7 @@ func TypeEnv(s *leansrc.Stub, header string, lib *library.Library, names Names, 
 			}
 			return ns
 		},
+		CoreNamespace: func(ns string) bool { return coreNamespaces[ns] },
 		Lean3Namespace: func(root string) (string, bool) {
 			if lib == nil || names == nil || !startsLower(root) {
 				return "", false
@@ -834,11 +842,12 @@ func addedVariables(lib *library.Library, d *library.Decl) ([]string, bool) {
 	return out, true
 }
 
-// addedInstances returns the `[Fact P]`, `[DecidablePred p]` and
-// `[DecidableRel r]` section variables in force at d that constrain one
-// of addedVariables' variables (legendreSym's `[Fact p.Prime]`): a Fact
-// whose proposition mentions the variable, a Decidable class applied to
-// it.
+// addedInstances returns the `[Fact P]`, `[DecidablePred p]`,
+// `[DecidableRel r]` and `[Fintype T]` section variables in force at d
+// that constrain one of addedVariables' variables (legendreSym's `[Fact
+// p.Prime]`): a Fact whose proposition mentions the variable, a Decidable
+// class applied to it, a Fintype of a type built from it (degree's
+// `[Fintype (G.neighborSet v)]`).
 func addedInstances(lib *library.Library, d *library.Decl) []elab.AddedInstance {
 	vars, ok := addedVars(lib, d)
 	fv, read := scanFile(lib, d)
@@ -847,6 +856,10 @@ func addedInstances(lib *library.Library, d *library.Decl) []elab.AddedInstance 
 	}
 	line := d.Range.Start.Line
 	var out []elab.AddedInstance
+	names := make([]string, len(vars))
+	for j, v := range vars {
+		names[j] = v.name
+	}
 	for _, g := range fv.groups {
 		class, arg, found := strings.Cut(strings.TrimSpace(g.Inst), " ")
 		if g.From > line || line >= g.To || !found {
@@ -855,12 +868,23 @@ func addedInstances(lib *library.Library, d *library.Decl) []elab.AddedInstance 
 		for j, v := range vars {
 			switch {
 			case (class == "DecidablePred" || class == "DecidableRel") && strings.TrimSpace(arg) == v.name,
-				class == "Fact" && wordIn(arg, v.name):
-				out = append(out, elab.AddedInstance{Class: class, Arg: strings.Trim(strings.TrimSpace(arg), "()"), Param: j, Name: v.name})
+				class == "Fact" && wordIn(arg, v.name),
+				class == "Fintype" && receiverOf(arg) == v.name:
+				out = append(out, elab.AddedInstance{Class: class, Arg: strings.Trim(strings.TrimSpace(arg), "()"), Param: j, Name: v.name, Names: names})
 			}
 		}
 	}
 	return out
+}
+
+// receiverOf returns the variable a type written as text is built from
+// (elab.Receiver), "" for none.
+func receiverOf(text string) string {
+	r, _, ok := elab.Receiver(text)
+	if !ok {
+		return ""
+	}
+	return r
 }
 
 // addedVar is an explicit section variable Lean adds to a declaration:
@@ -893,14 +917,22 @@ func addedVars(lib *library.Library, d *library.Decl) ([]addedVar, bool) {
 	shown := signatureBinders(d.Signature)
 	shownFrom := -1 // the first group of a variable the signature shows where Lean has it
 	for _, x := range names {
-		first, last := -1, -1
+		first, last, untyped := -1, -1, -1
 		for i, g := range fv.groups {
 			if g.From <= line && line < g.To && slices.Contains(g.Names, x) {
 				if first < 0 && g.Type != "" {
 					first = i
 				}
+				if untyped < 0 && g.Type == "" {
+					untyped = i
+				}
 				last = i
 			}
+		}
+		if first < 0 && untyped >= 0 {
+			// `variable (v)` naming no variable in force declares one whose
+			// type Lean infers (`(v : _)`): "" here
+			first = untyped
 		}
 		if first < 0 || !mentionsFree(text, x, d.Name) || mayBind(lex, x) {
 			return nil, false

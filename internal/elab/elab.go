@@ -130,6 +130,14 @@ type Env struct {
 	// only through instances that take a `[Fact P]` or a `[NeZero n]`
 	// (ZMod's Field and IsDomain, its Fintype); nil: never.
 	NeedsFact func(full, class string, pos int) bool
+	// ReceiverInstance reports whether the library gives class on a type
+	// that the definition named field builds from a variable whose type's
+	// head is typeHead (`G.neighborSet v` with G : SimpleGraph V; field ""
+	// for the variable coerced to a type, `↥s`) only through instances
+	// that take an instance about that variable, returning one such binder
+	// as written about its variable recv (`DecidableRel G.Adj`; "" when
+	// Lean's generic Subtype.fintype is the only provider); nil: never.
+	ReceiverInstance func(class, typeHead, field string) (binder, recv string, ok bool)
 	// NumberHas reports whether the number type n (its symbol, ℂ) may have
 	// an instance of class in the stub's scope: the library's instances on
 	// it or on a variable it may fill, the classes' parents, and the
@@ -195,6 +203,10 @@ type Env struct {
 	// (Mathlib's `Positive`), which Lean reports as an unknown identifier
 	// when it stands as a term; nil: never.
 	OnlyNamespace func(name string) bool
+	// CoreNamespace reports whether ns is a namespace of Lean core (Nat,
+	// List), whose declarations a library built from source lacks; nil:
+	// none is known.
+	CoreNamespace func(ns string) bool
 	// Lean3Namespace returns the library's Lean 4 spelling of root (`Nat`
 	// for `nat`, `MeasureTheory` for `measure_theory`) when root itself
 	// names nothing in scope, neither a constant nor a namespace; nil:
@@ -382,12 +394,14 @@ type local struct {
 
 // AddedInstance is a section instance variable that constrains an
 // explicit section variable Lean adds to a declaration: its class (Fact,
-// DecidablePred, DecidableRel), its argument as written (`p.Prime`), and
+// DecidablePred, DecidableRel, Fintype), its argument as written (`p.Prime`), and
 // the variable's position among the added ones and its name.
 type AddedInstance struct {
 	Class, Arg string
 	Param      int
 	Name       string
+	// Names are the added variables' names, by position.
+	Names []string
 }
 
 // SectionBinder is a binder group of a `variable` command: its names
@@ -593,7 +607,7 @@ func Check(s *leansrc.Stub, env Env) []Finding {
 				c.unbound(b.Type, scope)
 			} else {
 				c.lean3Class(b.Type, scope)
-				c.notClass(b.Type)
+				c.notClass(b.Type, scope)
 			}
 			ti := c.typePos(b.Type, scope)
 			proof = ti.kind == kSort && ti.prop
@@ -1005,7 +1019,9 @@ func (c *checker) lean3Class(t *leansrc.Term, scope map[string]local) {
 // a structure or inductive type that is none, or a definition that
 // unfolds to one (`[Nat.Prime p]`: Irreducible p) or to a relation.
 // Lean checks the binder annotation after unfolding the type to its head.
-func (c *checker) notClass(t *leansrc.Term) {
+// A field of a number the statement binds (`[hp : p.Prime]` with p : ℕ)
+// is its type's namespace's constant (Nat.Prime).
+func (c *checker) notClass(t *leansrc.Term, scope map[string]local) {
 	head := t
 	if t.Kind == leansrc.TermApp {
 		head = t.Args[0]
@@ -1013,8 +1029,17 @@ func (c *checker) notClass(t *leansrc.Term) {
 	if head.Kind != leansrc.TermIdent || c.env.Notation {
 		return
 	}
-	fulls := c.env.Resolve(head.Text)
-	if len(fulls) != 1 || fulls[0] != head.Text {
+	name := head.Text
+	if root, f, dotted := strings.Cut(name, "."); dotted {
+		if l, bound := scope[root]; bound {
+			if l.binder == 0 || l.num == numNone || int(l.num) >= len(numSpace) || numSpace[l.num] == "" || strings.Contains(f, ".") {
+				return
+			}
+			name = numSpace[l.num] + "." + f
+		}
+	}
+	fulls := c.env.Resolve(name)
+	if len(fulls) != 1 || fulls[0] != name {
 		return // a short name an open namespace may hold: Lean core's Monad, or a Mathlib structure
 	}
 	d, ok := c.env.Lookup(fulls[0])
@@ -1231,6 +1256,45 @@ func (c *checker) finsetOf(t *leansrc.Term) string {
 	return c.src[t.Start:h.Start] + "Finset." + f + c.src[h.End:t.End] // a parenthesised argument keeps its (
 }
 
+// coreTheorem reports, where a type is expected, an application of a name
+// in a namespace of Lean core that the library does not declare and that
+// Lean's naming convention spells as a theorem (`Nat.gcd_comm a b`:
+// snake_case): a proof, no proposition, or else an unknown identifier;
+// Lean rejects it either way.
+func (c *checker) coreTheorem(t *leansrc.Term, scope map[string]local) {
+	head := t
+	if t.Kind == leansrc.TermApp {
+		head = t.Args[0]
+	}
+	if head.Kind != leansrc.TermIdent || c.env.CoreNamespace == nil || c.env.Notation || c.env.Opens {
+		return
+	}
+	ns, last := leansrc.SplitLast(head.Text)
+	root, _, _ := strings.Cut(head.Text, ".")
+	if _, local := scope[root]; local || ns == "" || !c.env.CoreNamespace(root) || !snakeCase(last) || len(c.env.Resolve(head.Text)) > 0 {
+		return
+	}
+	if _, ok := c.env.Lookup(head.Text); ok {
+		return
+	}
+	c.report(t, head.Text, "type expected: `%s` is, by Lean's naming convention (snake_case), a theorem of Lean core, which the library does not declare: a proof, not a proposition (and if Lean core has no such theorem, an unknown identifier)", head.Text)
+}
+
+// snakeCase reports whether a name's last component is written as Lean
+// names theorems: lowercase ASCII words joined by underscores (`gcd_comm`,
+// `le_of_dvd`, `add_sub_cancel'`).
+func snakeCase(last string) bool {
+	if !strings.Contains(last, "_") || last == "" || last[0] < 'a' || last[0] > 'z' {
+		return false
+	}
+	for _, r := range last {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '\'') {
+			return false
+		}
+	}
+	return true
+}
+
 // sortable reports whether a value of type full may be coerced to a sort.
 func (c *checker) sortable(full string) bool {
 	return c.env.CoercesToSort == nil || c.env.CoercesToSort(full)
@@ -1244,6 +1308,8 @@ func (c *checker) typePos(t *leansrc.Term, scope map[string]local) info {
 	}
 	i := c.infer(t, scope)
 	switch {
+	case i.kind == kUnknown:
+		c.coreTheorem(t, scope)
 	case i.kind == kProof && i.hyp:
 		c.report(t, i.what, "type expected: `%s` is a hypothesis, a proof and not a proposition", i.what)
 	case i.kind == kProof:

@@ -1018,7 +1018,7 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			// G.card with (G : Type*): a type's type is a universe, no (C …)
 			c.report(head, name, "invalid field notation: `%s` is a type (its type is a universe), not a value of a type of the form (C …) where C is a constant", root)
 			return info{}
-		case l.cod != numNone && dotted && l.typ != nil && (l.typ.Text == "→" || l.typ.Text == "->") && !strings.Contains(name[len(root)+1:], ".") && c.noFunctionField(name[len(root)+1:]):
+		case dotted && c.plainArrow(l.typ) && !strings.Contains(name[len(root)+1:], ".") && c.noFunctionField(name[len(root)+1:]):
 			// f.deriv with (f : ℝ → ℝ): Lean looks in Function
 			c.report(head, name, "invalid field `%s`: the environment does not contain `Function.%s` (`%s` is a function)", name[len(root)+1:], name[len(root)+1:], root)
 			return info{}
@@ -2619,20 +2619,28 @@ var scalarFree = setOf("AddCommGroup", "AddCommMonoid", "AddGroup", "AddMonoid",
 // group, a monoid or a ring operation (a subgroup is `(H : Subgroup G)`).
 func (c *checker) setAsType(t *leansrc.Term, name string, cons []classPos, scope map[string]local) {
 	l, ok := scope[t.Text]
-	if !ok || l.head != "Set" || c.env.Notation {
+	if !ok || l.head == "" || l.binder == 0 || c.env.Notation {
 		return
 	}
 	for _, k := range cons {
 		switch {
-		case k.pos == 0 && algebraClasses[k.class]:
+		case k.pos == 0 && algebraClasses[k.class] && l.head == "Set":
 			c.report(t, name, "failed to synthesize `%s ↥%s`: `%s` is a Set, and no instance gives the elements of a set a %s (a subgroup is `(%s : Subgroup G)`)",
 				k.class, t.Text, t.Text, k.class, t.Text)
 			return
-		case k.pos == 0 && k.class == "Fintype" && !c.env.Classical && !c.instanceOn(t.Text):
+		case k.pos == 0 && k.class == "Fintype" && !c.env.Classical && !c.instanceOn(t.Text) && c.env.ReceiverInstance != nil:
 			// Fintype.card s: ↥s is a Fintype only with decidable
-			// membership, which an arbitrary set lacks
-			c.report(t, name, "failed to synthesize `Fintype ↥%s`: `%s` is a Set, and its elements form a Fintype only with an instance the statement does not give (`[Fintype %s]`), or count it as `%s.ncard` or `Nat.card %s`",
-				t.Text, t.Text, t.Text, t.Text, t.Text)
+			// membership, which an arbitrary set or subgroup lacks
+			binder, recv, ok := c.env.ReceiverInstance("Fintype", l.head[strings.LastIndexByte(l.head, '.')+1:], "")
+			if !ok {
+				continue
+			}
+			add := "Fintype " + t.Text
+			if binder != "" {
+				add = renameRoot(binder, recv, t.Text)
+			}
+			c.report(t, name, "failed to synthesize `Fintype ↥%s`: `%s` is a %s, and its elements form a Fintype only with an instance the statement does not give (`[%s]`), or count them as `Nat.card %s`",
+				t.Text, t.Text, l.head, add, t.Text)
 			return
 		}
 	}
@@ -3268,6 +3276,7 @@ func apply(text string, es []edit) (string, bool) {
 // other Facts.
 func (c *checker) missingFact(whole *leansrc.Term, name string, sg sig, args []*leansrc.Term, scope map[string]local) {
 	c.missingDecidable(name, sg, args, scope)
+	c.missingReceiverInstance(name, sg, args, scope)
 	if len(sg.facts) == 0 || c.env.Notation || strings.Contains(c.src, "Fact") || sg.decl == nil || sg.decl.Kind.IsTypeLike() {
 		return // a structure's signature may show its file's instance variables (see unify)
 	}
@@ -3318,6 +3327,100 @@ func (c *checker) missingDecidable(name string, sg sig, args []*leansrc.Term, sc
 	}
 }
 
+// missingReceiverInstance reports a `[Fintype T]` instance of signature
+// sg whose T is built from a variable of the statement that no instance
+// binder of it mentions (SimpleGraph.degree's `G.neighborSet v` with the
+// statement's graph G; Set.toFinset's `↥s` with its set s), when the
+// library gives that instance only through one about the variable
+// (Env.ReceiverInstance: `[DecidableRel G.Adj]`) and the header does not
+// open Classical: nothing decides a variable's relation or membership.
+func (c *checker) missingReceiverInstance(name string, sg sig, args []*leansrc.Term, scope map[string]local) {
+	if c.env.Classical || c.env.Notation || c.env.ReceiverInstance == nil || sg.decl == nil || sg.decl.Kind.IsTypeLike() {
+		return
+	}
+	for _, f := range sg.facts {
+		root, field, ok := Receiver(f.prop)
+		i := slices.Index(f.names, root)
+		if f.class != "Fintype" || !ok || i < 0 || i >= len(args) || i >= len(sg.params) || args[i].Kind != leansrc.TermIdent {
+			continue
+		}
+		x := args[i].Text
+		l, ok := scope[x]
+		if !ok || l.binder == 0 || l.typ == nil || c.instanceMentions(nil, x) {
+			continue
+		}
+		head := typeHeadName(c.src[l.typ.Start:l.typ.End])
+		if head == "" || head != typeHeadName(sg.params[i]) {
+			continue
+		}
+		binder, recv, ok := c.env.ReceiverInstance(f.class, head[strings.LastIndexByte(head, '.')+1:], field)
+		if !ok {
+			continue
+		}
+		inst := bareType(f.prop)
+		switch {
+		case field == "":
+			inst = "↑" + inst // Lean shows the coercion to a type
+		case strings.ContainsAny(inst, " \t"):
+			inst = "(" + inst + ")"
+		}
+		for j, n := range f.names {
+			if n != "" && j < len(args) && args[j].Kind == leansrc.TermIdent && n != args[j].Text {
+				inst = renameRoot(inst, n, args[j].Text)
+			}
+		}
+		add := "Fintype " + inst
+		if binder != "" {
+			add = renameRoot(binder, recv, x)
+		}
+		c.report(args[i], name, "failed to synthesize `Fintype %s`: `%s` needs an instance `[Fintype %s]`, which the library gives only from an instance about `%s`, and no instance binder of the statement mentions `%s` (add [%s], or open Classical)",
+			inst, name, inst, x, x, add)
+		return
+	}
+}
+
+// plainArrow reports whether type t is written as a function arrow alone
+// between its operands (`Fin n → ℝ`), not an arrow glued to a notation's
+// letters that the scanner split (`α →CO β`, `r →r s`).
+func (c *checker) plainArrow(t *leansrc.Term) bool {
+	if t == nil || t.Kind != leansrc.TermInfix || t.Text != "→" && t.Text != "->" || len(t.Args) != 2 || t.Args[0].End > t.Args[1].Start {
+		return false
+	}
+	between := c.src[t.Args[0].End:t.Args[1].Start]
+	i := strings.Index(between, t.Text)
+	return strings.TrimSpace(between) == t.Text && strings.TrimSpace(between[i+len(t.Text):]) == "" && i+len(t.Text) < len(between)
+}
+
+// bareType is a type as written without its coercion arrow and outer
+// parentheses (`G.neighborSet v` of `(G.neighborSet v)`, s of `↑s`).
+func bareType(text string) string {
+	text = strings.TrimSpace(text)
+	t := leansrc.ParseTerm(text, nil)
+	for t.Kind == leansrc.TermPrefix && (t.Text == "↥" || t.Text == "↑") && len(t.Args) == 1 {
+		t = t.Args[0]
+	}
+	if t.Kind == leansrc.TermUnsupported || t.End > len(text) {
+		return text
+	}
+	for text = text[t.Start:t.End]; leansrc.Unparen(text) != text; {
+		text = leansrc.Unparen(text)
+	}
+	return text
+}
+
+// typeHeadName is the head constant of a type as written (`SimpleGraph`
+// of `SimpleGraph V`), "" when it is not a name.
+func typeHeadName(typ string) string {
+	t := leansrc.ParseTerm(strings.TrimSpace(typ), nil)
+	if t.Kind == leansrc.TermApp {
+		t = t.Args[0]
+	}
+	if t.Kind != leansrc.TermIdent {
+		return ""
+	}
+	return t.Text
+}
+
 // propArity is the number of arrows of type t written as a chain of plain
 // arrows into Prop (`V → V → Prop`: 2), 0 for any other.
 func propArity(t *leansrc.Term) int {
@@ -3336,15 +3439,17 @@ func propArity(t *leansrc.Term) int {
 
 // instanceMentions reports whether an instance binder of the stub other
 // than except (the one being elaborated, when set) mentions every one of
-// names (`[DecidablePred P]`; `[Algebra K L]` for K and L).
+// names, or a field of it (`[DecidablePred P]`; `[Algebra K L]` for K and
+// L; `[DecidableRel G.Adj]` for G).
 func (c *checker) instanceMentions(except *leansrc.Term, names ...string) bool {
 	for _, b := range c.s.Binders {
 		if b.Bracket != "[" || except != nil && strings.TrimSpace(b.Type) == strings.TrimSpace(c.src[except.Start:except.End]) {
 			continue
 		}
+		lex, err := leansrc.Lex(b.Type)
 		all := true
 		for _, n := range names {
-			all = all && mentions([]string{b.Type}, n)
+			all = all && (err != nil || slices.ContainsFunc(lex, func(l leansrc.Lexeme) bool { return rootedAt(l, n) }))
 		}
 		if all {
 			return true

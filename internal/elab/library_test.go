@@ -87,6 +87,9 @@ func notationEnv() Env {
 	env.Lean3Namespace = func(root string) (string, bool) { return "Nat", root == "nat" }
 	env.NotationWord = func(w string) bool { return w == "on" }
 	env.SetLike = func(full string) bool { return full == "Submodule" }
+	env.ReceiverInstance = func(class, typeHead, field string) (string, string, bool) {
+		return "", "", class == "Fintype" && field == "" && (typeHead == "Set" || typeHead == "Submodule")
+	}
 	return env
 }
 
@@ -218,7 +221,9 @@ func TestLibraryNotation(t *testing.T) {
 		{"theorem a (G H : Type*) [Group G] [AddZeroClass H] (f : G →+ H) : True := by sorry", "G: failed to synthesize `AddZeroClass G`: `AddMonoidHom` needs an instance `[AddZeroClass G]`, and `G` has only `[Group G]`, from which the library derives no `AddZeroClass` instance"},
 		{"theorem a (G H : Type*) [AddZeroClass G] [AddZeroClass H] (f : G →+ H) (g : G) : f g = f g := by sorry", ""},
 		// a Set's elements form a Fintype only with an instance the stub gives
-		{"theorem a (s : Set ℕ) (hs : ∀ x ∈ s, x < 3) : Fintype.card s ≤ 3 := by sorry", "s: failed to synthesize `Fintype ↥s`: `s` is a Set, and its elements form a Fintype only with an instance the statement does not give (`[Fintype s]`), or count it as `s.ncard` or `Nat.card s`"},
+		{"theorem a (s : Set ℕ) (hs : ∀ x ∈ s, x < 3) : Fintype.card s ≤ 3 := by sorry", "s: failed to synthesize `Fintype ↥s`: `s` is a Set, and its elements form a Fintype only with an instance the statement does not give (`[Fintype s]`), or count them as `Nat.card s`"},
+		{"theorem a (K V : Type*) [Field K] [AddCommMonoid V] [Module K V] [Fintype V] (N : Submodule K V) : Fintype.card N ≤ Fintype.card V := by sorry", "N: failed to synthesize `Fintype ↥N`: `N` is a Submodule, and its elements form a Fintype only with an instance the statement does not give (`[Fintype N]`), or count them as `Nat.card N`"},
+		{"theorem a (K V : Type*) [Field K] [AddCommMonoid V] [Module K V] [Fintype V] (N : Submodule K V) [DecidablePred (· ∈ N)] : Fintype.card N ≤ Fintype.card V := by sorry", ""},
 		{"theorem a (s : Set ℕ) [Fintype s] : Fintype.card s ≤ 3 := by sorry", ""},
 		// an instance the library has on no number type
 		{"theorem a : Fintype.card ℝ ≥ 1 := by sorry", "ℝ: failed to synthesize `Fintype ℝ`: `Fintype.card` needs an instance `[Fintype ℝ]`, and the library has none for ℝ"},
@@ -527,7 +532,10 @@ func TestBundledMaps(t *testing.T) {
 		{"theorem a (K : Type*) [LinearOrderedField K] (x : K) : |x| = x := by sorry", ""},
 		// an instance binder of no class
 		{"theorem a (p : ℕ) [Nat.Prime p] : p ≠ 1 := by sorry", "Nat.Prime p: invalid binder annotation, type is not a class instance: `Nat.Prime p` is a proposition or a type (`Irreducible` is a structure, no class); bind a proof `(h : Nat.Prime p)`, or an instance `[Fact (Nat.Prime p)]`"},
+		{"theorem a (p : ℕ) [hp : p.Prime] : p ≠ 1 := by sorry", "p.Prime: invalid binder annotation, type is not a class instance: `p.Prime` is a proposition or a type (`Irreducible` is a structure, no class); bind a proof `(h : p.Prime)`, or an instance `[Fact (p.Prime)]`"},
 		{"theorem a (p : ℕ) (hp : Nat.Prime p) (G : Type*) [Group G] (H : Set G) [Normal H] : p ≠ 1 := by sorry", ""},
+		// a field of a function is one of Function
+		{"theorem a (n : ℕ) (A : Fin n → Fin n → ℝ) : A.det = 0 := by sorry", "A.det: invalid field `det`: the environment does not contain `Function.det` (`A` is a function)"},
 		// a matrix where a linear map is expected
 		{"theorem a (A : Matrix (Fin 2) (Fin 2) ℝ) (μ : ℝ) (h : Module.End.HasEigenvalue A μ) : μ = μ := by sorry",
 			"A: type mismatch: `Module.End.HasEigenvalue` expects a value of type `Module.End R M`, but `A` is a matrix (of type `Matrix (Fin 2) (Fin 2) ℝ`, a function of its entries' indices; its linear map is `Matrix.toLin' A`), not a LinearMap"},
@@ -655,5 +663,78 @@ func TestQuotientBySet(t *testing.T) {
 			"a: failed to synthesize `Mul (G ⧸ H)`: `G ⧸ H` is a group only when `H` is normal, and no binder of the statement gives `[H.Normal]` (nor is `G` commutative) | " +
 				"b: failed to synthesize `Mul (G ⧸ H)`: `G ⧸ H` is a group only when `H` is normal, and no binder of the statement gives `[H.Normal]` (nor is `G` commutative)"},
 		{"theorem a {G : Type*} [Group G] (H : Subgroup G) (h : ∀ x y : G, x * y * x⁻¹ * y⁻¹ ∈ H) (hH : Subgroup.Normal H) : ∀ a b : G ⧸ H, a * b = b * a := by sorry", ""},
+	})
+}
+
+// TestReceiverInstance: a `[Fintype T]` of a signature whose T is built
+// from a variable of the statement (a graph's neighbour set, a set) that
+// no instance binder mentions, where the library's instances give it only
+// from an instance about that variable.
+func TestReceiverInstance(t *testing.T) {
+	env := withDecls(notationEnv(), []*library.Decl{
+		{Name: "SimpleGraph", Kind: library.KindStructure, Signature: "structure SimpleGraph (V : Type u)"},
+		{Name: "SimpleGraph.Adj", Kind: library.KindField, Parent: "SimpleGraph", Signature: "field SimpleGraph.Adj : V → V → Prop"},
+		{Name: "SimpleGraph.neighborSet", Kind: library.KindDef, Signature: "def SimpleGraph.neighborSet {V : Type*} (G : SimpleGraph V) (v : V) : Set V", Value: "{w | G.Adj v w}"},
+		{Name: "SimpleGraph.LocallyFinite", Kind: library.KindAbbrev, Signature: "abbrev SimpleGraph.LocallyFinite {V : Type*} (G : SimpleGraph V)", Value: "∀ v : V, Fintype (G.neighborSet v)"},
+		{Name: "SimpleGraph.degree", Kind: library.KindDef, Signature: "def SimpleGraph.degree {V : Type*} (G : SimpleGraph V) (v : V) [Fintype (G.neighborSet v)] : ℕ"},
+		{Name: "Set.toFinset", Kind: library.KindDef, Signature: "def Set.toFinset {α : Type*} (s : Set α) [Fintype ↑s] : Finset α"},
+	})
+	env.ReceiverInstance = func(class, typeHead, field string) (string, string, bool) {
+		switch {
+		case class == "Fintype" && typeHead == "SimpleGraph" && field == "neighborSet":
+			return "DecidableRel H.Adj", "H", true
+		case class == "Fintype" && typeHead == "Set" && field == "":
+			return "", "", true
+		}
+		return "", "", false
+	}
+	checkFindings(t, env, []findingCase{
+		{"theorem a (V : Type*) [Fintype V] (G : SimpleGraph V) (w : V) : G.degree w ≤ 3 := by sorry",
+			"G: failed to synthesize `Fintype (G.neighborSet w)`: `SimpleGraph.degree` needs an instance `[Fintype (G.neighborSet w)]`, which the library gives only from an instance about `G`, and no instance binder of the statement mentions `G` (add [DecidableRel G.Adj], or open Classical)"},
+		{"theorem a (V : Type*) [Fintype V] (G : SimpleGraph V) [DecidableRel G.Adj] (w : V) : G.degree w ≤ 3 := by sorry", ""},
+		{"theorem a (V : Type*) (G : SimpleGraph V) [G.LocallyFinite] (w : V) : G.degree w ≤ 3 := by sorry", ""},
+		{"theorem a (V : Type*) (G : SimpleGraph V) (w : V) [Fintype (G.neighborSet w)] : G.degree w ≤ 3 := by sorry", ""},
+		{"theorem a (s : Set ℕ) (hs : s.Finite) : s.toFinset.card ≤ 3 := by sorry",
+			"s: failed to synthesize `Fintype ↑s`: `Set.toFinset` needs an instance `[Fintype ↑s]`, which the library gives only from an instance about `s`, and no instance binder of the statement mentions `s` (add [Fintype ↑s], or open Classical)"},
+		{"theorem a (s : Set ℕ) [Fintype s] : s.toFinset.card ≤ 3 := by sorry", ""},
+		{"theorem a (s : Set ℕ) [DecidablePred (· ∈ s)] : s.toFinset.card ≤ 3 := by sorry", ""},
+	})
+	env.Classical = true
+	checkFindings(t, env, []findingCase{
+		{"theorem a (V : Type*) [Fintype V] (G : SimpleGraph V) (w : V) : G.degree w ≤ 3 := by sorry", ""},
+	})
+}
+
+// TestFunctionGivenForNumber: an argument of a function type where another
+// argument fixed the parameter's type variable to a number.
+func TestFunctionGivenForNumber(t *testing.T) {
+	env := withDecls(notationEnv(), []*library.Decl{
+		{Name: "HasDerivAt", Kind: library.KindDef, Signature: "def HasDerivAt {𝕜 : Type u} [NontriviallyNormedField 𝕜] {F : Type v} [AddCommGroup F] (f : 𝕜 → F) (f' : F) (x : 𝕜) : Prop"},
+	})
+	checkFindings(t, env, []findingCase{
+		{"theorem a (f f' : ℝ → ℝ) (x : ℝ) (h : HasDerivAt f f' x) : True := by sorry",
+			"f': application type mismatch: `f'` has type `ℝ → ℝ`, but `HasDerivAt` expects `F` here, which `f` fixed to `ℝ` (no coercion (ℝ → ℝ) → ℝ)"},
+		{"theorem a (f f' : ℝ → ℝ) (x : ℝ) (h : HasDerivAt f (f' x) x) : True := by sorry", ""},
+		{"theorem a (f : ℝ → ℝ) (d x : ℝ) (h : HasDerivAt f d x) : True := by sorry", ""},
+	})
+}
+
+// TestCoreTheorem: a snake_case name of a core namespace that the library
+// does not declare, where a proposition is expected, is a theorem of Lean
+// core or unknown: rejected either way.
+func TestCoreTheorem(t *testing.T) {
+	env := notationEnv()
+	env.CoreNamespace = func(ns string) bool { return ns == "Nat" }
+	checkFindings(t, env, []findingCase{
+		{"theorem a (a b : ℕ) : Nat.gcd_comm a b := by sorry",
+			"Nat.gcd_comm a b: type expected: `Nat.gcd_comm` is, by Lean's naming convention (snake_case), a theorem of Lean core, which the library does not declare: a proof, not a proposition (and if Lean core has no such theorem, an unknown identifier)"},
+		{"theorem a (a b : ℕ) (hb : 0 < b) (h : a ∣ b) : Nat.le_of_dvd hb h ∧ 0 < a := by sorry",
+			"Nat.le_of_dvd hb h: type expected: `Nat.le_of_dvd` is, by Lean's naming convention (snake_case), a theorem of Lean core, which the library does not declare: a proof, not a proposition (and if Lean core has no such theorem, an unknown identifier)"},
+		{"theorem a (a b : ℕ) : Nat.gcd a b = Nat.gcd b a := by sorry", ""},
+		// a camelCase name may be a definition of a proposition
+		{"theorem a (a b : ℕ) : Nat.Coprime a b := by sorry", ""},
+		{"theorem a (a b : ℕ) : Nat.isCoprime a b := by sorry", ""},
+		// another namespace may be a library's the index lacks
+		{"theorem a (a b : ℕ) : Foo.gcd_comm a b := by sorry", ""},
 	})
 }

@@ -175,8 +175,8 @@ type sig struct {
 }
 
 // fact is a signature's `[Fact P]` binder (class "Fact"), or its
-// `[DecidablePred p]` or `[DecidableRel r]`: P as written and the positions
-// of the explicit parameters it mentions.
+// `[DecidablePred p]`, `[DecidableRel r]` or `[Fintype T]`: P as written
+// and the positions of the explicit parameters it mentions.
 type fact struct {
 	class  string
 	prop   string
@@ -428,6 +428,7 @@ func sigOf(d *library.Decl, env *Env, depth int) sig {
 				// Finset.filter's p under variable (p) [DecidablePred p]
 				for _, a := range env.AddedInstances(d) {
 					names := make([]string, len(types))
+					copy(names, a.Names)
 					names[a.Param] = a.Name
 					s.facts = append(s.facts, fact{class: a.Class, prop: a.Arg, params: []int{a.Param}, names: names})
 				}
@@ -692,7 +693,8 @@ func dataStructure(d *library.Decl, env *Env, depth int) bool {
 }
 
 // factBinders returns the `[Fact P]` binders of a signature whose P
-// mentions one of its explicit parameters, with their positions.
+// mentions one of its explicit parameters, with their positions, and its
+// `[DecidablePred p]`, `[DecidableRel r]` and `[Fintype T]` binders so.
 func factBinders(binders []leansrc.Binder, hdr string) []fact {
 	var explicit []string
 	var out []fact
@@ -706,7 +708,7 @@ func factBinders(binders []leansrc.Binder, hdr string) []fact {
 			continue
 		}
 		class, prop, ok := strings.Cut(strings.TrimSpace(hdr[b.Type.Start:b.Type.End]), " ")
-		if !ok || class != "Fact" && class != "DecidablePred" && class != "DecidableRel" {
+		if !ok || class != "Fact" && class != "DecidablePred" && class != "DecidableRel" && class != "Fintype" {
 			continue
 		}
 		f := fact{class: class, prop: strings.TrimSpace(prop), names: explicit}
@@ -1107,4 +1109,25 @@ func matchVariable(p, a *leansrc.Term, v string) string {
 		}
 	}
 	return ""
+}
+
+// Receiver returns the variable a type written as text is built from and
+// the definition that builds it: G and "neighborSet" for `G.neighborSet v`,
+// s and "" for `↥s` (a variable coerced to a type).
+func Receiver(text string) (root, field string, ok bool) {
+	t := leansrc.ParseTerm(strings.TrimSpace(text), nil)
+	for t.Kind == leansrc.TermPrefix && (t.Text == "↥" || t.Text == "↑") && len(t.Args) == 1 {
+		t = t.Args[0]
+	}
+	if t.Kind == leansrc.TermApp {
+		t = t.Args[0]
+		if strings.Count(t.Text, ".") != 1 {
+			return "", "", false
+		}
+	}
+	if t.Kind != leansrc.TermIdent || strings.Count(t.Text, ".") > 1 {
+		return "", "", false
+	}
+	root, field, _ = strings.Cut(t.Text, ".")
+	return root, field, true
 }

@@ -350,11 +350,12 @@ func (u *unifier) bind(v, ptext string, f form, top bool) {
 	case b.top && top:
 		// both arguments are v itself: Lean elaborates them in order, the
 		// first fixes v and the second must coerce to it (dist n x with
-		// (n : ℕ) (x : ℝ); dist x n is ↑n)
-		clash = b.form.num != numNone && f.num != numNone && !coerces(f.num, b.form.num)
+		// (n : ℕ) (x : ℝ); dist x n is ↑n); no function coerces to a number
+		clash = b.form.num != numNone && (f.num != numNone && !coerces(f.num, b.form.num) || arrowForm(f))
 	case top:
 		// fixed inside an argument's type, met by an argument of type v
-		clash = b.form.num != numNone && f.num != numNone && !coerces(f.num, b.form.num)
+		// (HasDerivAt f f' x with (f f' : ℝ → ℝ): F is ℝ, and f' a function)
+		clash = b.form.num != numNone && (f.num != numNone && !coerces(f.num, b.form.num) || arrowForm(f))
 	case b.top:
 		// a coercion of the first argument might have been found after the
 		// second fixed v
@@ -375,6 +376,12 @@ func (u *unifier) bind(v, ptext string, f form, top bool) {
 		from = ""
 	}
 	u.report(fmt.Sprintf("`%s` expects `%s`, and `%s` would be both `%s`%s and `%s`", u.name, ptext, v, b.form.text, from, f.text))
+}
+
+// arrowForm reports whether f is a function type between types it
+// certainly knows (`(ℝ → ℝ)`).
+func arrowForm(f form) bool {
+	return f.rigid && strings.HasPrefix(f.text, "(") && strings.Contains(f.text, " → ")
 }
 
 // report reports the argument being unified, saying why.

@@ -188,33 +188,13 @@ func (p *prepared) divisions(t *leansrc.Term, e *env, value func(*leansrc.Term) 
 	if r, ok := emod(av, bv); !ok || r.sign() == 0 {
 		return parts // exact: nothing was cut
 	}
-	note := unparen(p.text(t)) + " is " + x.t.String() + " division: " + q
+	note := leansrc.Unparen(p.text(t)) + " is " + x.t.String() + " division: " + q
 	if up := p.parent[t]; up != nil && up.Kind == leansrc.TermInfix && arithOps[up.Text] {
 		if v, ok := value(up); ok {
 			return append(parts, p.text(up)+" = "+v+" ("+note+")")
 		}
 	}
 	return append(parts, note)
-}
-
-// unparen drops one pair of parentheses around the whole of s.
-func unparen(s string) string {
-	if !strings.HasPrefix(s, "(") || !strings.HasSuffix(s, ")") {
-		return s
-	}
-	depth := 0
-	for i, r := range s {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 && i != len(s)-1 {
-				return s // "(a) / (b)": the first ( closes early
-			}
-		}
-	}
-	return s[1 : len(s)-1]
 }
 
 // numeral reports whether t is a numeral, negated or not: its value needs

@@ -260,7 +260,7 @@ func (p *prepared) boundsWhy(i int, iv interval) string {
 			return
 		}
 		parts = append(parts, p.text(b.hyp))
-		side := unparen(p.text(b.side))
+		side := leansrc.Unparen(p.text(b.side))
 		if strings.ReplaceAll(side, " ", "") != b.val.String() {
 			wheres = append(wheres, side+" = "+b.val.String()+" in "+b.k.String()) // 7/13 = 0 in ℤ
 		}

@@ -1,5 +1,7 @@
 package leansrc
 
+import "strings"
+
 // closers maps each of Lean's opening brackets to its closer.
 var closers = map[string]string{
 	"(": ")", "[": "]", "{": "}", "⦃": "⦄", "⟨": "⟩", "⟦": "⟧", "⁅": "⁆", "{{": "}}", "@[": "]", "#[": "]",
@@ -52,4 +54,24 @@ func TopLevel(text string, visit func(i int, r rune) bool) bool {
 		}
 	}
 	return depth == 0
+}
+
+// Unparen drops one pair of parentheses around the whole of s.
+func Unparen(s string) string {
+	if !strings.HasPrefix(s, "(") || !strings.HasSuffix(s, ")") {
+		return s
+	}
+	depth := 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 && i != len(s)-1 {
+				return s // "(a) / (b)": the first ( closes early
+			}
+		}
+	}
+	return s[1 : len(s)-1]
 }
