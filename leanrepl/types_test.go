@@ -640,6 +640,13 @@ variable {I}
 variable (I) in
 def mk : I = I := rfl
 end Quo
+structure Graph (V : Type) where
+def Graph.nbrs {V : Type} (G : Graph V) (v : V) : Fin' V := ⟨⟩
+section Degree
+variable {V : Type} (G : Graph V)
+variable (v) [Dec (· = G.nbrs v)]
+def degree : Prop := G.nbrs v = G.nbrs v
+end Degree
 section Span
 variable {R M : Type} (I : Sub R M)
 variable (R) in
@@ -663,7 +670,10 @@ end Span
 		{"span", "R", ""}, {"closure", "", "-"}, {"usesI", "I", "-"}, {"count", "r", "α → Prop"},
 		// `variable {I}`, then `variable (I) in`: the signature shows I
 		// explicit, where Lean has it; none is added
-		{"mk", "I", ""}} {
+		{"mk", "I", ""},
+		// `variable (v)` naming no variable in force declares one whose
+		// type Lean infers: added with no type written
+		{"degree", "G v", "Graph V, "}} {
 		d, ok := lib.Lookup(tc.name)
 		if !ok {
 			t.Fatalf("%s not indexed", tc.name)
@@ -684,7 +694,7 @@ end Span
 		}
 	}
 	// count's r is decided by the section's [DecidablePred r]
-	for name, want := range map[string]string{"count": "[{DecidablePred r 0 r}]", "Fin'.filter": "[]", "span": "[]"} {
+	for name, want := range map[string]string{"count": "[{DecidablePred r 0 r [r]}]", "Fin'.filter": "[]", "span": "[]"} {
 		d, _ := lib.Lookup(name)
 		if got := fmt.Sprint(addedInstances(lib, d)); got != want {
 			t.Errorf("addedInstances(%s) = %s, want %s", name, got, want)

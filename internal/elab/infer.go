@@ -48,6 +48,11 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 			c.typeProj(h, a)
 			return info{}
 		}
+		if f, ok := c.pointwiseInverse(t.Args[0], scope); ok {
+			// f⁻¹ x with (f : ℝ → ℝ): Pi's Inv is pointwise, so f⁻¹ takes
+			// what f takes (the preimage of a set is f ⁻¹' s)
+			return c.apply(t, f, t.Args[1:], scope)
+		}
 		for _, a := range t.Args {
 			c.infer(a, scope)
 		}
@@ -1869,6 +1874,26 @@ func splitTopLevel(text string) []string {
 	return append(out, text[from:])
 }
 
+// arrowTypeParam reports whether parameter type p as written in
+// declaration d's signature is headed by a definition of the library whose
+// value is a function type (`Matrix m n α := m → n → α`): its values are
+// functions, and no coercion makes a type one.
+func (c *checker) arrowTypeParam(d *library.Decl, p string) bool {
+	t := c.env.parse(p)
+	for t.Kind == leansrc.TermApp && len(t.Args) > 0 {
+		t = t.Args[0]
+	}
+	if t.Kind != leansrc.TermIdent || d == nil || numOf(t.Text) != numNone {
+		return false
+	}
+	found, ok := lookupFrom(d, t.Text, c.env.Lookup)
+	if !ok || found.Kind != library.KindDef && found.Kind != library.KindAbbrev || found.Value == "" {
+		return false
+	}
+	v := c.env.parse(found.Value)
+	return v.Kind == leansrc.TermInfix && arrow(v.Text)
+}
+
 // structureParam returns the full name of the library structure or
 // inductive type at the head of parameter type p as written (Filter for
 // `Filter β`) in declaration d's signature (resolved from d's namespaces,
@@ -2072,8 +2097,10 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			}
 		}
 		if infos[i].kind == kSort && infos[i].ty {
-			if s := c.structureParam(sg.decl, sg.params[i]); s != "" {
-				// IsProbabilityMeasure Ω: a measure is expected, Ω is a type
+			if s := c.structureParam(sg.decl, sg.params[i]); s != "" || !valueType(sg.params[i]) && c.arrowTypeParam(sg.decl, sg.params[i]) {
+				// IsProbabilityMeasure Ω: a measure is expected, Ω is a type;
+				// Matrix.trace (Fin 3): a matrix, a function, is expected (a
+				// Set is one too, which the checks of values report)
 				c.report(args[i], name, "type mismatch: `%s` expects a value of type `%s`, but `%s` is a type",
 					name, sg.params[i], c.src[args[i].Start:args[i].End])
 			}
@@ -3014,6 +3041,22 @@ func (c *checker) noCoercionFrom(v string) bool {
 		}
 	}
 	return true
+}
+
+// pointwiseInverse returns f of f⁻¹ when f is a local function of numbers
+// whose codomain has an inverse (ℚ, ℝ, ℂ): Pi's pointwise Inv, a function
+// of f's type.
+func (c *checker) pointwiseInverse(t *leansrc.Term, scope map[string]local) (*leansrc.Term, bool) {
+	if t.Kind != leansrc.TermPostfix || t.Text != "⁻¹" || len(t.Args) != 1 || t.Args[0].Kind != leansrc.TermIdent {
+		return nil, false
+	}
+	f := t.Args[0]
+	l, ok := scope[f.Text]
+	if !ok || l.binder == 0 || !l.function() || !c.plainArrow(l.typ) {
+		return nil, false
+	}
+	n := numOf(l.typ.Args[1].Text)
+	return f, l.typ.Args[1].Kind == leansrc.TermIdent && (n == numRat || n == numReal || n == numComplex) && numOf(l.typ.Args[0].Text) != numNone
 }
 
 // functionInv reports f⁻¹ for a local function f (`f : X → Y`) whose

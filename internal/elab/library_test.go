@@ -738,3 +738,28 @@ func TestCoreTheorem(t *testing.T) {
 		{"theorem a (a b : ℕ) : Foo.gcd_comm a b := by sorry", ""},
 	})
 }
+
+// TestPointwiseInverse: f⁻¹ of a local function into a field is Pi's
+// pointwise inverse, a function of f's type, not the preimage.
+func TestPointwiseInverse(t *testing.T) {
+	checkFindings(t, notationEnv(), []findingCase{
+		{"theorem a (f : ℝ → ℝ) (U : Set ℝ) : Set.ncard (f⁻¹ U) = 0 := by sorry",
+			"(f⁻¹ U): type mismatch: `Set.ncard` expects a value of type `Set α`, but `(f⁻¹ U)` is a number of type ℝ, not a set (a singleton is `{(f⁻¹ U)}`)"},
+		{"theorem a (f : ℝ → ℝ) (U : Set ℝ) : Set.ncard (f ⁻¹' U) = 0 := by sorry", ""},
+		{"theorem a (f : ℝ → ℝ) (x : ℝ) : f⁻¹ x = (f x)⁻¹ := by sorry", ""},
+	})
+}
+
+// TestTypeForFunctionType: a type given where a value of a definition
+// whose value is a function type (a matrix) is expected.
+func TestTypeForFunctionType(t *testing.T) {
+	env := withDecls(notationEnv(), []*library.Decl{
+		{Name: "Matrix", Kind: library.KindDef, Signature: "def Matrix (m : Type u) (n : Type u') (α : Type v) : Type max u u' v", Value: "m → n → α"},
+		{Name: "Matrix.trace", Kind: library.KindDef, Signature: "def Matrix.trace {n : Type*} {R : Type*} [Fintype n] [AddCommMonoid R] (A : Matrix n n R) : R"},
+	})
+	checkFindings(t, env, []findingCase{
+		{"theorem a (A : Matrix (Fin 3) (Fin 3) ℝ) : Matrix.trace (Fin 3) = 0 := by sorry",
+			"(Fin 3): type mismatch: `Matrix.trace` expects a value of type `Matrix n n R`, but `(Fin 3)` is a type"},
+		{"theorem a (A : Matrix (Fin 3) (Fin 3) ℝ) : Matrix.trace A = 0 := by sorry", ""},
+	})
+}
