@@ -111,6 +111,10 @@ type classArg struct {
 // of the library does not hold.
 var coreProp = []string{"Inhabited", "Nonempty"}
 
+// freshUniverses rewrites Mathlib's `Type*` and `Sort*` (a fresh universe)
+// as `(Type _)`, which the term parser reads.
+var freshUniverses = strings.NewReplacer("Type*", "(Type _)", "Sort*", "(Sort _)")
+
 // coercionClasses are Lean core's coercion classes (a CoeFun instance is
 // one too: core has [CoeFun α fun _ => β] : CoeOut α β).
 var coercionClasses = map[string]bool{"Coe": true, "CoeTail": true, "CoeHTCT": true, "CoeHead": true, "CoeOut": true,
@@ -178,7 +182,7 @@ func parseInstance(lib *library.Library, d *library.Decl) (parsedInstance, bool)
 		}
 	}
 	// Mathlib's Type* (a fresh universe) read as (Type _): CoeSort X Type*
-	rest = strings.NewReplacer("Type*", "(Type _)", "Sort*", "(Sort _)").Replace(strings.TrimSpace(rest))
+	rest = freshUniverses.Replace(strings.TrimSpace(rest))
 	if strings.HasPrefix(rest, "(priority") {
 		i := strings.IndexByte(rest, ')')
 		if i < 0 {
@@ -864,6 +868,14 @@ func (s *coeSources) from(f *instanceFacts, full string) bool {
 // one the library does not declare (its parents are not known).
 func (f *instanceFacts) variableHas(classes []string, class string) bool {
 	want := classArg{lastComponent(class), 0}
+	if name, at, ok := strings.Cut(class, "@"); ok {
+		// Inner@1: the variable as the class's second argument (Inner 𝕜 E)
+		n, err := strconv.Atoi(at)
+		if err != nil {
+			return true
+		}
+		class, want = name, classArg{lastComponent(name), n}
+	}
 	if !f.known[want.class] && !f.declared(class) || f.abbrevs[want.class] {
 		// an abbreviation (SmallCategory C := Category.{u} C) unfolds
 		// to what the closure does not follow
@@ -1216,7 +1228,7 @@ func instanceScope(d *library.Decl) (string, bool) {
 func classParams(d *library.Decl, head string) []string {
 	var params []string
 	if i := strings.Index(head, d.Name); i >= 0 {
-		if binders, _, ok := leansrc.ParseHeader(head[i+len(d.Name):], nil); ok {
+		if binders, _, ok := leansrc.ParseHeader(freshUniverses.Replace(head[i+len(d.Name):]), nil); ok {
 			for _, b := range binders {
 				if b.Bracket != '[' {
 					params = append(params, b.Names...)

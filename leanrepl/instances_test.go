@@ -21,7 +21,9 @@ import (
 // measures have; instances written in notation (`Semiring R[X]`, `ℝ≥0`)
 // and sorts written `Type*` are read; a Finset has no numerals (but under
 // `open Pointwise`) and no cast from ℕ, a polynomial both; ZMod's field
-// needs a Fact, its Fintype a NeZero.
+// needs a Fact, its Fintype a NeZero; a class's second argument is read
+// through parents (InnerProductSpace 𝕜 E gives Inner 𝕜 E); a graph's
+// neighbour set is a Fintype only under an instance about the graph.
 func TestInstanceFactsMathlib(t *testing.T) {
 	mathlibNames(t)
 	f := libraryInstances(mathlibLib)
@@ -77,7 +79,11 @@ func TestInstanceFactsMathlib(t *testing.T) {
 		{[]string{"SignedMeasure"}, "MeasurableSpace", true},
 		// a class the variable stands in beside others (Module R M's M)
 		{[]string{"AddCommGroup", "Module@1"}, "Mul", false},
-		{[]string{"Field", "Algebra@1"}, "Mul", true}} {
+		{[]string{"Field", "Algebra@1"}, "Mul", true},
+		// a class's second argument, through parents declared with Type*
+		{[]string{"NormedAddCommGroup", "InnerProductSpace@1"}, "Inner@1", true},
+		{[]string{"NormedAddCommGroup", "NormedSpace@1"}, "Module@1", true},
+		{[]string{"NormedAddCommGroup"}, "Inner@1", false}} {
 		if got := f.variableHas(c.classes, c.class); got != c.want {
 			t.Errorf("a type variable with %v has %s: %v, want %v", c.classes, c.class, got, c.want)
 		}
@@ -149,6 +155,18 @@ func TestInstanceFactsMathlib(t *testing.T) {
 	for c, want := range map[string]bool{"Field": true, "IsDomain": true, "CommRing": false, "Inv": false, "Fintype": true} {
 		if got := f.needsFact("ZMod", c, 0); got != want {
 			t.Errorf("ZMod's %s only through a Fact: %v, want %v", c, got, want)
+		}
+	}
+	// a Fintype of a graph's neighbour set or edge set, of a subgroup or a
+	// set as a type, only from an instance about the graph, the subgroup,
+	// the set; a Finset as a type is one with none
+	for _, c := range []struct {
+		typeHead, field, binder string
+		want                    bool
+	}{{"SimpleGraph", "neighborSet", "DecidableRel G.Adj", true}, {"SimpleGraph", "edgeSet", "DecidableRel G.Adj", true},
+		{"Subgroup", "", "DecidablePred (· ∈ K)", true}, {"Set", "", "", true}, {"Finset", "", "", false}} {
+		if got := f.receiverNeeds("Fintype", c.typeHead, c.field); got.ok != c.want || c.want && got.binder != c.binder {
+			t.Errorf("Fintype of %s.%s only through an instance about it: %+v, want %v (%s)", c.typeHead, c.field, got, c.want, c.binder)
 		}
 	}
 }

@@ -2145,7 +2145,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 		}
 		if tv := infos[i].tv; tv != "" && infos[i].kind == kValue && sg.decl == nil && i < len(sg.propCons) && c.env.VariableHas != nil && !c.env.Notation {
 			// core's max a b with (a : α) under [PartialOrder α]: no Max α
-			c.missingInstance(args[i], name, tv, sg.propCons[i])
+			c.missingInstance(args[i], name, tv, sg.propCons[i], false)
 		}
 		if number(infos[i]) && !infos[i].lit && i < len(sg.propCons) {
 			// Int.floor {α} [LinearOrderedRing α] (a : α) given a ℕ: α is ℕ
@@ -2176,7 +2176,7 @@ func (c *checker) applySig(whole *leansrc.Term, name string, sg sig, args []*lea
 			// no class of one, nor the library, gives G a Fintype (a
 			// generated declaration, such as a to_additive twin, may show
 			// the original's signature)
-			c.missingInstance(args[i], name, args[i].Text, sg.typeCons[i])
+			c.missingInstance(args[i], name, args[i].Text, sg.typeCons[i], false)
 			c.missingScalars(whole, args, i, name, sg)
 		}
 		if n := numOf(args[i].Text); i < len(sg.typeCons) && args[i].Kind == leansrc.TermIdent && n != numNone && n <= numComplex &&
@@ -2528,7 +2528,7 @@ func (c *checker) setDomainInstance(fn string, sg sig, arg *leansrc.Term, scope 
 		return
 	}
 	if cons := sg.varCons[res.Args[1].Text]; len(cons) > 0 {
-		c.missingInstance(arg, fn, x.Text, cons)
+		c.missingInstance(arg, fn, x.Text, cons, false)
 	}
 }
 
@@ -2752,8 +2752,23 @@ func (c *checker) abbrevStructure(d *library.Decl, notation bool) (*library.Decl
 var algebraClasses = setOf("Monoid", "AddMonoid", "Group", "AddGroup", "CommMonoid", "AddCommMonoid", "CommGroup",
 	"AddCommGroup", "Semiring", "Ring", "CommRing", "CommSemiring", "DivisionRing", "Field")
 
+// declaredClass reports whether name resolves to exactly one class the
+// library declares under that name (Inner), not a notation for another
+// (`AffineSpace` for AddTorsor, whose arguments are not the same).
+func (c *checker) declaredClass(name string) bool {
+	fulls := c.env.Resolve(name)
+	if len(fulls) != 1 {
+		return false
+	}
+	d, ok := c.env.Lookup(fulls[0])
+	return ok && d.Kind == library.KindClass && strings.HasSuffix("."+d.Name, "."+name)
+}
+
 // missingInstance reports at t the first class of cons (constraints on
-// argument position 0) that the stub's type variable v, which constant name
+// argument position 0, and 1 when second is set: unification fixed v as
+// a class's second argument, `Inner 𝕜 E` of `inner x y`, whose scalars
+// the type-argument checks (missingScalars) leave to it) that the stub's
+// type variable v, which constant name
 // is applied to or at, certainly lacks: no local instance of v, its
 // classes' parents or the library's instances give it. Decidable classes
 // only for a variable with no local instance at all, under a header that
@@ -2761,19 +2776,25 @@ var algebraClasses = setOf("Monoid", "AddMonoid", "Group", "AddGroup", "CommMono
 // Classical` decides every proposition, and the library states many as
 // instances of `Decidable (a = b)` (LinearOrder's), which the closure of
 // classes does not read.
-func (c *checker) missingInstance(t *leansrc.Term, name, v string, cons []classPos) {
+func (c *checker) missingInstance(t *leansrc.Term, name, v string, cons []classPos, second bool) {
 	local := c.typeVars[v]
 	for _, k := range cons {
 		decidable := strings.HasPrefix(k.class, "Decidable")
-		if k.pos != 0 || decidable && (len(local) > 0 || c.env.Classical || c.env.Notation) || c.env.VariableHas(local, k.class) {
+		class, inst := k.class, k.class+" "+v
+		if k.pos > 0 {
+			// Inner 𝕜 E with E the variable: the class's other arguments
+			// are not known here
+			class, inst = fmt.Sprintf("%s@%d", k.class, k.pos), k.class+" … "+v
+		}
+		if k.pos > 1 || k.pos == 1 && (!second || !c.declaredClass(k.class)) || decidable && (len(local) > 0 || c.env.Classical || c.env.Notation) || c.env.VariableHas(local, class) {
 			continue
 		}
 		why := "has no local instance (nor does the library give every type one)"
 		if texts := c.typeVarTexts[v]; len(texts) > 0 {
 			why = fmt.Sprintf("has only `[%s]`, from which the library derives no `%s` instance", strings.Join(texts, "] ["), k.class)
 		}
-		c.report(t, name, "failed to synthesize `%s %s`: `%s` needs an instance `[%s %s]`, and `%s` %s",
-			k.class, v, name, k.class, v, v, why)
+		c.report(t, name, "failed to synthesize `%s`: `%s` needs an instance `[%s]`, and `%s` %s",
+			inst, name, inst, v, why)
 		return
 	}
 }
@@ -3043,9 +3064,9 @@ func (c *checker) noCoercionFrom(v string) bool {
 	return true
 }
 
-// pointwiseInverse returns f of f⁻¹ when f is a local function of numbers
-// whose codomain has an inverse (ℚ, ℝ, ℂ): Pi's pointwise Inv, a function
-// of f's type.
+// pointwiseInverse returns f of f⁻¹ when f is a local function whose
+// codomain is a number type with an inverse (ℚ, ℝ, ℂ): Pi's pointwise Inv,
+// a function of f's type.
 func (c *checker) pointwiseInverse(t *leansrc.Term, scope map[string]local) (*leansrc.Term, bool) {
 	if t.Kind != leansrc.TermPostfix || t.Text != "⁻¹" || len(t.Args) != 1 || t.Args[0].Kind != leansrc.TermIdent {
 		return nil, false
@@ -3056,7 +3077,7 @@ func (c *checker) pointwiseInverse(t *leansrc.Term, scope map[string]local) (*le
 		return nil, false
 	}
 	n := numOf(l.typ.Args[1].Text)
-	return f, l.typ.Args[1].Kind == leansrc.TermIdent && (n == numRat || n == numReal || n == numComplex) && numOf(l.typ.Args[0].Text) != numNone
+	return f, l.typ.Args[1].Kind == leansrc.TermIdent && (n == numRat || n == numReal || n == numComplex)
 }
 
 // functionInv reports f⁻¹ for a local function f (`f : X → Y`) whose

@@ -763,3 +763,20 @@ func TestTypeForFunctionType(t *testing.T) {
 		{"theorem a (A : Matrix (Fin 3) (Fin 3) ℝ) : Matrix.trace A = 0 := by sorry", ""},
 	})
 }
+
+// TestClassSecondArgument: a class field whose class takes the type
+// unification fixes as its second argument (`Inner 𝕜 E` of `inner x y`).
+func TestClassSecondArgument(t *testing.T) {
+	env := withDecls(notationEnv(), []*library.Decl{
+		{Name: "Inner", Kind: library.KindClass, Signature: "class Inner (𝕜 E : Type*)"},
+		{Name: "Inner.inner", Kind: library.KindField, Parent: "Inner", Signature: "field Inner.inner : E → E → 𝕜"},
+	})
+	env.VariableHas = func(classes []string, class string) bool {
+		return class != "Inner@1" || slices.Contains(classes, "InnerProductSpace@1")
+	}
+	checkFindings(t, env, []findingCase{
+		{"theorem a (V : Type*) [NormedAddCommGroup V] (x y : V) : Inner.inner x y = (0 : ℝ) := by sorry",
+			"x: failed to synthesize `Inner … V`: `Inner.inner` needs an instance `[Inner … V]`, and `V` has only `[NormedAddCommGroup V]`, from which the library derives no `Inner` instance"},
+		{"theorem a (V : Type*) [NormedAddCommGroup V] [InnerProductSpace ℝ V] (x y : V) : Inner.inner x y = (0 : ℝ) := by sorry", ""},
+	})
+}

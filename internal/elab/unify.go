@@ -165,7 +165,7 @@ func (c *checker) unify(name string, sg sig, args []*leansrc.Term, infos []info,
 		// Polynomial R) under [CommRing R]: no IsDomain R; Continuous f
 		// with (f : X → Y) and no instance on Y
 		if tv := b.form.text; c.typeVars[tv] != nil && len(cons) > 0 {
-			c.missingInstance(b.arg, name, tv, cons)
+			c.missingInstance(b.arg, name, tv, cons, true)
 		}
 		if b.top || b.form.num == numNone {
 			continue
