@@ -218,13 +218,17 @@ func (c *checker) infer(t *leansrc.Term, scope map[string]local) info {
 	return info{}
 }
 
-// bigOpClass is the class the values a big operator combines need.
-var bigOpClass = map[string]string{"∑": "AddCommMonoid", "∏": "CommMonoid"}
+// bigOpClass is the class the values a big operator combines need (a
+// series, ∑' or ∏', needs a topology too, which is not read).
+var bigOpClass = map[string]string{"∑": "AddCommMonoid", "∏": "CommMonoid", "∑'": "AddCommMonoid", "∏'": "CommMonoid"}
 
 // bigOpOverType reports a big operator over a number type, `∑ k : ℤ, f k`
 // (no `∈ s`): Finset.univ needs a Fintype instance, which no infinite type
 // has. A series is ∑' (tsum), a finite sum runs over a Finset.
 func (c *checker) bigOpOverType(t *leansrc.Term) {
+	if strings.HasSuffix(t.Text, "'") {
+		return // a series runs over the whole type
+	}
 	for _, b := range t.Binders {
 		if b.Bound != nil || b.Type == nil || b.Type.Kind != leansrc.TermIdent || numOf(b.Type.Text) == numNone {
 			continue

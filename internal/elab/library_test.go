@@ -780,3 +780,20 @@ func TestClassSecondArgument(t *testing.T) {
 		{"theorem a (V : Type*) [NormedAddCommGroup V] [InnerProductSpace ℝ V] (x y : V) : Inner.inner x y = (0 : ℝ) := by sorry", ""},
 	})
 }
+
+// TestSeries: ∑' is a value of its body's type over the whole binder type,
+// no Fintype needed; a series is no function, nor a sum of propositions.
+func TestSeries(t *testing.T) {
+	env := withDecls(notationEnv(), []*library.Decl{
+		{Name: "Summable", Kind: library.KindDef, Signature: "def Summable {α β : Type*} [AddCommMonoid α] [TopologicalSpace α] (f : β → α) : Prop"},
+	})
+	env.PropInstance = func(class string, pos int) bool { return false }
+	checkFindings(t, env, []findingCase{
+		{"theorem a (a : ℕ → ℝ) (h : Summable a) : Summable (∑' n, a n ^ 2) := by sorry",
+			"(∑' n, a n ^ 2): type mismatch: `Summable` expects a function of type `β → α`, but `(∑' n, a n ^ 2)` is a number of type ℝ"},
+		{"theorem a (a : ℕ → ℝ) (h : Summable a) : Summable (fun n => a n ^ 2) := by sorry", ""},
+		{"theorem a : ∑' n : ℕ, (1 : ℝ) / 2 ^ n = 2 := by sorry", ""},
+		{"theorem a : ∑' n : ℕ, Nat.Prime n = 2 := by sorry",
+			"Nat.Prime n: failed to synthesize `AddCommMonoid Prop`: `Nat.Prime n` is a proposition, and ∑' combines values of a type with `AddCommMonoid` (the library has no such instance for Prop)"},
+	})
+}

@@ -360,6 +360,10 @@ func digits(b, n num) ([]num, bool) {
 
 // bigOp compiles ∑ x ∈ s, f x and ∏ x ∈ s, f x (optionally `with p x`).
 func (c *compiler) bigOp(t *leansrc.Term, want kind) (nexpr, bool) {
+	if t.Text != "∑" && t.Text != "∏" {
+		c.failf("%s (a series) is outside the fragment", t.Text)
+		return nexpr{}, false
+	}
 	if len(t.Binders) != 1 || len(t.Binders[0].Names) != 1 || t.Binders[0].Pred != "∈" {
 		c.failf("%s without a finite set of the fragment", t.Text)
 		return nexpr{}, false

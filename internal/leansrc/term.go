@@ -28,7 +28,7 @@ const (
 	TermForall                       // ∀ Binders, Args[0]
 	TermExists                       // ∃ Binders, Args[0]
 	TermExistsUnique                 // ∃! Binders, Args[0]
-	TermBigOp                        // Text ("∑" or "∏") Binders, Args[0]; Args[1] is the `with` filter when present
+	TermBigOp                        // Text ("∑", "∏", or "∑'", "∏'" over a whole type) Binders, Args[0]; Args[1] is the `with` filter when present
 	TermIf                           // if Args[0] then Args[1] else Args[2]; Text is the hypothesis name of `if h : c`
 	TermModEq                        // Args[0] ≡ Args[1] [Text Args[2]], Text "MOD" or "ZMOD"
 	TermProj                         // Args[0].Text (a field name or a number)
@@ -572,7 +572,13 @@ func (p *termParser) prefix() *Term {
 			return p.binderTerm(TermExists, "", start)
 		case "∑", "∏":
 			p.i++
-			return p.binderTerm(TermBigOp, t.text, start)
+			text := t.text
+			if p.is(0, "'") && p.peek(0).start == t.end {
+				// ∑' (tsum), ∏' (tprod): over all of the binder's type
+				p.i++
+				text += "'"
+			}
+			return p.binderTerm(TermBigOp, text, start)
 		case "|":
 			p.i++
 			a := p.term(0)

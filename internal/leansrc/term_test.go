@@ -45,6 +45,8 @@ func TestParseTerm(t *testing.T) {
 		{"∃ k, n = 2 * k + 1", "(∃ [k] (op = n (op + (op * 2 k) 1)))"},
 		{"∃! x : ℕ, x = 0", "(∃! [x : ℕ] (op = x 0))"},
 		{"∑ i ∈ Finset.range n, i ^ 2", "(big ∑ [i ∈ (app Finset.range n)] (op ^ i 2))"},
+		// a series: ∑' glued, over the whole type
+		{"∑' n : ℕ, a n", "(big ∑' [n : ℕ] (app a n))"},
 		{"∑ i in Finset.range n, f i + 1", "(op + (big ∑ [i ∈ (app Finset.range n)] (app f i)) 1)"},
 		{"∏ k ∈ Finset.Icc 1 n, k", "(big ∏ [k ∈ (app Finset.Icc 1 n)] k)"},
 		{"∑ k ∈ Finset.range 50 with k % 2 = 0, k", "(big ∑ [k ∈ (app Finset.range 50)] k (op = (op % k 2) 0))"},
