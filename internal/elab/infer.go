@@ -1038,6 +1038,12 @@ func (c *checker) apply(whole, head *leansrc.Term, args []*leansrc.Term, scope m
 			return c.fieldChain(whole, head, root, l, args, infos, scope)
 		case !dotted && len(args) == 1 && l.head == "Matrix" && c.domainOf(l) != nil:
 			// A i with (A : Matrix m n α): a row, a function of the column
+			if v, ok := scope[args[0].Text]; ok && args[0].Kind == leansrc.TermIdent && v.binder > 0 && c.plainArrow(v.typ) && c.rigidIndex(c.domainOf(l)) {
+				// A v with (v : Fin 2 → ℝ): a vector is no row index
+				c.report(args[0], root, "application type mismatch: `%s` is a function (of type `%s`), but `%s` is a matrix whose rows are indexed by `%s` (a matrix times a vector is `%s *ᵥ %s`)",
+					args[0].Text, c.src[v.typ.Start:v.typ.End], root, leansrc.Unparen(c.src[c.domainOf(l).Start:c.domainOf(l).End]), root, args[0].Text)
+				return info{}
+			}
 			return info{kind: kFunc, what: root, detail: "a row of the matrix, a function of its column", notPred: true}
 		case !dotted && len(args) > 0 && c.variableArrow(l) != nil:
 			// f x with (f : G →* H): x must be a G, and f x is an H
@@ -1757,21 +1763,30 @@ func (c *checker) domainOf(l local) *leansrc.Term {
 	return nil
 }
 
-// pairDomainless reports whether arg, given first to local l, is a pair
-// `(a, b)` while l's domain is certainly no product: a number type, a type
-// variable of the statement, or `Fin n` (a matrix's rows).
-func (c *checker) pairDomainless(l local, arg *leansrc.Term) bool {
-	d := c.domainOf(l)
-	if d == nil || arg.Kind != leansrc.TermTuple || len(arg.Args) != 2 || l.binder == 0 || c.env.Notation {
-		return false
-	}
+// rigidIndex reports whether index type d as written is certainly no
+// function type: `Fin n`, a number type, or a type variable of the
+// statement.
+func (c *checker) rigidIndex(d *leansrc.Term) bool {
 	switch {
+	case d == nil:
+		return false
 	case d.Kind == leansrc.TermIdent:
 		return numOf(d.Text) != numNone || c.typeVars[d.Text] != nil
 	case d.Kind == leansrc.TermApp && len(d.Args) == 2 && d.Args[0].Kind == leansrc.TermIdent && d.Args[0].Text == "Fin":
 		return true
 	}
 	return false
+}
+
+// pairDomainless reports whether arg, given first to local l, is a pair
+// `(a, b)` while l's domain is certainly no product (rigidIndex: a number
+// type, a type variable of the statement, or `Fin n`, a matrix's rows).
+func (c *checker) pairDomainless(l local, arg *leansrc.Term) bool {
+	d := c.domainOf(l)
+	if d == nil || arg.Kind != leansrc.TermTuple || len(arg.Args) != 2 || l.binder == 0 || c.env.Notation {
+		return false
+	}
+	return c.rigidIndex(d)
 }
 
 // plainValue reports whether arg is a local of the statement whose type

@@ -761,6 +761,10 @@ func TestTypeForFunctionType(t *testing.T) {
 		{"theorem a (A : Matrix (Fin 3) (Fin 3) ℝ) : Matrix.trace (Fin 3) = 0 := by sorry",
 			"(Fin 3): type mismatch: `Matrix.trace` expects a value of type `Matrix n n R`, but `(Fin 3)` is a type"},
 		{"theorem a (A : Matrix (Fin 3) (Fin 3) ℝ) : Matrix.trace A = 0 := by sorry", ""},
+		// a vector where a row index goes
+		{"theorem a (A : Matrix (Fin 2) (Fin 2) ℝ) (v : Fin 2 → ℝ) (h : A v = 0) : True := by sorry",
+			"v: application type mismatch: `v` is a function (of type `Fin 2 → ℝ`), but `A` is a matrix whose rows are indexed by `Fin 2` (a matrix times a vector is `A *ᵥ v`)"},
+		{"theorem a (A : Matrix (Fin 2) (Fin 2) ℝ) (i : Fin 2) : A i = A i := by sorry", ""},
 	})
 }
 
