@@ -425,6 +425,11 @@ func TestTypesMathlibSelf(t *testing.T) {
 			SetLike:      func(full string) bool { return facts.setLike[lastComponent(full)] },
 			VariableHas:  facts.variableHas,
 			NumberHas:    facts.numberHas,
+			ReceiverInstance: func(class, typeHead, field string) (string, string, bool) {
+				n := facts.receiverNeeds(class, typeHead, field)
+				return n.binder, n.recv, n.ok
+			},
+			CoreNamespace: func(ns string) bool { return coreNamespaces[ns] },
 		}
 		checked++
 		fs := elab.Check(s, env)
