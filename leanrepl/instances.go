@@ -1470,8 +1470,9 @@ type receiverNeed struct {
 // the variable itself as a type, `↥K` with K : Subgroup G) only through
 // instances that take an instance about that variable: at least one
 // instance of class is on such a value, and each, like each instance
-// deciding membership in it (what Lean's generic Subtype.fintype and
-// setFintype take), has a binder that mentions the variable
+// deciding membership in it (what the generic Subtype.fintype takes; the
+// library's setFintype is a def, no instance), has a binder that mentions
+// the variable
 // (SimpleGraph.neighborSetFintype's `[DecidableRel G.Adj]`). A variable of
 // the statement that no instance binder mentions has no such instance
 // unless Classical is open. One such binder is returned, a Decidable one

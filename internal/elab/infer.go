@@ -2662,7 +2662,10 @@ var scalarFree = setOf("AddCommGroup", "AddCommMonoid", "AddGroup", "AddMonoid",
 // setAsType reports t, a local Set given where a type with an algebraic
 // structure is expected (`Subgroup H` with `(H : Set G)`): Lean coerces H to
 // the subtype ↥H, and no instance gives a subtype of an arbitrary set a
-// group, a monoid or a ring operation (a subgroup is `(H : Subgroup G)`).
+// group, a monoid or a ring operation (a subgroup is `(H : Subgroup G)`);
+// and a local set, subgroup or other variable coerced to a type where a
+// Fintype is expected (`Fintype.card H`), when the library gives one only
+// from an instance about the variable (Env.ReceiverInstance).
 func (c *checker) setAsType(t *leansrc.Term, name string, cons []classPos, scope map[string]local) {
 	l, ok := scope[t.Text]
 	if !ok || l.head == "" || l.binder == 0 || c.env.Notation {
@@ -2783,13 +2786,13 @@ func (c *checker) declaredClass(name string) bool {
 	return ok && d.Kind == library.KindClass && strings.HasSuffix("."+d.Name, "."+name)
 }
 
-// missingInstance reports at t the first class of cons (constraints on
-// argument position 0, and 1 when second is set: unification fixed v as
-// a class's second argument, `Inner 𝕜 E` of `inner x y`, whose scalars
-// the type-argument checks (missingScalars) leave to it) that the stub's
-// type variable v, which constant name
-// is applied to or at, certainly lacks: no local instance of v, its
-// classes' parents or the library's instances give it. Decidable classes
+// missingInstance reports at t the first class of cons that the stub's
+// type variable v, which constant name is applied to or at, certainly
+// lacks: no local instance of v, its classes' parents or the library's
+// instances give it. Constraints on argument position 0 count, and on 1
+// when second is set (unification fixed v as a class's second argument,
+// `Inner 𝕜 E` of `inner x y`; missingScalars checks a type argument's,
+// whose scalars it knows), for a class declared under its name. Decidable classes
 // only for a variable with no local instance at all, under a header that
 // does not open Classical (`Finset.image f s` into a bare β): `open
 // Classical` decides every proposition, and the library states many as
@@ -3429,8 +3432,8 @@ func (c *checker) missingReceiverInstance(name string, sg sig, args []*leansrc.T
 		}
 		x := args[i].Text
 		l, ok := scope[x]
-		if !ok || l.binder == 0 || l.typ == nil || c.instanceMentions(nil, x) {
-			continue
+		if !ok || l.binder == 0 || l.isType || l.typ == nil || c.instanceMentions(nil, x) {
+			continue // a type's own instances are missingInstance's
 		}
 		head := typeHeadName(c.src[l.typ.Start:l.typ.End])
 		if head == "" || head != typeHeadName(sg.params[i]) {
