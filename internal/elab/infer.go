@@ -3425,9 +3425,12 @@ func (c *checker) missingReceiverInstance(name string, sg sig, args []*leansrc.T
 		return
 	}
 	for _, f := range sg.facts {
+		if f.class != "Fintype" {
+			continue
+		}
 		root, field, ok := Receiver(f.prop)
 		i := slices.Index(f.names, root)
-		if f.class != "Fintype" || !ok || i < 0 || i >= len(args) || i >= len(sg.params) || args[i].Kind != leansrc.TermIdent {
+		if !ok || i < 0 || i >= len(args) || i >= len(sg.params) || args[i].Kind != leansrc.TermIdent {
 			continue
 		}
 		x := args[i].Text
@@ -3488,8 +3491,9 @@ func bareType(text string) string {
 	if t.Kind == leansrc.TermUnsupported || t.End > len(text) {
 		return text
 	}
-	for text = text[t.Start:t.End]; leansrc.Unparen(text) != text; {
-		text = leansrc.Unparen(text)
+	text = text[t.Start:t.End]
+	for u := leansrc.Unparen(text); u != text; u = leansrc.Unparen(text) {
+		text = u
 	}
 	return text
 }
